@@ -1,0 +1,3 @@
+module github.com/trickchef/trickchef
+
+go 1.26
