@@ -1,0 +1,15 @@
+// Package trickchef is the rules engine of the trick-taking card game
+// Трик-н-Шеф for 3 or 4 players, as specified in
+// shared/rules/trick-n-chef.md. It is pure: no I/O, clock or logging; the
+// shuffle comes from a generator kept inside the State, so a game is fully
+// determined by its Config and the actions applied.
+//
+// Phases: PhasePick (round start: each seat in turn takes a set-aside chef;
+// the last one is assigned automatically), PhasePlay (play one card with
+// coins), PhaseAward (the player of the lowest card chooses a chef from the
+// pool; automatic if only one suit is left), PhaseOver.
+//
+// Actions are small ints: ChefAction(suit) = 0..3 and
+// PlayAction(card, coins) = 4 + (suit*10+value-1)*41 + coins+20, at most
+// 1643. Every [ruling] of the spec lives in rulings.go.
+package trickchef
