@@ -1,0 +1,561 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bolt is the embedded default store: one bbolt file, one process.
+//
+// Tables, wake-ups, message ids and pointers live in the file, so a restart
+// loses nothing a game needs. Rate limits live in memory: they only pace
+// this process's own calls to Telegram. bbolt locks the file, so a second
+// process cannot open it; run replicas against Redis instead.
+//
+// File layout (buckets):
+//
+//	t/<table>/          one bucket per table
+//	    rec             8-byte version + state bytes
+//	    upd/   id → applied at (ms)          applied update ids
+//	    updt/  applied at (ms) + id → ""     the same, in time order for trimming
+//	    dirty/ view → version
+//	    out/   id → announcement             ids from the bucket's sequence
+//	    msg/   view → Telegram message id
+//	wake/    table → wake-up (ms)
+//	wakeidx/ wake-up (ms) + table → ""      the same, in time order
+//	ptr/     key → value
+type Bolt struct {
+	db  *bolt.DB
+	now func() time.Time // for update-id retention
+
+	mu    sync.Mutex
+	rates map[string]*rateLog
+	swept int // len(rates) after the last forgetIdle sweep
+}
+
+// rateLog is one key's sliding-window log.
+type rateLog struct {
+	events []time.Time   // oldest first
+	per    time.Duration // the window of the last Allow
+	until  time.Time     // blocked until
+}
+
+// Bucket and key names; see the Bolt type comment.
+const (
+	bucketTables  = "t"
+	bucketWake    = "wake"
+	bucketWakeIdx = "wakeidx"
+	bucketPtr     = "ptr"
+
+	keyRec      = "rec"
+	bucketUpd   = "upd"
+	bucketUpdT  = "updt"
+	bucketDirty = "dirty"
+	bucketOut   = "out"
+	bucketMsg   = "msg"
+)
+
+// OpenBolt opens (creating if needed) the store file at path.
+func OpenBolt(path string) (*Bolt, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketWake), []byte(bucketWakeIdx), []byte(bucketPtr)} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return &Bolt{db: db, now: time.Now, rates: make(map[string]*rateLog)}, nil
+}
+
+// Close closes the file.
+func (b *Bolt) Close() error { return b.db.Close() }
+
+func u64(n int64) []byte {
+	var buf [8]byte
+	binary.BigEndian.PutUint64(buf[:], uint64(n))
+	return buf[:]
+}
+
+func i64(b []byte) int64 { return int64(binary.BigEndian.Uint64(b)) }
+
+// orderedMillis encodes a time so that byte order is time order, including
+// times before 1970.
+func orderedMillis(t time.Time) []byte { return u64(toMillis(t) ^ -1<<63) }
+
+func fromOrderedMillis(b []byte) time.Time { return fromMillis(i64(b) ^ -1<<63) }
+
+func clone(b []byte) []byte { return append([]byte{}, b...) }
+
+// table returns the table's bucket, or nil if it has none.
+func table(tx *bolt.Tx, name string) *bolt.Bucket {
+	return tx.Bucket([]byte(bucketTables)).Bucket([]byte(name))
+}
+
+// sub returns a sub-bucket of the table, creating both when create is set;
+// without create it may return nil.
+func sub(tx *bolt.Tx, name, bucket string, create bool) (*bolt.Bucket, error) {
+	if !create {
+		t := table(tx, name)
+		if t == nil {
+			return nil, nil
+		}
+		return t.Bucket([]byte(bucket)), nil
+	}
+	t, err := tx.Bucket([]byte(bucketTables)).CreateBucketIfNotExists([]byte(name))
+	if err != nil {
+		return nil, err
+	}
+	return t.CreateBucketIfNotExists([]byte(bucket))
+}
+
+// Load returns the table's state, or ErrNotFound.
+func (b *Bolt) Load(ctx context.Context, name string) (Record, error) {
+	var rec Record
+	err := b.db.View(func(tx *bolt.Tx) error {
+		t := table(tx, name)
+		if t == nil {
+			return ErrNotFound
+		}
+		v := t.Get([]byte(keyRec))
+		if v == nil {
+			return ErrNotFound
+		}
+		rec = Record{Version: i64(v[:8]), Data: clone(v[8:])}
+		return nil
+	})
+	return rec, err
+}
+
+// Commit writes c in one transaction and returns the new version. It fails
+// with ErrConflict when the table's version is not c.Version and with
+// ErrDuplicate when c.UpdateID was already applied; nothing is written then.
+func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error) {
+	var ver int64
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		t := table(tx, name)
+		if c.UpdateID > 0 && t != nil {
+			if u := t.Bucket([]byte(bucketUpd)); u != nil && u.Get(u64(c.UpdateID)) != nil {
+				return ErrDuplicate
+			}
+		}
+		var cur int64
+		if t != nil {
+			if v := t.Get([]byte(keyRec)); v != nil {
+				cur = i64(v[:8])
+			}
+		}
+		if cur != c.Version {
+			return ErrConflict
+		}
+		ver = cur + 1
+		if t == nil {
+			var err error
+			if t, err = tx.Bucket([]byte(bucketTables)).CreateBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		if err := t.Put([]byte(keyRec), append(u64(ver), c.Data...)); err != nil {
+			return err
+		}
+		if c.UpdateID > 0 {
+			if err := b.recordUpdate(t, c.UpdateID); err != nil {
+				return err
+			}
+		}
+		if len(c.Dirty) > 0 {
+			d, err := t.CreateBucketIfNotExists([]byte(bucketDirty))
+			if err != nil {
+				return err
+			}
+			for _, view := range c.Dirty {
+				if err := d.Put([]byte(view), u64(ver)); err != nil {
+					return err
+				}
+			}
+		}
+		if len(c.Outbox) > 0 {
+			o, err := t.CreateBucketIfNotExists([]byte(bucketOut))
+			if err != nil {
+				return err
+			}
+			for _, msg := range c.Outbox {
+				id, err := o.NextSequence()
+				if err != nil {
+					return err
+				}
+				if err := o.Put(u64(int64(id)), msg); err != nil {
+					return err
+				}
+			}
+		}
+		if !c.WakeAt.IsZero() {
+			return wake(tx, name, c.WakeAt, true)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return ver, nil
+}
+
+// recordUpdate remembers an applied update id and forgets those older than
+// UpdateRetention.
+func (b *Bolt) recordUpdate(t *bolt.Bucket, id int64) error {
+	upd, err := t.CreateBucketIfNotExists([]byte(bucketUpd))
+	if err != nil {
+		return err
+	}
+	byTime, err := t.CreateBucketIfNotExists([]byte(bucketUpdT))
+	if err != nil {
+		return err
+	}
+	now := b.now()
+	at := orderedMillis(now)
+	if err := upd.Put(u64(id), at); err != nil {
+		return err
+	}
+	if err := byTime.Put(append(at, u64(id)...), nil); err != nil {
+		return err
+	}
+	cutoff := orderedMillis(now.Add(-UpdateRetention))
+	c := byTime.Cursor()
+	for k, _ := c.First(); k != nil && bytes.Compare(k[:8], cutoff) < 0; k, _ = c.First() {
+		if err := upd.Delete(k[8:]); err != nil {
+			return err
+		}
+		if err := byTime.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Delete removes the table and its wake-up.
+func (b *Bolt) Delete(ctx context.Context, name string) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		if table(tx, name) != nil {
+			if err := tx.Bucket([]byte(bucketTables)).DeleteBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		return unwake(tx, name)
+	})
+}
+
+// Dirty returns the table's dirty views with the version each was marked at.
+func (b *Bolt) Dirty(ctx context.Context, name string) (map[string]int64, error) {
+	out := make(map[string]int64)
+	err := b.db.View(func(tx *bolt.Tx) error {
+		d, _ := sub(tx, name, bucketDirty, false)
+		if d == nil {
+			return nil
+		}
+		return d.ForEach(func(k, v []byte) error {
+			out[string(k)] = i64(v)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Clean removes the view's dirty mark if it was set at or before version, so
+// a change committed while the view was rendering keeps it dirty.
+func (b *Bolt) Clean(ctx context.Context, name, view string, version int64) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		d, _ := sub(tx, name, bucketDirty, false)
+		if d == nil {
+			return nil
+		}
+		if v := d.Get([]byte(view)); v != nil && i64(v) <= version {
+			return d.Delete([]byte(view))
+		}
+		return nil
+	})
+}
+
+// Outbox returns up to n queued announcements, oldest first.
+func (b *Bolt) Outbox(ctx context.Context, name string, n int) ([]Envelope, error) {
+	var out []Envelope
+	err := b.db.View(func(tx *bolt.Tx) error {
+		o, _ := sub(tx, name, bucketOut, false)
+		if o == nil {
+			return nil
+		}
+		c := o.Cursor()
+		for k, v := c.First(); k != nil && len(out) < n; k, v = c.Next() {
+			out = append(out, Envelope{ID: i64(k), Data: clone(v)})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Ack drops the announcements with ID ≤ id.
+func (b *Bolt) Ack(ctx context.Context, name string, id int64) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		o, _ := sub(tx, name, bucketOut, false)
+		if o == nil {
+			return nil
+		}
+		c := o.Cursor()
+		for k, _ := c.First(); k != nil && i64(k) <= id; k, _ = c.First() {
+			if err := o.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// wake sets the table's wake-up to at, or to min(current, at) when onlyEarlier.
+func wake(tx *bolt.Tx, name string, at time.Time, onlyEarlier bool) error {
+	w, idx := tx.Bucket([]byte(bucketWake)), tx.Bucket([]byte(bucketWakeIdx))
+	enc := orderedMillis(at)
+	if cur := w.Get([]byte(name)); cur != nil {
+		if onlyEarlier && bytes.Compare(cur, enc) <= 0 {
+			return nil
+		}
+		if err := idx.Delete(append(clone(cur), name...)); err != nil {
+			return err
+		}
+	}
+	if err := w.Put([]byte(name), enc); err != nil {
+		return err
+	}
+	return idx.Put(append(clone(enc), name...), nil)
+}
+
+// unwake removes the table's wake-up, if any.
+func unwake(tx *bolt.Tx, name string) error {
+	w, idx := tx.Bucket([]byte(bucketWake)), tx.Bucket([]byte(bucketWakeIdx))
+	cur := w.Get([]byte(name))
+	if cur == nil {
+		return nil
+	}
+	if err := idx.Delete(append(clone(cur), name...)); err != nil {
+		return err
+	}
+	return w.Delete([]byte(name))
+}
+
+// Wake makes the table due no later than at.
+func (b *Bolt) Wake(ctx context.Context, name string, at time.Time) error {
+	return b.db.Update(func(tx *bolt.Tx) error { return wake(tx, name, at, true) })
+}
+
+// ClaimDue claims up to limit tables whose wake-up is ≤ now. Each claimed
+// table's wake-up moves to now+lease, so it is not taken again before then,
+// and it is taken again after that if the claimant died.
+func (b *Bolt) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
+	if lease <= 0 || limit <= 0 {
+		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
+	}
+	until := fromMillis(toMillis(now.Add(lease)))
+	nowEnc := orderedMillis(now)
+	var claims []Claim
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		claims = claims[:0]
+		var due []string
+		c := tx.Bucket([]byte(bucketWakeIdx)).Cursor()
+		for k, _ := c.First(); k != nil && len(due) < limit && bytes.Compare(k[:8], nowEnc) <= 0; k, _ = c.Next() {
+			due = append(due, string(k[8:]))
+		}
+		for _, name := range due {
+			if err := wake(tx, name, until, false); err != nil {
+				return err
+			}
+			claims = append(claims, Claim{Table: name, Lease: until})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return claims, nil
+}
+
+// Release ends claim c: the table's wake-up becomes next (or is removed when
+// next is zero), unless a Wake or Commit moved it since the claim — then that
+// earlier wake-up wins.
+func (b *Bolt) Release(ctx context.Context, c Claim, next time.Time) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		cur := tx.Bucket([]byte(bucketWake)).Get([]byte(c.Table))
+		if cur == nil || !bytes.Equal(cur, orderedMillis(c.Lease)) {
+			return nil
+		}
+		if next.IsZero() {
+			return unwake(tx, c.Table)
+		}
+		return wake(tx, c.Table, next, false)
+	})
+}
+
+// NextWake returns the earliest wake-up of all tables; ok is false when no
+// table waits.
+func (b *Bolt) NextWake(ctx context.Context) (time.Time, bool, error) {
+	var at time.Time
+	var ok bool
+	err := b.db.View(func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket([]byte(bucketWakeIdx)).Cursor().First()
+		if k != nil {
+			at, ok = fromOrderedMillis(k[:8]), true
+		}
+		return nil
+	})
+	return at, ok, err
+}
+
+// SetMessage records the Telegram message id of a rendered view, apart from
+// the record so that it does not bump the version.
+func (b *Bolt) SetMessage(ctx context.Context, name, view string, messageID int) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		m, err := sub(tx, name, bucketMsg, true)
+		if err != nil {
+			return err
+		}
+		return m.Put([]byte(view), u64(int64(messageID)))
+	})
+}
+
+// Messages returns view → Telegram message id for the table.
+func (b *Bolt) Messages(ctx context.Context, name string) (map[string]int, error) {
+	out := make(map[string]int)
+	err := b.db.View(func(tx *bolt.Tx) error {
+		m, _ := sub(tx, name, bucketMsg, false)
+		if m == nil {
+			return nil
+		}
+		return m.ForEach(func(k, v []byte) error {
+			out[string(k)] = int(i64(v))
+			return nil
+		})
+	})
+	return out, err
+}
+
+// DeleteMessage forgets the message id of a view.
+func (b *Bolt) DeleteMessage(ctx context.Context, name, view string) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		m, _ := sub(tx, name, bucketMsg, false)
+		if m == nil {
+			return nil
+		}
+		return m.Delete([]byte(view))
+	})
+}
+
+// SetPointer sets a small index entry, e.g. "user:42" → table id.
+func (b *Bolt) SetPointer(ctx context.Context, key, value string) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(bucketPtr)).Put([]byte(key), []byte(value))
+	})
+}
+
+// Pointer returns the value of an index entry, or ErrNotFound.
+func (b *Bolt) Pointer(ctx context.Context, key string) (string, error) {
+	var v string
+	err := b.db.View(func(tx *bolt.Tx) error {
+		raw := tx.Bucket([]byte(bucketPtr)).Get([]byte(key))
+		if raw == nil {
+			return ErrNotFound
+		}
+		v = string(raw)
+		return nil
+	})
+	return v, err
+}
+
+// DeletePointer removes an index entry only if it still holds value, so a
+// stale cleanup cannot remove a pointer someone has since moved.
+func (b *Bolt) DeletePointer(ctx context.Context, key, value string) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		p := tx.Bucket([]byte(bucketPtr))
+		if raw := p.Get([]byte(key)); raw != nil && string(raw) == value {
+			return p.Delete([]byte(key))
+		}
+		return nil
+	})
+}
+
+// Allow reports whether one more event under key fits in limit per window
+// and, if so, records it. In memory: it paces this process only.
+func (b *Bolt) Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	if limit <= 0 || per <= 0 {
+		return false, 0, fmt.Errorf("store: allow %s: limit and window must be positive", key)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.rates[key]
+	if r == nil {
+		r = &rateLog{}
+		b.rates[key] = r
+	}
+	if now.Before(r.until) {
+		return false, r.until.Sub(now), nil
+	}
+	i := 0
+	for i < len(r.events) && !r.events[i].After(now.Add(-per)) {
+		i++
+	}
+	r.events = r.events[i:]
+	if n := len(r.events); n >= limit {
+		retry := r.events[n-limit].Add(per).Sub(now)
+		return false, max(retry, time.Microsecond), nil
+	}
+	r.events = append(r.events, now)
+	r.per = per
+	b.forgetIdle(now)
+	return true, 0, nil
+}
+
+// forgetIdle drops rate logs that can no longer refuse anything, so the map
+// does not grow with every chat ever seen. Called with mu held; it runs only
+// when the map has doubled since the last sweep, so its cost is amortized.
+func (b *Bolt) forgetIdle(now time.Time) {
+	if len(b.rates) < 1024 || len(b.rates) < 2*b.swept {
+		return
+	}
+	for k, r := range b.rates {
+		if now.After(r.until) && (len(r.events) == 0 || now.Sub(r.events[len(r.events)-1]) > r.per) {
+			delete(b.rates, k)
+		}
+	}
+	b.swept = len(b.rates)
+}
+
+// Block makes Allow refuse key until the given time, as Telegram's 429
+// retry_after demands. An earlier block never shortens a later one.
+func (b *Bolt) Block(ctx context.Context, key string, until time.Time) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.rates[key]
+	if r == nil {
+		r = &rateLog{}
+		b.rates[key] = r
+	}
+	if until.After(r.until) {
+		r.until = until
+	}
+	return nil
+}
+
+// Ping checks that the file is usable.
+func (b *Bolt) Ping(ctx context.Context) error {
+	return b.db.View(func(tx *bolt.Tx) error { return nil })
+}

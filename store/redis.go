@@ -1,0 +1,503 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis is the production store shared by many bot replicas.
+//
+// Key layout (P is the prefix given to NewRedis, T a table id):
+//
+//	P t:{T}:rec     hash   d = state bytes, v = version
+//	P t:{T}:upd     zset   applied update ids scored by apply time (ms), trimmed after UpdateRetention
+//	P t:{T}:dirty   hash   view → version it was marked dirty at
+//	P t:{T}:out     zset   outbox: member "<id>:<data>", score id
+//	P t:{T}:outseq  string last outbox id
+//	P t:{T}:msg     hash   view → Telegram message id
+//	P wake          zset   table → wake-up time (ms); one global key
+//	P ptr:{K}       string pointer value
+//	P rate:{K}      zset   sliding-window log of allowed events (µs)
+//	P rate:{K}:meta hash   seq = member counter, until = blocked until (µs)
+//
+// All keys of one table carry the hash tag {T}, so in Redis Cluster they live
+// in one slot and Commit can touch them in one script. The wake set lives in
+// another slot, which is why Commit applies WakeAt with its own ZADD first: a
+// wake-up for a commit that then fails costs the worker one empty look.
+type Redis struct {
+	c      redis.UniversalClient
+	prefix string
+
+	commit  *redis.Script
+	clean   *redis.Script
+	claim   *redis.Script
+	release *redis.Script
+	unptr   *redis.Script
+	allow   *redis.Script
+	block   *redis.Script
+}
+
+// NewRedis returns a store over c whose keys all start with prefix, so that
+// several bots (or tests) can share one Redis.
+func NewRedis(c redis.UniversalClient, prefix string) *Redis {
+	return &Redis{
+		c:       c,
+		prefix:  prefix,
+		commit:  redis.NewScript(commitScript),
+		clean:   redis.NewScript(cleanScript),
+		claim:   redis.NewScript(claimScript),
+		release: redis.NewScript(releaseScript),
+		unptr:   redis.NewScript(deletePointerScript),
+		allow:   redis.NewScript(allowScript),
+		block:   redis.NewScript(blockScript),
+	}
+}
+
+func (r *Redis) tableKey(table, suffix string) string {
+	return r.prefix + "t:{" + table + "}:" + suffix
+}
+func (r *Redis) recKey(table string) string    { return r.tableKey(table, "rec") }
+func (r *Redis) updKey(table string) string    { return r.tableKey(table, "upd") }
+func (r *Redis) dirtyKey(table string) string  { return r.tableKey(table, "dirty") }
+func (r *Redis) outKey(table string) string    { return r.tableKey(table, "out") }
+func (r *Redis) outseqKey(table string) string { return r.tableKey(table, "outseq") }
+func (r *Redis) msgKey(table string) string    { return r.tableKey(table, "msg") }
+
+// tableKeys lists every key of a table; all share one slot.
+func (r *Redis) tableKeys(table string) []string {
+	return []string{r.recKey(table), r.updKey(table), r.dirtyKey(table),
+		r.outKey(table), r.outseqKey(table), r.msgKey(table)}
+}
+
+func (r *Redis) wakeKey() string              { return r.prefix + "wake" }
+func (r *Redis) pointerKey(key string) string { return r.prefix + "ptr:{" + key + "}" }
+func (r *Redis) rateKey(key string) string    { return r.prefix + "rate:{" + key + "}" }
+func (r *Redis) rateMetaKey(key string) string {
+	return r.prefix + "rate:{" + key + "}:meta"
+}
+
+// Load returns the table's state, or ErrNotFound.
+func (r *Redis) Load(ctx context.Context, table string) (Record, error) {
+	vals, err := r.c.HMGet(ctx, r.recKey(table), "d", "v").Result()
+	if err != nil {
+		return Record{}, fmt.Errorf("store: load %s: %w", table, err)
+	}
+	d, _ := vals[0].(string)
+	v, ok := vals[1].(string)
+	if !ok {
+		return Record{}, ErrNotFound
+	}
+	ver, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return Record{}, fmt.Errorf("store: load %s: bad version %q", table, v)
+	}
+	return Record{Data: []byte(d), Version: ver}, nil
+}
+
+// commitScript applies one Change with compare-and-set on the version.
+//
+// KEYS[1] rec, KEYS[2] upd, KEYS[3] dirty, KEYS[4] out, KEYS[5] outseq
+// ARGV[1] expected version (0 = create)
+// ARGV[2] state bytes
+// ARGV[3] update id (0 = none)
+// ARGV[4] update retention in ms
+// ARGV[5] number of dirty views n
+// ARGV[6 .. 5+n] dirty view names; ARGV[6+n ..] outbox entries, in order
+// Returns the new version, -1 on a version conflict, -2 on a duplicate update
+// id (nothing written in either case).
+const commitScript = `
+local upd = tonumber(ARGV[3])
+if upd > 0 and redis.call('ZSCORE', KEYS[2], ARGV[3]) then
+  return -2
+end
+local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if cur ~= tonumber(ARGV[1]) then
+  return -1
+end
+local ver = cur + 1
+redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', ver)
+if upd > 0 then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('ZADD', KEYS[2], now, ARGV[3])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - tonumber(ARGV[4])))
+end
+local n = tonumber(ARGV[5])
+for i = 6, 5 + n do
+  redis.call('HSET', KEYS[3], ARGV[i], ver)
+end
+for i = 6 + n, #ARGV do
+  local id = redis.call('INCR', KEYS[5])
+  redis.call('ZADD', KEYS[4], id, id .. ':' .. ARGV[i])
+end
+return ver
+`
+
+// Commit writes c atomically and returns the new version. It fails with
+// ErrConflict when the table's version is not c.Version and with ErrDuplicate
+// when c.UpdateID was already applied; nothing is written then.
+func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, error) {
+	if !c.WakeAt.IsZero() {
+		// Another slot, so not part of the script; see the type comment.
+		if err := r.Wake(ctx, table, c.WakeAt); err != nil {
+			return 0, err
+		}
+	}
+	args := make([]any, 0, 5+len(c.Dirty)+len(c.Outbox))
+	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty))
+	for _, v := range c.Dirty {
+		args = append(args, v)
+	}
+	for _, o := range c.Outbox {
+		args = append(args, o)
+	}
+	keys := []string{r.recKey(table), r.updKey(table), r.dirtyKey(table), r.outKey(table), r.outseqKey(table)}
+	ver, err := r.commit.Run(ctx, r.c, keys, args...).Int64()
+	if err != nil {
+		return 0, fmt.Errorf("store: commit %s: %w", table, err)
+	}
+	switch ver {
+	case -1:
+		return 0, ErrConflict
+	case -2:
+		return 0, ErrDuplicate
+	}
+	return ver, nil
+}
+
+// Delete removes every key of the table, including its wake-up.
+func (r *Redis) Delete(ctx context.Context, table string) error {
+	if err := r.c.Del(ctx, r.tableKeys(table)...).Err(); err != nil {
+		return fmt.Errorf("store: delete %s: %w", table, err)
+	}
+	if err := r.c.ZRem(ctx, r.wakeKey(), table).Err(); err != nil {
+		return fmt.Errorf("store: delete %s: %w", table, err)
+	}
+	return nil
+}
+
+// Dirty returns the table's dirty views with the version each was marked at.
+func (r *Redis) Dirty(ctx context.Context, table string) (map[string]int64, error) {
+	m, err := r.c.HGetAll(ctx, r.dirtyKey(table)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: dirty %s: %w", table, err)
+	}
+	out := make(map[string]int64, len(m))
+	for view, v := range m {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("store: dirty %s %s: bad version %q", table, view, v)
+		}
+		out[view] = n
+	}
+	return out, nil
+}
+
+// cleanScript removes a dirty mark unless it is newer than the rendered
+// version.
+//
+// KEYS[1] dirty
+// ARGV[1] view, ARGV[2] rendered version
+// Returns 1 if the mark was removed, 0 otherwise.
+const cleanScript = `
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if v and tonumber(v) <= tonumber(ARGV[2]) then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+`
+
+// Clean removes the view's dirty mark if it was set at or before version, so
+// a change committed while the view was rendering keeps it dirty.
+func (r *Redis) Clean(ctx context.Context, table, view string, version int64) error {
+	if err := r.clean.Run(ctx, r.c, []string{r.dirtyKey(table)}, view, version).Err(); err != nil {
+		return fmt.Errorf("store: clean %s %s: %w", table, view, err)
+	}
+	return nil
+}
+
+// Outbox returns up to n queued announcements, oldest first.
+func (r *Redis) Outbox(ctx context.Context, table string, n int) ([]Envelope, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	members, err := r.c.ZRange(ctx, r.outKey(table), 0, int64(n-1)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: outbox %s: %w", table, err)
+	}
+	out := make([]Envelope, 0, len(members))
+	for _, m := range members {
+		idText, data, ok := bytes.Cut([]byte(m), []byte{':'})
+		id, err := strconv.ParseInt(string(idText), 10, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("store: outbox %s: bad entry", table)
+		}
+		out = append(out, Envelope{ID: id, Data: data})
+	}
+	return out, nil
+}
+
+// Ack drops the announcements with ID ≤ id.
+func (r *Redis) Ack(ctx context.Context, table string, id int64) error {
+	if err := r.c.ZRemRangeByScore(ctx, r.outKey(table), "-inf", strconv.FormatInt(id, 10)).Err(); err != nil {
+		return fmt.Errorf("store: ack %s: %w", table, err)
+	}
+	return nil
+}
+
+// Wake makes the table due no later than at.
+func (r *Redis) Wake(ctx context.Context, table string, at time.Time) error {
+	err := r.c.ZAddArgs(ctx, r.wakeKey(), redis.ZAddArgs{
+		LT:      true, // only ever earlier; still adds an absent table
+		Members: []redis.Z{{Score: float64(toMillis(at)), Member: table}},
+	}).Err()
+	if err != nil {
+		return fmt.Errorf("store: wake %s: %w", table, err)
+	}
+	return nil
+}
+
+// claimScript takes due tables by pushing their wake-up to the lease end.
+//
+// KEYS[1] wake
+// ARGV[1] now (ms), ARGV[2] lease end (ms), ARGV[3] limit
+// Returns the claimed table ids, earliest wake-up first.
+const claimScript = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, t in ipairs(due) do
+  redis.call('ZADD', KEYS[1], 'XX', ARGV[2], t)
+end
+return due
+`
+
+// ClaimDue claims up to limit tables whose wake-up is ≤ now. Each claimed
+// table's wake-up moves to now+lease, so no other replica takes it before
+// then, and it is taken again after that if the claimant died.
+func (r *Redis) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
+	if lease <= 0 || limit <= 0 {
+		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
+	}
+	until := toMillis(now.Add(lease))
+	tables, err := r.claim.Run(ctx, r.c, []string{r.wakeKey()}, toMillis(now), until, limit).StringSlice()
+	if err != nil {
+		return nil, fmt.Errorf("store: claim: %w", err)
+	}
+	claims := make([]Claim, len(tables))
+	for i, t := range tables {
+		claims[i] = Claim{Table: t, Lease: fromMillis(until)}
+	}
+	return claims, nil
+}
+
+// releaseScript ends a claim unless the table was woken earlier meanwhile.
+//
+// KEYS[1] wake
+// ARGV[1] table, ARGV[2] lease end (ms), ARGV[3] next wake-up (ms) or "" to remove
+// Returns 1 if the wake-up was changed, 0 if it was left alone.
+const releaseScript = `
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not s or tonumber(s) ~= tonumber(ARGV[2]) then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
+`
+
+// Release ends claim c: the table's wake-up becomes next (or is removed when
+// next is zero), unless a Wake or Commit moved it since the claim — then that
+// earlier wake-up wins.
+func (r *Redis) Release(ctx context.Context, c Claim, next time.Time) error {
+	nextArg := ""
+	if !next.IsZero() {
+		nextArg = strconv.FormatInt(toMillis(next), 10)
+	}
+	err := r.release.Run(ctx, r.c, []string{r.wakeKey()}, c.Table, toMillis(c.Lease), nextArg).Err()
+	if err != nil {
+		return fmt.Errorf("store: release %s: %w", c.Table, err)
+	}
+	return nil
+}
+
+// NextWake returns the earliest wake-up of all tables, so a worker can sleep
+// until then; ok is false when no table waits.
+func (r *Redis) NextWake(ctx context.Context) (time.Time, bool, error) {
+	zs, err := r.c.ZRangeWithScores(ctx, r.wakeKey(), 0, 0).Result()
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("store: next wake: %w", err)
+	}
+	if len(zs) == 0 {
+		return time.Time{}, false, nil
+	}
+	return fromMillis(int64(zs[0].Score)), true, nil
+}
+
+// SetMessage records the Telegram message id of a rendered view. It lives
+// apart from the record so that it does not bump the version.
+func (r *Redis) SetMessage(ctx context.Context, table, view string, messageID int) error {
+	if err := r.c.HSet(ctx, r.msgKey(table), view, messageID).Err(); err != nil {
+		return fmt.Errorf("store: set message %s %s: %w", table, view, err)
+	}
+	return nil
+}
+
+// Messages returns view → Telegram message id for the table.
+func (r *Redis) Messages(ctx context.Context, table string) (map[string]int, error) {
+	m, err := r.c.HGetAll(ctx, r.msgKey(table)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: messages %s: %w", table, err)
+	}
+	out := make(map[string]int, len(m))
+	for view, v := range m {
+		id, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("store: messages %s %s: bad id %q", table, view, v)
+		}
+		out[view] = id
+	}
+	return out, nil
+}
+
+// DeleteMessage forgets the message id of a view.
+func (r *Redis) DeleteMessage(ctx context.Context, table, view string) error {
+	if err := r.c.HDel(ctx, r.msgKey(table), view).Err(); err != nil {
+		return fmt.Errorf("store: delete message %s %s: %w", table, view, err)
+	}
+	return nil
+}
+
+// SetPointer sets a small index entry, e.g. "user:42" → table id.
+func (r *Redis) SetPointer(ctx context.Context, key, value string) error {
+	if err := r.c.Set(ctx, r.pointerKey(key), value, 0).Err(); err != nil {
+		return fmt.Errorf("store: set pointer %s: %w", key, err)
+	}
+	return nil
+}
+
+// Pointer returns the value of an index entry, or ErrNotFound.
+func (r *Redis) Pointer(ctx context.Context, key string) (string, error) {
+	v, err := r.c.Get(ctx, r.pointerKey(key)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: pointer %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// deletePointerScript deletes a key only if it still holds the value.
+//
+// KEYS[1] pointer
+// ARGV[1] expected value
+// Returns 1 if deleted, 0 otherwise.
+const deletePointerScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`
+
+// DeletePointer removes an index entry only if it still holds value, so a
+// stale cleanup cannot remove a pointer someone has since moved.
+func (r *Redis) DeletePointer(ctx context.Context, key, value string) error {
+	if err := r.unptr.Run(ctx, r.c, []string{r.pointerKey(key)}, value).Err(); err != nil {
+		return fmt.Errorf("store: delete pointer %s: %w", key, err)
+	}
+	return nil
+}
+
+// allowScript is a sliding-window log: at most limit events in any window.
+//
+// KEYS[1] log (zset of event times), KEYS[2] meta (hash: seq, until)
+// ARGV[1] now (µs), ARGV[2] window (µs), ARGV[3] limit
+// Returns {1, 0} when allowed (one event recorded), {0, retry after µs} otherwise.
+const allowScript = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local blocked = tonumber(redis.call('HGET', KEYS[2], 'until') or '0')
+if now < blocked then
+  return {0, blocked - now}
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+if n >= limit then
+  local e = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+  local retry = tonumber(e[2]) + window - now
+  if retry < 1 then retry = 1 end
+  return {0, retry}
+end
+local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
+redis.call('ZADD', KEYS[1], now, seq)
+local ttl = math.ceil(window / 1000) + 1
+redis.call('PEXPIRE', KEYS[1], ttl)
+if redis.call('PTTL', KEYS[2]) < ttl then
+  redis.call('PEXPIRE', KEYS[2], ttl)
+end
+return {1, 0}
+`
+
+// Allow reports whether one more event under key fits in limit per window
+// and, if so, records it. Shared by all replicas. When refused, retryAfter
+// says when the next event could fit.
+func (r *Redis) Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	if limit <= 0 || per <= 0 {
+		return false, 0, fmt.Errorf("store: allow %s: limit and window must be positive", key)
+	}
+	res, err := r.allow.Run(ctx, r.c, []string{r.rateKey(key), r.rateMetaKey(key)},
+		now.UnixMicro(), per.Microseconds(), limit).Int64Slice()
+	if err != nil {
+		return false, 0, fmt.Errorf("store: allow %s: %w", key, err)
+	}
+	if len(res) != 2 {
+		return false, 0, fmt.Errorf("store: allow %s: unexpected reply %v", key, res)
+	}
+	return res[0] == 1, time.Duration(res[1]) * time.Microsecond, nil
+}
+
+// blockScript refuses every event under a key until a time.
+//
+// KEYS[1] meta (hash: seq, until)
+// ARGV[1] until (µs), ARGV[2] now (µs), used only for the key's TTL
+// Returns 1.
+const blockScript = `
+local untl = tonumber(ARGV[1])
+local old = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+if untl > old then
+  redis.call('HSET', KEYS[1], 'until', untl)
+end
+local ttl = math.ceil((untl - tonumber(ARGV[2])) / 1000) + 1
+if ttl > 0 and redis.call('PTTL', KEYS[1]) < ttl then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return 1
+`
+
+// Block makes Allow refuse key until the given time, as Telegram's 429
+// retry_after demands. An earlier block never shortens a later one.
+func (r *Redis) Block(ctx context.Context, key string, until time.Time) error {
+	err := r.block.Run(ctx, r.c, []string{r.rateMetaKey(key)},
+		until.UnixMicro(), time.Now().UnixMicro()).Err()
+	if err != nil {
+		return fmt.Errorf("store: block %s: %w", key, err)
+	}
+	return nil
+}
+
+// Ping checks that Redis answers.
+func (r *Redis) Ping(ctx context.Context) error {
+	if err := r.c.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("store: ping: %w", err)
+	}
+	return nil
+}

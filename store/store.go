@@ -1,0 +1,82 @@
+// Package store persists game tables for the bot.
+//
+// A table is kept as opaque bytes plus a version, so the store never needs to
+// know which game it holds. Everything one player action writes — the new
+// state, the Telegram update id that caused it, the views to re-render and
+// the announcements to send — is committed atomically with compare-and-set on
+// the version, which makes redelivered updates and racing replicas harmless.
+//
+// Two implementations share one method set: [Redis] for production, where
+// many replicas share one Redis (or Redis Cluster), and [Bolt], an embedded
+// single-process default backed by one bbolt file. The bot declares the
+// interface it needs; this package deliberately exports none.
+//
+// Times handed to the store (wake-ups, leases) are kept at millisecond
+// precision.
+package store
+
+import (
+	"errors"
+	"time"
+)
+
+var (
+	// ErrNotFound is returned when a table or pointer does not exist.
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict is returned when a Commit lost the compare-and-set race:
+	// the caller should reload and retry.
+	ErrConflict = errors.New("store: version conflict")
+	// ErrDuplicate is returned when the Change's UpdateID was already applied
+	// to the table; nothing was written and the update can be acknowledged.
+	ErrDuplicate = errors.New("store: update already applied")
+)
+
+// Record is a table's state as last committed.
+type Record struct {
+	Data    []byte
+	Version int64 // ≥ 1 for an existing table
+}
+
+// Change is everything one applied action writes, atomically (all or nothing).
+type Change struct {
+	// Version is the version the change was computed from; 0 creates the
+	// table, which must not exist yet.
+	Version int64
+	Data    []byte
+	// UpdateID, when > 0, is the Telegram update id recorded with the change
+	// so that a redelivered update is refused with ErrDuplicate. Ids are
+	// remembered for at least UpdateRetention.
+	UpdateID int64
+	// Dirty names the views (e.g. "table", "hand:123", "lobby") to mark dirty
+	// at the new version.
+	Dirty []string
+	// Outbox holds announcements appended to the table's outbox, in order.
+	Outbox [][]byte
+	// WakeAt, when non-zero, moves the table's wake-up to
+	// min(current wake-up, WakeAt).
+	WakeAt time.Time
+}
+
+// Envelope is one queued announcement; IDs increase per table.
+type Envelope struct {
+	ID   int64
+	Data []byte
+}
+
+// Claim is a due table taken by ClaimDue. Lease is the wake-up time the claim
+// set; Release compares against it to learn whether someone woke the table
+// earlier in the meantime.
+type Claim struct {
+	Table string
+	Lease time.Time
+}
+
+// UpdateRetention is how long applied update ids are remembered. Telegram
+// keeps unconfirmed updates for 24 hours, so a redelivery cannot come later.
+const UpdateRetention = 24 * time.Hour
+
+// toMillis converts a time to the millisecond scores the stores keep.
+func toMillis(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMillis is the inverse of toMillis.
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms) }
