@@ -1,0 +1,191 @@
+package trickchef
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/trickchef/trickchef/game"
+)
+
+// Baseline is the baseline AI: a one-ply heuristic over the seat's own view.
+// It is deterministic for a given view and seed (the seed only breaks
+// near-ties) and always returns one of v.Legal, or -1 if v.Legal is empty.
+//
+//   - Chef picks: the suit whose chef is worth most now (it covers a card
+//     already won) plus what the hand can still win in that suit.
+//   - Plays: each legal play is scored by what it is likely to bring: the
+//     stars the trick's cards would add to the won pile, a chef, or an income
+//     coin; minus the coins spent (each is a point at round end) and the
+//     future worth of the card given away. Coins are considered only when
+//     playing last, where the outcome is certain, so they are spent only
+//     when they swing the trick.
+func Baseline(v SeatView, seed uint64) game.Action {
+	if len(v.Legal) == 0 {
+		return -1
+	}
+	k := newKnowledge(&v)
+	best, bestU := v.Legal[0], math.Inf(-1)
+	for _, a := range v.Legal {
+		m, ok := Decode(a)
+		if !ok {
+			continue
+		}
+		var u float64
+		switch m.Kind {
+		case KindChef:
+			u = k.chefValue(m.Suit, v.Phase == PhasePick)
+		case KindPlay:
+			if m.Coins != 0 && !k.last {
+				continue
+			}
+			u = k.playValue(m.Card, m.Coins)
+		}
+		u += jitter(seed, a)
+		if u > bestU {
+			best, bestU = a, u
+		}
+	}
+	return best
+}
+
+// jitter is a tiny deterministic tie-breaker in [0, 1e-6).
+func jitter(seed uint64, a game.Action) float64 {
+	r := rng(seed ^ uint64(a)*0x9e3779b97f4a7c15)
+	return float64(r.next()>>11) / (1 << 53) * 1e-6
+}
+
+// knowledge is what the AI derives once per decision from a SeatView.
+type knowledge struct {
+	v       *SeatView
+	me      game.Seat
+	hand    cardSet
+	won     cardSet
+	chefs   [NumSuits]int
+	trumps  SuitSet
+	trick   []Played
+	last    bool // the seat plays the trick's last card
+	after   int  // players still to play after the seat
+	reserve int
+	chef    float64 // what taking a chef now is worth (best suit)
+}
+
+func newKnowledge(v *SeatView) *knowledge {
+	k := &knowledge{v: v, me: v.Seat, trick: v.CurrentTrick, reserve: v.Reserve}
+	for _, c := range v.Hand {
+		k.hand |= 1 << c.index()
+	}
+	for _, c := range v.Won {
+		k.won |= 1 << c.index()
+	}
+	if int(v.Seat) >= 0 && int(v.Seat) < len(v.Seats) {
+		k.chefs = v.Seats[v.Seat].Chefs
+	}
+	k.trumps = Trumps(v.Pool)
+	k.after = v.Players - len(v.CurrentTrick) - 1
+	k.last = k.after == 0
+	if v.Phase == PhasePlay {
+		k.chef = 0.5
+		for s := Suit(0); s < NumSuits; s++ {
+			if v.Pool[s] > 0 {
+				k.chef = math.Max(k.chef, k.chefValue(s, false))
+			}
+		}
+	}
+	return k
+}
+
+// gain is the stars that adding cards to the won pile would add (it can be
+// negative: a low card may displace a higher one under a chef).
+func (k *knowledge) gain(cards cardSet) float64 {
+	d := 0
+	for s := Suit(0); s < NumSuits; s++ {
+		if cards.ofSuit(s) == 0 || k.chefs[s] == 0 {
+			continue
+		}
+		d += starsOf(covered(k.won|cards, s, k.chefs[s])) - starsOf(covered(k.won, s, k.chefs[s]))
+	}
+	return float64(d)
+}
+
+// winChance is a rough chance that a hand card wins a trick it leads or
+// follows in: high cards and trumps win.
+func (k *knowledge) winChance(c Card) float64 {
+	p := float64(c.Value-1) / 9
+	if k.trumps.Has(c.Suit) {
+		p = 0.3 + 0.7*p
+	}
+	return p * p
+}
+
+// chefValue is what one more chef of suit s is worth to the seat: the star
+// it adds to cards already won, plus the stars of hand cards of s likely to
+// be won later that no chef would cover yet.
+func (k *knowledge) chefValue(s Suit, roundStart bool) float64 {
+	now := float64(starsOf(covered(k.won, s, k.chefs[s]+1)) - starsOf(covered(k.won, s, k.chefs[s])))
+	spare := k.chefs[s] - k.won.ofSuit(s).count() // chefs without a card yet
+	future := 0.0
+	for x := k.hand.ofSuit(s); x != 0; x &= x - 1 {
+		c := cardAt(uint8(bits.TrailingZeros64(uint64(x))))
+		future += k.winChance(c) * float64(c.Stars())
+	}
+	future -= float64(max(spare, 0)) * 1.5
+	if !roundStart {
+		// A chef taken from a suit makes it scarcer, so more likely trump.
+		future += 0.1 * float64(k.hand.ofSuit(s).count())
+	}
+	return now + math.Max(future, 0)*0.6
+}
+
+// keepValue is what holding card c is worth for later tricks.
+func (k *knowledge) keepValue(c Card) float64 {
+	w := 0.6 * k.winChance(c)
+	if k.chefs[c.Suit] > 0 {
+		w *= 1 + float64(c.Stars())/2
+	}
+	// Low cards are useful to take chefs later.
+	if c.Value <= 2 {
+		w += 0.3
+	}
+	return w
+}
+
+// playValue scores playing c with coins.
+func (k *knowledge) playValue(c Card, coins int) float64 {
+	var plays [4]Played
+	n := copy(plays[:], k.trick)
+	plays[n] = Played{Seat: k.me, Card: c, Coins: coins}
+	n++
+	w, ch := Resolve(plays[:n], k.trumps)
+	var cards cardSet
+	for _, p := range plays[:n] {
+		cards |= 1 << p.Card.index()
+	}
+	winGain := k.gain(cards) + 0.2 // plus leading the next trick
+	eff := Effective(c, coins)
+	pWin, pChef := 0.0, 0.0
+	if w == n-1 {
+		pWin = 1
+		if !k.last {
+			beat := clamp(float64(10-eff)/12, 0.05, 0.95)
+			if k.trumps.Has(c.Suit) && (len(k.trick) == 0 || !k.trumps.Has(k.trick[0].Card.Suit)) {
+				beat *= 0.5
+			}
+			pWin = math.Pow(1-beat, float64(k.after))
+		}
+	}
+	if ch == n-1 {
+		pChef = 1
+		if !k.last {
+			under := clamp(float64(eff-1)/12, 0.05, 0.95)
+			pChef = math.Pow(1-under, float64(k.after))
+		}
+	}
+	income := 0.0
+	if k.reserve > 0 {
+		income = 1
+	}
+	u := pWin*winGain + pChef*k.chef + (1-pWin)*(1-pChef)*income
+	return u - float64(max(coins, -coins)) - k.keepValue(c)
+}
+
+func clamp(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
