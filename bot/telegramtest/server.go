@@ -1,9 +1,11 @@
 package telegramtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -302,6 +304,14 @@ func parseParams(r *http.Request) (params, *APIError) {
 	for k, v := range r.URL.Query() {
 		p[k] = v[0]
 	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return p, badRequest("can't read request body")
+	}
+	if len(body) == 0 {
+		return p, nil // go-telegram/bot sends parameterless methods as an empty multipart body
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	ct := r.Header.Get("Content-Type")
 	switch {
 	case strings.HasPrefix(ct, "application/json"):

@@ -1,0 +1,37 @@
+// Package telegramtest is a fake Telegram Bot API server with simulated users and chats, for
+// end-to-end tests of the bot, in the spirit of net/http/httptest.
+//
+// The fake is strict where the real API is: it validates parameters, answers with Telegram's
+// envelope and error texts (403 before Start, "message is not modified", BUTTON_DATA_INVALID,
+// migrate_to_chat_id, ...) and enforces rate limits by default (see DefaultLimits), so a bot that
+// passes here behaves on Telegram. Requests may be multipart/form-data (go-telegram/bot),
+// application/json or application/x-www-form-urlencoded.
+//
+// A test starts a server, points the bot at it, and plays users:
+//
+//	s := telegramtest.NewServer(telegramtest.WithClock(clock))
+//	defer s.Close()
+//	// Run the bot with api URL s.URL (any token works unless WithToken is given),
+//	// polling getUpdates or with a webhook set through setWebhook.
+//
+//	alice, bob := s.NewUser("Alice"), s.NewUser("Bob", telegramtest.WithLanguage("ru"))
+//	alice.Start("")                           // the bot may now write to Alice
+//	g := s.NewGroup("Kitchen", alice, bob)    // Alice owns the group
+//	alice.Send(g, "/newgame@trickchef_test_bot")
+//	lobby, err := g.WaitMessage(5*time.Second, func(m *telegramtest.Message) bool {
+//		_, ok := m.Button("Join")
+//		return ok
+//	})
+//	ans, err := bob.Press(lobby, "Join")      // waits for answerCallbackQuery
+//	hand := alice.PrivateChat().Last()        // current text and keyboard after edits
+//
+// Reading is by snapshots: Chat.Messages, Last, Find and Message return messages as they look
+// now (edited text and keyboard, deleted ones gone). Waiting uses Server.WaitFor and
+// Chat.WaitMessage, which re-check after every state change instead of sleeping.
+//
+// Measurements: Server.Calls records every API call; CallsPerChat, PeakCalls and
+// TooManyRequestsCount summarise them. FailNext injects faults such as TooManyRequests(2).
+//
+// Time: rate-limit windows, callback query age and message dates use the injected Clock
+// (WithClock, FakeClock); long polls, Press waits and webhook retries use real time.
+package telegramtest
