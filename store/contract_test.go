@@ -1,0 +1,529 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/store"
+)
+
+// tableStore is the method set both stores share; the contract below pins
+// its behaviour for each of them.
+type tableStore interface {
+	Load(ctx context.Context, table string) (store.Record, error)
+	Commit(ctx context.Context, table string, c store.Change) (int64, error)
+	Delete(ctx context.Context, table string) error
+	Dirty(ctx context.Context, table string) (map[string]int64, error)
+	Clean(ctx context.Context, table, view string, version int64) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+	Ack(ctx context.Context, table string, id int64) error
+	Wake(ctx context.Context, table string, at time.Time) error
+	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	Release(ctx context.Context, c store.Claim, next time.Time) error
+	NextWake(ctx context.Context) (time.Time, bool, error)
+	SetMessage(ctx context.Context, table, view string, messageID int) error
+	Messages(ctx context.Context, table string) (map[string]int, error)
+	DeleteMessage(ctx context.Context, table, view string) error
+	SetPointer(ctx context.Context, key, value string) error
+	Pointer(ctx context.Context, key string) (string, error)
+	DeletePointer(ctx context.Context, key, value string) error
+	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Block(ctx context.Context, key string, until time.Time) error
+	Ping(ctx context.Context) error
+}
+
+var (
+	_ tableStore = (*store.Redis)(nil)
+	_ tableStore = (*store.Bolt)(nil)
+)
+
+// base is a fixed clock origin for wake-ups and rate limits.
+var base = time.UnixMilli(1_700_000_000_000)
+
+// get turns a (value, error) result into the value, failing t on error:
+// get(s.Load(ctx, id))(t).
+func get[T any](v T, err error) func(t *testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func ok(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantErr(t *testing.T, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("err = %v, want %v", err, want)
+	}
+}
+
+// runContract runs the shared behaviour tests; newStore returns an empty
+// store of its own for each subtest.
+func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
+	t.Run("LoadNotFound", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Load(t.Context(), "nope")
+		wantErr(t, err, store.ErrNotFound)
+	})
+
+	t.Run("CreateAndCAS", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		v := get(s.Commit(ctx, "g1", store.Change{Data: []byte("a")}))(t)
+		if v != 1 {
+			t.Fatalf("create version = %d, want 1", v)
+		}
+		_, err := s.Commit(ctx, "g1", store.Change{Data: []byte("again")})
+		wantErr(t, err, store.ErrConflict)
+
+		v = get(s.Commit(ctx, "g1", store.Change{Version: 1, Data: []byte("b\x00\xff")}))(t)
+		if v != 2 {
+			t.Fatalf("version = %d, want 2", v)
+		}
+		_, err = s.Commit(ctx, "g1", store.Change{Version: 1, Data: []byte("stale")})
+		wantErr(t, err, store.ErrConflict)
+		_, err = s.Commit(ctx, "g1", store.Change{Version: 3, Data: []byte("future")})
+		wantErr(t, err, store.ErrConflict)
+
+		rec := get(s.Load(ctx, "g1"))(t)
+		if rec.Version != 2 || !bytes.Equal(rec.Data, []byte("b\x00\xff")) {
+			t.Fatalf("Load = %+v, want version 2 data b\\x00\\xff", rec)
+		}
+		// Empty state is a valid state.
+		get(s.Commit(ctx, "g1", store.Change{Version: 2}))(t)
+		rec = get(s.Load(ctx, "g1"))(t)
+		if rec.Version != 3 || len(rec.Data) != 0 {
+			t.Fatalf("Load = %+v, want version 3 and no data", rec)
+		}
+		// Tables are independent.
+		_, err = s.Load(ctx, "g2")
+		wantErr(t, err, store.ErrNotFound)
+	})
+
+	t.Run("DuplicateUpdate", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		get(s.Commit(ctx, "g", store.Change{Data: []byte("v1"), UpdateID: 100,
+			Dirty: []string{"table"}, Outbox: [][]byte{[]byte("hello")}}))(t)
+		ok(t, s.Clean(ctx, "g", "table", 1))
+
+		// The same update again, even computed from the right version.
+		_, err := s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("v2"), UpdateID: 100,
+			Dirty: []string{"table", "hand:1"}, Outbox: [][]byte{[]byte("dup")}, WakeAt: base})
+		wantErr(t, err, store.ErrDuplicate)
+		// Also from a stale version: duplicate wins, so the caller acks it.
+		_, err = s.Commit(ctx, "g", store.Change{Version: 0, Data: []byte("v2"), UpdateID: 100})
+		wantErr(t, err, store.ErrDuplicate)
+
+		rec := get(s.Load(ctx, "g"))(t)
+		if rec.Version != 1 || string(rec.Data) != "v1" {
+			t.Fatalf("Load = %+v after duplicate, want v1", rec)
+		}
+		if d := get(s.Dirty(ctx, "g"))(t); len(d) != 0 {
+			t.Fatalf("Dirty = %v after duplicate, want none", d)
+		}
+		out := get(s.Outbox(ctx, "g", 10))(t)
+		if len(out) != 1 || string(out[0].Data) != "hello" {
+			t.Fatalf("Outbox = %v after duplicate, want only hello", out)
+		}
+
+		// Another update id applies; update ids are per table.
+		get(s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("v2"), UpdateID: 101}))(t)
+		get(s.Commit(ctx, "other", store.Change{Data: []byte("x"), UpdateID: 100}))(t)
+	})
+
+	t.Run("DirtyClean", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		get(s.Commit(ctx, "g", store.Change{Data: []byte("1"), Dirty: []string{"table", "hand:1", "lobby"}}))(t)
+		get(s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("2"), Dirty: []string{"table"}}))(t)
+		got := get(s.Dirty(ctx, "g"))(t)
+		want := map[string]int64{"table": 2, "hand:1": 1, "lobby": 1}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Dirty = %v, want %v", got, want)
+		}
+		// A renderer that saw version 1 cleans hand:1 but not the newer table mark.
+		ok(t, s.Clean(ctx, "g", "table", 1))
+		ok(t, s.Clean(ctx, "g", "hand:1", 1))
+		ok(t, s.Clean(ctx, "g", "missing", 9))
+		got = get(s.Dirty(ctx, "g"))(t)
+		want = map[string]int64{"table": 2, "lobby": 1}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Dirty = %v, want %v", got, want)
+		}
+		ok(t, s.Clean(ctx, "g", "table", 2))
+		ok(t, s.Clean(ctx, "g", "lobby", 5))
+		if got := get(s.Dirty(ctx, "g"))(t); len(got) != 0 {
+			t.Fatalf("Dirty = %v, want none", got)
+		}
+		if got := get(s.Dirty(ctx, "absent"))(t); len(got) != 0 {
+			t.Fatalf("Dirty(absent) = %v", got)
+		}
+	})
+
+	t.Run("Outbox", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		if out := get(s.Outbox(ctx, "g", 10))(t); len(out) != 0 {
+			t.Fatalf("empty Outbox = %v", out)
+		}
+		get(s.Commit(ctx, "g", store.Change{Data: []byte("1"), Outbox: [][]byte{[]byte("a"), []byte("b:c")}}))(t)
+		get(s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("2"), Outbox: [][]byte{[]byte("d\x00"), {}}}))(t)
+		out := get(s.Outbox(ctx, "g", 10))(t)
+		var data []string
+		for i, e := range out {
+			data = append(data, string(e.Data))
+			if i > 0 && e.ID <= out[i-1].ID {
+				t.Fatalf("ids not increasing: %v", out)
+			}
+		}
+		if want := []string{"a", "b:c", "d\x00", ""}; !reflect.DeepEqual(data, want) {
+			t.Fatalf("Outbox data = %q, want %q", data, want)
+		}
+		if two := get(s.Outbox(ctx, "g", 2))(t); len(two) != 2 || two[1].ID != out[1].ID {
+			t.Fatalf("Outbox(2) = %v", two)
+		}
+		ok(t, s.Ack(ctx, "g", out[1].ID))
+		rest := get(s.Outbox(ctx, "g", 10))(t)
+		if len(rest) != 2 || rest[0].ID != out[2].ID {
+			t.Fatalf("after Ack: %v, want the last two of %v", rest, out)
+		}
+		ok(t, s.Ack(ctx, "g", out[3].ID))
+		get(s.Commit(ctx, "g", store.Change{Version: 2, Data: []byte("3"), Outbox: [][]byte{[]byte("e")}}))(t)
+		last := get(s.Outbox(ctx, "g", 10))(t)
+		if len(last) != 1 || last[0].ID <= out[3].ID || string(last[0].Data) != "e" {
+			t.Fatalf("after full Ack and new entry: %v (old ids %v)", last, out)
+		}
+	})
+
+	t.Run("Wake", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		if _, has := must2(t)(s.NextWake(ctx)); has {
+			t.Fatal("NextWake on empty store reports a wake-up")
+		}
+		ok(t, s.Wake(ctx, "a", base.Add(10*time.Second)))
+		ok(t, s.Wake(ctx, "a", base.Add(20*time.Second))) // later: ignored
+		ok(t, s.Wake(ctx, "b", base.Add(15*time.Second)))
+		at, has := must2(t)(s.NextWake(ctx))
+		if !has || !at.Equal(base.Add(10*time.Second)) {
+			t.Fatalf("NextWake = %v %v, want %v", at, has, base.Add(10*time.Second))
+		}
+		ok(t, s.Wake(ctx, "b", base.Add(5*time.Second))) // earlier: wins
+		// A commit's WakeAt follows the same min rule.
+		get(s.Commit(ctx, "a", store.Change{Data: []byte("x"), WakeAt: base.Add(time.Hour)}))(t)
+		get(s.Commit(ctx, "c", store.Change{Data: []byte("x"), WakeAt: base.Add(7 * time.Second)}))(t)
+
+		claims := get(s.ClaimDue(ctx, base.Add(time.Minute), time.Second, 10))(t)
+		if got := tables(claims); !reflect.DeepEqual(got, []string{"b", "c", "a"}) {
+			t.Fatalf("claimed %v, want [b c a] (earliest first)", got)
+		}
+	})
+
+	t.Run("ClaimLease", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		ok(t, s.Wake(ctx, "a", base))
+		ok(t, s.Wake(ctx, "b", base.Add(time.Second)))
+		ok(t, s.Wake(ctx, "later", base.Add(time.Hour)))
+
+		if c := get(s.ClaimDue(ctx, base.Add(-time.Millisecond), time.Minute, 10))(t); len(c) != 0 {
+			t.Fatalf("claimed %v before anything was due", c)
+		}
+		now := base.Add(2 * time.Second)
+		first := get(s.ClaimDue(ctx, now, 30*time.Second, 1))(t)
+		if len(first) != 1 || first[0].Table != "a" || !first[0].Lease.Equal(now.Add(30*time.Second)) {
+			t.Fatalf("claim = %+v, want a with lease %v", first, now.Add(30*time.Second))
+		}
+		second := get(s.ClaimDue(ctx, now, 30*time.Second, 10))(t)
+		if got := tables(second); !reflect.DeepEqual(got, []string{"b"}) {
+			t.Fatalf("second claim = %v, want [b] (a is leased)", got)
+		}
+		// Just before the lease ends nobody gets them; at its end they are due again.
+		if c := get(s.ClaimDue(ctx, now.Add(30*time.Second-time.Millisecond), time.Minute, 10))(t); len(c) != 0 {
+			t.Fatalf("claimed %v during the lease", c)
+		}
+		again := get(s.ClaimDue(ctx, now.Add(30*time.Second), time.Minute, 10))(t)
+		if got := tables(again); !reflect.DeepEqual(got, []string{"a", "b"}) {
+			t.Fatalf("after the lease: %v, want [a b]", got)
+		}
+		// The earliest wake-up now is the new lease's end.
+		at, _ := must2(t)(s.NextWake(ctx))
+		if want := now.Add(30 * time.Second).Add(time.Minute); !at.Equal(want) {
+			t.Fatalf("NextWake = %v, want the lease end %v", at, want)
+		}
+	})
+
+	t.Run("Release", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		for _, tb := range []string{"done", "next", "woken", "committed"} {
+			ok(t, s.Wake(ctx, tb, base))
+		}
+		claims := get(s.ClaimDue(ctx, base, time.Minute, 10))(t)
+		if len(claims) != 4 {
+			t.Fatalf("claimed %v", claims)
+		}
+		byTable := map[string]store.Claim{}
+		for _, c := range claims {
+			byTable[c.Table] = c
+		}
+		// While claimed, two tables get an earlier wake-up from elsewhere.
+		ok(t, s.Wake(ctx, "woken", base.Add(10*time.Second)))
+		get(s.Commit(ctx, "committed", store.Change{Data: []byte("x"), WakeAt: base.Add(20 * time.Second)}))(t)
+
+		ok(t, s.Release(ctx, byTable["done"], time.Time{}))
+		ok(t, s.Release(ctx, byTable["next"], base.Add(time.Hour)))
+		ok(t, s.Release(ctx, byTable["woken"], time.Time{}))
+		ok(t, s.Release(ctx, byTable["committed"], base.Add(time.Hour)))
+
+		got := get(s.ClaimDue(ctx, base.Add(30*time.Second), time.Minute, 10))(t)
+		if names := tables(got); !reflect.DeepEqual(names, []string{"woken", "committed"}) {
+			t.Fatalf("due after release = %v, want [woken committed]", names)
+		}
+		for _, c := range got {
+			ok(t, s.Release(ctx, c, time.Time{}))
+		}
+		at, has := must2(t)(s.NextWake(ctx))
+		if !has || !at.Equal(base.Add(time.Hour)) {
+			t.Fatalf("NextWake = %v %v, want only next at %v", at, has, base.Add(time.Hour))
+		}
+		// A stale claim (its lease replaced by a later claim) changes nothing.
+		ok(t, s.Release(ctx, byTable["next"], time.Time{}))
+		if _, has := must2(t)(s.NextWake(ctx)); !has {
+			t.Fatal("stale Release removed a wake-up it no longer owned")
+		}
+	})
+
+	t.Run("Messages", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		get(s.Commit(ctx, "g", store.Change{Data: []byte("x")}))(t)
+		ok(t, s.SetMessage(ctx, "g", "table", 501))
+		ok(t, s.SetMessage(ctx, "g", "hand:42", 502))
+		ok(t, s.SetMessage(ctx, "g", "table", 503))
+		got := get(s.Messages(ctx, "g"))(t)
+		if want := map[string]int{"table": 503, "hand:42": 502}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("Messages = %v, want %v", got, want)
+		}
+		ok(t, s.DeleteMessage(ctx, "g", "hand:42"))
+		ok(t, s.DeleteMessage(ctx, "g", "absent"))
+		if got := get(s.Messages(ctx, "g"))(t); !reflect.DeepEqual(got, map[string]int{"table": 503}) {
+			t.Fatalf("Messages = %v", got)
+		}
+		// Message ids do not bump the version.
+		if rec := get(s.Load(ctx, "g"))(t); rec.Version != 1 {
+			t.Fatalf("version = %d after SetMessage, want 1", rec.Version)
+		}
+		// Message ids of a table not yet created are fine too.
+		ok(t, s.SetMessage(ctx, "new", "lobby", 7))
+		_, err := s.Load(ctx, "new")
+		wantErr(t, err, store.ErrNotFound)
+		get(s.Commit(ctx, "new", store.Change{Data: []byte("x")}))(t)
+	})
+
+	t.Run("Pointers", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		_, err := s.Pointer(ctx, "user:42")
+		wantErr(t, err, store.ErrNotFound)
+		ok(t, s.SetPointer(ctx, "user:42", "g1"))
+		if v := get(s.Pointer(ctx, "user:42"))(t); v != "g1" {
+			t.Fatalf("Pointer = %q", v)
+		}
+		ok(t, s.SetPointer(ctx, "user:42", "g2"))
+		ok(t, s.DeletePointer(ctx, "user:42", "g1")) // stale: kept
+		if v := get(s.Pointer(ctx, "user:42"))(t); v != "g2" {
+			t.Fatalf("Pointer = %q after stale delete, want g2", v)
+		}
+		ok(t, s.DeletePointer(ctx, "user:42", "g2"))
+		_, err = s.Pointer(ctx, "user:42")
+		wantErr(t, err, store.ErrNotFound)
+		ok(t, s.DeletePointer(ctx, "user:42", "g2"))
+	})
+
+	t.Run("Allow", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		allow := func(key string, limit int, per time.Duration, now time.Time) (bool, time.Duration) {
+			t.Helper()
+			ok, retry, err := s.Allow(ctx, key, limit, per, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok, retry
+		}
+		// 3 per second: a burst of 3, then refused until the oldest leaves the window.
+		for i := range 3 {
+			if ok, _ := allow("chat:1", 3, time.Second, base.Add(time.Duration(i)*100*time.Millisecond)); !ok {
+				t.Fatalf("event %d refused", i)
+			}
+		}
+		ok, retry := allow("chat:1", 3, time.Second, base.Add(500*time.Millisecond))
+		if ok || retry != 500*time.Millisecond {
+			t.Fatalf("4th = %v retry %v, want refused retry 500ms", ok, retry)
+		}
+		// A refused call consumes nothing; the retry time is exact.
+		if ok, _ := allow("chat:1", 3, time.Second, base.Add(time.Second-time.Millisecond)); ok {
+			t.Fatal("allowed before the oldest event left the window")
+		}
+		if ok, _ := allow("chat:1", 3, time.Second, base.Add(time.Second)); !ok {
+			t.Fatal("refused once the oldest event left the window")
+		}
+		// Keys are independent.
+		if ok, _ := allow("chat:2", 3, time.Second, base.Add(500*time.Millisecond)); !ok {
+			t.Fatal("another key was limited")
+		}
+		// Never more than limit in any window (20 per minute, as Telegram groups).
+		var times []time.Time
+		for ms := 0; ms < 180_000; ms += 700 {
+			now := base.Add(time.Duration(ms) * time.Millisecond)
+			if ok, _ := allow("group", 20, time.Minute, now); ok {
+				times = append(times, now)
+			}
+		}
+		for i := 20; i < len(times); i++ {
+			if times[i].Sub(times[i-20]) < time.Minute {
+				t.Fatalf("21 events within a minute: %v .. %v", times[i-20], times[i])
+			}
+		}
+		if len(times) < 57 {
+			t.Fatalf("only %d events in 3 minutes at 20/min", len(times))
+		}
+		if _, _, err := s.Allow(ctx, "bad", 0, time.Second, base); err == nil {
+			t.Fatal("limit 0 accepted")
+		}
+	})
+
+	t.Run("Block", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		// Real time here: the Redis store derives the block's TTL from the clock.
+		now := time.Now()
+		ok(t, s.Block(ctx, "chat:9", now.Add(7*time.Second)))
+		ok(t, s.Block(ctx, "chat:9", now.Add(2*time.Second))) // shorter: ignored
+		allowed, retry, err := s.Allow(ctx, "chat:9", 100, time.Second, now)
+		ok(t, err)
+		if allowed || retry != 7*time.Second {
+			t.Fatalf("Allow during block = %v retry %v, want refused retry 7s", allowed, retry)
+		}
+		allowed, retry, err = s.Allow(ctx, "chat:9", 100, time.Second, now.Add(7*time.Second))
+		ok(t, err)
+		if !allowed || retry != 0 {
+			t.Fatalf("Allow after block = %v retry %v, want allowed", allowed, retry)
+		}
+	})
+
+	t.Run("Delete", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		get(s.Commit(ctx, "old", store.Change{Data: []byte("state"), UpdateID: 5,
+			Dirty: []string{"table"}, Outbox: [][]byte{[]byte("x")}, WakeAt: base}))(t)
+		ok(t, s.SetMessage(ctx, "old", "table", 77))
+		get(s.Commit(ctx, "keep", store.Change{Data: []byte("k"), Dirty: []string{"table"}, WakeAt: base.Add(time.Hour)}))(t)
+
+		// Migration: load old, create new, delete old.
+		rec := get(s.Load(ctx, "old"))(t)
+		get(s.Commit(ctx, "new", store.Change{Data: rec.Data}))(t)
+		ok(t, s.Delete(ctx, "old"))
+		ok(t, s.Delete(ctx, "never-existed"))
+
+		_, err := s.Load(ctx, "old")
+		wantErr(t, err, store.ErrNotFound)
+		if d := get(s.Dirty(ctx, "old"))(t); len(d) != 0 {
+			t.Fatalf("Dirty after Delete = %v", d)
+		}
+		if o := get(s.Outbox(ctx, "old", 10))(t); len(o) != 0 {
+			t.Fatalf("Outbox after Delete = %v", o)
+		}
+		if m := get(s.Messages(ctx, "old"))(t); len(m) != 0 {
+			t.Fatalf("Messages after Delete = %v", m)
+		}
+		if at, _ := must2(t)(s.NextWake(ctx)); !at.Equal(base.Add(time.Hour)) {
+			t.Fatalf("NextWake = %v, want the kept table's %v", at, base.Add(time.Hour))
+		}
+		// The id is free again, update ids included.
+		get(s.Commit(ctx, "old", store.Change{Data: []byte("fresh"), UpdateID: 5}))(t)
+		if rec := get(s.Load(ctx, "new"))(t); string(rec.Data) != "state" {
+			t.Fatalf("new = %+v", rec)
+		}
+		if d := get(s.Dirty(ctx, "keep"))(t); len(d) != 1 {
+			t.Fatalf("Delete touched another table: %v", d)
+		}
+		ok(t, s.Ping(ctx))
+	})
+
+	t.Run("ConcurrentCAS", func(t *testing.T) {
+		s := newStore(t)
+		testConcurrentCAS(t, s, 32, 50)
+	})
+}
+
+// testConcurrentCAS has workers increment one counter through
+// Load/Commit, retrying on conflict; any lost update shows in the total.
+func testConcurrentCAS(t *testing.T, s tableStore, workers, increments int) {
+	ctx := t.Context()
+	get(s.Commit(ctx, "counter", store.Change{Data: []byte("0")}))(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for i := range increments {
+				for {
+					rec, err := s.Load(ctx, "counter")
+					if err != nil {
+						errs <- err
+						return
+					}
+					var n int
+					fmt.Sscan(string(rec.Data), &n)
+					_, err = s.Commit(ctx, "counter", store.Change{
+						Version:  rec.Version,
+						Data:     fmt.Appendf(nil, "%d", n+1),
+						UpdateID: int64(w*increments + i + 1),
+						Dirty:    []string{"table"},
+					})
+					if errors.Is(err, store.ErrConflict) {
+						continue
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					break
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	rec := get(s.Load(ctx, "counter"))(t)
+	want := workers * increments
+	if string(rec.Data) != fmt.Sprint(want) || rec.Version != int64(want+1) {
+		t.Fatalf("counter = %s at version %d, want %d at version %d", rec.Data, rec.Version, want, want+1)
+	}
+}
+
+func must2(t *testing.T) func(time.Time, bool, error) (time.Time, bool) {
+	return func(at time.Time, has bool, err error) (time.Time, bool) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at, has
+	}
+}
+
+func tables(cs []store.Claim) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Table)
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+package store_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/trickchef/trickchef/store"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+func newRedis(t testing.TB) *store.Redis {
+	return store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+}
+
+func newBolt(t testing.TB) *store.Bolt {
+	b, err := store.OpenBolt(filepath.Join(t.TempDir(), "store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return b
+}
+
+func TestRedis(t *testing.T) {
+	runContract(t, func(t *testing.T) tableStore { return newRedis(t) })
+}
+
+func TestBolt(t *testing.T) {
+	runContract(t, func(t *testing.T) tableStore { return newBolt(t) })
+}
+
+// TestBoltReopen checks that what a restart needs survives in the file.
+func TestBoltReopen(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "store.db")
+	b, err := store.OpenBolt(path)
+	ok(t, err)
+	get(b.Commit(ctx, "g", store.Change{Data: []byte("s"), UpdateID: 9, Dirty: []string{"table"},
+		Outbox: [][]byte{[]byte("a")}, WakeAt: base}))(t)
+	ok(t, b.SetPointer(ctx, "user:1", "g"))
+	ok(t, b.Close())
+
+	b, err = store.OpenBolt(path)
+	ok(t, err)
+	defer b.Close()
+	if rec := get(b.Load(ctx, "g"))(t); rec.Version != 1 || string(rec.Data) != "s" {
+		t.Fatalf("Load = %+v", rec)
+	}
+	_, err = b.Commit(ctx, "g", store.Change{Version: 1, UpdateID: 9})
+	wantErr(t, err, store.ErrDuplicate)
+	if at, has := must2(t)(b.NextWake(ctx)); !has || !at.Equal(base) {
+		t.Fatalf("NextWake = %v %v", at, has)
+	}
+	if o := get(b.Outbox(ctx, "g", 5))(t); len(o) != 1 {
+		t.Fatalf("Outbox = %v", o)
+	}
+	if v := get(b.Pointer(ctx, "user:1"))(t); v != "g" {
+		t.Fatalf("Pointer = %q", v)
+	}
+}
