@@ -444,6 +444,16 @@ func (s *Server) PeakCalls(chatID int64, window time.Duration) int {
 	return best
 }
 
+// PeakCallsAnyChat returns the chat with the most rate-limited calls in any rolling window, and that count.
+func (s *Server) PeakCallsAnyChat(window time.Duration) (chatID int64, n int) {
+	for id := range s.CallsPerChat() {
+		if p := s.PeakCalls(id, window); p > n || p == n && id < chatID {
+			chatID, n = id, p
+		}
+	}
+	return chatID, n
+}
+
 // PendingUpdates returns how many updates wait to be fetched or delivered.
 func (s *Server) PendingUpdates() int {
 	s.mu.Lock()

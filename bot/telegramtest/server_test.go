@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -246,6 +247,9 @@ func TestGroupRateLimit(t *testing.T) {
 	if p := s.PeakCalls(g.ID(), time.Minute); p != 20 {
 		t.Fatalf("peak %d, want 20", p)
 	}
+	if id, n := s.PeakCallsAnyChat(time.Minute); id != g.ID() || n != 20 {
+		t.Fatalf("peak over chats: %d in %d", n, id)
+	}
 	if n := s.CallsPerChat()[g.ID()]; n != 21 {
 		t.Fatalf("calls to group %d, want 21", n)
 	}
@@ -438,6 +442,9 @@ func TestPressWaitsForAnswer(t *testing.T) {
 	if ans, err = u.PressData(msg, "garbage\x00"); err != nil || ans.Text != "got garbage\x00" {
 		t.Fatalf("press data: %+v %v", ans, err)
 	}
+	if ans, err = u.PressFunc(msg, func(b Button) bool { return strings.HasSuffix(b.CallbackData, ":pass") }); err != nil || ans.Text != "got t1:v3:pass" {
+		t.Fatalf("press func: %+v %v", ans, err)
+	}
 	if _, err := u.Press(msg, "Nope"); err == nil {
 		t.Fatal("pressed a missing button")
 	}
@@ -491,7 +498,7 @@ func TestMigrateAndKick(t *testing.T) {
 	if !errors.As(err, &mig) || int64(mig.MigrateToChatID) != sg.ID() || !strings.HasSuffix(mig.Message, "Bad Request: group chat was upgraded to a supergroup chat") {
 		t.Fatalf("send to migrated group: %v", err)
 	}
-	if !strings.HasPrefix(string(rune('0'-0)), "0") || sg.ID() > -1000000000000 {
+	if sg.ID() > -1000000000000 {
 		t.Fatalf("supergroup id %d", sg.ID())
 	}
 	ups := getUpdates(t, s, map[string]any{})
@@ -642,5 +649,42 @@ func TestConcurrent(t *testing.T) {
 	bg.Wait()
 	if n := len(g.BotMessages()); n != 9 {
 		t.Fatalf("bot messages %d", n)
+	}
+}
+
+func TestJSONAndFormBodies(t *testing.T) {
+	s := NewServer(WithoutLimits())
+	defer s.Close()
+	u := s.NewUser("Ann")
+	u.Start("")
+	r := callJSON(t, s, "sendMessage", map[string]any{
+		"chat_id": u.ID(), "text": "json", "disable_notification": true,
+		"reply_markup":         map[string]any{"inline_keyboard": [][]map[string]any{{{"text": "A", "callback_data": "a"}}}},
+		"link_preview_options": map[string]any{"is_disabled": true},
+		"reply_parameters":     map[string]any{"message_id": 1},
+	})
+	var m models.Message
+	if err := json.Unmarshal(r.Result, &m); !r.OK || err != nil || m.ReplyMarkup == nil || m.ReplyMarkup.InlineKeyboard[0][0].CallbackData != "a" || m.ReplyToMessage == nil {
+		t.Fatalf("json send: %+v %v", r, err)
+	}
+	if strings.Contains(string(r.Result), "copy_text") {
+		t.Fatalf("result carries copy_text: %s", r.Result)
+	}
+	r = callForm(t, s, "sendMessage", url.Values{"chat_id": {strconv.FormatInt(u.ID(), 10)}, "text": {"form"},
+		"reply_markup": {`{"inline_keyboard":[[{"text":"B","callback_data":""}]]}`}})
+	if r.OK || r.Description != "Bad Request: BUTTON_DATA_INVALID" {
+		t.Fatalf("form send: %+v", r)
+	}
+	r = callForm(t, s, "sendMessage", url.Values{"chat_id": {strconv.FormatInt(u.ID(), 10)}, "text": {"form"},
+		"reply_markup": {`{"inline_keyboard":[[{"text":"B"}]]}`}})
+	if r.OK || !strings.Contains(r.Description, "Text buttons are unallowed") {
+		t.Fatalf("form send: %+v", r)
+	}
+	r = callForm(t, s, "sendMessage", url.Values{"chat_id": {strconv.FormatInt(u.ID(), 10)}})
+	if r.OK || r.Description != "Bad Request: message text is empty" {
+		t.Fatalf("no text: %+v", r)
+	}
+	if got := u.PrivateChat().Last(); got.Text != "json" || got.ReplyToID != 1 {
+		t.Fatalf("last %+v", got)
 	}
 }

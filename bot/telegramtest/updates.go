@@ -216,6 +216,21 @@ func (u *User) PressAsync(msg *Message, button string) (*Query, error) {
 	})
 }
 
+// PressFunc presses the first button matching pred (e.g. by callback data) and waits like Press.
+func (u *User) PressFunc(msg *Message, pred func(Button) bool) (*CallbackAnswer, error) {
+	q, err := u.press(msg, func(cur *Message) (string, error) {
+		b, ok := cur.ButtonFunc(pred)
+		if !ok || b.CallbackData == "" {
+			return "", fmt.Errorf("telegramtest: no matching callback button on message %d", msg.ID)
+		}
+		return b.CallbackData, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return q.Wait(u.s.pressTimeout)
+}
+
 // PressData sends a callback query with arbitrary data for msg (no matching button needed,
 // e.g. to replay stale or malformed payloads), then waits for the answer like Press.
 func (u *User) PressData(msg *Message, data string) (*CallbackAnswer, error) {
