@@ -32,6 +32,15 @@
 // Measurements: Server.Calls records every API call; CallsPerChat, PeakCalls and
 // TooManyRequestsCount summarise them. FailNext injects faults such as TooManyRequests(2).
 //
+// Things the bot must expect, as on Telegram:
+//   - Creating a group sends the bot a my_chat_member update (added as member); KickBot, Block and
+//     leaveChat send one too. A second concurrent getUpdates ends the first with 409.
+//   - Updates stay pending until a getUpdates offset confirms them (or a webhook answers 2xx).
+//   - editMessageText without reply_markup removes the keyboard.
+//   - Kicked: "Forbidden: bot was kicked from the supergroup chat" (or "group chat" for basic
+//     groups), so match on "bot was kicked".
+//   - With a FakeClock, rate-limit windows only empty when the test advances the clock.
+//
 // Time: rate-limit windows, callback query age and message dates use the injected Clock
 // (WithClock, FakeClock); long polls, Press waits and webhook retries use real time.
 package telegramtest

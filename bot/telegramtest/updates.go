@@ -360,11 +360,11 @@ func (s *Server) getUpdates(ctx context.Context, p params) (any, *APIError) {
 			expired = true
 		}
 		s.mu.Lock()
-		if s.pollGen != gen {
-			return nil, &APIError{Code: 409, Description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}
-		}
 		if s.webhook.url != "" {
 			return nil, &APIError{Code: 409, Description: conflict}
+		}
+		if s.pollGen != gen {
+			return nil, &APIError{Code: 409, Description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}
 		}
 		if expired {
 			break
