@@ -1,0 +1,287 @@
+// Package bot is the Telegram adapter: it turns updates into table changes,
+// runs the lobby and the turn timers, and delivers the group table and the
+// private hands under Telegram's rate limits.
+//
+// Nothing needed to continue a game lives in process memory: every table is
+// one versioned record in the store, changed only by compare-and-set, and a
+// delivery worker redraws whatever a change marked dirty. Any replica can
+// pick up any table at any moment.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/store"
+)
+
+// Config holds the bot's tunables. Zero values get sensible defaults.
+type Config struct {
+	// Username is the bot's @username without '@', for deep links and for
+	// recognising /cmd@username. Filled from getMe when empty.
+	Username    string
+	TurnTimeout time.Duration // how long a person has for a move (default 60s)
+	AIDelay     time.Duration // pause before the bot moves for an AI seat, so people can follow
+	DefaultLang string        // "ru" or "en"
+	Limits      Limits
+}
+
+// Limits keep the bot inside Telegram's flood limits. They are enforced
+// through the store, so replicas share them.
+type Limits struct {
+	// GroupInterval spaces messages to one group: 3.1s keeps any 60 s
+	// window at or below Telegram's 20 messages per group per minute.
+	GroupInterval time.Duration
+	// PrivateInterval spaces messages to one private chat (about 1/s).
+	PrivateInterval time.Duration
+	// GlobalPerSecond caps all sends and edits together (about 30/s).
+	GlobalPerSecond int
+}
+
+func (c *Config) setDefaults() {
+	if c.TurnTimeout <= 0 {
+		c.TurnTimeout = 60 * time.Second
+	}
+	if c.AIDelay < 0 {
+		c.AIDelay = 0
+	}
+	if c.DefaultLang == "" {
+		c.DefaultLang = "ru"
+	}
+	if c.Limits.GroupInterval == 0 {
+		c.Limits.GroupInterval = 3100 * time.Millisecond
+	}
+	if c.Limits.PrivateInterval == 0 {
+		c.Limits.PrivateInterval = time.Second
+	}
+	if c.Limits.GlobalPerSecond == 0 {
+		c.Limits.GlobalPerSecond = 30
+	}
+}
+
+// Store is what the bot needs from persistence (store.Redis or store.Bolt).
+type Store interface {
+	Load(ctx context.Context, table string) (store.Record, error)
+	Commit(ctx context.Context, table string, c store.Change) (int64, error)
+	Delete(ctx context.Context, table string) error
+	Dirty(ctx context.Context, table string) (map[string]int64, error)
+	Clean(ctx context.Context, table, view string, version int64) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+	Ack(ctx context.Context, table string, id int64) error
+	Wake(ctx context.Context, table string, at time.Time) error
+	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	Release(ctx context.Context, c store.Claim, next time.Time) error
+	NextWake(ctx context.Context) (time.Time, bool, error)
+	SetMessage(ctx context.Context, table, view string, messageID int) error
+	Messages(ctx context.Context, table string) (map[string]int, error)
+	DeleteMessage(ctx context.Context, table, view string) error
+	SetPointer(ctx context.Context, key, value string) error
+	Pointer(ctx context.Context, key string) (string, error)
+	DeletePointer(ctx context.Context, key, value string) error
+	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Block(ctx context.Context, key string, until time.Time) error
+}
+
+// Telegram is the part of the Bot API the bot calls; *tgbot.Bot has it.
+type Telegram interface {
+	GetMe(ctx context.Context) (*models.User, error)
+	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
+	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
+	DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageParams) (bool, error)
+	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
+	SetMyCommands(ctx context.Context, p *tgbot.SetMyCommandsParams) (bool, error)
+	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
+}
+
+// Translator renders a catalog message in a language (locales.Catalog).
+type Translator interface {
+	T(lang, key string, args ...any) string
+}
+
+// Bot handles updates and delivers views. Create it with New.
+type Bot struct {
+	cfg   Config
+	store Store
+	tg    Telegram
+	tr    Translator
+	games *registry
+	log   zerolog.Logger
+	now   func() time.Time
+	// kick wakes the local delivery worker after a commit, so a move shows
+	// at once instead of at the next poll of the wake set.
+	kick chan struct{}
+}
+
+// Option changes a Bot at construction.
+type Option func(*Bot)
+
+// WithClock injects the clock (tests).
+func WithClock(now func() time.Time) Option { return func(b *Bot) { b.now = now } }
+
+// WithLogger sets the logger.
+func WithLogger(l zerolog.Logger) Option { return func(b *Bot) { b.log = l } }
+
+// New builds a Bot. Call Init before handling updates.
+func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot {
+	cfg.setDefaults()
+	b := &Bot{
+		cfg:   cfg,
+		store: st,
+		tg:    tg,
+		tr:    tr,
+		games: newRegistry(),
+		log:   zerolog.Nop(),
+		now:   time.Now,
+		kick:  make(chan struct{}, 1),
+	}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
+}
+
+// Init learns the bot's username and registers the command menus.
+func (b *Bot) Init(ctx context.Context) error {
+	if b.cfg.Username == "" {
+		me, err := b.tg.GetMe(ctx)
+		if err != nil {
+			return fmt.Errorf("getMe: %w", err)
+		}
+		b.cfg.Username = me.Username
+	}
+	return b.registerCommands(ctx)
+}
+
+// refusal is a bad input answered with a localized message and no change.
+type refusal struct {
+	key  string
+	args []any
+}
+
+func (r *refusal) Error() string { return "refused: " + r.key }
+
+func refuse(key string, args ...any) error { return &refusal{key: key, args: args} }
+
+// errDuplicate reports an update that was already applied.
+var errDuplicate = errors.New("update already applied")
+
+// change collects what one mutation does besides rewriting the table.
+type change struct {
+	outbox []outMsg
+	wake   time.Time
+	// answer is the toast for the callback that caused the change.
+	answer string
+}
+
+func (c *change) wakeAt(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if c.wake.IsZero() || t.Before(c.wake) {
+		c.wake = t
+	}
+}
+
+const maxCommitAttempts = 8
+
+// update applies fn to the latest table and commits it with compare-and-set,
+// retrying when another replica got there first. fn sees a fresh idle table
+// when none exists. An error from fn commits nothing. updateID (if > 0) is
+// recorded with the change, so a redelivered update is not applied twice.
+func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *Table, ch *change) error) (*Table, *change, error) {
+	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
+		t, version, err := b.load(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		ch := &change{}
+		if err := fn(t, ch); err != nil {
+			return t, ch, err
+		}
+		t.Updated = b.now()
+		data, err := t.encode()
+		if err != nil {
+			return nil, nil, err
+		}
+		c := store.Change{
+			Version:  version,
+			Data:     data,
+			UpdateID: updateID,
+			Dirty:    t.views(),
+			WakeAt:   ch.wake,
+		}
+		if c.WakeAt.IsZero() {
+			c.WakeAt = b.now() // deliver the dirty views now
+		}
+		for _, m := range ch.outbox {
+			raw, err := m.encode()
+			if err != nil {
+				return nil, nil, err
+			}
+			c.Outbox = append(c.Outbox, raw)
+		}
+		_, err = b.store.Commit(ctx, id, c)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			b.log.Debug().Str("table", id).Int("attempt", attempt).Msg("commit conflict, retrying")
+			continue
+		case errors.Is(err, store.ErrDuplicate):
+			return t, ch, errDuplicate
+		case err != nil:
+			return nil, nil, fmt.Errorf("commit %s: %w", id, err)
+		}
+		b.poke()
+		return t, ch, nil
+	}
+	return nil, nil, fmt.Errorf("commit %s: %w after %d attempts", id, store.ErrConflict, maxCommitAttempts)
+}
+
+// load returns the table and its version, or a fresh idle table at version 0.
+func (b *Bot) load(ctx context.Context, id string) (*Table, int64, error) {
+	rec, err := b.store.Load(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		chat, thread, perr := parseTableID(id)
+		if perr != nil {
+			return nil, 0, perr
+		}
+		return &Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: PhaseIdle}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("load %s: %w", id, err)
+	}
+	t, err := decodeTable(rec.Data)
+	if err != nil {
+		return nil, 0, err
+	}
+	return t, rec.Version, nil
+}
+
+// views lists every view of the table; all are marked dirty on each change
+// and the worker skips those whose rendering did not change.
+func (t *Table) views() []string {
+	if t.GameNo == 0 {
+		return nil
+	}
+	v := []string{tableView(t.GameNo)}
+	if t.Game != nil {
+		for i, s := range t.Seats {
+			if s.Human() {
+				v = append(v, handView(t.GameNo, i))
+			}
+		}
+	}
+	return v
+}
+
+func (b *Bot) poke() {
+	select {
+	case b.kick <- struct{}{}:
+	default:
+	}
+}

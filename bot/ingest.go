@@ -1,0 +1,234 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// Updates come in at least once and take effect exactly once: the poller
+// confirms an offset (by asking for the next one) only after the whole
+// batch was applied, and the webhook answers 200 only after the update was
+// applied. A redelivered update is recognised by its id, recorded with the
+// change it made. (go-telegram/bot's own Start and WebhookHandler confirm
+// before handling, so a crash there loses updates; we don't use them.)
+
+// allowedUpdates are the update types the bot asks Telegram for.
+func allowedUpdates() []string {
+	return []string{"message", "callback_query", "my_chat_member"}
+}
+
+// Poller reads updates with getUpdates long polling.
+type Poller struct {
+	// APIURL is the Bot API server (https://api.telegram.org by default).
+	APIURL string
+	Token  string
+	// Timeout is the long-poll wait Telegram may hold a request for.
+	Timeout time.Duration
+	Client  *http.Client
+}
+
+// apiResult is the Bot API's response envelope.
+type apiResult struct {
+	OK          bool            `json:"ok"`
+	Result      json.RawMessage `json:"result"`
+	ErrorCode   int             `json:"error_code"`
+	Description string          `json:"description"`
+	Parameters  struct {
+		RetryAfter int `json:"retry_after"`
+	} `json:"parameters"`
+}
+
+// GetUpdates fetches the updates after offset (waiting up to Timeout).
+// Errors never contain the token.
+func (p *Poller) GetUpdates(ctx context.Context, offset int64) ([]*models.Update, error) {
+	body, err := json.Marshal(map[string]any{
+		"offset":          offset,
+		"timeout":         int(p.Timeout / time.Second),
+		"allowed_updates": allowedUpdates(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	url := strings.TrimRight(p.APIURL, "/") + "/bot" + p.Token + "/getUpdates"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, errors.New("getUpdates: bad API URL")
+	}
+	req.Header.Set("Content-Type", "application/json")
+	client := p.Client
+	if client == nil {
+		client = &http.Client{Timeout: p.Timeout + 10*time.Second}
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("getUpdates: %s", strings.ReplaceAll(err.Error(), p.Token, "***"))
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("getUpdates: read: %w", err)
+	}
+	var r apiResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("getUpdates: HTTP %d, undecodable body", resp.StatusCode)
+	}
+	if !r.OK {
+		return nil, &APIError{Code: r.ErrorCode, Description: r.Description, RetryAfter: r.Parameters.RetryAfter}
+	}
+	var ups []*models.Update
+	if err := json.Unmarshal(r.Result, &ups); err != nil {
+		return nil, fmt.Errorf("getUpdates: decode: %w", err)
+	}
+	return ups, nil
+}
+
+// APIError is an error answer of the Bot API.
+type APIError struct {
+	Code        int
+	Description string
+	RetryAfter  int
+}
+
+func (e *APIError) Error() string { return fmt.Sprintf("bot api %d: %s", e.Code, e.Description) }
+
+// UpdateSource yields updates after an offset (Poller does).
+type UpdateSource interface {
+	GetUpdates(ctx context.Context, offset int64) ([]*models.Update, error)
+}
+
+// Poll handles updates from src until ctx is done. A batch is confirmed
+// only when all of it was applied; on failure the same batch comes again.
+func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
+	var offset int64
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		ups, err := src.GetUpdates(ctx, offset)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			wait := backoff
+			var apiErr *APIError
+			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+				wait = time.Duration(apiErr.RetryAfter) * time.Second
+			}
+			b.log.Warn().Err(err).Dur("wait", wait).Msg("getUpdates failed")
+			b.sleep(ctx, wait)
+			backoff = min(backoff*2, 5*time.Second)
+			continue
+		}
+		backoff = 100 * time.Millisecond
+		if len(ups) == 0 {
+			continue
+		}
+		if err := b.handleBatch(ctx, ups); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			b.log.Error().Err(err).Msg("batch not applied; it will be fetched again")
+			b.sleep(ctx, time.Second)
+			continue
+		}
+		offset = ups[len(ups)-1].ID + 1
+	}
+	return nil
+}
+
+// handleBatch applies a batch: updates of one chat in order, chats in
+// parallel, so one slow table doesn't hold up the others.
+func (b *Bot) handleBatch(ctx context.Context, ups []*models.Update) error {
+	groups := map[int64][]*models.Update{}
+	var order []int64
+	for _, u := range ups {
+		key := chatOf(u)
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], u)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(order))
+	for i, key := range order {
+		wg.Add(1)
+		go func(i int, us []*models.Update) {
+			defer wg.Done()
+			for _, u := range us {
+				if err := b.handleSafely(ctx, u); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}(i, groups[key])
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// handleSafely applies an update and turns a panic into an error, so a
+// bug in one handler never takes the process down.
+func (b *Bot) handleSafely(ctx context.Context, u *models.Update) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.log.Error().Interface("panic", r).Int64("update", u.ID).Msg("handler panic; update skipped")
+			err = nil // a poisoned update must not block the queue forever
+		}
+	}()
+	start := b.now()
+	err = b.HandleUpdate(ctx, u)
+	b.log.Debug().Int64("update", u.ID).Dur("took", b.now().Sub(start)).Err(err).Msg("update handled")
+	return err
+}
+
+// chatOf is the chat whose order an update must keep (0 when none).
+func chatOf(u *models.Update) int64 {
+	switch {
+	case u.Message != nil:
+		return u.Message.Chat.ID
+	case u.CallbackQuery != nil && u.CallbackQuery.Message.Message != nil:
+		return u.CallbackQuery.Message.Message.Chat.ID
+	case u.CallbackQuery != nil:
+		return u.CallbackQuery.From.ID
+	case u.MyChatMember != nil:
+		return u.MyChatMember.Chat.ID
+	}
+	return 0
+}
+
+// WebhookHandler receives updates pushed by Telegram. It refuses a request
+// without the right secret (401) and answers 200 only after the update
+// was applied; any other answer makes Telegram deliver it again.
+func (b *Bot) WebhookHandler(secret string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
+		if secret == "" || subtle.ConstantTimeCompare([]byte(got), []byte(secret)) != 1 {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		var u models.Update
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&u); err != nil {
+			http.Error(w, "bad update", http.StatusBadRequest)
+			return
+		}
+		if err := b.handleSafely(r.Context(), &u); err != nil {
+			b.log.Error().Err(err).Int64("update", u.ID).Msg("webhook update not applied")
+			http.Error(w, "try again", http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+}

@@ -1,0 +1,307 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+)
+
+// newGame opens a lobby in the group, or explains why not.
+func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Message, cmd command) error {
+	l := b.loc(t.Lang)
+	switch t.Phase {
+	case PhasePlaying:
+		ch.post(t, message{Text: l.T("newgame.running")})
+		return nil
+	case PhaseLobby:
+		// Bring the open lobby down to the bottom of the chat.
+		return b.store.DeleteMessage(ctx, t.ID, tableView(t.GameNo))
+	}
+	kind := ""
+	if len(cmd.args) > 0 {
+		k, ok := b.games.find(strings.Join(cmd.args, " "))
+		if !ok {
+			ch.post(t, message{Text: l.T("newgame.unknown", "Games", b.gameList(l))})
+			return nil
+		}
+		kind = k.ID()
+	} else if len(b.games.kinds) == 1 {
+		kind = b.games.kinds[0].ID()
+	}
+	started := b.hasStarted(ctx, m.From.ID)
+	t.GameNo++
+	t.Phase = PhaseLobby
+	t.Kind = kind
+	t.Creator = m.From.ID
+	t.Seats = []Seat{{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started}}
+	t.Option = 0
+	t.Seed = 0
+	t.Game = nil
+	t.Log = nil
+	t.Event = nil
+	t.StopAsked = 0
+	return nil
+}
+
+func (b *Bot) gameList(l loc) string {
+	var names []string
+	for _, k := range b.games.kinds {
+		names = append(names, "<code>/newgame "+k.ID()+"</code> — "+k.Title(l))
+	}
+	return strings.Join(names, "\n")
+}
+
+func (b *Bot) hasStarted(ctx context.Context, user int64) bool {
+	_, err := b.store.Pointer(ctx, startedKey(user))
+	return err == nil
+}
+
+// onLobby handles the lobby's buttons. who is the presser; admin is only
+// asked for when it matters (cancel by a non-creator).
+func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who *models.User) error {
+	if t.Phase != PhaseLobby || p.Game != t.GameNo {
+		return refuse("error.stale")
+	}
+	l := b.loc(t.Lang)
+	seat := t.SeatOf(who.ID)
+	creator := who.ID == t.Creator
+	kind, hasKind := b.games.get(t.Kind)
+	switch p.Args[0] {
+	case lobbyKind:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(b.games.kinds) {
+			return refuse("error.bad_button")
+		}
+		t.Kind = b.games.kinds[p.Args[1]].ID()
+		t.Option = 0
+	case lobbyJoin:
+		if seat >= 0 {
+			return refuse("lobby.already_seated")
+		}
+		if hasKind {
+			if _, max := kind.SeatRange(); len(t.Seats) >= max {
+				return refuse("lobby.full")
+			}
+		}
+		if !b.hasStarted(ctx, who.ID) {
+			// The bot cannot write to this user yet: the answer opens the
+			// private chat, whose /start seats them (joinFromLink).
+			ch.answer = l.T("lobby.open_chat")
+			return errOpenChat
+		}
+		t.Seats = append(t.Seats, Seat{UserID: who.ID, Name: userName(who)})
+		ch.answer = l.T("lobby.joined")
+	case lobbyLeave:
+		if seat < 0 {
+			return refuse("lobby.not_seated")
+		}
+		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+		if creator {
+			t.Creator = 0
+			for _, s := range t.Seats {
+				if s.Human() {
+					t.Creator = s.UserID
+					break
+				}
+			}
+			if t.Creator == 0 {
+				b.closeTable(t)
+				t.Event = &Event{Key: "event.cancelled"}
+			}
+		}
+		ch.answer = l.T("lobby.left")
+	case lobbyAddAI:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if !hasKind {
+			return refuse("lobby.choose_game")
+		}
+		if _, max := kind.SeatRange(); len(t.Seats) >= max {
+			return refuse("lobby.full")
+		}
+		t.Seats = append(t.Seats, Seat{Name: b.aiName(l, t), AI: "novice"})
+	case lobbyKick:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		for i := len(t.Seats) - 1; i >= 0; i-- {
+			if !t.Seats[i].Human() {
+				t.Seats = append(t.Seats[:i], t.Seats[i+1:]...)
+				return nil
+			}
+		}
+		return refuse("lobby.no_ai")
+	case lobbyOption:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if !hasKind {
+			return refuse("lobby.choose_game")
+		}
+		t.Option = kind.NextOption(t.Option)
+	case lobbyCancel:
+		if !creator && !b.isAdmin(ctx, t.ChatID, who.ID) {
+			return refuse("lobby.creator_only")
+		}
+		b.closeTable(t)
+		t.Event = &Event{Key: "event.cancelled"}
+	case lobbyStart:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		return b.startGame(ctx, t, ch)
+	default:
+		return refuse("error.bad_button")
+	}
+	return nil
+}
+
+// errOpenChat answers a join press with a deep link instead of a seat.
+var errOpenChat = &refusal{key: "lobby.open_chat"}
+
+// aiName gives an AI seat a name not yet used at the table.
+func (b *Bot) aiName(l loc, t *Table) string {
+	for i := 1; ; i++ {
+		name := l.T("ai.name", "N", i)
+		taken := false
+		for _, s := range t.Seats {
+			if s.Name == name {
+				taken = true
+			}
+		}
+		if !taken {
+			return name
+		}
+	}
+}
+
+// joinFromLink seats a user who opened the private chat through a lobby's
+// deep link; it also marks them reachable at a table they already play at.
+func (b *Bot) joinFromLink(t *Table, u *models.User) error {
+	if seat := t.SeatOf(u.ID); seat >= 0 {
+		if !t.Seats[seat].Unreachable {
+			return refuse("lobby.already_seated")
+		}
+		t.Seats[seat].Unreachable = false
+		return nil
+	}
+	if t.Phase != PhaseLobby {
+		return refuse("start.no_lobby")
+	}
+	if k, ok := b.games.get(t.Kind); ok {
+		if _, max := k.SeatRange(); len(t.Seats) >= max {
+			return refuse("lobby.full")
+		}
+	}
+	t.Seats = append(t.Seats, Seat{UserID: u.ID, Name: userName(u)})
+	return nil
+}
+
+// startGame deals the game; the creator seat plays first.
+func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
+	k, ok := b.games.get(t.Kind)
+	if !ok {
+		return refuse("lobby.choose_game")
+	}
+	lo, hi := k.SeatRange()
+	if len(t.Seats) < lo || len(t.Seats) > hi {
+		return refuse("lobby.seat_count", "Min", lo, "Max", hi)
+	}
+	for _, s := range t.Seats {
+		if s.Human() && s.Unreachable {
+			return refuse("lobby.unreachable", "Name", esc(s.Name))
+		}
+	}
+	t.Seed = newSeed()
+	st, err := k.Start(t)
+	if err != nil {
+		return err
+	}
+	data, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	t.Game = data
+	t.Log = nil
+	t.Phase = PhasePlaying
+	t.Event = nil
+	for i := range t.Seats {
+		t.Seats[i].Nonce = 0
+		t.Seats[i].Mod = 0
+		t.Seats[i].Timeouts = 0
+		if t.Seats[i].Human() {
+			// An index for /start in private; the table stays the truth.
+			if err := b.store.SetPointer(ctx, userKey(t.Seats[i].UserID), t.ID); err != nil {
+				return err
+			}
+		}
+	}
+	b.schedule(t, ch, st)
+	ch.answer = b.loc(t.Lang).T("lobby.started")
+	return nil
+}
+
+func newSeed() uint64 {
+	var buf [8]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // never happens on supported platforms
+	}
+	return binary.LittleEndian.Uint64(buf[:])
+}
+
+// askStop asks for a confirmation before a game is stopped.
+func (b *Bot) askStop(t *Table, ch *change, user int64, admin bool) error {
+	l := b.loc(t.Lang)
+	if t.Phase == PhaseIdle {
+		ch.post(t, message{Text: l.T("stop.nothing")})
+		return nil
+	}
+	if user != t.Creator && !admin {
+		ch.post(t, message{Text: l.T("stop.not_allowed")})
+		return nil
+	}
+	t.StopAsked = user
+	ch.post(t, message{Text: l.T("stop.confirm"), Keyboard: [][]button{{
+		{Text: l.T("stop.yes"), Data: payload{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{1}}.String()},
+		{Text: l.T("stop.no"), Data: payload{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{0}}.String()},
+	}}})
+	return nil
+}
+
+// onStop handles the confirmation buttons of /stop.
+func (b *Bot) onStop(t *Table, ch *change, p payload, who int64) error {
+	if t.Phase == PhaseIdle || p.Game != t.GameNo || t.StopAsked == 0 {
+		return refuse("error.stale")
+	}
+	if who != t.StopAsked {
+		return refuse("stop.not_yours")
+	}
+	l := b.loc(t.Lang)
+	if p.Args[0] == 0 {
+		t.StopAsked = 0
+		ch.answer = l.T("stop.kept")
+		return nil
+	}
+	b.closeTable(t)
+	t.Event = &Event{Key: "event.stopped"}
+	ch.answer = l.T("stop.done")
+	return nil
+}
+
+// seatSeed derives the seed of the bot's n-th automatic decision, so a game
+// replays identically from its seed and log.
+func seatSeed(t *Table) uint64 {
+	x := t.Seed + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
+	x ^= x >> 31
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 29
+	return x
+}
+

@@ -1,0 +1,78 @@
+package bot
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"html"
+	"strconv"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// button is an inline keyboard button: callback data or a URL.
+type button struct {
+	Text string `json:"t"`
+	Data string `json:"d,omitempty"`
+	URL  string `json:"u,omitempty"`
+}
+
+// message is a rendered view: HTML text and an inline keyboard.
+type message struct {
+	Text     string     `json:"text"`
+	Keyboard [][]button `json:"kb,omitempty"`
+}
+
+// outMsg is an announcement queued in a table's outbox: posted once, in order.
+type outMsg struct {
+	ChatID int64 `json:"chat"`
+	Thread int   `json:"thread,omitempty"`
+	message
+}
+
+func (m outMsg) encode() ([]byte, error) { return json.Marshal(m) }
+
+func decodeOutMsg(data []byte) (outMsg, error) {
+	var m outMsg
+	err := json.Unmarshal(data, &m)
+	return m, err
+}
+
+// markup converts the keyboard for the Bot API; nil when there is none.
+func (m message) markup() models.ReplyMarkup {
+	if len(m.Keyboard) == 0 {
+		return nil
+	}
+	rows := make([][]models.InlineKeyboardButton, 0, len(m.Keyboard))
+	for _, r := range m.Keyboard {
+		row := make([]models.InlineKeyboardButton, 0, len(r))
+		for _, bt := range r {
+			row = append(row, models.InlineKeyboardButton{Text: bt.Text, CallbackData: bt.Data, URL: bt.URL})
+		}
+		rows = append(rows, row)
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// digest identifies a rendering, so an unchanged view is not sent again.
+func (m message) digest() string {
+	h := fnv.New64a()
+	raw, _ := json.Marshal(m)
+	h.Write(raw)
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+// esc escapes user-provided text (names, titles) for HTML parse mode.
+func esc(s string) string { return html.EscapeString(s) }
+
+// maxMessageRunes is Telegram's text limit (4096 UTF-16 units); we stay
+// below it by cutting on runes with room for the ellipsis.
+const maxMessageRunes = 4000
+
+// clip keeps a text inside Telegram's limit.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= maxMessageRunes {
+		return s
+	}
+	return string(r[:maxMessageRunes]) + "…"
+}

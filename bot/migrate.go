@@ -1,0 +1,58 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/trickchef/trickchef/store"
+)
+
+// migrate moves a group's table when Telegram upgrades the group to a
+// supergroup with a new chat id. The group message is posted anew in the
+// new chat; hand messages (in private chats) are kept and redrawn, so
+// their buttons carry the new table id.
+func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
+	oldID, newID := tableID(oldChat, 0), tableID(newChat, 0)
+	rec, err := b.store.Load(ctx, oldID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	t, err := decodeTable(rec.Data)
+	if err != nil {
+		return err
+	}
+	t.ID, t.ChatID = newID, newChat
+	data, err := t.encode()
+	if err != nil {
+		return err
+	}
+	msgs, err := b.store.Messages(ctx, oldID)
+	if err != nil {
+		return err
+	}
+	for view, id := range msgs {
+		if strings.HasPrefix(view, "hand:") {
+			if err := b.store.SetMessage(ctx, newID, view, id); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = b.store.Commit(ctx, newID, store.Change{Version: 0, Data: data, Dirty: t.views(), WakeAt: b.now()})
+	if err != nil && !errors.Is(err, store.ErrConflict) { // conflict: migrated already
+		return err
+	}
+	for _, s := range t.Seats {
+		if s.Human() {
+			if err := b.store.SetPointer(ctx, userKey(s.UserID), newID); err != nil {
+				return err
+			}
+		}
+	}
+	b.log.Info().Int64("from", oldChat).Int64("to", newChat).Msg("table migrated to supergroup")
+	b.poke()
+	return b.store.Delete(ctx, oldID)
+}

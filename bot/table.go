@@ -1,0 +1,165 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/trickchef/trickchef/game"
+)
+
+// Phase is where a table is in its life. A chat keeps one table record for
+// good: a new game reuses it with the next game number, so its settings (the
+// language) survive and stale buttons of older games are recognised.
+type Phase string
+
+const (
+	PhaseIdle    Phase = "idle"    // no game yet, or the last one ended
+	PhaseLobby   Phase = "lobby"   // gathering players
+	PhasePlaying Phase = "playing" // a game in progress
+)
+
+// Table is everything the bot keeps about one group chat (or forum topic):
+// the lobby, the seats, the engine state and the timers. It is stored as
+// JSON in one record, so one compare-and-set covers a whole move.
+type Table struct {
+	ID      string `json:"id"`
+	ChatID  int64  `json:"chat"`
+	Thread  int    `json:"thread,omitempty"`
+	Title   string `json:"title,omitempty"`
+	Lang    string `json:"lang"`
+	Phase   Phase  `json:"phase"`
+	GameNo  int    `json:"game_no"`
+	Kind    string `json:"kind,omitempty"`
+	Creator int64  `json:"creator,omitempty"`
+	Seats   []Seat `json:"seats,omitempty"`
+	// Option is the game's one lobby option (Трик-н-Шеф: the suit left out
+	// with three players).
+	Option int    `json:"option,omitempty"`
+	Seed   uint64 `json:"seed,omitempty"`
+	Game   []byte `json:"game,omitempty"`
+	// Log is every action applied, so a game can be replayed from its seed.
+	Log []Move `json:"log,omitempty"`
+	// Deadline is when the seat to act times out; zero when nobody waits.
+	Deadline time.Time `json:"deadline,omitempty"`
+	// Event is the last notable thing that happened, shown on the table
+	// message (a timeout, a stop).
+	Event     *Event    `json:"event,omitempty"`
+	StopAsked int64     `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
+	Updated   time.Time `json:"updated"`
+}
+
+// Seat is one player at the table.
+type Seat struct {
+	UserID int64  `json:"user,omitempty"` // 0 for an AI seat
+	Name   string `json:"name"`
+	AI     string `json:"ai,omitempty"` // AI level; empty for a person
+	// Nonce counts this seat's actions. Buttons carry it, so a button drawn
+	// before the seat's last action is recognised as stale.
+	Nonce int `json:"nonce"`
+	// Mod is a modifier chosen on the hand keyboard for the seat's next
+	// action (Трик-н-Шеф: the coins to put on the next card).
+	Mod int `json:"mod,omitempty"`
+	// Timeouts counts turns in a row the player let run out; at two the
+	// seat is auto-played at once until the player acts again.
+	Timeouts    int  `json:"timeouts,omitempty"`
+	Unreachable bool `json:"unreachable,omitempty"`
+}
+
+// Move is one applied action.
+type Move struct {
+	Seat   game.Seat   `json:"s"`
+	Action game.Action `json:"a"`
+	Auto   bool        `json:"auto,omitempty"` // made by the bot for a seat (AI or timeout)
+}
+
+// Event is a notice shown on the table message.
+type Event struct {
+	Key  string `json:"key"`
+	Seat int    `json:"seat"`
+}
+
+// Human reports whether a person plays this seat.
+func (s Seat) Human() bool { return s.AI == "" }
+
+// Auto reports whether the bot plays this seat now without waiting.
+func (s Seat) Auto() bool { return !s.Human() || s.Timeouts >= 2 }
+
+// SeatOf returns the seat of user id, or -1.
+func (t *Table) SeatOf(user int64) int {
+	for i, s := range t.Seats {
+		if s.Human() && s.UserID == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// tableID names the table of a chat, or of one forum topic in it. It uses
+// only characters allowed in deep-link payloads and callback data.
+func tableID(chatID int64, thread int) string {
+	if thread != 0 {
+		return strconv.FormatInt(chatID, 10) + "_" + strconv.Itoa(thread)
+	}
+	return strconv.FormatInt(chatID, 10)
+}
+
+// parseTableID splits a table id back into chat and topic.
+func parseTableID(id string) (chatID int64, thread int, err error) {
+	chat, topic, hasTopic := strings.Cut(id, "_")
+	chatID, err = strconv.ParseInt(chat, 10, 64)
+	if err != nil || chatID == 0 {
+		return 0, 0, fmt.Errorf("bad table id %q", id)
+	}
+	if hasTopic {
+		thread, err = strconv.Atoi(topic)
+		if err != nil || thread <= 0 {
+			return 0, 0, fmt.Errorf("bad table id %q", id)
+		}
+	}
+	return chatID, thread, nil
+}
+
+func decodeTable(data []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("decode table: %w", err)
+	}
+	return &t, nil
+}
+
+func (t *Table) encode() ([]byte, error) { return json.Marshal(t) }
+
+// Views are the messages the bot keeps up to date. Their names carry the
+// game number, so each game gets fresh messages and an old game's message is
+// never edited into a new one.
+
+// tableView names the one group message of a game: lobby, table, result.
+func tableView(gameNo int) string { return "table:" + strconv.Itoa(gameNo) }
+
+// handView names the private hand message of a seat.
+func handView(gameNo, seat int) string {
+	return "hand:" + strconv.Itoa(gameNo) + ":" + strconv.Itoa(seat)
+}
+
+// parseView splits a view name into its kind ("table" or "hand"), game
+// number and seat (-1 for the table).
+func parseView(v string) (kind string, gameNo, seat int, ok bool) {
+	parts := strings.Split(v, ":")
+	var err error
+	switch {
+	case len(parts) == 2 && parts[0] == "table":
+		gameNo, err = strconv.Atoi(parts[1])
+		return "table", gameNo, -1, err == nil
+	case len(parts) == 3 && parts[0] == "hand":
+		gameNo, err = strconv.Atoi(parts[1])
+		if err != nil {
+			return "", 0, 0, false
+		}
+		seat, err = strconv.Atoi(parts[2])
+		return "hand", gameNo, seat, err == nil
+	}
+	return "", 0, 0, false
+}

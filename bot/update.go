@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+)
+
+// HandleUpdate applies one update durably. Bad input is answered and counts
+// as handled; an error means the update must be delivered again (the store
+// is unreachable, say), which is safe because applied updates are recorded
+// with their change.
+func (b *Bot) HandleUpdate(ctx context.Context, u *models.Update) error {
+	switch {
+	case u.CallbackQuery != nil:
+		return b.onCallback(ctx, u.ID, u.CallbackQuery)
+	case u.Message != nil:
+		return b.onMessage(ctx, u.ID, u.Message)
+	case u.MyChatMember != nil:
+		return b.onMyChatMember(ctx, u.ID, u.MyChatMember)
+	}
+	return nil
+}
+
+// command is a parsed bot command: "/newgame@bot trickchef" → newgame, [trickchef].
+type command struct {
+	name string
+	args []string
+}
+
+// parseCommand recognises "/cmd", "/cmd@ourbot" and their arguments; a
+// command addressed to another bot (or plain text) gives ok=false.
+func parseCommand(text, username string) (command, bool) {
+	if !strings.HasPrefix(text, "/") {
+		return command{}, false
+	}
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return command{}, false
+	}
+	name, target, addressed := strings.Cut(fields[0][1:], "@")
+	if addressed && !strings.EqualFold(target, username) {
+		return command{}, false
+	}
+	if name == "" {
+		return command{}, false
+	}
+	return command{name: strings.ToLower(name), args: fields[1:]}, true
+}
+
+func isGroup(c models.Chat) bool {
+	return c.Type == models.ChatTypeGroup || c.Type == models.ChatTypeSupergroup
+}
+
+// userName is how the bot calls a user in the group.
+func userName(u *models.User) string {
+	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	if name == "" {
+		name = u.Username
+	}
+	if r := []rune(name); len(r) > 32 {
+		name = string(r[:32])
+	}
+	return name
+}
+
+func (b *Bot) onMessage(ctx context.Context, updateID int64, m *models.Message) error {
+	if m.MigrateToChatID != 0 {
+		return b.migrate(ctx, m.Chat.ID, m.MigrateToChatID)
+	}
+	if m.From == nil {
+		return nil
+	}
+	cmd, ok := parseCommand(m.Text, b.cfg.Username)
+	if !ok {
+		return nil
+	}
+	if isGroup(m.Chat) {
+		return b.onGroupCommand(ctx, updateID, m, cmd)
+	}
+	if m.Chat.Type == models.ChatTypePrivate {
+		return b.onPrivateCommand(ctx, m, cmd)
+	}
+	return nil
+}
+
+// onMyChatMember closes the table of a group the bot was removed from.
+func (b *Bot) onMyChatMember(ctx context.Context, updateID int64, u *models.ChatMemberUpdated) error {
+	if !isGroup(u.Chat) {
+		return nil
+	}
+	switch u.NewChatMember.Type {
+	case models.ChatMemberTypeLeft, models.ChatMemberTypeBanned:
+	default:
+		return nil
+	}
+	_, _, err := b.update(ctx, tableID(u.Chat.ID, 0), updateID, func(t *Table, ch *change) error {
+		if t.Phase == PhaseIdle {
+			return errNoChange
+		}
+		b.closeTable(t)
+		return nil
+	})
+	if errors.Is(err, errNoChange) || errors.Is(err, errDuplicate) {
+		return nil
+	}
+	return err
+}
+
+// errNoChange aborts a mutation that turned out to change nothing.
+var errNoChange = errors.New("no change")
+
+// closeTable ends whatever the table was doing without a result.
+func (b *Bot) closeTable(t *Table) {
+	t.Phase = PhaseIdle
+	t.Deadline = time.Time{}
+	t.StopAsked = 0
+}
+
+// reply sends a direct answer into a private chat.
+func (b *Bot) reply(ctx context.Context, chatID int64, m message) {
+	_, err := b.tg.SendMessage(ctx, &tgbot.SendMessageParams{
+		ChatID:             chatID,
+		Text:               clip(m.Text),
+		ParseMode:          models.ParseModeHTML,
+		ReplyMarkup:        m.markup(),
+		LinkPreviewOptions: noPreview(),
+	})
+	if err != nil {
+		b.log.Warn().Err(err).Int64("chat", chatID).Msg("reply failed")
+	}
+}
+
+func noPreview() *models.LinkPreviewOptions {
+	disabled := true
+	return &models.LinkPreviewOptions{IsDisabled: &disabled}
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
+)
+
+// config is everything the process is told from outside.
+type config struct {
+	Token         string
+	APIURL        string
+	RedisURL      string
+	DataDir       string
+	TurnTimeout   time.Duration
+	AIDelay       time.Duration
+	DefaultLang   string
+	LogLevel      zerolog.Level
+	WebhookURL    string
+	WebhookSecret string
+	ListenAddr    string
+}
+
+// parseConfig reads the environment, then flags. Every problem is
+// reported at once, so a newcomer fixes them in one go.
+func parseConfig(args []string, getenv func(string) string, out io.Writer) (config, error) {
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("trickchef", flag.ContinueOnError)
+	fs.SetOutput(out)
+	token := fs.String("token", env("TELEGRAM_TOKEN", ""), "bot token from @BotFather (TELEGRAM_TOKEN, required)")
+	apiURL := fs.String("api-url", env("TELEGRAM_API_URL", "https://api.telegram.org"), "Bot API server (TELEGRAM_API_URL)")
+	redisURL := fs.String("redis-url", env("REDIS_URL", ""), "Redis URL; empty: embedded store in -data-dir (REDIS_URL)")
+	dataDir := fs.String("data-dir", env("DATA_DIR", "data"), "directory of the embedded store (DATA_DIR)")
+	turn := fs.String("turn-timeout", env("TURN_TIMEOUT", "60s"), "time for a move, Go duration (TURN_TIMEOUT)")
+	aiDelay := fs.String("ai-delay", env("AI_DELAY", "1500ms"), "pause before a robot moves (AI_DELAY)")
+	lang := fs.String("lang", env("DEFAULT_LANG", "ru"), "language of new tables: ru or en (DEFAULT_LANG)")
+	level := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
+	webhook := fs.String("webhook-url", env("WEBHOOK_URL", ""), "public HTTPS URL for updates; empty: long polling (WEBHOOK_URL)")
+	secret := fs.String("webhook-secret", env("WEBHOOK_SECRET", ""), "secret Telegram sends with each update (WEBHOOK_SECRET)")
+	listen := fs.String("listen", env("LISTEN_ADDR", ":8080"), "address of the webhook server (LISTEN_ADDR)")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	c := config{Token: *token, APIURL: *apiURL, RedisURL: *redisURL, DataDir: *dataDir,
+		DefaultLang: *lang, WebhookURL: *webhook, WebhookSecret: *secret, ListenAddr: *listen}
+	var problems []string
+	if c.Token == "" {
+		problems = append(problems, "TELEGRAM_TOKEN is required: get a token from @BotFather")
+	} else if !validToken(c.Token) {
+		problems = append(problems, "TELEGRAM_TOKEN does not look like a bot token (<digits>:<secret>)")
+	}
+	if u, err := url.Parse(c.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		problems = append(problems, fmt.Sprintf("TELEGRAM_API_URL %q is not an http(s) URL", c.APIURL))
+	}
+	var err error
+	if c.TurnTimeout, err = time.ParseDuration(*turn); err != nil || c.TurnTimeout < time.Second {
+		problems = append(problems, fmt.Sprintf("TURN_TIMEOUT %q must be a Go duration of at least 1s, e.g. 60s", *turn))
+	}
+	if c.AIDelay, err = time.ParseDuration(*aiDelay); err != nil || c.AIDelay < 0 {
+		problems = append(problems, fmt.Sprintf("AI_DELAY %q must be a non-negative Go duration, e.g. 1500ms", *aiDelay))
+	}
+	if c.DefaultLang != "ru" && c.DefaultLang != "en" {
+		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be ru or en", c.DefaultLang))
+	}
+	if c.LogLevel, err = zerolog.ParseLevel(strings.ToLower(*level)); err != nil || *level == "" {
+		problems = append(problems, fmt.Sprintf("LOG_LEVEL %q must be debug, info, warn or error", *level))
+	}
+	if c.WebhookURL != "" {
+		if u, err := url.Parse(c.WebhookURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			if err != nil || u.Scheme != "http" || !strings.HasPrefix(u.Host, "127.0.0.1") {
+				problems = append(problems, fmt.Sprintf("WEBHOOK_URL %q must be an https URL", c.WebhookURL))
+			}
+		}
+		if !validSecret(c.WebhookSecret) {
+			problems = append(problems, "WEBHOOK_SECRET is required with WEBHOOK_URL: 1-256 characters of A-Z, a-z, 0-9, _ and -")
+		}
+	}
+	if c.RedisURL != "" {
+		if _, err := url.Parse(c.RedisURL); err != nil || !strings.HasPrefix(c.RedisURL, "redis") {
+			problems = append(problems, "REDIS_URL must look like redis://host:6379/0")
+		}
+	}
+	if len(problems) > 0 {
+		return c, errors.New(strings.Join(problems, "\n"))
+	}
+	return c, nil
+}
+
+func validToken(t string) bool {
+	id, secret, ok := strings.Cut(t, ":")
+	if !ok || id == "" || len(secret) < 20 {
+		return false
+	}
+	for _, r := range id {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return !strings.ContainsAny(secret, " /?#")
+}
+
+func validSecret(s string) bool {
+	if len(s) == 0 || len(s) > 256 {
+		return false
+	}
+	for _, r := range s {
+		ok := r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Main runs the bot until ctx is done and returns the exit code.
+func Main(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "trickchef: configuration problem:\n%s\n", err)
+		return 2
+	}
+	log := zerolog.New(stderr).Level(cfg.LogLevel).With().Timestamp().Logger()
+	if err := run(ctx, cfg, log); err != nil {
+		log.Error().Err(err).Msg("trickchef stopped")
+		return 1
+	}
+	log.Info().Msg("trickchef stopped")
+	return 0
+}
+
+// openStore picks Redis when configured, else the embedded store.
+func openStore(ctx context.Context, cfg config) (bot.Store, func() error, error) {
+	if cfg.RedisURL != "" {
+		r, err := store.DialRedis(ctx, cfg.RedisURL, "tc:")
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Close, nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("data dir: %w", err)
+	}
+	b, err := store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, b.Close, nil
+}
+
+func run(ctx context.Context, cfg config, log zerolog.Logger) error {
+	st, closeStore, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	catalog, err := locales.New()
+	if err != nil {
+		return err
+	}
+	tg, err := tgbot.New(cfg.Token, tgbot.WithServerURL(cfg.APIURL), tgbot.WithSkipGetMe(),
+		tgbot.WithErrorsHandler(func(err error) { log.Warn().Str("err", strings.ReplaceAll(err.Error(), cfg.Token, "***")).Msg("telegram client") }))
+	if err != nil {
+		return fmt.Errorf("telegram client: %w", err)
+	}
+	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, DefaultLang: cfg.DefaultLang}, st, tg, catalog, bot.WithLogger(log))
+	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := b.Init(initCtx); err != nil {
+		return fmt.Errorf("init: %s", strings.ReplaceAll(err.Error(), cfg.Token, "***"))
+	}
+	mode := "polling"
+	if cfg.WebhookURL != "" {
+		mode = "webhook"
+	}
+	storeKind := "embedded"
+	if cfg.RedisURL != "" {
+		storeKind = "redis"
+	}
+	log.Info().Str("mode", mode).Str("store", storeKind).Dur("turn_timeout", cfg.TurnTimeout).Msg("trickchef running")
+
+	workerDone := make(chan error, 1)
+	go func() { workerDone <- b.RunWorker(ctx) }()
+	if cfg.WebhookURL != "" {
+		err = serveWebhook(ctx, cfg, b, tg, log)
+	} else {
+		if _, derr := tg.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); derr != nil {
+			log.Warn().Str("err", strings.ReplaceAll(derr.Error(), cfg.Token, "***")).Msg("deleteWebhook")
+		}
+		err = b.Poll(ctx, &bot.Poller{APIURL: cfg.APIURL, Token: cfg.Token, Timeout: 25 * time.Second})
+	}
+	<-workerDone
+	return err
+}
+
+// serveWebhook registers the webhook and serves it (and /healthz) until ctx
+// is done, then drains requests in flight.
+func serveWebhook(ctx context.Context, cfg config, b *bot.Bot, tg *tgbot.Bot, log zerolog.Logger) error {
+	u, _ := url.Parse(cfg.WebhookURL)
+	path := u.Path
+	if path == "" {
+		path = "/"
+	}
+	mux := http.NewServeMux()
+	mux.Handle(path, b.WebhookHandler(cfg.WebhookSecret))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+	srv := &http.Server{Addr: cfg.ListenAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	if _, err := tg.SetWebhook(ctx, &tgbot.SetWebhookParams{
+		URL:            cfg.WebhookURL,
+		SecretToken:    cfg.WebhookSecret,
+		AllowedUpdates: []string{"message", "callback_query", "my_chat_member"},
+	}); err != nil {
+		srv.Close()
+		return fmt.Errorf("setWebhook: %s", strings.ReplaceAll(err.Error(), cfg.Token, "***"))
+	}
+	select {
+	case err := <-errc:
+		return fmt.Errorf("webhook server: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
