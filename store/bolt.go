@@ -145,6 +145,9 @@ func (b *Bolt) Load(ctx context.Context, name string) (Record, error) {
 // with ErrConflict when the table's version is not c.Version and with
 // ErrDuplicate when c.UpdateID was already applied; nothing is written then.
 func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error) {
+	if err := checkTable(name); err != nil {
+		return 0, err
+	}
 	var ver int64
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		t := table(tx, name)

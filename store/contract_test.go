@@ -109,6 +109,11 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		if rec.Version != 3 || len(rec.Data) != 0 {
 			t.Fatalf("Load = %+v, want version 3 and no data", rec)
 		}
+		for _, bad := range []string{"", "}x"} {
+			if _, err := s.Commit(ctx, bad, store.Change{Data: []byte("x")}); err == nil {
+				t.Errorf("Commit accepted table id %q", bad)
+			}
+		}
 		// Tables are independent.
 		_, err = s.Load(ctx, "g2")
 		wantErr(t, err, store.ErrNotFound)

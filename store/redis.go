@@ -143,6 +143,9 @@ return ver
 // ErrConflict when the table's version is not c.Version and with ErrDuplicate
 // when c.UpdateID was already applied; nothing is written then.
 func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, error) {
+	if err := checkTable(table); err != nil {
+		return 0, err
+	}
 	if !c.WakeAt.IsZero() {
 		// Another slot, so not part of the script; see the type comment.
 		if err := r.Wake(ctx, table, c.WakeAt); err != nil {

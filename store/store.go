@@ -17,6 +17,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -80,3 +81,13 @@ func toMillis(t time.Time) int64 { return t.UnixMilli() }
 
 // fromMillis is the inverse of toMillis.
 func fromMillis(ms int64) time.Time { return time.UnixMilli(ms) }
+
+// checkTable rejects table ids that cannot be stored: the empty id, and ids
+// starting with '}', which would leave the Redis hash tag empty and scatter
+// the table's keys over Cluster slots.
+func checkTable(table string) error {
+	if table == "" || table[0] == '}' {
+		return fmt.Errorf("store: invalid table id %q", table)
+	}
+	return nil
+}

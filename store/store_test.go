@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trickchef/trickchef/store"
@@ -29,6 +30,16 @@ func newBolt(t testing.TB) *store.Bolt {
 
 func TestRedis(t *testing.T) {
 	runContract(t, func(t *testing.T) tableStore { return newRedis(t) })
+}
+
+// TestRedisCluster runs the contract through a cluster client against a
+// one-node cluster, which refuses any command whose keys span slots.
+func TestRedisCluster(t *testing.T) {
+	c := redistest.StartCluster(t).ClusterClient(t)
+	if err := c.Del(t.Context(), "a", "b").Err(); err == nil || !strings.Contains(err.Error(), "CROSSSLOT") {
+		t.Fatalf("DEL over two slots: %v, want CROSSSLOT (the cluster must enforce slots)", err)
+	}
+	runContract(t, func(t *testing.T) tableStore { return store.NewRedis(c, t.Name()+":") })
 }
 
 func TestBolt(t *testing.T) {

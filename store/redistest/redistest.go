@@ -178,6 +178,40 @@ func Start(t testing.TB, args ...string) *Server {
 	return s
 }
 
+// StartCluster starts a one-node Redis Cluster that owns all 16384 slots.
+// It enforces the cluster's rules — a multi-key command or script whose keys
+// span slots fails with CROSSSLOT — so code can be checked for Cluster
+// without running six nodes.
+func StartCluster(t testing.TB, args ...string) *Server {
+	t.Helper()
+	s := Start(t, append([]string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}, args...)...)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := redis.NewClient(&redis.Options{Addr: s.Addr})
+	defer c.Close()
+	if err := c.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {
+		t.Fatalf("redistest: assigning cluster slots: %v", err)
+	}
+	for {
+		info, err := c.ClusterInfo(ctx).Result()
+		if err == nil && strings.Contains(info, "cluster_state:ok") {
+			return s
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("redistest: cluster on %s not ready: %v %s", s.Addr, err, info)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ClusterClient returns a cluster client for a server from StartCluster,
+// closed when the test ends.
+func (s *Server) ClusterClient(t testing.TB) *redis.ClusterClient {
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{s.Addr}})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // URL returns the server's redis:// URL.
 func (s *Server) URL() string { return "redis://" + s.Addr }
 
