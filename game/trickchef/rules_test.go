@@ -206,7 +206,7 @@ func TestTrumpEvolvesAndEmptySuitStopsBeingTrump(t *testing.T) {
 	apply(t, st, picks)
 	wants := [][]Suit{
 		{Red, Yellow, Blue, Green}, // trick 1: all
-		{Blue}, {Blue}, {Blue}, // 3, 2, 1 blue chefs left
+		{Blue}, {Blue}, {Blue},     // 3, 2, 1 blue chefs left
 		{Red, Yellow, Green}, // blue empty: not trump any more
 	}
 	for i, want := range wants {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package trickchef
+
+const raceEnabled = false
