@@ -117,23 +117,29 @@ func (k *knowledge) winChance(c Card) float64 {
 	return p * p
 }
 
-// chefValue is what one more chef of suit s is worth to the seat: the star
-// it adds to cards already won, plus the stars of hand cards of s likely to
-// be won later that no chef would cover yet.
+// chefValue is what one more chef of suit s is worth to the seat: the
+// stars it adds on cards already won, or else, if the seat is likely to win
+// more cards of s than its chefs cover, about one low card's stars (a chef
+// always sits on the lowest card).
 func (k *knowledge) chefValue(s Suit, roundStart bool) float64 {
 	now := float64(starsOf(covered(k.won, s, k.chefs[s]+1)) - starsOf(covered(k.won, s, k.chefs[s])))
-	spare := k.chefs[s] - k.won.ofSuit(s).count() // chefs without a card yet
-	future := 0.0
+	// Expected cards of s still to win: each trick won in s brings about
+	// one card of s per player.
+	expect := 0.0
 	for x := k.hand.ofSuit(s); x != 0; x &= x - 1 {
-		c := cardAt(uint8(bits.TrailingZeros64(uint64(x))))
-		future += k.winChance(c) * float64(c.Stars())
+		expect += k.winChance(cardAt(uint8(bits.TrailingZeros64(uint64(x)))))
 	}
-	future -= float64(max(spare, 0)) * 1.5
-	if !roundStart {
+	expect *= float64(k.v.Players) / 2
+	spare := float64(max(k.chefs[s]-k.won.ofSuit(s).count(), 0))
+	future := 1.5 * clamp(expect-spare, 0, 1)
+	if !roundStart && k.v.Pool[s] > 1 {
 		// A chef taken from a suit makes it scarcer, so more likely trump.
-		future += 0.1 * float64(k.hand.ofSuit(s).count())
+		future += 0.05 * float64(k.hand.ofSuit(s).count())
 	}
-	return now + math.Max(future, 0)*0.6
+	if now > 0 {
+		return now + 0.5*future
+	}
+	return future
 }
 
 // keepValue is what holding card c is worth for later tricks.
