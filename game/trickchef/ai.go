@@ -144,7 +144,7 @@ func (k *knowledge) chefValue(s Suit, roundStart bool) float64 {
 
 // keepValue is what holding card c is worth for later tricks.
 func (k *knowledge) keepValue(c Card) float64 {
-	w := 0.6 * k.winChance(c)
+	w := 0.3 * k.winChance(c)
 	if k.chefs[c.Suit] > 0 {
 		w *= 1 + float64(c.Stars())/2
 	}
@@ -167,6 +167,16 @@ func (k *knowledge) playValue(c Card, coins int) float64 {
 		cards |= 1 << p.Card.index()
 	}
 	winGain := k.gain(cards) + 0.2 // plus leading the next trick
+	if !k.last {
+		// Cards still to come mostly follow the led suit.
+		led := c.Suit
+		if len(k.trick) > 0 {
+			led = k.trick[0].Card.Suit
+		}
+		if spare := k.chefs[led] - k.won.ofSuit(led).count() - cards.ofSuit(led).count(); spare > 0 {
+			winGain += float64(min(spare, k.after)) * 1.5
+		}
+	}
 	eff := Effective(c, coins)
 	pWin, pChef := 0.0, 0.0
 	if w == n-1 {

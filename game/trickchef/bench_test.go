@@ -23,21 +23,28 @@ func BenchmarkRandomGame(b *testing.B) {
 	}
 }
 
-// midGame returns a 4-player state in the middle of round 2, at a seat
-// holding some coins, with that seat's view.
+// midGame returns the state, in a 4-player game played by Baseline, where
+// the seat to act plays last to a trick with the most legal actions (many
+// cards and coins: the costliest Baseline decision), with that seat's view.
 func midGame(b *testing.B) (*State, SeatView) {
 	st, _ := New(DefaultConfig(4, 0, 11))
-	for !(st.round == 2 && st.trick == 5 && st.phase == PhasePlay && st.nPlayed == 3) {
+	var best *State
+	most := 0
+	for !st.Over() {
 		s, _ := st.Current()
+		if n := len(st.Legal(s)); st.phase == PhasePlay && st.nPlayed == 3 && n > most {
+			best, most = st.Clone(), n
+		}
 		if err := st.Apply(s, Baseline(st.SeatView(s), 3)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	s, _ := st.Current()
-	return st, st.SeatView(s)
+	s, _ := best.Current()
+	return best, best.SeatView(s)
 }
 
-// BenchmarkBaseline is one Baseline decision when playing last to a trick.
+// BenchmarkBaseline is one Baseline decision when playing last to a trick
+// (every coin option is evaluated).
 func BenchmarkBaseline(b *testing.B) {
 	_, v := midGame(b)
 	for b.Loop() {
@@ -81,4 +88,13 @@ func TestEncodedSize(t *testing.T) {
 		t.Fatalf("encoding is %d bytes", n)
 	}
 	t.Logf("marshalled state: %d bytes", n)
+}
+
+// BenchmarkSeatView builds one seat's view (what an AI or the bot reads).
+func BenchmarkSeatView(b *testing.B) {
+	st, v := midGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		st.SeatView(v.Seat)
+	}
 }

@@ -11,5 +11,15 @@
 //
 // Actions are small ints: ChefAction(suit) = 0..3 and
 // PlayAction(card, coins) = 4 + (suit*10+value-1)*41 + coins+20, at most
-// 1643. Every [ruling] of the spec lives in rulings.go.
+// 1643 (MaxAction). Every [ruling] of the spec lives in rulings.go.
+//
+// Measured on an AMD EPYC (2 cores), Go 1.26, with
+//
+//	go test -run '^$' -bench . -benchtime 2s ./game/trickchef/
+//
+//	BenchmarkRandomGame   10.6 µs/op  (≈ 94,000 full 4-player games/s, 1 alloc: New)
+//	BenchmarkBaseline      2.9 µs/op  (one decision, last to play, 39 legal actions)
+//	BenchmarkApply          71 ns/op  (0 allocs)
+//	BenchmarkMarshal        38 ns/op  (246 bytes per state, fixed size)
+//	BenchmarkSeatView      6.2 µs/op
 package trickchef
