@@ -33,6 +33,7 @@ import (
 type Redis struct {
 	c      redis.UniversalClient
 	prefix string
+	owned  bool // c was opened by DialRedis, so Close closes it
 
 	commit  *redis.Script
 	clean   *redis.Script

@@ -75,3 +75,28 @@ func TestBoltReopen(t *testing.T) {
 		t.Fatalf("Pointer = %q", v)
 	}
 }
+
+func TestDialRedis(t *testing.T) {
+	ctx := t.Context()
+	r, err := store.DialRedis(ctx, redistest.URL(t), redistest.Prefix(t))
+	ok(t, err)
+	get(r.Commit(ctx, "g", store.Change{Data: []byte("x")}))(t)
+	ok(t, r.Close())
+	if err := r.Ping(ctx); err == nil {
+		t.Fatal("Ping after Close succeeded")
+	}
+
+	cl := redistest.StartCluster(t)
+	rc, err := store.DialRedis(ctx, "redis-cluster://"+cl.Addr, "tc:")
+	ok(t, err)
+	defer rc.Close()
+	get(rc.Commit(ctx, "g", store.Change{Data: []byte("x"), Dirty: []string{"table"}}))(t)
+
+	if _, err := store.DialRedis(ctx, "http://nope", ""); err == nil {
+		t.Fatal("DialRedis accepted an http URL")
+	}
+	// NewRedis leaves the caller's client open.
+	c := redistest.Client(t)
+	ok(t, store.NewRedis(c, "x:").Close())
+	ok(t, c.Ping(ctx).Err())
+}
