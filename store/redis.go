@@ -127,7 +127,7 @@ if upd > 0 then
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   redis.call('ZADD', KEYS[2], now, ARGV[3])
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - tonumber(ARGV[4])))
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('(%d', now - tonumber(ARGV[4])))
 end
 local n = tonumber(ARGV[5])
 for i = 6, 5 + n do
@@ -135,7 +135,7 @@ for i = 6, 5 + n do
 end
 for i = 6 + n, #ARGV do
   local id = redis.call('INCR', KEYS[5])
-  redis.call('ZADD', KEYS[4], id, id .. ':' .. ARGV[i])
+  redis.call('ZADD', KEYS[4], id, string.format('%d:', id) .. ARGV[i])
 end
 return ver
 `

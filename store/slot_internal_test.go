@@ -148,3 +148,23 @@ func mustCommit(t *testing.T, commit func(ctx context.Context, table string, c C
 		t.Fatal(err)
 	}
 }
+
+// TestRedisLargeIDs guards against Lua's 14-digit number formatting in the
+// strings the scripts build.
+func TestRedisLargeIDs(t *testing.T) {
+	ctx := t.Context()
+	c := redistest.Client(t)
+	r := NewRedis(c, redistest.Prefix(t))
+	const big = 999_999_999_999_999
+	if err := c.Set(ctx, r.outseqKey("g"), big, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	mustCommit(t, r.Commit, Change{Data: []byte("1"), UpdateID: big, Outbox: [][]byte{[]byte("a")}})
+	out, err := r.Outbox(ctx, "g", 1)
+	if err != nil || len(out) != 1 || out[0].ID != big+1 {
+		t.Fatalf("Outbox = %v, %v; want id %d", out, err, int64(big+1))
+	}
+	if _, err := r.Commit(ctx, "g", Change{Version: 1, UpdateID: big}); err != ErrDuplicate {
+		t.Fatalf("large update id repeated: %v, want ErrDuplicate", err)
+	}
+}
