@@ -40,8 +40,10 @@ type Limits struct {
 	GroupInterval time.Duration
 	// PrivateInterval spaces messages to one private chat (about 1/s).
 	PrivateInterval time.Duration
-	// GlobalPerSecond caps all sends and edits together (about 30/s).
+	// GlobalPerSecond caps all sends and edits together (about 30/s)
+	// in each GlobalWindow (default one second).
 	GlobalPerSecond int
+	GlobalWindow    time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -62,6 +64,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Limits.GlobalPerSecond == 0 {
 		c.Limits.GlobalPerSecond = 30
+	}
+	if c.Limits.GlobalWindow == 0 {
+		c.Limits.GlobalWindow = time.Second
 	}
 }
 
@@ -174,18 +179,8 @@ var errDuplicate = errors.New("update already applied")
 // change collects what one mutation does besides rewriting the table.
 type change struct {
 	outbox []outMsg
-	wake   time.Time
 	// answer is the toast for the callback that caused the change.
 	answer string
-}
-
-func (c *change) wakeAt(t time.Time) {
-	if t.IsZero() {
-		return
-	}
-	if c.wake.IsZero() || t.Before(c.wake) {
-		c.wake = t
-	}
 }
 
 const maxCommitAttempts = 8
@@ -214,10 +209,8 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 			Data:     data,
 			UpdateID: updateID,
 			Dirty:    t.views(),
-			WakeAt:   ch.wake,
-		}
-		if c.WakeAt.IsZero() {
-			c.WakeAt = b.now() // deliver the dirty views now
+			// Deliver now; the worker then sleeps until the turn deadline.
+			WakeAt: b.now(),
 		}
 		for _, m := range ch.outbox {
 			raw, err := m.encode()

@@ -177,7 +177,11 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 		views = append(views, v)
 	}
 	sort.Slice(views, func(i, j int) bool { // the group table first
-		return strings.HasPrefix(views[i], "table") && !strings.HasPrefix(views[j], "table") || views[i] < views[j]
+		ti, tj := strings.HasPrefix(views[i], "table"), strings.HasPrefix(views[j], "table")
+		if ti != tj {
+			return ti
+		}
+		return views[i] < views[j]
 	})
 	var next time.Time
 	for _, v := range views {
@@ -225,11 +229,24 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 		m = k.RenderHand(b.loc(t.Lang), t, st, seat)
 	}
 	m.Text = clip(m.Text)
-	digest := strconv.Itoa(msgID) + ":" + m.digest()
-	if msgID != 0 {
-		if old, err := b.store.Pointer(ctx, digestKey(t.ID, view)); err == nil && old == digest {
-			return time.Time{}, nil
+	prev, _ := b.store.Pointer(ctx, digestKey(t.ID, view))
+	if msgID != 0 && prev == renderedAs(msgID, m) {
+		return time.Time{}, nil
+	}
+	if msgID != 0 && m.Ping && !strings.HasSuffix(prev, ":ping") {
+		// Turning to "your move": post a fresh message (it notifies) in
+		// place of the old one.
+		if wait := b.admit(ctx, chatID); !wait.IsZero() {
+			return wait, nil
 		}
+		err := b.remove(ctx, chatID, msgID)
+		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+			return retry, nil
+		}
+		if err := b.store.DeleteMessage(ctx, t.ID, view); err != nil {
+			return time.Time{}, err
+		}
+		msgID = 0
 	}
 	if wait := b.admit(ctx, chatID); !wait.IsZero() {
 		return wait, nil
@@ -241,7 +258,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 		}
 		switch {
 		case err == nil || isNotModified(err):
-			return time.Time{}, b.store.SetPointer(ctx, digestKey(t.ID, view), digest)
+			return time.Time{}, b.store.SetPointer(ctx, digestKey(t.ID, view), renderedAs(msgID, m))
 		case !isEditGone(err):
 			return b.unreachable(ctx, t, seat, err)
 		}
@@ -260,15 +277,42 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 	if err := b.store.SetMessage(ctx, t.ID, view, sent.ID); err != nil {
 		return time.Time{}, err
 	}
-	return time.Time{}, b.store.SetPointer(ctx, digestKey(t.ID, view), strconv.Itoa(sent.ID)+":"+m.digest())
+	return time.Time{}, b.store.SetPointer(ctx, digestKey(t.ID, view), renderedAs(sent.ID, m))
+}
+
+// renderedAs records what a view's message shows: its id, a digest of the
+// rendering and whether it pinged.
+func renderedAs(msgID int, m message) string {
+	s := strconv.Itoa(msgID) + ":" + m.digest()
+	if m.Ping {
+		s += ":ping"
+	}
+	return s
+}
+
+// remove deletes a message; one that is already gone counts as removed.
+func (b *Bot) remove(ctx context.Context, chatID int64, msgID int) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	_, err := b.tg.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: chatID, MessageID: msgID})
+	if err != nil && errors.Is(err, tgbot.ErrorBadRequest) {
+		return nil // not found, or too old to delete: the new message stands anyway
+	}
+	return err
 }
 
 // unreachable handles a failed send of a player's hand: a 403 means the
 // player blocked the bot or never started it, so the table says so and
 // offers the deep link. Other errors are returned.
 func (b *Bot) unreachable(ctx context.Context, t *Table, seat int, err error) (time.Time, error) {
-	if seat < 0 || !errors.Is(err, tgbot.ErrorForbidden) {
+	if !errors.Is(err, tgbot.ErrorForbidden) {
 		return time.Time{}, err
+	}
+	if seat < 0 {
+		// The bot can't write to the group any more; my_chat_member closes
+		// the table. Retrying would only hammer Telegram.
+		b.log.Warn().Err(err).Str("table", t.ID).Msg("group unreachable")
+		return time.Time{}, nil
 	}
 	user := t.Seats[seat].UserID
 	_, _, uerr := b.update(ctx, t.ID, 0, func(t *Table, ch *change) error {
@@ -301,7 +345,7 @@ func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
 	if !ok {
 		return now.Add(wait)
 	}
-	ok, wait, err = b.store.Allow(ctx, "global", b.cfg.Limits.GlobalPerSecond, time.Second, now)
+	ok, wait, err = b.store.Allow(ctx, "global", b.cfg.Limits.GlobalPerSecond, b.cfg.Limits.GlobalWindow, now)
 	if err != nil {
 		return now.Add(time.Second)
 	}

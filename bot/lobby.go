@@ -214,9 +214,12 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	if len(t.Seats) < lo || len(t.Seats) > hi {
 		return refuse("lobby.seat_count", "Min", lo, "Max", hi)
 	}
-	for _, s := range t.Seats {
+	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
-			return refuse("lobby.unreachable", "Name", esc(s.Name))
+			if !b.hasStarted(ctx, s.UserID) {
+				return refuse("lobby.unreachable", "Name", esc(s.Name))
+			}
+			t.Seats[i].Unreachable = false
 		}
 	}
 	t.Seed = newSeed()
@@ -243,7 +246,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 			}
 		}
 	}
-	b.schedule(t, ch, st)
+	b.schedule(t, st)
 	ch.answer = b.loc(t.Lang).T("lobby.started")
 	return nil
 }

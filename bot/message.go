@@ -20,6 +20,9 @@ type button struct {
 type message struct {
 	Text     string     `json:"text"`
 	Keyboard [][]button `json:"kb,omitempty"`
+	// Ping asks for a fresh message instead of an edit when the view turns
+	// to pinging: edits don't notify, and a player must learn it's their turn.
+	Ping bool `json:"ping,omitempty"`
 }
 
 // outMsg is an announcement queued in a table's outbox: posted once, in order.

@@ -187,13 +187,13 @@ func (b *Bot) apply(t *Table, ch *change, k gameKind, st game.State, seat int, a
 		t.Deadline = time.Time{}
 		return nil
 	}
-	b.schedule(t, ch, st)
+	b.schedule(t, st)
 	return nil
 }
 
 // schedule sets the turn deadline: a person gets TurnTimeout, a seat the
 // bot plays moves after AIDelay.
-func (b *Bot) schedule(t *Table, ch *change, st game.State) {
+func (b *Bot) schedule(t *Table, st game.State) {
 	act := st.ToAct()
 	if len(act) == 0 {
 		t.Deadline = time.Time{}
@@ -204,7 +204,6 @@ func (b *Bot) schedule(t *Table, ch *change, st game.State) {
 		wait = b.cfg.AIDelay
 	}
 	t.Deadline = b.now().Add(wait)
-	ch.wakeAt(t.Deadline)
 }
 
 // fireTimer moves for the seat to act when its deadline has passed: for an

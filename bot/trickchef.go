@@ -244,27 +244,31 @@ func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) mess
 		b.WriteString(l.T("trickchef.hand_stopped"))
 		return message{Text: b.String()}
 	}
-	b.WriteString(trumpLine(l, v.Public) + "\n")
-	b.WriteString(poolLine(l, v.Public) + "\n")
 	me := v.Seats[seat]
-	b.WriteString(l.T("trickchef.hand_mine", "Coins", l.T("count.coins", "Count", me.Coins), "Chefs", chefsText(me.Chefs)) + "\n")
-	if len(v.CurrentTrick) > 0 {
-		var cards []string
-		for _, p := range v.CurrentTrick {
-			cards = append(cards, seatName(t, p.Seat)+" "+playedText(p))
+	myTurn := v.ToAct == game.Seat(seat)
+	if myTurn {
+		// What's on the table matters only when it's your move; waiting
+		// hands stay still, so they cost no edits while others play.
+		b.WriteString(trumpLine(l, v.Public) + "\n")
+		b.WriteString(poolLine(l, v.Public) + "\n")
+		if len(v.CurrentTrick) > 0 {
+			var cards []string
+			for _, p := range v.CurrentTrick {
+				cards = append(cards, seatName(t, p.Seat)+" "+playedText(p))
+			}
+			b.WriteString(l.T("trickchef.hand_trick", "Cards", strings.Join(cards, ", ")) + "\n")
 		}
-		b.WriteString(l.T("trickchef.hand_trick", "Cards", strings.Join(cards, ", ")) + "\n")
 	}
+	b.WriteString(l.T("trickchef.hand_mine", "Coins", l.T("count.coins", "Count", me.Coins), "Chefs", chefsText(me.Chefs)) + "\n")
 	b.WriteString("\n" + l.T("trickchef.hand_cards", "Cards", cardsText(v.Hand)) + "\n")
 	s0 := t.Seats[seat]
 	act := func(a game.Action) string {
 		return payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, s0.Nonce, int(a)}}.String()
 	}
 	var kb [][]button
-	myTurn := v.ToAct == game.Seat(seat)
 	switch {
 	case !myTurn:
-		b.WriteString("\n" + l.T("trickchef.hand_wait", "Name", seatName(t, v.ToAct)))
+		b.WriteString("\n" + l.T("trickchef.hand_wait"))
 	case v.Phase == tc.PhasePick || v.Phase == tc.PhaseAward:
 		key, counts := "trickchef.hand_pick", v.SetAside
 		if v.Phase == tc.PhaseAward {
@@ -313,7 +317,7 @@ func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) mess
 	}
 	kb = append(kb, []button{{Text: l.T("trickchef.won_button", "Count", len(v.Won)),
 		Data: payload{Op: 'i', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
-	return message{Text: b.String(), Keyboard: kb}
+	return message{Text: b.String(), Keyboard: kb, Ping: myTurn}
 }
 
 // coinRows lets a player choose the coins for the next card in one tap:
