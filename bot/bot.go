@@ -38,7 +38,8 @@ type Limits struct {
 	// GroupInterval spaces messages to one group: 3.1s keeps any 60 s
 	// window at or below Telegram's 20 messages per group per minute.
 	GroupInterval time.Duration
-	// PrivateInterval spaces messages to one private chat (about 1/s).
+	// PrivateInterval spaces messages to one private chat: Telegram allows
+	// about one a second; a little slack keeps us clear of its window edges.
 	PrivateInterval time.Duration
 	// GlobalPerSecond caps all sends and edits together (about 30/s)
 	// in each GlobalWindow (default one second).
@@ -60,7 +61,7 @@ func (c *Config) setDefaults() {
 		c.Limits.GroupInterval = 3100 * time.Millisecond
 	}
 	if c.Limits.PrivateInterval == 0 {
-		c.Limits.PrivateInterval = time.Second
+		c.Limits.PrivateInterval = 1100 * time.Millisecond
 	}
 	if c.Limits.GlobalPerSecond == 0 {
 		c.Limits.GlobalPerSecond = 30

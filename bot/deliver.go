@@ -57,6 +57,7 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 				if err := b.store.Release(rctx, c, next); err != nil {
 					b.log.Error().Err(err).Str("table", c.Table).Msg("release table")
 				}
+				b.poke() // the loop may be asleep on a wake time this just moved
 			}(c)
 		}
 		if len(claims) == claimBatch {
@@ -146,10 +147,14 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 				if retry, ok := b.retryAfter(ctx, m.ChatID, err); ok {
 					return retry
 				}
+				if err != nil && !permanent(err) {
+					b.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
+					return b.now().Add(2 * time.Second)
+				}
 			}
 			if err != nil {
-				// Permanent (the bot left the chat, a bad message): drop it
-				// rather than block the queue forever.
+				// The bot left the chat, or the message is malformed: drop
+				// it rather than block the queue forever.
 				b.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("announcement dropped")
 			}
 			if err := b.store.Ack(ctx, t.ID, e.ID); err != nil {
@@ -158,6 +163,11 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 			}
 		}
 	}
+}
+
+// permanent reports a Bot API refusal that sending again cannot fix.
+func permanent(err error) bool {
+	return errors.Is(err, tgbot.ErrorBadRequest) || errors.Is(err, tgbot.ErrorForbidden)
 }
 
 // redraw renders every dirty view from the table at version and sends or
@@ -327,6 +337,18 @@ func (b *Bot) unreachable(ctx context.Context, t *Table, seat int, err error) (t
 		return time.Time{}, uerr
 	}
 	return time.Time{}, nil
+}
+
+// waitAdmit blocks until a call to the chat is within the limits (for
+// direct replies to a user, which have no queue to wait in).
+func (b *Bot) waitAdmit(ctx context.Context, chatID int64) {
+	for i := 0; i < 20; i++ {
+		wait := b.admit(ctx, chatID)
+		if wait.IsZero() {
+			return
+		}
+		b.sleep(ctx, wait.Sub(b.now()))
+	}
 }
 
 // admit takes a unit of the chat's and the global rate limits. It returns

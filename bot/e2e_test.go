@@ -46,7 +46,7 @@ func scaledLimits() (telegramtest.Limits, bot.Limits) {
 	}
 	ours := bot.Limits{
 		GroupInterval:   3100 * time.Millisecond / speedup,
-		PrivateInterval: time.Second / speedup,
+		PrivateInterval: 1100 * time.Millisecond / speedup,
 		GlobalPerSecond: 30,
 		GlobalWindow:    time.Second / speedup,
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-telegram/bot/models"
-
 )
 
 // newGame opens a lobby in the group, or explains why not.
@@ -307,4 +306,3 @@ func seatSeed(t *Table) uint64 {
 	x ^= x >> 29
 	return x
 }
-

@@ -13,11 +13,13 @@ import (
 // trickchefKind adapts Трик-н-Шеф to the platform.
 type trickchefKind struct{}
 
-func (trickchefKind) ID() string                { return "trickchef" }
-func (trickchefKind) Aliases() []string         { return []string{"трик-н-шеф", "трикншеф", "трик", "tnc"} }
-func (trickchefKind) Title(l loc) string        { return l.T("trickchef.title") }
-func (trickchefKind) SeatRange() (int, int)     { return 3, 4 }
-func (trickchefKind) Rules() string             { return "rules.trickchef" }
+func (trickchefKind) ID() string { return "trickchef" }
+func (trickchefKind) Aliases() []string {
+	return []string{"трик-н-шеф", "трикншеф", "трик", "tnc"}
+}
+func (trickchefKind) Title(l loc) string          { return l.T("trickchef.title") }
+func (trickchefKind) SeatRange() (int, int)       { return 3, 4 }
+func (trickchefKind) Rules() string               { return "rules.trickchef" }
 func (trickchefKind) ErrorKey(c game.Code) string { return "error." + string(c) }
 
 // The lobby option picks the suit left out with three players; 0 is the

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 )
 
@@ -123,13 +122,8 @@ func (b *Bot) closeTable(t *Table) {
 
 // reply sends a direct answer into a private chat.
 func (b *Bot) reply(ctx context.Context, chatID int64, m message) {
-	_, err := b.tg.SendMessage(ctx, &tgbot.SendMessageParams{
-		ChatID:             chatID,
-		Text:               clip(m.Text),
-		ParseMode:          models.ParseModeHTML,
-		ReplyMarkup:        m.markup(),
-		LinkPreviewOptions: noPreview(),
-	})
+	b.waitAdmit(ctx, chatID)
+	_, err := b.send(ctx, chatID, 0, m)
 	if err != nil {
 		b.log.Warn().Err(err).Int64("chat", chatID).Msg("reply failed")
 	}
