@@ -181,7 +181,9 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 		return err
 	}
 	tg, err := tgbot.New(cfg.Token, tgbot.WithServerURL(cfg.APIURL), tgbot.WithSkipGetMe(),
-		tgbot.WithErrorsHandler(func(err error) { log.Warn().Str("err", strings.ReplaceAll(err.Error(), cfg.Token, "***")).Msg("telegram client") }))
+		tgbot.WithErrorsHandler(func(err error) {
+			log.Warn().Str("err", strings.ReplaceAll(err.Error(), cfg.Token, "***")).Msg("telegram client")
+		}))
 	if err != nil {
 		return fmt.Errorf("telegram client: %w", err)
 	}
