@@ -122,6 +122,9 @@ type Bot struct {
 	// kick wakes the local delivery worker after a commit, so a move shows
 	// at once instead of at the next poll of the wake set.
 	kick chan struct{}
+	// answered observes how long a button press took from its update to
+	// its answer (for measurements).
+	answered func(time.Duration)
 }
 
 // Option changes a Bot at construction.
@@ -130,6 +133,10 @@ type Option func(*Bot)
 // WithClock injects the clock (tests).
 func WithClock(now func() time.Time) Option { return func(b *Bot) { b.now = now } }
 
+// WithAnswerObserver reports, for every button press, the time from the
+// start of handling its update to the answer sent back to Telegram.
+func WithAnswerObserver(f func(time.Duration)) Option { return func(b *Bot) { b.answered = f } }
+
 // WithLogger sets the logger.
 func WithLogger(l zerolog.Logger) Option { return func(b *Bot) { b.log = l } }
 
@@ -137,14 +144,15 @@ func WithLogger(l zerolog.Logger) Option { return func(b *Bot) { b.log = l } }
 func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot {
 	cfg.setDefaults()
 	b := &Bot{
-		cfg:   cfg,
-		store: st,
-		tg:    tg,
-		tr:    tr,
-		games: newRegistry(),
-		log:   zerolog.Nop(),
-		now:   time.Now,
-		kick:  make(chan struct{}, 1),
+		cfg:      cfg,
+		store:    st,
+		tg:       tg,
+		tr:       tr,
+		games:    newRegistry(),
+		log:      zerolog.Nop(),
+		now:      time.Now,
+		kick:     make(chan struct{}, 1),
+		answered: func(time.Duration) {},
 	}
 	for _, o := range opts {
 		o(b)

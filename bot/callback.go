@@ -13,6 +13,7 @@ import (
 //	a:<table>:<game>:<seat>:<nonce>:<action>   play an engine action
 //	m:<table>:<game>:<seat>:<nonce>:<mod>      choose a modifier for the next action (coins)
 //	i:<table>:<game>:<seat>                    show my private info (won cards)
+//	b:<table>:<game>:<seat>                    I'm back: stop playing for me
 //	l:<table>:<game>:<op>[:<arg>]              lobby buttons
 //	s:<table>:<game>:<yes 1 | no 0>            confirm /stop
 type payload struct {
@@ -41,7 +42,7 @@ func argCount(op byte) (min, max int, ok bool) {
 	switch op {
 	case 'a', 'm':
 		return 3, 3, true
-	case 'i', 's':
+	case 'i', 's', 'b':
 		return 1, 1, true
 	case 'l':
 		return 1, 2, true

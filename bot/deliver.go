@@ -237,6 +237,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 			return time.Time{}, err
 		}
 		m = k.RenderHand(b.loc(t.Lang), t, st, seat)
+		b.addAutoNotice(t, seat, &m)
 	}
 	m.Text = clip(m.Text)
 	prev, _ := b.store.Pointer(ctx, digestKey(t.ID, view))

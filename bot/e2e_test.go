@@ -1,40 +1,32 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	tgbot "github.com/go-telegram/bot"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
 func TestMain(m *testing.M) { redistest.Main(m) }
 
-const testToken = "123456:TEST-token-for-the-fake-bot-api"
-
 // speedup runs Telegram's rate limits this many times faster in the fake
 // server and in the bot alike, so games finish quickly with limits on.
 const speedup = 20
 
-// harness is one fake Telegram, one Redis namespace, and a bot process
-// that can be stopped and started again over the same store.
+// harness wraps bottest.Harness with test failures.
 type harness struct {
-	t      *testing.T
-	srv    *telegramtest.Server
-	store  *store.Redis
-	cfg    bot.Config
-	cancel context.CancelFunc
-	done   sync.WaitGroup
+	*bottest.Harness
+	t     *testing.T
+	srv   *telegramtest.Server
+	store *store.Redis
 }
 
 func scaledLimits() (telegramtest.Limits, bot.Limits) {
@@ -58,191 +50,72 @@ func newHarness(t *testing.T, turnTimeout time.Duration) *harness {
 	fake, ours := scaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake))
 	t.Cleanup(srv.Close)
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
 	h := &harness{
+		Harness: &bottest.Harness{
+			Srv:   srv,
+			Store: st,
+			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
+			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
+		},
 		t:     t,
 		srv:   srv,
-		store: store.NewRedis(redistest.Client(t), redistest.Prefix(t)),
-		cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
+		store: st,
 	}
 	h.start()
-	t.Cleanup(h.stop)
+	t.Cleanup(h.Stop)
 	return h
 }
 
-// start runs a bot process: the delivery worker and the update poller.
 func (h *harness) start() {
 	h.t.Helper()
-	cat, err := locales.New()
-	if err != nil {
+	if err := h.Start(); err != nil {
 		h.t.Fatal(err)
-	}
-	tg, err := tgbot.New(testToken, tgbot.WithServerURL(h.srv.URL), tgbot.WithSkipGetMe())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	log := zerolog.New(zerolog.NewTestWriter(h.t)).Level(zerolog.WarnLevel)
-	b := bot.New(h.cfg, h.store, tg, cat, bot.WithLogger(log))
-	ctx, cancel := context.WithCancel(context.Background())
-	if err := b.Init(ctx); err != nil {
-		h.t.Fatal(err)
-	}
-	h.cancel = cancel
-	h.done.Add(2)
-	go func() { defer h.done.Done(); b.RunWorker(ctx) }()
-	go func() {
-		defer h.done.Done()
-		b.Poll(ctx, &bot.Poller{APIURL: h.srv.URL, Token: testToken, Timeout: time.Second})
-	}()
-}
-
-// stop ends the bot process abruptly, as a crash would: whatever was not
-// committed is lost.
-func (h *harness) stop() {
-	if h.cancel != nil {
-		h.cancel()
-		h.done.Wait()
-		h.cancel = nil
 	}
 }
 
-// begin makes u open the private chat with the bot and waits for the greeting.
+func (h *harness) stop() { h.Stop() }
+
 func (h *harness) begin(u *telegramtest.User) *telegramtest.User {
 	h.t.Helper()
-	u.Start("")
-	if _, err := u.PrivateChat().WaitMessage(10*time.Second, contains("Привет")); err != nil {
-		h.t.Fatalf("no greeting for %s: %v", u.User().FirstName, err)
+	if err := h.Begin(u); err != nil {
+		h.t.Fatal(err)
 	}
 	return u
 }
 
-func contains(sub string) func(*telegramtest.Message) bool {
-	return func(m *telegramtest.Message) bool { return strings.Contains(m.Text, sub) }
-}
+var (
+	contains  = bottest.Contains
+	hasButton = bottest.HasButton
+	playable  = bottest.Playable
+)
 
-func hasButton(text string) func(*telegramtest.Message) bool {
-	return func(m *telegramtest.Message) bool {
-		for _, row := range m.Keyboard {
-			for _, b := range row {
-				if b.Text == text {
-					return true
-				}
-			}
-		}
-		return false
-	}
-}
-
-// lobby opens a lobby in the group and seats the other users through the
-// Join button; robots are added on top.
 func (h *harness) lobby(group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) *telegramtest.Message {
 	h.t.Helper()
-	creator.Send(group, "/newgame@"+h.srv.Bot().Username)
-	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	lobby, err := h.Lobby(group, creator, others, robots)
 	if err != nil {
-		h.t.Fatalf("no lobby: %v", err)
-	}
-	for _, u := range others {
-		ans, err := u.Press(lobby, "✋ Присоединиться")
-		if err != nil {
-			h.t.Fatalf("join %s: %v", u.User().FirstName, err)
-		}
-		if ans.Text != "Вы за столом!" {
-			h.t.Fatalf("join %s answered %q", u.User().FirstName, ans.Text)
-		}
-	}
-	for i := 0; i < robots; i++ {
-		if _, err := creator.Press(lobby, "🤖 Добавить робота"); err != nil {
-			h.t.Fatal(err)
-		}
+		h.t.Fatal(err)
 	}
 	return lobby
 }
 
 func (h *harness) startGame(group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message) {
 	h.t.Helper()
-	ans, err := creator.Press(lobby, "▶️ Начать")
-	if err != nil {
+	if err := h.StartGame(creator, lobby); err != nil {
 		h.t.Fatal(err)
 	}
-	if ans.Text != "Поехали!" {
-		h.t.Fatalf("start answered %q", ans.Text)
-	}
 }
 
-// playable finds the newest hand message of u with a move to make, and
-// the first playable button on it (cards in brackets are not playable).
-func playable(u *telegramtest.User) (*telegramtest.Message, telegramtest.Button, bool) {
-	msgs := u.PrivateChat().Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		for _, row := range msgs[i].Keyboard {
-			for _, b := range row {
-				if strings.HasPrefix(b.CallbackData, "a:") && !strings.HasPrefix(b.Text, "(") {
-					return msgs[i], b, true
-				}
-			}
-		}
-	}
-	return nil, telegramtest.Button{}, false
-}
-
-// player presses u's first playable button whenever there is a new one,
-// until done is closed. It returns the answers it got.
 func (h *harness) player(u *telegramtest.User, done <-chan struct{}) func() []string {
-	var answers []string
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		pressed := map[string]bool{}
-		for {
-			var msg *telegramtest.Message
-			var btn telegramtest.Button
-			h.srv.WaitFor(time.Minute, func() bool {
-				select {
-				case <-done:
-					return true
-				default:
-				}
-				m, b, ok := playable(u)
-				if ok && !pressed[b.CallbackData] {
-					msg, btn = m, b
-					return true
-				}
-				return false
-			})
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if msg == nil {
-				continue
-			}
-			pressed[btn.CallbackData] = true
-			ans, err := u.PressData(msg, btn.CallbackData)
-			if err == nil && ans.Text != "" {
-				answers = append(answers, ans.Text)
-			}
-		}
-	}()
-	return func() []string { <-finished; return answers }
+	return h.Player(u, done, nil)
 }
 
-// playToEnd runs the people until the group shows the final result.
 func (h *harness) playToEnd(group *telegramtest.Chat, people []*telegramtest.User, timeout time.Duration) *telegramtest.Message {
 	h.t.Helper()
-	done := make(chan struct{})
-	var waits []func() []string
-	for _, u := range people {
-		waits = append(waits, h.player(u, done))
-	}
-	final, err := group.WaitMessage(timeout, contains("Победител"))
-	close(done)
-	for _, w := range waits {
-		w()
-	}
+	final, err := h.PlayToEnd(group, people, timeout, nil)
 	if err != nil {
 		h.dumpGroup(group)
-		h.t.Fatalf("the game did not end: %v", err)
+		h.t.Fatal(err)
 	}
 	return final
 }
@@ -319,7 +192,20 @@ func TestPlayerWhoNeverMoves(t *testing.T) {
 		h.dumpGroup(group)
 		t.Fatalf("no timeout notice: %v", err)
 	}
-	h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
+	// After two timeouts in a row the bot plays for Соня until she is back.
+	done := make(chan struct{})
+	wait := h.player(a, done)
+	auto, err := b.PrivateChat().WaitMessage(30*time.Second, hasButton("🙋 Я вернулся — играю сам"))
+	if err != nil {
+		t.Fatalf("no auto-play notice in the hand: %v", err)
+	}
+	ans, err := b.Press(auto, "🙋 Я вернулся — играю сам")
+	close(done)
+	wait()
+	if err != nil || !strings.Contains(ans.Text, "С возвращением") {
+		t.Fatalf("back: %+v %v", ans, err)
+	}
+	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
 }
 
 func TestRestartInTheMiddleOfATrick(t *testing.T) {

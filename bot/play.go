@@ -14,6 +14,8 @@ import (
 // onCallback routes a button press. Every press is answered exactly once,
 // at once, with a short toast: the reason when it was refused.
 func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.CallbackQuery) error {
+	start := time.Now()
+	defer func() { b.answered(time.Since(start)) }()
 	p, err := parsePayload(q.Data)
 	if err != nil {
 		b.answer(ctx, q, b.loc(langOf(&q.From, b.cfg.DefaultLang)).T("error.bad_button"), false, "")
@@ -32,6 +34,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			return b.onLobby(ctx, t, ch, p, &q.From)
 		case 's':
 			return b.onStop(t, ch, p, q.From.ID)
+		case 'b':
+			return b.onBack(t, ch, p, q.From.ID)
 		}
 		return refuse("error.bad_button")
 	})
@@ -103,6 +107,28 @@ func (b *Bot) onAction(t *Table, ch *change, p payload, who int64) error {
 	if t.Event != nil && t.Event.Seat == seat && t.Event.Key == "event.timeout" {
 		t.Event = nil
 	}
+	return nil
+}
+
+// onBack ends auto-play for a player who had let their turns run out.
+func (b *Bot) onBack(t *Table, ch *change, p payload, who int64) error {
+	seat, err := b.seatFor(t, p, who)
+	if err != nil {
+		return err
+	}
+	if t.Seats[seat].Timeouts == 0 {
+		return refuse("auto.not_auto")
+	}
+	t.Seats[seat].Timeouts = 0
+	if t.Event != nil && t.Event.Seat == seat {
+		t.Event = nil
+	}
+	if _, st, err := b.decode(t); err == nil {
+		if act := st.ToAct(); len(act) > 0 && int(act[0]) == seat {
+			b.schedule(t, st) // the player gets a full turn again
+		}
+	}
+	ch.answer = b.loc(t.Lang).T("auto.welcome_back")
 	return nil
 }
 

@@ -92,3 +92,16 @@ func (b *Bot) addUnreachable(l loc, t *Table, m *message) {
 	m.Text += "\n\n" + l.T("table.unreachable", "Names", strings.Join(who, ", "))
 	m.Keyboard = append(m.Keyboard, []button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
 }
+
+// addAutoNotice tells a player the bot is playing for them (after two
+// timeouts in a row) and gives them the button to take over again.
+func (b *Bot) addAutoNotice(t *Table, seat int, m *message) {
+	s := t.Seats[seat]
+	if t.Phase != PhasePlaying || !s.Human() || !s.Auto() {
+		return
+	}
+	l := b.loc(t.Lang)
+	m.Text += "\n\n" + l.T("auto.notice")
+	m.Keyboard = append(m.Keyboard, []button{{Text: l.T("auto.back_button"),
+		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
+}
