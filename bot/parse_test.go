@@ -1,0 +1,285 @@
+package bot
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/go-telegram/bot/models"
+)
+
+func TestTableIDRoundTrip(t *testing.T) {
+	tests := []struct {
+		chat   int64
+		thread int
+		want   string
+	}{
+		{-1001234567890, 0, "-1001234567890"},
+		{-1001234567890, 42, "-1001234567890_42"},
+		{-1001234567890, 2147483647, "-1001234567890_2147483647"},
+		{-4567, 0, "-4567"},
+		{-4567, 1, "-4567_1"},
+		{12345, 0, "12345"},
+		{-9223372036854775808, 0, "-9223372036854775808"},
+		{9223372036854775807, 7, "9223372036854775807_7"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := tableID(tc.chat, tc.thread); got != tc.want {
+				t.Errorf("tableID(%d, %d) = %q, want %q", tc.chat, tc.thread, got, tc.want)
+			}
+			chat, thread, err := parseTableID(tc.want)
+			if err != nil {
+				t.Fatalf("parseTableID(%q): %v", tc.want, err)
+			}
+			if chat != tc.chat || thread != tc.thread {
+				t.Errorf("parseTableID(%q) = %d, %d; want %d, %d", tc.want, chat, thread, tc.chat, tc.thread)
+			}
+			for _, r := range tc.want {
+				if !(r == '-' || r == '_' || (r >= '0' && r <= '9')) {
+					t.Errorf("%q has %q, not allowed in a deep-link payload", tc.want, r)
+				}
+			}
+		})
+	}
+}
+
+func TestParseTableIDRejects(t *testing.T) {
+	tests := []struct {
+		in  string
+		bug string
+	}{
+		{in: ""},
+		{in: "0"},
+		{in: "-0"},
+		{in: "0_5"},
+		{in: "abc"},
+		{in: "-"},
+		{in: "_"},
+		{in: "_5"},
+		{in: "-100_"},
+		{in: "-100_0"},
+		{in: "-100_-1"},
+		{in: "-100_x"},
+		{in: "-100_1_2"},
+		{in: "-100__1"},
+		{in: " -100"},
+		{in: "-100 "},
+		{in: "-100:5"},
+		{in: "-100_5 "},
+		{in: "-1e3"},
+		{in: "0x10"},
+		{in: "99999999999999999999"},
+		{in: "-100_99999999999999999999"},
+		{in: "+100", bug: "parseTableID uses ParseInt, which accepts a sign and leading zeros"},
+		{in: "0100", bug: "parseTableID uses ParseInt, which accepts a sign and leading zeros"},
+		{in: "-0100", bug: "parseTableID uses ParseInt, which accepts a sign and leading zeros"},
+		{in: "-100_07", bug: "parseTableID uses Atoi for the topic, which accepts a sign and leading zeros"},
+		{in: "-100_+7", bug: "parseTableID uses Atoi for the topic, which accepts a sign and leading zeros"},
+	}
+	for _, tc := range tests {
+		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
+			if tc.bug != "" {
+				knownBug(t, tc.bug)
+			}
+			if chat, thread, err := parseTableID(tc.in); err == nil {
+				t.Errorf("parseTableID(%q) = %d, %d; want an error", tc.in, chat, thread)
+			}
+		})
+	}
+}
+
+func TestParseCommand(t *testing.T) {
+	const me = "trickchef_test_bot"
+	tests := []struct {
+		text string
+		ok   bool
+		name string
+		args []string
+	}{
+		{text: "/newgame", ok: true, name: "newgame"},
+		{text: "/newgame@trickchef_test_bot trickchef", ok: true, name: "newgame", args: []string{"trickchef"}},
+		{text: "/newgame@trickchef_test_bot", ok: true, name: "newgame"},
+		{text: "/NewGame@TrickChef_Test_Bot", ok: true, name: "newgame"},
+		{text: "/NEWGAME", ok: true, name: "newgame"},
+		{text: "/newgame@otherbot", ok: false},
+		{text: "/newgame@otherbot trickchef", ok: false},
+		{text: "/newgame@trickchef_test_bot_2", ok: false},
+		{text: "/newgame@", ok: false},
+		{text: "hello", ok: false},
+		{text: "newgame", ok: false},
+		{text: "", ok: false},
+		{text: " /newgame", ok: false},
+		{text: "/", ok: false},
+		{text: "/ newgame", ok: false},
+		{text: "/@trickchef_test_bot", ok: false},
+		{text: "/start j-100123", ok: true, name: "start", args: []string{"j-100123"}},
+		{text: "/start j-1001234567890_42", ok: true, name: "start", args: []string{"j-1001234567890_42"}},
+		{text: "/start@trickchef_test_bot j-100123", ok: true, name: "start", args: []string{"j-100123"}},
+		{text: "/lang   en  ", ok: true, name: "lang", args: []string{"en"}},
+		{text: "/lang\ten\nru", ok: true, name: "lang", args: []string{"en", "ru"}},
+		{text: "/stop\n", ok: true, name: "stop"},
+	}
+	for _, tc := range tests {
+		t.Run(strconv.Quote(tc.text), func(t *testing.T) {
+			got, ok := parseCommand(tc.text, me)
+			if ok != tc.ok {
+				t.Fatalf("parseCommand(%q) ok = %v, want %v (got %+v)", tc.text, ok, tc.ok, got)
+			}
+			if !ok {
+				return
+			}
+			if got.name != tc.name {
+				t.Errorf("name = %q, want %q", got.name, tc.name)
+			}
+			if len(got.args) != len(tc.args) || (len(tc.args) > 0 && !reflect.DeepEqual(got.args, tc.args)) {
+				t.Errorf("args = %q, want %q", got.args, tc.args)
+			}
+		})
+	}
+}
+
+func TestNextLang(t *testing.T) {
+	tests := []struct {
+		cur  string
+		args []string
+		want string
+	}{
+		{"ru", nil, "en"},
+		{"en", nil, "ru"},
+		{"", nil, "ru"},
+		{"ru", []string{}, "en"},
+		{"ru", []string{"en"}, "en"},
+		{"en", []string{"en"}, "en"},
+		{"ru", []string{"EN"}, "en"},
+		{"ru", []string{"eng"}, "en"},
+		{"ru", []string{"English"}, "en"},
+		{"en", []string{"ru"}, "ru"},
+		{"ru", []string{"ru"}, "ru"},
+		{"en", []string{"RU"}, "ru"},
+		{"en", []string{"рус"}, "ru"},
+		{"en", []string{"Русский"}, "ru"},
+		{"en", []string{"РУССКИЙ"}, "ru"},
+		{"ru", []string{"de"}, "en"}, // unknown: toggle
+		{"en", []string{"de"}, "ru"},
+		{"en", []string{"ru", "en"}, "ru"}, // only the first argument counts
+	}
+	for _, tc := range tests {
+		if got := nextLang(tc.cur, tc.args); got != tc.want {
+			t.Errorf("nextLang(%q, %q) = %q, want %q", tc.cur, tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestLangOf(t *testing.T) {
+	tests := []struct {
+		code string
+		def  string
+		want string
+	}{
+		{"", "ru", "ru"},
+		{"", "en", "en"},
+		{"ru", "en", "ru"},
+		{"ru-RU", "en", "ru"},
+		{"uk", "en", "ru"},
+		{"be", "en", "ru"},
+		{"kk", "en", "ru"},
+		{"en", "ru", "en"},
+		{"en-US", "ru", "en"},
+		{"de", "ru", "en"},
+		{"pt-br", "ru", "en"},
+	}
+	for _, tc := range tests {
+		u := &models.User{ID: 1, FirstName: "A", LanguageCode: tc.code}
+		if got := langOf(u, tc.def); got != tc.want {
+			t.Errorf("langOf(%q, %q) = %q, want %q", tc.code, tc.def, got, tc.want)
+		}
+	}
+	for _, def := range []string{"ru", "en"} {
+		if got := langOf(nil, def); got != def {
+			t.Errorf("langOf(nil, %q) = %q", def, got)
+		}
+	}
+}
+
+func TestViewRoundTrip(t *testing.T) {
+	for _, g := range []int{0, 1, 42, 99999} {
+		v := tableView(g)
+		kind, gameNo, seat, ok := parseView(v)
+		if !ok || kind != "table" || gameNo != g || seat != -1 {
+			t.Errorf("parseView(%q) = %q, %d, %d, %v; want table, %d, -1, true", v, kind, gameNo, seat, ok, g)
+		}
+		for _, s := range []int{0, 1, 3, 9} {
+			v := handView(g, s)
+			kind, gameNo, seat, ok := parseView(v)
+			if !ok || kind != "hand" || gameNo != g || seat != s {
+				t.Errorf("parseView(%q) = %q, %d, %d, %v; want hand, %d, %d, true", v, kind, gameNo, seat, ok, g, s)
+			}
+		}
+	}
+	if tableView(3) == handView(3, 0) || handView(1, 23) == handView(12, 3) {
+		t.Error("view names collide")
+	}
+}
+
+func TestParseViewRejects(t *testing.T) {
+	for _, v := range []string{
+		"", "table", "table:", "table:x", "table:1:2", "Table:1",
+		"hand", "hand:1", "hand:1:", "hand::1", "hand:x:1", "hand:1:x", "hand:1:2:3",
+		"lobby:1", ":1", "table 1",
+	} {
+		if kind, gameNo, seat, ok := parseView(v); ok {
+			t.Errorf("parseView(%q) = %q, %d, %d, true; want false", v, kind, gameNo, seat)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	short := []string{"", "hi", "<b>Трик-н-Шеф</b>", strings.Repeat("ж", maxMessageRunes), strings.Repeat("a", maxMessageRunes)}
+	for _, s := range short {
+		if got := clip(s); got != s {
+			t.Errorf("clip changed a text of %d runes", utf8.RuneCountInString(s))
+		}
+	}
+	for _, n := range []int{maxMessageRunes + 1, maxMessageRunes + 100, 3 * maxMessageRunes} {
+		for _, unit := range []string{"a", "ж", "♠"} {
+			s := strings.Repeat(unit, n)
+			got := clip(s)
+			if !utf8.ValidString(got) {
+				t.Fatalf("clip(%d × %q) split a rune", n, unit)
+			}
+			body, ok := strings.CutSuffix(got, "…")
+			if !ok {
+				t.Errorf("clip(%d × %q) does not end with an ellipsis", n, unit)
+			}
+			if c := utf8.RuneCountInString(body); c != maxMessageRunes {
+				t.Errorf("clip(%d × %q) kept %d runes, want %d", n, unit, c, maxMessageRunes)
+			}
+			if !strings.HasPrefix(s, body) {
+				t.Errorf("clip(%d × %q) is not a prefix of the text", n, unit)
+			}
+			if c := utf8.RuneCountInString(got); c > maxMessageRunes+1 {
+				t.Errorf("clip(%d × %q) has %d runes", n, unit, c)
+			}
+			if again := clip(got); again != got {
+				t.Errorf("clip is not idempotent on %d × %q", n, unit)
+			}
+		}
+	}
+}
+
+// TestClipUTF16 checks the limit the way Telegram counts it: 4096 UTF-16
+// code units, where a character outside the BMP (most emoji) takes two.
+func TestClipUTF16(t *testing.T) {
+	knownBug(t, "message.go clip counts runes, but Telegram counts UTF-16 code units: "+
+		"4000 emoji are 8000 units, over the 4096 limit")
+	for _, n := range []int{2100, maxMessageRunes, 5000} {
+		got := clip(strings.Repeat("😀", n))
+		if units := len(utf16.Encode([]rune(got))); units > 4096 {
+			t.Errorf("clip(%d emoji) is %d UTF-16 units, Telegram allows 4096", n, units)
+		}
+	}
+}
