@@ -85,7 +85,7 @@ func parsePayload(s string) (payload, error) {
 	}
 	p.Table = parts[1]
 	g, err := strconv.Atoi(parts[2])
-	if err != nil || g < 0 {
+	if err != nil || g < 0 || strconv.Itoa(g) != parts[2] {
 		return p, fmt.Errorf("bad game number in %q", s)
 	}
 	p.Game = g

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"html"
 	"strconv"
+	"unicode/utf16"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -67,15 +68,23 @@ func (m message) digest() string {
 // esc escapes user-provided text (names, titles) for HTML parse mode.
 func esc(s string) string { return html.EscapeString(s) }
 
-// maxMessageRunes is Telegram's text limit (4096 UTF-16 units); we stay
-// below it by cutting on runes with room for the ellipsis.
-const maxMessageRunes = 4000
+// maxMessageUnits is where we cut a text: Telegram's limit is 4096 UTF-16
+// code units, and the ellipsis needs room.
+const maxMessageUnits = 4000
 
-// clip keeps a text inside Telegram's limit.
+// clip keeps a text inside Telegram's limit, counting as Telegram does
+// (UTF-16 code units) and never splitting a character.
 func clip(s string) string {
-	r := []rune(s)
-	if len(r) <= maxMessageRunes {
-		return s
+	units := 0
+	for i, r := range s {
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1
+		}
+		if units+n > maxMessageUnits {
+			return s[:i] + "…"
+		}
+		units += n
 	}
-	return string(r[:maxMessageRunes]) + "…"
+	return s
 }

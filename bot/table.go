@@ -119,6 +119,10 @@ func parseTableID(id string) (chatID int64, thread int, err error) {
 			return 0, 0, fmt.Errorf("bad table id %q", id)
 		}
 	}
+	if tableID(chatID, thread) != id {
+		// "+100" or "0100" would name a different key for the same chat.
+		return 0, 0, fmt.Errorf("non-canonical table id %q", id)
+	}
 	return chatID, thread, nil
 }
 
@@ -152,14 +156,14 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 	switch {
 	case len(parts) == 2 && parts[0] == "table":
 		gameNo, err = strconv.Atoi(parts[1])
-		return "table", gameNo, -1, err == nil
+		return "table", gameNo, -1, err == nil && tableView(gameNo) == v
 	case len(parts) == 3 && parts[0] == "hand":
 		gameNo, err = strconv.Atoi(parts[1])
 		if err != nil {
 			return "", 0, 0, false
 		}
 		seat, err = strconv.Atoi(parts[2])
-		return "hand", gameNo, seat, err == nil
+		return "hand", gameNo, seat, err == nil && seat >= 0 && handView(gameNo, seat) == v
 	}
 	return "", 0, 0, false
 }

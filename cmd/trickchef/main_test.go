@@ -115,7 +115,6 @@ func TestMainBadFlag(t *testing.T) {
 }
 
 func TestMainBadFlagHidesToken(t *testing.T) {
-	knownBug(t, "run.go parseConfig: flag usage prints the env token as the -token flag's default")
 	var stderr syncBuffer
 	Main(t.Context(), []string{"-no-such-flag"}, envOf(withToken(nil)), &stderr)
 	if strings.Contains(stderr.String(), testSecret) {

@@ -47,7 +47,8 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	}
 	fs := flag.NewFlagSet("trickchef", flag.ContinueOnError)
 	fs.SetOutput(out)
-	token := fs.String("token", env("TELEGRAM_TOKEN", ""), "bot token from @BotFather (TELEGRAM_TOKEN, required)")
+	// Secrets get no flag default: the usage text prints defaults.
+	token := fs.String("token", "", "bot token from @BotFather (TELEGRAM_TOKEN, required)")
 	apiURL := fs.String("api-url", env("TELEGRAM_API_URL", "https://api.telegram.org"), "Bot API server (TELEGRAM_API_URL)")
 	redisURL := fs.String("redis-url", env("REDIS_URL", ""), "Redis URL; empty: embedded store in -data-dir (REDIS_URL)")
 	dataDir := fs.String("data-dir", env("DATA_DIR", "data"), "directory of the embedded store (DATA_DIR)")
@@ -56,10 +57,16 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	lang := fs.String("lang", env("DEFAULT_LANG", "ru"), "language of new tables: ru or en (DEFAULT_LANG)")
 	level := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	webhook := fs.String("webhook-url", env("WEBHOOK_URL", ""), "public HTTPS URL for updates; empty: long polling (WEBHOOK_URL)")
-	secret := fs.String("webhook-secret", env("WEBHOOK_SECRET", ""), "secret Telegram sends with each update (WEBHOOK_SECRET)")
+	secret := fs.String("webhook-secret", "", "secret Telegram sends with each update (WEBHOOK_SECRET)")
 	listen := fs.String("listen", env("LISTEN_ADDR", ":8080"), "address of the webhook server (LISTEN_ADDR)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
+	}
+	if *token == "" {
+		*token = getenv("TELEGRAM_TOKEN")
+	}
+	if *secret == "" {
+		*secret = getenv("WEBHOOK_SECRET")
 	}
 	c := config{Token: *token, APIURL: *apiURL, RedisURL: *redisURL, DataDir: *dataDir,
 		DefaultLang: *lang, WebhookURL: *webhook, WebhookSecret: *secret, ListenAddr: *listen}
@@ -82,21 +89,22 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	if c.DefaultLang != "ru" && c.DefaultLang != "en" {
 		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be ru or en", c.DefaultLang))
 	}
-	if c.LogLevel, err = zerolog.ParseLevel(strings.ToLower(*level)); err != nil || *level == "" {
+	switch strings.ToLower(*level) {
+	case "debug", "info", "warn", "error":
+		c.LogLevel, _ = zerolog.ParseLevel(strings.ToLower(*level))
+	default:
 		problems = append(problems, fmt.Sprintf("LOG_LEVEL %q must be debug, info, warn or error", *level))
 	}
 	if c.WebhookURL != "" {
-		if u, err := url.Parse(c.WebhookURL); err != nil || u.Scheme != "https" || u.Host == "" {
-			if err != nil || u.Scheme != "http" || !strings.HasPrefix(u.Host, "127.0.0.1") {
-				problems = append(problems, fmt.Sprintf("WEBHOOK_URL %q must be an https URL", c.WebhookURL))
-			}
+		if !validWebhookURL(c.WebhookURL) {
+			problems = append(problems, fmt.Sprintf("WEBHOOK_URL %q must be an https URL", c.WebhookURL))
 		}
 		if !validSecret(c.WebhookSecret) {
 			problems = append(problems, "WEBHOOK_SECRET is required with WEBHOOK_URL: 1-256 characters of A-Z, a-z, 0-9, _ and -")
 		}
 	}
 	if c.RedisURL != "" {
-		if _, err := url.Parse(c.RedisURL); err != nil || !strings.HasPrefix(c.RedisURL, "redis") {
+		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "redis-cluster") {
 			problems = append(problems, "REDIS_URL must look like redis://host:6379/0")
 		}
 	}
@@ -104,6 +112,23 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 		return c, errors.New(strings.Join(problems, "\n"))
 	}
 	return c, nil
+}
+
+// validWebhookURL accepts https, and plain http only to this machine (a
+// reverse proxy or a test in front of the bot).
+func validWebhookURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+		return true
+	case "http":
+		h := u.Hostname()
+		return h == "127.0.0.1" || h == "localhost" || h == "::1"
+	}
+	return false
 }
 
 func validToken(t string) bool {
