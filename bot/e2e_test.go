@@ -293,3 +293,47 @@ func TestJoinThroughDeepLink(t *testing.T) {
 	h.startGame(group, a, lobby)
 	h.playToEnd(group, []*telegramtest.User{a, stranger}, 3*time.Minute)
 }
+
+func TestForumTopicKeepsItsThread(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	forum := h.srv.NewForum("Форум", a)
+	topic := forum.NewTopic("Карты")
+	a.Send(topic, "/newgame")
+	lobby, err := topic.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	if err != nil {
+		t.Fatalf("no lobby in the topic: %v", err)
+	}
+	if lobby.ThreadID != topic.ThreadID() {
+		t.Errorf("lobby in thread %d, want %d", lobby.ThreadID, topic.ThreadID())
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := a.Press(lobby, "🤖 Добавить робота"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.startGame(topic, a, lobby)
+	final := h.playToEnd(topic, []*telegramtest.User{a}, 3*time.Minute)
+	if final.ThreadID != topic.ThreadID() {
+		t.Errorf("result in thread %d, want %d", final.ThreadID, topic.ThreadID())
+	}
+}
+
+func TestGroupUpgradedToSupergroupMidGame(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewBasicGroup("Старая группа", a, b)
+	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
+	h.startGame(group, a, lobby)
+	if _, err := group.WaitMessage(10*time.Second, contains("раунд 1 из 3")); err != nil {
+		t.Fatal(err)
+	}
+	super := group.Migrate()
+	if _, err := super.WaitMessage(10*time.Second, contains("раунд 1 из 3")); err != nil {
+		t.Fatalf("the table did not move to the supergroup: %v", err)
+	}
+	h.playToEnd(super, []*telegramtest.User{a, b}, 3*time.Minute)
+}
