@@ -244,15 +244,28 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 	if msgID != 0 && prev == renderedAs(msgID, m) {
 		return time.Time{}, nil
 	}
-	if msgID != 0 && m.Ping && !strings.HasSuffix(prev, ":ping") {
-		// Turning to "your move": post a fresh message (it notifies) in
-		// place of the old one.
+	stale, hasStale := b.staleMessage(ctx, t.ID, view)
+	if hasStale {
+		// A replaced message is still there: delete it first.
 		if wait := b.admit(ctx, chatID); !wait.IsZero() {
 			return wait, nil
 		}
-		err := b.remove(ctx, chatID, msgID)
+		err := b.remove(ctx, chatID, stale)
 		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
 			return retry, nil
+		}
+		if err := b.store.DeletePointer(ctx, staleKey(t.ID, view), strconv.Itoa(stale)); err != nil {
+			return time.Time{}, err
+		}
+		if msgID != 0 && prev == renderedAs(msgID, m) {
+			return time.Time{}, nil
+		}
+	}
+	if msgID != 0 && m.Ping && !strings.HasSuffix(prev, ":ping") {
+		// Turning to "your move": post a fresh message (it notifies at
+		// once) and delete the old one on the next pass.
+		if err := b.store.SetPointer(ctx, staleKey(t.ID, view), strconv.Itoa(msgID)); err != nil {
+			return time.Time{}, err
 		}
 		if err := b.store.DeleteMessage(ctx, t.ID, view); err != nil {
 			return time.Time{}, err
@@ -288,7 +301,25 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 	if err := b.store.SetMessage(ctx, t.ID, view, sent.ID); err != nil {
 		return time.Time{}, err
 	}
-	return time.Time{}, b.store.SetPointer(ctx, digestKey(t.ID, view), renderedAs(sent.ID, m))
+	if err := b.store.SetPointer(ctx, digestKey(t.ID, view), renderedAs(sent.ID, m)); err != nil {
+		return time.Time{}, err
+	}
+	if _, ok := b.staleMessage(ctx, t.ID, view); ok {
+		return b.now().Add(b.cfg.Limits.PrivateInterval), nil // come back to delete it
+	}
+	return time.Time{}, nil
+}
+
+func staleKey(table, view string) string { return "stale:" + table + ":" + view }
+
+// staleMessage is a replaced message of the view still to be deleted.
+func (b *Bot) staleMessage(ctx context.Context, table, view string) (int, bool) {
+	v, err := b.store.Pointer(ctx, staleKey(table, view))
+	if err != nil {
+		return 0, false
+	}
+	id, err := strconv.Atoi(v)
+	return id, err == nil
 }
 
 // renderedAs records what a view's message shows: its id, a digest of the

@@ -160,6 +160,21 @@ func TestFullGameOfFourPeople(t *testing.T) {
 	if rounds != 3 {
 		t.Errorf("%d round results posted, want 3", rounds)
 	}
+	// Each player keeps one hand message: replaced ones are deleted.
+	for _, u := range people {
+		hands := func() int {
+			n := 0
+			for _, m := range u.PrivateChat().Messages() {
+				if strings.Contains(m.Text, "🍽") {
+					n++
+				}
+			}
+			return n
+		}
+		if err := h.srv.WaitFor(10*time.Second, func() bool { return hands() == 1 }); err != nil {
+			t.Errorf("%s has %d hand messages, want 1", u.User().FirstName, hands())
+		}
+	}
 	h.checkLimits(group)
 	t.Logf("group calls: %d; peak in a scaled minute: %d", h.srv.CallsPerChat()[group.ID()], h.srv.PeakCalls(group.ID(), time.Minute/speedup))
 }
