@@ -84,6 +84,7 @@ type Store interface {
 	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
 	Release(ctx context.Context, c store.Claim, next time.Time) error
 	NextWake(ctx context.Context) (time.Time, bool, error)
+	Scheduled(ctx context.Context) (int64, error)
 	SetMessage(ctx context.Context, table, view string, messageID int) error
 	Messages(ctx context.Context, table string) (map[string]int, error)
 	DeleteMessage(ctx context.Context, table, view string) error
@@ -125,6 +126,7 @@ type Bot struct {
 	// answered observes how long a button press took from its update to
 	// its answer (for measurements).
 	answered func(time.Duration)
+	metrics  *Metrics // nil: not measured
 }
 
 // Option changes a Bot at construction.
@@ -231,6 +233,7 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 		_, err = b.store.Commit(ctx, id, c)
 		switch {
 		case errors.Is(err, store.ErrConflict):
+			b.metrics.conflict()
 			b.log.Debug().Str("table", id).Int("attempt", attempt).Msg("commit conflict, retrying")
 			continue
 		case errors.Is(err, store.ErrDuplicate):

@@ -49,7 +49,11 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 			wg.Add(1)
 			go func(c store.Claim) {
 				defer func() { <-sem; wg.Done() }()
-				next := b.service(ctx, c.Table)
+				// Work already claimed is finished even when we are asked to
+				// stop, so nothing is left half-delivered.
+				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimLease/2)
+				defer cancel()
+				next := b.service(sctx, c.Table)
 				// Release with a fresh context: a table must not stay leased
 				// just because we are shutting down.
 				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -71,6 +75,11 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 // waitWork sleeps until the next wake-up is due, a local commit kicks us,
 // or it is time to look for work from other replicas.
 func (b *Bot) waitWork(ctx context.Context) {
+	if b.metrics != nil {
+		if n, err := b.store.Scheduled(ctx); err == nil {
+			b.metrics.scheduled(n)
+		}
+	}
 	d := idlePoll
 	if at, ok, err := b.store.NextWake(ctx); err == nil && ok {
 		if until := at.Sub(b.now()); until < d {

@@ -132,7 +132,11 @@ func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 		if len(ups) == 0 {
 			continue
 		}
-		if err := b.handleBatch(ctx, ups); err != nil {
+		// A fetched batch is applied in full even when we are asked to stop.
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		err = b.handleBatch(bctx, ups)
+		cancel()
+		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
@@ -184,9 +188,10 @@ func (b *Bot) handleSafely(ctx context.Context, u *models.Update) (err error) {
 			err = nil // a poisoned update must not block the queue forever
 		}
 	}()
-	start := b.now()
+	start := time.Now()
 	err = b.HandleUpdate(ctx, u)
-	b.log.Debug().Int64("update", u.ID).Dur("took", b.now().Sub(start)).Err(err).Msg("update handled")
+	b.metrics.observeUpdate(u, time.Since(start), err)
+	b.log.Debug().Int64("update", u.ID).Dur("took", time.Since(start)).Err(err).Msg("update handled")
 	return err
 }
 

@@ -15,7 +15,11 @@ import (
 // at once, with a short toast: the reason when it was refused.
 func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.CallbackQuery) error {
 	start := time.Now()
-	defer func() { b.answered(time.Since(start)) }()
+	defer func() {
+		took := time.Since(start)
+		b.answered(took)
+		b.metrics.observeAnswer(took)
+	}()
 	p, err := parsePayload(q.Data)
 	if err != nil {
 		b.answer(ctx, q, b.loc(langOf(&q.From, b.cfg.DefaultLang)).T("error.bad_button"), false, "")
@@ -250,6 +254,7 @@ func (b *Bot) fireTimer(ctx context.Context, id string) error {
 		}
 		seat := int(act[0])
 		s := &t.Seats[seat]
+		b.metrics.timeout()
 		if s.Human() && !s.Auto() {
 			s.Timeouts++
 			t.Event = &Event{Key: "event.timeout", Seat: seat}

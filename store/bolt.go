@@ -424,6 +424,16 @@ func (b *Bolt) NextWake(ctx context.Context) (time.Time, bool, error) {
 	return at, ok, err
 }
 
+// Scheduled counts the tables in the wake set (pending work or a timer).
+func (b *Bolt) Scheduled(ctx context.Context) (int64, error) {
+	var n int64
+	err := b.db.View(func(tx *bolt.Tx) error {
+		n = int64(tx.Bucket([]byte(bucketWakeIdx)).Stats().KeyN)
+		return nil
+	})
+	return n, err
+}
+
 // SetMessage records the Telegram message id of a rendered view, apart from
 // the record so that it does not bump the version.
 func (b *Bolt) SetMessage(ctx context.Context, name, view string, messageID int) error {

@@ -27,6 +27,7 @@ type tableStore interface {
 	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
 	Release(ctx context.Context, c store.Claim, next time.Time) error
 	NextWake(ctx context.Context) (time.Time, bool, error)
+	Scheduled(ctx context.Context) (int64, error)
 	SetMessage(ctx context.Context, table, view string, messageID int) error
 	Messages(ctx context.Context, table string) (map[string]int, error)
 	DeleteMessage(ctx context.Context, table, view string) error
@@ -229,9 +230,18 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		get(s.Commit(ctx, "a", store.Change{Data: []byte("x"), WakeAt: base.Add(time.Hour)}))(t)
 		get(s.Commit(ctx, "c", store.Change{Data: []byte("x"), WakeAt: base.Add(7 * time.Second)}))(t)
 
+		if n := get(s.Scheduled(ctx))(t); n != 3 {
+			t.Fatalf("Scheduled = %d, want 3", n)
+		}
 		claims := get(s.ClaimDue(ctx, base.Add(time.Minute), time.Second, 10))(t)
 		if got := tables(claims); !reflect.DeepEqual(got, []string{"b", "c", "a"}) {
 			t.Fatalf("claimed %v, want [b c a] (earliest first)", got)
+		}
+		for _, c := range claims {
+			ok(t, s.Release(ctx, c, time.Time{}))
+		}
+		if n := get(s.Scheduled(ctx))(t); n != 0 {
+			t.Fatalf("Scheduled after releasing all = %d, want 0", n)
 		}
 	})
 

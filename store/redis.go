@@ -345,6 +345,15 @@ func (r *Redis) NextWake(ctx context.Context) (time.Time, bool, error) {
 	return fromMillis(int64(zs[0].Score)), true, nil
 }
 
+// Scheduled counts the tables in the wake set (pending work or a timer).
+func (r *Redis) Scheduled(ctx context.Context) (int64, error) {
+	n, err := r.c.ZCard(ctx, r.wakeKey()).Result()
+	if err != nil {
+		return 0, fmt.Errorf("store: scheduled: %w", err)
+	}
+	return n, nil
+}
+
 // SetMessage records the Telegram message id of a rendered view. It lives
 // apart from the record so that it does not bump the version.
 func (r *Redis) SetMessage(ctx context.Context, table, view string, messageID int) error {

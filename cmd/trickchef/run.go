@@ -14,6 +14,9 @@ import (
 	"time"
 
 	tgbot "github.com/go-telegram/bot"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
@@ -176,31 +179,30 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	return 0
 }
 
+// backend is a store the process owns: the bot's part, plus health and close.
+type backend interface {
+	bot.Store
+	Ping(ctx context.Context) error
+	Close() error
+}
+
 // openStore picks Redis when configured, else the embedded store.
-func openStore(ctx context.Context, cfg config) (bot.Store, func() error, error) {
+func openStore(ctx context.Context, cfg config) (backend, error) {
 	if cfg.RedisURL != "" {
-		r, err := store.DialRedis(ctx, cfg.RedisURL, "tc:")
-		if err != nil {
-			return nil, nil, err
-		}
-		return r, r.Close, nil
+		return store.DialRedis(ctx, cfg.RedisURL, "tc:")
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
-		return nil, nil, fmt.Errorf("data dir: %w", err)
+		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	b, err := store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
-	if err != nil {
-		return nil, nil, err
-	}
-	return b, b.Close, nil
+	return store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
 }
 
 func run(ctx context.Context, cfg config, log zerolog.Logger) error {
-	st, closeStore, err := openStore(ctx, cfg)
+	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer st.Close()
 	catalog, err := locales.New()
 	if err != nil {
 		return err
@@ -212,7 +214,10 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("telegram client: %w", err)
 	}
-	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, DefaultLang: cfg.DefaultLang}, st, tg, catalog, bot.WithLogger(log))
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, DefaultLang: cfg.DefaultLang},
+		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
@@ -228,31 +233,62 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	}
 	log.Info().Str("mode", mode).Str("store", storeKind).Dur("turn_timeout", cfg.TurnTimeout).Msg("trickchef running")
 
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		pctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := st.Ping(pctx); err != nil {
+			http.Error(w, "store unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- b.RunWorker(ctx) }()
 	if cfg.WebhookURL != "" {
-		err = serveWebhook(ctx, cfg, b, tg, log)
+		err = serveWebhook(ctx, cfg, b, tg, mux)
 	} else {
+		ops := serveOps(cfg.ListenAddr, mux, log)
 		if _, derr := tg.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); derr != nil {
 			log.Warn().Str("err", strings.ReplaceAll(derr.Error(), cfg.Token, "***")).Msg("deleteWebhook")
 		}
 		err = b.Poll(ctx, &bot.Poller{APIURL: cfg.APIURL, Token: cfg.Token, Timeout: 25 * time.Second})
+		shutdown(ops)
 	}
 	<-workerDone
 	return err
 }
 
-// serveWebhook registers the webhook and serves it (and /healthz) until ctx
-// is done, then drains requests in flight.
-func serveWebhook(ctx context.Context, cfg config, b *bot.Bot, tg *tgbot.Bot, log zerolog.Logger) error {
+// serveOps serves /healthz and /metrics in polling mode. A busy port is
+// not fatal there: the bot works without them.
+func serveOps(addr string, mux *http.ServeMux, log zerolog.Logger) *http.Server {
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn().Err(err).Str("addr", addr).Msg("/healthz and /metrics not served")
+		}
+	}()
+	return srv
+}
+
+func shutdown(srv *http.Server) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv.Shutdown(ctx)
+}
+
+// serveWebhook registers the webhook and serves it (with /healthz and
+// /metrics) until ctx is done, then drains requests in flight: each is
+// answered only after its update was applied.
+func serveWebhook(ctx context.Context, cfg config, b *bot.Bot, tg *tgbot.Bot, mux *http.ServeMux) error {
 	u, _ := url.Parse(cfg.WebhookURL)
 	path := u.Path
 	if path == "" {
 		path = "/"
 	}
-	mux := http.NewServeMux()
 	mux.Handle(path, b.WebhookHandler(cfg.WebhookSecret))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
 	srv := &http.Server{Addr: cfg.ListenAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
@@ -269,7 +305,6 @@ func serveWebhook(ctx context.Context, cfg config, b *bot.Bot, tg *tgbot.Bot, lo
 		return fmt.Errorf("webhook server: %w", err)
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	return srv.Shutdown(shutdown)
+	shutdown(srv)
+	return nil
 }

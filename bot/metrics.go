@@ -1,0 +1,171 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the bot's Prometheus collectors, registered on a registry
+// the caller owns (no global registry).
+type Metrics struct {
+	updates   *prometheus.CounterVec
+	apply     prometheus.Histogram
+	answer    prometheus.Histogram
+	conflicts prometheus.Counter
+	calls     *prometheus.CounterVec
+	tooMany   prometheus.Counter
+	wakeSet   prometheus.Gauge
+	timers    prometheus.Counter
+}
+
+// NewMetrics creates the collectors and registers them on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "trickchef_updates_total", Help: "Telegram updates handled, by kind and outcome.",
+		}, []string{"kind", "outcome"}),
+		apply: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "trickchef_apply_seconds", Help: "Time to apply one update (load, change, commit).",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+		}),
+		answer: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "trickchef_press_answer_seconds", Help: "Time from a button press update to its answer.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+		}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "trickchef_cas_conflicts_total", Help: "Commits retried because another writer changed the table first.",
+		}),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "trickchef_telegram_calls_total", Help: "Bot API calls by method and result.",
+		}, []string{"method", "result"}),
+		tooMany: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "trickchef_telegram_429_total", Help: "Bot API calls answered 429 Too Many Requests.",
+		}),
+		wakeSet: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "trickchef_tables_scheduled", Help: "Tables with pending delivery or a running turn timer (the wake set).",
+		}),
+		timers: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "trickchef_turn_timeouts_total", Help: "Moves the bot made because a turn timer ran out (people and robots).",
+		}),
+	}
+	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.tooMany, m.wakeSet, m.timers)
+	return m
+}
+
+// WithMetrics records the bot's work in m.
+func WithMetrics(m *Metrics) Option {
+	return func(b *Bot) {
+		b.metrics = m
+		b.tg = instrumented{Telegram: b.tg, m: m}
+	}
+}
+
+// kindOf names an update's kind for metrics.
+func kindOf(u *models.Update) string {
+	switch {
+	case u.CallbackQuery != nil:
+		return "callback"
+	case u.Message != nil:
+		return "message"
+	case u.MyChatMember != nil:
+		return "member"
+	}
+	return "other"
+}
+
+func (m *Metrics) observeUpdate(u *models.Update, took time.Duration, err error) {
+	if m == nil {
+		return
+	}
+	outcome := "ok"
+	if err != nil {
+		outcome = "retry"
+	}
+	m.updates.WithLabelValues(kindOf(u), outcome).Inc()
+	m.apply.Observe(took.Seconds())
+}
+
+func (m *Metrics) observeAnswer(d time.Duration) {
+	if m != nil {
+		m.answer.Observe(d.Seconds())
+	}
+}
+
+func (m *Metrics) conflict() {
+	if m != nil {
+		m.conflicts.Inc()
+	}
+}
+
+func (m *Metrics) timeout() {
+	if m != nil {
+		m.timers.Inc()
+	}
+}
+
+func (m *Metrics) scheduled(n int64) {
+	if m != nil {
+		m.wakeSet.Set(float64(n))
+	}
+}
+
+// instrumented counts every Bot API call by method and result.
+type instrumented struct {
+	Telegram
+	m *Metrics
+}
+
+func (t instrumented) record(method string, err error) {
+	result := "ok"
+	var tooMany *tgbot.TooManyRequestsError
+	switch {
+	case err == nil:
+	case errors.As(err, &tooMany):
+		result = "429"
+		t.m.tooMany.Inc()
+	case errors.Is(err, tgbot.ErrorBadRequest):
+		result = "400"
+	case errors.Is(err, tgbot.ErrorForbidden):
+		result = "403"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		result = "timeout"
+	default:
+		result = "error"
+	}
+	t.m.calls.WithLabelValues(method, result).Inc()
+}
+
+func (t instrumented) SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error) {
+	r, err := t.Telegram.SendMessage(ctx, p)
+	t.record("sendMessage", err)
+	return r, err
+}
+
+func (t instrumented) EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error) {
+	r, err := t.Telegram.EditMessageText(ctx, p)
+	t.record("editMessageText", err)
+	return r, err
+}
+
+func (t instrumented) DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageParams) (bool, error) {
+	r, err := t.Telegram.DeleteMessage(ctx, p)
+	t.record("deleteMessage", err)
+	return r, err
+}
+
+func (t instrumented) AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error) {
+	r, err := t.Telegram.AnswerCallbackQuery(ctx, p)
+	t.record("answerCallbackQuery", err)
+	return r, err
+}
+
+func (t instrumented) GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error) {
+	r, err := t.Telegram.GetChatMember(ctx, p)
+	t.record("getChatMember", err)
+	return r, err
+}

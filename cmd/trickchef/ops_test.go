@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/telegramtest"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// TestMainServesOpsAndDrains runs the real process wiring against the fake
+// Bot API with the embedded store: a user's /start is answered, /healthz
+// and /metrics answer, and cancelling (SIGTERM) ends Main cleanly.
+func TestMainServesOpsAndDrains(t *testing.T) {
+	srv := telegramtest.NewServer()
+	defer srv.Close()
+	addr := freeAddr(t)
+	env := map[string]string{
+		"TELEGRAM_TOKEN":   testToken,
+		"TELEGRAM_API_URL": srv.URL,
+		"DATA_DIR":         t.TempDir(),
+		"LISTEN_ADDR":      addr,
+		"LOG_LEVEL":        "warn",
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr syncBuffer
+	code := make(chan int, 1)
+	go func() { code <- Main(ctx, nil, func(k string) string { return env[k] }, &stderr) }()
+
+	u := srv.NewUser("Аня")
+	u.Start("")
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return strings.Contains(m.Text, "Привет")
+	}); err != nil {
+		t.Fatalf("no greeting: %v\n%s", err, stderr.String())
+	}
+	if cmds := srv.MyCommands("default", "ru"); len(cmds) == 0 {
+		t.Error("no Russian command menu registered")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	status, body := get(t, "http://"+addr+"/healthz")
+	for status != http.StatusOK && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		status, body = get(t, "http://"+addr+"/healthz")
+	}
+	if status != http.StatusOK {
+		t.Fatalf("/healthz: %d %s", status, body)
+	}
+	status, body = get(t, "http://"+addr+"/metrics")
+	if status != http.StatusOK || !strings.Contains(body, `trickchef_updates_total{kind="message",outcome="ok"}`) ||
+		!strings.Contains(body, `trickchef_telegram_calls_total{method="sendMessage",result="ok"}`) {
+		t.Fatalf("/metrics: %d\n%s", status, body)
+	}
+	cancel()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("Main exited %d after a stop signal:\n%s", c, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Main did not stop")
+	}
+	if strings.Contains(stderr.String(), testSecret) {
+		t.Error("the token's secret appears in the logs")
+	}
+}
