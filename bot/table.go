@@ -167,3 +167,28 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 	}
 	return "", 0, 0, false
 }
+
+// Replay rebuilds a table's game from its seed and action log. It must
+// give exactly the state stored in t.Game: that is how a game is audited
+// after a crash (no move lost, none applied twice).
+func Replay(t *Table) (game.State, error) {
+	k, ok := newRegistry().get(t.Kind)
+	if !ok {
+		return nil, fmt.Errorf("replay %s: unknown game %q", t.ID, t.Kind)
+	}
+	replay := *t
+	replay.Log = nil
+	st, err := k.Start(&replay)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range t.Log {
+		if err := st.Apply(m.Seat, m.Action); err != nil {
+			return nil, fmt.Errorf("replay %s: move %d (%d by seat %d): %w", t.ID, i, m.Action, m.Seat, err)
+		}
+	}
+	return st, nil
+}
+
+// DecodeTable reads a table record as stored (for tools and audits).
+func DecodeTable(data []byte) (*Table, error) { return decodeTable(data) }

@@ -33,6 +33,9 @@ type Harness struct {
 	// Answered, if set, observes each button press's handling time.
 	Answered func(time.Duration)
 
+	// Bot is the running bot process (nil while stopped).
+	Bot *bot.Bot
+
 	cancel context.CancelFunc
 	done   sync.WaitGroup
 }
@@ -58,6 +61,7 @@ func (h *Harness) Start() error {
 		return err
 	}
 	h.cancel = cancel
+	h.Bot = b
 	h.done.Add(2)
 	go func() { defer h.done.Done(); b.RunWorker(ctx) }()
 	go func() {
@@ -73,6 +77,7 @@ func (h *Harness) Stop() {
 		h.cancel()
 		h.done.Wait()
 		h.cancel = nil
+		h.Bot = nil
 	}
 }
 
