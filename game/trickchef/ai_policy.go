@@ -1,0 +1,294 @@
+package trickchef
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/trickchef/trickchef/game"
+)
+
+// The «Повар» heuristic. It is Baseline's idea (score each play by what the
+// trick is likely to bring) made sharper with what a careful player tracks:
+// which cards are still out (so a card's chance to hold a trick is counted,
+// not guessed from its face), coins used both to win and to take the chef
+// when the outcome is certain, and chef choices that look at the suits the
+// seat can still win.
+//
+// It reads only the acting seat's hand and won pile, the public parts of a
+// State and the set of cards still out. That makes it usable twice: as the
+// cook level (on a world built from the seat's view) and as the fast
+// playout policy of the search (on sampled full states, where "cards still
+// out" is the union of the other hands, which that seat could have worked
+// out from the public record). It allocates nothing.
+
+// cookEval is what the heuristic derives once per decision.
+type cookEval struct {
+	st      *State
+	me      uint8
+	n       int
+	hand    cardSet
+	won     cardSet
+	out     cardSet // cards still out: in other hands (or unseen won piles)
+	outN    float64
+	perHand float64 // cards in each other hand, on average
+	chefs   [NumSuits]uint8
+	trumps  SuitSet
+	after   int // players still to play after me in this trick
+	chef    float64
+}
+
+func (e *cookEval) init(st *State, me uint8, out cardSet) {
+	*e = cookEval{st: st, me: me, n: int(st.players), hand: st.hands[me], won: st.won[me], out: out}
+	e.outN = float64(out.count())
+	others := 0
+	for i := 0; i < e.n; i++ {
+		if uint8(i) != me {
+			others += st.hands[i].count()
+		}
+	}
+	// The hand sizes are public; when the state's other hands are empty
+	// (a world not yet dealt) they follow from the trick position.
+	if others == 0 {
+		others = (e.n - 1) * e.hand.count()
+	}
+	e.perHand = float64(others) / float64(e.n-1)
+	e.chefs = st.chefs[me]
+	e.trumps = trumpsOf(&st.pool)
+	e.after = e.n - int(st.nPlayed) - 1
+	if st.phase == PhasePlay {
+		e.chef = 0.5
+		for s := Suit(0); s < NumSuits; s++ {
+			if st.pool[s] > 0 {
+				e.chef = math.Max(e.chef, e.chefValue(s, false))
+			}
+		}
+	}
+}
+
+// cookAct chooses an action for the seat to act in st, knowing only its
+// own cards, the public state and out. noise scales a random perturbation
+// of the scores (0: none beyond tie-breaking).
+func cookAct(st *State, out cardSet, r *rng, noise float64) game.Action {
+	var e cookEval
+	me := st.turn
+	e.init(st, me, out)
+	best, bestU := game.Action(-1), math.Inf(-1)
+	consider := func(a game.Action, u float64) {
+		u += (float64(r.next()>>11)/(1<<53) - 0.5) * (noise + 1e-6)
+		if u > bestU {
+			best, bestU = a, u
+		}
+	}
+	switch st.phase {
+	case PhasePick, PhaseAward:
+		from := &st.pool
+		if st.phase == PhasePick {
+			from = &st.setAside
+		}
+		for s := Suit(0); s < NumSuits; s++ {
+			if from[s] > 0 {
+				consider(ChefAction(s), e.chefValue(s, st.phase == PhasePick))
+			}
+		}
+	case PhasePlay:
+		for x := uint64(st.playable(me)); x != 0; x &= x - 1 {
+			i := uint8(bits.TrailingZeros64(x))
+			c := cardAt(i)
+			consider(PlayAction(c, 0), e.playValue(c, 0))
+			up, down := e.swings(c)
+			if up != 0 {
+				consider(PlayAction(c, up), e.playValue(c, up))
+			}
+			if down != 0 {
+				consider(PlayAction(c, down), e.playValue(c, down))
+			}
+		}
+	}
+	return best
+}
+
+// swings returns the fewest coins (+k) that make c the trick's current
+// winner and the fewest (−k) that make it the lowest card, 0 when c already
+// is, cannot be, or the seat lacks the coins. Coins are only worth it when
+// they change the trick; playing last they decide it.
+func (e *cookEval) swings(c Card) (up, down int) {
+	st := e.st
+	have := int(st.coins[e.me])
+	if have == 0 {
+		return 0, 0
+	}
+	var suits [4]Suit
+	var eff [4]int
+	k := int(st.nPlayed)
+	for i := 0; i < k; i++ {
+		p := st.plays[i]
+		suits[i], eff[i] = cardAt(p.card).Suit, Effective(cardAt(p.card), int(p.coins))
+	}
+	suits[k] = c.Suit
+	eff[k] = c.Value
+	w, ch := resolve(k+1, &suits, &eff, e.trumps)
+	if w != k && k > 0 {
+		// The card can win only as a trump or in the led suit when no
+		// trump is played.
+		if top := eff[w]; e.trumps.Has(c.Suit) || (c.Suit == suits[0] && !e.trumps.Has(suits[w])) {
+			// Ties go to the card played last, so reaching top is enough.
+			if need := (top - c.Value + 1) / 2; need > 0 && need <= have && need <= 4 {
+				up = need
+			}
+		}
+	}
+	if ch != k && k > 0 {
+		low := eff[ch]
+		// Strictly lower than the lowest so far (ties go to the first).
+		if need := (c.Value - low + 2) / 2; need <= have && need <= 4 {
+			down = -need
+		}
+	}
+	return up, down
+}
+
+// gain is the stars that adding cards to the won pile adds.
+func (e *cookEval) gain(cards cardSet) float64 {
+	d := 0
+	for s := Suit(0); s < NumSuits; s++ {
+		if cards.ofSuit(s) == 0 || e.chefs[s] == 0 {
+			continue
+		}
+		d += starsOf(covered(e.won|cards, s, int(e.chefs[s]))) - starsOf(covered(e.won, s, int(e.chefs[s])))
+	}
+	return float64(d)
+}
+
+// holdChance is the chance that no one among k players, each holding about
+// perHand of the cards out, holds one of the m cards out that would beat
+// ours (and plays it: weight discounts that).
+func (e *cookEval) holdChance(m float64, k int, weight float64) float64 {
+	if k <= 0 || m <= 0 || e.outN == 0 {
+		return 1
+	}
+	f := clamp(weight*m/e.outN, 0, 1)
+	return math.Pow(1-f, e.perHand*float64(k))
+}
+
+// winChance is the chance a hand card wins a later trick: the higher cards
+// of its suit still out and, unless it is trump, the trumps out.
+func (e *cookEval) winChance(c Card) float64 {
+	higher := e.out.ofSuit(c.Suit) >> (uint(c.Suit)*MaxValue + uint(c.Value))
+	m := float64(higher.count())
+	if !e.trumps.Has(c.Suit) {
+		m += 0.3 * float64((e.out & deckOf(e.trumps)).count())
+	}
+	return e.holdChance(m, e.n-1, 0.7)
+}
+
+// chefValue is what one more chef of suit s is worth: stars on cards won
+// already, or the expected cards of s still to win beyond the chefs held.
+func (e *cookEval) chefValue(s Suit, roundStart bool) float64 {
+	now := float64(starsOf(covered(e.won, s, int(e.chefs[s])+1)) - starsOf(covered(e.won, s, int(e.chefs[s]))))
+	expect := 0.0
+	for x := uint64(e.hand.ofSuit(s)); x != 0; x &= x - 1 {
+		expect += e.winChance(cardAt(uint8(bits.TrailingZeros64(x))))
+	}
+	expect *= float64(e.n) / 2
+	spare := float64(max(int(e.chefs[s])-e.won.ofSuit(s).count(), 0))
+	future := 1.5 * clamp(expect-spare, 0, 1.5)
+	if !roundStart && e.st.pool[s] > 1 {
+		future += 0.05 * float64(e.hand.ofSuit(s).count())
+	}
+	if now > 0 {
+		return now + 0.5*future
+	}
+	return future
+}
+
+// keepValue is what holding c is worth for later tricks.
+func (e *cookEval) keepValue(c Card) float64 {
+	w := 0.3 * e.winChance(c)
+	if e.chefs[c.Suit] > 0 {
+		w *= 1 + float64(c.Stars())/2
+	}
+	if c.Value <= 2 {
+		w += 0.3
+	}
+	return w
+}
+
+// playValue scores playing c with coins.
+func (e *cookEval) playValue(c Card, coins int) float64 {
+	st := e.st
+	var suits [4]Suit
+	var eff [4]int
+	k := int(st.nPlayed)
+	var cards cardSet
+	for i := 0; i < k; i++ {
+		p := st.plays[i]
+		suits[i], eff[i] = cardAt(p.card).Suit, Effective(cardAt(p.card), int(p.coins))
+		cards |= 1 << p.card
+	}
+	suits[k], eff[k] = c.Suit, Effective(c, coins)
+	cards |= 1 << c.index()
+	w, ch := resolve(k+1, &suits, &eff, e.trumps)
+	led := suits[0]
+	winGain := e.gain(cards) + 0.2
+	if e.after > 0 {
+		if spare := int(e.chefs[led]) - e.won.ofSuit(led).count() - cards.ofSuit(led).count(); spare > 0 {
+			winGain += float64(min(spare, e.after)) * 1.5
+		}
+	}
+	pWin, pChef := 0.0, 0.0
+	if w == k {
+		pWin = 1
+		if e.after > 0 {
+			// Cards out that would beat ours: higher trumps; if no trump
+			// is in the trick and ours is not trump, any trump (from a
+			// player void in the led suit) and higher cards of the led suit.
+			v := eff[k]
+			trumpOut := e.out & deckOf(e.trumps)
+			var m float64
+			if e.trumps.Has(c.Suit) {
+				m = float64(countAtLeast(trumpOut, v))
+			} else {
+				m = float64(countAtLeast(e.out.ofSuit(led), v)) + 0.35*float64(trumpOut.count())
+			}
+			pWin = e.holdChance(m, e.after, 0.8)
+		}
+	}
+	if ch == k {
+		pChef = 1
+		if e.after > 0 {
+			pChef = e.holdChance(float64(countBelow(e.out, eff[k])), e.after, 0.6)
+		}
+	}
+	income := 0.0
+	if st.reserve > 0 {
+		income = 1
+	}
+	u := pWin*winGain + pChef*e.chef + (1-pWin)*(1-pChef)*income
+	return u - float64(max(coins, -coins)) - e.keepValue(c)
+}
+
+// countAtLeast counts the cards of m whose face value is at least v.
+func countAtLeast(m cardSet, v int) int {
+	if v <= 1 {
+		return m.count()
+	}
+	if v > MaxValue {
+		return 0
+	}
+	var mask cardSet
+	for s := 0; s < NumSuits; s++ {
+		mask |= (suitMask >> (v - 1) << (v - 1)) << (s * MaxValue)
+	}
+	return (m & mask).count()
+}
+
+// countBelow counts the cards of m whose face value is below v.
+func countBelow(m cardSet, v int) int {
+	if v <= 1 {
+		return 0
+	}
+	if v > MaxValue {
+		return m.count()
+	}
+	return m.count() - countAtLeast(m, v)
+}
