@@ -174,7 +174,7 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 func Replay(t *Table) (game.State, error) {
 	k, ok := newRegistry().get(t.Kind)
 	if !ok {
-		return nil, fmt.Errorf("replay %s: unknown game %q", t.ID, t.Kind)
+		return nil, errUnknownGame(t)
 	}
 	replay := *t
 	replay.Log = nil
@@ -192,3 +192,7 @@ func Replay(t *Table) (game.State, error) {
 
 // DecodeTable reads a table record as stored (for tools and audits).
 func DecodeTable(data []byte) (*Table, error) { return decodeTable(data) }
+
+func errUnknownGame(t *Table) error {
+	return fmt.Errorf("table %s plays unknown game %q", t.ID, t.Kind)
+}

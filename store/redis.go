@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -343,6 +344,21 @@ func (r *Redis) NextWake(ctx context.Context) (time.Time, bool, error) {
 		return time.Time{}, false, nil
 	}
 	return fromMillis(int64(zs[0].Score)), true, nil
+}
+
+// UsedMemory is the server's used_memory in bytes (INFO memory), for
+// measuring what a table costs.
+func (r *Redis) UsedMemory(ctx context.Context) (int64, error) {
+	info, err := r.c.Info(ctx, "memory").Result()
+	if err != nil {
+		return 0, fmt.Errorf("store: info memory: %w", err)
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
+			return strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("store: info memory: no used_memory")
 }
 
 // Scheduled counts the tables in the wake set (pending work or a timer).
