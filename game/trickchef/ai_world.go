@@ -154,8 +154,31 @@ func buildWorld(v *SeatView, h *History) (*world, bool) {
 	if total != w.unknown.count() {
 		return nil, false
 	}
-	if st.phase == PhaseAward {
-		st.last = trickRecord{valid: true, taker: st.turn, winner: st.leader, chefSuit: noSuit}
+	// The last trick is public; it is rebuilt so that a sampled state
+	// shows exactly the view it was built from (award uses its taker).
+	if t := v.LastTrick; t != nil {
+		if len(t.Cards) != n || !validSeat(t.Winner) || !validSeat(t.ChefTaker) {
+			return nil, false
+		}
+		l := &st.last
+		*l = trickRecord{valid: true, leader: uint8(t.Cards[0].Seat), winner: uint8(t.Winner), taker: uint8(t.ChefTaker), chefSuit: noSuit}
+		for i, p := range t.Cards {
+			if !p.Card.Valid() {
+				return nil, false
+			}
+			l.plays[i] = play{card: p.Card.index(), coins: int8(p.Coins)}
+		}
+		for _, s := range t.Trumps {
+			l.trumps |= 1 << s
+		}
+		for _, s := range t.Income {
+			if validSeat(s) {
+				l.income |= 1 << s
+			}
+		}
+		if t.ChefChosen {
+			l.chefSuit = uint8(t.ChefSuit)
+		}
 	}
 	return w, true
 }
