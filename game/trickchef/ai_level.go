@@ -24,7 +24,7 @@ const (
 // number of playouts (one sampled deal, one candidate action, played to the
 // end of the round) per decision. At about 10 µs a playout it is well inside
 // 200 ms on one core; see docs/ai.md for the measured strength and latency.
-const DefaultPlayouts = 1200
+const DefaultPlayouts = 600
 
 // DefaultWall is the wall-clock cap arena and bot use by default.
 const DefaultWall = 200 * time.Millisecond

@@ -33,8 +33,8 @@ type cookEval struct {
 	perHand float64 // cards in each other hand, on average
 	chefs   [NumSuits]uint8
 	trumps  SuitSet
-	after   int // players still to play after me in this trick
-	chef    float64
+	after   int     // players still to play after me in this trick
+	chef    float64 // chefNow, once computed (-1 before)
 }
 
 func (e *cookEval) init(st *State, me uint8, out cardSet) {
@@ -55,14 +55,21 @@ func (e *cookEval) init(st *State, me uint8, out cardSet) {
 	e.chefs = st.chefs[me]
 	e.trumps = trumpsOf(&st.pool)
 	e.after = e.n - int(st.nPlayed) - 1
-	if st.phase == PhasePlay {
+	e.chef = -1
+}
+
+// chefNow is what taking a chef in this trick is worth: the best suit in
+// the pool. It is computed on first use; most plays cannot take the chef.
+func (e *cookEval) chefNow() float64 {
+	if e.chef < 0 {
 		e.chef = 0.5
 		for s := Suit(0); s < NumSuits; s++ {
-			if st.pool[s] > 0 {
+			if e.st.pool[s] > 0 {
 				e.chef = math.Max(e.chef, e.chefValue(s, false))
 			}
 		}
 	}
+	return e.chef
 }
 
 // cookAct chooses an action for the seat to act in st, knowing only its
@@ -263,7 +270,10 @@ func (e *cookEval) playValue(c Card, coins int) float64 {
 	if st.reserve > 0 {
 		income = 1
 	}
-	u := pWin*winGain + pChef*e.chef + (1-pWin)*(1-pChef)*income
+	u := pWin*winGain + (1-pWin)*(1-pChef)*income
+	if pChef > 0 {
+		u += pChef * e.chefNow()
+	}
 	return u - float64(max(coins, -coins)) - e.keepValue(c)
 }
 
