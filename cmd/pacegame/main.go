@@ -42,6 +42,8 @@ type report struct {
 	AnswerP50ms     float64 `json:"answer_p50_ms"`
 	AnswerP99ms     float64 `json:"answer_p99_ms"`
 	AnswerMaxms     float64 `json:"answer_max_ms"`
+	TableP50ms      float64 `json:"move_to_table_p50_ms"`
+	TableP99ms      float64 `json:"move_to_table_p99_ms"`
 }
 
 func main() {
@@ -66,8 +68,40 @@ func main() {
 		rep.GroupCalls, rep.GroupPeakPerMin, rep.PrivateCalls, rep.TooMany)
 	fmt.Printf("button presses: %d, answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
 		rep.Presses, rep.AnswerP50ms, rep.AnswerP99ms, rep.AnswerMaxms)
+	fmt.Printf("move → group table showing it: p50 %.0f ms, p99 %.0f ms\n", rep.TableP50ms, rep.TableP99ms)
 	out, _ := json.Marshal(rep)
 	fmt.Println(string(out))
+}
+
+// moveToTable measures, for every answered button press of the game, how
+// long until the next successful call that redrew the group's message: the
+// table is always drawn from the latest state, so that call shows the move.
+func moveToTable(calls []telegramtest.Call, groupID int64, since time.Time) (p50, p99 float64) {
+	var presses, draws []time.Time
+	for _, c := range calls {
+		if c.Time.Before(since) || !c.OK {
+			continue
+		}
+		switch {
+		case c.Method == "answerCallbackQuery":
+			presses = append(presses, c.Time)
+		case c.ChatID == groupID && (c.Method == "editMessageText" || c.Method == "sendMessage"):
+			draws = append(draws, c.Time)
+		}
+	}
+	var lat []time.Duration
+	for _, p := range presses {
+		i := sort.Search(len(draws), func(i int) bool { return !draws[i].Before(p) })
+		if i < len(draws) {
+			lat = append(lat, draws[i].Sub(p))
+		}
+	}
+	if len(lat) == 0 {
+		return 0, 0
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) }
+	return ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
 }
 
 func envOr(k, def string) string {
@@ -138,6 +172,7 @@ func run(people, robots int, pace time.Duration, redisURL string, seed uint64, t
 		}
 	}
 	rep.GroupPeakPerMin = srv.PeakCalls(group.ID(), time.Minute)
+	rep.TableP50ms, rep.TableP99ms = moveToTable(srv.Calls(), group.ID(), start)
 	rep.TooMany = srv.TooManyRequestsCount()
 	mu.Lock()
 	defer mu.Unlock()
