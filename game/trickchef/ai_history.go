@@ -9,7 +9,7 @@ import "github.com/trickchef/trickchef/game"
 // hidden hands consistent with what the table has seen.
 //
 // It is small, fixed-size and made of plain exported fields, so it
-// serializes as is (JSON, gob, or 48 bytes by hand). One History per table
+// serializes as is (JSON, gob, or 39 bytes by hand). One History per table
 // is enough: it holds only public facts, so every AI seat can share it.
 //
 // Keeping it: after every applied action (any seat's), call

@@ -1,6 +1,7 @@
 package trickchef
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -282,4 +283,30 @@ func TestBudgetWallCap(t *testing.T) {
 	if !slices.Contains(v.Legal, a) || calls != 2 {
 		t.Fatalf("action %d, clock read %d times", a, calls)
 	}
+}
+
+// History survives JSON, and observing a view twice changes nothing.
+func TestHistoryObserve(t *testing.T) {
+	n := 0
+	walkGames(t, 2, func(st *State, h History, g, step int) {
+		if step == 0 {
+			return // walkGames observes after each action: nothing yet
+		}
+		p := st.PublicView()
+		again := h
+		again.Observe(p)
+		if again != h {
+			t.Fatalf("game %d step %d: observing the same view again changed History", g, step)
+		}
+		b, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back History
+		if err := json.Unmarshal(b, &back); err != nil || back != h {
+			t.Fatalf("JSON round trip: %v", err)
+		}
+		n++
+	})
+	t.Logf("%d histories", n)
 }
