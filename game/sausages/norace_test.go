@@ -1,0 +1,5 @@
+//go:build !race
+
+package sausages
+
+const raceEnabled = false
