@@ -10,19 +10,20 @@ import (
 // view and seed always give the same action, always one of v.Legal (or -1
 // if v.Legal is empty). They read only the view, so they never cheat.
 //
-//   - Baseline: bluffs sometimes (the boot at setup about one time in four;
-//     a rare bluff raise), bids from its own stack (a safe stack → it
-//     counts its own cards plus half the others'), passes above that,
-//     reveals first from players who bid this round (their stacks are
-//     probably sausages), picks blind at random, loses a sausage before
-//     the boot.
+//   - Baseline: bluffs sometimes (the boot at setup about one time in four,
+//     now and then when adding; a rare bluff raise), bids from its own
+//     stack (a safe stack → its own cards plus a third of the others'),
+//     passes above that or with a boot of its own down, reveals first from
+//     players who bid this round (their stacks are probably sausages),
+//     picks blind at random, loses a sausage before the boot.
 //   - Sly: counts. It models, for each opponent, the chance that their boot
-//     is in their stack (stack size over cards owned, lowered for a player
-//     who bid within their own stack, raised for one who raised hard or
-//     opened low and dropped out: the classic lure), turns the card least
-//     likely to be a boot each time, and bids while its estimated chance of
-//     success stays above one half. It bluffs more at setup and lures with
-//     a boot under sausages.
+//     is in their stack (half of stack size over cards owned, lowered for a
+//     player who bid within their own stack, raised for one who raised hard
+//     or opened low and dropped out: the classic lure, and updated as their
+//     top cards turn out safe), turns the card least likely to be a boot
+//     each time, and raises while its estimated chance of success is at
+//     least 0.35. With its own boot down it builds a lure (sausages on top)
+//     and never raises into its own boot except a rare push.
 
 // aiRand seeds a generator from the seed and the situation, so decisions
 // differ between situations but repeat for the same view.
@@ -92,7 +93,7 @@ func Baseline(v SeatView, seed uint64) game.Action {
 	case PhaseBid:
 		capacity := 0
 		if ownSafe(&v) {
-			capacity = mine + (v.Total-mine)/2
+			capacity = mine + (v.Total-mine)/3
 		}
 		switch {
 		case v.Bid+1 <= capacity:
@@ -150,7 +151,7 @@ func Sly(v SeatView, seed uint64) game.Action {
 	safe := ownSafe(&v)
 	switch v.Phase {
 	case PhaseSetup:
-		return placeCard(&v, &r, 35)
+		return placeCard(&v, &r, 25)
 	case PhaseAdd:
 		m := newModel(&v)
 		if !safe {
@@ -173,7 +174,7 @@ func Sly(v SeatView, seed uint64) game.Action {
 			return PassAction()
 		}
 		m := newModel(&v)
-		if m.success(v.Bid+1) >= 0.5 {
+		if m.success(v.Bid+1) >= 0.35 {
 			return choose(&v, BidAction(v.Bid+1))
 		}
 		return PassAction()
@@ -231,7 +232,7 @@ func newModel(v *SeatView) *model {
 		if game.Seat(i) == v.Seat || s.Out || s.Stack == 0 {
 			continue
 		}
-		q := float64(s.Stack) / float64(max(s.Owned, 1))
+		q := 0.5 * float64(s.Stack) / float64(max(s.Owned, 1)) // prior, halved: players bluff less than uniform placement
 		switch {
 		case high[i] > 0 && jump[i] >= 2:
 			q = q*1.5 + 0.1 // raised hard: perhaps pushing us up

@@ -371,11 +371,27 @@ func (x *State) checkBids() (lastActor uint8, active int, err error) {
 	if x.nBids == 0 {
 		return 0, 0, bad
 	}
+	// Seats in the bidding: those still in, and the challenger (who may
+	// have gone out since, in PhaseName).
+	in := func(i int) bool { return !x.seats[i].out() || i == int(x.bidder) }
 	for k := 0; k < int(x.nBids); k++ {
 		e := x.bids[k]
 		s, v := int(e>>5), int(e&31)
-		if s >= n || passed[s] {
+		if s >= n || passed[s] || !in(s) {
 			return 0, 0, bad
+		}
+		if k > 0 {
+			// Clockwise from the previous actor, skipping seats out or passed.
+			want := int(lastActor)
+			for j := 1; j <= n; j++ {
+				if i := (int(lastActor) + j) % n; in(i) && !passed[i] {
+					want = i
+					break
+				}
+			}
+			if s != want {
+				return 0, 0, bad
+			}
 		}
 		if v == 0 {
 			if k == 0 || s == bidder {
