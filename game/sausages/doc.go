@@ -18,5 +18,18 @@
 //
 // Actions are small ints, at most MaxAction = 44: place S/B = 0/1, pass =
 // 2, lose S/B = 3/4, reveal seat s = 5+s, name seat s = 11+s, pick index i
-// = 17+i, bid n = 20+n. Every [ruling] lives in rulings.go.
+// = 17+i, bid n = 20+n. Every [ruling] lives in rulings.go. Two AIs read
+// only a SeatView: Baseline and the stronger, counting Sly.
+//
+// Measured on an AMD EPYC (2 cores), Go 1.26, with
+//
+//	go test -run '^$' -bench . -benchtime 2s ./game/sausages/
+//
+//	BenchmarkRandomGame   8.9 µs/op  (≈ 112,000 full 4-player games/s, 1 alloc: New)
+//	BenchmarkSlyGame       72 µs/op  (4 Sly seats, a view per decision)
+//	BenchmarkBaseline      26 ns/op  (one decision, 6-player bidding, 17 legal)
+//	BenchmarkSly          326 ns/op  (the same decision)
+//	BenchmarkApply         32 ns/op  (0 allocs)
+//	BenchmarkMarshal       17 ns/op  (43 bytes, 6 players bidding)
+//	BenchmarkSeatView    0.85 µs/op
 package sausages

@@ -419,7 +419,13 @@ func TestEliminationOnOpponentBoot(t *testing.T) {
 	if v := st.SeatView(0); v.Hand != (Hand{1, 0}) || v.RoundFirst != 0 {
 		t.Fatalf("%+v", v)
 	}
-	oppBootLoss(t, st, 0, 2)
+	// The last card: seat 0 must challenge; seat 2 picks among one card.
+	apply(t, st, "0=place:S 1=place:S 2=place:B bid:2 pass pass reveal:2")
+	expectErr(t, st, 2, PickAction(1), CodeBadPick)
+	if got := moves(st.Legal(2)); got != "pick:0" {
+		t.Fatalf("legal %s", got)
+	}
+	apply(t, st, "pick:0")
 	p := st.PublicView()
 	if !p.Seats[0].Out || p.RoundFirst != 2 || p.Phase != PhaseSetup || !slices.Equal(p.ToAct, seats(1, 2)) {
 		t.Fatalf("%+v", p)
