@@ -126,8 +126,8 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 			next = at
 		}
 	}
-	if t.Phase == PhasePlaying && !t.Deadline.IsZero() {
-		later(t.Deadline)
+	if t.Phase == PhasePlaying {
+		later(t.nextTimer())
 	}
 	later(b.sendOutbox(ctx, t))
 	later(b.redraw(ctx, t, version))

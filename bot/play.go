@@ -214,53 +214,82 @@ func (b *Bot) apply(t *Table, ch *change, k gameKind, st game.State, seat int, a
 	}
 	if st.Over() {
 		t.Phase = PhaseIdle
-		t.Deadline = time.Time{}
+		t.Deadline, t.AutoAt = time.Time{}, time.Time{}
 		return nil
 	}
 	b.schedule(t, st)
 	return nil
 }
 
-// schedule sets the turn deadline: a person gets TurnTimeout, a seat the
-// bot plays moves after AIDelay.
+// schedule sets the timers for the seats that must act now: a person gets
+// TurnTimeout (Deadline); seats the bot plays move after AIDelay (AutoAt).
+// Several seats may act at once (simultaneous phases).
 func (b *Bot) schedule(t *Table, st game.State) {
-	act := st.ToAct()
-	if len(act) == 0 {
-		t.Deadline = time.Time{}
-		return
+	t.Deadline, t.AutoAt = time.Time{}, time.Time{}
+	now := b.now()
+	for _, s := range st.ToAct() {
+		if t.Seats[s].Auto() {
+			t.AutoAt = now.Add(b.cfg.AIDelay)
+		} else {
+			t.Deadline = now.Add(b.cfg.TurnTimeout)
+		}
 	}
-	wait := b.cfg.TurnTimeout
-	if t.Seats[act[0]].Auto() {
-		wait = b.cfg.AIDelay
-	}
-	t.Deadline = b.now().Add(wait)
 }
 
-// fireTimer moves for the seat to act when its deadline has passed: for an
-// AI seat that is its move; for a person it is a timeout, and after two in
-// a row the bot keeps playing for them until they act again.
+// fireTimer moves for the seats whose timer has run out: for a robot that
+// is its move; for a person it is a timeout, and after two in a row the
+// bot keeps playing for them until they press «I'm back». Every seat that
+// was due moves now, so people acting at the same time time out together.
 func (b *Bot) fireTimer(ctx context.Context, id string) error {
 	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		if t.Phase != PhasePlaying || t.Deadline.IsZero() || b.now().Before(t.Deadline) {
+		if t.Phase != PhasePlaying {
+			return errNoChange
+		}
+		now := b.now()
+		autoDue := !t.AutoAt.IsZero() && !now.Before(t.AutoAt)
+		humanDue := !t.Deadline.IsZero() && !now.Before(t.Deadline)
+		if !autoDue && !humanDue {
 			return errNoChange
 		}
 		k, st, err := b.decode(t)
 		if err != nil {
 			return err
 		}
-		act := st.ToAct()
-		if len(act) == 0 {
+		due := map[game.Seat]bool{}
+		for _, s := range st.ToAct() {
+			if t.Seats[s].Auto() && autoDue || !t.Seats[s].Auto() && humanDue {
+				due[s] = true
+			}
+		}
+		moved := false
+		for len(due) > 0 && t.Phase == PhasePlaying {
+			seat := game.Seat(-1)
+			for _, s := range st.ToAct() {
+				if due[s] {
+					seat = s
+					break
+				}
+			}
+			if seat < 0 {
+				break
+			}
+			delete(due, seat)
+			s := &t.Seats[seat]
+			b.metrics.timeout()
+			if !s.Auto() {
+				s.Timeouts++
+				t.Event = &Event{Key: "event.timeout", Seat: int(seat)}
+			}
+			a := k.Auto(st, seat, s.AI, seatSeed(t))
+			if err := b.apply(t, ch, k, st, int(seat), a, true); err != nil {
+				return err
+			}
+			moved = true
+		}
+		if !moved {
 			return errNoChange
 		}
-		seat := int(act[0])
-		s := &t.Seats[seat]
-		b.metrics.timeout()
-		if s.Human() && !s.Auto() {
-			s.Timeouts++
-			t.Event = &Event{Key: "event.timeout", Seat: seat}
-		}
-		a := k.Auto(st, game.Seat(seat), s.AI, seatSeed(t))
-		return b.apply(t, ch, k, st, seat, a, true)
+		return nil
 	})
 	if errors.Is(err, errNoChange) {
 		return nil

@@ -42,8 +42,10 @@ type Table struct {
 	Game   []byte `json:"game,omitempty"`
 	// Log is every action applied, so a game can be replayed from its seed.
 	Log []Move `json:"log,omitempty"`
-	// Deadline is when the seat to act times out; zero when nobody waits.
+	// Deadline is when the people who must act time out; AutoAt is when
+	// the seats the bot plays move. Zero when nobody waits.
 	Deadline time.Time `json:"deadline,omitempty"`
+	AutoAt   time.Time `json:"auto_at,omitempty"`
 	// Event is the last notable thing that happened, shown on the table
 	// message (a timeout, a stop).
 	Event     *Event    `json:"event,omitempty"`
@@ -79,6 +81,17 @@ type Move struct {
 type Event struct {
 	Key  string `json:"key"`
 	Seat int    `json:"seat"`
+}
+
+// nextTimer is the earliest running timer, or zero.
+func (t *Table) nextTimer() time.Time {
+	switch {
+	case t.Deadline.IsZero():
+		return t.AutoAt
+	case t.AutoAt.IsZero() || t.Deadline.Before(t.AutoAt):
+		return t.Deadline
+	}
+	return t.AutoAt
 }
 
 // Human reports whether a person plays this seat.

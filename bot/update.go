@@ -116,7 +116,7 @@ var errNoChange = errors.New("no change")
 // closeTable ends whatever the table was doing without a result.
 func (b *Bot) closeTable(t *Table) {
 	t.Phase = PhaseIdle
-	t.Deadline = time.Time{}
+	t.Deadline, t.AutoAt = time.Time{}, time.Time{}
 	t.StopAsked = 0
 }
 

@@ -88,9 +88,13 @@ func (d *driver) send(ctx context.Context, u *models.Update) error {
 	return d.b.HandleUpdate(ctx, u)
 }
 
-func user(id int64) models.User { return models.User{ID: id, FirstName: "U" + strconv.FormatInt(id, 10)} }
+func user(id int64) models.User {
+	return models.User{ID: id, FirstName: "U" + strconv.FormatInt(id, 10)}
+}
 
-func group(id int64) models.Chat { return models.Chat{ID: id, Type: models.ChatTypeSupergroup, Title: "Load"} }
+func group(id int64) models.Chat {
+	return models.Chat{ID: id, Type: models.ChatTypeSupergroup, Title: "Load"}
+}
 
 func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text string) error {
 	u := user(from)

@@ -1,0 +1,505 @@
+package bot_test
+
+// Fault tests of the bot in process: Redis killed and restarted mid-game,
+// the same update handled twice or out of order, fifty presses of one
+// button at once, and a full game on a three-node Redis Cluster. See
+// docs/faults.md.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+// newHarnessOn is newHarness over a given store (a Redis the test owns).
+func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *harness {
+	t.Helper()
+	fake, ours := scaledLimits()
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake))
+	t.Cleanup(srv.Close)
+	h := &harness{
+		Harness: &bottest.Harness{
+			Srv:   srv,
+			Store: st,
+			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
+			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel),
+		},
+		t:     t,
+		srv:   srv,
+		store: st,
+	}
+	h.start()
+	t.Cleanup(h.Stop)
+	return h
+}
+
+// table loads and decodes the group's table record.
+func (h *harness) table(group *telegramtest.Chat) (*bot.Table, int64) {
+	h.t.Helper()
+	rec, err := h.store.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	tab, err := bot.DecodeTable(rec.Data)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return tab, rec.Version
+}
+
+// checkReplay replays the group's finished game from its seed and log and
+// compares it with the stored state.
+func (h *harness) checkReplay(group *telegramtest.Chat) *bot.Table {
+	h.t.Helper()
+	tab, _ := h.table(group)
+	st, err := bot.Replay(tab)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	got, _ := st.MarshalBinary()
+	if !bytes.Equal(got, tab.Game) || !st.Over() {
+		h.t.Fatalf("replay of %d moves differs from the stored state (over=%v)", len(tab.Log), st.Over())
+	}
+	nonces := 0
+	for _, s := range tab.Seats {
+		nonces += s.Nonce
+	}
+	if nonces != len(tab.Log) {
+		h.t.Errorf("seats counted %d actions, the log has %d", nonces, len(tab.Log))
+	}
+	return tab
+}
+
+// checkAnnouncedOnce checks each round result and the final result are in
+// the group exactly once.
+func (h *harness) checkAnnouncedOnce(group *telegramtest.Chat) {
+	h.t.Helper()
+	finals, rounds := 0, map[string]int{}
+	for _, m := range group.Messages() {
+		if strings.Contains(m.Text, "Победител") {
+			finals++
+		}
+		if strings.Contains(m.Text, "Раунд") && strings.Contains(m.Text, "окончен") {
+			rounds[strings.SplitN(m.Text, "\n", 2)[0]]++
+		}
+	}
+	if finals != 1 || len(rounds) != 3 {
+		h.t.Errorf("final result posted %d times, round results %v: want each once", finals, rounds)
+	}
+	for r, n := range rounds {
+		if n != 1 {
+			h.t.Errorf("%q posted %d times", r, n)
+		}
+	}
+}
+
+var (
+	roundRe = regexp.MustCompile(`раунд (\d) из 3`)
+	trickRe = regexp.MustCompile(`взятка (\d+) из 10`)
+)
+
+// reached matches the group table once the game is at least at trick
+// trick of round round.
+func reached(round, trick int) func(*telegramtest.Message) bool {
+	return func(m *telegramtest.Message) bool {
+		r, tr := roundRe.FindStringSubmatch(m.Text), trickRe.FindStringSubmatch(m.Text)
+		if r == nil || tr == nil {
+			return false
+		}
+		rn, _ := strconv.Atoi(r[1])
+		tn, _ := strconv.Atoi(tr[1])
+		return rn > round || rn == round && tn >= trick
+	}
+}
+
+// TestRedisKilledAndRestartedMidGame kills the Redis server (SIGKILL) twice
+// during a game of two people and a robot and restarts it from its
+// append-only file after a pause. The people keep pressing through the
+// outages. The game must go on and end, and its log must replay to the
+// stored state.
+func TestRedisKilledAndRestartedMidGame(t *testing.T) {
+	t.Parallel()
+	// appendfsync always: every acknowledged write survives the kill. With
+	// the default (everysec) up to a second of moves may be lost.
+	rs := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
+	h := newHarnessOn(t, store.NewRedis(rs.Client(t), "tc:"), time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewGroup("Без базы", a, b)
+	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
+	h.startGame(group, a, lobby)
+
+	done := make(chan struct{})
+	waits := []func() []string{h.player(a, done), h.player(b, done)}
+	start := time.Now()
+	var outages []string
+	for _, at := range [][2]int{{1, 3}, {2, 5}} {
+		if _, err := group.WaitMessage(time.Minute, reached(at[0], at[1])); err != nil {
+			close(done)
+			h.dumpGroup(group)
+			t.Fatal(err)
+		}
+		_, v := h.table(group)
+		if err := rs.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		down := time.Now()
+		time.Sleep(1500 * time.Millisecond)
+		if err := rs.Restart(); err != nil {
+			t.Fatal(err)
+		}
+		_, after := h.table(group)
+		if after < v {
+			t.Errorf("the restart lost committed changes: version %d before the kill, %d after", v, after)
+		}
+		// How long until the game moved again.
+		err := h.srv.WaitFor(time.Minute, func() bool {
+			rec, err := h.store.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+			return err == nil && rec.Version > after
+		})
+		if err != nil {
+			t.Errorf("the game did not move for a minute after Redis came back (round %d)", at[0])
+		}
+		outages = append(outages, fmt.Sprintf("round %d trick ≥%d: down %v, moving again %v after the kill",
+			at[0], at[1], 1500*time.Millisecond, time.Since(down).Round(time.Millisecond)))
+	}
+	_, err := group.WaitMessage(3*time.Minute, contains("Победител"))
+	close(done)
+	for _, w := range waits {
+		w()
+	}
+	if err != nil {
+		h.dumpGroup(group)
+		t.Fatal(err)
+	}
+	tab := h.checkReplay(group)
+	h.checkAnnouncedOnce(group)
+	t.Logf("%d moves; %s; game over %v after the start", len(tab.Log), strings.Join(outages, "; "), time.Since(start).Round(time.Millisecond))
+}
+
+// update ids the tests make up themselves, far from the fake server's.
+var nextUpdateID struct {
+	sync.Mutex
+	n int64
+}
+
+func newUpdateID() int64 {
+	nextUpdateID.Lock()
+	defer nextUpdateID.Unlock()
+	nextUpdateID.n++
+	return 900000000 + nextUpdateID.n
+}
+
+// press builds the update Telegram sends for a button press by u on msg.
+func press(id int64, u *telegramtest.User, msg *telegramtest.Message, chat models.Chat, data string) *models.Update {
+	return &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
+		ID:           "fault-" + strconv.FormatInt(id, 10),
+		From:         u.User(),
+		ChatInstance: "1",
+		Data:         data,
+		Message: models.MaybeInaccessibleMessage{
+			Type:    models.MaybeInaccessibleMessageTypeMessage,
+			Message: &models.Message{ID: msg.ID, Chat: chat, Date: int(time.Now().Unix())},
+		},
+	}}
+}
+
+// TestDuplicateAndReorderedUpdates hands updates to the bot directly:
+// the same update twice, at once, and late after a newer one, and two
+// different updates of one table in the opposite order.
+func TestDuplicateAndReorderedUpdates(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	ctx := context.Background()
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	c := h.begin(h.srv.NewUser("Вера"))
+	group := h.srv.NewGroup("Дубли", a, b, c)
+	chat := group.Chat()
+	a.Send(group, "/newgame")
+	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	handle := func(u *models.Update) {
+		t.Helper()
+		if err := h.Bot.HandleUpdate(ctx, u); err != nil {
+			t.Fatalf("update %d: %v", u.ID, err)
+		}
+	}
+	seats := func() (robots, people int, v int64) {
+		tab, v := h.table(group)
+		for _, s := range tab.Seats {
+			if s.Human() {
+				people++
+			} else {
+				robots++
+			}
+		}
+		return robots, people, v
+	}
+
+	// Adding a robot is not idempotent by nature: only the update id
+	// keeps a redelivery from adding a second one.
+	_, _, v0 := seats()
+	add := press(newUpdateID(), a, lobby, chat, data(lobby, "🤖 Добавить робота"))
+	handle(add)
+	handle(add)
+	if r, _, v := seats(); r != 1 || v != v0+1 {
+		t.Errorf("one add-robot update handled twice: %d robots, version %d → %d", r, v0, v)
+	}
+
+	// The same update ten times at once (replicas racing).
+	_, _, v0 = seats()
+	add = press(newUpdateID(), a, lobby, chat, data(lobby, "🤖 Добавить робота"))
+	var wg sync.WaitGroup
+	errs := make([]error, 10)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = h.Bot.HandleUpdate(ctx, add) }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Errorf("concurrent copy: %v", err)
+		}
+	}
+	if r, _, v := seats(); r != 2 || v != v0+1 {
+		t.Errorf("one add-robot update handled ten times at once: %d robots, version %d → %d", r, v0, v)
+	}
+	handle(press(newUpdateID(), a, lobby, chat, data(lobby, "➖ Убрать робота")))
+	if r, _, _ := seats(); r != 1 {
+		t.Fatalf("kick robot: %d robots left, want 1", r)
+	}
+
+	// Join, leave, then the join again, late (a redelivery after a newer
+	// update): Борис must stay out.
+	join := press(newUpdateID(), b, lobby, chat, data(lobby, "✋ Присоединиться"))
+	leave := press(newUpdateID(), b, lobby, chat, data(lobby, "🚪 Выйти"))
+	handle(join)
+	handle(leave)
+	_, _, v0 = seats()
+	handle(join)
+	if tab, v := h.table(group); tab.SeatOf(b.ID()) >= 0 || v != v0 {
+		t.Errorf("a join redelivered after the leave seated Борис again (version %d → %d)", v0, v)
+	}
+
+	// Two different updates in the opposite order: Вера's leave (newer id)
+	// comes before her join. The leave is refused (she is not seated), the
+	// join applies; the state is a valid lobby either way.
+	join = press(newUpdateID(), c, lobby, chat, data(lobby, "✋ Присоединиться"))
+	leave = press(newUpdateID(), c, lobby, chat, data(lobby, "🚪 Выйти"))
+	handle(leave)
+	handle(join)
+	tab, _ := h.table(group)
+	ids := map[int64]int{}
+	for _, s := range tab.Seats {
+		if s.Human() {
+			ids[s.UserID]++
+		}
+	}
+	if tab.Phase != bot.PhaseLobby || tab.Creator != a.ID() || ids[a.ID()] != 1 || ids[c.ID()] != 1 || ids[b.ID()] != 0 || len(tab.Seats) != 3 {
+		t.Errorf("after reordered updates: phase %s, creator %d, seats %+v", tab.Phase, tab.Creator, tab.Seats)
+	}
+	// The lobby message converges on the stored seats.
+	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID == lobby.ID && strings.Contains(m.Text, ". Вера") && !strings.Contains(m.Text, "Борис") &&
+			strings.Contains(m.Text, "🤖") && strings.Contains(m.Text, "Игроки: 3")
+	}); err != nil {
+		h.dumpGroup(group)
+		t.Errorf("the lobby message does not show the stored seats: %v", err)
+	}
+
+	// A game move handled twice: one move.
+	h.startGame(group, a, lobby)
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, v0 := h.table(group)
+	move := press(newUpdateID(), a, hand, a.PrivateChat().Chat(), hand.Keyboard[0][0].CallbackData)
+	handle(move)
+	handle(move)
+	after, v := h.table(group)
+	if len(after.Log) != len(before.Log)+1 || v != v0+1 {
+		t.Errorf("one move handled twice: log %d → %d, version %d → %d", len(before.Log), len(after.Log), v0, v)
+	}
+}
+
+// TestFiftyPressesOfOneButtonAtOnce presses the player's move button fifty
+// times at once: thirty times by the player (in their private chat) and
+// twenty times by four strangers (on the group table, with the same data).
+// Exactly one press may be applied; every press must be answered.
+func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	c := h.begin(h.srv.NewUser("Вера"))
+	var strangers []*telegramtest.User
+	for i := range 4 {
+		strangers = append(strangers, h.begin(h.srv.NewUser(fmt.Sprintf("Зевака%d", i+1))))
+	}
+	group := h.srv.NewGroup("Полсотни", append([]*telegramtest.User{a, b, c}, strangers...)...)
+	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
+	h.startGame(group, a, lobby)
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := group.WaitMessage(10*time.Second, contains("раунд 1 из 3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := hand.Keyboard[0][0].CallbackData
+	before, v0 := h.table(group)
+
+	type result struct {
+		owner bool
+		q     *telegramtest.Query
+		err   error
+	}
+	results := make([]result, 50)
+	var wg sync.WaitGroup
+	gate := make(chan struct{})
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-gate
+			if i%5 < 3 {
+				q, err := a.PressDataAsync(hand, pick)
+				results[i] = result{owner: true, q: q, err: err}
+				return
+			}
+			q, err := strangers[i%4].PressDataAsync(table, pick)
+			results[i] = result{q: q, err: err}
+		}()
+	}
+	close(gate)
+	wg.Wait()
+	applied, stale, notYours := 0, 0, 0
+	for i, r := range results {
+		if r.err != nil {
+			t.Fatalf("press %d: %v", i, r.err)
+		}
+		ans, err := r.q.Wait(15 * time.Second)
+		if err != nil {
+			t.Errorf("press %d (owner %v) not answered: %v", i, r.owner, err)
+			continue
+		}
+		switch {
+		case r.owner && ans.Text == "":
+			applied++
+		case r.owner && strings.Contains(ans.Text, "устарела"):
+			stale++
+		case !r.owner && strings.Contains(ans.Text, "Это не ваши кнопки"):
+			notYours++
+		default:
+			t.Errorf("press %d (owner %v) answered %q", i, r.owner, ans.Text)
+		}
+	}
+	after, v := h.table(group)
+	if applied != 1 || stale != 29 || notYours != 20 {
+		t.Errorf("answers: %d applied, %d stale, %d not yours; want 1, 29, 20", applied, stale, notYours)
+	}
+	if v != v0+1 || len(after.Log) != len(before.Log)+1 {
+		t.Errorf("fifty presses: version %d → %d, log %d → %d; want one change", v0, v, len(before.Log), len(after.Log))
+	}
+}
+
+// TestRepeatedCoinChoiceIsAnswered presses a coin button whose choice is
+// already made: what a double tap on «🪙+2», or a tap on «🪙0» when no
+// coins are chosen, sends. Nothing changes, but the press must be answered
+// and the bot must go on handling updates.
+func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewGroup("Монетки", a, b)
+	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
+	h.startGame(group, a, lobby)
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a:<table>:<game>:<seat>:<nonce>:<action> → m:<table>:<game>:<seat>:<nonce>:0
+	parts := strings.Split(hand.Keyboard[0][0].CallbackData, ":")
+	parts[0], parts[5] = "m", "0"
+	reset := strings.Join(parts, ":")
+	_, v0 := h.table(group)
+	q1, err1 := a.PressDataAsync(hand, reset)
+	q2, err2 := a.PressDataAsync(hand, reset)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for i, q := range []*telegramtest.Query{q1, q2} {
+		if _, err := q.Wait(5 * time.Second); err != nil {
+			t.Errorf("coin press %d (%s) not answered: %v", i+1, reset, err)
+		}
+	}
+	if _, v := h.table(group); v != v0 {
+		t.Errorf("a repeated coin choice changed the table: version %d → %d", v0, v)
+	}
+	// Аня's next press in the same chat must still be handled: the bot
+	// applies a chat's updates in order, so an update that fails for good
+	// blocks every later one of that chat.
+	q, err := a.PressDataAsync(hand, hand.Keyboard[0][0].CallbackData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := q.Wait(5 * time.Second)
+	if err != nil {
+		t.Errorf("Аня's chef pick after the coin press: %v", err)
+	} else if ans.Text != "" {
+		t.Errorf("Аня's chef pick after the coin press answered %q", ans.Text)
+	}
+}
+
+// TestFullGameOnARedisCluster plays a game of two people and two robots
+// with the store on a real three-master Redis Cluster, where the table's
+// keys, the wake-up set and the rate-limit keys live on different nodes.
+func TestFullGameOnARedisCluster(t *testing.T) {
+	t.Parallel()
+	cl := redistest.StartCluster3(t)
+	h := newHarnessOn(t, store.NewRedis(cl.Client(t), "tc:"), time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewGroup("Кластер", a, b)
+	lobby := h.lobby(group, a, []*telegramtest.User{b}, 2)
+	h.startGame(group, a, lobby)
+	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
+	h.checkReplay(group)
+	h.checkAnnouncedOnce(group)
+	h.checkLimits(group)
+	per, err := cl.KeysPerNode(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := 0
+	for _, n := range per {
+		if n > 0 {
+			used++
+		}
+	}
+	if used < 2 {
+		t.Errorf("keys per node %v: the game did not use the cluster's nodes", per)
+	}
+	t.Logf("keys per node: %v", per)
+}
