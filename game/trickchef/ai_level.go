@@ -22,8 +22,9 @@ const (
 
 // DefaultPlayouts is Shef's search budget when Budget.Playouts is 0: the
 // number of playouts (one sampled deal, one candidate action, played to the
-// end of the round) per decision. At about 10 µs a playout it is well inside
-// 200 ms on one core; see docs/ai.md for the measured strength and latency.
+// end of the round) per decision. A playout costs 5–50 µs (more early in
+// a round), so a decision takes 3–30 ms on one core and its p99 stays under
+// 250 ms; docs/ai.md has the measured strength and latency.
 const DefaultPlayouts = 600
 
 // DefaultWall is the wall-clock cap arena and bot use by default.
