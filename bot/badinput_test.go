@@ -60,7 +60,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	h.expectReply(a.PrivateChat(), "Эта команда работает в группе")
 
 	// The lobby.
-	a.Send(group, "/newgame")
+	a.Send(group, "/newgame trickchef")
 	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
 	if err != nil {
 		t.Fatal(err)

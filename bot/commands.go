@@ -67,7 +67,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		}
 	case "rules":
 		fn = func(t *Table, ch *change) error {
-			ch.post(t, message{Text: b.loc(t.Lang).T(b.rulesKey(t))})
+			ch.post(t, message{Text: b.loc(t.Lang).T(b.rulesKey(t, cmd.args))})
 			return nil
 		}
 	case "help", "start":
@@ -104,9 +104,18 @@ func (b *Bot) settle(err error) error {
 	return err
 }
 
-func (b *Bot) rulesKey(t *Table) string {
-	if k, ok := b.games.get(t.Kind); ok {
-		return k.Rules()
+// rulesKey picks the rules to show: the game named after /rules, else the
+// table's game, else the first game.
+func (b *Bot) rulesKey(t *Table, args []string) string {
+	if len(args) > 0 {
+		if k, ok := b.games.find(strings.Join(args, " ")); ok {
+			return k.Rules()
+		}
+	}
+	if t != nil {
+		if k, ok := b.games.get(t.Kind); ok {
+			return k.Rules()
+		}
 	}
 	return b.games.kinds[0].Rules()
 }
@@ -145,7 +154,7 @@ func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd comma
 	case "help":
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("help.text")})
 	case "rules":
-		b.reply(ctx, m.Chat.ID, message{Text: l.T(b.games.kinds[0].Rules())})
+		b.reply(ctx, m.Chat.ID, message{Text: l.T(b.rulesKey(nil, cmd.args))})
 	case "newgame", "stop", "table", "lang":
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("command.group_only")})
 	default:

@@ -281,7 +281,7 @@ func TestJoinThroughDeepLink(t *testing.T) {
 	h.begin(a)
 	stranger := h.srv.NewUser("Новенький")
 	group := h.srv.NewGroup("Ссылка", a, stranger)
-	a.Send(group, "/newgame")
+	a.Send(group, "/newgame trickchef")
 	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +315,7 @@ func TestForumTopicKeepsItsThread(t *testing.T) {
 	a := h.begin(h.srv.NewUser("Аня"))
 	forum := h.srv.NewForum("Форум", a)
 	topic := forum.NewTopic("Карты")
-	a.Send(topic, "/newgame")
+	a.Send(topic, "/newgame трик-н-шеф")
 	lobby, err := topic.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
 	if err != nil {
 		t.Fatalf("no lobby in the topic: %v", err)
@@ -351,4 +351,74 @@ func TestGroupUpgradedToSupergroupMidGame(t *testing.T) {
 		t.Fatalf("the table did not move to the supergroup: %v", err)
 	}
 	h.playToEnd(super, []*telegramtest.User{a, b}, 3*time.Minute)
+}
+
+func TestPlainNewGameOffersAChoice(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	group := h.srv.NewGroup("Выбор", a)
+	a.Send(group, "/newgame")
+	choice, err := group.WaitMessage(10*time.Second, hasButton("Сосиски"))
+	if err != nil {
+		t.Fatalf("no game choice: %v", err)
+	}
+	if _, ok := choice.Button("Трик-н-Шеф"); !ok {
+		t.Fatalf("the choice lacks Трик-н-Шеф: %+v", choice.Keyboard)
+	}
+	if _, err := a.Press(choice, "Сосиски"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := group.WaitMessage(10*time.Second, contains("Новая игра: Сосиски")); err != nil {
+		t.Fatalf("the lobby did not turn into a Сосиски lobby: %v", err)
+	}
+}
+
+// TestSausagesGameOfFour plays Сосиски with four people to the winner.
+func TestSausagesGameOfFour(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
+		people = append(people, h.begin(h.srv.NewUser(name)))
+	}
+	group := h.srv.NewGroup("Сосисочная", people...)
+	lobby, err := h.LobbyFor("sausages", group, people[0], people[1:], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.startGame(group, people[0], lobby)
+	final := h.playToEnd(group, people, 3*time.Minute)
+	if !strings.Contains(final.Text, "Победитель") {
+		t.Errorf("final message: %q", final.Text)
+	}
+	h.checkLimits(group)
+}
+
+// TestSausagesWithRobots plays Сосиски: two people and three robots, and
+// Трик-н-Шеф in another group of the same bot at the same time.
+func TestSausagesWithRobotsNextToTrickchef(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	c := h.begin(h.srv.NewUser("Вера"))
+	sausages := h.srv.NewGroup("Сосиски", a, b)
+	trick := h.srv.NewGroup("Трик", c)
+	lobby, err := h.LobbyFor("sausages", sausages, a, []*telegramtest.User{b}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.startGame(sausages, a, lobby)
+	lobby2 := h.lobby(trick, c, nil, 2)
+	h.startGame(trick, c, lobby2)
+	done := make(chan struct{})
+	wc := h.player(c, done)
+	h.playToEnd(sausages, []*telegramtest.User{a, b}, 3*time.Minute)
+	if _, err := trick.WaitMessage(3*time.Minute, contains("Победител")); err != nil {
+		t.Errorf("the Трик-н-Шеф game next door did not end: %v", err)
+	}
+	close(done)
+	wc()
+	h.checkLimits(sausages)
 }

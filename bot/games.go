@@ -47,7 +47,7 @@ type registry struct {
 }
 
 func newRegistry() *registry {
-	return &registry{kinds: []gameKind{trickchefKind{}}}
+	return &registry{kinds: []gameKind{trickchefKind{}, sausagesKind{}}}
 }
 
 func (r *registry) get(id string) (gameKind, bool) {

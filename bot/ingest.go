@@ -112,6 +112,11 @@ type UpdateSource interface {
 func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 	var offset int64
 	backoff := 100 * time.Millisecond
+	// failures counts attempts at updates that keep failing; after
+	// maxUpdateAttempts one is given up (and logged) rather than holding
+	// its chat forever.
+	failures := map[int64]int{}
+	skip := map[int64]bool{}
 	for ctx.Err() == nil {
 		ups, err := src.GetUpdates(ctx, offset)
 		if err != nil {
@@ -134,27 +139,56 @@ func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 		}
 		// A fetched batch is applied in full even when we are asked to stop.
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		err = b.handleBatch(bctx, ups)
+		failed := b.handleBatch(bctx, ups, skip)
 		cancel()
-		if err != nil {
+		if len(failed) > 0 {
 			if ctx.Err() != nil {
 				break
 			}
-			b.log.Error().Err(err).Msg("batch not applied; it will be fetched again")
+			b.giveUp(failures, skip, failed)
+			b.log.Error().Err(errors.Join(mapValues(failed)...)).Msg("batch not applied; it will be fetched again")
 			b.sleep(ctx, time.Second)
 			continue
 		}
+		clear(failures)
+		clear(skip)
 		offset = ups[len(ups)-1].ID + 1
 	}
 	return nil
 }
 
+const maxUpdateAttempts = 5
+
+// giveUp counts another failure of each update; one that failed too
+// often is skipped from now on, so the updates after it can go through.
+func (b *Bot) giveUp(failures map[int64]int, skip map[int64]bool, failed map[int64]error) {
+	for id, err := range failed {
+		failures[id]++
+		if failures[id] >= maxUpdateAttempts {
+			skip[id] = true
+			b.log.Error().Err(err).Int64("update", id).Msg("update given up after repeated failures")
+		}
+	}
+}
+
+func mapValues(m map[int64]error) []error {
+	var out []error
+	for _, e := range m {
+		out = append(out, e)
+	}
+	return out
+}
+
 // handleBatch applies a batch: updates of one chat in order, chats in
-// parallel, so one slow table doesn't hold up the others.
-func (b *Bot) handleBatch(ctx context.Context, ups []*models.Update) error {
+// parallel, so one slow table doesn't hold up the others. It returns the
+// updates that failed (the rest of a failed chat's updates are not tried).
+func (b *Bot) handleBatch(ctx context.Context, ups []*models.Update, skip map[int64]bool) map[int64]error {
 	groups := map[int64][]*models.Update{}
 	var order []int64
 	for _, u := range ups {
+		if skip[u.ID] {
+			continue
+		}
 		key := chatOf(u)
 		if _, ok := groups[key]; !ok {
 			order = append(order, key)
@@ -162,21 +196,24 @@ func (b *Bot) handleBatch(ctx context.Context, ups []*models.Update) error {
 		groups[key] = append(groups[key], u)
 	}
 	var wg sync.WaitGroup
-	errs := make([]error, len(order))
-	for i, key := range order {
+	var mu sync.Mutex
+	failed := map[int64]error{}
+	for _, key := range order {
 		wg.Add(1)
-		go func(i int, us []*models.Update) {
+		go func(us []*models.Update) {
 			defer wg.Done()
 			for _, u := range us {
 				if err := b.handleSafely(ctx, u); err != nil {
-					errs[i] = err
+					mu.Lock()
+					failed[u.ID] = err
+					mu.Unlock()
 					return
 				}
 			}
-		}(i, groups[key])
+		}(groups[key])
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	return failed
 }
 
 // handleSafely applies an update and turns a panic into an error, so a

@@ -56,8 +56,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		b.answer(ctx, q, l.T("lobby.open_chat"), false, b.deepLink(joinPrefix+p.Table))
 	case errors.As(err, &r):
 		b.answer(ctx, q, l.T(r.key, r.args...), false, "")
-	case errors.Is(err, errDuplicate):
-		b.answer(ctx, q, "", false, "")
+	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
+		b.answer(ctx, q, "", false, "") // done before, or nothing to do
 	default:
 		return err // not answered: the redelivered update will answer it
 	}

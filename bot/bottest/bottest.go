@@ -103,10 +103,15 @@ func (h *Harness) Begin(u *telegramtest.User) error {
 	return nil
 }
 
-// Lobby opens a lobby in the group, seats the others through the Join
-// button and adds robots.
+// Lobby opens a Трик-н-Шеф lobby in the group, seats the others through
+// the Join button and adds robots.
 func (h *Harness) Lobby(group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) (*telegramtest.Message, error) {
-	creator.Send(group, "/newgame@"+h.Srv.Bot().Username)
+	return h.LobbyFor("trickchef", group, creator, others, robots)
+}
+
+// LobbyFor is Lobby for the game with the given id ("sausages", …).
+func (h *Harness) LobbyFor(gameID string, group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) (*telegramtest.Message, error) {
+	creator.Send(group, "/newgame@"+h.Srv.Bot().Username+" "+gameID)
 	lobby, err := group.WaitMessage(10*time.Second, HasButton("✋ Присоединиться"))
 	if err != nil {
 		return nil, fmt.Errorf("no lobby: %w", err)

@@ -1,0 +1,287 @@
+package bot
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/trickchef/trickchef/game"
+	ss "github.com/trickchef/trickchef/game/sausages"
+)
+
+// sausagesKind adapts Сосиски to the platform.
+type sausagesKind struct{}
+
+func (sausagesKind) ID() string                  { return "sausages" }
+func (sausagesKind) Aliases() []string           { return []string{"сосиски", "сосиска", "skull"} }
+func (sausagesKind) Title(l loc) string          { return l.T("sausages.title") }
+func (sausagesKind) SeatRange() (int, int)       { return ss.MinPlayers, ss.MaxPlayers }
+func (sausagesKind) Rules() string               { return "rules.sausages" }
+func (sausagesKind) ErrorKey(c game.Code) string { return "error." + string(c) }
+func (sausagesKind) Option(loc, int, int) (string, bool) {
+	return "", false
+}
+func (sausagesKind) NextOption(int) int { return 0 }
+
+func (sausagesKind) Start(t *Table) (game.State, error) {
+	return ss.New(ss.Config{Players: len(t.Seats), First: 0, Seed: t.Seed})
+}
+
+func (sausagesKind) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
+
+// Auto plays the easy AI for novices and timed-out people, the counting
+// one for stronger robots.
+func (sausagesKind) Auto(st game.State, seat game.Seat, level string, seed uint64) game.Action {
+	v := st.(*ss.State).SeatView(seat)
+	if level == "" || level == "novice" {
+		return ss.Baseline(v, seed)
+	}
+	return ss.Sly(v, seed)
+}
+
+func (sausagesKind) ClampMod(game.State, game.Seat, int) (int, bool) { return 0, false }
+
+func cardEmoji(c ss.Card) string {
+	if c == ss.Boot {
+		return "🥾"
+	}
+	return "🌭"
+}
+
+func revealsText(t *Table, rs []ss.Reveal) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, seatName(t, r.Seat)+" "+cardEmoji(r.Card))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (k sausagesKind) RenderTable(l loc, t *Table, st game.State) message {
+	v := st.(*ss.State).PublicView()
+	var b strings.Builder
+	if v.Phase == ss.PhaseOver {
+		b.WriteString(l.T("sausages.header_over", "Title", k.Title(l)) + "\n")
+	} else {
+		b.WriteString(l.T("sausages.header", "Title", k.Title(l), "Round", v.Round) + "\n")
+		b.WriteString(l.T("sausages.on_boards", "Count", v.Total) + "\n")
+	}
+	acting := map[game.Seat]bool{}
+	for _, s := range v.ToAct {
+		acting[s] = true
+	}
+	b.WriteString("\n" + l.T("sausages.players") + "\n")
+	for i, sp := range v.Seats {
+		marker := "  "
+		if acting[game.Seat(i)] {
+			marker = "▶️ "
+		}
+		var line string
+		if sp.Out {
+			line = l.T("sausages.seat_out", "Name", seatName(t, game.Seat(i)))
+		} else {
+			line = l.T("sausages.seat_line", "Name", seatName(t, game.Seat(i)), "Side", sp.Side,
+				"Stack", sp.Stack, "Owned", sp.Owned)
+			if sp.Passed {
+				line += " · " + l.T("sausages.passed")
+			}
+		}
+		if t.Seats[i].Unreachable {
+			line += " ⚠️"
+		} else if t.Seats[i].Human() && t.Seats[i].Auto() && v.Phase != ss.PhaseOver {
+			line += " 💤"
+		}
+		b.WriteString(marker + line + "\n")
+	}
+	if len(v.Bids) > 0 && v.Phase != ss.PhaseOver {
+		var bids []string
+		for _, e := range v.Bids {
+			if e.Pass() {
+				bids = append(bids, seatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
+			} else {
+				bids = append(bids, seatName(t, e.Seat)+": "+strconv.Itoa(e.N))
+			}
+		}
+		b.WriteString("\n" + l.T("sausages.bids", "Bids", strings.Join(bids, ", ")) + "\n")
+	}
+	if len(v.Revealed) > 0 {
+		b.WriteString(l.T("sausages.revealed", "Cards", revealsText(t, v.Revealed)) + "\n")
+	}
+	if t.Event != nil {
+		b.WriteString("\n" + l.T(t.Event.Key, "Name", seatName(t, game.Seat(t.Event.Seat))) + "\n")
+	}
+	if v.Phase == ss.PhaseOver {
+		b.WriteString("\n" + l.T("sausages.game_over"))
+		return message{Text: b.String()}
+	}
+	if t.Phase != PhasePlaying {
+		return message{Text: b.String()}
+	}
+	b.WriteString("\n" + k.turnText(l, t, v))
+	if !t.Deadline.IsZero() {
+		b.WriteString(" " + l.T("trickchef.deadline", "Time", t.Deadline.In(deadlineZone()).Format("15:04:05")))
+	}
+	return message{Text: b.String()}
+}
+
+// turnText says who must do what now.
+func (sausagesKind) turnText(l loc, t *Table, v ss.Public) string {
+	if len(v.ToAct) == 0 {
+		return ""
+	}
+	who := mention(t, v.ToAct[0])
+	switch v.Phase {
+	case ss.PhaseSetup:
+		var names []string
+		for _, s := range v.ToAct {
+			names = append(names, mention(t, s))
+		}
+		return l.T("sausages.turn_setup", "Names", strings.Join(names, ", "))
+	case ss.PhaseAdd:
+		return l.T("sausages.turn_add", "Name", who)
+	case ss.PhaseBid:
+		return l.T("sausages.turn_bid", "Name", who, "Bid", v.Bid, "Bidder", seatName(t, v.Bidder))
+	case ss.PhaseAttempt:
+		return l.T("sausages.turn_attempt", "Name", who, "Target", v.Target, "Done", len(v.Revealed))
+	case ss.PhasePick:
+		return l.T("sausages.turn_pick", "Name", who, "Challenger", seatName(t, v.Challenger))
+	case ss.PhaseLose:
+		return l.T("sausages.turn_lose", "Name", who)
+	case ss.PhaseName:
+		return l.T("sausages.turn_name", "Name", who)
+	}
+	return ""
+}
+
+func handText(l loc, h ss.Hand) string {
+	return l.T("sausages.hand_kinds", "Sausages", h.Sausages, "Boots", h.Boots)
+}
+
+func stackText(l loc, cards []ss.Card) string {
+	if len(cards) == 0 {
+		return "—"
+	}
+	parts := make([]string, len(cards))
+	for i, c := range cards {
+		parts[i] = cardEmoji(c)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (k sausagesKind) RenderHand(l loc, t *Table, st game.State, seat int) message {
+	s := st.(*ss.State)
+	v := s.SeatView(game.Seat(seat))
+	var b strings.Builder
+	b.WriteString(l.T("sausages.hand_header", "Title", k.Title(l), "Chat", esc(t.Title), "Round", v.Round) + "\n")
+	if v.Phase == ss.PhaseOver {
+		b.WriteString(l.T("trickchef.hand_over"))
+		return message{Text: b.String()}
+	}
+	if t.Phase != PhasePlaying {
+		b.WriteString(l.T("trickchef.hand_stopped"))
+		return message{Text: b.String()}
+	}
+	me := v.Seats[seat]
+	if me.Out && len(v.Legal) == 0 { // an out challenger still names who starts next
+		b.WriteString(l.T("sausages.hand_out"))
+		return message{Text: b.String()}
+	}
+	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Side", me.Side) + "\n")
+	if v.Lost != ss.NoCard {
+		b.WriteString(l.T("sausages.hand_lost", "Card", cardEmoji(v.Lost)) + "\n")
+	}
+	if len(v.Legal) == 0 {
+		b.WriteString("\n" + l.T("trickchef.hand_wait"))
+		return message{Text: b.String()}
+	}
+	s0 := t.Seats[seat]
+	btn := func(text string, a game.Action) button {
+		return button{Text: text, Data: payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, s0.Nonce, int(a)}}.String()}
+	}
+	var kb [][]button
+	var place, bids, other []button
+	for _, a := range v.Legal {
+		m, _ := ss.Decode(a)
+		switch m.Kind {
+		case ss.KindPlace:
+			place = append(place, btn(l.T("sausages.place_button", "Card", cardEmoji(m.Card)), a))
+		case ss.KindBid:
+			bids = append(bids, btn(strconv.Itoa(m.N), a))
+		case ss.KindPass:
+			other = append(other, btn(l.T("sausages.pass_button"), a))
+		case ss.KindReveal:
+			other = append(other, btn(l.T("sausages.reveal_button", "Name", seatName(t, m.Seat)), a))
+		case ss.KindPick:
+			place = append(place, btn("🂠 "+strconv.Itoa(m.Index+1), a))
+		case ss.KindLose:
+			place = append(place, btn(l.T("sausages.lose_button", "Card", cardEmoji(m.Card)), a))
+		case ss.KindName:
+			other = append(other, btn(seatName(t, m.Seat), a))
+		}
+	}
+	switch v.Phase {
+	case ss.PhaseSetup:
+		b.WriteString("\n" + l.T("sausages.hand_setup"))
+	case ss.PhaseAdd:
+		b.WriteString("\n" + l.T("sausages.hand_add", "Count", v.Total))
+	case ss.PhaseBid:
+		b.WriteString("\n" + l.T("sausages.hand_bid", "Bid", v.Bid, "Count", v.Total))
+	case ss.PhaseAttempt:
+		b.WriteString("\n" + l.T("sausages.hand_attempt", "Target", v.Target, "Done", len(v.Revealed)))
+	case ss.PhasePick:
+		b.WriteString("\n" + l.T("sausages.hand_pick", "Name", seatName(t, v.Challenger)))
+	case ss.PhaseLose:
+		b.WriteString("\n" + l.T("sausages.hand_lose"))
+	case ss.PhaseName:
+		b.WriteString("\n" + l.T("sausages.hand_name"))
+	}
+	if len(place) > 0 {
+		kb = append(kb, place)
+	}
+	if len(bids) > 0 {
+		b.WriteString("\n" + l.T("sausages.hand_bid_hint"))
+		kb = append(kb, rows(bids, 6)...)
+	}
+	kb = append(kb, rows(other, 3)...)
+	return message{Text: b.String(), Keyboard: kb, Ping: true}
+}
+
+// rows breaks buttons into rows of at most n.
+func rows(bs []button, n int) [][]button {
+	var out [][]button
+	for len(bs) > 0 {
+		k := min(n, len(bs))
+		out = append(out, bs[:k])
+		bs = bs[k:]
+	}
+	return out
+}
+
+func (k sausagesKind) Info(l loc, t *Table, st game.State, seat int) string {
+	v := st.(*ss.State).SeatView(game.Seat(seat))
+	return l.T("sausages.info", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack))
+}
+
+func (k sausagesKind) Announce(l loc, t *Table, before, after game.State) []message {
+	b, a := before.(*ss.State).PublicView(), after.(*ss.State).PublicView()
+	var out []message
+	o := a.LastRound
+	fresh := o != nil && (b.LastRound == nil || b.LastRound.Round != o.Round)
+	if fresh {
+		switch {
+		case o.Success && o.Won:
+			// the winner message below says it
+		case o.Success:
+			out = append(out, message{Text: l.T("sausages.success", "Name", seatName(t, o.Challenger), "N", o.N)})
+		case o.OwnBoot:
+			out = append(out, message{Text: l.T("sausages.fail_own", "Name", seatName(t, o.Challenger))})
+		default:
+			out = append(out, message{Text: l.T("sausages.fail", "Name", seatName(t, o.Challenger), "Owner", seatName(t, o.BootOwner))})
+		}
+	}
+	if o != nil && o.Eliminated && (fresh || !b.LastRound.Eliminated) {
+		out = append(out, message{Text: l.T("sausages.eliminated", "Name", seatName(t, o.Challenger))})
+	}
+	if a.Winner >= 0 && b.Winner < 0 {
+		out = append(out, message{Text: l.T("sausages.winner", "Name", mention(t, a.Winner))})
+	}
+	return out
+}
