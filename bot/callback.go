@@ -34,7 +34,8 @@ const (
 	lobbyCancel
 	lobbyOption
 	lobbyKind
-	lobbyKick // remove an AI seat: Args[1] = seat
+	lobbyKick  // remove the last robot
+	lobbyLevel // cycle the level of the next robot
 )
 
 // argCount is how many integers each op carries after the game number.

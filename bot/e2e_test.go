@@ -422,3 +422,36 @@ func TestSausagesWithRobotsNextToTrickchef(t *testing.T) {
 	wc()
 	h.checkLimits(sausages)
 }
+
+// TestRobotLevels adds a «Шеф» and a «Повар» robot through the lobby's
+// level button and plays a game with them.
+func TestRobotLevels(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	group := h.srv.NewGroup("Уровни", a)
+	a.Send(group, "/newgame trickchef")
+	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"повар", "шеф"} {
+		if _, err := a.PressFunc(lobby, func(b telegramtest.Button) bool { return strings.HasPrefix(b.Text, "⚙️") }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := group.WaitMessage(10*time.Second, hasButton("⚙️ Уровень новых роботов: "+want)); err != nil {
+			t.Fatalf("level did not change to %s: %v", want, err)
+		}
+		if _, err := a.Press(lobby, "🤖 Добавить робота"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return strings.Contains(m.Text, "· повар") && strings.Contains(m.Text, "· шеф")
+	}); err != nil {
+		h.dumpGroup(group)
+		t.Fatalf("the lobby does not list both robots with their levels: %v", err)
+	}
+	h.startGame(group, a, lobby)
+	h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
+}

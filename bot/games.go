@@ -23,9 +23,14 @@ type gameKind interface {
 	// Start deals a new game for the table's seats, option and seed.
 	Start(t *Table) (game.State, error)
 	Decode(data []byte) (game.State, error)
-	// Auto picks a move for a seat the bot plays (an AI seat, or a person
-	// whose time ran out). Deterministic for a given seed.
-	Auto(st game.State, seat game.Seat, level string, seed uint64) game.Action
+	// Levels are the robot levels offered in the lobby, easiest first.
+	Levels() []string
+	// Auto picks a move for a seat the bot plays: a robot of a level, or
+	// a person whose time ran out (level ""). memory is what Observe kept.
+	Auto(st game.State, seat game.Seat, level string, seed uint64, memory []byte) game.Action
+	// Observe updates the robots' memory of public events after a move
+	// (Трик-н-Шеф: voids and won cards), kept in the table record.
+	Observe(memory []byte, st game.State) []byte
 	// ClampMod validates a hand-keyboard modifier for a seat.
 	ClampMod(st game.State, seat game.Seat, mod int) (int, bool)
 	// ErrorKey maps an engine rule code to a locale key.

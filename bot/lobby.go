@@ -38,6 +38,7 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 	t.Creator = m.From.ID
 	t.Seats = []Seat{{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started}}
 	t.Option = 0
+	t.AILevel = ""
 	t.Seed = 0
 	t.Game = nil
 	t.Log = nil
@@ -125,7 +126,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if _, max := kind.SeatRange(); len(t.Seats) >= max {
 			return refuse("lobby.full")
 		}
-		t.Seats = append(t.Seats, Seat{Name: b.aiName(l, t), AI: "novice"})
+		t.Seats = append(t.Seats, Seat{Name: b.aiName(l, t), AI: aiLevel(kind, t.AILevel)})
 	case lobbyKick:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -137,6 +138,14 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			}
 		}
 		return refuse("lobby.no_ai")
+	case lobbyLevel:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if !hasKind {
+			return refuse("lobby.choose_game")
+		}
+		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
 	case lobbyOption:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -160,6 +169,27 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		return refuse("error.bad_button")
 	}
 	return nil
+}
+
+// aiLevel is the lobby's robot level, the game's easiest by default.
+func aiLevel(k gameKind, level string) string {
+	for _, l := range k.Levels() {
+		if l == level {
+			return l
+		}
+	}
+	return k.Levels()[0]
+}
+
+// nextLevel cycles through the game's robot levels.
+func nextLevel(k gameKind, level string) string {
+	ls := k.Levels()
+	for i, l := range ls {
+		if l == level {
+			return ls[(i+1)%len(ls)]
+		}
+	}
+	return ls[0]
 }
 
 // errOpenChat answers a join press with a deep link instead of a seat.
@@ -232,6 +262,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	}
 	t.Game = data
 	t.Log = nil
+	t.Memory = k.Observe(nil, st)
 	t.Phase = PhasePlaying
 	t.Event = nil
 	for i := range t.Seats {

@@ -205,6 +205,7 @@ func (b *Bot) apply(t *Table, ch *change, k gameKind, st game.State, seat int, a
 		return err
 	}
 	t.Game = data
+	t.Memory = k.Observe(t.Memory, st)
 	t.Log = append(t.Log, Move{Seat: game.Seat(seat), Action: a, Auto: auto})
 	t.Seats[seat].Nonce++
 	t.Seats[seat].Mod = 0
@@ -280,7 +281,11 @@ func (b *Bot) fireTimer(ctx context.Context, id string) error {
 				s.Timeouts++
 				t.Event = &Event{Key: "event.timeout", Seat: int(seat)}
 			}
-			a := k.Auto(st, seat, s.AI, seatSeed(t))
+			level := s.AI
+			if s.Human() {
+				level = "" // a person's timeout: the baseline plays, quickly
+			}
+			a := k.Auto(st, seat, level, seatSeed(t), t.Memory)
 			if err := b.apply(t, ch, k, st, int(seat), a, true); err != nil {
 				return err
 			}

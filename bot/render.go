@@ -52,7 +52,7 @@ func (b *Bot) renderLobby(l loc, t *Table) message {
 		line := strconv.Itoa(i+1) + ". " + esc(s.Name)
 		switch {
 		case !s.Human():
-			line = strconv.Itoa(i+1) + ". 🤖 " + esc(s.Name)
+			line = strconv.Itoa(i+1) + ". 🤖 " + esc(s.Name) + " · " + l.T("ai.level_"+s.AI)
 		case s.UserID == t.Creator:
 			line += " " + l.T("lobby.creator_mark")
 		}
@@ -68,6 +68,7 @@ func (b *Bot) renderLobby(l loc, t *Table) message {
 	kb := [][]button{
 		{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)},
 		{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
+		{lobbyBtn(l.T("lobby.level_button", "Level", l.T("ai.level_"+aiLevel(k, t.AILevel))), lobbyLevel)},
 	}
 	if label, ok := k.Option(l, t.Option, len(t.Seats)); ok {
 		kb = append(kb, []button{lobbyBtn(label, lobbyOption)})

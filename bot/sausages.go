@@ -28,15 +28,20 @@ func (sausagesKind) Start(t *Table) (game.State, error) {
 
 func (sausagesKind) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
 
+func (sausagesKind) Levels() []string { return []string{"novice", "sly"} }
+
 // Auto plays the easy AI for novices and timed-out people, the counting
 // one for stronger robots.
-func (sausagesKind) Auto(st game.State, seat game.Seat, level string, seed uint64) game.Action {
+func (sausagesKind) Auto(st game.State, seat game.Seat, level string, seed uint64, _ []byte) game.Action {
 	v := st.(*ss.State).SeatView(seat)
 	if level == "" || level == "novice" {
 		return ss.Baseline(v, seed)
 	}
 	return ss.Sly(v, seed)
 }
+
+// Observe keeps nothing: Sly reads all it needs from the view.
+func (sausagesKind) Observe([]byte, game.State) []byte { return nil }
 
 func (sausagesKind) ClampMod(game.State, game.Seat, int) (int, bool) { return 0, false }
 

@@ -37,11 +37,15 @@ type Table struct {
 	Seats   []Seat `json:"seats,omitempty"`
 	// Option is the game's one lobby option (Трик-н-Шеф: the suit left out
 	// with three players).
-	Option int    `json:"option,omitempty"`
+	Option int `json:"option,omitempty"`
+	// AILevel is the level of the next robot added in the lobby.
+	AILevel string `json:"ai_level,omitempty"`
 	Seed   uint64 `json:"seed,omitempty"`
 	Game   []byte `json:"game,omitempty"`
 	// Log is every action applied, so a game can be replayed from its seed.
 	Log []Move `json:"log,omitempty"`
+	// Memory is what the robots remember of public events (per game).
+	Memory json.RawMessage `json:"memory,omitempty"`
 	// Deadline is when the people who must act time out; AutoAt is when
 	// the seats the bot plays move. Zero when nobody waits.
 	Deadline time.Time `json:"deadline,omitempty"`

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,8 +39,39 @@ func (trickchefKind) Start(t *Table) (game.State, error) {
 
 func (trickchefKind) Decode(data []byte) (game.State, error) { return tc.Unmarshal(data) }
 
-func (trickchefKind) Auto(st game.State, seat game.Seat, level string, seed uint64) game.Action {
-	return tc.Baseline(st.(*tc.State).SeatView(seat), seed)
+func (trickchefKind) Levels() []string {
+	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef)}
+}
+
+// Auto plays the baseline for a person who timed out, and the level's
+// player for a robot. «Шеф» searches within tc.DefaultWall; its choice is
+// logged like any move, so a replay stays exact.
+func (trickchefKind) Auto(st game.State, seat game.Seat, level string, seed uint64, memory []byte) game.Action {
+	v := st.(*tc.State).SeatView(seat)
+	if level == "" {
+		return tc.Baseline(v, seed)
+	}
+	return tc.Decide(tc.Level(level), v, history(memory), seed, tc.Budget{Wall: tc.DefaultWall, Clock: time.Now})
+}
+
+// history decodes the robots' memory; an unreadable one starts afresh
+// (the robots only play a little worse).
+func history(memory []byte) tc.History {
+	var h tc.History
+	if len(memory) > 0 {
+		_ = json.Unmarshal(memory, &h)
+	}
+	return h
+}
+
+func (trickchefKind) Observe(memory []byte, st game.State) []byte {
+	h := history(memory)
+	h.Observe(st.(*tc.State).PublicView())
+	out, err := json.Marshal(h)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 func (trickchefKind) ClampMod(st game.State, seat game.Seat, mod int) (int, bool) {
