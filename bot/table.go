@@ -40,8 +40,8 @@ type Table struct {
 	Option int `json:"option,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
-	Seed   uint64 `json:"seed,omitempty"`
-	Game   []byte `json:"game,omitempty"`
+	Seed    uint64 `json:"seed,omitempty"`
+	Game    []byte `json:"game,omitempty"`
 	// Log is every action applied, so a game can be replayed from its seed.
 	Log []Move `json:"log,omitempty"`
 	// Memory is what the robots remember of public events (per game).
