@@ -1,8 +1,17 @@
-// Command arena plays seeded games of Трик-н-Шеф between AI levels and
-// reports per level: win rate with a 95% confidence interval, average
-// score and time per decision.
+// Command arena plays seeded games between AI levels and reports per
+// level: win rate with a 95% confidence interval, average score and time
+// per decision. -game picks the game: trickchef (Трик-н-Шеф, the default)
+// or sausages (Сосиски).
 //
 //	go run ./cmd/arena -games 2000 -players shef,cook,cook,cook -seed 1 -playouts 600
+//	go run ./cmd/arena -game sausages -games 2000 -players sly,novice,novice,novice -seed 1
+//
+// Player kinds: for trickchef novice, cook, shef and baseline (the
+// engine's Baseline), 3 or 4 of them; for sausages novice (Baseline), sly
+// (Sly) and random (a uniformly random legal action, seeded), 3 to 6 of
+// them. -playouts and -budget only concern trickchef's shef. For sausages
+// the average score is the average number of successes a player had at
+// the end of the game (2 for a winner by successes).
 //
 // Seats rotate every game (game g puts player i in seat (i+g) mod n), so
 // with a multiple of n games every player sits in every seat equally
@@ -17,9 +26,10 @@
 //	 "win_rate":{"shef":0.41,"cook":0.19},"win_ci95":{...},"avg_score":{...},
 //	 "decision_ms_mean":{...},"decision_ms_p99":{...},"playouts":600,"budget_ms":0}
 //
-// Every per-kind map is keyed by level. A kind that fills several seats is
-// averaged over them, so at equal strength every kind's win rate is 1/n;
-// a shared win between k players counts 1/k to each.
+// with "game":"sausages" added for Сосиски (trickchef's line has no
+// "game" key). Every per-kind map is keyed by level. A kind that fills
+// several seats is averaged over them, so at equal strength every kind's
+// win rate is 1/n; a shared win between k players counts 1/k to each.
 package main
 
 import (
@@ -37,7 +47,6 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/game"
-	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
 func main() {
@@ -49,8 +58,9 @@ func main() {
 
 // config is the parsed command line.
 type config struct {
+	game     contest
 	games    int
-	players  []tc.Level
+	players  []string
 	seed     uint64
 	playouts int
 	budget   time.Duration
@@ -62,26 +72,35 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	var players string
+	var name, players string
+	fs.StringVar(&name, "game", "trickchef", "game to play: trickchef or sausages")
 	fs.IntVar(&c.games, "games", 100, "games to play")
-	fs.StringVar(&players, "players", "shef,cook,cook,cook", "3 or 4 levels (novice, cook, shef, or baseline: the engine's Baseline), comma-separated")
+	fs.StringVar(&players, "players", "", "player kinds, comma-separated (default shef,cook,cook,cook for trickchef, sly,novice,novice,novice for sausages);\n"+
+		"trickchef: 3 or 4 of novice, cook, shef, baseline (the engine's Baseline); sausages: 3 to 6 of novice, sly, random")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first game; game g uses a seed derived from it and g")
-	fs.IntVar(&c.playouts, "playouts", 0, "shef playouts per decision (0: the package default)")
-	fs.DurationVar(&c.budget, "budget", 0, "wall-clock cap per shef decision (0: none; a cap makes results depend on machine speed)")
+	fs.IntVar(&c.playouts, "playouts", 0, "trickchef: shef playouts per decision (0: the package default)")
+	fs.DurationVar(&c.budget, "budget", 0, "trickchef: wall-clock cap per shef decision (0: none; a cap makes results depend on machine speed)")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "games played in parallel")
 	fs.BoolVar(&c.progress, "progress", false, "report progress on stderr")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	for _, p := range strings.Split(players, ",") {
-		l := tc.Level(strings.TrimSpace(p))
-		if l != tc.Novice && l != tc.Cook && l != tc.Shef && l != baseline {
-			return c, fmt.Errorf("unknown level %q", p)
-		}
-		c.players = append(c.players, l)
+	c.game = contests[name]
+	if c.game == nil {
+		return c, fmt.Errorf("unknown game %q (trickchef or sausages)", name)
 	}
-	if len(c.players) != 3 && len(c.players) != 4 {
-		return c, errors.New("need 3 or 4 players")
+	if players == "" {
+		players = c.game.defaultPlayers()
+	}
+	for _, p := range strings.Split(players, ",") {
+		p = strings.TrimSpace(p)
+		if !slices.Contains(c.game.kinds(), p) {
+			return c, fmt.Errorf("unknown %s level %q (want one of %s)", name, p, strings.Join(c.game.kinds(), ", "))
+		}
+		c.players = append(c.players, p)
+	}
+	if lo, hi := c.game.seats(); len(c.players) < lo || len(c.players) > hi {
+		return c, fmt.Errorf("%s needs %d to %d players", name, lo, hi)
 	}
 	if c.games < 1 || c.workers < 1 {
 		return c, errors.New("games and workers must be positive")
@@ -89,15 +108,34 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	return c, nil
 }
 
-// baseline names the engine's Baseline heuristic, the yardstick under the
-// three levels (Novice is Baseline with slips).
-const baseline tc.Level = "baseline"
+// contest is a game the arena can run (see games.go).
+type contest interface {
+	name() string
+	kinds() []string        // accepted player kinds
+	defaultPlayers() string // -players when not given
+	seats() (lo, hi int)    // accepted number of players
+	scoreLabel() string     // what avg_score averages, as a column header
+	about(c *config) string // settings for the first output line
+	newTable(c *config, players int, seed uint64) (table, error)
+}
 
-func decide(l tc.Level, v tc.SeatView, h tc.History, seed uint64, b tc.Budget) game.Action {
-	if l == baseline {
-		return tc.Baseline(v, seed)
-	}
-	return tc.Decide(l, v, h, seed, b)
+// table is one game in progress.
+type table interface {
+	// toAct lists the seats to act now; the arena applies one action for
+	// each, in this order, then asks again. Empty once the game is over.
+	toAct() []game.Seat
+	// decide returns kind's action for seat s and the time the AI took
+	// (building the seat's view not included).
+	decide(kind string, s game.Seat, seed uint64) (game.Action, time.Duration)
+	apply(s game.Seat, a game.Action) error
+	// result is the score per seat and the winners, once over.
+	result() (scores []int, winners []game.Seat)
+}
+
+// contests are the games by -game name.
+var contests = map[string]contest{
+	"trickchef": trickchefGame{},
+	"sausages":  sausagesGame{},
 }
 
 // outcome is one game's result per player (index into config.players).
@@ -118,36 +156,31 @@ func gameSeed(seed uint64, g int) uint64 {
 func playGame(c *config, g int) (outcome, error) {
 	n := len(c.players)
 	gs := gameSeed(c.seed, g)
-	st, err := tc.New(tc.DefaultConfig(n, 0, gs))
+	t, err := c.game.newTable(c, n, gs)
 	if err != nil {
 		return outcome{}, err
 	}
 	// Seat s holds player (s - g) mod n: player i sits in seat (i + g) mod n.
 	player := func(s game.Seat) int { return ((int(s)-g)%n + n) % n }
 	o := outcome{share: make([]float64, n), score: make([]int, n), times: make([][]float64, n)}
-	var h tc.History
-	b := tc.Budget{Playouts: c.playouts}
-	if c.budget > 0 {
-		b.Wall, b.Clock = c.budget, time.Now
-	}
-	for step := uint64(0); !st.Over(); step++ {
-		s, _ := st.Current()
-		p := player(s)
-		v := st.SeatView(s)
-		t0 := time.Now()
-		a := decide(c.players[p], v, h, gs^(step+1)*0x2545f4914f6cdd1d, b)
-		o.times[p] = append(o.times[p], float64(time.Since(t0).Nanoseconds())/1e6)
-		if err := st.Apply(s, a); err != nil {
-			return o, fmt.Errorf("game %d step %d: %s played %d: %w", g, step, c.players[p], a, err)
+	step := uint64(0)
+	for to := t.toAct(); len(to) > 0; to = t.toAct() {
+		for _, s := range to {
+			p := player(s)
+			a, d := t.decide(c.players[p], s, gs^(step+1)*0x2545f4914f6cdd1d)
+			o.times[p] = append(o.times[p], float64(d.Nanoseconds())/1e6)
+			if err := t.apply(s, a); err != nil {
+				return o, fmt.Errorf("game %d step %d: %s played %d: %w", g, step, c.players[p], a, err)
+			}
+			step++
 		}
-		h.Observe(st.PublicView())
 	}
-	res := st.Result()
-	for s, sc := range res.Scores {
+	scores, winners := t.result()
+	for s, sc := range scores {
 		o.score[player(game.Seat(s))] = sc
 	}
-	for _, w := range res.Winners {
-		o.share[player(w)] += 1 / float64(len(res.Winners))
+	for _, w := range winners {
+		o.share[player(w)] += 1 / float64(len(winners))
 	}
 	return o, nil
 }
@@ -155,8 +188,9 @@ func playGame(c *config, g int) (outcome, error) {
 // summary is the JSON last line.
 type summary struct {
 	Games    int                `json:"games"`
-	Players  []tc.Level         `json:"players"`
-	Kinds    []tc.Level         `json:"kinds"`
+	Game     string             `json:"game,omitempty"` // absent for trickchef, as before -game
+	Players  []string           `json:"players"`
+	Kinds    []string           `json:"kinds"`
 	WinRate  map[string]float64 `json:"win_rate"`
 	WinCI95  map[string]float64 `json:"win_ci95"`
 	AvgScore map[string]float64 `json:"avg_score"`
@@ -215,9 +249,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 			sum.Kinds = append(sum.Kinds, l)
 		}
 	}
-	fmt.Fprintf(stdout, "%d games, players %v, shef playouts %d, wall cap %v, %.0fs\n",
-		c.games, c.players, c.playouts, c.budget, sum.Seconds)
-	fmt.Fprintf(stdout, "%-7s %5s %18s %9s %9s %9s %9s\n", "kind", "seats", "win rate (95% CI)", "avg score", "decisions", "mean ms", "p99 ms")
+	if c.game.name() != "trickchef" {
+		sum.Game = c.game.name()
+	}
+	fmt.Fprintf(stdout, "%d games, players %v, %s, %.0fs\n", c.games, c.players, c.game.about(&c), sum.Seconds)
+	fmt.Fprintf(stdout, "%-7s %5s %18s %9s %9s %9s %9s\n", "kind", "seats", "win rate (95% CI)", c.game.scoreLabel(), "decisions", "mean ms", "p99 ms")
 	for _, k := range sum.Kinds {
 		var share, score float64
 		var times []float64
@@ -248,7 +284,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if len(times) > 0 {
 			p99 = times[min(len(times)-1, int(math.Ceil(0.99*float64(len(times))))-1)]
 		}
-		key := string(k)
+		key := k
 		sum.WinRate[key], sum.WinCI95[key], sum.AvgScore[key] = round4(p), round4(ci), round4(score/n)
 		sum.MeanMS[key], sum.P99MS[key] = round4(mean), round4(p99)
 		fmt.Fprintf(stdout, "%-7s %5d %8.1f%% ± %5.1f%% %9.2f %9d %9.3f %9.3f\n",
