@@ -10,20 +10,26 @@ import (
 // view and seed always give the same action, always one of v.Legal (or -1
 // if v.Legal is empty). They read only the view, so they never cheat.
 //
-//   - Baseline: bluffs sometimes (the boot at setup about one time in four,
-//     now and then when adding; a rare bluff raise), bids from its own
-//     stack (a safe stack → its own cards plus a third of the others'),
-//     passes above that or with a boot of its own down, reveals first from
-//     players who bid this round (their stacks are probably sausages),
-//     picks blind at random, loses a sausage before the boot.
+//   - Baseline: puts its boot down at setup most of the time (85%: the
+//     boot down is the best shield against wild bidders, and a bluff);
+//     with the boot down it lays sausages on it as a lure, never raises
+//     but for a rare bluff to 1 or 2, and bids 1 only when forced. With a
+//     safe stack it bids what it knows: its own cards plus half of the
+//     stacks of trusted bidders (who bid within their own stack), opens at
+//     that, raises only into bids it can make, else passes. It reveals
+//     trusted bidders first, then the tallest stacks (top cards are safest),
+//     picks blind at random, loses sausages before the boot.
 //   - Sly: counts. It models, for each opponent, the chance that their boot
-//     is in their stack (half of stack size over cards owned, lowered for a
-//     player who bid within their own stack, raised for one who raised hard
-//     or opened low and dropped out: the classic lure, and updated as their
-//     top cards turn out safe), turns the card least likely to be a boot
-//     each time, and raises while its estimated chance of success is at
-//     least 0.35. With its own boot down it builds a lure (sausages on top)
-//     and never raises into its own boot except a rare push.
+//     is in their stack (0.5 plus 0.08 per card above one, halved for a
+//     player who bid within their own stack, raised for one who jumped or
+//     opened low and dropped out, updated as their top cards turn out
+//     safe), turns the card least likely to be a boot each time, opens at
+//     once with a safe stack (at least its own cards) and raises while its
+//     estimated success is at least 0.45. It reads the last round: if its
+//     challenger bid far beyond their own stack (or on their own boot) the
+//     table is wild and it always puts its boot down; if the bid was sober
+//     it does so only 60% of the time (always when it has nothing to read).
+//     With its boot down it builds a lure and passes, but for a rare push.
 
 // aiRand seeds a generator from the seed and the situation, so decisions
 // differ between situations but repeat for the same view.
@@ -68,6 +74,68 @@ func loseCard(v *SeatView) game.Action {
 	return LoseAction(Boot)
 }
 
+// Tuned in the arena (see docs/ai.md, «Сосиски»).
+const (
+	baseBoot    = 85 // % boot at setup: the boot down is the best shield
+	baseAdd     = 30 // % add a card rather than open, with a safe stack
+	baseAddBoot = 10 // % of those adds that put the boot on top (a bluff)
+	baseTrust   = 2  // count 1/baseTrust of the trusted bidders' cards
+	baseBluff   = 8  // % bluff raise to 1 or 2 with the boot down
+	slyBoot     = 100
+	slyBootWild = 100
+	slyBootCalm = 60
+	wildGap     = 2
+	slyQ0       = 0.5
+	slyQAdd     = 0.08
+	slyRaise    = 0.45
+	slyOpen     = 0.6
+	slyAdd      = 0
+	slyPush     = 8
+	slyTrust    = 0.5
+)
+
+// bidder facts of this round, per seat.
+type bidFacts struct {
+	high, jump [MaxPlayers]int
+	dropped    [MaxPlayers]bool // bid, then passed
+}
+
+func readBids(v *SeatView) *bidFacts {
+	f := &bidFacts{}
+	prev := 0
+	for _, e := range v.Bids {
+		if e.Seat < 0 || int(e.Seat) >= MaxPlayers {
+			continue
+		}
+		if e.Pass() {
+			f.dropped[e.Seat] = f.high[e.Seat] > 0
+			continue
+		}
+		f.jump[e.Seat] = max(f.jump[e.Seat], e.N-prev)
+		f.high[e.Seat], prev = e.N, e.N
+	}
+	return f
+}
+
+// trusted reports whether seat i bid no more than its own stack without a
+// wild jump: an honest bidder's stack is probably all sausages.
+func (f *bidFacts) trusted(v *SeatView, i int) bool {
+	return f.high[i] > 0 && f.high[i] <= v.Seats[i].Stack && f.jump[i] <= 2
+}
+
+// baseCapacity is how high Baseline dares to bid with a safe stack: its own
+// cards plus part of the stacks of trusted bidders.
+func baseCapacity(v *SeatView, f *bidFacts) int {
+	c := len(v.Stack)
+	extra := 0
+	for i, s := range v.Seats {
+		if game.Seat(i) != v.Seat && !s.Out && f.trusted(v, i) {
+			extra += s.Stack - s.Revealed
+		}
+	}
+	return c + extra/baseTrust
+}
+
 // Baseline is the simple AI level.
 func Baseline(v SeatView, seed uint64) game.Action {
 	if len(v.Legal) == 0 {
@@ -77,41 +145,43 @@ func Baseline(v SeatView, seed uint64) game.Action {
 		return v.Legal[0]
 	}
 	r := aiRand(&v, seed)
-	mine := len(v.Stack)
+	safe := ownSafe(&v)
 	switch v.Phase {
 	case PhaseSetup:
-		return placeCard(&v, &r, 25)
+		return placeCard(&v, &r, baseBoot)
 	case PhaseAdd:
-		if handCount(&v) > 0 && (!ownSafe(&v) || r.below(100) < 60-15*(mine-1)) {
-			return placeCard(&v, &r, 15)
+		if !safe {
+			if handCount(&v) > 0 {
+				return placeCard(&v, &r, 0) // a lure: sausages on the boot
+			}
+			return choose(&v, BidAction(1)) // forced
 		}
-		if !ownSafe(&v) {
-			return choose(&v, BidAction(1)) // forced, or a lure
+		f := readBids(&v)
+		if handCount(&v) > 0 && r.below(100) < baseAdd {
+			return placeCard(&v, &r, baseAddBoot)
 		}
-		n := mine + (v.Total-mine)/3
-		return choose(&v, BidAction(max(1, min(n, v.Total))))
+		return choose(&v, BidAction(max(1, min(baseCapacity(&v, f), v.Total))))
 	case PhaseBid:
-		capacity := 0
-		if ownSafe(&v) {
-			capacity = mine + (v.Total-mine)/3
+		if !safe {
+			if v.Bid+1 <= 2 && r.below(100) < baseBluff {
+				return choose(&v, BidAction(v.Bid+1)) // bluff raise
+			}
+			return PassAction()
 		}
-		switch {
-		case v.Bid+1 <= capacity:
+		if v.Bid+1 <= baseCapacity(&v, readBids(&v)) {
 			return choose(&v, BidAction(v.Bid+1))
-		case !ownSafe(&v) && v.Bid+1 <= 2 && r.below(100) < 10:
-			return choose(&v, BidAction(v.Bid+1)) // bluff raise
 		}
 		return PassAction()
 	case PhaseAttempt:
-		bidders := bidSeats(&v)
-		best, bestScore := v.Legal[0], -1
+		f := readBids(&v)
+		best, bestScore := v.Legal[0], -1<<30
 		for _, a := range v.Legal {
 			m, _ := Decode(a)
-			score := r.below(100)
-			if bidders&(1<<m.Seat) != 0 {
-				score += 200
+			s := v.Seats[m.Seat]
+			score := r.below(100) + 40*(s.Stack-s.Revealed)
+			if f.trusted(&v, int(m.Seat)) {
+				score += 300
 			}
-			score += 50 * v.Seats[m.Seat].Revealed // a stack that held so far
 			if score > bestScore {
 				best, bestScore = a, score
 			}
@@ -151,7 +221,14 @@ func Sly(v SeatView, seed uint64) game.Action {
 	safe := ownSafe(&v)
 	switch v.Phase {
 	case PhaseSetup:
-		return placeCard(&v, &r, 25)
+		pct := slyBoot
+		switch wildTable(&v) {
+		case 1:
+			pct = slyBootWild
+		case -1:
+			pct = slyBootCalm
+		}
+		return placeCard(&v, &r, pct)
 	case PhaseAdd:
 		m := newModel(&v)
 		if !safe {
@@ -161,20 +238,20 @@ func Sly(v SeatView, seed uint64) game.Action {
 			}
 			return choose(&v, BidAction(1))
 		}
-		best := m.maxBid(0.6)
-		if handCount(&v) > 0 && (best <= mine || r.below(100) < 40-10*(mine-1)) {
+		best := m.maxBid(slyOpen)
+		if handCount(&v) > 0 && r.below(100) < slyAdd-10*(mine-1) {
 			return placeCard(&v, &r, 10)
 		}
 		return choose(&v, BidAction(max(1, min(best, v.Total))))
 	case PhaseBid:
 		if !safe {
-			if v.Bid+1 <= mine && v.Bid <= 2 && r.below(100) < 12 {
+			if v.Bid+1 <= mine && v.Bid <= 2 && r.below(100) < slyPush {
 				return choose(&v, BidAction(v.Bid+1)) // push the others up
 			}
 			return PassAction()
 		}
 		m := newModel(&v)
-		if m.success(v.Bid+1) >= 0.35 {
+		if m.success(v.Bid+1) >= slyRaise {
 			return choose(&v, BidAction(v.Bid+1))
 		}
 		return PassAction()
@@ -200,6 +277,29 @@ func Sly(v SeatView, seed uint64) game.Action {
 		return best
 	}
 	return v.Legal[0]
+}
+
+// wildTable reads the last round: 1 if its challenger (someone else) bid
+// far beyond their own stack or raised on their own boot, the mark of
+// reckless players; -1 if the bid was sober; 0 if there is nothing to read.
+func wildTable(v *SeatView) int {
+	l := v.LastRound
+	if l == nil || l.Challenger == v.Seat {
+		return 0
+	}
+	own := 0
+	for _, rv := range l.Revealed {
+		if rv.Seat == l.Challenger {
+			own++
+		}
+	}
+	switch {
+	case l.N >= own+wildGap || l.OwnBoot && l.N >= 2:
+		return 1
+	case l.N <= own || l.N == 1:
+		return -1
+	}
+	return 0
 }
 
 // model is Sly's belief about the opponents' stacks.
@@ -232,16 +332,16 @@ func newModel(v *SeatView) *model {
 		if game.Seat(i) == v.Seat || s.Out || s.Stack == 0 {
 			continue
 		}
-		q := 0.5 * float64(s.Stack) / float64(max(s.Owned, 1)) // prior, halved: players bluff less than uniform placement
+		q := slyQ0 + slyQAdd*float64(s.Stack-1)
 		switch {
-		case high[i] > 0 && jump[i] >= 2:
-			q = q*1.5 + 0.1 // raised hard: perhaps pushing us up
+		case high[i] > 0 && jump[i] >= 3:
+			q = q*1.2 + 0.1 // raised hard: perhaps pushing us up
 		case high[i] > 0 && passedAfterBid[i] && high[i] <= 2:
-			q = q*1.3 + 0.05 // opened low, dropped out: a lure
+			q = q*1.1 + 0.05 // opened low, dropped out: a lure
 		case high[i] > 0 && high[i] <= s.Stack:
-			q *= 0.4 // bid within their own stack: likely all sausages
+			q *= slyTrust // bid within their own stack: likely all sausages
 		case high[i] > 0:
-			q *= 0.7
+			q *= (1 + slyTrust) / 2
 		}
 		down := s.Stack - s.Revealed
 		// Revealed sausages from the top make the rest likelier to hide

@@ -35,10 +35,12 @@ func winRate(games, players int, hero, villain policy) float64 {
 	return float64(wins) / float64(games)
 }
 
-// Sly is the stronger level: alone against Baselines it wins far more than
-// its share, and it beats uniformly random players. (Baseline does not:
-// random players raise wildly and put their boot down half the time, which
-// its trusting bids do not expect.) Seeds are fixed, so this is stable.
+// Both levels beat uniformly random players (the boot down at setup stops
+// their wild bids; a raise only into bids it can make), and Sly is the
+// stronger: alone against Baselines it wins more than its share, one
+// Baseline among Slys less (but not never). Checked with 4 and 6 players;
+// 3 players are logged only (there Baseline is about even with random
+// players and Sly only a little ahead). Seeds are fixed, so this is stable.
 func TestAIStrength(t *testing.T) {
 	games := 1500
 	if raceEnabled || testing.Short() {
@@ -52,11 +54,17 @@ func TestAIStrength(t *testing.T) {
 		br := winRate(games, players, baselinePolicy, randomPolicy)
 		t.Logf("%d players (fair share %.2f): Sly vs Baselines %.2f, Baseline vs Slys %.2f, Sly vs random %.2f, Baseline vs random %.2f",
 			players, fair, sb, bs, sr, br)
-		if sb < 1.5*fair || bs > fair {
-			t.Errorf("%d players: Sly is not stronger than Baseline", players)
+		if players == 3 {
+			continue
 		}
-		if players == 3 && sr < fair {
-			t.Errorf("Sly loses to random players")
+		if sb < 1.3*fair || bs > fair || bs == 0 {
+			t.Errorf("%d players: Sly is not stronger than Baseline (or Baseline never wins)", players)
+		}
+		if sr < 1.3*fair {
+			t.Errorf("%d players: Sly does not clearly beat random players", players)
+		}
+		if br <= fair {
+			t.Errorf("%d players: Baseline does not beat random players", players)
 		}
 	}
 }
@@ -129,6 +137,25 @@ func TestAIChoices(t *testing.T) {
 		}
 		if own == "SS" && raises != 100 || own == "BS" && raises > 30 {
 			t.Fatalf("stack %s: raised %d times in 100", own, raises)
+		}
+	}
+}
+
+func TestBaselineBidsWhatItCanMake(t *testing.T) {
+	// Seat 0 holds two safe sausages; nobody bid yet is trusted, so it
+	// raises 1 → 2 (its own cards) but never to 3 or more.
+	st := newGame(t, 3, 2)
+	lay(t, st, "SS SS SS")
+	apply(t, st, "bid:1")
+	for seed := uint64(0); seed < 50; seed++ {
+		if a := Baseline(st.SeatView(0), seed); a != BidAction(2) {
+			t.Fatalf("safe stack of 2 over a bid of 1: %d", a)
+		}
+	}
+	apply(t, st, "bid:2 bid:3 pass") // seat 2 bid 1 within its stack: 2 + 2/2 = 3 at most
+	for seed := uint64(0); seed < 50; seed++ {
+		if a := Baseline(st.SeatView(0), seed); a != PassAction() {
+			t.Fatalf("raised into a bid of 4 it cannot make: %d", a)
 		}
 	}
 }
