@@ -1,6 +1,10 @@
 package sausages
 
-import "github.com/trickchef/trickchef/game"
+import (
+	"strconv"
+
+	"github.com/trickchef/trickchef/game"
+)
 
 // Action encoding (small non-negative ints, so they fit Telegram callback
 // data next to a table id and a version):
@@ -186,23 +190,13 @@ func (m Move) String() string {
 	case KindPlace, KindLose:
 		return m.Kind.String() + ":" + m.Card.String()
 	case KindBid:
-		return "bid:" + itoa(m.N)
+		return "bid:" + strconv.Itoa(m.N)
 	case KindPass:
 		return "pass"
 	case KindReveal, KindName:
-		return m.Kind.String() + ":" + itoa(int(m.Seat))
+		return m.Kind.String() + ":" + strconv.Itoa(int(m.Seat))
 	case KindPick:
-		return "pick:" + itoa(m.Index)
+		return "pick:" + strconv.Itoa(m.Index)
 	}
 	return "?"
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

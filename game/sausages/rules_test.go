@@ -2,6 +2,7 @@ package sausages
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/trickchef/trickchef/game"
@@ -296,7 +297,7 @@ func TestFailureOpponentBootBlindPick(t *testing.T) {
 		if pickBoot {
 			i = boot
 		}
-		apply(t, st, "pick:"+itoa(i))
+		apply(t, st, "pick:"+strconv.Itoa(i))
 		want, hand := Sausage, Hand{2, 1}
 		if pickBoot {
 			want, hand = Boot, Hand{3, 0}
@@ -449,7 +450,7 @@ func oppBootLoss(t *testing.T, st *State, loser, owner game.Seat) {
 		if s == owner {
 			c = Boot
 		}
-		apply(t, st, itoa(int(s))+"=place:"+c.String())
+		apply(t, st, strconv.Itoa(int(s))+"=place:"+c.String())
 	}
 	for st.phase == PhaseAdd || st.phase == PhaseBid {
 		s := game.Seat(st.turn)
@@ -464,7 +465,7 @@ func oppBootLoss(t *testing.T, st *State, loser, owner game.Seat) {
 			t.Fatal(err)
 		}
 	}
-	apply(t, st, "reveal:"+itoa(int(owner))+" pick:0")
+	apply(t, st, "reveal:"+strconv.Itoa(int(owner))+" pick:0")
 }
 
 func TestLastOneStanding(t *testing.T) {

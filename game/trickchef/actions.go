@@ -1,6 +1,10 @@
 package trickchef
 
-import "github.com/trickchef/trickchef/game"
+import (
+	"strconv"
+
+	"github.com/trickchef/trickchef/game"
+)
 
 // Action encoding (all small non-negative ints, so they fit Telegram
 // callback data):
@@ -90,21 +94,11 @@ func (m Move) String() string {
 	case KindPlay:
 		s := m.Card.String()
 		if m.Coins > 0 {
-			s += "+" + itoa(m.Coins)
+			s += "+" + strconv.Itoa(m.Coins)
 		} else if m.Coins < 0 {
-			s += "-" + itoa(-m.Coins)
+			s += "-" + strconv.Itoa(-m.Coins)
 		}
 		return s
 	}
 	return "?"
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
