@@ -137,7 +137,8 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	// appendfsync always: every acknowledged write survives the kill. With
 	// the default (everysec) up to a second of moves may be lost.
 	rs := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
-	h := newHarnessOn(t, store.NewRedis(rs.Client(t), "tc:"), time.Minute)
+	rc := rs.Client(t)
+	h := newHarnessOn(t, store.NewRedis(rc, "tc:"), time.Minute)
 	a := h.begin(h.srv.NewUser("Аня"))
 	b := h.begin(h.srv.NewUser("Борис"))
 	group := h.srv.NewGroup("Без базы", a, b)
@@ -147,9 +148,51 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	done := make(chan struct{})
 	waits := []func() []string{h.player(a, done), h.player(b, done)}
 	start := time.Now()
+	// The longest time the table did not change, Redis outages included.
+	// A pause over 10 s is described (whose turn, what the hands show).
+	longest := make(chan time.Duration, 1)
+	var stuck string
+	go func() {
+		var last int64
+		var best time.Duration
+		since := time.Now()
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				longest <- max(best, time.Since(since))
+				return
+			case <-tick.C:
+			}
+			id := strconv.FormatInt(group.ID(), 10)
+			rec, err := h.store.Load(context.Background(), id)
+			if err == nil && rec.Version != last {
+				best, last, since = max(best, time.Since(since)), rec.Version, time.Now()
+			}
+			if err == nil && stuck == "" && time.Since(since) > 10*time.Second {
+				tab, _ := bot.DecodeTable(rec.Data)
+				dirty, _ := h.store.Dirty(context.Background(), id)
+				wake, werr := rc.ZScore(context.Background(), "tc:wake", id).Result()
+				var sb strings.Builder
+				fmt.Fprintf(&sb, "version %d unchanged for 10 s; phase %s; deadline %v, auto at %v (now %v); dirty %v; seats %+v\n",
+					rec.Version, tab.Phase, tab.Deadline.Format(time.StampMilli), tab.AutoAt.Format(time.StampMilli),
+					time.Now().Format(time.StampMilli), dirty, tab.Seats)
+				fmt.Fprintf(&sb, "wake-up %v (%v)\n", time.UnixMilli(int64(wake)).Format(time.StampMilli), werr)
+				for _, u := range []*telegramtest.User{a, b} {
+					for _, m := range u.PrivateChat().Messages() {
+						fmt.Fprintf(&sb, "%s msg %d: %.80q %v\n", u.User().FirstName, m.ID, m.Text, m.Buttons())
+					}
+				}
+				stuck = sb.String()
+			}
+		}
+	}()
 	var outages []string
 	for _, at := range [][2]int{{1, 3}, {2, 5}} {
-		if _, err := group.WaitMessage(time.Minute, reached(at[0], at[1])); err != nil {
+		// Two minutes: under load the table sometimes stands still for about
+		// a minute (see docs/faults.md, findings); the pause is logged below.
+		if _, err := group.WaitMessage(2*time.Minute, reached(at[0], at[1])); err != nil {
 			close(done)
 			h.dumpGroup(group)
 			t.Fatal(err)
@@ -180,8 +223,10 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	}
 	_, err := group.WaitMessage(3*time.Minute, contains("Победител"))
 	close(done)
-	for _, w := range waits {
-		w()
+	for i, w := range waits {
+		if ans := w(); len(ans) > 0 {
+			t.Logf("player %d got answers %q", i, ans)
+		}
 	}
 	if err != nil {
 		h.dumpGroup(group)
@@ -189,7 +234,11 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	}
 	tab := h.checkReplay(group)
 	h.checkAnnouncedOnce(group)
-	t.Logf("%d moves; %s; game over %v after the start", len(tab.Log), strings.Join(outages, "; "), time.Since(start).Round(time.Millisecond))
+	if stuck != "" {
+		t.Logf("the table stood still:\n%s", stuck)
+	}
+	t.Logf("%d moves; %s; longest pause of the table %v; game over %v after the start",
+		len(tab.Log), strings.Join(outages, "; "), (<-longest).Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 
 // update ids the tests make up themselves, far from the fake server's.
@@ -514,4 +563,71 @@ func TestFullGameOnARedisCluster(t *testing.T) {
 		t.Errorf("keys per node %v: the game did not use the cluster's nodes", per)
 	}
 	t.Logf("keys per node: %v", per)
+}
+
+// slowCommit is store.Redis with the gap its Commit has between setting
+// the wake-up (a ZADD of its own, in another slot) and the commit script
+// widened to 600 ms, longer than the worker's idle poll: what a slow
+// network or a busy Redis does now and then.
+type slowCommit struct {
+	*store.Redis
+	gap time.Duration
+}
+
+func (s slowCommit) Commit(ctx context.Context, table string, c store.Change) (int64, error) {
+	if !c.WakeAt.IsZero() {
+		if err := s.Wake(ctx, table, c.WakeAt); err != nil {
+			return 0, err
+		}
+		time.Sleep(s.gap)
+		c.WakeAt = time.Time{}
+	}
+	return s.Redis.Commit(ctx, table, c)
+}
+
+// TestChangeCommittedWhileItsWakeUpIsServiced: a worker that takes the
+// wake-up of a change before the change is written serves the old state
+// and releases the table until the old deadline. The change must still be
+// delivered at once, not when a turn times out a minute later.
+func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
+	t.Parallel()
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	fake, ours := scaledLimits()
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake))
+	t.Cleanup(srv.Close)
+	h := &harness{
+		Harness: &bottest.Harness{Srv: srv, Store: slowCommit{st, 600 * time.Millisecond},
+			Cfg: bot.Config{TurnTimeout: time.Minute, Limits: ours},
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)},
+		t: t, srv: srv, store: st,
+	}
+	h.start()
+	t.Cleanup(h.Stop)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	c := h.begin(h.srv.NewUser("Вера"))
+	group := h.srv.NewGroup("Гонка", a, b, c)
+	// Even the first commit (the lobby) is exposed: the worker finds no
+	// table, releases it with no wake-up at all, and the lobby that is
+	// written 600 ms later is never posted.
+	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
+	h.startGame(group, a, lobby)
+	done := make(chan struct{})
+	var waits []func() []string
+	for _, u := range []*telegramtest.User{a, b, c} {
+		waits = append(waits, h.player(u, done))
+	}
+	// Three people pressing at once: every move must reach the next player
+	// well within the one-minute turn.
+	_, err := group.WaitMessage(30*time.Second, reached(1, 3))
+	close(done)
+	for _, w := range waits {
+		w()
+	}
+	if err != nil {
+		tab, v := h.table(group)
+		dirty, _ := st.Dirty(context.Background(), tab.ID)
+		t.Fatalf("the game stood still (version %d, dirty views %v, deadline in %v): %v",
+			v, dirty, time.Until(tab.Deadline).Round(time.Second), err)
+	}
 }
