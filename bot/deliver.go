@@ -22,10 +22,10 @@ import (
 // store's wake set, so any replica can serve any table.
 
 const (
-	claimLease  = 30 * time.Second // a crashed replica's tables are taken over after this
+	claimLease  = 12 * time.Second // a crashed replica's tables are taken over after this
 	claimBatch  = 16
 	idlePoll    = 500 * time.Millisecond // how often to look for other replicas' work
-	callTimeout = 10 * time.Second
+	callTimeout = 5 * time.Second // one Bot API call; a service makes a few within its lease
 )
 
 // RunWorker delivers until ctx is done. Several workers (in one process or
@@ -51,7 +51,7 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 				defer func() { <-sem; wg.Done() }()
 				// Work already claimed is finished even when we are asked to
 				// stop, so nothing is left half-delivered.
-				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimLease/2)
+				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimLease*2/3)
 				defer cancel()
 				next := b.service(sctx, c.Table)
 				// Release with a fresh context: a table must not stay leased
@@ -131,6 +131,11 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 	}
 	later(b.sendOutbox(ctx, t))
 	later(b.redraw(ctx, t, version))
+	// A change committed while we worked must not wait for the next
+	// deadline: come back at once.
+	if rec, err := b.store.Load(ctx, id); err == nil && rec.Version != version {
+		return b.now()
+	}
 	return next
 }
 

@@ -580,9 +580,8 @@ func (s slowCommit) Commit(ctx context.Context, table string, c store.Change) (i
 			return 0, err
 		}
 		time.Sleep(s.gap)
-		c.WakeAt = time.Time{}
 	}
-	return s.Redis.Commit(ctx, table, c)
+	return s.Redis.Commit(ctx, table, c) // which wakes the table again once written
 }
 
 // TestChangeCommittedWhileItsWakeUpIsServiced: a worker that takes the

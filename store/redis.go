@@ -173,6 +173,14 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	case -2:
 		return 0, ErrDuplicate
 	}
+	if !c.WakeAt.IsZero() {
+		// Wake again now that the change is written: a worker may have
+		// claimed the first wake-up in between, served the old version and
+		// released the table until its old deadline. Best effort: the
+		// change is committed either way, and the wake-up above stands
+		// unless a worker took it in that short gap.
+		_ = r.Wake(ctx, table, c.WakeAt)
+	}
 	return ver, nil
 }
 
