@@ -25,7 +25,7 @@ const (
 	claimLease  = 12 * time.Second // a crashed replica's tables are taken over after this
 	claimBatch  = 16
 	idlePoll    = 500 * time.Millisecond // how often to look for other replicas' work
-	callTimeout = 5 * time.Second // one Bot API call; a service makes a few within its lease
+	callTimeout = 5 * time.Second        // one Bot API call; a service makes a few within its lease
 )
 
 // RunWorker delivers until ctx is done. Several workers (in one process or
