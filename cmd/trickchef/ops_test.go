@@ -72,9 +72,16 @@ func TestMainServesOpsAndDrains(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("/healthz: %d %s", status, body)
 	}
-	status, body = get(t, "http://"+addr+"/metrics")
-	if status != http.StatusOK || !strings.Contains(body, `trickchef_updates_total{kind="message",outcome="ok"}`) ||
-		!strings.Contains(body, `trickchef_telegram_calls_total{method="sendMessage",result="ok"}`) {
+	// The update is counted right after it was handled, so poll briefly.
+	counted := func() bool {
+		status, body = get(t, "http://"+addr+"/metrics")
+		return status == http.StatusOK && strings.Contains(body, `trickchef_updates_total{kind="message",outcome="ok"}`) &&
+			strings.Contains(body, `trickchef_telegram_calls_total{method="sendMessage",result="ok"}`)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !counted() && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !counted() {
 		t.Fatalf("/metrics: %d\n%s", status, body)
 	}
 	cancel()
