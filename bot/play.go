@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	tgbot "github.com/go-telegram/bot"
@@ -286,6 +287,11 @@ func (b *Bot) fireTimer(ctx context.Context, id string) error {
 				level = "" // a person's timeout: the baseline plays, quickly
 			}
 			a := k.Auto(st, seat, level, seatSeed(t), t.Memory)
+			if legal := st.Legal(seat); !slices.Contains(legal, a) && len(legal) > 0 {
+				// A robot must never stall a game: fall back to a legal move.
+				b.log.Error().Str("table", t.ID).Int("seat", int(seat)).Int("action", int(a)).Msg("robot chose an illegal move")
+				a = legal[0]
+			}
 			if err := b.apply(t, ch, k, st, int(seat), a, true); err != nil {
 				return err
 			}
