@@ -41,8 +41,9 @@ type Limits struct {
 	// PrivateInterval spaces messages to one private chat: Telegram allows
 	// about one a second; a little slack keeps us clear of its window edges.
 	PrivateInterval time.Duration
-	// GlobalPerSecond caps all sends and edits together (about 30/s)
-	// in each GlobalWindow (default one second).
+	// GlobalPerSecond caps all sends and edits together in each
+	// GlobalWindow (default 25 a second: Telegram allows about 30, and the
+	// margin absorbs the jitter between our clock and Telegram's).
 	GlobalPerSecond int
 	GlobalWindow    time.Duration
 }
@@ -64,7 +65,7 @@ func (c *Config) setDefaults() {
 		c.Limits.PrivateInterval = 1100 * time.Millisecond
 	}
 	if c.Limits.GlobalPerSecond == 0 {
-		c.Limits.GlobalPerSecond = 30
+		c.Limits.GlobalPerSecond = 25
 	}
 	if c.Limits.GlobalWindow == 0 {
 		c.Limits.GlobalWindow = time.Second
