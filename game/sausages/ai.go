@@ -39,7 +39,7 @@ func aiRand(v *SeatView, seed uint64) rng {
 		h = (h ^ uint64(x)) * 0x100000001b3
 	}
 	r := rng(h)
-	r.next()
+	r.Next()
 	return r
 }
 
@@ -60,7 +60,7 @@ func handCount(v *SeatView) int { return v.Hand.Sausages + v.Hand.Boots }
 // placeCard picks the kind to place: the boot with probability pct/100
 // when it is held (always if nothing else is), else a sausage.
 func placeCard(v *SeatView, r *rng, pct int) game.Action {
-	if v.Hand.Boots > 0 && (v.Hand.Sausages == 0 || r.below(100) < pct) {
+	if v.Hand.Boots > 0 && (v.Hand.Sausages == 0 || r.Below(100) < pct) {
 		return PlaceAction(Boot)
 	}
 	return PlaceAction(Sausage)
@@ -157,13 +157,13 @@ func Baseline(v SeatView, seed uint64) game.Action {
 			return choose(&v, BidAction(1)) // forced
 		}
 		f := readBids(&v)
-		if handCount(&v) > 0 && r.below(100) < baseAdd {
+		if handCount(&v) > 0 && r.Below(100) < baseAdd {
 			return placeCard(&v, &r, baseAddBoot)
 		}
 		return choose(&v, BidAction(max(1, min(baseCapacity(&v, f), v.Total))))
 	case PhaseBid:
 		if !safe {
-			if v.Bid+1 <= 2 && r.below(100) < baseBluff {
+			if v.Bid+1 <= 2 && r.Below(100) < baseBluff {
 				return choose(&v, BidAction(v.Bid+1)) // bluff raise
 			}
 			return PassAction()
@@ -178,7 +178,7 @@ func Baseline(v SeatView, seed uint64) game.Action {
 		for _, a := range v.Legal {
 			m, _ := Decode(a)
 			s := v.Seats[m.Seat]
-			score := r.below(100) + 40*(s.Stack-s.Revealed)
+			score := r.Below(100) + 40*(s.Stack-s.Revealed)
 			if f.trusted(&v, int(m.Seat)) {
 				score += 300
 			}
@@ -188,11 +188,11 @@ func Baseline(v SeatView, seed uint64) game.Action {
 		}
 		return best
 	case PhasePick:
-		return v.Legal[r.below(len(v.Legal))]
+		return v.Legal[r.Below(len(v.Legal))]
 	case PhaseLose:
 		return choose(&v, loseCard(&v))
 	case PhaseName:
-		return v.Legal[r.below(len(v.Legal))]
+		return v.Legal[r.Below(len(v.Legal))]
 	}
 	return v.Legal[0]
 }
@@ -239,13 +239,13 @@ func Sly(v SeatView, seed uint64) game.Action {
 			return choose(&v, BidAction(1))
 		}
 		best := m.maxBid(slyOpen)
-		if handCount(&v) > 0 && r.below(100) < slyAdd-10*(mine-1) {
+		if handCount(&v) > 0 && r.Below(100) < slyAdd-10*(mine-1) {
 			return placeCard(&v, &r, 10)
 		}
 		return choose(&v, BidAction(max(1, min(best, v.Total))))
 	case PhaseBid:
 		if !safe {
-			if v.Bid+1 <= mine && v.Bid <= 2 && r.below(100) < slyPush {
+			if v.Bid+1 <= mine && v.Bid <= 2 && r.Below(100) < slyPush {
 				return choose(&v, BidAction(v.Bid+1)) // push the others up
 			}
 			return PassAction()
@@ -262,7 +262,7 @@ func Sly(v SeatView, seed uint64) game.Action {
 		}
 		return v.Legal[0]
 	case PhasePick:
-		return v.Legal[r.below(len(v.Legal))]
+		return v.Legal[r.Below(len(v.Legal))]
 	case PhaseLose:
 		return choose(&v, loseCard(&v))
 	case PhaseName:

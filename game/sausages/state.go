@@ -602,7 +602,7 @@ func (st *State) fail(owner uint8) {
 	c := &st.seats[st.bidder]
 	st.fan = 0
 	if c.hb == 1 {
-		st.fan = uint8(st.rng.below(c.owned())) + 1
+		st.fan = uint8(st.rng.Below(c.owned())) + 1
 	}
 }
 

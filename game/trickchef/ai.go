@@ -51,7 +51,7 @@ func Baseline(v SeatView, seed uint64) game.Action {
 // jitter is a tiny deterministic tie-breaker in [0, 1e-6).
 func jitter(seed uint64, a game.Action) float64 {
 	r := rng(seed ^ uint64(a)*0x9e3779b97f4a7c15)
-	return float64(r.next()>>11) / (1 << 53) * 1e-6
+	return r.Float64() * 1e-6
 }
 
 // knowledge is what the AI derives once per decision from a SeatView.

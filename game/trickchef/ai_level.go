@@ -79,7 +79,7 @@ func Decide(level Level, v SeatView, h History, seed uint64, b Budget) game.Acti
 
 func novice(v *SeatView, seed uint64) game.Action {
 	r := rng(seed ^ 0x6e6f76696365)
-	if float64(r.next()>>11)/(1<<53) >= noviceSlip {
+	if r.Float64() >= noviceSlip {
 		return Baseline(*v, seed)
 	}
 	var plain [MaxValue + NumSuits]game.Action
@@ -93,7 +93,7 @@ func novice(v *SeatView, seed uint64) game.Action {
 	if k == 0 {
 		return Baseline(*v, seed)
 	}
-	return plain[r.below(k)]
+	return plain[r.Below(k)]
 }
 
 func cook(v *SeatView, h History, seed uint64) game.Action {

@@ -81,7 +81,7 @@ func cookAct(st *State, out cardSet, r *rng, noise float64) game.Action {
 	e.init(st, me, out)
 	best, bestU := game.Action(-1), math.Inf(-1)
 	consider := func(a game.Action, u float64) {
-		u += (float64(r.next()>>11)/(1<<53) - 0.5) * (noise + 1e-6)
+		u += (r.Float64() - 0.5) * (noise + 1e-6)
 		if u > bestU {
 			best, bestU = a, u
 		}

@@ -61,7 +61,7 @@ func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 			break
 		}
 		w.sample(&deal, &r)
-		rs := r.next()
+		rs := r.Next()
 		for i := range cands {
 			st = deal
 			if st.Apply(st.turnSeat(), cands[i].a) != nil {

@@ -229,7 +229,7 @@ func (w *world) deal(dst *State, r *rng, voids bool) bool {
 			k++
 		}
 		for j := 0; j < w.handSlots[pick]; j++ {
-			t := j + r.below(k-j)
+			t := j + r.Below(k-j)
 			buf[j], buf[t] = buf[t], buf[j]
 			dst.hands[pick] |= 1 << buf[j]
 			left &^= 1 << buf[j]
@@ -243,7 +243,7 @@ func (w *world) deal(dst *State, r *rng, voids bool) bool {
 	j := 0
 	for i := 0; i < n; i++ {
 		for c := 0; c < w.wonSlots[i]; c++ {
-			t := j + r.below(k-j)
+			t := j + r.Below(k-j)
 			buf[j], buf[t] = buf[t], buf[j]
 			dst.won[i] |= 1 << buf[j]
 			j++

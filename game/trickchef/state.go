@@ -225,7 +225,7 @@ func (st *State) shuffleDeal() {
 		n++
 	}
 	for i := n - 1; i > 0; i-- {
-		j := st.rng.below(i + 1)
+		j := st.rng.Below(i + 1)
 		deck[i], deck[j] = deck[j], deck[i]
 	}
 	st.hands = [4]cardSet{}
