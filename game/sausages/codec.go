@@ -3,6 +3,8 @@ package sausages
 import (
 	"encoding/binary"
 	"errors"
+
+	"github.com/trickchef/trickchef/game/internal/wire"
 )
 
 // codecVersion is the first byte of every encoding; bump it when the layout
@@ -64,43 +66,19 @@ func boolByte(v bool) byte {
 	return 0
 }
 
-// reader consumes bytes, recording an overrun instead of panicking.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) == 0 {
-		r.bad = true
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
-}
-
-func (r *reader) u64() uint64 {
-	if len(r.b) < 8 {
-		r.bad = true
-		r.b = nil
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
+// reader decodes this engine's fields on top of wire.Reader.
+type reader struct{ wire.Reader }
 
 // log reads a count and that many bytes into dst; a count above len(dst)
 // is corrupt.
 func (r *reader) log(dst []uint8) uint8 {
-	k := r.byte()
+	k := r.Byte()
 	if int(k) > len(dst) {
-		r.bad = true
+		r.Bad = true
 		return 0
 	}
 	for i := 0; i < int(k); i++ {
-		dst[i] = r.byte()
+		dst[i] = r.Byte()
 	}
 	return k
 }
@@ -119,21 +97,21 @@ func Unmarshal(data []byte) (*State, error) {
 // range and in agreement; canonical encoding). On error st is unchanged.
 // It never panics, whatever the bytes.
 func (st *State) UnmarshalBinary(data []byte) error {
-	r := reader{b: data}
+	r := reader{wire.Reader{B: data}}
 	var x State
-	if r.byte() != codecVersion {
+	if r.Byte() != codecVersion {
 		return errors.New("sausages: unknown state encoding version")
 	}
-	x.players, x.first = r.byte(), r.byte()
+	x.players, x.first = r.Byte(), r.Byte()
 	if x.players > MaxPlayers {
 		return ErrCorrupt
 	}
-	x.seed = r.u64()
-	x.rng = rng(r.u64())
-	x.round, x.phase, x.turn, x.roundFirst = r.byte(), Phase(r.byte()), r.byte(), r.byte()
-	x.bid, x.bidder, x.winner, x.fan = r.byte(), r.byte(), r.byte(), r.byte()
+	x.seed = r.U64()
+	x.rng = rng(r.U64())
+	x.round, x.phase, x.turn, x.roundFirst = r.Byte(), Phase(r.Byte()), r.Byte(), r.Byte()
+	x.bid, x.bidder, x.winner, x.fan = r.Byte(), r.Byte(), r.Byte(), r.Byte()
 	for i := 0; i < int(x.players); i++ {
-		b0, b1 := r.byte(), r.byte()
+		b0, b1 := r.Byte(), r.Byte()
 		s := &x.seats[i]
 		s.hs, s.hb, s.side, s.passed, s.rev = b0&3, b0>>2&1, b0>>3&1+1, b0>>4&1 == 1, b0>>5
 		s.n, s.boot = b1&7, b1>>3
@@ -141,13 +119,13 @@ func (st *State) UnmarshalBinary(data []byte) error {
 	x.nRev = r.log(x.rev[:])
 	x.nBids = r.log(x.bids[:])
 	l := &x.last
-	flags := r.byte()
+	flags := r.Byte()
 	l.valid, l.success, l.out = flags&1 != 0, flags&2 != 0, flags&4 != 0
 	if l.valid {
-		l.round, l.challenger, l.n, l.bootOwner, l.lost = r.byte(), r.byte(), r.byte(), r.byte(), Card(r.byte())
+		l.round, l.challenger, l.n, l.bootOwner, l.lost = r.Byte(), r.Byte(), r.Byte(), r.Byte(), Card(r.Byte())
 		l.nRev = r.log(l.rev[:])
 	}
-	if r.bad || len(r.b) != 0 || flags > 7 {
+	if r.Bad || len(r.B) != 0 || flags > 7 {
 		return ErrCorrupt
 	}
 	if err := x.validate(); err != nil {

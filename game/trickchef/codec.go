@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/game/internal/wire"
 )
 
 // codecVersion is the first byte of every encoding; bump it when the layout
@@ -80,51 +81,21 @@ func boolByte(v bool) byte {
 	return 0
 }
 
-// reader consumes bytes, recording an overrun instead of panicking.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) == 0 {
-		r.bad = true
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
-}
-
-func (r *reader) bytes(dst []uint8) {
-	for i := range dst {
-		dst[i] = r.byte()
-	}
-}
-
-func (r *reader) u64() uint64 {
-	if len(r.b) < 8 {
-		r.bad = true
-		r.b = nil
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
+// reader decodes this engine's fields on top of wire.Reader.
+type reader struct{ wire.Reader }
 
 func (r *reader) set() cardSet {
 	var m cardSet
 	for i := 0; i < 5; i++ {
-		m |= cardSet(r.byte()) << (8 * i)
+		m |= cardSet(r.Byte()) << (8 * i)
 	}
 	return m
 }
 
 func (r *reader) plays(p *[4]play) {
 	for i := range p {
-		p[i].card = r.byte()
-		p[i].coins = int8(r.byte())
+		p[i].card = r.Byte()
+		p[i].coins = int8(r.Byte())
 	}
 }
 
@@ -141,44 +112,44 @@ func Unmarshal(data []byte) (*State, error) {
 // consistent state (conservation of cards, chefs and coins; seats, phase
 // and counters in range; canonical encoding). On error st is unchanged.
 func (st *State) UnmarshalBinary(data []byte) error {
-	r := reader{b: data}
+	r := reader{wire.Reader{B: data}}
 	var x State
-	if r.byte() != codecVersion {
+	if r.Byte() != codecVersion {
 		return errors.New("trickchef: unknown state encoding version")
 	}
-	x.players, x.removed, x.first = r.byte(), Suit(r.byte()), r.byte()
-	x.seed = r.u64()
-	x.rng = rng(r.u64())
-	x.round, x.trick, x.phase = r.byte(), r.byte(), Phase(r.byte())
-	x.roundFirst, x.leader, x.turn = r.byte(), r.byte(), r.byte()
+	x.players, x.removed, x.first = r.Byte(), Suit(r.Byte()), r.Byte()
+	x.seed = r.U64()
+	x.rng = rng(r.U64())
+	x.round, x.trick, x.phase = r.Byte(), r.Byte(), Phase(r.Byte())
+	x.roundFirst, x.leader, x.turn = r.Byte(), r.Byte(), r.Byte()
 	for i := 0; i < 4; i++ {
 		x.hands[i] = r.set()
 		x.won[i] = r.set()
 	}
-	r.bytes(x.pool[:])
-	r.bytes(x.setAside[:])
+	r.Bytes(x.pool[:])
+	r.Bytes(x.setAside[:])
 	for i := 0; i < 4; i++ {
-		r.bytes(x.chefs[i][:])
+		r.Bytes(x.chefs[i][:])
 	}
-	r.bytes(x.coins[:])
-	x.reserve, x.nPlayed = r.byte(), r.byte()
+	r.Bytes(x.coins[:])
+	x.reserve, x.nPlayed = r.Byte(), r.Byte()
 	r.plays(&x.plays)
-	r.bytes(x.tricksWon[:])
+	r.Bytes(x.tricksWon[:])
 	l := &x.last
-	valid := r.byte()
-	l.valid, l.leader = valid == 1, r.byte()
+	valid := r.Byte()
+	l.valid, l.leader = valid == 1, r.Byte()
 	r.plays(&l.plays)
-	l.trumps, l.winner, l.taker, l.chefSuit, l.income = SuitSet(r.byte()), r.byte(), r.byte(), r.byte(), r.byte()
+	l.trumps, l.winner, l.taker, l.chefSuit, l.income = SuitSet(r.Byte()), r.Byte(), r.Byte(), r.Byte(), r.Byte()
 	for k := 0; k < Rounds; k++ {
 		rec := &x.results[k]
-		rec.first = r.byte()
+		rec.first = r.Byte()
 		for i := 0; i < 4; i++ {
 			rec.won[i] = r.set()
-			r.bytes(rec.chefs[i][:])
+			r.Bytes(rec.chefs[i][:])
 		}
-		r.bytes(rec.coins[:])
+		r.Bytes(rec.coins[:])
 	}
-	if r.bad || len(r.b) != 0 || valid > 1 {
+	if r.Bad || len(r.B) != 0 || valid > 1 {
 		return ErrCorrupt
 	}
 	if err := x.validate(); err != nil {
