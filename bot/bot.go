@@ -76,6 +76,7 @@ func (c *Config) setDefaults() {
 type Store interface {
 	Load(ctx context.Context, table string) (store.Record, error)
 	Commit(ctx context.Context, table string, c store.Change) (int64, error)
+	Applied(ctx context.Context, table string, updateID int64) (bool, error)
 	Delete(ctx context.Context, table string) error
 	Dirty(ctx context.Context, table string) (map[string]int64, error)
 	Clean(ctx context.Context, table, view string, version int64) error
@@ -202,6 +203,16 @@ const maxCommitAttempts = 8
 // when none exists. An error from fn commits nothing. updateID (if > 0) is
 // recorded with the change, so a redelivered update is not applied twice.
 func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *Table, ch *change) error) (*Table, *change, error) {
+	if updateID > 0 {
+		// A redelivered update must not be judged against the state its
+		// first delivery produced (it would be refused as stale).
+		if seen, err := b.store.Applied(ctx, id, updateID); err != nil {
+			return nil, nil, err
+		} else if seen {
+			t, _, err := b.load(ctx, id)
+			return t, &change{}, errors.Join(errDuplicate, err)
+		}
+	}
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		t, version, err := b.load(ctx, id)
 		if err != nil {

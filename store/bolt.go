@@ -141,6 +141,21 @@ func (b *Bolt) Load(ctx context.Context, name string) (Record, error) {
 	return rec, err
 }
 
+// Applied reports whether update id was recorded with a change of the table
+// (within UpdateRetention), so a redelivered update can be recognised before
+// it is evaluated against a newer state.
+func (b *Bolt) Applied(ctx context.Context, name string, updateID int64) (bool, error) {
+	var seen bool
+	err := b.db.View(func(tx *bolt.Tx) error {
+		u, err := sub(tx, name, bucketUpd, false)
+		if err == nil && u != nil {
+			seen = u.Get(u64(updateID)) != nil
+		}
+		return err
+	})
+	return seen, err
+}
+
 // Commit writes c in one transaction and returns the new version. It fails
 // with ErrConflict when the table's version is not c.Version and with
 // ErrDuplicate when c.UpdateID was already applied; nothing is written then.

@@ -28,6 +28,7 @@ type tableStore interface {
 	Release(ctx context.Context, c store.Claim, next time.Time) error
 	NextWake(ctx context.Context) (time.Time, bool, error)
 	Scheduled(ctx context.Context) (int64, error)
+	Applied(ctx context.Context, table string, updateID int64) (bool, error)
 	SetMessage(ctx context.Context, table, view string, messageID int) error
 	Messages(ctx context.Context, table string) (map[string]int, error)
 	DeleteMessage(ctx context.Context, table, view string) error
@@ -137,6 +138,12 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		rec := get(s.Load(ctx, "g"))(t)
 		if rec.Version != 1 || string(rec.Data) != "v1" {
 			t.Fatalf("Load = %+v after duplicate, want v1", rec)
+		}
+		if !get(s.Applied(ctx, "g", 100))(t) {
+			t.Fatal("Applied(100) = false for an applied update")
+		}
+		if get(s.Applied(ctx, "g", 101))(t) || get(s.Applied(ctx, "other", 100))(t) {
+			t.Fatal("Applied reports an update that was not applied to that table")
 		}
 		if d := get(s.Dirty(ctx, "g"))(t); len(d) != 0 {
 			t.Fatalf("Dirty = %v after duplicate, want none", d)

@@ -184,6 +184,20 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	return ver, nil
 }
 
+// Applied reports whether update id was recorded with a change of the table
+// (within UpdateRetention), so a redelivered update can be recognised before
+// it is evaluated against a newer state.
+func (r *Redis) Applied(ctx context.Context, table string, updateID int64) (bool, error) {
+	err := r.c.ZScore(ctx, r.updKey(table), strconv.FormatInt(updateID, 10)).Err()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("store: applied %s: %w", table, err)
+	}
+	return true, nil
+}
+
 // Delete removes every key of the table, including its wake-up.
 func (r *Redis) Delete(ctx context.Context, table string) error {
 	if err := r.c.Del(ctx, r.tableKeys(table)...).Err(); err != nil {
