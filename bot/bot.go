@@ -28,6 +28,7 @@ type Config struct {
 	Username    string
 	TurnTimeout time.Duration // how long a person has for a move (default 60s)
 	AIDelay     time.Duration // pause before the bot moves for an AI seat, so people can follow
+	AIBudget    time.Duration // how long a searching robot («Шеф») may think (default 200ms)
 	DefaultLang string        // "ru" or "en"
 	Limits      Limits
 }
@@ -54,6 +55,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.AIDelay < 0 {
 		c.AIDelay = 0
+	}
+	if c.AIBudget <= 0 {
+		c.AIBudget = 200 * time.Millisecond
 	}
 	if c.DefaultLang == "" {
 		c.DefaultLang = "ru"

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"strings"
+	"time"
 
 	"github.com/trickchef/trickchef/game"
 )
@@ -25,9 +26,9 @@ type gameKind interface {
 	Decode(data []byte) (game.State, error)
 	// Levels are the robot levels offered in the lobby, easiest first.
 	Levels() []string
-	// Auto picks a move for a seat the bot plays: a robot of a level, or
-	// a person whose time ran out (level ""). memory is what Observe kept.
-	Auto(st game.State, seat game.Seat, level string, seed uint64, memory []byte) game.Action
+	// Auto picks a move for a seat the bot plays: a robot, or a person
+	// whose time ran out.
+	Auto(st game.State, seat game.Seat, d decision) game.Action
 	// Observe updates the robots' memory of public events after a move
 	// (Трик-н-Шеф: voids and won cards), kept in the table record.
 	Observe(memory []byte, st game.State) []byte
@@ -44,6 +45,14 @@ type gameKind interface {
 	Announce(l loc, t *Table, before, after game.State) []message
 	// Rules is the locale key of the short rules.
 	Rules() string
+}
+
+// decision is what a move the bot makes for a seat depends on.
+type decision struct {
+	Level  string        // the robot's level; "" for a person who timed out
+	Seed   uint64        // so the choice is reproducible
+	Memory []byte        // what Observe kept of the game's public history
+	Budget time.Duration // how long a searching robot may think
 }
 
 // registry holds the games the bot offers, in menu order.

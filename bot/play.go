@@ -286,7 +286,7 @@ func (b *Bot) fireTimer(ctx context.Context, id string) error {
 			if s.Human() {
 				level = "" // a person's timeout: the baseline plays, quickly
 			}
-			a := k.Auto(st, seat, level, seatSeed(t), t.Memory)
+			a := k.Auto(st, seat, decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget})
 			if legal := st.Legal(seat); !slices.Contains(legal, a) && len(legal) > 0 {
 				// A robot must never stall a game: fall back to a legal move.
 				b.log.Error().Str("table", t.ID).Int("seat", int(seat)).Int("action", int(a)).Msg("robot chose an illegal move")

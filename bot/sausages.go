@@ -32,12 +32,12 @@ func (sausagesKind) Levels() []string { return []string{"novice", "sly"} }
 
 // Auto plays the easy AI for novices and timed-out people, the counting
 // one for stronger robots.
-func (sausagesKind) Auto(st game.State, seat game.Seat, level string, seed uint64, _ []byte) game.Action {
+func (sausagesKind) Auto(st game.State, seat game.Seat, d decision) game.Action {
 	v := st.(*ss.State).SeatView(seat)
-	if level == "" || level == "novice" {
-		return ss.Baseline(v, seed)
+	if d.Level == "" || d.Level == "novice" {
+		return ss.Baseline(v, d.Seed)
 	}
-	return ss.Sly(v, seed)
+	return ss.Sly(v, d.Seed)
 }
 
 // Observe keeps nothing: Sly reads all it needs from the view.

@@ -44,14 +44,14 @@ func (trickchefKind) Levels() []string {
 }
 
 // Auto plays the baseline for a person who timed out, and the level's
-// player for a robot. «Шеф» searches within tc.DefaultWall; its choice is
-// logged like any move, so a replay stays exact.
-func (trickchefKind) Auto(st game.State, seat game.Seat, level string, seed uint64, memory []byte) game.Action {
+// player for a robot. «Шеф» searches within d.Budget; its choice is logged
+// like any move, so a replay stays exact.
+func (trickchefKind) Auto(st game.State, seat game.Seat, d decision) game.Action {
 	v := st.(*tc.State).SeatView(seat)
-	if level == "" {
-		return tc.Baseline(v, seed)
+	if d.Level == "" {
+		return tc.Baseline(v, d.Seed)
 	}
-	return tc.Decide(tc.Level(level), v, history(memory), seed, tc.Budget{Wall: tc.DefaultWall, Clock: time.Now})
+	return tc.Decide(tc.Level(d.Level), v, history(d.Memory), d.Seed, tc.Budget{Wall: d.Budget, Clock: time.Now})
 }
 
 // history decodes the robots' memory; an unreadable one starts afresh

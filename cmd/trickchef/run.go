@@ -32,6 +32,7 @@ type config struct {
 	DataDir       string
 	TurnTimeout   time.Duration
 	AIDelay       time.Duration
+	AIBudget      time.Duration
 	DefaultLang   string
 	LogLevel      zerolog.Level
 	WebhookURL    string
@@ -57,6 +58,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	dataDir := fs.String("data-dir", env("DATA_DIR", "data"), "directory of the embedded store (DATA_DIR)")
 	turn := fs.String("turn-timeout", env("TURN_TIMEOUT", "60s"), "time for a move, Go duration (TURN_TIMEOUT)")
 	aiDelay := fs.String("ai-delay", env("AI_DELAY", "1500ms"), "pause before a robot moves (AI_DELAY)")
+	aiBudget := fs.String("ai-budget", env("AI_BUDGET", "200ms"), "thinking time of a searching robot per move (AI_BUDGET)")
 	lang := fs.String("lang", env("DEFAULT_LANG", "ru"), "language of new tables: ru or en (DEFAULT_LANG)")
 	level := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	webhook := fs.String("webhook-url", env("WEBHOOK_URL", ""), "public HTTPS URL for updates; empty: long polling (WEBHOOK_URL)")
@@ -88,6 +90,9 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	}
 	if c.AIDelay, err = time.ParseDuration(*aiDelay); err != nil || c.AIDelay < 0 {
 		problems = append(problems, fmt.Sprintf("AI_DELAY %q must be a non-negative Go duration, e.g. 1500ms", *aiDelay))
+	}
+	if c.AIBudget, err = time.ParseDuration(*aiBudget); err != nil || c.AIBudget < 10*time.Millisecond || c.AIBudget > 10*time.Second {
+		problems = append(problems, fmt.Sprintf("AI_BUDGET %q must be a Go duration from 10ms to 10s, e.g. 200ms", *aiBudget))
 	}
 	if c.DefaultLang != "ru" && c.DefaultLang != "en" {
 		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be ru or en", c.DefaultLang))
@@ -216,7 +221,7 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, DefaultLang: cfg.DefaultLang},
+	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang},
 		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
