@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -47,24 +45,7 @@ func scaledLimits() (telegramtest.Limits, bot.Limits) {
 
 func newHarness(t *testing.T, turnTimeout time.Duration) *harness {
 	t.Helper()
-	fake, ours := scaledLimits()
-	srv := telegramtest.NewServer(telegramtest.WithLimits(fake))
-	t.Cleanup(srv.Close)
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
-	h := &harness{
-		Harness: &bottest.Harness{
-			Srv:   srv,
-			Store: st,
-			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
-			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
-		},
-		t:     t,
-		srv:   srv,
-		store: st,
-	}
-	h.start()
-	t.Cleanup(h.Stop)
-	return h
+	return newHarnessOn(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t)), turnTimeout)
 }
 
 func (h *harness) start() {

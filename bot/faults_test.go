@@ -26,7 +26,8 @@ import (
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
-// newHarnessOn is newHarness over a given store (a Redis the test owns).
+// newHarnessOn runs a bot over a given Redis store (newHarness gives it a
+// fresh namespace of the shared test server).
 func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *harness {
 	t.Helper()
 	fake, ours := scaledLimits()
@@ -37,7 +38,7 @@ func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *har
 			Srv:   srv,
 			Store: st,
 			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
-			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel),
+			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
 		},
 		t:     t,
 		srv:   srv,

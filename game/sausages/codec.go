@@ -13,12 +13,7 @@ const codecVersion = 1
 
 // ErrCorrupt is returned for an encoding this package could not have
 // produced (truncated, trailing or non-canonical bytes).
-const ErrCorrupt codecError = "sausages: corrupt state encoding"
-
-// codecError makes ErrCorrupt a constant.
-type codecError string
-
-func (e codecError) Error() string { return string(e) }
+const ErrCorrupt wire.Error = "sausages: corrupt state encoding"
 
 // Layout (version 1), all bytes unless noted:
 //

@@ -15,12 +15,7 @@ const codecVersion = 1
 
 // ErrCorrupt is returned for an encoding this package could not have
 // produced (truncated, trailing or non-canonical bytes).
-const ErrCorrupt codecError = "trickchef: corrupt state encoding"
-
-// codecError makes ErrCorrupt a constant.
-type codecError string
-
-func (e codecError) Error() string { return string(e) }
+const ErrCorrupt wire.Error = "trickchef: corrupt state encoding"
 
 // MarshalBinary encodes the state compactly (a few hundred bytes).
 func (st *State) MarshalBinary() ([]byte, error) {

@@ -5,6 +5,12 @@ package wire
 
 import "encoding/binary"
 
+// Error is a constant error (engines declare their ErrCorrupt with it, so
+// they keep no error variables).
+type Error string
+
+func (e Error) Error() string { return string(e) }
+
 // Reader consumes bytes from B.
 type Reader struct {
 	B   []byte
