@@ -131,10 +131,17 @@ func (k *knowledge) chefValue(s Suit, roundStart bool) float64 {
 	}
 	expect *= float64(k.v.Players) / 2
 	spare := float64(max(k.chefs[s]-k.won.ofSuit(s).count(), 0))
-	future := 1.5 * clamp(expect-spare, 0, 1)
-	if !roundStart && k.v.Pool[s] > 1 {
-		// A chef taken from a suit makes it scarcer, so more likely trump.
-		future += 0.05 * float64(k.hand.ofSuit(s).count())
+	return chefWorth(now, expect-spare, 1, !roundStart && k.v.Pool[s] > 1, k.hand.ofSuit(s).count())
+}
+
+// chefWorth combines a chef's stars now with its worth later: the
+// expected cards of its suit still to win beyond the chefs held (capped),
+// plus a little when taking it makes the suit scarcer, so more likely
+// trump, for the cards of it in hand. Shared by the baseline and «Повар».
+func chefWorth(now, uncovered, capAt float64, scarcer bool, inHand int) float64 {
+	future := 1.5 * clamp(uncovered, 0, capAt)
+	if scarcer {
+		future += 0.05 * float64(inHand)
 	}
 	if now > 0 {
 		return now + 0.5*future
@@ -143,12 +150,16 @@ func (k *knowledge) chefValue(s Suit, roundStart bool) float64 {
 }
 
 // keepValue is what holding card c is worth for later tricks.
-func (k *knowledge) keepValue(c Card) float64 {
-	w := 0.3 * k.winChance(c)
-	if k.chefs[c.Suit] > 0 {
+func (k *knowledge) keepValue(c Card) float64 { return keepWorth(c, k.winChance(c), k.chefs[c.Suit]) }
+
+// keepWorth is what holding c is worth, given its chance to win a later
+// trick and the chefs of its suit held: more on cards chefs will sit on,
+// and low cards are useful to take chefs later.
+func keepWorth(c Card, win float64, chefs int) float64 {
+	w := 0.3 * win
+	if chefs > 0 {
 		w *= 1 + float64(c.Stars())/2
 	}
-	// Low cards are useful to take chefs later.
 	if c.Value <= 2 {
 		w += 0.3
 	}

@@ -198,26 +198,12 @@ func (e *cookEval) chefValue(s Suit, roundStart bool) float64 {
 	}
 	expect *= float64(e.n) / 2
 	spare := float64(max(int(e.chefs[s])-e.won.ofSuit(s).count(), 0))
-	future := 1.5 * clamp(expect-spare, 0, 1.5)
-	if !roundStart && e.st.pool[s] > 1 {
-		future += 0.05 * float64(e.hand.ofSuit(s).count())
-	}
-	if now > 0 {
-		return now + 0.5*future
-	}
-	return future
+	return chefWorth(now, expect-spare, 1.5, !roundStart && e.st.pool[s] > 1, e.hand.ofSuit(s).count())
 }
 
 // keepValue is what holding c is worth for later tricks.
 func (e *cookEval) keepValue(c Card) float64 {
-	w := 0.3 * e.winChance(c)
-	if e.chefs[c.Suit] > 0 {
-		w *= 1 + float64(c.Stars())/2
-	}
-	if c.Value <= 2 {
-		w += 0.3
-	}
-	return w
+	return keepWorth(c, e.winChance(c), int(e.chefs[c.Suit]))
 }
 
 // playValue scores playing c with coins.
