@@ -26,22 +26,7 @@ func BenchmarkRandomGame(b *testing.B) {
 // midGame returns the state, in a 4-player game played by Baseline, where
 // the seat to act plays last to a trick with the most legal actions (many
 // cards and coins: the costliest Baseline decision), with that seat's view.
-func midGame(b *testing.B) (*State, SeatView) {
-	st, _ := New(DefaultConfig(4, 0, 11))
-	var best *State
-	most := 0
-	for !st.Over() {
-		s, _ := st.Current()
-		if n := len(st.Legal(s)); st.phase == PhasePlay && st.nPlayed == 3 && n > most {
-			best, most = st.Clone(), n
-		}
-		if err := st.Apply(s, Baseline(st.SeatView(s), 3)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	s, _ := best.Current()
-	return best, best.SeatView(s)
-}
+func midGame(b *testing.B) (*State, SeatView) { return midGameT(b) }
 
 // BenchmarkBaseline is one Baseline decision when playing last to a trick
 // (every coin option is evaluated).
