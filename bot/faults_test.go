@@ -52,7 +52,13 @@ func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *har
 // table loads and decodes the group's table record.
 func (h *harness) table(group *telegramtest.Chat) (*bot.Table, int64) {
 	h.t.Helper()
-	rec, err := h.store.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+	id := strconv.FormatInt(group.ID(), 10)
+	rec, err := h.store.Load(context.Background(), id)
+	// A Redis just restarted may still be loading its AOF: give it a moment.
+	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		rec, err = h.store.Load(context.Background(), id)
+	}
 	if err != nil {
 		h.t.Fatal(err)
 	}
