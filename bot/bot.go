@@ -224,6 +224,14 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 		}
 		ch := &change{}
 		if err := fn(t, ch); err != nil {
+			var r *refusal
+			if updateID > 0 && errors.As(err, &r) {
+				// Refused because a copy of this very update (another
+				// replica, a redelivery) changed the table first?
+				if seen, aerr := b.store.Applied(ctx, id, updateID); aerr == nil && seen {
+					return t, &change{}, errDuplicate
+				}
+			}
 			return t, ch, err
 		}
 		t.Updated = b.now()
