@@ -1,7 +1,9 @@
 package bot_test
 
 import (
+	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	tc "github.com/trickchef/trickchef/game/trickchef"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -225,24 +228,44 @@ func TestRestartInTheMiddleOfATrick(t *testing.T) {
 	lobby := h.lobby(group, people[0], people[1:], 0)
 	h.startGame(group, people[0], lobby)
 
-	// Play until the second trick of the first round has a card on it.
+	// Play until the stored game is in the middle of a trick (a card on the
+	// table, after the first trick), then stop the bot at once, as a crash
+	// would: presses made meanwhile wait at Telegram for the new process.
 	done := make(chan struct{})
 	var waits []func() []string
 	for _, u := range people {
 		waits = append(waits, h.player(u, done))
 	}
-	_, err := group.WaitMessage(time.Minute, func(m *telegramtest.Message) bool {
-		return strings.Contains(m.Text, "взятка 2 из 10") && strings.Contains(m.Text, "На столе")
-	})
+	id := strconv.FormatInt(group.ID(), 10)
+	midTrick := func() bool {
+		rec, err := h.store.Load(context.Background(), id)
+		if err != nil {
+			return false
+		}
+		tab, err := bot.DecodeTable(rec.Data)
+		if err != nil || tab.Game == nil {
+			return false
+		}
+		st, err := bot.State(tab)
+		if err != nil {
+			return false
+		}
+		v := st.(*tc.State).PublicView()
+		return !st.Over() && (v.Round > 1 || v.Trick >= 2) && len(v.CurrentTrick) > 0
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !midTrick() && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	h.stop()
 	close(done)
 	for _, w := range waits {
 		w()
 	}
-	if err != nil {
+	if !midTrick() {
 		h.dumpGroup(group)
-		t.Fatal(err)
+		t.Fatal("the game never stood in the middle of a trick")
 	}
-	h.stop()
 	h.start()
 	// Everybody keeps playing with the hand messages they already have.
 	h.playToEnd(group, people, 3*time.Minute)

@@ -173,7 +173,9 @@ func (h *Harness) Player(u *telegramtest.User, done <-chan struct{}, think func(
 		for {
 			var msg *telegramtest.Message
 			var btn telegramtest.Button
-			h.Srv.WaitFor(time.Minute, func() bool {
+			// A short wait, so a closed done is noticed even when nothing
+			// changes at Telegram (the bot may be stopped).
+			h.Srv.WaitFor(200*time.Millisecond, func() bool {
 				select {
 				case <-done:
 					return true
