@@ -12,12 +12,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -60,7 +62,7 @@ func (c *Config) setDefaults() {
 		c.AIBudget = 200 * time.Millisecond
 	}
 	if c.DefaultLang == "" {
-		c.DefaultLang = "ru"
+		c.DefaultLang = locales.Default
 	}
 	if c.Limits.GroupInterval == 0 {
 		c.Limits.GroupInterval = 3100 * time.Millisecond
@@ -91,9 +93,9 @@ type Store interface {
 	Release(ctx context.Context, c store.Claim, next time.Time) error
 	NextWake(ctx context.Context) (time.Time, bool, error)
 	Scheduled(ctx context.Context) (int64, error)
-	SetMessage(ctx context.Context, table, view string, messageID int) error
-	Messages(ctx context.Context, table string) (map[string]int, error)
-	DeleteMessage(ctx context.Context, table, view string) error
+	SetMessage(ctx context.Context, table, view, record string) error
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	DeleteMessages(ctx context.Context, table string, views ...string) error
 	SetPointer(ctx context.Context, key, value string) error
 	Pointer(ctx context.Context, key string) (string, error)
 	DeletePointer(ctx context.Context, key, value string) error
@@ -115,6 +117,10 @@ type Telegram interface {
 // Translator renders a catalog message in a language (locales.Catalog).
 type Translator interface {
 	T(lang, key string, args ...any) string
+	// Has reports whether the catalog has key.
+	Has(key string) bool
+	// Langs lists the catalog's languages, the default first.
+	Langs() []string
 }
 
 // Bot handles updates and delivers views. Create it with New.
@@ -145,6 +151,12 @@ func WithClock(now func() time.Time) Option { return func(b *Bot) { b.now = now 
 // start of handling its update to the answer sent back to Telegram.
 func WithAnswerObserver(f func(time.Duration)) Option { return func(b *Bot) { b.answered = f } }
 
+// WithGames sets the games the bot offers, in menu order (cmd/trickchef
+// wires them in). A bot needs at least one.
+func WithGames(games ...Game) Option {
+	return func(b *Bot) { b.games = &registry{games: games} }
+}
+
 // WithLogger sets the logger.
 func WithLogger(l zerolog.Logger) Option { return func(b *Bot) { b.log = l } }
 
@@ -156,7 +168,7 @@ func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot 
 		store:    st,
 		tg:       tg,
 		tr:       tr,
-		games:    newRegistry(),
+		games:    &registry{},
 		log:      zerolog.Nop(),
 		now:      time.Now,
 		kick:     make(chan struct{}, 1),
@@ -184,23 +196,53 @@ func (b *Bot) Init(ctx context.Context) error {
 type refusal struct {
 	key  string
 	args []any
+	// rendered, when set, is the text itself (a game's detailed reason).
+	rendered string
 }
 
 func (r *refusal) Error() string { return "refused: " + r.key }
+
+// text renders the refusal in a language.
+func (r *refusal) text(l loc) string {
+	if r.rendered != "" {
+		return r.rendered
+	}
+	return l.T(r.key, r.args...)
+}
 
 func refuse(key string, args ...any) error { return &refusal{key: key, args: args} }
 
 // errDuplicate reports an update that was already applied.
 var errDuplicate = errors.New("update already applied")
 
-// change collects what one mutation does besides rewriting the table.
+// errBusy reports a change given up after maxCommitAttempts conflicts.
+var errBusy = errors.New("table too busy")
+
+// change collects what one mutation does besides rewriting the table. The
+// closure that fills it is retried on conflicts, so it must be pure: no
+// Telegram call and no store write. Effects are recorded here and carried
+// out by the commit (forget) or after it (seated).
 type change struct {
 	outbox []outMsg
 	// answer is the toast for the callback that caused the change.
 	answer string
+	// forget names views whose messages are posted anew (at the bottom of
+	// the chat) by the next delivery; part of the commit.
+	forget []string
+	// seated are users whose /start pointer moves to this table after the
+	// commit.
+	seated []int64
+	// finished is set when the change ended a game.
+	finished bool
 }
 
 const maxCommitAttempts = 8
+
+// conflictBackoff is a random pause before retrying a lost
+// compare-and-set, growing with the attempt, so racing replicas spread out.
+func conflictBackoff(attempt int) time.Duration {
+	return time.Duration(rand.Int64N(int64(attempt+1) * int64(2*time.Millisecond)))
+}
 
 // update applies fn to the latest table and commits it with compare-and-set,
 // retrying when another replica got there first. fn sees a fresh idle table
@@ -244,6 +286,7 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 			Data:     data,
 			UpdateID: updateID,
 			Dirty:    t.views(),
+			Forget:   ch.forget,
 			// Deliver now; the worker then sleeps until the turn deadline.
 			WakeAt: b.now(),
 		}
@@ -259,6 +302,7 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 		case errors.Is(err, store.ErrConflict):
 			b.metrics.conflict()
 			b.log.Debug().Str("table", id).Int("attempt", attempt).Msg("commit conflict, retrying")
+			b.sleep(ctx, conflictBackoff(attempt))
 			continue
 		case errors.Is(err, store.ErrDuplicate):
 			return t, ch, errDuplicate
@@ -266,9 +310,20 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 			return nil, nil, fmt.Errorf("commit %s: %w", id, err)
 		}
 		b.poke()
+		b.afterCommit(ctx, t, ch)
 		return t, ch, nil
 	}
-	return nil, nil, fmt.Errorf("commit %s: %w after %d attempts", id, store.ErrConflict, maxCommitAttempts)
+	return nil, nil, fmt.Errorf("commit %s: %w after %d attempts", id, errBusy, maxCommitAttempts)
+}
+
+// afterCommit carries out what a committed change recorded for later.
+// These are indexes for convenience, so a failure is logged, not retried.
+func (b *Bot) afterCommit(ctx context.Context, t *Table, ch *change) {
+	for _, user := range ch.seated {
+		if err := b.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
+			b.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
+		}
+	}
 }
 
 // load returns the table and its version, or a fresh idle table at version 0.

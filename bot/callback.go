@@ -15,11 +15,17 @@ import (
 //	i:<table>:<game>:<seat>                    show my private info (won cards)
 //	b:<table>:<game>:<seat>                    I'm back: stop playing for me
 //	l:<table>:<game>:<op>[:<arg>]              lobby buttons
+//	k:<table>:<game>:<game id>                 choose the lobby's game
+//	r:<table>:0:<game id>:<page>               turn a page of the rules
 //	s:<table>:<game>:<yes 1 | no 0>            confirm /stop
+//
+// Games are named by their stable id, never by a position in a list, so a
+// button keeps its meaning when games are added or reordered.
 type payload struct {
 	Op    byte
 	Table string
 	Game  int
+	Word  string // the game id of 'k' and 'r'
 	Args  []int
 }
 
@@ -32,10 +38,10 @@ const (
 	lobbyAddAI
 	lobbyStart
 	lobbyCancel
-	lobbyOption
-	lobbyKind
-	lobbyKick  // remove the last robot
-	lobbyLevel // cycle the level of the next robot
+	lobbyOption // cycle option Args[1] of the game's options
+	_           // was: choose the game by index (now the 'k' op)
+	lobbyKick   // remove the last robot
+	lobbyLevel  // cycle the level of the next robot
 )
 
 // argCount is how many integers each op carries after the game number.
@@ -47,8 +53,28 @@ func argCount(op byte) (min, max int, ok bool) {
 		return 1, 1, true
 	case 'l':
 		return 1, 2, true
+	case 'k':
+		return 0, 0, true
+	case 'r':
+		return 1, 1, true
 	}
 	return 0, 0, false
+}
+
+// hasWord reports whether an op carries a game id before its integers.
+func hasWord(op byte) bool { return op == 'k' || op == 'r' }
+
+// validWord accepts a game id: 1–16 lowercase ASCII letters and digits.
+func validWord(w string) bool {
+	if len(w) == 0 || len(w) > 16 {
+		return false
+	}
+	for _, c := range w {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func (p payload) String() string {
@@ -58,6 +84,10 @@ func (p payload) String() string {
 	b.WriteString(p.Table)
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(p.Game))
+	if hasWord(p.Op) {
+		b.WriteByte(':')
+		b.WriteString(p.Word)
+	}
 	for _, a := range p.Args {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(a))
@@ -91,6 +121,12 @@ func parsePayload(s string) (payload, error) {
 	}
 	p.Game = g
 	args := parts[3:]
+	if hasWord(p.Op) {
+		if len(args) == 0 || !validWord(args[0]) {
+			return p, fmt.Errorf("bad game id in %q", s)
+		}
+		p.Word, args = args[0], args[1:]
+	}
 	if len(args) < lo || len(args) > hi {
 		return p, fmt.Errorf("wrong argument count in %q", s)
 	}

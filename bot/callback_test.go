@@ -55,11 +55,17 @@ func TestPayloadEveryOp(t *testing.T) {
 		}
 		n++
 		for count := lo; count <= hi; count++ {
-			args := make([]int, count)
+			var args []int
+			for i := 0; i < count; i++ {
+				args = append(args, 0)
+			}
 			for i := range args {
 				args[i] = i + 1
 			}
 			p := payload{Op: op, Table: "-1001234567890_42", Game: 7, Args: args}
+			if hasWord(op) {
+				p.Word = "chekharda" // the longest game id
+			}
 			s := p.String()
 			got, err := parsePayload(s)
 			if err != nil {
@@ -71,7 +77,7 @@ func TestPayloadEveryOp(t *testing.T) {
 			}
 			// One argument too few and too many are refused.
 			if count == lo && lo > 0 {
-				short := payload{Op: op, Table: p.Table, Game: p.Game, Args: args[:lo-1]}.String()
+				short := payload{Op: op, Table: p.Table, Game: p.Game, Word: p.Word, Args: args[:lo-1]}.String()
 				if _, err := parsePayload(short); err == nil {
 					t.Errorf("parsePayload(%q) accepted too few arguments", short)
 				}

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
 )
 
 // commandNames are the commands in the menu, in menu order.
@@ -17,7 +21,7 @@ func commandNames() []string {
 
 // registerCommands publishes the command menu in every language.
 func (b *Bot) registerCommands(ctx context.Context) error {
-	for _, lang := range []string{"", "ru", "en"} {
+	for _, lang := range append([]string{""}, b.tr.Langs()...) {
 		l := b.loc(lang)
 		if lang == "" {
 			l = b.loc(b.cfg.DefaultLang)
@@ -63,11 +67,12 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 				return nil
 			}
 			// Forget the old message: the worker posts the view anew at the bottom.
-			return b.store.DeleteMessage(ctx, t.ID, tableView(t.GameNo))
+			ch.forget = append(ch.forget, tableView(t.GameNo))
+			return nil
 		}
 	case "rules":
 		fn = func(t *Table, ch *change) error {
-			ch.post(t, message{Text: b.loc(t.Lang).T(b.rulesKey(t, cmd.args))})
+			ch.post(t, b.rulesPage(b.loc(t.Lang), t.ID, b.rulesGame(t, cmd.args), 0))
 			return nil
 		}
 	case "help", "start":
@@ -77,7 +82,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		}
 	case "lang":
 		fn = func(t *Table, ch *change) error {
-			t.Lang = nextLang(t.Lang, cmd.args)
+			t.Lang = b.nextLang(t.Lang, cmd.args)
 			ch.post(t, message{Text: b.loc(t.Lang).T("lang.set")})
 			return nil
 		}
@@ -104,36 +109,43 @@ func (b *Bot) settle(err error) error {
 	return err
 }
 
-// rulesKey picks the rules to show: the game named after /rules, else the
-// table's game, else the first game.
-func (b *Bot) rulesKey(t *Table, args []string) string {
+// rulesGame picks the game whose rules to show: the one named after
+// /rules, else the table's game; nil means the list of games.
+func (b *Bot) rulesGame(t *Table, args []string) Game {
 	if len(args) > 0 {
-		if k, ok := b.games.find(strings.Join(args, " ")); ok {
-			return k.Rules()
+		if g, ok := b.games.find(strings.Join(args, " ")); ok {
+			return g
 		}
+		return nil
 	}
 	if t != nil {
-		if k, ok := b.games.get(t.Kind); ok {
-			return k.Rules()
+		if g, ok := b.games.get(t.Kind); ok {
+			return g
 		}
 	}
-	return b.games.kinds[0].Rules()
+	if len(b.games.games) == 1 {
+		return b.games.games[0]
+	}
+	return nil
 }
 
-// nextLang picks the language named in args, or the other one.
-func nextLang(cur string, args []string) string {
+// nextLang picks the language named in args (a code or a Telegram
+// language_code), or the next one in the catalog's list.
+func (b *Bot) nextLang(cur string, args []string) string {
+	langs := b.tr.Langs()
 	if len(args) > 0 {
-		switch strings.ToLower(args[0]) {
-		case "ru", "рус", "русский":
-			return "ru"
-		case "en", "eng", "english":
-			return "en"
+		switch w := strings.ToLower(args[0]); w {
+		case "рус", "русский":
+			return locales.Russian
+		case "eng", "english":
+			return locales.English
+		default:
+			if n := locales.Normalize(w); slices.Contains(langs, n) {
+				return n
+			}
 		}
 	}
-	if cur == "ru" {
-		return "en"
-	}
-	return "ru"
+	return langs[(slices.Index(langs, cur)+1)%len(langs)]
 }
 
 // isAdmin asks Telegram whether a user administers the group.
@@ -147,14 +159,14 @@ func (b *Bot) isAdmin(ctx context.Context, chatID, userID int64) bool {
 }
 
 func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd command) error {
-	l := b.loc(langOf(m.From, b.cfg.DefaultLang))
+	l := b.loc(b.userLang(m.From))
 	switch cmd.name {
 	case "start":
 		return b.onStart(ctx, m, cmd, l)
 	case "help":
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("help.text")})
 	case "rules":
-		b.reply(ctx, m.Chat.ID, message{Text: l.T(b.rulesKey(nil, cmd.args))})
+		b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
 	case "newgame", "stop", "table", "lang":
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("command.group_only")})
 	default:
@@ -163,16 +175,14 @@ func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd comma
 	return nil
 }
 
-// langOf picks a language for a user from their Telegram client.
-func langOf(u *models.User, def string) string {
-	switch {
-	case u == nil || u.LanguageCode == "":
-		return def
-	case strings.HasPrefix(u.LanguageCode, "ru"), strings.HasPrefix(u.LanguageCode, "uk"),
-		strings.HasPrefix(u.LanguageCode, "be"), strings.HasPrefix(u.LanguageCode, "kk"):
-		return "ru"
+// userLang picks a language for a user from their Telegram client.
+func (b *Bot) userLang(u *models.User) string {
+	if u != nil {
+		if lang := locales.Normalize(u.LanguageCode); lang != "" {
+			return lang
+		}
 	}
-	return "en"
+	return b.cfg.DefaultLang
 }
 
 // joinPrefix starts a deep-link payload that seats the user at a table.
@@ -183,14 +193,11 @@ func (b *Bot) deepLink(payload string) string {
 	return "https://t.me/" + b.cfg.Username + "?start=" + payload
 }
 
-func startedKey(user int64) string { return fmt.Sprintf("started:%d", user) }
-func userKey(user int64) string    { return fmt.Sprintf("user:%d", user) }
-
 // onStart greets a user in private, seats them when they came through a
 // table's deep link, and brings their hand back when they are in a game.
 func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l loc) error {
 	user := m.From.ID
-	if err := b.store.SetPointer(ctx, startedKey(user), "1"); err != nil {
+	if err := b.store.SetPointer(ctx, store.StartedKey(user), "1"); err != nil {
 		return err
 	}
 	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], joinPrefix) {
@@ -216,7 +223,7 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l loc
 		return nil
 	}
 	// A player coming back: show their hand again at the bottom of the chat.
-	id, err := b.store.Pointer(ctx, userKey(user))
+	id, err := b.store.Pointer(ctx, store.UserTableKey(user))
 	if err == nil {
 		t, _, err := b.load(ctx, id)
 		if err == nil && t.Phase == PhasePlaying && t.SeatOf(user) >= 0 {
@@ -237,7 +244,7 @@ func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool)
 		}
 		t.Seats[seat].Unreachable = false
 		if repost && t.Game != nil {
-			return b.store.DeleteMessage(ctx, t.ID, handView(t.GameNo, seat))
+			ch.forget = append(ch.forget, handView(t.GameNo, seat))
 		}
 		return nil
 	})

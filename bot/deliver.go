@@ -34,6 +34,12 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 	sem := make(chan struct{}, 8)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	// A commit wakes its table at once, so the table may be claimed again
+	// while this worker is still serving it. Two services of one table at
+	// once would each post its messages: instead the running one serves it
+	// again when it is done, and releases the latest claim.
+	var mu sync.Mutex
+	serving := map[string]*servingTable{}
 	for ctx.Err() == nil {
 		claims, err := b.store.ClaimDue(ctx, b.now(), claimLease, claimBatch)
 		if err != nil {
@@ -45,24 +51,45 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 			continue
 		}
 		for _, c := range claims {
+			mu.Lock()
+			if s, ok := serving[c.Table]; ok {
+				s.latest, s.again = c, true
+				mu.Unlock()
+				continue
+			}
+			s := &servingTable{latest: c}
+			serving[c.Table] = s
+			mu.Unlock()
 			sem <- struct{}{}
 			wg.Add(1)
-			go func(c store.Claim) {
+			go func(s *servingTable) {
 				defer func() { <-sem; wg.Done() }()
-				// Work already claimed is finished even when we are asked to
-				// stop, so nothing is left half-delivered.
-				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimLease*2/3)
-				defer cancel()
-				next := b.service(sctx, c.Table)
-				// Release with a fresh context: a table must not stay leased
-				// just because we are shutting down.
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-				defer cancel()
-				if err := b.store.Release(rctx, c, next); err != nil {
-					b.log.Error().Err(err).Str("table", c.Table).Msg("release table")
+				for {
+					// Work already claimed is finished even when we are asked
+					// to stop, so nothing is left half-delivered.
+					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimLease*2/3)
+					next := b.service(sctx, c.Table)
+					cancel()
+					mu.Lock()
+					if s.again && ctx.Err() == nil {
+						s.again = false
+						mu.Unlock()
+						continue
+					}
+					claim := s.latest
+					delete(serving, c.Table)
+					mu.Unlock()
+					// Release with a fresh context: a table must not stay
+					// leased just because we are shutting down.
+					rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+					if err := b.store.Release(rctx, claim, next); err != nil {
+						b.log.Error().Err(err).Str("table", c.Table).Msg("release table")
+					}
+					cancel()
+					b.poke() // the loop may be asleep on a wake time this just moved
+					return
 				}
-				b.poke() // the loop may be asleep on a wake time this just moved
-			}(c)
+			}(s)
 		}
 		if len(claims) == claimBatch {
 			continue
@@ -70,6 +97,13 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 		b.waitWork(ctx)
 	}
 	return nil
+}
+
+// servingTable is a table a worker goroutine is serving: the latest claim
+// taken on it, and whether it was claimed again meanwhile.
+type servingTable struct {
+	latest store.Claim
+	again  bool
 }
 
 // waitWork sleeps until the next wake-up is due, a local commit kicks us,
@@ -186,15 +220,32 @@ func permanent(err error) bool {
 
 // redraw renders every dirty view from the table at version and sends or
 // edits its message. Marks made after version survive for the next round.
+// Message records of earlier games are pruned: only the current game's
+// views are kept.
 func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 	marks, err := b.store.Dirty(ctx, t.ID)
-	if err != nil || len(marks) == 0 {
+	if err != nil {
+		// Releasing the table now would stall its delivery until the next
+		// move: come back soon instead.
+		b.log.Error().Err(err).Str("table", t.ID).Msg("read dirty views")
+		return b.now().Add(time.Second)
+	}
+	if len(marks) == 0 {
 		return time.Time{}
 	}
-	msgs, err := b.store.Messages(ctx, t.ID)
+	records, err := b.store.Messages(ctx, t.ID)
 	if err != nil {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("read message ids")
+		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records")
 		return b.now().Add(time.Second)
+	}
+	var old []string
+	for v := range records {
+		if _, gameNo, _, ok := parseView(v); !ok || gameNo != t.GameNo {
+			old = append(old, v)
+		}
+	}
+	if err := b.store.DeleteMessages(ctx, t.ID, old...); err != nil {
+		b.log.Warn().Err(err).Str("table", t.ID).Msg("prune message records")
 	}
 	views := make([]string, 0, len(marks))
 	for v := range marks {
@@ -208,30 +259,70 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 		return views[i] < views[j]
 	})
 	var next time.Time
+	later := func(at time.Time) {
+		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
 	for _, v := range views {
-		wait, err := b.redrawView(ctx, t, v, msgs[v])
+		wait, err := b.redrawView(ctx, t, v, parseMsgRecord(records[v]))
 		if err != nil {
 			b.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("redraw")
 			wait = b.now().Add(2 * time.Second)
 		}
 		if !wait.IsZero() {
-			if next.IsZero() || wait.Before(next) {
-				next = wait
-			}
+			later(wait)
 			continue
 		}
 		if err := b.store.Clean(ctx, t.ID, v, version); err != nil {
 			b.log.Error().Err(err).Str("table", t.ID).Msg("clean view")
+			later(b.now().Add(time.Second))
 		}
 	}
 	return next
 }
 
-func digestKey(table, view string) string { return "digest:" + table + ":" + view }
+// msgRecord is what the store keeps about a view's message: its id, a
+// digest of what it shows, whether it pinged, and a replaced message still
+// to delete. Kept in the table's message hash, so it goes with the table.
+type msgRecord struct {
+	ID     int
+	Digest string
+	Ping   bool
+	Stale  int
+}
+
+func (r msgRecord) String() string {
+	ping := "0"
+	if r.Ping {
+		ping = "1"
+	}
+	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + strconv.Itoa(r.Stale)
+}
+
+// parseMsgRecord reads a record; anything unreadable is an empty record
+// (the view is then posted anew).
+func parseMsgRecord(s string) msgRecord {
+	f := strings.Split(s, ":")
+	if len(f) != 4 {
+		return msgRecord{}
+	}
+	id, err1 := strconv.Atoi(f[0])
+	stale, err2 := strconv.Atoi(f[3])
+	if err1 != nil || err2 != nil {
+		return msgRecord{}
+	}
+	return msgRecord{ID: id, Digest: f[1], Ping: f[2] == "1", Stale: stale}
+}
+
+// shows reports whether the record's message already shows m.
+func (r msgRecord) shows(m message) bool {
+	return r.ID != 0 && r.Digest == m.digest() && r.Ping == m.Ping
+}
 
 // redrawView brings one view's message up to date. It returns a time to
 // retry when the chat's rate limit says wait.
-func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) (time.Time, error) {
+func (b *Bot) redrawView(ctx context.Context, t *Table, view string, rec msgRecord) (time.Time, error) {
 	kind, gameNo, seat, ok := parseView(view)
 	if !ok || gameNo != t.GameNo {
 		return time.Time{}, nil // an older game's view: leave its message as it was
@@ -246,57 +337,56 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 			return time.Time{}, nil
 		}
 		chatID, thread = t.Seats[seat].UserID, 0
-		k, st, err := b.decode(t)
+		g, st, err := b.decode(t)
 		if err != nil {
 			return time.Time{}, err
 		}
-		m = k.RenderHand(b.loc(t.Lang), t, st, seat)
+		m = g.RenderSeat(b.loc(t.Lang), t, st, seat)
 		b.addAutoNotice(t, seat, &m)
 	}
 	m.Text = clip(m.Text)
-	prev, _ := b.store.Pointer(ctx, digestKey(t.ID, view))
-	if msgID != 0 && prev == renderedAs(msgID, m) {
+	if rec.shows(m) && rec.Stale == 0 {
 		return time.Time{}, nil
 	}
-	stale, hasStale := b.staleMessage(ctx, t.ID, view)
-	if hasStale {
+	save := func(r msgRecord) error { return b.store.SetMessage(ctx, t.ID, view, r.String()) }
+	if rec.Stale != 0 {
 		// A replaced message is still there: delete it first.
 		if wait := b.admit(ctx, chatID); !wait.IsZero() {
 			return wait, nil
 		}
-		err := b.remove(ctx, chatID, stale)
+		err := b.remove(ctx, chatID, rec.Stale)
 		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
 			return retry, nil
 		}
-		if err := b.store.DeletePointer(ctx, staleKey(t.ID, view), strconv.Itoa(stale)); err != nil {
+		rec.Stale = 0
+		if err := save(rec); err != nil {
 			return time.Time{}, err
 		}
-		if msgID != 0 && prev == renderedAs(msgID, m) {
+		if rec.shows(m) {
 			return time.Time{}, nil
 		}
 	}
-	if msgID != 0 && m.Ping && !strings.HasSuffix(prev, ":ping") {
+	if rec.ID != 0 && m.Ping && !rec.Ping {
 		// Turning to "your move": post a fresh message (it notifies at
-		// once) and delete the old one on the next pass.
-		if err := b.store.SetPointer(ctx, staleKey(t.ID, view), strconv.Itoa(msgID)); err != nil {
+		// once) and delete the old one on the next pass. The old id is
+		// recorded first, so a crash cannot leave it undeleted.
+		rec = msgRecord{Stale: rec.ID}
+		if err := save(rec); err != nil {
 			return time.Time{}, err
 		}
-		if err := b.store.DeleteMessage(ctx, t.ID, view); err != nil {
-			return time.Time{}, err
-		}
-		msgID = 0
 	}
 	if wait := b.admit(ctx, chatID); !wait.IsZero() {
 		return wait, nil
 	}
-	if msgID != 0 {
-		err := b.edit(ctx, chatID, msgID, m)
+	if rec.ID != 0 {
+		err := b.edit(ctx, chatID, rec.ID, m)
 		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
 			return retry, nil
 		}
 		switch {
 		case err == nil || isNotModified(err):
-			return time.Time{}, b.store.SetPointer(ctx, digestKey(t.ID, view), renderedAs(msgID, m))
+			rec.Digest, rec.Ping = m.digest(), m.Ping
+			return time.Time{}, save(rec)
 		case !isEditGone(err):
 			return b.unreachable(ctx, t, seat, err)
 		}
@@ -312,38 +402,14 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, view string, msgID int) 
 	if err != nil {
 		return b.unreachable(ctx, t, seat, err)
 	}
-	if err := b.store.SetMessage(ctx, t.ID, view, sent.ID); err != nil {
+	rec.ID, rec.Digest, rec.Ping = sent.ID, m.digest(), m.Ping
+	if err := save(rec); err != nil {
 		return time.Time{}, err
 	}
-	if err := b.store.SetPointer(ctx, digestKey(t.ID, view), renderedAs(sent.ID, m)); err != nil {
-		return time.Time{}, err
-	}
-	if _, ok := b.staleMessage(ctx, t.ID, view); ok {
+	if rec.Stale != 0 {
 		return b.now().Add(b.cfg.Limits.PrivateInterval), nil // come back to delete it
 	}
 	return time.Time{}, nil
-}
-
-func staleKey(table, view string) string { return "stale:" + table + ":" + view }
-
-// staleMessage is a replaced message of the view still to be deleted.
-func (b *Bot) staleMessage(ctx context.Context, table, view string) (int, bool) {
-	v, err := b.store.Pointer(ctx, staleKey(table, view))
-	if err != nil {
-		return 0, false
-	}
-	id, err := strconv.Atoi(v)
-	return id, err == nil
-}
-
-// renderedAs records what a view's message shows: its id, a digest of the
-// rendering and whether it pinged.
-func renderedAs(msgID int, m message) string {
-	s := strconv.Itoa(msgID) + ":" + m.digest()
-	if m.Ping {
-		s += ":ping"
-	}
-	return s
 }
 
 // remove deletes a message; one that is already gone counts as removed.
@@ -405,7 +471,7 @@ func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
 	if chatID < 0 {
 		interval = b.cfg.Limits.GroupInterval
 	}
-	ok, wait, err := b.store.Allow(ctx, chatKey(chatID), 1, interval, now)
+	ok, wait, err := b.store.Allow(ctx, store.ChatRateKey(chatID), 1, interval, now)
 	if err != nil {
 		b.log.Error().Err(err).Msg("rate limit")
 		return now.Add(time.Second)
@@ -413,7 +479,7 @@ func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
 	if !ok {
 		return now.Add(wait)
 	}
-	ok, wait, err = b.store.Allow(ctx, "global", b.cfg.Limits.GlobalPerSecond, b.cfg.Limits.GlobalWindow, now)
+	ok, wait, err = b.store.Allow(ctx, store.GlobalRateKey, b.cfg.Limits.GlobalPerSecond, b.cfg.Limits.GlobalWindow, now)
 	if err != nil {
 		return now.Add(time.Second)
 	}
@@ -422,8 +488,6 @@ func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
 	}
 	return time.Time{}
 }
-
-func chatKey(chatID int64) string { return "chat:" + strconv.FormatInt(chatID, 10) }
 
 // retryAfter handles a 429: the chat is blocked for every replica until
 // Telegram's retry_after has passed.
@@ -434,7 +498,7 @@ func (b *Bot) retryAfter(ctx context.Context, chatID int64, err error) (time.Tim
 	}
 	until := b.now().Add(time.Duration(tooMany.RetryAfter)*time.Second + 100*time.Millisecond)
 	b.log.Warn().Int64("chat", chatID).Int("retry_after", tooMany.RetryAfter).Msg("telegram 429")
-	if err := b.store.Block(ctx, chatKey(chatID), until); err != nil {
+	if err := b.store.Block(ctx, store.ChatRateKey(chatID), until); err != nil {
 		b.log.Error().Err(err).Msg("block chat")
 	}
 	return until, true

@@ -167,6 +167,7 @@ func TestFullGameOfFourPeople(t *testing.T) {
 		}
 		if err := h.srv.WaitFor(10*time.Second, func() bool { return hands() == 1 }); err != nil {
 			t.Errorf("%s has %d hand messages, want 1", u.User().FirstName, hands())
+
 		}
 	}
 	h.checkLimits(group)
@@ -246,7 +247,7 @@ func TestRestartInTheMiddleOfATrick(t *testing.T) {
 		if err != nil || tab.Game == nil {
 			return false
 		}
-		st, err := bot.State(tab)
+		st, err := bot.State(tab, allGames()...)
 		if err != nil {
 			return false
 		}

@@ -77,7 +77,7 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 	rc := redistest.Client(f)
 	prefix := redistest.Prefix(f)
 	st := store.NewRedis(rc, prefix)
-	h := &bottest.Harness{Srv: srv, Store: st, Cfg: bot.Config{TurnTimeout: time.Hour}, Log: zerolog.Nop()}
+	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: st, Cfg: bot.Config{TurnTimeout: time.Hour}, Log: zerolog.Nop()}
 	if err := h.Start(); err != nil {
 		f.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 		f.Fatal(err)
 	}
 	ft.tg = &answerCounter{Telegram: client, answers: map[string]int{}}
-	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: time.Hour}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()))
+	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: time.Hour}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()), bot.WithGames(allGames()...))
 	return ft
 }
 
@@ -248,7 +248,7 @@ func FuzzCommandText(f *testing.F) {
 		if after.Phase != bot.PhasePlaying {
 			t.Fatalf("%q: the game is no longer being played (%s)", text, after.Phase)
 		}
-		st, err := bot.Replay(after)
+		st, err := bot.Replay(after, allGames()...)
 		if err != nil {
 			t.Fatal(err)
 		}

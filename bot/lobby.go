@@ -4,9 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/store"
 )
 
 // newGame opens a lobby in the group, or explains why not.
@@ -18,51 +22,82 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 		return nil
 	case PhaseLobby:
 		// Bring the open lobby down to the bottom of the chat.
-		return b.store.DeleteMessage(ctx, t.ID, tableView(t.GameNo))
+		ch.forget = append(ch.forget, tableView(t.GameNo))
+		return nil
 	}
 	kind := ""
 	if len(cmd.args) > 0 {
-		k, ok := b.games.find(strings.Join(cmd.args, " "))
+		g, ok := b.games.find(strings.Join(cmd.args, " "))
 		if !ok {
-			ch.post(t, message{Text: l.T("newgame.unknown", "Games", b.gameList(l))})
+			ch.post(t, message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/newgame"))})
 			return nil
 		}
-		kind = k.ID()
-	} else if len(b.games.kinds) == 1 {
-		kind = b.games.kinds[0].ID()
+		kind = g.ID()
+	} else if len(b.games.games) == 1 {
+		kind = b.games.games[0].ID()
 	}
 	started := b.hasStarted(ctx, m.From.ID)
+	t.openLobby(kind, Seat{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started})
+	return nil
+}
+
+// openLobby starts gathering players for the next game, the creator seated.
+func (t *Table) openLobby(kind string, creator Seat) {
 	t.GameNo++
 	t.Phase = PhaseLobby
 	t.Kind = kind
-	t.Creator = m.From.ID
-	t.Seats = []Seat{{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started}}
-	t.Option = 0
+	t.Creator = creator.UserID
+	t.Seats = []Seat{creator}
+	t.Options = nil
 	t.AILevel = ""
 	t.Seed = 0
 	t.Game = nil
 	t.Log = nil
+	t.Memory = nil
 	t.Event = nil
 	t.StopAsked = 0
-	return nil
+	t.stopTimers()
 }
 
-func (b *Bot) gameList(l loc) string {
+// gameList lists the games as commands: "/newgame chef — Меню шефа".
+func (b *Bot) gameList(l loc, command string) string {
 	var names []string
-	for _, k := range b.games.kinds {
-		names = append(names, "<code>/newgame "+k.ID()+"</code> — "+k.Title(l))
+	for _, g := range b.games.games {
+		names = append(names, "<code>"+command+" "+g.ID()+"</code> — "+title(l, g))
 	}
 	return strings.Join(names, "\n")
 }
 
 func (b *Bot) hasStarted(ctx context.Context, user int64) bool {
-	_, err := b.store.Pointer(ctx, startedKey(user))
+	_, err := b.store.Pointer(ctx, store.StartedKey(user))
 	return err == nil
 }
 
-// onLobby handles the lobby's buttons. who is the presser; admin is only
-// asked for when it matters (cancel by a non-creator).
-func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who *models.User) error {
+// onChooseGame sets the game of a lobby opened without one.
+func (b *Bot) onChooseGame(t *Table, p payload, who int64) error {
+	if t.Phase != PhaseLobby || p.Game != t.GameNo {
+		return refuse("error.stale")
+	}
+	if who != t.Creator {
+		return refuse("lobby.creator_only")
+	}
+	g, ok := b.games.get(p.Word)
+	if !ok {
+		return refuse("error.bad_button")
+	}
+	if _, max := g.SeatRange(); len(t.Seats) > max {
+		return refuse("lobby.full")
+	}
+	t.Kind = g.ID()
+	t.Options = nil
+	t.AILevel = ""
+	return nil
+}
+
+// onLobby handles the lobby's buttons. who is the presser; admin says
+// whether they administer the group (asked only for «cancel»). It runs
+// inside update's retried closure, so it only reads the store.
+func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who *models.User, admin bool) error {
 	if t.Phase != PhaseLobby || p.Game != t.GameNo {
 		return refuse("error.stale")
 	}
@@ -71,15 +106,6 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 	creator := who.ID == t.Creator
 	kind, hasKind := b.games.get(t.Kind)
 	switch p.Args[0] {
-	case lobbyKind:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
-		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(b.games.kinds) {
-			return refuse("error.bad_button")
-		}
-		t.Kind = b.games.kinds[p.Args[1]].ID()
-		t.Option = 0
 	case lobbyJoin:
 		if seat >= 0 {
 			return refuse("lobby.already_seated")
@@ -123,6 +149,9 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if !hasKind {
 			return refuse("lobby.choose_game")
 		}
+		if len(levels(kind)) == 0 {
+			return refuse("lobby.no_robots")
+		}
 		if _, max := kind.SeatRange(); len(t.Seats) >= max {
 			return refuse("lobby.full")
 		}
@@ -145,6 +174,9 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if !hasKind {
 			return refuse("lobby.choose_game")
 		}
+		if len(levels(kind)) == 0 {
+			return refuse("lobby.no_robots")
+		}
 		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
 	case lobbyOption:
 		if !creator {
@@ -153,9 +185,17 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if !hasKind {
 			return refuse("lobby.choose_game")
 		}
-		t.Option = kind.NextOption(t.Option)
+		opts := options(kind)
+		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(opts) {
+			return refuse("error.bad_button")
+		}
+		o := opts[p.Args[1]]
+		if t.Options == nil {
+			t.Options = map[string]int{}
+		}
+		t.Options[o.Key] = (optionValue(t, kind, o.Key) + 1) % o.Values
 	case lobbyCancel:
-		if !creator && !b.isAdmin(ctx, t.ChatID, who.ID) {
+		if !creator && !admin {
 			return refuse("lobby.creator_only")
 		}
 		b.closeTable(t)
@@ -172,24 +212,19 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 }
 
 // aiLevel is the lobby's robot level, the game's easiest by default.
-func aiLevel(k gameKind, level string) string {
-	for _, l := range k.Levels() {
-		if l == level {
-			return l
-		}
+func aiLevel(g Game, level string) string {
+	ls := levels(g)
+	if slices.Contains(ls, level) || len(ls) == 0 {
+		return level
 	}
-	return k.Levels()[0]
+	return ls[0]
 }
 
 // nextLevel cycles through the game's robot levels.
-func nextLevel(k gameKind, level string) string {
-	ls := k.Levels()
-	for i, l := range ls {
-		if l == level {
-			return ls[(i+1)%len(ls)]
-		}
-	}
-	return ls[0]
+func nextLevel(g Game, level string) string {
+	ls := levels(g)
+	i := slices.Index(ls, level)
+	return ls[(i+1)%len(ls)]
 }
 
 // errOpenChat answers a join press with a deep link instead of a seat.
@@ -224,8 +259,8 @@ func (b *Bot) joinFromLink(t *Table, u *models.User) error {
 	if t.Phase != PhaseLobby {
 		return refuse("start.no_lobby")
 	}
-	if k, ok := b.games.get(t.Kind); ok {
-		if _, max := k.SeatRange(); len(t.Seats) >= max {
+	if g, ok := b.games.get(t.Kind); ok {
+		if _, max := g.SeatRange(); len(t.Seats) >= max {
 			return refuse("lobby.full")
 		}
 	}
@@ -234,12 +269,14 @@ func (b *Bot) joinFromLink(t *Table, u *models.User) error {
 }
 
 // startGame deals the game; the creator seat plays first.
+// Like every closure of update it only reads the store: whether a player
+// opened the private chat.
 func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
-	k, ok := b.games.get(t.Kind)
+	g, ok := b.games.get(t.Kind)
 	if !ok {
 		return refuse("lobby.choose_game")
 	}
-	lo, hi := k.SeatRange()
+	lo, hi := g.SeatRange()
 	if len(t.Seats) < lo || len(t.Seats) > hi {
 		return refuse("lobby.seat_count", "Min", lo, "Max", hi)
 	}
@@ -252,7 +289,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 		}
 	}
 	t.Seed = newSeed()
-	st, err := k.Start(t)
+	st, err := g.Start(t)
 	if err != nil {
 		return err
 	}
@@ -262,21 +299,25 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	}
 	t.Game = data
 	t.Log = nil
-	t.Memory = k.Observe(nil, st)
+	t.Memory = nil
+	if m, ok := g.(withMemory); ok {
+		t.Memory = m.Observe(nil, st)
+	}
 	t.Phase = PhasePlaying
+	t.Started = b.now()
 	t.Event = nil
 	for i := range t.Seats {
 		t.Seats[i].Nonce = 0
-		t.Seats[i].Mod = 0
+		t.Seats[i].Draft = nil
 		t.Seats[i].Timeouts = 0
+		t.Seats[i].Due = time.Time{}
 		if t.Seats[i].Human() {
-			// An index for /start in private; the table stays the truth.
-			if err := b.store.SetPointer(ctx, userKey(t.Seats[i].UserID), t.ID); err != nil {
-				return err
-			}
+			// An index for /start in private, written after the commit; the
+			// table stays the truth.
+			ch.seated = append(ch.seated, t.Seats[i].UserID)
 		}
 	}
-	b.schedule(t, st)
+	b.schedule(t, g, st, true)
 	ch.answer = b.loc(t.Lang).T("lobby.started")
 	return nil
 }

@@ -30,13 +30,13 @@ func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
 	if err != nil {
 		return err
 	}
-	msgs, err := b.store.Messages(ctx, oldID)
+	records, err := b.store.Messages(ctx, oldID)
 	if err != nil {
 		return err
 	}
-	for view, id := range msgs {
+	for view, rec := range records {
 		if strings.HasPrefix(view, "hand:") {
-			if err := b.store.SetMessage(ctx, newID, view, id); err != nil {
+			if err := b.store.SetMessage(ctx, newID, view, rec); err != nil {
 				return err
 			}
 		}
@@ -47,7 +47,7 @@ func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
 	}
 	for _, s := range t.Seats {
 		if s.Human() {
-			if err := b.store.SetPointer(ctx, userKey(s.UserID), newID); err != nil {
+			if err := b.store.SetPointer(ctx, store.UserTableKey(s.UserID), newID); err != nil {
 				return err
 			}
 		}

@@ -160,18 +160,20 @@ func TestNextLang(t *testing.T) {
 		{"en", []string{"рус"}, "ru"},
 		{"en", []string{"Русский"}, "ru"},
 		{"en", []string{"РУССКИЙ"}, "ru"},
-		{"ru", []string{"de"}, "en"}, // unknown: toggle
-		{"en", []string{"de"}, "ru"},
+		{"ru", []string{"de"}, "en"}, // any other language code: English
+		{"en", []string{"de"}, "en"},
+		{"en", []string{"uk"}, "ru"},
 		{"en", []string{"ru", "en"}, "ru"}, // only the first argument counts
 	}
+	b := &Bot{tr: testCatalog(t)}
 	for _, tc := range tests {
-		if got := nextLang(tc.cur, tc.args); got != tc.want {
+		if got := b.nextLang(tc.cur, tc.args); got != tc.want {
 			t.Errorf("nextLang(%q, %q) = %q, want %q", tc.cur, tc.args, got, tc.want)
 		}
 	}
 }
 
-func TestLangOf(t *testing.T) {
+func TestUserLang(t *testing.T) {
 	tests := []struct {
 		code string
 		def  string
@@ -191,13 +193,14 @@ func TestLangOf(t *testing.T) {
 	}
 	for _, tc := range tests {
 		u := &models.User{ID: 1, FirstName: "A", LanguageCode: tc.code}
-		if got := langOf(u, tc.def); got != tc.want {
-			t.Errorf("langOf(%q, %q) = %q, want %q", tc.code, tc.def, got, tc.want)
+		b := &Bot{cfg: Config{DefaultLang: tc.def}}
+		if got := b.userLang(u); got != tc.want {
+			t.Errorf("userLang(%q) with default %q = %q, want %q", tc.code, tc.def, got, tc.want)
 		}
 	}
 	for _, def := range []string{"ru", "en"} {
-		if got := langOf(nil, def); got != def {
-			t.Errorf("langOf(nil, %q) = %q", def, got)
+		if got := (&Bot{cfg: Config{DefaultLang: def}}).userLang(nil); got != def {
+			t.Errorf("userLang(nil) with default %q = %q", def, got)
 		}
 	}
 }

@@ -21,11 +21,11 @@ func LobbyPayload(t *Table, button string) string {
 }
 
 // State decodes the table's current game (nil when it has none).
-func State(t *Table) (game.State, error) {
+func State(t *Table, games ...Game) (game.State, error) {
 	if t.Game == nil {
 		return nil, nil
 	}
-	k, ok := newRegistry().get(t.Kind)
+	k, ok := (&registry{games: games}).get(t.Kind)
 	if !ok {
 		return nil, errUnknownGame(t)
 	}

@@ -23,20 +23,33 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	}()
 	p, err := parsePayload(q.Data)
 	if err != nil {
-		b.answer(ctx, q, b.loc(langOf(&q.From, b.cfg.DefaultLang)).T("error.bad_button"), false, "")
+		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
 	}
-	if p.Op == 'i' {
+	switch p.Op {
+	case 'i':
 		return b.onInfo(ctx, q, p)
+	case 'r':
+		return b.onRulesPage(ctx, q, p)
+	}
+	// Effects are read before the compare-and-set loop, which stays pure:
+	// whether the presser administers the group matters only for «cancel».
+	admin := false
+	if p.Op == 'l' && len(p.Args) > 0 && p.Args[0] == lobbyCancel {
+		if chat, _, err := parseTableID(p.Table); err == nil {
+			admin = b.isAdmin(ctx, chat, q.From.ID)
+		}
 	}
 	t, ch, err := b.update(ctx, p.Table, updateID, func(t *Table, ch *change) error {
 		switch p.Op {
 		case 'a':
 			return b.onAction(t, ch, p, q.From.ID)
 		case 'm':
-			return b.onMod(t, ch, p, q.From.ID)
+			return b.onDraft(t, ch, p, q.From.ID)
+		case 'k':
+			return b.onChooseGame(t, p, q.From.ID)
 		case 'l':
-			return b.onLobby(ctx, t, ch, p, &q.From)
+			return b.onLobby(ctx, t, ch, p, &q.From, admin)
 		case 's':
 			return b.onStop(t, ch, p, q.From.ID)
 		case 'b':
@@ -56,9 +69,12 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	case errors.Is(err, errOpenChat):
 		b.answer(ctx, q, l.T("lobby.open_chat"), false, b.deepLink(joinPrefix+p.Table))
 	case errors.As(err, &r):
-		b.answer(ctx, q, l.T(r.key, r.args...), false, "")
+		b.answer(ctx, q, r.text(l), false, "")
 	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
 		b.answer(ctx, q, "", false, "") // done before, or nothing to do
+	case errors.Is(err, errBusy):
+		b.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
+		b.answer(ctx, q, l.T("error.busy"), false, "")
 	default:
 		return err // not answered: the redelivered update will answer it
 	}
@@ -78,20 +94,24 @@ func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, 
 }
 
 // seatFor checks that a game button belongs to the current game and to the
-// presser, and was drawn after the seat's last action.
+// presser, and (unless the game's buttons stay live) was drawn after the
+// seat's last action.
 func (b *Bot) seatFor(t *Table, p payload, who int64) (int, error) {
 	if t.Phase != PhasePlaying || p.Game != t.GameNo {
 		return 0, refuse("error.stale_game")
 	}
 	seat := p.Args[0]
-	if seat < 0 || seat >= len(t.Seats) {
+	s := t.seat(game.Seat(seat))
+	if s == nil {
 		return 0, refuse("error.bad_button")
 	}
-	if !t.Seats[seat].Human() || t.Seats[seat].UserID != who {
+	if !s.Human() || s.UserID != who {
 		return 0, refuse("error.not_yours")
 	}
-	if len(p.Args) > 1 && p.Args[1] != t.Seats[seat].Nonce {
-		return 0, refuse("error.stale")
+	if len(p.Args) > 1 && p.Args[1] != s.Nonce {
+		if g, ok := b.games.get(t.Kind); !ok || !liveButtons(g) {
+			return 0, refuse("error.stale")
+		}
 	}
 	return seat, nil
 }
@@ -101,12 +121,12 @@ func (b *Bot) onAction(t *Table, ch *change, p payload, who int64) error {
 	if err != nil {
 		return err
 	}
-	k, st, err := b.decode(t)
+	g, st, err := b.decode(t)
 	if err != nil {
 		return err
 	}
 	t.Seats[seat].Timeouts = 0 // the player is back
-	if err := b.apply(t, ch, k, st, seat, game.Action(p.Args[2]), false); err != nil {
+	if err := b.apply(t, ch, g, st, game.Seat(seat), game.Action(p.Args[2]), false); err != nil {
 		return err
 	}
 	if t.Event != nil && t.Event.Seat == seat && t.Event.Key == "event.timeout" {
@@ -128,36 +148,40 @@ func (b *Bot) onBack(t *Table, ch *change, p payload, who int64) error {
 	if t.Event != nil && t.Event.Seat == seat {
 		t.Event = nil
 	}
-	if _, st, err := b.decode(t); err == nil {
-		if act := st.ToAct(); len(act) > 0 && int(act[0]) == seat {
-			b.schedule(t, st) // the player gets a full turn again
-		}
+	if g, st, err := b.decode(t); err == nil {
+		t.Seats[seat].Due = time.Time{} // the player gets a full turn again
+		b.schedule(t, g, st, false)
 	}
 	ch.answer = b.loc(t.Lang).T("auto.welcome_back")
 	return nil
 }
 
-func (b *Bot) onMod(t *Table, ch *change, p payload, who int64) error {
+// onDraft records one press of a multi-press choice on a seat's keyboard.
+func (b *Bot) onDraft(t *Table, ch *change, p payload, who int64) error {
 	seat, err := b.seatFor(t, p, who)
 	if err != nil {
 		return err
 	}
-	k, st, err := b.decode(t)
+	g, st, err := b.decode(t)
 	if err != nil {
 		return err
 	}
-	mod, ok := k.ClampMod(st, game.Seat(seat), p.Args[2])
+	d, ok := g.(withDrafts)
 	if !ok {
-		return refuse("error.bad_mod")
+		return refuse("error.bad_button")
 	}
-	if mod == t.Seats[seat].Mod {
+	next, ok := d.Draft(st, game.Seat(seat), t.Seats[seat].Draft, p.Args[2])
+	if !ok {
+		return refuse("error.bad_choice")
+	}
+	if slices.Equal(next, t.Seats[seat].Draft) {
 		return errNoChange
 	}
-	t.Seats[seat].Mod = mod
+	t.Seats[seat].Draft = next
 	return nil
 }
 
-// onInfo shows a seat's private information (won cards) in an alert.
+// onInfo shows a seat's private information in an alert.
 func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) error {
 	t, _, err := b.load(ctx, p.Table)
 	if err != nil {
@@ -167,37 +191,42 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) er
 	seat, err := b.seatFor(t, payload{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, q.From.ID)
 	var r *refusal
 	if errors.As(err, &r) {
-		b.answer(ctx, q, l.T(r.key, r.args...), false, "")
+		b.answer(ctx, q, r.text(l), false, "")
 		return nil
 	}
-	k, st, err := b.decode(t)
+	g, st, err := b.decode(t)
 	if err != nil {
 		return err
 	}
-	b.answer(ctx, q, k.Info(l, t, st, seat), true, "")
+	info, ok := g.(withInfo)
+	if !ok {
+		b.answer(ctx, q, l.T("error.bad_button"), false, "")
+		return nil
+	}
+	b.answer(ctx, q, info.Info(l, t, st, seat), true, "")
 	return nil
 }
 
-func (b *Bot) decode(t *Table) (gameKind, game.State, error) {
-	k, ok := b.games.get(t.Kind)
+func (b *Bot) decode(t *Table) (Game, game.State, error) {
+	g, ok := b.games.get(t.Kind)
 	if !ok {
-		return nil, nil, errors.New("table " + t.ID + " plays unknown game " + t.Kind)
+		return nil, nil, errUnknownGame(t)
 	}
-	st, err := k.Decode(t.Game)
-	return k, st, err
+	st, err := g.Decode(t.Game)
+	return g, st, err
 }
 
-// apply runs one engine action for a seat and records everything it
-// causes: the log, the seat's nonce, announcements and the next timer.
-// A rule violation becomes a refusal with the engine's reason.
-func (b *Bot) apply(t *Table, ch *change, k gameKind, st game.State, seat int, a game.Action, auto bool) error {
-	before, err := k.Decode(t.Game)
+// apply runs one engine action for a seat (or the system) and records
+// everything it causes: the log, the seat's nonce, announcements and the
+// timers. A rule violation becomes a refusal with the engine's reason.
+func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
+	before, err := g.Decode(t.Game)
 	if err != nil {
 		return err
 	}
-	if err := st.Apply(game.Seat(seat), a); err != nil {
+	if err := st.Apply(seat, a); err != nil {
 		if code := game.CodeOf(err); code != "" {
-			return refuse(k.ErrorKey(code))
+			return b.ruleRefusal(t, g, before, seat, code)
 		}
 		return err
 	}
@@ -206,104 +235,37 @@ func (b *Bot) apply(t *Table, ch *change, k gameKind, st game.State, seat int, a
 		return err
 	}
 	t.Game = data
-	t.Memory = k.Observe(t.Memory, st)
-	t.Log = append(t.Log, Move{Seat: game.Seat(seat), Action: a, Auto: auto})
-	t.Seats[seat].Nonce++
-	t.Seats[seat].Mod = 0
+	if m, ok := g.(withMemory); ok {
+		t.Memory = m.Observe(t.Memory, st)
+	}
+	t.Log = append(t.Log, Move{Seat: seat, Action: a, Auto: auto})
+	if s := t.seat(seat); s != nil {
+		s.Nonce++
+		s.Draft = nil
+		s.Due = time.Time{} // acting again later means a fresh timer
+	}
 	l := b.loc(t.Lang)
-	for _, m := range k.Announce(l, t, before, st) {
+	for _, m := range g.Announce(l, t, before, st) {
 		ch.post(t, m)
 	}
 	if st.Over() {
 		t.Phase = PhaseIdle
-		t.Deadline, t.AutoAt = time.Time{}, time.Time{}
+		t.stopTimers()
+		ch.finished = true
 		return nil
 	}
-	b.schedule(t, st)
+	b.schedule(t, g, st, true)
 	return nil
 }
 
-// schedule sets the timers for the seats that must act now: a person gets
-// TurnTimeout (Deadline); seats the bot plays move after AIDelay (AutoAt).
-// Several seats may act at once (simultaneous phases).
-func (b *Bot) schedule(t *Table, st game.State) {
-	t.Deadline, t.AutoAt = time.Time{}, time.Time{}
-	now := b.now()
-	for _, s := range st.ToAct() {
-		if t.Seats[s].Auto() {
-			t.AutoAt = now.Add(b.cfg.AIDelay)
-		} else {
-			t.Deadline = now.Add(b.cfg.TurnTimeout)
+// ruleRefusal explains an illegal action in the player's terms: the game's
+// own text for the code, with details when the game can give them.
+func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, code game.Code) error {
+	l := b.loc(t.Lang)
+	if ex, ok := g.(withExplain); ok && seat >= 0 {
+		if text, ok := ex.Explain(l, t, st, int(seat), code); ok {
+			return &refusal{rendered: text}
 		}
 	}
-}
-
-// fireTimer moves for the seats whose timer has run out: for a robot that
-// is its move; for a person it is a timeout, and after two in a row the
-// bot keeps playing for them until they press «I'm back». Every seat that
-// was due moves now, so people acting at the same time time out together.
-func (b *Bot) fireTimer(ctx context.Context, id string) error {
-	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		if t.Phase != PhasePlaying {
-			return errNoChange
-		}
-		now := b.now()
-		autoDue := !t.AutoAt.IsZero() && !now.Before(t.AutoAt)
-		humanDue := !t.Deadline.IsZero() && !now.Before(t.Deadline)
-		if !autoDue && !humanDue {
-			return errNoChange
-		}
-		k, st, err := b.decode(t)
-		if err != nil {
-			return err
-		}
-		due := map[game.Seat]bool{}
-		for _, s := range st.ToAct() {
-			if t.Seats[s].Auto() && autoDue || !t.Seats[s].Auto() && humanDue {
-				due[s] = true
-			}
-		}
-		moved := false
-		for len(due) > 0 && t.Phase == PhasePlaying {
-			seat := game.Seat(-1)
-			for _, s := range st.ToAct() {
-				if due[s] {
-					seat = s
-					break
-				}
-			}
-			if seat < 0 {
-				break
-			}
-			delete(due, seat)
-			s := &t.Seats[seat]
-			b.metrics.timeout()
-			if !s.Auto() {
-				s.Timeouts++
-				t.Event = &Event{Key: "event.timeout", Seat: int(seat)}
-			}
-			level := s.AI
-			if s.Human() {
-				level = "" // a person's timeout: the baseline plays, quickly
-			}
-			a := k.Auto(st, seat, decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget})
-			if legal := st.Legal(seat); !slices.Contains(legal, a) && len(legal) > 0 {
-				// A robot must never stall a game: fall back to a legal move.
-				b.log.Error().Str("table", t.ID).Int("seat", int(seat)).Int("action", int(a)).Msg("robot chose an illegal move")
-				a = legal[0]
-			}
-			if err := b.apply(t, ch, k, st, int(seat), a, true); err != nil {
-				return err
-			}
-			moved = true
-		}
-		if !moved {
-			return errNoChange
-		}
-		return nil
-	})
-	if errors.Is(err, errNoChange) {
-		return nil
-	}
-	return err
+	return refuse(errorKey(l, g, code))
 }

@@ -1,8 +1,14 @@
 package bot
 
 import (
+	"fmt"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/trickchef/trickchef/game"
 )
 
 // renderTable draws the group message of the table's current game: the
@@ -10,9 +16,9 @@ import (
 func (b *Bot) renderTable(t *Table) message {
 	l := b.loc(t.Lang)
 	if t.Game != nil {
-		k, st, err := b.decode(t)
+		g, st, err := b.decode(t)
 		if err == nil {
-			m := k.RenderTable(l, t, st)
+			m := g.RenderTable(l, t, st)
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 			}
@@ -35,24 +41,24 @@ func (b *Bot) renderLobby(l loc, t *Table) message {
 	lobbyBtn := func(text string, args ...int) button {
 		return button{Text: text, Data: payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: args}.String()}
 	}
-	k, hasKind := b.games.get(t.Kind)
+	g, hasKind := b.games.get(t.Kind)
 	if !hasKind {
 		sb.WriteString(l.T("lobby.choose_title"))
 		var kb [][]button
-		for i, g := range b.games.kinds {
-			kb = append(kb, []button{lobbyBtn(g.Title(l), lobbyKind, i)})
+		for _, g := range b.games.games {
+			kb = append(kb, []button{{Text: title(l, g), Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
 		}
 		kb = append(kb, []button{lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
 		return message{Text: sb.String(), Keyboard: kb}
 	}
-	lo, hi := k.SeatRange()
-	sb.WriteString(l.T("lobby.title", "Game", k.Title(l)) + "\n")
+	lo, hi := g.SeatRange()
+	sb.WriteString(l.T("lobby.title", "Game", title(l, g)) + "\n")
 	sb.WriteString(l.T("lobby.seats", "Count", len(t.Seats), "Min", lo, "Max", hi) + "\n")
 	for i, s := range t.Seats {
 		line := strconv.Itoa(i+1) + ". " + esc(s.Name)
 		switch {
 		case !s.Human():
-			line = strconv.Itoa(i+1) + ". 🤖 " + esc(s.Name) + " · " + l.T("ai.level_"+s.AI)
+			line = strconv.Itoa(i+1) + ". 🤖 " + esc(s.Name) + " · " + levelLabel(l, g, s.AI)
 		case s.UserID == t.Creator:
 			line += " " + l.T("lobby.creator_mark")
 		}
@@ -61,18 +67,25 @@ func (b *Bot) renderLobby(l loc, t *Table) message {
 		}
 		sb.WriteString(line + "\n")
 	}
-	if label, ok := k.Option(l, t.Option, len(t.Seats)); ok {
+	var optionRows [][]button
+	for i, o := range options(g) {
+		if o.Shown != nil && !o.Shown(len(t.Seats)) {
+			continue
+		}
+		label := o.Label(l, optionValue(t, g, o.Key))
 		sb.WriteString(label + "\n")
+		optionRows = append(optionRows, []button{lobbyBtn(label, lobbyOption, i)})
 	}
 	sb.WriteString("\n" + l.T("lobby.hint"))
 	kb := [][]button{
 		{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)},
-		{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
-		{lobbyBtn(l.T("lobby.level_button", "Level", l.T("ai.level_"+aiLevel(k, t.AILevel))), lobbyLevel)},
 	}
-	if label, ok := k.Option(l, t.Option, len(t.Seats)); ok {
-		kb = append(kb, []button{lobbyBtn(label, lobbyOption)})
+	if len(levels(g)) > 0 {
+		kb = append(kb,
+			[]button{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
+			[]button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
 	}
+	kb = append(kb, optionRows...)
 	kb = append(kb, []button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
 	kb = append(kb, []button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
 	return message{Text: sb.String(), Keyboard: kb}
@@ -105,4 +118,178 @@ func (b *Bot) addAutoNotice(t *Table, seat int, m *message) {
 	m.Text += "\n\n" + l.T("auto.notice")
 	m.Keyboard = append(m.Keyboard, []button{{Text: l.T("auto.back_button"),
 		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
+}
+
+// Rendering helpers shared by every game's adapter.
+
+// seatName is a seat's display name, HTML-escaped.
+func seatName(t *Table, s game.Seat) string {
+	ts := t.seat(s)
+	if ts == nil {
+		return "?"
+	}
+	return esc(ts.Name)
+}
+
+// mention names a seat so that Telegram notifies the person.
+func mention(t *Table, s game.Seat) string {
+	ts := t.seat(s)
+	if ts == nil || !ts.Human() {
+		return "<b>" + seatName(t, s) + "</b>"
+	}
+	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, ts.UserID, seatName(t, s))
+}
+
+// names lists seats by name: "Оля, Серёжа".
+func names(t *Table, seats []game.Seat) string {
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		parts[i] = seatName(t, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// mentions lists seats so that Telegram notifies each person.
+func mentions(t *Table, seats []game.Seat) string {
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		parts[i] = mention(t, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// seatMark is the status suffix of a seat line: ⚠️ when the bot cannot
+// write to the player, 💤 while the bot plays for them.
+func seatMark(t *Table, s game.Seat, over bool) string {
+	ts := t.seat(s)
+	switch {
+	case ts == nil:
+		return ""
+	case ts.Unreachable:
+		return " ⚠️"
+	case ts.Human() && ts.Auto() && !over:
+		return " 💤"
+	}
+	return ""
+}
+
+// deadlineZone is how turn deadlines are shown; the players are mostly on
+// Moscow time.
+func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
+
+// deadlineText is " (до 12:34:56)" for a person's running turn timer, or "".
+func deadlineText(l loc, t *Table, s game.Seat) string {
+	ts := t.seat(s)
+	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying {
+		return ""
+	}
+	return " " + l.T("table.deadline", "Time", ts.Due.In(deadlineZone()).Format("15:04:05"))
+}
+
+// eventLine is the table's last notice («время Оли вышло»), or "".
+func eventLine(l loc, t *Table) string {
+	if t.Event == nil {
+		return ""
+	}
+	return l.T(t.Event.Key, "Name", seatName(t, game.Seat(t.Event.Seat)))
+}
+
+// standing is one line of the final results.
+type standing struct {
+	Seat  game.Seat
+	Place int // 1 = best; equal places are shared
+	Score int
+}
+
+// standings orders a finished game's seats best first: the winners share
+// place 1 (the game's own tie-break chose them), then the others by score,
+// equal scores sharing a place.
+func standings(r game.Result) []standing {
+	out := make([]standing, len(r.Scores))
+	for i, sc := range r.Scores {
+		out[i] = standing{Seat: game.Seat(i), Score: sc}
+	}
+	won := func(s game.Seat) bool { return slices.Contains(r.Winners, s) }
+	sort.SliceStable(out, func(i, j int) bool {
+		wi, wj := won(out[i].Seat), won(out[j].Seat)
+		if wi != wj {
+			return wi
+		}
+		return out[i].Score > out[j].Score
+	})
+	for i := range out {
+		switch {
+		case won(out[i].Seat):
+			out[i].Place = 1
+		case i > 0 && !won(out[i-1].Seat) && out[i-1].Score == out[i].Score:
+			out[i].Place = out[i-1].Place
+		default:
+			out[i].Place = i + 1
+		}
+	}
+	return out
+}
+
+// placeText is "1." or, for a shared place, "1–2.".
+func placeText(all []standing, i int) string {
+	n := 0
+	for _, s := range all {
+		if s.Place == all[i].Place {
+			n++
+		}
+	}
+	if n > 1 {
+		return strconv.Itoa(all[i].Place) + "–" + strconv.Itoa(all[i].Place+n-1) + "."
+	}
+	return strconv.Itoa(all[i].Place) + "."
+}
+
+// resultTable is the «Итоги» block: places best first, one line per seat,
+// each with the game's own detail (score, rounds).
+func resultTable(l loc, t *Table, r game.Result, detail func(s game.Seat) string) string {
+	var sb strings.Builder
+	sb.WriteString(l.T("result.title") + "\n")
+	all := standings(r)
+	for i, s := range all {
+		medal := ""
+		if s.Place == 1 {
+			medal = "🏆 "
+		}
+		sb.WriteString(placeText(all, i) + " " + medal + seatName(t, s.Seat) + " — " + detail(s.Seat) + "\n")
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}
+
+// winnerLine announces the winner or winners of a finished game.
+func winnerLine(l loc, t *Table, r game.Result) string {
+	if len(r.Winners) == 1 {
+		return l.T("result.winner", "Name", mention(t, r.Winners[0]))
+	}
+	return l.T("result.winners", "Names", mentions(t, r.Winners))
+}
+
+// rows breaks buttons into rows of at most n.
+func rows(bs []button, n int) [][]button {
+	var out [][]button
+	for len(bs) > 0 {
+		k := min(n, len(bs))
+		out = append(out, bs[:k])
+		bs = bs[k:]
+	}
+	return out
+}
+
+// actionButton is a button that makes seat take action a.
+func actionButton(t *Table, seat int, text string, a game.Action) button {
+	return button{Text: text, Data: payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()}
+}
+
+// draftButton is a button that adds value to seat's choice in progress.
+func draftButton(t *Table, seat int, text string, value int) button {
+	return button{Text: text, Data: payload{Op: 'm', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, value}}.String()}
+}
+
+// infoButton shows seat's private information in an alert.
+func infoButton(t *Table, seat int, text string) button {
+	return button{Text: text, Data: payload{Op: 'i', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
 }

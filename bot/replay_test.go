@@ -30,7 +30,7 @@ func TestReplayGivesTheStoredState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := bot.Replay(tab)
+	st, err := bot.Replay(tab, allGames()...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,42 +8,33 @@ import (
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
 
-// sausagesKind adapts Сосиски to the platform.
-type sausagesKind struct{}
+// sausagesGame adapts Сосиски to the platform.
+type sausagesGame struct{}
 
-func (sausagesKind) ID() string                  { return "sausages" }
-func (sausagesKind) Aliases() []string           { return []string{"сосиски", "сосиска", "skull"} }
-func (sausagesKind) Title(l loc) string          { return l.T("sausages.title") }
-func (sausagesKind) SeatRange() (int, int)       { return ss.MinPlayers, ss.MaxPlayers }
-func (sausagesKind) Rules() string               { return "rules.sausages" }
-func (sausagesKind) ErrorKey(c game.Code) string { return "error." + string(c) }
-func (sausagesKind) Option(loc, int, int) (string, bool) {
-	return "", false
-}
-func (sausagesKind) NextOption(int) int { return 0 }
+// Sausages is Сосиски, the Skull-like bluffing game for 3–6 players.
+func Sausages() Game { return sausagesGame{} }
 
-func (sausagesKind) Start(t *Table) (game.State, error) {
+func (sausagesGame) ID() string            { return "sausages" }
+func (sausagesGame) Aliases() []string     { return []string{"сосиски", "сосиска", "skull"} }
+func (sausagesGame) SeatRange() (int, int) { return ss.MinPlayers, ss.MaxPlayers }
+
+func (sausagesGame) Start(t *Table) (game.State, error) {
 	return ss.New(ss.Config{Players: len(t.Seats), First: 0, Seed: t.Seed})
 }
 
-func (sausagesKind) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
+func (sausagesGame) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
 
-func (sausagesKind) Levels() []string { return []string{"novice", "sly"} }
+func (sausagesGame) Levels() []string { return []string{"novice", "sly"} }
 
 // Auto plays the easy AI for novices and timed-out people, the counting
 // one for stronger robots.
-func (sausagesKind) Auto(st game.State, seat game.Seat, d decision) game.Action {
+func (sausagesGame) Auto(st game.State, seat game.Seat, d decision) (game.Action, bool) {
 	v := st.(*ss.State).SeatView(seat)
 	if d.Level == "" || d.Level == "novice" {
-		return ss.Baseline(v, d.Seed)
+		return ss.Baseline(v, d.Seed), true
 	}
-	return ss.Sly(v, d.Seed)
+	return ss.Sly(v, d.Seed), true
 }
-
-// Observe keeps nothing: Sly reads all it needs from the view.
-func (sausagesKind) Observe([]byte, game.State) []byte { return nil }
-
-func (sausagesKind) ClampMod(game.State, game.Seat, int) (int, bool) { return 0, false }
 
 func cardEmoji(c ss.Card) string {
 	if c == ss.Boot {
@@ -60,13 +51,13 @@ func revealsText(t *Table, rs []ss.Reveal) string {
 	return strings.Join(parts, ", ")
 }
 
-func (k sausagesKind) RenderTable(l loc, t *Table, st game.State) message {
+func (k sausagesGame) RenderTable(l loc, t *Table, st game.State) message {
 	v := st.(*ss.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ss.PhaseOver {
-		b.WriteString(l.T("sausages.header_over", "Title", k.Title(l)) + "\n")
+		b.WriteString(l.T("sausages.header_over", "Title", title(l, k)) + "\n")
 	} else {
-		b.WriteString(l.T("sausages.header", "Title", k.Title(l), "Round", v.Round) + "\n")
+		b.WriteString(l.T("sausages.header", "Title", title(l, k), "Round", v.Round) + "\n")
 		b.WriteString(l.T("sausages.on_boards", "Count", v.Total) + "\n")
 	}
 	acting := map[game.Seat]bool{}
@@ -89,12 +80,7 @@ func (k sausagesKind) RenderTable(l loc, t *Table, st game.State) message {
 				line += " · " + l.T("sausages.passed")
 			}
 		}
-		if t.Seats[i].Unreachable {
-			line += " ⚠️"
-		} else if t.Seats[i].Human() && t.Seats[i].Auto() && v.Phase != ss.PhaseOver {
-			line += " 💤"
-		}
-		b.WriteString(marker + line + "\n")
+		b.WriteString(marker + line + seatMark(t, game.Seat(i), v.Phase == ss.PhaseOver) + "\n")
 	}
 	if len(v.Bids) > 0 && v.Phase != ss.PhaseOver {
 		var bids []string
@@ -110,8 +96,8 @@ func (k sausagesKind) RenderTable(l loc, t *Table, st game.State) message {
 	if len(v.Revealed) > 0 {
 		b.WriteString(l.T("sausages.revealed", "Cards", revealsText(t, v.Revealed)) + "\n")
 	}
-	if t.Event != nil {
-		b.WriteString("\n" + l.T(t.Event.Key, "Name", seatName(t, game.Seat(t.Event.Seat))) + "\n")
+	if e := eventLine(l, t); e != "" {
+		b.WriteString("\n" + e + "\n")
 	}
 	if v.Phase == ss.PhaseOver {
 		b.WriteString("\n" + l.T("sausages.game_over"))
@@ -121,25 +107,24 @@ func (k sausagesKind) RenderTable(l loc, t *Table, st game.State) message {
 		return message{Text: b.String()}
 	}
 	b.WriteString("\n" + k.turnText(l, t, v))
-	if !t.Deadline.IsZero() {
-		b.WriteString(" " + l.T("trickchef.deadline", "Time", t.Deadline.In(deadlineZone()).Format("15:04:05")))
+	for _, s := range v.ToAct {
+		if d := deadlineText(l, t, s); d != "" {
+			b.WriteString(d)
+			break
+		}
 	}
 	return message{Text: b.String()}
 }
 
 // turnText says who must do what now.
-func (sausagesKind) turnText(l loc, t *Table, v ss.Public) string {
+func (sausagesGame) turnText(l loc, t *Table, v ss.Public) string {
 	if len(v.ToAct) == 0 {
 		return ""
 	}
 	who := mention(t, v.ToAct[0])
 	switch v.Phase {
 	case ss.PhaseSetup:
-		var names []string
-		for _, s := range v.ToAct {
-			names = append(names, mention(t, s))
-		}
-		return l.T("sausages.turn_setup", "Names", strings.Join(names, ", "))
+		return l.T("sausages.turn_setup", "Names", mentions(t, v.ToAct))
 	case ss.PhaseAdd:
 		return l.T("sausages.turn_add", "Name", who)
 	case ss.PhaseBid:
@@ -171,17 +156,17 @@ func stackText(l loc, cards []ss.Card) string {
 	return strings.Join(parts, " ")
 }
 
-func (k sausagesKind) RenderHand(l loc, t *Table, st game.State, seat int) message {
+func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) message {
 	s := st.(*ss.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("sausages.hand_header", "Title", k.Title(l), "Chat", esc(t.Title), "Round", v.Round) + "\n")
+	b.WriteString(l.T("sausages.hand_header", "Title", title(l, k), "Chat", esc(t.Title), "Round", v.Round) + "\n")
 	if v.Phase == ss.PhaseOver {
-		b.WriteString(l.T("trickchef.hand_over"))
+		b.WriteString(l.T("hand.over"))
 		return message{Text: b.String()}
 	}
 	if t.Phase != PhasePlaying {
-		b.WriteString(l.T("trickchef.hand_stopped"))
+		b.WriteString(l.T("hand.stopped"))
 		return message{Text: b.String()}
 	}
 	me := v.Seats[seat]
@@ -194,13 +179,10 @@ func (k sausagesKind) RenderHand(l loc, t *Table, st game.State, seat int) messa
 		b.WriteString(l.T("sausages.hand_lost", "Card", cardEmoji(v.Lost)) + "\n")
 	}
 	if len(v.Legal) == 0 {
-		b.WriteString("\n" + l.T("trickchef.hand_wait"))
+		b.WriteString("\n" + l.T("hand.wait"))
 		return message{Text: b.String()}
 	}
-	s0 := t.Seats[seat]
-	btn := func(text string, a game.Action) button {
-		return button{Text: text, Data: payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, s0.Nonce, int(a)}}.String()}
-	}
+	btn := func(text string, a game.Action) button { return actionButton(t, seat, text, a) }
 	var kb [][]button
 	var place, bids, other []button
 	for _, a := range v.Legal {
@@ -249,23 +231,12 @@ func (k sausagesKind) RenderHand(l loc, t *Table, st game.State, seat int) messa
 	return message{Text: b.String(), Keyboard: kb, Ping: true}
 }
 
-// rows breaks buttons into rows of at most n.
-func rows(bs []button, n int) [][]button {
-	var out [][]button
-	for len(bs) > 0 {
-		k := min(n, len(bs))
-		out = append(out, bs[:k])
-		bs = bs[k:]
-	}
-	return out
-}
-
-func (k sausagesKind) Info(l loc, t *Table, st game.State, seat int) string {
+func (k sausagesGame) Info(l loc, t *Table, st game.State, seat int) string {
 	v := st.(*ss.State).SeatView(game.Seat(seat))
 	return l.T("sausages.info", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack))
 }
 
-func (k sausagesKind) Announce(l loc, t *Table, before, after game.State) []message {
+func (k sausagesGame) Announce(l loc, t *Table, before, after game.State) []message {
 	b, a := before.(*ss.State).PublicView(), after.(*ss.State).PublicView()
 	var out []message
 	o := a.LastRound
@@ -286,7 +257,11 @@ func (k sausagesKind) Announce(l loc, t *Table, before, after game.State) []mess
 		out = append(out, message{Text: l.T("sausages.eliminated", "Name", seatName(t, o.Challenger))})
 	}
 	if a.Winner >= 0 && b.Winner < 0 {
-		out = append(out, message{Text: l.T("sausages.winner", "Name", mention(t, a.Winner))})
+		r := after.Result()
+		text := winnerLine(l, t, r) + "\n\n" + resultTable(l, t, r, func(s game.Seat) string {
+			return l.T("sausages.final_line", "Count", r.Scores[s])
+		})
+		out = append(out, message{Text: text})
 	}
 	return out
 }

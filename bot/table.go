@@ -35,9 +35,9 @@ type Table struct {
 	Kind    string `json:"kind,omitempty"`
 	Creator int64  `json:"creator,omitempty"`
 	Seats   []Seat `json:"seats,omitempty"`
-	// Option is the game's one lobby option (Трик-н-Шеф: the suit left out
-	// with three players).
-	Option int `json:"option,omitempty"`
+	// Options are the game's lobby settings by key (see option); the game
+	// validates them.
+	Options map[string]int `json:"opts,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
@@ -46,10 +46,11 @@ type Table struct {
 	Log []Move `json:"log,omitempty"`
 	// Memory is what the robots remember of public events (per game).
 	Memory json.RawMessage `json:"memory,omitempty"`
-	// Deadline is when the people who must act time out; AutoAt is when
-	// the seats the bot plays move. Zero when nobody waits.
-	Deadline time.Time `json:"deadline,omitempty"`
-	AutoAt   time.Time `json:"auto_at,omitempty"`
+	// SystemAt is when the platform makes the game's system move (a deal
+	// after a quiet pause); zero when none is due. Seat timers are in Seat.Due.
+	SystemAt time.Time `json:"system_at,omitempty"`
+	// Started is when the current game was dealt.
+	Started time.Time `json:"started,omitempty"`
 	// Event is the last notable thing that happened, shown on the table
 	// message (a timeout, a stop).
 	Event     *Event    `json:"event,omitempty"`
@@ -65,9 +66,12 @@ type Seat struct {
 	// Nonce counts this seat's actions. Buttons carry it, so a button drawn
 	// before the seat's last action is recognised as stale.
 	Nonce int `json:"nonce"`
-	// Mod is a modifier chosen on the hand keyboard for the seat's next
-	// action (Трик-н-Шеф: the coins to put on the next card).
-	Mod int `json:"mod,omitempty"`
+	// Draft is the choice in progress on the seat's keyboard, composed in
+	// several presses into one action (see withDrafts).
+	Draft []int `json:"draft,omitempty"`
+	// Due is when the bot acts for this seat: a person's turn deadline, or
+	// a robot's moment to move. Zero while the seat has nothing to do.
+	Due time.Time `json:"due,omitempty"`
 	// Timeouts counts turns in a row the player let run out; at two the
 	// seat is auto-played at once until the player acts again.
 	Timeouts    int  `json:"timeouts,omitempty"`
@@ -89,13 +93,30 @@ type Event struct {
 
 // nextTimer is the earliest running timer, or zero.
 func (t *Table) nextTimer() time.Time {
-	switch {
-	case t.Deadline.IsZero():
-		return t.AutoAt
-	case t.AutoAt.IsZero() || t.Deadline.Before(t.AutoAt):
-		return t.Deadline
+	next := t.SystemAt
+	for _, s := range t.Seats {
+		if !s.Due.IsZero() && (next.IsZero() || s.Due.Before(next)) {
+			next = s.Due
+		}
 	}
-	return t.AutoAt
+	return next
+}
+
+// stopTimers clears every timer: nobody waits for anything.
+func (t *Table) stopTimers() {
+	t.SystemAt = time.Time{}
+	for i := range t.Seats {
+		t.Seats[i].Due = time.Time{}
+	}
+}
+
+// seat returns the table seat of an engine seat, or nil for game.System
+// and anything out of range: the system seat has no Seats entry.
+func (t *Table) seat(s game.Seat) *Seat {
+	if s < 0 || int(s) >= len(t.Seats) {
+		return nil
+	}
+	return &t.Seats[s]
 }
 
 // Human reports whether a person plays this seat.
@@ -188,8 +209,8 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 // Replay rebuilds a table's game from its seed and action log. It must
 // give exactly the state stored in t.Game: that is how a game is audited
 // after a crash (no move lost, none applied twice).
-func Replay(t *Table) (game.State, error) {
-	k, ok := newRegistry().get(t.Kind)
+func Replay(t *Table, games ...Game) (game.State, error) {
+	k, ok := (&registry{games: games}).get(t.Kind)
 	if !ok {
 		return nil, errUnknownGame(t)
 	}

@@ -11,47 +11,56 @@ import (
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
-// trickchefKind adapts Трик-н-Шеф to the platform.
-type trickchefKind struct{}
+// trickchefGame adapts Трик-н-Шеф to the platform.
+type trickchefGame struct{}
 
-func (trickchefKind) ID() string { return "trickchef" }
-func (trickchefKind) Aliases() []string {
+// Trickchef is Трик-н-Шеф, the trick-taking game with coins and a
+// shifting trump, for 3–4 players.
+func Trickchef() Game { return trickchefGame{} }
+
+func (trickchefGame) ID() string { return "trickchef" }
+func (trickchefGame) Aliases() []string {
 	return []string{"трик-н-шеф", "трикншеф", "трик", "tnc"}
 }
-func (trickchefKind) Title(l loc) string          { return l.T("trickchef.title") }
-func (trickchefKind) SeatRange() (int, int)       { return 3, 4 }
-func (trickchefKind) Rules() string               { return "rules.trickchef" }
-func (trickchefKind) ErrorKey(c game.Code) string { return "error." + string(c) }
+func (trickchefGame) SeatRange() (int, int) { return 3, 4 }
 
-// The lobby option picks the suit left out with three players; 0 is the
-// default (green), then red, yellow, blue.
+// optRemoved is the lobby option that picks the suit left out with three
+// players; 0 is the default (green), then red, yellow, blue.
+const optRemoved = "removed"
+
 func removedSuit(option int) tc.Suit { return tc.Suit((int(tc.DefaultRemoved) + option) % tc.NumSuits) }
 
-func (trickchefKind) Option(l loc, option, seats int) (string, bool) {
-	return l.T("trickchef.removed_option", "Suit", suitEmoji(removedSuit(option))), true
+func (trickchefGame) Options() []option {
+	return []option{{
+		Key:    optRemoved,
+		Values: tc.NumSuits,
+		Shown:  func(seats int) bool { return seats == 3 },
+		Label: func(l loc, v int) string {
+			return l.T("trickchef.option.removed", "Suit", suitEmoji(removedSuit(v)))
+		},
+	}}
 }
 
-func (trickchefKind) NextOption(option int) int { return (option + 1) % tc.NumSuits }
-
-func (trickchefKind) Start(t *Table) (game.State, error) {
-	return tc.New(tc.Config{Players: len(t.Seats), Removed: removedSuit(t.Option), First: 0, Seed: t.Seed})
+func (g trickchefGame) Start(t *Table) (game.State, error) {
+	removed := removedSuit(optionValue(t, g, optRemoved))
+	return tc.New(tc.Config{Players: len(t.Seats), Removed: removed, First: 0, Seed: t.Seed})
 }
 
-func (trickchefKind) Decode(data []byte) (game.State, error) { return tc.Unmarshal(data) }
+func (trickchefGame) Decode(data []byte) (game.State, error) { return tc.Unmarshal(data) }
 
-func (trickchefKind) Levels() []string {
+func (trickchefGame) Levels() []string {
 	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef)}
 }
 
 // Auto plays the baseline for a person who timed out, and the level's
 // player for a robot. «Шеф» searches within d.Budget; its choice is logged
 // like any move, so a replay stays exact.
-func (trickchefKind) Auto(st game.State, seat game.Seat, d decision) game.Action {
+func (trickchefGame) Auto(st game.State, seat game.Seat, d decision) (game.Action, bool) {
 	v := st.(*tc.State).SeatView(seat)
 	if d.Level == "" {
-		return tc.Baseline(v, d.Seed)
+		return tc.Baseline(v, d.Seed), true
 	}
-	return tc.Decide(tc.Level(d.Level), v, history(d.Memory), d.Seed, tc.Budget{Wall: d.Budget, Clock: time.Now})
+	return tc.Decide(tc.Level(d.Level), v, history(d.Memory), d.Seed, tc.Budget{Wall: d.Budget, Clock: time.Now}), true
 }
 
 // history decodes the robots' memory; an unreadable one starts afresh
@@ -64,7 +73,7 @@ func history(memory []byte) tc.History {
 	return h
 }
 
-func (trickchefKind) Observe(memory []byte, st game.State) []byte {
+func (trickchefGame) Observe(memory []byte, st game.State) []byte {
 	h := history(memory)
 	h.Observe(st.(*tc.State).PublicView())
 	out, err := json.Marshal(h)
@@ -74,12 +83,25 @@ func (trickchefKind) Observe(memory []byte, st game.State) []byte {
 	return out
 }
 
-func (trickchefKind) ClampMod(st game.State, seat game.Seat, mod int) (int, bool) {
-	coins := st.(*tc.State).PublicView().Seats[seat].Coins
-	if mod < -coins || mod > coins {
-		return 0, false
+// Draft keeps the coins chosen for the next card: one value, from −coins
+// to +coins; 0 clears the choice.
+func (trickchefGame) Draft(st game.State, seat game.Seat, _ []int, coins int) ([]int, bool) {
+	have := st.(*tc.State).PublicView().Seats[seat].Coins
+	switch {
+	case coins < -have || coins > have:
+		return nil, false
+	case coins == 0:
+		return nil, true
 	}
-	return mod, true
+	return []int{coins}, true
+}
+
+// chosenCoins is the seat's coin choice, 0 when none (or no longer valid).
+func chosenCoins(t *Table, seat, have int) int {
+	if d := t.Seats[seat].Draft; len(d) == 1 && d[0] >= -have && d[0] <= have {
+		return d[0]
+	}
+	return 0
 }
 
 func suitEmoji(s tc.Suit) string {
@@ -137,29 +159,6 @@ func chefsText(chefs [tc.NumSuits]int) string {
 	return strings.Join(parts, " ")
 }
 
-func seatName(t *Table, s game.Seat) string {
-	if s < 0 || int(s) >= len(t.Seats) {
-		return "?"
-	}
-	return esc(t.Seats[s].Name)
-}
-
-// mention names a seat so that Telegram notifies the person.
-func mention(t *Table, s game.Seat) string {
-	if s < 0 || int(s) >= len(t.Seats) || !t.Seats[s].Human() {
-		return "<b>" + seatName(t, s) + "</b>"
-	}
-	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, t.Seats[s].UserID, seatName(t, s))
-}
-
-func names(t *Table, seats []game.Seat) string {
-	parts := make([]string, len(seats))
-	for i, s := range seats {
-		parts[i] = seatName(t, s)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // trumpLine tells which suits are trump now.
 func trumpLine(l loc, v tc.Public) string {
 	if len(v.Trumps) == 0 {
@@ -179,17 +178,13 @@ func poolLine(l loc, v tc.Public) string {
 	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", v.Reserve)
 }
 
-// deadlineZone is how turn deadlines are shown; the game's players are
-// mostly on Moscow time.
-func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
-
-func (k trickchefKind) RenderTable(l loc, t *Table, st game.State) message {
+func (k trickchefGame) RenderTable(l loc, t *Table, st game.State) message {
 	v := st.(*tc.State).PublicView()
 	var b strings.Builder
 	if v.Phase == tc.PhaseOver {
-		b.WriteString(l.T("trickchef.header_over", "Title", k.Title(l)))
+		b.WriteString(l.T("trickchef.header_over", "Title", title(l, k)))
 	} else {
-		b.WriteString(l.T("trickchef.header", "Title", k.Title(l), "Round", v.Round, "Trick", v.Trick))
+		b.WriteString(l.T("trickchef.header", "Title", title(l, k), "Round", v.Round, "Trick", v.Trick))
 	}
 	b.WriteString("\n")
 	if v.Phase != tc.PhaseOver {
@@ -212,18 +207,13 @@ func (k trickchefKind) RenderTable(l loc, t *Table, st game.State) message {
 			"Name", seatName(t, game.Seat(i)),
 			"Cards", sp.HandSize, "Tricks", sp.TricksWon, "Coins", sp.Coins,
 			"Chefs", chefsText(sp.Chefs), "Total", l.T("count.points", "Count", sp.Total))
-		if t.Seats[i].Unreachable {
-			line += " ⚠️"
-		} else if t.Seats[i].Human() && t.Seats[i].Auto() && v.Phase != tc.PhaseOver {
-			line += " 💤"
-		}
-		b.WriteString(marker + line + "\n")
+		b.WriteString(marker + line + seatMark(t, game.Seat(i), v.Phase == tc.PhaseOver) + "\n")
 	}
 	if lt := v.LastTrick; lt != nil && v.Phase != tc.PhaseOver {
 		b.WriteString("\n" + lastTrickText(l, t, lt) + "\n")
 	}
-	if t.Event != nil {
-		b.WriteString("\n" + l.T(t.Event.Key, "Name", seatName(t, game.Seat(t.Event.Seat))) + "\n")
+	if e := eventLine(l, t); e != "" {
+		b.WriteString("\n" + e + "\n")
 	}
 	var kb [][]button
 	switch {
@@ -241,9 +231,7 @@ func (k trickchefKind) RenderTable(l loc, t *Table, st game.State) message {
 		default:
 			b.WriteString("\n" + l.T("trickchef.turn_play", "Name", who))
 		}
-		if !t.Deadline.IsZero() && t.Seats[v.ToAct].Human() && !t.Seats[v.ToAct].Auto() {
-			b.WriteString(" " + l.T("trickchef.deadline", "Time", t.Deadline.In(deadlineZone()).Format("15:04:05")))
-		}
+		b.WriteString(deadlineText(l, t, v.ToAct))
 	}
 	return message{Text: b.String(), Keyboard: kb}
 }
@@ -265,17 +253,17 @@ func lastTrickText(l loc, t *Table, lt *tc.TrickResult) string {
 	return s
 }
 
-func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) message {
+func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) message {
 	s := st.(*tc.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("trickchef.hand_header", "Title", k.Title(l), "Chat", esc(t.Title), "Round", v.Round, "Trick", v.Trick) + "\n")
+	b.WriteString(l.T("trickchef.hand_header", "Title", title(l, k), "Chat", esc(t.Title), "Round", v.Round, "Trick", v.Trick) + "\n")
 	if v.Phase == tc.PhaseOver {
-		b.WriteString(l.T("trickchef.hand_over"))
+		b.WriteString(l.T("hand.over"))
 		return message{Text: b.String()}
 	}
 	if t.Phase != PhasePlaying {
-		b.WriteString(l.T("trickchef.hand_stopped"))
+		b.WriteString(l.T("hand.stopped"))
 		return message{Text: b.String()}
 	}
 	me := v.Seats[seat]
@@ -295,14 +283,10 @@ func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) mess
 	}
 	b.WriteString(l.T("trickchef.hand_mine", "Coins", l.T("count.coins", "Count", me.Coins), "Chefs", chefsText(me.Chefs)) + "\n")
 	b.WriteString("\n" + l.T("trickchef.hand_cards", "Cards", cardsText(v.Hand)) + "\n")
-	s0 := t.Seats[seat]
-	act := func(a game.Action) string {
-		return payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, s0.Nonce, int(a)}}.String()
-	}
 	var kb [][]button
 	switch {
 	case !myTurn:
-		b.WriteString("\n" + l.T("trickchef.hand_wait"))
+		b.WriteString("\n" + l.T("hand.wait"))
 	case v.Phase == tc.PhasePick || v.Phase == tc.PhaseAward:
 		key, counts := "trickchef.hand_pick", v.SetAside
 		if v.Phase == tc.PhaseAward {
@@ -312,16 +296,13 @@ func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) mess
 		var row []button
 		for _, su := range v.Suits {
 			if counts[su] > 0 {
-				row = append(row, button{Text: "👨‍🍳 " + suitEmoji(su) + " (" + strconv.Itoa(counts[su]) + ")", Data: act(tc.ChefAction(su))})
+				row = append(row, actionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
 			}
 		}
 		kb = append(kb, row)
 	default:
 		b.WriteString("\n" + l.T("trickchef.hand_play"))
-		mod := s0.Mod
-		if mod > me.Coins || mod < -me.Coins {
-			mod = 0
-		}
+		mod := chosenCoins(t, seat, me.Coins)
 		if mod != 0 {
 			b.WriteString(" " + l.T("trickchef.hand_coins_chosen", "Delta", fmt.Sprintf("%+d", 2*mod), "Coins", l.T("count.coins", "Count", abs(mod))))
 		}
@@ -338,7 +319,7 @@ func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) mess
 			if !playable[c] {
 				label = "(" + label + ")"
 			}
-			row = append(row, button{Text: label, Data: act(tc.PlayAction(c, mod))})
+			row = append(row, actionButton(t, seat, label, tc.PlayAction(c, mod)))
 			if len(row) == 5 {
 				kb = append(kb, row)
 				row = nil
@@ -347,16 +328,15 @@ func (k trickchefKind) RenderHand(l loc, t *Table, st game.State, seat int) mess
 		if len(row) > 0 {
 			kb = append(kb, row)
 		}
-		kb = append(kb, coinRows(t, seat, s0.Nonce, me.Coins, mod)...)
+		kb = append(kb, coinRows(t, seat, me.Coins, mod)...)
 	}
-	kb = append(kb, []button{{Text: l.T("trickchef.won_button", "Count", len(v.Won)),
-		Data: payload{Op: 'i', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
+	kb = append(kb, []button{infoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))})
 	return message{Text: b.String(), Keyboard: kb, Ping: myTurn}
 }
 
 // coinRows lets a player choose the coins for the next card in one tap:
 // +2, +4, … and −2, −4, … up to the coins they hold, and 0 to reset.
-func coinRows(t *Table, seat, nonce, coins, chosen int) [][]button {
+func coinRows(t *Table, seat, coins, chosen int) [][]button {
 	if coins == 0 {
 		return nil
 	}
@@ -368,7 +348,7 @@ func coinRows(t *Table, seat, nonce, coins, chosen int) [][]button {
 		if k == chosen {
 			label = "• " + label + " •"
 		}
-		return button{Text: label, Data: payload{Op: 'm', Table: t.ID, Game: t.GameNo, Args: []int{seat, nonce, k}}.String()}
+		return draftButton(t, seat, label, k)
 	}
 	const perRow = 6
 	var rows [][]button
@@ -398,7 +378,7 @@ func abs(x int) int {
 	return x
 }
 
-func (k trickchefKind) Info(l loc, t *Table, st game.State, seat int) string {
+func (k trickchefGame) Info(l loc, t *Table, st game.State, seat int) string {
 	v := st.(*tc.State).SeatView(game.Seat(seat))
 	if len(v.Won) == 0 {
 		return l.T("trickchef.won_none")
@@ -406,7 +386,7 @@ func (k trickchefKind) Info(l loc, t *Table, st game.State, seat int) string {
 	return l.T("trickchef.won_list", "Round", v.Round, "Cards", cardsText(v.Won))
 }
 
-func (k trickchefKind) Announce(l loc, t *Table, before, after game.State) []message {
+func (k trickchefGame) Announce(l loc, t *Table, before, after game.State) []message {
 	b, a := before.(*tc.State).PublicView(), after.(*tc.State).PublicView()
 	var out []message
 	for r := len(b.RoundResults); r < len(a.RoundResults); r++ {
@@ -444,30 +424,21 @@ func roundText(l loc, t *Table, rr tc.RoundResult) string {
 	return b.String()
 }
 
+// finalText is the game's result: the winner, the tie-break that decided
+// it, and «Итоги» best first with each seat's round scores.
 func finalText(l loc, t *Table, v tc.Public) string {
-	var b strings.Builder
 	res := v.Result
-	if len(res.Winners) == 1 {
-		b.WriteString(l.T("trickchef.winner", "Name", mention(t, res.Winners[0]), "Score", l.T("count.points", "Count", res.Scores[res.Winners[0]])))
-	} else {
-		var ws []string
-		for _, w := range res.Winners {
-			ws = append(ws, mention(t, w))
-		}
-		b.WriteString(l.T("trickchef.winners", "Names", strings.Join(ws, ", "), "Score", l.T("count.points", "Count", res.Scores[res.Winners[0]])))
-	}
-	b.WriteString("\n")
+	var b strings.Builder
+	b.WriteString(winnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}) + "\n")
 	if res.TieBreak != tc.TieNone {
 		b.WriteString(l.T("trickchef.tiebreak_"+res.TieBreak.String()) + "\n")
 	}
-	b.WriteString("\n" + l.T("trickchef.final_scores") + "\n")
-	for i, sp := range v.Seats {
-		rounds := make([]string, len(sp.RoundScores))
-		for r, sc := range sp.RoundScores {
+	b.WriteString("\n" + resultTable(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}, func(s game.Seat) string {
+		rounds := make([]string, len(v.Seats[s].RoundScores))
+		for r, sc := range v.Seats[s].RoundScores {
 			rounds[r] = strconv.Itoa(sc)
 		}
-		b.WriteString(l.T("trickchef.final_line", "Name", seatName(t, game.Seat(i)),
-			"Rounds", strings.Join(rounds, " + "), "Total", l.T("count.points", "Count", res.Scores[i])) + "\n")
-	}
+		return l.T("trickchef.final_line", "Rounds", strings.Join(rounds, " + "), "Total", l.T("count.points", "Count", res.Scores[s]))
+	}))
 	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -116,7 +115,7 @@ var errNoChange = errors.New("no change")
 // closeTable ends whatever the table was doing without a result.
 func (b *Bot) closeTable(t *Table) {
 	t.Phase = PhaseIdle
-	t.Deadline, t.AutoAt = time.Time{}, time.Time{}
+	t.stopTimers()
 	t.StopAsked = 0
 }
 

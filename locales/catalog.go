@@ -25,10 +25,13 @@ const (
 // CountArg is the argument that selects a plural form.
 const CountArg = "Count"
 
-// files holds the embedded catalogs. go:embed only works on a package-level
-// variable; it is never written to.
+// files holds the embedded catalogs: "<lang>.toml" has the shared texts
+// (lobby, commands, common errors) and "<game>.<lang>.toml" every text one
+// game owns, all keyed "<game>.…", so adding a game adds files and edits
+// none. go:embed only works on a package-level variable; it is never
+// written to.
 //
-//go:embed ru.toml en.toml
+//go:embed *.toml
 var files embed.FS
 
 // Catalog renders messages by language and key. It is immutable after New
@@ -58,23 +61,36 @@ func New() (*Catalog, error) {
 		// caches each parsed template.
 		parser: &i18ntemplate.TextParser{Option: "missingkey=error"},
 	}
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
 	for _, lang := range c.langs {
-		name := lang + ".toml"
-		file, err := bundle.LoadMessageFileFS(files, name)
-		if err != nil {
-			return nil, fmt.Errorf("locales: load %s: %w", name, err)
-		}
-		messages := make(map[string]*i18n.Message, len(file.Messages))
-		for _, m := range file.Messages {
-			if _, dup := messages[m.ID]; dup {
-				return nil, fmt.Errorf("locales: %s: key %q defined twice", name, m.ID)
+		messages := make(map[string]*i18n.Message)
+		for _, e := range entries {
+			name := e.Name()
+			prefix, ok := strings.CutSuffix(name, "."+lang+".toml")
+			if name != lang+".toml" && !ok {
+				continue
 			}
-			for form, src := range forms(m) {
-				if _, err := parseTemplate(src); err != nil {
-					return nil, fmt.Errorf("locales: %s: key %q, form %s: %w", name, m.ID, form, err)
+			file, err := bundle.LoadMessageFileFS(files, name)
+			if err != nil {
+				return nil, fmt.Errorf("locales: load %s: %w", name, err)
+			}
+			for _, m := range file.Messages {
+				if ok && !strings.HasPrefix(m.ID, prefix+".") {
+					return nil, fmt.Errorf("locales: %s: key %q must start with %q", name, m.ID, prefix+".")
 				}
+				if _, dup := messages[m.ID]; dup {
+					return nil, fmt.Errorf("locales: %s: key %q defined twice", name, m.ID)
+				}
+				for form, src := range forms(m) {
+					if _, err := parseTemplate(src); err != nil {
+						return nil, fmt.Errorf("locales: %s: key %q, form %s: %w", name, m.ID, form, err)
+					}
+				}
+				messages[m.ID] = m
 			}
-			messages[m.ID] = m
 		}
 		c.byLang[lang] = &langCatalog{
 			localizer: i18n.NewLocalizer(bundle, lang),
@@ -97,6 +113,13 @@ func (c *Catalog) Keys() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Has reports whether key exists (in the default language; the parity test
+// keeps every language's keys equal).
+func (c *Catalog) Has(key string) bool {
+	_, ok := c.byLang[Default].messages[key]
+	return ok
 }
 
 // T renders the message key in lang. args are name/value pairs that fill the

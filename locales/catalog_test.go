@@ -333,9 +333,9 @@ func TestRenderEveryMessage(t *testing.T) {
 func TestSizes(t *testing.T) {
 	c := newCatalog(t)
 	for _, lang := range c.Langs() {
-		rules := c.T(lang, "rules.trickchef")
+		rules := c.T(lang, "trickchef.rules")
 		if n := utf8.RuneCountInString(rules); n >= 3500 {
-			t.Errorf("%s/rules.trickchef: %d characters, want < 3500", lang, n)
+			t.Errorf("%s/trickchef.rules: %d characters, want < 3500", lang, n)
 		}
 		for _, cmd := range []string{"newgame", "stop", "rules", "help", "lang", "table", "start"} {
 			key := "commands." + cmd
@@ -362,10 +362,10 @@ func TestSizes(t *testing.T) {
 func TestRulesFacts(t *testing.T) {
 	c := newCatalog(t)
 	for _, lang := range c.Langs() {
-		rules := c.T(lang, "rules.trickchef")
+		rules := c.T(lang, "trickchef.rules")
 		for _, fact := range []string{"1–3 → 1★", "4–6 → 2★", "7–9 → 3★", "10 → 4★", "+2", "−2", "10"} {
 			if !strings.Contains(rules, fact) {
-				t.Errorf("%s/rules.trickchef lacks %q", lang, fact)
+				t.Errorf("%s/trickchef.rules lacks %q", lang, fact)
 			}
 		}
 	}
@@ -383,7 +383,7 @@ func TestConcurrentUse(t *testing.T) {
 				if got := c.T(lang, "count.coins", "Count", i); strings.HasPrefix(got, "count.") {
 					t.Errorf("T(%s, count.coins, %d) = %q", lang, i, got)
 				}
-				_ = c.T(lang, "rules.trickchef")
+				_ = c.T(lang, "trickchef.rules")
 			}
 		}()
 	}
@@ -456,7 +456,7 @@ func TestKeys(t *testing.T) {
 	keys := c.Keys()
 	for _, want := range []string{
 		"count.coins", "count.points", "count.cards", "count.tricks", "count.chefs",
-		"count.stars", "count.seconds", "count.players", "rules.trickchef", "help.text",
+		"count.stars", "count.seconds", "count.players", "trickchef.rules", "help.text",
 		"commands.newgame", "commands.stop", "commands.rules", "commands.help",
 		"commands.lang", "commands.table", "commands.start",
 	} {

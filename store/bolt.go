@@ -26,7 +26,7 @@ import (
 //	    updt/  applied at (ms) + id → ""     the same, in time order for trimming
 //	    dirty/ view → version
 //	    out/   id → announcement             ids from the bucket's sequence
-//	    msg/   view → Telegram message id
+//	    msg/   view → message record (opaque: the bot's message id and digest)
 //	wake/    table → wake-up (ms)
 //	wakeidx/ wake-up (ms) + table → ""      the same, in time order
 //	ptr/     key → value
@@ -217,6 +217,13 @@ func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error)
 					return err
 				}
 				if err := o.Put(u64(int64(id)), msg); err != nil {
+					return err
+				}
+			}
+		}
+		if m := t.Bucket([]byte(bucketMsg)); m != nil {
+			for _, view := range c.Forget {
+				if err := m.Delete([]byte(view)); err != nil {
 					return err
 				}
 			}
@@ -449,42 +456,50 @@ func (b *Bolt) Scheduled(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// SetMessage records the Telegram message id of a rendered view, apart from
-// the record so that it does not bump the version.
-func (b *Bolt) SetMessage(ctx context.Context, name, view string, messageID int) error {
+// SetMessage records what the message of a rendered view is (the bot's
+// opaque record), apart from the record so that it does not bump the version.
+func (b *Bolt) SetMessage(ctx context.Context, name, view, record string) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
 		m, err := sub(tx, name, bucketMsg, true)
 		if err != nil {
 			return err
 		}
-		return m.Put([]byte(view), u64(int64(messageID)))
+		return m.Put([]byte(view), []byte(record))
 	})
 }
 
-// Messages returns view → Telegram message id for the table.
-func (b *Bolt) Messages(ctx context.Context, name string) (map[string]int, error) {
-	out := make(map[string]int)
+// Messages returns view → message record for the table.
+func (b *Bolt) Messages(ctx context.Context, name string) (map[string]string, error) {
+	out := make(map[string]string)
 	err := b.db.View(func(tx *bolt.Tx) error {
 		m, _ := sub(tx, name, bucketMsg, false)
 		if m == nil {
 			return nil
 		}
 		return m.ForEach(func(k, v []byte) error {
-			out[string(k)] = int(i64(v))
+			out[string(k)] = string(v)
 			return nil
 		})
 	})
 	return out, err
 }
 
-// DeleteMessage forgets the message id of a view.
-func (b *Bolt) DeleteMessage(ctx context.Context, name, view string) error {
+// DeleteMessages forgets the message records of views (absent ones are fine).
+func (b *Bolt) DeleteMessages(ctx context.Context, name string, views ...string) error {
+	if len(views) == 0 {
+		return nil
+	}
 	return b.db.Update(func(tx *bolt.Tx) error {
 		m, _ := sub(tx, name, bucketMsg, false)
 		if m == nil {
 			return nil
 		}
-		return m.Delete([]byte(view))
+		for _, v := range views {
+			if err := m.Delete([]byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

@@ -29,9 +29,9 @@ type tableStore interface {
 	NextWake(ctx context.Context) (time.Time, bool, error)
 	Scheduled(ctx context.Context) (int64, error)
 	Applied(ctx context.Context, table string, updateID int64) (bool, error)
-	SetMessage(ctx context.Context, table, view string, messageID int) error
-	Messages(ctx context.Context, table string) (map[string]int, error)
-	DeleteMessage(ctx context.Context, table, view string) error
+	SetMessage(ctx context.Context, table, view, record string) error
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	DeleteMessages(ctx context.Context, table string, views ...string) error
 	SetPointer(ctx context.Context, key, value string) error
 	Pointer(ctx context.Context, key string) (string, error)
 	DeletePointer(ctx context.Context, key, value string) error
@@ -328,24 +328,30 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 	t.Run("Messages", func(t *testing.T) {
 		s, ctx := newStore(t), t.Context()
 		get(s.Commit(ctx, "g", store.Change{Data: []byte("x")}))(t)
-		ok(t, s.SetMessage(ctx, "g", "table", 501))
-		ok(t, s.SetMessage(ctx, "g", "hand:42", 502))
-		ok(t, s.SetMessage(ctx, "g", "table", 503))
+		ok(t, s.SetMessage(ctx, "g", "table", "501:a"))
+		ok(t, s.SetMessage(ctx, "g", "hand:42", "502:b"))
+		ok(t, s.SetMessage(ctx, "g", "hand:43", "504:c"))
+		ok(t, s.SetMessage(ctx, "g", "table", "503:d"))
 		got := get(s.Messages(ctx, "g"))(t)
-		if want := map[string]int{"table": 503, "hand:42": 502}; !reflect.DeepEqual(got, want) {
+		if want := map[string]string{"table": "503:d", "hand:42": "502:b", "hand:43": "504:c"}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("Messages = %v, want %v", got, want)
 		}
-		ok(t, s.DeleteMessage(ctx, "g", "hand:42"))
-		ok(t, s.DeleteMessage(ctx, "g", "absent"))
-		if got := get(s.Messages(ctx, "g"))(t); !reflect.DeepEqual(got, map[string]int{"table": 503}) {
+		ok(t, s.DeleteMessages(ctx, "g", "hand:42", "absent"))
+		ok(t, s.DeleteMessages(ctx, "g"))
+		if got := get(s.Messages(ctx, "g"))(t); !reflect.DeepEqual(got, map[string]string{"table": "503:d", "hand:43": "504:c"}) {
 			t.Fatalf("Messages = %v", got)
 		}
+		// A commit may forget message records, atomically with the change.
+		get(s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("y"), Forget: []string{"hand:43", "absent"}}))(t)
+		if got := get(s.Messages(ctx, "g"))(t); !reflect.DeepEqual(got, map[string]string{"table": "503:d"}) {
+			t.Fatalf("Messages after Forget = %v", got)
+		}
 		// Message ids do not bump the version.
-		if rec := get(s.Load(ctx, "g"))(t); rec.Version != 1 {
-			t.Fatalf("version = %d after SetMessage, want 1", rec.Version)
+		if rec := get(s.Load(ctx, "g"))(t); rec.Version != 2 {
+			t.Fatalf("version = %d after SetMessage, want 2", rec.Version)
 		}
 		// Message ids of a table not yet created are fine too.
-		ok(t, s.SetMessage(ctx, "new", "lobby", 7))
+		ok(t, s.SetMessage(ctx, "new", "lobby", "7"))
 		_, err := s.Load(ctx, "new")
 		wantErr(t, err, store.ErrNotFound)
 		get(s.Commit(ctx, "new", store.Change{Data: []byte("x")}))(t)
@@ -444,7 +450,7 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		s, ctx := newStore(t), t.Context()
 		get(s.Commit(ctx, "old", store.Change{Data: []byte("state"), UpdateID: 5,
 			Dirty: []string{"table"}, Outbox: [][]byte{[]byte("x")}, WakeAt: base}))(t)
-		ok(t, s.SetMessage(ctx, "old", "table", 77))
+		ok(t, s.SetMessage(ctx, "old", "table", "77"))
 		get(s.Commit(ctx, "keep", store.Change{Data: []byte("k"), Dirty: []string{"table"}, WakeAt: base.Add(time.Hour)}))(t)
 
 		// Migration: load old, create new, delete old.

@@ -21,7 +21,8 @@ import (
 //	P t:{T}:dirty   hash   view → version it was marked dirty at
 //	P t:{T}:out     zset   outbox: member "<id>:<data>", score id
 //	P t:{T}:outseq  string last outbox id
-//	P t:{T}:msg     hash   view → Telegram message id
+//	P t:{T}:msg     hash   view → message record (opaque to the store: the bot keeps
+//	                       the Telegram message id and a digest of what it shows)
 //	P wake          zset   table → wake-up time (ms); one global key
 //	P ptr:{K}       string pointer value
 //	P rate:{K}      zset   sliding-window log of allowed events (µs)
@@ -104,13 +105,15 @@ func (r *Redis) Load(ctx context.Context, table string) (Record, error) {
 
 // commitScript applies one Change with compare-and-set on the version.
 //
-// KEYS[1] rec, KEYS[2] upd, KEYS[3] dirty, KEYS[4] out, KEYS[5] outseq
+// KEYS[1] rec, KEYS[2] upd, KEYS[3] dirty, KEYS[4] out, KEYS[5] outseq, KEYS[6] msg
 // ARGV[1] expected version (0 = create)
 // ARGV[2] state bytes
 // ARGV[3] update id (0 = none)
 // ARGV[4] update retention in ms
 // ARGV[5] number of dirty views n
-// ARGV[6 .. 5+n] dirty view names; ARGV[6+n ..] outbox entries, in order
+// ARGV[6] number of forgotten views f
+// ARGV[7 .. 6+n] dirty view names; ARGV[7+n .. 6+n+f] views whose message
+// records are deleted; ARGV[7+n+f ..] outbox entries, in order
 // Returns the new version, -1 on a version conflict, -2 on a duplicate update
 // id (nothing written in either case).
 const commitScript = `
@@ -131,10 +134,14 @@ if upd > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('(%d', now - tonumber(ARGV[4])))
 end
 local n = tonumber(ARGV[5])
-for i = 6, 5 + n do
+local f = tonumber(ARGV[6])
+for i = 7, 6 + n do
   redis.call('HSET', KEYS[3], ARGV[i], ver)
 end
-for i = 6 + n, #ARGV do
+for i = 7 + n, 6 + n + f do
+  redis.call('HDEL', KEYS[6], ARGV[i])
+end
+for i = 7 + n + f, #ARGV do
   local id = redis.call('INCR', KEYS[5])
   redis.call('ZADD', KEYS[4], id, string.format('%d:', id) .. ARGV[i])
 end
@@ -154,15 +161,18 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 			return 0, err
 		}
 	}
-	args := make([]any, 0, 5+len(c.Dirty)+len(c.Outbox))
-	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty))
+	args := make([]any, 0, 6+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
+	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget))
 	for _, v := range c.Dirty {
+		args = append(args, v)
+	}
+	for _, v := range c.Forget {
 		args = append(args, v)
 	}
 	for _, o := range c.Outbox {
 		args = append(args, o)
 	}
-	keys := []string{r.recKey(table), r.updKey(table), r.dirtyKey(table), r.outKey(table), r.outseqKey(table)}
+	keys := []string{r.recKey(table), r.updKey(table), r.dirtyKey(table), r.outKey(table), r.outseqKey(table), r.msgKey(table)}
 	ver, err := r.commit.Run(ctx, r.c, keys, args...).Int64()
 	if err != nil {
 		return 0, fmt.Errorf("store: commit %s: %w", table, err)
@@ -392,36 +402,32 @@ func (r *Redis) Scheduled(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// SetMessage records the Telegram message id of a rendered view. It lives
-// apart from the record so that it does not bump the version.
-func (r *Redis) SetMessage(ctx context.Context, table, view string, messageID int) error {
-	if err := r.c.HSet(ctx, r.msgKey(table), view, messageID).Err(); err != nil {
+// SetMessage records what the message of a rendered view is (the bot's
+// opaque record: message id, digest). It lives apart from the record so
+// that it does not bump the version.
+func (r *Redis) SetMessage(ctx context.Context, table, view, record string) error {
+	if err := r.c.HSet(ctx, r.msgKey(table), view, record).Err(); err != nil {
 		return fmt.Errorf("store: set message %s %s: %w", table, view, err)
 	}
 	return nil
 }
 
-// Messages returns view → Telegram message id for the table.
-func (r *Redis) Messages(ctx context.Context, table string) (map[string]int, error) {
+// Messages returns view → message record for the table.
+func (r *Redis) Messages(ctx context.Context, table string) (map[string]string, error) {
 	m, err := r.c.HGetAll(ctx, r.msgKey(table)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("store: messages %s: %w", table, err)
 	}
-	out := make(map[string]int, len(m))
-	for view, v := range m {
-		id, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("store: messages %s %s: bad id %q", table, view, v)
-		}
-		out[view] = id
-	}
-	return out, nil
+	return m, nil
 }
 
-// DeleteMessage forgets the message id of a view.
-func (r *Redis) DeleteMessage(ctx context.Context, table, view string) error {
-	if err := r.c.HDel(ctx, r.msgKey(table), view).Err(); err != nil {
-		return fmt.Errorf("store: delete message %s %s: %w", table, view, err)
+// DeleteMessages forgets the message records of views (absent ones are fine).
+func (r *Redis) DeleteMessages(ctx context.Context, table string, views ...string) error {
+	if len(views) == 0 {
+		return nil
+	}
+	if err := r.c.HDel(ctx, r.msgKey(table), views...).Err(); err != nil {
+		return fmt.Errorf("store: delete messages %s: %w", table, err)
 	}
 	return nil
 }

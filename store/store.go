@@ -18,6 +18,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -56,6 +57,9 @@ type Change struct {
 	// WakeAt, when non-zero, moves the table's wake-up to
 	// min(current wake-up, WakeAt).
 	WakeAt time.Time
+	// Forget names views whose message records (see SetMessage) are
+	// deleted with the change, so the next delivery posts them anew.
+	Forget []string
 }
 
 // Envelope is one queued announcement; IDs increase per table.
@@ -71,6 +75,23 @@ type Claim struct {
 	Table string
 	Lease time.Time
 }
+
+// Key names of the small global entries the bot keeps besides tables. They
+// are built here, like every other key, so that the layout lives in one place.
+
+// StartedKey is the pointer that marks a user who opened the private chat
+// (the bot may write to them).
+func StartedKey(user int64) string { return "started:" + strconv.FormatInt(user, 10) }
+
+// UserTableKey is the pointer from a user to the table of their current
+// game, for /start in private.
+func UserTableKey(user int64) string { return "user:" + strconv.FormatInt(user, 10) }
+
+// ChatRateKey is the rate-limit key of one Telegram chat.
+func ChatRateKey(chat int64) string { return "chat:" + strconv.FormatInt(chat, 10) }
+
+// GlobalRateKey is the rate-limit key shared by every call of the token.
+const GlobalRateKey = "global"
 
 // UpdateRetention is how long applied update ids are remembered. Telegram
 // keeps unconfirmed updates for 24 hours, so a redelivery cannot come later.

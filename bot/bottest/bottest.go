@@ -28,6 +28,8 @@ const Token = "123456:TEST-token-for-the-fake-bot-api"
 type Harness struct {
 	Srv   *telegramtest.Server
 	Store bot.Store
+	// Games are the games the bot offers (bot.WithGames).
+	Games []bot.Game
 	Cfg   bot.Config
 	Log   zerolog.Logger
 	// Answered, if set, observes each button press's handling time.
@@ -50,7 +52,7 @@ func (h *Harness) Start() error {
 	if err != nil {
 		return err
 	}
-	opts := []bot.Option{bot.WithLogger(h.Log)}
+	opts := []bot.Option{bot.WithLogger(h.Log), bot.WithGames(h.Games...)}
 	if h.Answered != nil {
 		opts = append(opts, bot.WithAnswerObserver(h.Answered))
 	}

@@ -152,7 +152,7 @@ func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (time.Dur
 	if err != nil {
 		return 0, false, err
 	}
-	st, err := bot.State(t)
+	st, err := bot.State(t, bot.Trickchef(), bot.Sausages())
 	if err != nil {
 		return 0, false, err
 	}
@@ -180,7 +180,7 @@ func measure(n int, duration time.Duration, clients int, redisURL string) (resul
 	if err != nil {
 		return result{}, err
 	}
-	b := bot.New(bot.Config{Username: "loadbot", TurnTimeout: time.Hour}, st, &instantTelegram{}, cat)
+	b := bot.New(bot.Config{Username: "loadbot", TurnTimeout: time.Hour}, st, &instantTelegram{}, cat, bot.WithGames(bot.Trickchef(), bot.Sausages()))
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); b.RunWorker(ctx) }()

@@ -126,6 +126,7 @@ func run(people, robots int, pace time.Duration, redisURL string, seed uint64, t
 	h := &bottest.Harness{
 		Srv:   srv,
 		Store: st,
+		Games: []bot.Game{bot.Trickchef()},
 		Cfg:   bot.Config{TurnTimeout: time.Minute},
 		Log:   zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
 		Answered: func(d time.Duration) {

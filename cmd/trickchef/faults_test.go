@@ -139,7 +139,7 @@ func checkReplay(t *testing.T, rc *redis.Client, group *telegramtest.Chat) *bot.
 		t.Errorf("table %s: %v", id, err)
 		return nil
 	}
-	st, err := bot.Replay(tab)
+	st, err := bot.Replay(tab, games()...)
 	if err != nil {
 		t.Errorf("table %s: %v", id, err)
 		return tab

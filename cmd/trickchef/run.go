@@ -222,7 +222,7 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)))
+		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games()...))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {

@@ -211,14 +211,20 @@ func (st *State) Winner() (game.Seat, bool) {
 	return game.Seat(st.winner), true
 }
 
-// Result is the outcome once Over: 1 for the winner, 0 for the others.
+// Result is the outcome once Over: one winner, and each seat's score is
+// its number of successful challenges (0–2), so the others can be ranked.
 // [ruling]
 func (st *State) Result() game.Result {
 	if st.phase != PhaseOver {
 		return game.Result{}
 	}
 	scores := make([]int, st.players)
-	scores[st.winner] = 1
+	for i := range scores {
+		scores[i] = int(st.seats[i].side) - 1
+	}
+	if l := st.last; l.valid && l.success && l.challenger == st.winner {
+		scores[st.winner]++ // the winning second success
+	}
 	return game.Result{Scores: scores, Winners: []game.Seat{game.Seat(st.winner)}}
 }
 

@@ -1,0 +1,73 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// A game's player guide is the locale message "<id>.rules". A long guide is
+// split into pages at lines holding only "---", shown one at a time in one
+// message with ◀/▶ buttons that edit it in place: a group pays for the
+// pages someone actually turns, not for the whole guide at once.
+
+const rulesPageBreak = "\n---\n"
+
+// rulesPages splits a guide into its pages.
+func rulesPages(text string) []string {
+	return strings.Split(text, rulesPageBreak)
+}
+
+// rulesPage renders page n of g's guide for a chat (tableID names it in
+// the buttons); a nil game gives the list of games and how to ask.
+func (b *Bot) rulesPage(l loc, tableID string, g Game, n int) message {
+	if g == nil {
+		return message{Text: l.T("rules.choose", "Games", b.gameList(l, "/rules"))}
+	}
+	pages := rulesPages(l.T(g.ID() + ".rules"))
+	n = max(0, min(n, len(pages)-1))
+	text := pages[n]
+	if len(pages) == 1 {
+		return message{Text: text}
+	}
+	text += "\n\n" + l.T("rules.page", "Page", n+1, "Pages", len(pages))
+	btn := func(label string, page int) button {
+		return button{Text: label, Data: payload{Op: 'r', Table: tableID, Word: g.ID(), Args: []int{page}}.String()}
+	}
+	var row []button
+	if n > 0 {
+		row = append(row, btn("◀", n-1))
+	}
+	if n < len(pages)-1 {
+		row = append(row, btn("▶", n+1))
+	}
+	return message{Text: text, Keyboard: [][]button{row}}
+}
+
+// onRulesPage turns a page of the rules message the button sits on.
+func (b *Bot) onRulesPage(ctx context.Context, q *models.CallbackQuery, p payload) error {
+	lang := b.userLang(&q.From)
+	if chat, _, err := parseTableID(p.Table); err == nil && chat < 0 {
+		if t, _, err := b.load(ctx, p.Table); err == nil {
+			lang = t.Lang
+		}
+	}
+	l := b.loc(lang)
+	g, ok := b.games.get(p.Word)
+	msg := q.Message.Message
+	if !ok || msg == nil {
+		b.answer(ctx, q, l.T("error.bad_button"), false, "")
+		return nil
+	}
+	b.answer(ctx, q, "", false, "")
+	if wait := b.admit(ctx, msg.Chat.ID); !wait.IsZero() {
+		return nil // the chat is busy: the reader may press again
+	}
+	err := b.edit(ctx, msg.Chat.ID, msg.ID, b.rulesPage(l, p.Table, g, p.Args[0]))
+	if err != nil && !isNotModified(err) && !errors.Is(err, context.Canceled) {
+		b.log.Debug().Err(err).Msg("rules page not turned")
+	}
+	return nil
+}
