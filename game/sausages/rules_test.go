@@ -259,7 +259,7 @@ func TestSuccessSideTwoThenWin(t *testing.T) {
 	if w, ok := st.Winner(); !ok || w != 1 {
 		t.Fatal("Winner")
 	}
-	if r := st.Result(); !slices.Equal(r.Winners, seats(1)) || !slices.Equal(r.Scores, []int{0, 1, 0}) {
+	if r := st.Result(); !slices.Equal(r.Winners, seats(1)) || !slices.Equal(r.Scores, []int{0, 2, 0}) {
 		t.Fatalf("result %+v", r)
 	}
 	expectErr(t, st, 0, PlaceAction(Sausage), CodeGameOver)
