@@ -39,7 +39,9 @@ func scaledLimits() (telegramtest.Limits, bot.Limits) {
 	}
 	ours := bot.Limits{
 		GroupInterval:   3100 * time.Millisecond / speedup,
-		PrivateInterval: 1100 * time.Millisecond / speedup,
+		// More slack than in production (1.1 s): at 20× speed a few ms of
+		// scheduling jitter is a large part of the spacing.
+		PrivateInterval: 1600 * time.Millisecond / speedup,
 		GlobalPerSecond: 30,
 		GlobalWindow:    time.Second / speedup,
 	}
@@ -110,21 +112,15 @@ func (h *harness) dumpGroup(group *telegramtest.Chat) {
 	}
 }
 
-// checkLimits asserts the bot stayed inside Telegram's group limits. A
-// private-chat 429 at this test's 20× speed is scheduling jitter of a few
-// milliseconds against a 50 ms spacing; it is logged, and obeyed by the bot
-// (cmd/pacegame measures 429s at real speed: none).
+// checkLimits asserts the bot stayed inside Telegram's limits: no 429 in
+// any chat, at most 20 group calls in any (scaled) minute.
 func (h *harness) checkLimits(group *telegramtest.Chat) {
 	h.t.Helper()
 	for _, c := range h.srv.Calls() {
 		if c.ErrorCode != 429 {
 			continue
 		}
-		if c.ChatID < 0 {
-			h.t.Errorf("a 429 in group %d: %s %s", c.ChatID, c.Method, c.Description)
-		} else {
-			h.t.Logf("a 429 in private chat %d (%s)", c.ChatID, c.Method)
-		}
+		h.t.Errorf("a 429 in chat %d: %s %s", c.ChatID, c.Method, c.Description)
 	}
 	if peak := h.srv.PeakCalls(group.ID(), time.Minute/speedup); peak > 20 {
 		h.t.Errorf("%d calls to the group in one (scaled) minute, want ≤ 20", peak)

@@ -8,11 +8,13 @@ package bot_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,6 +24,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -31,7 +34,7 @@ import (
 func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *harness {
 	t.Helper()
 	fake, ours := scaledLimits()
-	srv := telegramtest.NewServer(telegramtest.WithLimits(fake))
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
 	h := &harness{
 		Harness: &bottest.Harness{Games: allGames(),
@@ -599,7 +602,7 @@ func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 	t.Parallel()
 	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
 	fake, ours := scaledLimits()
-	srv := telegramtest.NewServer(telegramtest.WithLimits(fake))
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
 	h := &harness{
 		Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: slowCommit{st, 600 * time.Millisecond},
@@ -635,5 +638,98 @@ func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 		dirty, _ := st.Dirty(context.Background(), tab.ID)
 		t.Fatalf("the game stood still (version %d, dirty views %v, seats %+v): %v",
 			v, dirty, tab.Seats, err)
+	}
+}
+
+// failingStore is store.Redis whose Dirty read fails while failDirty > 0
+// and whose Commit always loses the compare-and-set race while
+// conflictAll is set: faults injected into the real store.
+type failingStore struct {
+	*store.Redis
+	failDirty   *atomic.Int32
+	conflictAll *atomic.Bool
+}
+
+func (s failingStore) Dirty(ctx context.Context, table string) (map[string]int64, error) {
+	if s.failDirty.Add(-1) >= 0 {
+		return nil, errors.New("injected: dirty views unreadable")
+	}
+	return s.Redis.Dirty(ctx, table)
+}
+
+func (s failingStore) Commit(ctx context.Context, table string, c store.Change) (int64, error) {
+	if s.conflictAll.Load() {
+		return 0, store.ErrConflict
+	}
+	return s.Redis.Commit(ctx, table, c)
+}
+
+func newFailingHarness(t *testing.T) (*harness, failingStore) {
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	fs := failingStore{Redis: st, failDirty: new(atomic.Int32), conflictAll: new(atomic.Bool)}
+	fake, ours := scaledLimits()
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
+	t.Cleanup(srv.Close)
+	h := &harness{
+		Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: fs,
+			Cfg: bot.Config{TurnTimeout: time.Minute, Limits: ours},
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel + 1)},
+		t: t, srv: srv, store: st,
+	}
+	h.start()
+	t.Cleanup(h.Stop)
+	return h, fs
+}
+
+// TestDeliveryOutlivesAFailedDirtyRead: when reading a table's dirty views
+// fails, the worker must come back soon, not release the table until its
+// next timer (here a one-minute turn) — the cards must still arrive.
+func TestDeliveryOutlivesAFailedDirtyRead(t *testing.T) {
+	t.Parallel()
+	h, fs := newFailingHarness(t)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	c := h.begin(h.srv.NewUser("Вера"))
+	group := h.srv.NewGroup("Сбой", a, b, c)
+	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
+	fs.failDirty.Store(3) // the start's delivery finds the store failing
+	h.startGame(group, a, lobby)
+	for _, u := range []*telegramtest.User{a, b, c} {
+		if _, err := u.PrivateChat().WaitMessage(15*time.Second, func(m *telegramtest.Message) bool {
+			return len(m.Buttons()) > 0
+		}); err != nil {
+			t.Fatalf("%s got no cards after the dirty read failed: %v", u.User().FirstName, err)
+		}
+	}
+	if n := fs.failDirty.Load(); n >= 0 {
+		t.Fatalf("the injected failures were not all hit (%d left)", n+1)
+	}
+}
+
+// TestBusyTableAnswersTryAgain: a press whose compare-and-set keeps losing
+// is answered «try again» (error.busy), not dropped, and changes nothing.
+func TestBusyTableAnswersTryAgain(t *testing.T) {
+	t.Parallel()
+	h, fs := newFailingHarness(t)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewGroup("Толпа", a, b)
+	lobby := h.lobby(group, a, nil, 0)
+	_, before := h.table(group)
+	fs.conflictAll.Store(true)
+	ans, err := b.Press(lobby, "✋ Присоединиться")
+	fs.conflictAll.Store(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := cat.T("ru", "error.busy"); ans.Text != want {
+		t.Fatalf("answer %q, want the «try again» toast %q", ans.Text, want)
+	}
+	if _, after := h.table(group); after != before {
+		t.Fatalf("version %d → %d: a refused press changed the table", before, after)
 	}
 }

@@ -72,7 +72,7 @@ type fuzzTable struct {
 
 func newFuzzTable(f *testing.F) *fuzzTable {
 	f.Helper()
-	srv := telegramtest.NewServer(telegramtest.WithoutLimits())
+	srv := telegramtest.NewServer(telegramtest.WithoutLimits(), telegramtest.WithTB(f))
 	f.Cleanup(srv.Close)
 	rc := redistest.Client(f)
 	prefix := redistest.Prefix(f)

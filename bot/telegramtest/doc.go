@@ -7,9 +7,18 @@
 // passes here behaves on Telegram. Requests may be multipart/form-data (go-telegram/bot),
 // application/json or application/x-www-form-urlencoded.
 //
+// Every request is also checked against the published Bot API (an embedded copy of its
+// machine-readable description, testdata/api.json): the method must exist, every parameter must
+// be one of its parameters, required ones must be there, values must have a declared type (JSON
+// objects such as reply_markup are checked field by field, recursively), and texts must fit the
+// stated lengths (text 1-4096 characters after entities parsing, callback_data 1-64 bytes, ...).
+// A violation is answered with Telegram's error and fails the test given with WithTB; stricter
+// than Telegram, unknown parameters and unknown fields inside objects are refused, to catch typos.
+// Tests of bad requests pass AllowSpecViolations; Violations lists what was caught.
+//
 // A test starts a server, points the bot at it, and plays users:
 //
-//	s := telegramtest.NewServer(telegramtest.WithClock(clock))
+//	s := telegramtest.NewServer(telegramtest.WithTB(t), telegramtest.WithClock(clock))
 //	defer s.Close()
 //	// Run the bot with api URL s.URL (any token works unless WithToken is given),
 //	// polling getUpdates or with a webhook set through setWebhook.

@@ -123,7 +123,8 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *APIError) {
 	if e != nil {
 		return nil, e
 	}
-	replyTo, allowMissing := p.int("reply_to_message_id"), p.bool("allow_sending_without_reply")
+	// reply_to_message_id is gone from the Bot API (the spec check refuses it): replies use reply_parameters.
+	replyTo, allowMissing := 0, false
 	if rp := p["reply_parameters"]; rp != "" {
 		var r models.ReplyParameters
 		if err := json.Unmarshal([]byte(rp), &r); err != nil {
@@ -367,6 +368,7 @@ func (s *Server) memberLocked(c *chatState, id int64) (models.ChatMember, *APIEr
 		return models.ChatMember{Type: models.ChatMemberTypeAdministrator, Administrator: &models.ChatMemberAdministrator{
 			User: user, CanManageChat: true, CanDeleteMessages: true, CanRestrictMembers: true,
 			CanInviteUsers: true, CanPinMessages: true, CanManageTopics: c.chat.IsForum,
+			CanPostStories: true, CanEditStories: true, CanDeleteStories: true, // required fields: omitempty drops false
 		}}, nil
 	case c.isMember(id):
 		return chatMember(botMember, user), nil
@@ -420,8 +422,29 @@ func (s *Server) getChat(_ context.Context, p params) (any, *APIError) {
 		return nil, e
 	}
 	ch := c.chat
-	return models.ChatFullInfo{ID: ch.ID, Type: ch.Type, Title: ch.Title, Username: ch.Username,
-		FirstName: ch.FirstName, LastName: ch.LastName, IsForum: ch.IsForum}, nil
+	return wireChatFullInfo{ID: ch.ID, Type: string(ch.Type), Title: ch.Title, Username: ch.Username,
+		FirstName: ch.FirstName, LastName: ch.LastName, IsForum: ch.IsForum, MaxReactionCount: 11}, nil
+}
+
+// wireChatFullInfo is getChat's answer. models.ChatFullInfo would encode a zero birthdate and an
+// empty bio for every chat and leave out the required accent_color_id.
+type wireChatFullInfo struct {
+	ID                int64  `json:"id"`
+	Type              string `json:"type"`
+	Title             string `json:"title,omitempty"`
+	Username          string `json:"username,omitempty"`
+	FirstName         string `json:"first_name,omitempty"`
+	LastName          string `json:"last_name,omitempty"`
+	IsForum           bool   `json:"is_forum,omitempty"`
+	AccentColorID     int    `json:"accent_color_id"`
+	MaxReactionCount  int    `json:"max_reaction_count"`
+	AcceptedGiftTypes struct {
+		UnlimitedGifts      bool `json:"unlimited_gifts"`
+		LimitedGifts        bool `json:"limited_gifts"`
+		UniqueGifts         bool `json:"unique_gifts"`
+		PremiumSubscription bool `json:"premium_subscription"`
+		GiftsFromChannels   bool `json:"gifts_from_channels"`
+	} `json:"accepted_gift_types"`
 }
 
 func (s *Server) pinChatMessage(_ context.Context, p params) (any, *APIError) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,9 @@ type Server struct {
 	queryTimeout time.Duration
 	pressTimeout time.Duration
 	retryDelay   time.Duration
+	spec         *apiSpec
+	tb           TB
+	lenient      bool // AllowSpecViolations
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -61,6 +65,8 @@ type Server struct {
 	global  window
 	perChat map[int64]*window
 	n429    int
+
+	violations []Violation
 }
 
 // Option configures a Server.
@@ -93,8 +99,26 @@ func WithPressTimeout(d time.Duration) Option { return func(s *Server) { s.press
 // WithWebhookRetry sets the pause after a failed webhook delivery before it is retried (default 100 ms).
 func WithWebhookRetry(d time.Duration) Option { return func(s *Server) { s.retryDelay = d } }
 
+// TB is the part of testing.TB the server reports Bot API violations to; *testing.T has it.
+type TB interface {
+	Errorf(format string, args ...any)
+}
+
+// WithTB makes every request that breaks the Bot API spec fail t (t.Errorf), besides being
+// answered with Telegram's error. Without it, violations are printed to stderr and kept in Violations.
+func WithTB(t TB) Option { return func(s *Server) { s.tb = t } }
+
+// AllowSpecViolations is for tests that send bad requests on purpose (tests of the checker itself):
+// violations are still answered with an error and kept in Violations, but fail nothing.
+func AllowSpecViolations() Option { return func(s *Server) { s.lenient = true } }
+
 // NewServer starts a fake Bot API server. Call Close when done.
+// Every request is checked against the Bot API spec (see Violation).
 func NewServer(opts ...Option) *Server {
+	spec, err := loadSpec()
+	if err != nil {
+		panic(err) // the spec is embedded: this only fails on a broken checkout
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		bot: models.User{
@@ -119,6 +143,7 @@ func NewServer(opts ...Option) *Server {
 		commands:     map[string][]models.BotCommand{},
 		faults:       map[string][]*APIError{},
 		perChat:      map[int64]*window{},
+		spec:         spec,
 	}
 	for _, o := range opts {
 		o(s)
@@ -260,12 +285,21 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &APIError{Code: 401, Description: "Unauthorized"})
 		return
 	}
+	p, kinds, perr := parseParams(r)
+	if perr != nil {
+		s.violate(Violation{Method: method, Problem: "malformed request body", Answer: perr.Description})
+	} else if v, e := s.spec.check(method, p, kinds); v != nil {
+		s.violate(*v)
+		perr = e
+	}
 	name, h := lookupMethod(method)
 	if h == nil {
+		if perr == nil { // a method of the spec that the fake does not simulate
+			s.violate(Violation{Method: method, Problem: "the fake server does not simulate this method", Answer: "Not Found"})
+		}
 		writeError(w, &APIError{Code: 404, Description: "Not Found"})
 		return
 	}
-	p, perr := parseParams(r)
 	var res any
 	if perr == nil {
 		perr = s.takeFault(name)
@@ -296,20 +330,42 @@ func (s *Server) takeFault(method string) *APIError {
 	return q[0]
 }
 
+// violate records a request that breaks the Bot API and fails the owning test (see WithTB).
+func (s *Server) violate(v Violation) {
+	s.mu.Lock()
+	s.violations = append(s.violations, v)
+	s.mu.Unlock()
+	switch {
+	case s.lenient:
+	case s.tb != nil:
+		s.tb.Errorf("telegramtest: request breaks the Bot API: %s", v)
+	default:
+		fmt.Fprintf(os.Stderr, "telegramtest: request breaks the Bot API: %s\n", v)
+	}
+}
+
+// Violations returns the requests so far that broke the Bot API spec, in order.
+func (s *Server) Violations() []Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Violation(nil), s.violations...)
+}
+
 // params holds request parameters as strings; JSON values that are not strings keep their JSON text.
 type params map[string]string
 
-func parseParams(r *http.Request) (params, *APIError) {
-	p := params{}
+// parseParams reads the parameters and how each arrived (argKind), which the spec check needs.
+func parseParams(r *http.Request) (params, map[string]argKind, *APIError) {
+	p, kinds := params{}, map[string]argKind{}
 	for k, v := range r.URL.Query() {
 		p[k] = v[0]
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return p, badRequest("can't read request body")
+		return p, kinds, badRequest("can't read request body")
 	}
 	if len(body) == 0 {
-		return p, nil // go-telegram/bot sends parameterless methods as an empty multipart body
+		return p, kinds, nil // go-telegram/bot sends parameterless methods as an empty multipart body
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	ct := r.Header.Get("Content-Type")
@@ -318,32 +374,35 @@ func parseParams(r *http.Request) (params, *APIError) {
 		var m map[string]json.RawMessage
 		dec := json.NewDecoder(r.Body)
 		if err := dec.Decode(&m); err != nil {
-			return p, badRequest("can't parse JSON encoded request parameters")
+			return p, kinds, badRequest("can't parse JSON encoded request parameters")
 		}
 		for k, raw := range m {
 			var str string
 			if json.Unmarshal(raw, &str) == nil {
-				p[k] = str
+				p[k], kinds[k] = str, argJSONString
 			} else if string(raw) != "null" {
-				p[k] = string(raw)
+				p[k], kinds[k] = string(raw), argJSONValue
 			}
 		}
 	case strings.HasPrefix(ct, "multipart/form-data"):
 		if err := r.ParseMultipartForm(10 << 20); err != nil {
-			return p, badRequest("can't parse request parameters")
+			return p, kinds, badRequest("can't parse request parameters")
 		}
 		for k, v := range r.MultipartForm.Value {
 			p[k] = v[0]
 		}
+		for k, fh := range r.MultipartForm.File {
+			p[k], kinds[k] = fh[0].Filename, argFile
+		}
 	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
 		if err := r.ParseForm(); err != nil {
-			return p, badRequest("can't parse request parameters")
+			return p, kinds, badRequest("can't parse request parameters")
 		}
 		for k, v := range r.PostForm {
 			p[k] = v[0]
 		}
 	}
-	return p, nil
+	return p, kinds, nil
 }
 
 func (p params) has(k string) bool { _, ok := p[k]; return ok }

@@ -93,7 +93,7 @@ func keyboard(rows ...[]models.InlineKeyboardButton) *models.InlineKeyboardMarku
 }
 
 func TestSendEditNotModifiedNotFound(t *testing.T) {
-	s := NewServer(WithoutLimits())
+	s := NewServer(WithTB(t), WithoutLimits())
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	alice := s.NewUser("Alice")
@@ -144,7 +144,7 @@ func TestSendEditNotModifiedNotFound(t *testing.T) {
 }
 
 func TestStartBlockAndDeepLink(t *testing.T) {
-	s := NewServer()
+	s := NewServer(WithTB(t))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	alice := s.NewUser("Alice", WithUsername("alice"), WithLanguage("ru"))
@@ -174,7 +174,7 @@ func TestStartBlockAndDeepLink(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	s := NewServer(WithoutLimits())
+	s := NewServer(WithTB(t), AllowSpecViolations(), WithoutLimits())
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	u := s.NewUser("Ann")
@@ -213,11 +213,15 @@ func TestValidation(t *testing.T) {
 	if got := u.PrivateChat().Last(); got.Text != "1 < 2 link" || got.Entities[0].URL != "https://t.me/x" || got.Entities[0].Offset != 6 {
 		t.Fatalf("html parsed to %+v", got)
 	}
+	// Too long callback_data and text break the Bot API; empty or malformed text only fails on Telegram's side.
+	if v := s.Violations(); len(v) != 3 {
+		t.Fatalf("violations %v", v)
+	}
 }
 
 func TestGroupRateLimit(t *testing.T) {
 	clock := NewFakeClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
-	s := NewServer(WithClock(clock))
+	s := NewServer(WithTB(t), WithClock(clock))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	g := s.NewGroup("Kitchen", s.NewUser("A"))
@@ -257,7 +261,7 @@ func TestGroupRateLimit(t *testing.T) {
 
 func TestPrivateAndGlobalLimits(t *testing.T) {
 	clock := NewFakeClock(time.Unix(1700000000, 0))
-	s := NewServer(WithClock(clock), WithLimits(Limits{Private: Rate{N: 1, Per: time.Second}, Global: Rate{N: 2, Per: time.Second}}))
+	s := NewServer(WithTB(t), WithClock(clock), WithLimits(Limits{Private: Rate{N: 1, Per: time.Second}, Global: Rate{N: 2, Per: time.Second}}))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	u1, u2, u3 := s.NewUser("A"), s.NewUser("B"), s.NewUser("C")
@@ -288,7 +292,7 @@ func TestPrivateAndGlobalLimits(t *testing.T) {
 }
 
 func TestGetUpdatesOffsetsAndLongPoll(t *testing.T) {
-	s := NewServer()
+	s := NewServer(WithTB(t))
 	defer s.Close()
 	u := s.NewUser("Ann")
 	g := s.NewGroup("G", u) // my_chat_member for the bot
@@ -339,7 +343,7 @@ func TestGetUpdatesOffsetsAndLongPoll(t *testing.T) {
 }
 
 func TestWebhookDeliveryAndRetry(t *testing.T) {
-	s := NewServer(WithWebhookRetry(5 * time.Millisecond))
+	s := NewServer(WithTB(t), WithWebhookRetry(5*time.Millisecond))
 	defer s.Close()
 	var mu sync.Mutex
 	var got []models.Update
@@ -418,7 +422,7 @@ func answerer(t *testing.T, s *Server, stop <-chan struct{}) {
 }
 
 func TestPressWaitsForAnswer(t *testing.T) {
-	s := NewServer()
+	s := NewServer(WithTB(t))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	u := s.NewUser("Ann")
@@ -452,7 +456,7 @@ func TestPressWaitsForAnswer(t *testing.T) {
 
 func TestQueryTooOldAndTwice(t *testing.T) {
 	clock := NewFakeClock(time.Unix(1700000000, 0))
-	s := NewServer(WithClock(clock))
+	s := NewServer(WithTB(t), WithClock(clock))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	u := s.NewUser("Ann")
@@ -487,7 +491,7 @@ func TestQueryTooOldAndTwice(t *testing.T) {
 }
 
 func TestMigrateAndKick(t *testing.T) {
-	s := NewServer()
+	s := NewServer(WithTB(t))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	ann := s.NewUser("Ann")
@@ -530,7 +534,7 @@ func TestMigrateAndKick(t *testing.T) {
 }
 
 func TestForumTopics(t *testing.T) {
-	s := NewServer()
+	s := NewServer(WithTB(t))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	ann := s.NewUser("Ann")
@@ -554,7 +558,7 @@ func TestForumTopics(t *testing.T) {
 }
 
 func TestTokenFaultsCommandsMembers(t *testing.T) {
-	s := NewServer(WithToken("123:test"), WithBot(42, "other_bot"))
+	s := NewServer(WithTB(t), AllowSpecViolations(), WithToken("123:test"), WithBot(42, "other_bot"))
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	bad, _ := bot.New("999:wrong", bot.WithServerURL(s.URL), bot.WithSkipGetMe())
@@ -613,11 +617,14 @@ func TestTokenFaultsCommandsMembers(t *testing.T) {
 	if c := calls[len(calls)-1]; c.Method != "getChatAdministrators" || c.ChatID != g.ID() || !c.OK {
 		t.Fatalf("last call %+v", c)
 	}
+	if v := s.Violations(); len(v) != 1 || v[0].Param != "commands[0].command" {
+		t.Fatalf("violations %v", v)
+	}
 }
 
 // TestConcurrent exercises the server from many goroutines at once (run with -race).
 func TestConcurrent(t *testing.T) {
-	s := NewServer(WithoutLimits())
+	s := NewServer(WithTB(t), WithoutLimits())
 	defer s.Close()
 	b, ctx := newClient(t, s), context.Background()
 	g := s.NewGroup("G")
@@ -653,7 +660,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestJSONAndFormBodies(t *testing.T) {
-	s := NewServer(WithoutLimits())
+	s := NewServer(WithTB(t), AllowSpecViolations(), WithoutLimits())
 	defer s.Close()
 	u := s.NewUser("Ann")
 	u.Start("")
@@ -686,5 +693,8 @@ func TestJSONAndFormBodies(t *testing.T) {
 	}
 	if got := u.PrivateChat().Last(); got.Text != "json" || got.ReplyToID != 1 {
 		t.Fatalf("last %+v", got)
+	}
+	if v := s.Violations(); len(v) != 3 {
+		t.Fatalf("violations %v", v)
 	}
 }

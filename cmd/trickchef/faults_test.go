@@ -238,7 +238,7 @@ const slow = 90 * time.Second
 // newFake starts the fake Bot API with Telegram's limits. Presses may be
 // answered up to slow after they were made (Telegram: ~15 s).
 func newFake(t *testing.T) *telegramtest.Server {
-	srv := telegramtest.NewServer(telegramtest.WithQueryTimeout(slow), telegramtest.WithPressTimeout(slow))
+	srv := telegramtest.NewServer(telegramtest.WithQueryTimeout(slow), telegramtest.WithPressTimeout(slow), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -37,7 +37,7 @@ func get(t *testing.T, url string) (int, string) {
 // Bot API with the embedded store: a user's /start is answered, /healthz
 // and /metrics answer, and cancelling (SIGTERM) ends Main cleanly.
 func TestMainServesOpsAndDrains(t *testing.T) {
-	srv := telegramtest.NewServer()
+	srv := telegramtest.NewServer(telegramtest.WithTB(t))
 	defer srv.Close()
 	addr := freeAddr(t)
 	env := map[string]string{
