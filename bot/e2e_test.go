@@ -38,7 +38,7 @@ func scaledLimits() (telegramtest.Limits, bot.Limits) {
 		Global:  telegramtest.Rate{N: d.Global.N, Per: d.Global.Per / speedup},
 	}
 	ours := bot.Limits{
-		GroupInterval:   3100 * time.Millisecond / speedup,
+		GroupInterval: 3100 * time.Millisecond / speedup,
 		// More slack than in production (1.1 s): at 20× speed a few ms of
 		// scheduling jitter is a large part of the spacing.
 		PrivateInterval: 1600 * time.Millisecond / speedup,
