@@ -18,7 +18,6 @@ type Metrics struct {
 	answer    prometheus.Histogram
 	conflicts prometheus.Counter
 	calls     *prometheus.CounterVec
-	tooMany   prometheus.Counter
 	wakeSet   prometheus.Gauge
 	timers    prometheus.Counter
 }
@@ -43,9 +42,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "trickchef_telegram_calls_total", Help: "Bot API calls by method and result.",
 		}, []string{"method", "result"}),
-		tooMany: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "trickchef_telegram_429_total", Help: "Bot API calls answered 429 Too Many Requests.",
-		}),
 		wakeSet: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "trickchef_tables_scheduled", Help: "Tables with pending delivery or a running turn timer (the wake set).",
 		}),
@@ -53,7 +49,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "trickchef_turn_timeouts_total", Help: "Moves the bot made because a turn timer ran out (people and robots).",
 		}),
 	}
-	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.tooMany, m.wakeSet, m.timers)
+	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers)
 	return m
 }
 
@@ -127,7 +123,6 @@ func (t instrumented) record(method string, err error) {
 	case err == nil:
 	case errors.As(err, &tooMany):
 		result = "429"
-		t.m.tooMany.Inc()
 	case errors.Is(err, tgbot.ErrorBadRequest):
 		result = "400"
 	case errors.Is(err, tgbot.ErrorForbidden):

@@ -197,17 +197,6 @@ func Baseline(v SeatView, seed uint64) game.Action {
 	return v.Legal[0]
 }
 
-// bidSeats is the set of seats that bid (not passed) this round, as bits.
-func bidSeats(v *SeatView) uint {
-	var m uint
-	for _, e := range v.Bids {
-		if !e.Pass() {
-			m |= 1 << e.Seat
-		}
-	}
-	return m
-}
-
 // Sly is the counting AI level.
 func Sly(v SeatView, seed uint64) game.Action {
 	if len(v.Legal) == 0 {

@@ -27,9 +27,6 @@ const (
 // 250 ms; docs/ai.md has the measured strength and latency.
 const DefaultPlayouts = 600
 
-// DefaultWall is the wall-clock cap arena and bot use by default.
-const DefaultWall = 200 * time.Millisecond
-
 // Budget bounds Shef's search. The playout count keeps a decision
 // deterministic: the same view, History, seed and Playouts always give the
 // same action. Wall is an optional cap on top: with a Clock, the search

@@ -199,7 +199,7 @@ func (x *State) validate() error {
 		if rec.first != prevFirst {
 			return bad("round first")
 		}
-		if err := checkRecord(rec, n, suits, deck, nSuits); err != nil {
+		if err := checkRecord(rec, n, suits, deck); err != nil {
 			return err
 		}
 		for i := 0; i < n; i++ {
@@ -364,7 +364,7 @@ func (x *State) validate() error {
 	return nil
 }
 
-func checkRecord(rec *roundRecord, n int, suits SuitSet, deck cardSet, nSuits int) error {
+func checkRecord(rec *roundRecord, n int, suits SuitSet, deck cardSet) error {
 	bad := errors.New("trickchef: invalid state: round record")
 	if int(rec.first) >= n {
 		return bad
@@ -388,6 +388,5 @@ func checkRecord(rec *roundRecord, n int, suits SuitSet, deck cardSet, nSuits in
 	if all != deck || total != deck.count() || chefs != n+HandSize || coins > TotalCoins {
 		return bad
 	}
-	_ = nSuits
 	return nil
 }
