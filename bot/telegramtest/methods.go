@@ -31,6 +31,8 @@ func lookupMethod(name string) (string, handler) {
 		return "editMessageReplyMarkup", (*Server).editMessageReplyMarkup
 	case "deletemessage":
 		return "deleteMessage", (*Server).deleteMessage
+	case "deletemessages":
+		return "deleteMessages", (*Server).deleteMessages
 	case "answercallbackquery":
 		return "answerCallbackQuery", (*Server).answerCallbackQuery
 	case "setmycommands":
@@ -237,6 +239,37 @@ func (s *Server) deleteMessage(_ context.Context, p params) (any, *APIError) {
 		return nil, badRequest("message to delete not found")
 	}
 	m.deleted = true
+	s.notifyLocked()
+	return true, nil
+}
+
+// deleteMessages deletes up to 100 messages of one chat in one call (one
+// unit of the rate limits). Like Telegram, it succeeds when at least one
+// listed message could be deleted and ignores the others.
+func (s *Server) deleteMessages(_ context.Context, p params) (any, *APIError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, e := s.chatLocked(p)
+	if e != nil {
+		return nil, e
+	}
+	if e := s.limitLocked(c); e != nil {
+		return nil, e
+	}
+	var ids []int
+	if err := json.Unmarshal([]byte(p["message_ids"]), &ids); err != nil || len(ids) == 0 || len(ids) > 100 {
+		return nil, badRequest("message identifiers are invalid")
+	}
+	deleted := 0
+	for _, id := range ids {
+		if m := c.message(id); m != nil && !m.deleted {
+			m.deleted = true
+			deleted++
+		}
+	}
+	if deleted == 0 {
+		return nil, badRequest("message to delete not found")
+	}
 	s.notifyLocked()
 	return true, nil
 }

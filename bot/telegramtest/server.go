@@ -468,7 +468,7 @@ func (s *Server) TooManyRequestsCount() int {
 // limited reports whether a method counts against the rate limits.
 func limited(method string) bool {
 	switch method {
-	case "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage":
+	case "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages":
 		return true
 	}
 	return false

@@ -469,3 +469,44 @@ func BenchmarkSpecCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestDeleteMessages: one call deletes several messages of a chat, counts
+// once against the limits, and checks its parameters against the spec.
+func TestDeleteMessages(t *testing.T) {
+	s := NewServer(WithTB(t), WithoutLimits())
+	defer s.Close()
+	u := s.NewUser("Аня")
+	u.Start("")
+	b, err := bot.New("123:test", bot.WithServerURL(s.URL), bot.WithSkipGetMe())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var ids []int
+	for i := 0; i < 3; i++ {
+		m, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, m.ID)
+	}
+	before := s.CallsPerChat()[u.ID()]
+	if _, err := b.DeleteMessages(ctx, &bot.DeleteMessagesParams{ChatID: u.ID(), MessageIDs: ids[:2]}); err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	for _, m := range u.PrivateChat().Messages() {
+		if m.Text == "x" {
+			left++
+		}
+	}
+	if left != 1 {
+		t.Fatalf("%d messages left, want 1", left)
+	}
+	if n := s.CallsPerChat()[u.ID()] - before; n != 1 {
+		t.Fatalf("deleteMessages counted %d calls, want 1", n)
+	}
+	if _, err := b.DeleteMessages(ctx, &bot.DeleteMessagesParams{ChatID: u.ID(), MessageIDs: ids[:2]}); err == nil {
+		t.Fatal("deleting only deleted messages succeeded")
+	}
+}

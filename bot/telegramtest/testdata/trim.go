@@ -17,7 +17,7 @@ import (
 
 // methods are the ones the fake simulates (lookupMethod).
 var methods = strings.Fields(`getMe getUpdates setWebhook deleteWebhook getWebhookInfo sendMessage
-	editMessageText editMessageReplyMarkup deleteMessage answerCallbackQuery setMyCommands getMyCommands
+	editMessageText editMessageReplyMarkup deleteMessage deleteMessages answerCallbackQuery setMyCommands getMyCommands
 	deleteMyCommands getChatMember getChatAdministrators getChat pinChatMessage unpinChatMessage
 	unpinAllChatMessages sendChatAction leaveChat logOut close`)
 
