@@ -319,12 +319,65 @@ func TestRenderEveryMessage(t *testing.T) {
 				if strings.Contains(got, "{{") || strings.Contains(got, "<no value>") {
 					t.Errorf("%s/%s: unrendered placeholder in %q", lang, key, got)
 				}
-				if err := checkTelegramHTML(got); err != nil {
-					t.Errorf("%s/%s: %v", lang, key, err)
+				// A guide is sent a page at a time: each page must be
+				// valid and fit one message on its own.
+				parts := []string{got}
+				if isRules(key) {
+					parts = guidePages(got)
 				}
-				if n := utf16Len(got); n > 4096 {
-					t.Errorf("%s/%s: %d UTF-16 units, over Telegram's 4096", lang, key, n)
+				for i, part := range parts {
+					if err := checkTelegramHTML(part); err != nil {
+						t.Errorf("%s/%s (part %d): %v", lang, key, i+1, err)
+					}
+					if n := utf16Len(part); n > 4096 {
+						t.Errorf("%s/%s (part %d): %d UTF-16 units, over Telegram's 4096", lang, key, i+1, n)
+					}
 				}
+			}
+		}
+	}
+}
+
+// guidePageBreak separates the pages of a players' guide ("<game>.rules"):
+// a line holding only "---". The bot splits guides on the same string
+// (bot/rules.go) and shows one page per message.
+const guidePageBreak = "\n---\n"
+
+// maxGuidePage is the most characters a guide page may have: Telegram
+// allows 4096 UTF-16 units per message, and the bot adds a page footer.
+const maxGuidePage = 3500
+
+func isRules(key string) bool { return strings.HasSuffix(key, ".rules") }
+
+func guidePages(s string) []string { return strings.Split(s, guidePageBreak) }
+
+// TestGuidePages checks every game's guide page by page: each page under
+// maxGuidePage characters, none empty or padded with blank lines; the live
+// games' guides have 2 to 4 pages.
+func TestGuidePages(t *testing.T) {
+	c := newCatalog(t)
+	paged := map[string]bool{"trickchef.rules": true, "sausages.rules": true}
+	for _, lang := range c.Langs() {
+		for _, key := range c.Keys() {
+			if !isRules(key) {
+				continue
+			}
+			pages := guidePages(c.T(lang, key))
+			if paged[key] && (len(pages) < 2 || len(pages) > 4) {
+				t.Errorf("%s/%s: %d pages, want 2 to 4", lang, key, len(pages))
+			}
+			for i, page := range pages {
+				if n := utf8.RuneCountInString(page); n >= maxGuidePage {
+					t.Errorf("%s/%s page %d: %d characters, want < %d", lang, key, i+1, n, maxGuidePage)
+				}
+				if strings.TrimSpace(page) != page || page == "" {
+					t.Errorf("%s/%s page %d: empty or has surrounding whitespace", lang, key, i+1)
+				}
+			}
+		}
+		for key := range paged {
+			if !c.Has(key) {
+				t.Errorf("%s missing", key)
 			}
 		}
 	}
@@ -333,10 +386,6 @@ func TestRenderEveryMessage(t *testing.T) {
 func TestSizes(t *testing.T) {
 	c := newCatalog(t)
 	for _, lang := range c.Langs() {
-		rules := c.T(lang, "trickchef.rules")
-		if n := utf8.RuneCountInString(rules); n >= 3500 {
-			t.Errorf("%s/trickchef.rules: %d characters, want < 3500", lang, n)
-		}
 		for _, cmd := range []string{"newgame", "stop", "rules", "help", "lang", "table", "start"} {
 			key := "commands." + cmd
 			d, err := c.Render(lang, key)
@@ -358,14 +407,26 @@ func TestSizes(t *testing.T) {
 	}
 }
 
-// TestRulesFacts spot-checks that the rules state the spec's key numbers.
+// TestRulesFacts spot-checks that the guides state the key numbers of
+// docs/rules/trickchef.md and docs/rules/sausages.md.
 func TestRulesFacts(t *testing.T) {
 	c := newCatalog(t)
+	common := map[string][]string{
+		"trickchef.rules": {"3–4", "1–3 → 1★", "4–6 → 2★", "7–9 → 3★", "10 → 4★", "+2", "−2", "10",
+			"🍷", "🟡", "🟦", "🟩", "/rules trickchef"},
+		"sausages.rules": {"3–6", "🌭", "🥾", "/rules sausages"},
+	}
+	byLang := map[string]map[string][]string{
+		Russian: {"sausages.rules": {"два успеха", "«2»"}},
+		English: {"sausages.rules": {"two successes", "“2”"}},
+	}
 	for _, lang := range c.Langs() {
-		rules := c.T(lang, "trickchef.rules")
-		for _, fact := range []string{"1–3 → 1★", "4–6 → 2★", "7–9 → 3★", "10 → 4★", "+2", "−2", "10"} {
-			if !strings.Contains(rules, fact) {
-				t.Errorf("%s/trickchef.rules lacks %q", lang, fact)
+		for key, facts := range common {
+			rules := c.T(lang, key)
+			for _, fact := range append(slices.Clone(facts), byLang[lang][key]...) {
+				if !strings.Contains(rules, fact) {
+					t.Errorf("%s/%s lacks %q", lang, key, fact)
+				}
 			}
 		}
 	}
@@ -456,7 +517,7 @@ func TestKeys(t *testing.T) {
 	keys := c.Keys()
 	for _, want := range []string{
 		"count.coins", "count.points", "count.cards", "count.tricks", "count.chefs",
-		"count.stars", "count.seconds", "count.players", "trickchef.rules", "help.text",
+		"count.stars", "count.seconds", "count.players", "trickchef.rules", "sausages.rules", "help.text",
 		"commands.newgame", "commands.stop", "commands.rules", "commands.help",
 		"commands.lang", "commands.table", "commands.start",
 	} {

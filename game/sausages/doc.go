@@ -1,6 +1,6 @@
 // Package sausages is the rules engine of Сосиски, a Russian re-theme of
 // the bluffing game Skull (sausage = rose, boot = skull) for 3 to 6
-// players, as specified in shared/rules/sausages.md. It is pure: no I/O,
+// players, as described in docs/rules/sausages.md. It is pure: no I/O,
 // clock or logging; the blind shuffle comes from a generator kept inside
 // the State, so a game is fully determined by its Config and the actions
 // applied.

@@ -104,11 +104,12 @@ func TestMustChallenge(t *testing.T) {
 	expectErr(t, st, 0, BidAction(13), CodeBidTooHigh)
 }
 
-// The rulebook's 4-player example: seats 0–2 add a second card, seat 3
-// opens at 3, seat 0 raises to 5, seats 1 and 2 pass, seat 3 passes too;
+// The published rules' 4-player example: seats 0–2 add a second card, seat
+// 3 opens at 3, seat 0 raises to 5, seats 1 and 2 pass, seat 3 passes too;
 // seat 0 turns its own two sausages, then seat 1's top card, seat 2's card
-// and seat 3's only card: success. (The rulebook turns the *bottom* card of
-// player 3; we turn the top one, see rulings.go.)
+// and seat 3's only card: success. (The published example turns the
+// *bottom* card of player 3; we turn the top one, see rulings.go and
+// docs/rules/sausages.md.)
 func TestRulebookExample(t *testing.T) {
 	st := newGame(t, 4, 0)
 	lay(t, st, "SS SS SS S")

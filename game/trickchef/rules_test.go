@@ -35,7 +35,7 @@ func TestRoundStartPicksAndAutoAssign(t *testing.T) {
 	}
 }
 
-// The rulebook's five examples.
+// The five trick examples of the published rules (docs/rules/trickchef.md).
 func TestRulebookTrickExamples(t *testing.T) {
 	t.Run("1 four red: 10 wins", func(t *testing.T) {
 		st := newDeal(t, cfg4(), "R1", "R3", "R7", "R10")

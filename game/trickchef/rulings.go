@@ -2,17 +2,17 @@ package trickchef
 
 import "github.com/trickchef/trickchef/game"
 
-// This file holds every decision marked [ruling] in
-// shared/rules/trick-n-chef.md, plus the engine's own ruling on coin order.
-// Each is ours, not the rulebook's: change it here and nowhere else.
+// This file holds every decision marked [ruling] in docs/rules/trickchef.md
+// (listed there under «Rulings»). Each is ours, not the published game's:
+// change it here, and in that page, and nowhere else.
 
 // DefaultRemoved is the suit left in the box with 3 players unless the table
 // creator picks another. [ruling]
 const DefaultRemoved = Green
 
 // starsUnverified is the star value printed on a card, by face value. The
-// rulebook does not print the table, so this is a placeholder until the real
-// card data is known: 1–3 → 1★, 4–6 → 2★, 7–9 → 3★, 10 → 4★, in every
+// published rules do not print the table, so this is a placeholder until the
+// real card data is known: 1–3 → 1★, 4–6 → 2★, 7–9 → 3★, 10 → 4★, in every
 // suit. [ruling, UNVERIFIED]
 var starsUnverified = [MaxValue + 1]int{0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4}
 
@@ -25,18 +25,19 @@ func stars(v int) int {
 }
 
 // The first player of round 1 is the table's creator, given as
-// Config.First (the rulebook says "whoever last visited a fast-food
+// Config.First (the published rules say "whoever last visited a fast-food
 // restaurant"). [ruling] See New.
 
 // tieWinnerIsLast: among winning candidates with equal effective values the
-// card played last wins. The rulebook says so for trumps; we apply the same
-// rule when no trump was played. [ruling]
+// card played last wins. The published rules say so for trumps; we apply
+// the same rule when no trump was played. [ruling]
 const tieWinnerIsLast = true
 
 // settleTrickCoins returns the coins placed on cards to the reserve and then
 // pays income: 1 coin to every seat flagged in needs, in the trick's playing
 // order, until the reserve is empty. Returning coins BEFORE paying income is
-// our ruling (the rulebook orders neither): it makes a dry reserve rarer.
+// our ruling (the published rules order neither): it makes a dry reserve
+// rarer.
 // Paying in playing order when the reserve runs dry is also a [ruling].
 // order lists the seats in playing order; it returns the seats paid as a
 // bit mask.
