@@ -1,0 +1,5 @@
+//go:build !race
+
+package chekharda
+
+const raceEnabled = false

@@ -1,0 +1,8 @@
+package chekharda
+
+import "github.com/trickchef/trickchef/game/internal/splitmix"
+
+// rng is the state's random generator (splitmix64: one word, so it lives
+// inside the State and marshals as a uint64). It shuffles the deck at the
+// start of every round; nothing else is random.
+type rng = splitmix.Rand
