@@ -286,11 +286,19 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, kinds, perr := parseParams(r)
-	if perr != nil {
+	switch {
+	case perr == errBodyUnread:
+		// The client went away mid-request (a killed process): a broken
+		// connection, not a request that breaks the API.
+		writeError(w, perr)
+		return
+	case perr != nil:
 		s.violate(Violation{Method: method, Problem: "malformed request body", Answer: perr.Description})
-	} else if v, e := s.spec.check(method, p, kinds); v != nil {
-		s.violate(*v)
-		perr = e
+	default:
+		if v, e := s.spec.check(method, p, kinds); v != nil {
+			s.violate(*v)
+			perr = e
+		}
 	}
 	name, h := lookupMethod(method)
 	if h == nil {
@@ -351,6 +359,9 @@ func (s *Server) Violations() []Violation {
 	return append([]Violation(nil), s.violations...)
 }
 
+// errBodyUnread answers a request whose body could not be read to its end.
+var errBodyUnread = badRequest("can't read request body")
+
 // params holds request parameters as strings; JSON values that are not strings keep their JSON text.
 type params map[string]string
 
@@ -362,7 +373,7 @@ func parseParams(r *http.Request) (params, map[string]argKind, *APIError) {
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return p, kinds, badRequest("can't read request body")
+		return p, kinds, errBodyUnread
 	}
 	if len(body) == 0 {
 		return p, kinds, nil // go-telegram/bot sends parameterless methods as an empty multipart body
