@@ -51,6 +51,15 @@ type Limits struct {
 	GlobalWindow    time.Duration
 }
 
+// DefaultConfig is the configuration a bot runs with when nothing is set:
+// the one source of the defaults (cmd/trickchef shows them in its usage).
+func DefaultConfig() Config {
+	var c Config
+	c.setDefaults()
+	c.AIDelay = 1500 * time.Millisecond
+	return c
+}
+
 func (c *Config) setDefaults() {
 	if c.TurnTimeout <= 0 {
 		c.TurnTimeout = 60 * time.Second
@@ -109,6 +118,7 @@ type Telegram interface {
 	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
 	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
 	DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageParams) (bool, error)
+	DeleteMessages(ctx context.Context, p *tgbot.DeleteMessagesParams) (bool, error)
 	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
 	SetMyCommands(ctx context.Context, p *tgbot.SetMyCommandsParams) (bool, error)
 	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
@@ -139,6 +149,8 @@ type Bot struct {
 	// its answer (for measurements).
 	answered func(time.Duration)
 	metrics  *Metrics // nil: not measured
+	// budget watches this replica's use of the token's calls per second.
+	budget *budget
 }
 
 // Option changes a Bot at construction.
@@ -177,6 +189,12 @@ func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot 
 	for _, o := range opts {
 		o(b)
 	}
+	b.budget = newBudget(b.cfg.Limits.GlobalPerSecond)
+	b.budget.onHot = func(use float64) {
+		b.log.Warn().Float64("budget_use", use).Int("calls_per_second", b.cfg.Limits.GlobalPerSecond).
+			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
+	}
+	b.budget.gauges = b.metrics.budgetGauges
 	return b
 }
 

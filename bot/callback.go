@@ -18,6 +18,8 @@ import (
 //	k:<table>:<game>:<game id>                 choose the lobby's game
 //	r:<table>:0:<game id>:<page>               turn a page of the rules
 //	s:<table>:<game>:<yes 1 | no 0>            confirm /stop
+//	n:<table>:<game>:<game id>                 play again after finished game <game>
+//	f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
 //
 // Games are named by their stable id, never by a position in a list, so a
 // button keeps its meaning when games are added or reordered.
@@ -53,8 +55,10 @@ func argCount(op byte) (min, max int, ok bool) {
 		return 1, 1, true
 	case 'l':
 		return 1, 2, true
-	case 'k':
+	case 'k', 'n':
 		return 0, 0, true
+	case 'f':
+		return 1, 1, true
 	case 'r':
 		return 1, 1, true
 	}
@@ -62,7 +66,7 @@ func argCount(op byte) (min, max int, ok bool) {
 }
 
 // hasWord reports whether an op carries a game id before its integers.
-func hasWord(op byte) bool { return op == 'k' || op == 'r' }
+func hasWord(op byte) bool { return op == 'k' || op == 'r' || op == 'n' }
 
 // validWord accepts a game id: 1–16 lowercase ASCII letters and digits.
 func validWord(w string) bool {

@@ -16,7 +16,7 @@ import (
 
 // commandNames are the commands in the menu, in menu order.
 func commandNames() []string {
-	return []string{"newgame", "table", "stop", "rules", "help", "lang", "start"}
+	return []string{"newgame", "table", "stop", "stats", "top", "history", "rules", "help", "lang", "forgetme", "start"}
 }
 
 // registerCommands publishes the command menu in every language.
@@ -80,6 +80,8 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 			ch.post(t, message{Text: b.loc(t.Lang).T("help.text")})
 			return nil
 		}
+	case "stats", "top", "history", "forgetme":
+		fn = func(t *Table, ch *change) error { return b.resultsCommand(t, ch, m, cmd) }
 	case "lang":
 		fn = func(t *Table, ch *change) error {
 			t.Lang = b.nextLang(t.Lang, cmd.args)
@@ -167,7 +169,11 @@ func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd comma
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("help.text")})
 	case "rules":
 		b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
-	case "newgame", "stop", "table", "lang":
+	case "stats":
+		return b.privateStats(ctx, m, l)
+	case "forgetme":
+		b.askForget(ctx, m, l)
+	case "newgame", "stop", "table", "lang", "top", "history":
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("command.group_only")})
 	default:
 		b.reply(ctx, m.Chat.ID, message{Text: l.T("command.unknown")})

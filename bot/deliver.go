@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -187,7 +188,16 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 		}
 		for _, e := range envs {
 			m, err := decodeOutMsg(e.Data)
+			skip := false
 			if err == nil {
+				// A result is recorded, a results answer rendered, in queue
+				// order; a failure waits for a retry, never drops the entry.
+				if skip, err = b.resolveOut(ctx, t, &m); err != nil {
+					b.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("results entry not done, will retry")
+					return b.now().Add(2 * time.Second)
+				}
+			}
+			if err == nil && !skip {
 				if wait := b.admit(ctx, m.ChatID); !wait.IsZero() {
 					return wait
 				}
@@ -219,10 +229,17 @@ func permanent(err error) bool {
 }
 
 // redraw renders every dirty view from the table at version and sends or
-// edits its message. Marks made after version survive for the next round.
-// Message records of earlier games are pruned: only the current game's
-// views are kept.
+// edits its message, the calls players feel most first: a fresh "your
+// turn" message, then the group table, then other edits. Marks made after
+// version survive for the next round. Message records of earlier games are
+// pruned: only the current game's views are kept. Replaced messages are
+// deleted later, in batches (see cleanup).
 func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
+	records, err := b.store.Messages(ctx, t.ID)
+	if err != nil {
+		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records")
+		return b.now().Add(time.Second)
+	}
 	marks, err := b.store.Dirty(ctx, t.ID)
 	if err != nil {
 		// Releasing the table now would stall its delivery until the next
@@ -230,66 +247,131 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 		b.log.Error().Err(err).Str("table", t.ID).Msg("read dirty views")
 		return b.now().Add(time.Second)
 	}
-	if len(marks) == 0 {
-		return time.Time{}
-	}
-	records, err := b.store.Messages(ctx, t.ID)
-	if err != nil {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records")
-		return b.now().Add(time.Second)
-	}
 	var old []string
 	for v := range records {
 		if _, gameNo, _, ok := parseView(v); !ok || gameNo != t.GameNo {
 			old = append(old, v)
+			delete(records, v)
 		}
 	}
 	if err := b.store.DeleteMessages(ctx, t.ID, old...); err != nil {
 		b.log.Warn().Err(err).Str("table", t.ID).Msg("prune message records")
 	}
-	views := make([]string, 0, len(marks))
-	for v := range marks {
-		views = append(views, v)
-	}
-	sort.Slice(views, func(i, j int) bool { // the group table first
-		ti, tj := strings.HasPrefix(views[i], "table"), strings.HasPrefix(views[j], "table")
-		if ti != tj {
-			return ti
-		}
-		return views[i] < views[j]
-	})
 	var next time.Time
 	later := func(at time.Time) {
 		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
 			next = at
 		}
 	}
-	for _, v := range views {
-		wait, err := b.redrawView(ctx, t, v, parseMsgRecord(records[v]))
+	var jobs []redrawJob
+	for v := range marks {
+		j, ok, err := b.renderView(t, v, parseMsgRecord(records[v]))
+		switch {
+		case err != nil:
+			b.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("render")
+			later(b.now().Add(2 * time.Second))
+		case ok:
+			jobs = append(jobs, j)
+		default: // nothing to show: the view is clean
+			b.clean(ctx, t, v, version, later)
+		}
+	}
+	sort.Slice(jobs, func(i, j int) bool {
+		if jobs[i].prio != jobs[j].prio {
+			return jobs[i].prio < jobs[j].prio
+		}
+		return jobs[i].view < jobs[j].view
+	})
+	var waiting [4]int
+	for _, j := range jobs {
+		wait, err := b.redrawView(ctx, t, j)
 		if err != nil {
-			b.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("redraw")
+			b.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Msg("redraw")
 			wait = b.now().Add(2 * time.Second)
 		}
 		if !wait.IsZero() {
+			waiting[j.prio]++
 			later(wait)
 			continue
 		}
-		if err := b.store.Clean(ctx, t.ID, v, version); err != nil {
-			b.log.Error().Err(err).Str("table", t.ID).Msg("clean view")
-			later(b.now().Add(time.Second))
-		}
+		b.clean(ctx, t, j.view, version, later)
 	}
+	if wait := b.cleanup(ctx, t, &waiting); !wait.IsZero() {
+		later(wait)
+	}
+	b.budget.report(t.ID, waiting, b.now())
 	return next
 }
 
+// clean removes a view's dirty mark once its message shows version.
+func (b *Bot) clean(ctx context.Context, t *Table, view string, version int64, later func(time.Time)) {
+	if err := b.store.Clean(ctx, t.ID, view, version); err != nil {
+		b.log.Error().Err(err).Str("table", t.ID).Msg("clean view")
+		later(b.now().Add(time.Second))
+	}
+}
+
+// redrawJob is one dirty view rendered and ready to send.
+type redrawJob struct {
+	view   string
+	chatID int64
+	thread int
+	seat   int // -1 for the group table
+	m      message
+	rec    msgRecord
+	prio   priority
+}
+
+// renderView renders a dirty view. ok=false means there is nothing to send:
+// an older game's view, a seat the bot cannot write to, a message that
+// already shows this, or a waiting view the game marked lazy.
+func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool, error) {
+	kind, gameNo, seat, ok := parseView(view)
+	if !ok || gameNo != t.GameNo {
+		return redrawJob{}, false, nil // an older game's view: leave its message as it was
+	}
+	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable}
+	switch kind {
+	case "table":
+		j.m = b.renderTable(t)
+	case "hand":
+		if seat >= len(t.Seats) || !t.Seats[seat].Human() || t.Seats[seat].Unreachable || t.Game == nil {
+			return redrawJob{}, false, nil
+		}
+		j.chatID, j.thread, j.seat = t.Seats[seat].UserID, 0, seat
+		g, st, err := b.decode(t)
+		if err != nil {
+			return redrawJob{}, false, err
+		}
+		j.m = g.RenderSeat(b.loc(t.Lang), t, st, seat)
+		b.addAutoNotice(t, seat, &j.m)
+		if j.m.Ping && !(rec.ID != 0 && rec.Ping) {
+			j.prio = prioPrompt
+		}
+	}
+	j.m.Text = clip(j.m.Text)
+	if rec.shows(j.m) {
+		return redrawJob{}, false, nil
+	}
+	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying {
+		// The player is waiting: their last message stays as it is (its
+		// buttons are refused as stale) until it is their turn again,
+		// which posts a fresh message anyway. No call spent.
+		return redrawJob{}, false, nil
+	}
+	return j, true, nil
+}
+
 // msgRecord is what the store keeps about a view's message: its id, a
-// digest of what it shows, whether it pinged, and a replaced message still
-// to delete. Kept in the table's message hash, so it goes with the table.
+// digest of what it shows, whether it pinged, and replaced messages still
+// to delete (since when). Kept in the table's message hash, so it goes with
+// the table.
 type msgRecord struct {
-	ID     int
-	Digest string
-	Ping   bool
-	Stale  int
+	ID         int
+	Digest     string
+	Ping       bool
+	Stale      []int
+	StaleSince int64 // unix ms of the oldest replaced message
 }
 
 func (r msgRecord) String() string {
@@ -297,22 +379,32 @@ func (r msgRecord) String() string {
 	if r.Ping {
 		ping = "1"
 	}
-	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + strconv.Itoa(r.Stale)
+	stale := make([]string, len(r.Stale))
+	for i, id := range r.Stale {
+		stale[i] = strconv.Itoa(id)
+	}
+	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + strings.Join(stale, ",") + ":" + strconv.FormatInt(r.StaleSince, 10)
 }
 
 // parseMsgRecord reads a record; anything unreadable is an empty record
 // (the view is then posted anew).
 func parseMsgRecord(s string) msgRecord {
 	f := strings.Split(s, ":")
-	if len(f) != 4 {
+	if len(f) != 5 {
 		return msgRecord{}
 	}
-	id, err1 := strconv.Atoi(f[0])
-	stale, err2 := strconv.Atoi(f[3])
-	if err1 != nil || err2 != nil {
+	id, err := strconv.Atoi(f[0])
+	if err != nil {
 		return msgRecord{}
 	}
-	return msgRecord{ID: id, Digest: f[1], Ping: f[2] == "1", Stale: stale}
+	r := msgRecord{ID: id, Digest: f[1], Ping: f[2] == "1"}
+	for _, x := range strings.Split(f[3], ",") {
+		if n, err := strconv.Atoi(x); err == nil && n > 0 {
+			r.Stale = append(r.Stale, n)
+		}
+	}
+	r.StaleSince, _ = strconv.ParseInt(f[4], 10, 64)
+	return r
 }
 
 // shows reports whether the record's message already shows m.
@@ -321,106 +413,139 @@ func (r msgRecord) shows(m message) bool {
 }
 
 // redrawView brings one view's message up to date. It returns a time to
-// retry when the chat's rate limit says wait.
-func (b *Bot) redrawView(ctx context.Context, t *Table, view string, rec msgRecord) (time.Time, error) {
-	kind, gameNo, seat, ok := parseView(view)
-	if !ok || gameNo != t.GameNo {
-		return time.Time{}, nil // an older game's view: leave its message as it was
-	}
-	chatID, thread := t.ChatID, t.Thread
-	var m message
-	switch kind {
-	case "table":
-		m = b.renderTable(t)
-	case "hand":
-		if seat >= len(t.Seats) || !t.Seats[seat].Human() || t.Seats[seat].Unreachable || t.Game == nil {
-			return time.Time{}, nil
-		}
-		chatID, thread = t.Seats[seat].UserID, 0
-		g, st, err := b.decode(t)
-		if err != nil {
-			return time.Time{}, err
-		}
-		m = g.RenderSeat(b.loc(t.Lang), t, st, seat)
-		b.addAutoNotice(t, seat, &m)
-	}
-	m.Text = clip(m.Text)
-	if rec.shows(m) && rec.Stale == 0 {
-		return time.Time{}, nil
-	}
-	save := func(r msgRecord) error { return b.store.SetMessage(ctx, t.ID, view, r.String()) }
-	if rec.Stale != 0 {
-		// A replaced message is still there: delete it first.
-		if wait := b.admit(ctx, chatID); !wait.IsZero() {
-			return wait, nil
-		}
-		err := b.remove(ctx, chatID, rec.Stale)
-		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
-			return retry, nil
-		}
-		rec.Stale = 0
-		if err := save(rec); err != nil {
-			return time.Time{}, err
-		}
-		if rec.shows(m) {
-			return time.Time{}, nil
-		}
-	}
+// retry when the limits say wait.
+func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time, error) {
+	rec, m := j.rec, j.m
+	save := func(r msgRecord) error { return b.store.SetMessage(ctx, t.ID, j.view, r.String()) }
 	if rec.ID != 0 && m.Ping && !rec.Ping {
 		// Turning to "your move": post a fresh message (it notifies at
-		// once) and delete the old one on the next pass. The old id is
+		// once); the old one joins the messages to delete later. It is
 		// recorded first, so a crash cannot leave it undeleted.
-		rec = msgRecord{Stale: rec.ID}
+		if len(rec.Stale) == 0 {
+			rec.StaleSince = b.now().UnixMilli()
+		}
+		rec = msgRecord{Stale: append(rec.Stale, rec.ID), StaleSince: rec.StaleSince}
 		if err := save(rec); err != nil {
 			return time.Time{}, err
 		}
 	}
-	if wait := b.admit(ctx, chatID); !wait.IsZero() {
+	if wait := b.admitFor(ctx, j.chatID, j.prio); !wait.IsZero() {
 		return wait, nil
 	}
 	if rec.ID != 0 {
-		err := b.edit(ctx, chatID, rec.ID, m)
-		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+		err := b.edit(ctx, j.chatID, rec.ID, m)
+		if retry, ok := b.retryAfter(ctx, j.chatID, err); ok {
 			return retry, nil
 		}
 		switch {
 		case err == nil || isNotModified(err):
 			rec.Digest, rec.Ping = m.digest(), m.Ping
+			b.metrics.delivered(j.prio, b.now().Sub(t.Updated))
 			return time.Time{}, save(rec)
 		case !isEditGone(err):
-			return b.unreachable(ctx, t, seat, err)
+			return b.unreachable(ctx, t, j.seat, err)
 		}
 		// The message was deleted (by an admin, say): post it again.
-		if wait := b.admit(ctx, chatID); !wait.IsZero() {
+		if wait := b.admitFor(ctx, j.chatID, j.prio); !wait.IsZero() {
 			return wait, nil
 		}
 	}
-	sent, err := b.send(ctx, chatID, thread, m)
-	if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+	sent, err := b.send(ctx, j.chatID, j.thread, m)
+	if retry, ok := b.retryAfter(ctx, j.chatID, err); ok {
 		return retry, nil
 	}
 	if err != nil {
-		return b.unreachable(ctx, t, seat, err)
+		return b.unreachable(ctx, t, j.seat, err)
 	}
+	b.metrics.delivered(j.prio, b.now().Sub(t.Updated))
 	rec.ID, rec.Digest, rec.Ping = sent.ID, m.digest(), m.Ping
-	if err := save(rec); err != nil {
-		return time.Time{}, err
-	}
-	if rec.Stale != 0 {
-		return b.now().Add(b.cfg.Limits.PrivateInterval), nil // come back to delete it
-	}
-	return time.Time{}, nil
+	return time.Time{}, save(rec)
 }
 
-// remove deletes a message; one that is already gone counts as removed.
-func (b *Bot) remove(ctx context.Context, chatID int64, msgID int) error {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	_, err := b.tg.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: chatID, MessageID: msgID})
-	if err != nil && errors.Is(err, tgbot.ErrorBadRequest) {
-		return nil // not found, or too old to delete: the new message stands anyway
+// Replaced messages are deleted in batches, one deleteMessages call for up
+// to 100 of a chat, at the lowest priority: when the oldest has waited
+// cleanupAfter, when a chat has cleanupBatch of them, or at once when the
+// game is over.
+const (
+	cleanupAfter = 45 * time.Second
+	cleanupBatch = 20
+)
+
+// cleanup deletes the replaced messages that are due. It returns when to
+// come back for those that are not, or that had to wait for the limits.
+func (b *Bot) cleanup(ctx context.Context, t *Table, waiting *[4]int) time.Time {
+	records, err := b.store.Messages(ctx, t.ID)
+	if err != nil {
+		return b.now().Add(time.Second)
 	}
-	return err
+	var next time.Time
+	later := func(at time.Time) {
+		if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	now := b.now()
+	for view, raw := range records {
+		rec := parseMsgRecord(raw)
+		_, _, seat, ok := parseView(view)
+		if !ok || len(rec.Stale) == 0 {
+			continue
+		}
+		due := time.UnixMilli(rec.StaleSince).Add(cleanupAfter)
+		if t.Phase == PhasePlaying && len(rec.Stale) < cleanupBatch && now.Before(due) {
+			later(due)
+			continue
+		}
+		chatID := t.ChatID
+		if seat >= 0 {
+			if seat >= len(t.Seats) {
+				continue
+			}
+			chatID = t.Seats[seat].UserID
+		}
+		if wait := b.admitFor(ctx, chatID, prioCleanup); !wait.IsZero() {
+			waiting[prioCleanup]++
+			later(wait)
+			continue
+		}
+		err := b.removeAll(ctx, chatID, rec.Stale)
+		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+			later(retry)
+			continue
+		}
+		if err != nil {
+			b.log.Debug().Err(err).Str("table", t.ID).Msg("old messages not deleted")
+		}
+		// Read again: the view may have been redrawn meanwhile.
+		cur := parseMsgRecord(records[view])
+		if fresh, err := b.store.Messages(ctx, t.ID); err == nil {
+			cur = parseMsgRecord(fresh[view])
+		}
+		cur.Stale = slices.DeleteFunc(cur.Stale, func(id int) bool { return slices.Contains(rec.Stale, id) })
+		if len(cur.Stale) == 0 {
+			cur.StaleSince = 0
+		}
+		if err := b.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
+			later(now.Add(time.Second))
+		}
+	}
+	return next
+}
+
+// removeAll deletes messages of one chat in one call (up to 100 at a
+// time); messages already gone count as deleted.
+func (b *Bot) removeAll(ctx context.Context, chatID int64, ids []int) error {
+	for len(ids) > 0 {
+		n := min(len(ids), 100)
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		_, err := b.tg.DeleteMessages(cctx, &tgbot.DeleteMessagesParams{ChatID: chatID, MessageIDs: ids[:n]})
+		cancel()
+		if err != nil && !errors.Is(err, tgbot.ErrorBadRequest) {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
 }
 
 // unreachable handles a failed send of a player's hand: a 403 means the
@@ -461,32 +586,6 @@ func (b *Bot) waitAdmit(ctx context.Context, chatID int64) {
 		}
 		b.sleep(ctx, wait.Sub(b.now()))
 	}
-}
-
-// admit takes a unit of the chat's and the global rate limits. It returns
-// zero when the call may go now, else when to try again.
-func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
-	now := b.now()
-	interval := b.cfg.Limits.PrivateInterval
-	if chatID < 0 {
-		interval = b.cfg.Limits.GroupInterval
-	}
-	ok, wait, err := b.store.Allow(ctx, store.ChatRateKey(chatID), 1, interval, now)
-	if err != nil {
-		b.log.Error().Err(err).Msg("rate limit")
-		return now.Add(time.Second)
-	}
-	if !ok {
-		return now.Add(wait)
-	}
-	ok, wait, err = b.store.Allow(ctx, store.GlobalRateKey, b.cfg.Limits.GlobalPerSecond, b.cfg.Limits.GlobalWindow, now)
-	if err != nil {
-		return now.Add(time.Second)
-	}
-	if !ok {
-		return now.Add(wait)
-	}
-	return time.Time{}
 }
 
 // retryAfter handles a 429: the chat is blocked for every replica until

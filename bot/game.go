@@ -103,9 +103,10 @@ type withLiveButtons interface {
 }
 
 // withExplain is a game that tells a refused player more than the error
-// key says (who beat them to a set).
+// key says (who beat them to a set). a is the refused action, st the state
+// it was judged against.
 type withExplain interface {
-	Explain(l loc, t *Table, st game.State, seat int, code game.Code) (string, bool)
+	Explain(l loc, t *Table, st game.State, seat int, a game.Action, code game.Code) (string, bool)
 }
 
 // decision is what a move the bot makes for a seat depends on.

@@ -138,6 +138,9 @@ func showMessage(m message) string {
 	if m.Ping {
 		sb.WriteString("\n(notifies)")
 	}
+	if m.Lazy {
+		sb.WriteString("\n(not redrawn while the game goes on)")
+	}
 	for _, row := range m.Keyboard {
 		sb.WriteString("\n")
 		for i, bt := range row {

@@ -24,6 +24,10 @@ type message struct {
 	// Ping asks for a fresh message instead of an edit when the view turns
 	// to pinging: edits don't notify, and a player must learn it's their turn.
 	Ping bool `json:"ping,omitempty"`
+	// Lazy marks a rendering not worth a call while the game goes on: a
+	// waiting player's hand. Its message is left as it was (its buttons are
+	// refused as stale) until the next Ping replaces it.
+	Lazy bool `json:"lazy,omitempty"`
 }
 
 // outMsg is an announcement queued in a table's outbox: posted once, in order.
@@ -31,6 +35,11 @@ type outMsg struct {
 	ChatID int64 `json:"chat"`
 	Thread int   `json:"thread,omitempty"`
 	message
+	// Result, when set, is a finished game the worker records (nothing is
+	// sent); Query is a results command it answers when the queue reaches
+	// it (see results.go).
+	Result *resultEntry `json:"result,omitempty"`
+	Query  *resultQuery `json:"query,omitempty"`
 }
 
 func (m outMsg) encode() ([]byte, error) { return json.Marshal(m) }

@@ -20,6 +20,14 @@ type Metrics struct {
 	calls     *prometheus.CounterVec
 	wakeSet   prometheus.Gauge
 	timers    prometheus.Counter
+	// The token's budget: calls refused by the limits (a view or message
+	// left waiting) and how long a change took to reach Telegram, per
+	// priority; budget use, views waiting per priority, tables waiting.
+	deferredCalls *prometheus.CounterVec
+	deliveryWait  *prometheus.HistogramVec
+	budgetUse     prometheus.Gauge
+	queued        *prometheus.GaugeVec
+	tablesWaiting prometheus.Gauge
 }
 
 // NewMetrics creates the collectors and registers them on reg.
@@ -48,8 +56,25 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		timers: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "trickchef_turn_timeouts_total", Help: "Moves the bot made because a turn timer ran out (people and robots).",
 		}),
+		deferredCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "trickchef_delivery_deferred_total", Help: "Calls put off by the chat's or the token's limits, by priority.",
+		}, []string{"priority"}),
+		deliveryWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "trickchef_delivery_wait_seconds", Help: "From a table change to the call that showed it, by priority.",
+			Buckets: prometheus.ExponentialBuckets(0.05, 2, 10),
+		}, []string{"priority"}),
+		budgetUse: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "trickchef_budget_use_ratio", Help: "Share of the token's calls per second this replica used in the last second.",
+		}),
+		queued: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "trickchef_delivery_waiting", Help: "Views and messages waiting for the limits, by priority (this replica).",
+		}, []string{"priority"}),
+		tablesWaiting: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "trickchef_tables_waiting", Help: "Tables with something waiting for the limits (this replica).",
+		}),
 	}
-	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers)
+	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers,
+		m.deferredCalls, m.deliveryWait, m.budgetUse, m.queued, m.tablesWaiting)
 	return m
 }
 
@@ -153,6 +178,12 @@ func (t instrumented) DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageP
 	return r, err
 }
 
+func (t instrumented) DeleteMessages(ctx context.Context, p *tgbot.DeleteMessagesParams) (bool, error) {
+	r, err := t.Telegram.DeleteMessages(ctx, p)
+	t.record("deleteMessages", err)
+	return r, err
+}
+
 func (t instrumented) AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error) {
 	r, err := t.Telegram.AnswerCallbackQuery(ctx, p)
 	t.record("answerCallbackQuery", err)
@@ -163,4 +194,29 @@ func (t instrumented) GetChatMember(ctx context.Context, p *tgbot.GetChatMemberP
 	r, err := t.Telegram.GetChatMember(ctx, p)
 	t.record("getChatMember", err)
 	return r, err
+}
+
+func (m *Metrics) deferred(p priority) {
+	if m != nil {
+		m.deferredCalls.WithLabelValues(p.String()).Inc()
+	}
+}
+
+func (m *Metrics) delivered(p priority, wait time.Duration) {
+	if m != nil {
+		m.deliveryWait.WithLabelValues(p.String()).Observe(wait.Seconds())
+	}
+}
+
+// budgetGauges shows the budget's state; nil-safe, so it can be handed
+// to the budget as is.
+func (m *Metrics) budgetGauges(use float64, waiting [4]int, tables int) {
+	if m == nil {
+		return
+	}
+	m.budgetUse.Set(use)
+	for p := priority(0); p < numPriorities; p++ {
+		m.queued.WithLabelValues(p.String()).Set(float64(waiting[p]))
+	}
+	m.tablesWaiting.Set(float64(tables))
 }

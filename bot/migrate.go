@@ -16,7 +16,8 @@ func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
 	oldID, newID := tableID(oldChat, 0), tableID(newChat, 0)
 	rec, err := b.store.Load(ctx, oldID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil
+		// No table (or moved already): the group's results may still wait.
+		return b.moveResults(ctx, oldID, oldChat, newChat)
 	}
 	if err != nil {
 		return err
@@ -54,5 +55,10 @@ func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
 	}
 	b.log.Info().Int64("from", oldChat).Int64("to", newChat).Msg("table migrated to supergroup")
 	b.poke()
+	// Results go with the group; before the old table (and any result
+	// still queued in its outbox) is deleted.
+	if err := b.moveResults(ctx, oldID, oldChat, newChat); err != nil {
+		return err
+	}
 	return b.store.Delete(ctx, oldID)
 }

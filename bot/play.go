@@ -31,6 +31,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		return b.onInfo(ctx, q, p)
 	case 'r':
 		return b.onRulesPage(ctx, q, p)
+	case 'f':
+		return b.onForget(ctx, q, p)
 	}
 	// Effects are read before the compare-and-set loop, which stays pure:
 	// whether the presser administers the group matters only for «cancel».
@@ -54,6 +56,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			return b.onStop(t, ch, p, q.From.ID)
 		case 'b':
 			return b.onBack(t, ch, p, q.From.ID)
+		case 'n':
+			return b.onAgain(ctx, t, ch, p, &q.From)
 		}
 		return refuse("error.bad_button")
 	})
@@ -226,7 +230,7 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 	}
 	if err := st.Apply(seat, a); err != nil {
 		if code := game.CodeOf(err); code != "" {
-			return b.ruleRefusal(t, g, before, seat, code)
+			return b.ruleRefusal(t, g, before, seat, a, code)
 		}
 		return err
 	}
@@ -245,7 +249,13 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		s.Due = time.Time{} // acting again later means a fresh timer
 	}
 	l := b.loc(t.Lang)
-	for _, m := range g.Announce(l, t, before, st) {
+	msgs := g.Announce(l, t, before, st)
+	if st.Over() {
+		// The result is queued ahead of the final announcement, which gets
+		// the «play again» button (results.go).
+		msgs = b.finish(t, ch, g, st, msgs)
+	}
+	for _, m := range msgs {
 		ch.post(t, m)
 	}
 	if st.Over() {
@@ -260,10 +270,10 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 
 // ruleRefusal explains an illegal action in the player's terms: the game's
 // own text for the code, with details when the game can give them.
-func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, code game.Code) error {
+func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
 	l := b.loc(t.Lang)
 	if ex, ok := g.(withExplain); ok && seat >= 0 {
-		if text, ok := ex.Explain(l, t, st, int(seat), code); ok {
+		if text, ok := ex.Explain(l, t, st, int(seat), a, code); ok {
 			return &refusal{rendered: text}
 		}
 	}

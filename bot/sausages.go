@@ -172,7 +172,7 @@ func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) messa
 	me := v.Seats[seat]
 	if me.Out && len(v.Legal) == 0 { // an out challenger still names who starts next
 		b.WriteString(l.T("sausages.hand_out"))
-		return message{Text: b.String()}
+		return message{Text: b.String(), Lazy: true}
 	}
 	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Side", me.Side) + "\n")
 	if v.Lost != ss.NoCard {
@@ -180,7 +180,7 @@ func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) messa
 	}
 	if len(v.Legal) == 0 {
 		b.WriteString("\n" + l.T("hand.wait"))
-		return message{Text: b.String()}
+		return message{Text: b.String(), Lazy: true}
 	}
 	btn := func(text string, a game.Action) button { return actionButton(t, seat, text, a) }
 	var kb [][]button

@@ -331,7 +331,7 @@ func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 		kb = append(kb, coinRows(t, seat, me.Coins, mod)...)
 	}
 	kb = append(kb, []button{infoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))})
-	return message{Text: b.String(), Keyboard: kb, Ping: myTurn}
+	return message{Text: b.String(), Keyboard: kb, Ping: myTurn, Lazy: !myTurn}
 }
 
 // coinRows lets a player choose the coins for the next card in one tap:

@@ -22,6 +22,9 @@ const (
 	Default = Russian
 )
 
+// Supported lists the catalog's languages, the default first.
+func Supported() []string { return []string{Russian, English} }
+
 // CountArg is the argument that selects a plural form.
 const CountArg = "Count"
 
@@ -54,7 +57,7 @@ func New() (*Catalog, error) {
 	bundle := i18n.NewBundle(language.Russian)
 	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	c := &Catalog{
-		langs:  []string{Russian, English},
+		langs:  Supported(),
 		byLang: make(map[string]*langCatalog),
 		// missingkey=error: a template whose argument was not passed fails
 		// instead of printing "<no value>". Funcs stays nil, so go-i18n

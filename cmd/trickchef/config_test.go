@@ -41,6 +41,8 @@ func defaultConfig() config {
 		DefaultLang: "ru",
 		LogLevel:    zerolog.InfoLevel,
 		ListenAddr:  ":8080",
+		// TelegramRate: a margin under Telegram's 30 a second.
+		TelegramRate: 25,
 	}
 }
 
@@ -58,6 +60,7 @@ func TestParseConfig(t *testing.T) {
 		"WEBHOOK_URL":      "https://bot.example.org/tg/hook",
 		"WEBHOOK_SECRET":   "s3cr3t_-X",
 		"LISTEN_ADDR":      "127.0.0.1:9000",
+		"TELEGRAM_RATE":    "12",
 	}
 	allFromEnv := config{
 		Token:         "42:abcdefghijklmnopqrstuvwxyz_-ABC",
@@ -72,6 +75,7 @@ func TestParseConfig(t *testing.T) {
 		WebhookURL:    "https://bot.example.org/tg/hook",
 		WebhookSecret: "s3cr3t_-X",
 		ListenAddr:    "127.0.0.1:9000",
+		TelegramRate:  12,
 	}
 	allFlags := []string{
 		"-token", "7:zyxwvutsrqponmlkjihgfedcba",
@@ -86,6 +90,7 @@ func TestParseConfig(t *testing.T) {
 		"-webhook-url", "https://other.example.org/",
 		"-webhook-secret", "flag_secret",
 		"-listen", ":9999",
+		"-telegram-rate", "20",
 	}
 	allFromFlags := config{
 		Token:         "7:zyxwvutsrqponmlkjihgfedcba",
@@ -100,6 +105,7 @@ func TestParseConfig(t *testing.T) {
 		WebhookURL:    "https://other.example.org/",
 		WebhookSecret: "flag_secret",
 		ListenAddr:    ":9999",
+		TelegramRate:  20,
 	}
 	edit := func(f func(*config)) config {
 		c := defaultConfig()
@@ -200,6 +206,9 @@ func TestParseConfigInvalid(t *testing.T) {
 		{name: "ai budget garbage", env: withToken(map[string]string{"AI_BUDGET": "long"}), want: []string{"AI_BUDGET"}},
 		{name: "ai budget too long", env: withToken(map[string]string{"AI_BUDGET": "1m"}), want: []string{"AI_BUDGET"}},
 		{name: "lang", env: withToken(map[string]string{"DEFAULT_LANG": "de"}), want: []string{"DEFAULT_LANG"}},
+		{name: "telegram rate garbage", env: withToken(map[string]string{"TELEGRAM_RATE": "fast"}), want: []string{"TELEGRAM_RATE"}},
+		{name: "telegram rate above Telegram's", env: withToken(map[string]string{"TELEGRAM_RATE": "31"}), want: []string{"TELEGRAM_RATE"}},
+		{name: "telegram rate zero", env: withToken(map[string]string{"TELEGRAM_RATE": "0"}), want: []string{"TELEGRAM_RATE"}},
 		{name: "lang upper case", env: withToken(map[string]string{"DEFAULT_LANG": "RU"}), want: []string{"DEFAULT_LANG"}},
 		{name: "log level", env: withToken(map[string]string{"LOG_LEVEL": "verbose"}), want: []string{"LOG_LEVEL"}},
 		{name: "log level empty by flag", args: []string{"-log-level="}, env: withToken(nil), want: []string{"LOG_LEVEL"}},
@@ -225,8 +234,9 @@ func TestParseConfigInvalid(t *testing.T) {
 				"DEFAULT_LANG":     "fr",
 				"LOG_LEVEL":        "loud",
 				"WEBHOOK_URL":      "ftp://x",
+				"TELEGRAM_RATE":    "100",
 			},
-			want: []string{"TELEGRAM_TOKEN", "TELEGRAM_API_URL", "REDIS_URL", "TURN_TIMEOUT", "AI_DELAY", "DEFAULT_LANG", "LOG_LEVEL", "WEBHOOK_URL", "WEBHOOK_SECRET"},
+			want: []string{"TELEGRAM_TOKEN", "TELEGRAM_API_URL", "REDIS_URL", "TURN_TIMEOUT", "AI_DELAY", "DEFAULT_LANG", "LOG_LEVEL", "WEBHOOK_URL", "WEBHOOK_SECRET", "TELEGRAM_RATE"},
 		},
 	}
 	for _, tc := range tests {

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +40,8 @@ type config struct {
 	WebhookURL    string
 	WebhookSecret string
 	ListenAddr    string
+	// TelegramRate is the token's calls per second, shared by all replicas.
+	TelegramRate int
 }
 
 // parseConfig reads the environment, then flags. Every problem is
@@ -49,6 +53,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 		}
 		return def
 	}
+	def := bot.DefaultConfig()
 	fs := flag.NewFlagSet("trickchef", flag.ContinueOnError)
 	fs.SetOutput(out)
 	// Secrets get no flag default: the usage text prints defaults.
@@ -56,10 +61,13 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	apiURL := fs.String("api-url", env("TELEGRAM_API_URL", "https://api.telegram.org"), "Bot API server (TELEGRAM_API_URL)")
 	redisURL := fs.String("redis-url", env("REDIS_URL", ""), "Redis URL; empty: embedded store in -data-dir (REDIS_URL)")
 	dataDir := fs.String("data-dir", env("DATA_DIR", "data"), "directory of the embedded store (DATA_DIR)")
-	turn := fs.String("turn-timeout", env("TURN_TIMEOUT", "60s"), "time for a move, Go duration (TURN_TIMEOUT)")
-	aiDelay := fs.String("ai-delay", env("AI_DELAY", "1500ms"), "pause before a robot moves (AI_DELAY)")
-	aiBudget := fs.String("ai-budget", env("AI_BUDGET", "200ms"), "thinking time of a searching robot per move (AI_BUDGET)")
-	lang := fs.String("lang", env("DEFAULT_LANG", "ru"), "language of new tables: ru or en (DEFAULT_LANG)")
+	turn := fs.String("turn-timeout", env("TURN_TIMEOUT", def.TurnTimeout.String()), "time for a move, Go duration (TURN_TIMEOUT)")
+	aiDelay := fs.String("ai-delay", env("AI_DELAY", def.AIDelay.String()), "pause before a robot moves (AI_DELAY)")
+	aiBudget := fs.String("ai-budget", env("AI_BUDGET", def.AIBudget.String()), "thinking time of a searching robot per move (AI_BUDGET)")
+	langs := locales.Supported()
+	lang := fs.String("lang", env("DEFAULT_LANG", def.DefaultLang), "language of new tables: "+strings.Join(langs, " or ")+" (DEFAULT_LANG)")
+	rate := fs.String("telegram-rate", env("TELEGRAM_RATE", strconv.Itoa(def.Limits.GlobalPerSecond)),
+		"Bot API calls per second for the whole token, shared by all replicas; Telegram allows about 30 (TELEGRAM_RATE)")
 	level := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	webhook := fs.String("webhook-url", env("WEBHOOK_URL", ""), "public HTTPS URL for updates; empty: long polling (WEBHOOK_URL)")
 	secret := fs.String("webhook-secret", "", "secret Telegram sends with each update (WEBHOOK_SECRET)")
@@ -94,8 +102,11 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	if c.AIBudget, err = time.ParseDuration(*aiBudget); err != nil || c.AIBudget < 10*time.Millisecond || c.AIBudget > 10*time.Second {
 		problems = append(problems, fmt.Sprintf("AI_BUDGET %q must be a Go duration from 10ms to 10s, e.g. 200ms", *aiBudget))
 	}
-	if c.DefaultLang != "ru" && c.DefaultLang != "en" {
-		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be ru or en", c.DefaultLang))
+	if !slices.Contains(langs, c.DefaultLang) {
+		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be %s", c.DefaultLang, strings.Join(langs, " or ")))
+	}
+	if c.TelegramRate, err = strconv.Atoi(*rate); err != nil || c.TelegramRate < 1 || c.TelegramRate > 30 {
+		problems = append(problems, fmt.Sprintf("TELEGRAM_RATE %q must be a whole number of calls per second from 1 to 30, e.g. 25", *rate))
 	}
 	switch strings.ToLower(*level) {
 	case "debug", "info", "warn", "error":
@@ -221,7 +232,8 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang},
+	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
+		Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate}},
 		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games()...))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

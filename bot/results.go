@@ -1,0 +1,310 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/bot/rating"
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Results: a finished game leaves a record, exactly once.
+//
+// The change that ends a game (apply) queues a result entry in the table's
+// outbox, ahead of the final announcement, in the same commit as the last
+// move. The delivery worker reaches it in queue order, records it with the
+// store's RecordResult (idempotent per result id) and only then acks it. A
+// crash before the ack leaves the entry queued; the retry finds the id
+// recorded and changes nothing. So a finished game is never lost (the entry
+// is committed with the move) and never counted twice (the store remembers
+// the id). A game stopped or cancelled queues nothing.
+
+// resultStore is what results need from the store; store.Redis and
+// store.Bolt have it. A store without it (a test double) records nothing.
+type resultStore interface {
+	RecordResult(ctx context.Context, r store.Result, rate store.RateFunc) (bool, error)
+	Top(ctx context.Context, chat int64, game string, n int) ([]store.PlayerStats, error)
+	Stats(ctx context.Context, chat int64, game, player string) (store.PlayerStats, bool, error)
+	PlayerGames(ctx context.Context, chat int64, player string) (map[string]store.PlayerStats, error)
+	PlayerChats(ctx context.Context, player string) ([]int64, error)
+	History(ctx context.Context, chat int64, n int) ([]store.Result, error)
+	Forget(ctx context.Context, player string) error
+	MoveChat(ctx context.Context, from, to int64) error
+}
+
+func (b *Bot) results() (resultStore, bool) {
+	rs, ok := b.store.(resultStore)
+	return rs, ok
+}
+
+// resultEntry is a finished game as queued in the outbox (store.Result
+// with a stable JSON form).
+type resultEntry struct {
+	ID      string       `json:"id"`
+	Game    string       `json:"game"`
+	Chat    int64        `json:"chat"`
+	Started time.Time    `json:"started"`
+	Ended   time.Time    `json:"ended"`
+	Options string       `json:"opts,omitempty"`
+	Seats   []resultSeat `json:"seats"`
+}
+
+type resultSeat struct {
+	Player string `json:"player"`
+	Name   string `json:"name"`
+	Place  int    `json:"place"`
+	Score  int    `json:"score"`
+}
+
+// resultID names a game for exactly-once recording: the same on every
+// retry of the commit that ended it, and different for every game.
+func resultID(t *Table) string {
+	return t.ID + ":" + strconv.Itoa(t.GameNo) + ":" + strconv.FormatUint(t.Seed, 16)
+}
+
+// humanPlayer and robotPlayer are the results' player ids: a person is
+// rated per user, a robot per level.
+func humanPlayer(user int64) string   { return "u" + strconv.FormatInt(user, 10) }
+func robotPlayer(level string) string { return "r" + level }
+
+// robotLevel is the level of a robot's player id ("" for a person).
+func robotLevel(player string) (string, bool) {
+	level, ok := strings.CutPrefix(player, "r")
+	return level, ok && level != ""
+}
+
+// finish records the end of a game in the change: the result entry goes
+// into the outbox ahead of the final announcements (so a /stats answered
+// after them counts the game), and the last announcement gets the «play
+// again» button. It runs inside update's closure: no I/O.
+func (b *Bot) finish(t *Table, ch *change, g Game, st game.State, msgs []message) []message {
+	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.resultOf(t, g, st, b.now())})
+	l := b.loc(t.Lang)
+	msgs = slices.Clone(msgs)
+	if len(msgs) == 0 {
+		msgs = []message{{Text: l.T("again.over")}}
+	}
+	last := &msgs[len(msgs)-1]
+	last.Keyboard = append(slices.Clone(last.Keyboard), []button{againButton(l, t)})
+	return msgs
+}
+
+// againButton opens the next game with the same players (onAgain).
+func againButton(l loc, t *Table) button {
+	return button{Text: l.T("again.button"), Data: payload{Op: 'n', Table: t.ID, Game: t.GameNo, Word: t.Kind}.String()}
+}
+
+// resultOf describes a finished game: seats in seat order with their place
+// and score from the final standings. Robots are rated per level, so two
+// robots of one level would be one player twice: only the better placed
+// of them is recorded (rating updates need distinct players).
+func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *resultEntry {
+	l := b.loc(t.Lang)
+	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g)}
+	place := make([]int, len(t.Seats))
+	score := make([]int, len(t.Seats))
+	for _, s := range standings(st.Result()) {
+		if int(s.Seat) >= 0 && int(s.Seat) < len(t.Seats) {
+			place[s.Seat], score[s.Seat] = s.Place, s.Score
+		}
+	}
+	at := map[string]int{}
+	for i, s := range t.Seats {
+		seat := resultSeat{Player: humanPlayer(s.UserID), Name: s.Name, Place: place[i], Score: score[i]}
+		if !s.Human() {
+			seat.Player, seat.Name = robotPlayer(s.AI), levelLabel(l, g, s.AI)
+		}
+		if seat.Place < 1 {
+			seat.Place = len(t.Seats) // a seat the engine gave no score: last
+		}
+		if j, dup := at[seat.Player]; dup {
+			if seat.Place < r.Seats[j].Place {
+				r.Seats[j] = seat
+			}
+			continue
+		}
+		at[seat.Player] = len(r.Seats)
+		r.Seats = append(r.Seats, seat)
+	}
+	return r
+}
+
+// optionsText is the table's option values as text ("removed=2"), in the
+// game's option order; "" for a game without options.
+func optionsText(t *Table, g Game) string {
+	var parts []string
+	for _, o := range options(g) {
+		parts = append(parts, o.Key+"="+strconv.Itoa(optionValue(t, g, o.Key)))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (e *resultEntry) storeResult() store.Result {
+	r := store.Result{ID: e.ID, Game: e.Game, Chat: e.Chat, Started: e.Started, Ended: e.Ended, Options: e.Options}
+	for _, s := range e.Seats {
+		r.Seats = append(r.Seats, store.ResultSeat{Player: s.Player, Name: s.Name, Place: s.Place, Score: s.Score})
+	}
+	return r
+}
+
+// valid checks what the store would refuse for good: no seats, a seat
+// without a place, a player seated twice.
+func (e *resultEntry) valid() bool {
+	seen := map[string]bool{}
+	for _, s := range e.Seats {
+		if s.Place < 1 || s.Player == "" || seen[s.Player] {
+			return false
+		}
+		seen[s.Player] = true
+	}
+	return e.ID != "" && len(e.Seats) > 0
+}
+
+// places lists the seats' places, in seat order.
+func (e *resultEntry) places() []int {
+	out := make([]int, len(e.Seats))
+	for i, s := range e.Seats {
+		out[i] = s.Place
+	}
+	return out
+}
+
+// rate is the store's rating callback: the seats' current ratings (a new
+// player starts at rating.New) updated by one free-for-all game. It is pure,
+// as the store may call it again when concurrent writers collide.
+func rate(places []int) store.RateFunc {
+	return func(cur []store.PlayerStats) (mu, sigma []float64) {
+		rs := make([]rating.Rating, len(cur))
+		for i, p := range cur {
+			rs[i] = rating.New()
+			if p.Sigma != 0 {
+				rs[i] = rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
+			}
+		}
+		next := rating.Rate(rs, places)
+		mu, sigma = make([]float64, len(next)), make([]float64, len(next))
+		for i, r := range next {
+			mu[i], sigma[i] = r.Mu, r.Sigma
+		}
+		return mu, sigma
+	}
+}
+
+// resolveOut does the results work of an outbox entry when the worker
+// reaches it: a result is recorded (skip: nothing to send), a results
+// command's answer is rendered into the message. An error means "retry
+// later": the entry stays queued.
+func (b *Bot) resolveOut(ctx context.Context, t *Table, m *outMsg) (skip bool, err error) {
+	switch {
+	case m.Result != nil:
+		return true, b.record(ctx, m.Result)
+	case m.Query != nil:
+		m.message = b.answerQuery(ctx, t, m.Query)
+	}
+	return false, nil
+}
+
+// record stores a finished game. Recording the same entry again is a
+// no-op in the store, which is what makes a retry after a crash safe.
+func (b *Bot) record(ctx context.Context, e *resultEntry) error {
+	rs, ok := b.results()
+	if !ok {
+		b.log.Warn().Str("result", e.ID).Msg("the store keeps no results: game not recorded")
+		return nil
+	}
+	if !e.valid() {
+		// Retrying cannot fix it, and the queue must move on.
+		b.log.Error().Str("result", e.ID).Msg("malformed result dropped")
+		return nil
+	}
+	recorded, err := rs.RecordResult(ctx, e.storeResult(), rate(e.places()))
+	if err != nil {
+		return fmt.Errorf("record result %s: %w", e.ID, err)
+	}
+	b.log.Debug().Str("result", e.ID).Bool("recorded", recorded).Msg("game result")
+	return nil
+}
+
+// moveResults follows a group upgraded to a supergroup: results still
+// queued at the old table (which is about to be deleted) are recorded
+// first, then the store merges the group's results into the new chat.
+// Both steps are idempotent, so a migration retried after a crash is safe.
+func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat int64) error {
+	rs, ok := b.results()
+	if !ok {
+		return nil
+	}
+	envs, err := b.store.Outbox(ctx, oldID, 100)
+	if err != nil {
+		return err
+	}
+	for _, e := range envs {
+		if m, err := decodeOutMsg(e.Data); err == nil && m.Result != nil {
+			if err := b.record(ctx, m.Result); err != nil {
+				return err
+			}
+		}
+	}
+	return rs.MoveChat(ctx, oldChat, newChat)
+}
+
+// onAgain handles «play again» under a final result: the first press opens
+// a lobby of the same game and options with the same players in the same
+// order (robots at their levels, the same creator); later presses join
+// that lobby. It runs inside update's closure, so it only reads the store.
+//
+// The button belongs to game p.Game of kind p.Word: it opens a lobby only
+// while the table is idle after that very game (finished, not stopped),
+// and joins only the lobby numbered right after it, of the same game.
+// Anything else is stale.
+func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who *models.User) error {
+	switch {
+	case t.Phase == PhaseLobby && t.GameNo == p.Game+1 && t.Kind == p.Word:
+		return b.onLobby(ctx, t, ch, payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}, who, false)
+	case t.Phase != PhaseIdle || t.GameNo != p.Game || t.Kind != p.Word || t.Game == nil:
+		return refuse("error.stale")
+	}
+	g, st, err := b.decode(t)
+	if err != nil || !st.Over() {
+		return refuse("error.stale") // the game was stopped, not finished
+	}
+	old, creator := t.Seats, t.Creator
+	opts, level := maps.Clone(t.Options), t.AILevel
+	t.openLobby(g.ID(), Seat{})
+	t.Seats = make([]Seat, 0, len(old))
+	for _, s := range old {
+		t.Seats = append(t.Seats, Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
+	}
+	t.Options, t.AILevel = opts, level
+	if t.SeatOf(who.ID) < 0 {
+		// Someone who watched the game may sit down at once, when there is
+		// room and the bot can write to them.
+		if _, hi := g.SeatRange(); len(t.Seats) < hi && b.hasStarted(ctx, who.ID) {
+			t.Seats = append(t.Seats, Seat{UserID: who.ID, Name: userName(who)})
+		}
+	}
+	t.Creator = creator
+	if t.SeatOf(creator) < 0 {
+		// The creator always plays today; should they be gone, the presser
+		// (or else the first person seated) runs the new table.
+		t.Creator = who.ID
+		if t.SeatOf(who.ID) < 0 {
+			for _, s := range t.Seats {
+				if s.Human() {
+					t.Creator = s.UserID
+					break
+				}
+			}
+		}
+	}
+	ch.answer = b.loc(t.Lang).T("again.opened")
+	return nil
+}

@@ -1,0 +1,244 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
+)
+
+// End-to-end tests of results through the fake Bot API: a finished game
+// counted once in /stats, /top and /history, «play again», the private
+// /stats over two groups, and /forgetme. Texts are found through the
+// catalog's keys, never spelled out.
+
+var resTagRe = regexp.MustCompile(`<[^>]*>`)
+
+// shown is a catalog message as a user sees it: HTML tags gone, entities
+// decoded.
+func resShown(cat *locales.Catalog, key string, args ...any) string {
+	return html.UnescapeString(resTagRe.ReplaceAllString(cat.T("ru", key, args...), ""))
+}
+
+func resCatalog(t *testing.T) *locales.Catalog {
+	t.Helper()
+	cat, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// ask sends a command as u and waits for the bot's answer in the same chat
+// that contains every one of want.
+func (h *harness) askResults(u *telegramtest.User, chat *telegramtest.Chat, text string, want ...string) *telegramtest.Message {
+	h.t.Helper()
+	sent := u.Send(chat, text)
+	var last *telegramtest.Message
+	m, err := chat.WaitMessage(20*time.Second, func(m *telegramtest.Message) bool {
+		if m.ID <= sent.ID || !m.FromBot {
+			return false
+		}
+		last = m
+		for _, w := range want {
+			if !strings.Contains(m.Text, w) {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		if last != nil {
+			h.t.Logf("last answer:\n%s", last.Text)
+		}
+		h.t.Fatalf("%s: no answer with %q: %v", text, want, err)
+	}
+	return m
+}
+
+func resPlayer(u *telegramtest.User) string { return "u" + strconv.FormatInt(u.ID(), 10) }
+
+// TestResultsAfterAGameAndPlayAgain plays a game, then asks /stats, /top
+// and /history: the game counts once. «Play again» opens the next lobby
+// with everyone seated, and later presses join that same lobby.
+func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	cat := resCatalog(t)
+	ctx := context.Background()
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewGroup("Итоги", a, b)
+	lobby := h.lobby(group, a, nil, 2)
+	h.startGame(group, a, lobby)
+	final := h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
+	again := cat.T("ru", "again.button")
+	if _, ok := final.Button(again); !ok {
+		t.Fatalf("the final result has no %q button: %+v", again, final.Keyboard)
+	}
+	game := cat.T("ru", "trickchef.title")
+	one := cat.T("ru", "count.games", "Count", 1)
+
+	h.askResults(a, group, "/stats", resShown(cat, "stats.title_group", "Name", "Аня"), game, one)
+	h.askResults(a, group, "/top", resShown(cat, "top.title", "Game", game),
+		resShown(cat, "top.unranked", "Name", "Аня", "Games", one, "N", store.RankedGames))
+	h.askResults(b, group, "/history", resShown(cat, "history.title"), game)
+	if p, ok, err := h.store.Stats(ctx, group.ID(), "trickchef", resPlayer(a)); err != nil || !ok || p.Games != 1 {
+		t.Errorf("stored stats %+v, %v, %v: want one game", p, ok, err)
+	}
+	if hist, err := h.store.History(ctx, group.ID(), 10); err != nil || len(hist) != 1 || len(hist[0].Seats) != 2 {
+		t.Errorf("history %+v, %v: want the one game, Аня and one robot level", hist, err)
+	}
+
+	// «Play again»: the same people and robots in the same order.
+	before, _ := h.table(group)
+	ans, err := a.Press(final, again)
+	if err != nil || ans.Text != cat.T("ru", "again.opened") {
+		t.Fatalf("play again: %+v, %v", ans, err)
+	}
+	join := cat.T("ru", "lobby.join_button")
+	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(join)
+		return ok && m.ID > final.ID
+	}); err != nil {
+		t.Fatalf("no new lobby: %v", err)
+	}
+	next, _ := h.table(group)
+	if next.Phase != bot.PhaseLobby || next.GameNo != before.GameNo+1 || next.Kind != before.Kind || len(next.Seats) != len(before.Seats) {
+		t.Fatalf("after play again: %+v", next)
+	}
+	for i, s := range next.Seats {
+		if s.UserID != before.Seats[i].UserID || s.AI != before.Seats[i].AI {
+			t.Errorf("seat %d: %+v, was %+v", i, s, before.Seats[i])
+		}
+	}
+	// Борис watched; his press seats him in the same lobby. Аня's again
+	// says she is seated.
+	if ans, err := b.Press(final, again); err != nil || ans.Text != cat.T("ru", "lobby.joined") {
+		t.Fatalf("second press: %+v, %v", ans, err)
+	}
+	if ans, err := a.Press(final, again); err != nil || ans.Text != cat.T("ru", "lobby.already_seated") {
+		t.Fatalf("press by a seated player: %+v, %v", ans, err)
+	}
+	joined, _ := h.table(group)
+	if joined.GameNo != next.GameNo || joined.SeatOf(b.ID()) != len(before.Seats) {
+		t.Errorf("after the second press: game %d, seats %+v", joined.GameNo, joined.Seats)
+	}
+	lobbies := 0
+	for _, m := range group.Messages() {
+		if _, ok := m.Button(join); ok && m.ID > final.ID {
+			lobbies++
+		}
+	}
+	if lobbies != 1 {
+		t.Errorf("%d lobbies opened after the game, want 1", lobbies)
+	}
+}
+
+// seedResults records n finished games of Трик-н-Шеф in a group, as the
+// bot would.
+func seedResults(t *testing.T, st *store.Redis, chat int64, n int, seats ...store.ResultSeat) {
+	t.Helper()
+	at := time.Now().Add(-time.Hour)
+	for i := 0; i < n; i++ {
+		r := store.Result{ID: fmt.Sprintf("%d:%d:seed", chat, i+1), Game: "trickchef", Chat: chat,
+			Started: at, Ended: at.Add(20 * time.Minute), Seats: seats}
+		rate := func(cur []store.PlayerStats) (mu, sigma []float64) {
+			for j := range cur {
+				mu, sigma = append(mu, 30-float64(seats[j].Place)), append(sigma, 2)
+			}
+			return mu, sigma
+		}
+		if ok, err := st.RecordResult(context.Background(), r, rate); err != nil || !ok {
+			t.Fatalf("seed %s: %v %v", r.ID, ok, err)
+		}
+	}
+}
+
+// TestPrivateStatsAndForgetMe: /stats in private sums a player's games
+// over two groups; /forgetme (confirmed by the player, and only by them,
+// and only while the question is fresh) takes them off /top and /stats.
+func TestPrivateStatsAndForgetMe(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	cat := resCatalog(t)
+	ctx := context.Background()
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	c := h.begin(h.srv.NewUser("Вера"))
+	g1 := h.srv.NewGroup("Первая", a, b)
+	g2 := h.srv.NewGroup("Вторая", a, c)
+	seedResults(t, h.store, g1.ID(), 3,
+		store.ResultSeat{Player: resPlayer(a), Name: "Аня", Place: 1, Score: 20},
+		store.ResultSeat{Player: resPlayer(b), Name: "Борис", Place: 2, Score: 15},
+		store.ResultSeat{Player: "rnovice", Name: "новичок", Place: 3, Score: 5})
+	seedResults(t, h.store, g2.ID(), 2,
+		store.ResultSeat{Player: resPlayer(c), Name: "Вера", Place: 1, Score: 17},
+		store.ResultSeat{Player: resPlayer(a), Name: "Аня", Place: 2, Score: 11})
+	game := cat.T("ru", "trickchef.title")
+
+	h.askResults(a, a.PrivateChat(), "/stats",
+		resShown(cat, "stats.title_private", "Name", "Аня", "Groups", cat.T("ru", "count.groups", "Count", 2)),
+		game, cat.T("ru", "count.games", "Count", 5), cat.T("ru", "count.wins", "Count", 3))
+	h.askResults(b, g1, "/top", resShown(cat, "top.title", "Game", game), "Аня", "Борис", "🤖")
+	h.askResults(a, g1, "/forgetme", resShown(cat, "forget.private_only"))
+
+	// The question, and refused presses: someone else's, a stale one.
+	yes := cat.T("ru", "forget.yes")
+	question := func(u *telegramtest.User) *telegramtest.Message {
+		u.Send(u.PrivateChat(), "/forgetme")
+		m, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+			_, ok := m.Button(yes)
+			return ok
+		})
+		if err != nil {
+			t.Fatalf("no /forgetme question for %s: %v", u.User().FirstName, err)
+		}
+		return m
+	}
+	qa, qb := question(a), question(b)
+	btn, _ := qa.Button(yes)
+	if ans, err := b.PressData(qb, btn.CallbackData); err != nil || ans.Text != cat.T("ru", "error.not_yours") {
+		t.Errorf("Борис pressing Аня's confirmation: %+v, %v", ans, err)
+	}
+	parts := strings.Split(btn.CallbackData, ":")
+	asked, _ := strconv.ParseInt(parts[2], 10, 64)
+	parts[2] = strconv.FormatInt(asked-3600, 10)
+	if ans, err := a.PressData(qa, strings.Join(parts, ":")); err != nil || ans.Text != cat.T("ru", "error.stale") {
+		t.Errorf("an hour-old confirmation: %+v, %v", ans, err)
+	}
+	if chats, err := h.store.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 2 {
+		t.Fatalf("refused presses changed Аня's results: chats %v, %v", chats, err)
+	}
+	if _, err := a.Press(qa, yes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID == qa.ID && m.Text == resShown(cat, "forget.done") && len(m.Keyboard) == 0
+	}); err != nil {
+		t.Fatalf("the question did not turn into the answer: %v", err)
+	}
+
+	if chats, err := h.store.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 0 {
+		t.Errorf("Аня still has results in %v (%v)", chats, err)
+	}
+	h.askResults(a, g1, "/stats", resShown(cat, "stats.none_group", "Name", "Аня"))
+	top := h.askResults(b, g1, "/top", resShown(cat, "top.title", "Game", game), "Борис")
+	if strings.Contains(top.Text, "Аня") {
+		t.Errorf("Аня is still on the leaderboard:\n%s", top.Text)
+	}
+	h.askResults(b, g1, "/history", resShown(cat, "history.forgotten"), "Борис")
+	h.askResults(a, a.PrivateChat(), "/stats", resShown(cat, "stats.none_private", "Name", "Аня"))
+	if p, ok, err := h.store.Stats(ctx, g1.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Games != 3 {
+		t.Errorf("Борис's stats after Аня left: %+v %v %v", p, ok, err)
+	}
+}

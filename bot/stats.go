@@ -1,0 +1,426 @@
+package bot
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/bot/rating"
+	"github.com/trickchef/trickchef/store"
+)
+
+// The results commands: /stats, /top [game] and /history in a group,
+// /stats and /forgetme in private.
+//
+// A group's answer is queued in the table's outbox like every group
+// message (so it obeys the group's rate limit) and rendered when the
+// worker reaches it: results queued before it are recorded by then, so an
+// answer asked after the final result was shown always counts that game.
+
+const (
+	// topSize is how many players /top lists.
+	topSize = 10
+	// topScan bounds the search for the presser's own place below the top.
+	topScan = 200
+	// historySize is how many games /history lists.
+	historySize = 10
+	// forgetWindow is how long a /forgetme confirmation button stays valid.
+	forgetWindow = 10 * time.Minute
+)
+
+// resultQuery is a results command waiting in the outbox.
+type resultQuery struct {
+	Cmd  string `json:"cmd"`  // "stats", "top" or "history"
+	User int64  `json:"user"` // who asked
+	Name string `json:"name"` // their name, for the answer
+	// Game is /top's game: the one named, else the table's current or
+	// last; "" picks the first game with results.
+	Game string `json:"game,omitempty"`
+}
+
+// resultsCommand queues the answer to a results command in a group. It
+// runs inside update's closure: no I/O.
+func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd command) error {
+	l := b.loc(t.Lang)
+	q := &resultQuery{Cmd: cmd.name, User: m.From.ID, Name: userName(m.From)}
+	switch cmd.name {
+	case "forgetme":
+		ch.post(t, message{Text: l.T("forget.private_only")})
+		return nil
+	case "top":
+		q.Game = t.Kind
+		if len(cmd.args) > 0 {
+			g, ok := b.games.find(strings.Join(cmd.args, " "))
+			if !ok {
+				ch.post(t, message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/top"))})
+				return nil
+			}
+			q.Game = g.ID()
+		}
+	}
+	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Query: q})
+	return nil
+}
+
+// answerQuery renders a queued results command from the store as it is
+// now. A failed read is answered as such rather than retried: unlike a
+// result, an answer may be lost.
+func (b *Bot) answerQuery(ctx context.Context, t *Table, q *resultQuery) message {
+	l := b.loc(t.Lang)
+	rs, ok := b.results()
+	if !ok {
+		return message{Text: l.T("stats.unavailable")}
+	}
+	var (
+		m   message
+		err error
+	)
+	switch q.Cmd {
+	case "stats":
+		var games map[string]store.PlayerStats
+		if games, err = rs.PlayerGames(ctx, t.ChatID, humanPlayer(q.User)); err == nil {
+			m = b.renderStats(l, esc(q.Name), false, 0, games)
+		}
+	case "top":
+		m, err = b.answerTop(ctx, rs, l, t.ChatID, q)
+	case "history":
+		var hist []store.Result
+		if hist, err = rs.History(ctx, t.ChatID, historySize); err == nil {
+			m = b.renderHistory(l, hist)
+		}
+	default:
+		return message{Text: l.T("command.unknown")}
+	}
+	if err != nil {
+		b.log.Warn().Err(err).Str("table", t.ID).Str("cmd", q.Cmd).Msg("results not read")
+		return message{Text: l.T("stats.unavailable")}
+	}
+	return m
+}
+
+// answerTop reads a group's leaderboard, and the presser's own standing
+// when they are not on it.
+func (b *Bot) answerTop(ctx context.Context, rs resultStore, l loc, chat int64, q *resultQuery) (message, error) {
+	game := q.Game
+	if game == "" {
+		var err error
+		if game, err = b.topGame(ctx, rs, chat); err != nil {
+			return message{}, err
+		}
+	}
+	if game == "" {
+		return message{Text: l.T("history.empty")}, nil
+	}
+	top, err := rs.Top(ctx, chat, game, topSize)
+	if err != nil {
+		return message{}, err
+	}
+	me := humanPlayer(q.User)
+	if slices.ContainsFunc(top, func(p store.PlayerStats) bool { return p.Player == me }) {
+		return b.renderTop(l, game, top, nil, 0), nil
+	}
+	mine, ok, err := rs.Stats(ctx, chat, game, me)
+	if err != nil || !ok || mine.Games == 0 {
+		return b.renderTop(l, game, top, nil, 0), err
+	}
+	mine.Name = q.Name
+	rank := 0
+	if mine.Games >= store.RankedGames {
+		all, err := rs.Top(ctx, chat, game, topScan)
+		if err != nil {
+			return message{}, err
+		}
+		rank = slices.IndexFunc(all, func(p store.PlayerStats) bool { return p.Player == me }) + 1
+	}
+	return b.renderTop(l, game, top, &mine, rank), nil
+}
+
+// topGame is /top's game when the table has none: the first game, in menu
+// order, with a leaderboard, else the game played last.
+func (b *Bot) topGame(ctx context.Context, rs resultStore, chat int64) (string, error) {
+	for _, g := range b.games.games {
+		top, err := rs.Top(ctx, chat, g.ID(), 1)
+		if err != nil {
+			return "", err
+		}
+		if len(top) > 0 {
+			return g.ID(), nil
+		}
+	}
+	hist, err := rs.History(ctx, chat, 1)
+	if err != nil || len(hist) == 0 {
+		return "", err
+	}
+	return hist[0].Game, nil
+}
+
+// privateStats answers /stats in private: the user's results summed over
+// every group they played in.
+func (b *Bot) privateStats(ctx context.Context, m *models.Message, l loc) error {
+	rs, ok := b.results()
+	if !ok {
+		b.reply(ctx, m.Chat.ID, message{Text: l.T("stats.unavailable")})
+		return nil
+	}
+	player := humanPlayer(m.From.ID)
+	chats, err := rs.PlayerChats(ctx, player)
+	if err != nil {
+		return err
+	}
+	sums := map[string]store.PlayerStats{}
+	groups := 0
+	for _, chat := range chats {
+		games, err := rs.PlayerGames(ctx, chat, player)
+		if err != nil {
+			return err
+		}
+		if len(games) > 0 {
+			groups++
+		}
+		for id, s := range games {
+			sums[id] = addStats(sums[id], s)
+		}
+	}
+	b.reply(ctx, m.Chat.ID, b.renderStats(l, esc(userName(m.From)), true, groups, sums))
+	return nil
+}
+
+// addStats adds one group's record of a game to a sum over groups; the
+// rating kept is the best of the groups' (by ordinal).
+func addStats(sum, s store.PlayerStats) store.PlayerStats {
+	if sum.Games == 0 {
+		return s
+	}
+	out := sum
+	out.Games += s.Games
+	out.Wins += s.Wins
+	out.PlaceSum += s.PlaceSum
+	out.BestScore = max(out.BestScore, s.BestScore)
+	if ordinal(s) > ordinal(sum) {
+		out.Mu, out.Sigma = s.Mu, s.Sigma
+	}
+	return out
+}
+
+// ordinal is the rating shown: mu − 3σ (a player never rated shows as new).
+func ordinal(p store.PlayerStats) float64 {
+	if p.Sigma == 0 {
+		return rating.New().Ordinal()
+	}
+	return rating.Rating{Mu: p.Mu, Sigma: p.Sigma}.Ordinal()
+}
+
+// askForget asks for a confirmation of /forgetme. The buttons carry the
+// asker and the time of the question, so only they can confirm, and only
+// for a while.
+func (b *Bot) askForget(ctx context.Context, m *models.Message, l loc) {
+	btn := func(text string, yes int) button {
+		return button{Text: text, Data: payload{Op: 'f', Table: tableID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
+	}
+	b.reply(ctx, m.Chat.ID, message{Text: l.T("forget.confirm"), Keyboard: [][]button{{
+		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
+	}}})
+}
+
+// onForget handles the /forgetme confirmation: the user's results are
+// deleted everywhere, and the question is replaced by the outcome so its
+// buttons are gone. Forgetting twice is harmless.
+func (b *Bot) onForget(ctx context.Context, q *models.CallbackQuery, p payload) error {
+	l := b.loc(b.userLang(&q.From))
+	user, _, _ := parseTableID(p.Table) // parsePayload checked it
+	asked := time.Unix(int64(p.Game), 0)
+	switch {
+	case user != q.From.ID:
+		b.answer(ctx, q, l.T("error.not_yours"), false, "")
+		return nil
+	case p.Args[0] != 0 && p.Args[0] != 1:
+		b.answer(ctx, q, l.T("error.bad_button"), false, "")
+		return nil
+	case b.now().Sub(asked) > forgetWindow || asked.After(b.now().Add(time.Minute)):
+		b.answer(ctx, q, l.T("error.stale"), false, "")
+		return nil
+	}
+	text := l.T("forget.kept")
+	if p.Args[0] == 1 {
+		rs, ok := b.results()
+		if ok {
+			if err := rs.Forget(ctx, humanPlayer(user)); err != nil {
+				return err // not answered: the redelivered press tries again
+			}
+		}
+		text = l.T("forget.done")
+	}
+	b.answer(ctx, q, "", false, "")
+	if msg := q.Message.Message; msg != nil {
+		b.waitAdmit(ctx, msg.Chat.ID)
+		if err := b.edit(ctx, msg.Chat.ID, msg.ID, message{Text: text}); err == nil || isNotModified(err) {
+			return nil
+		}
+	}
+	b.reply(ctx, user, message{Text: text})
+	return nil
+}
+
+// Rendering. These are pure, so the golden files pin them.
+
+// renderStats is /stats: per game, in menu order. In private the stats
+// are summed over groups (the rating shown is then the best of the
+// groups', and labelled so).
+func (b *Bot) renderStats(l loc, name string, private bool, groups int, stats map[string]store.PlayerStats) message {
+	var sb strings.Builder
+	gameKey, noneKey := "stats.game_group", "stats.none_group"
+	if private {
+		sb.WriteString(l.T("stats.title_private", "Name", name, "Groups", l.T("count.groups", "Count", groups)))
+		gameKey, noneKey = "stats.game_private", "stats.none_private"
+	} else {
+		sb.WriteString(l.T("stats.title_group", "Name", name))
+	}
+	n := 0
+	for _, id := range b.gameOrder(stats) {
+		s := stats[id]
+		if s.Games == 0 {
+			continue
+		}
+		n++
+		sb.WriteString("\n\n" + l.T(gameKey,
+			"Game", b.gameTitle(l, id),
+			"Games", l.T("count.games", "Count", s.Games),
+			"Wins", l.T("count.wins", "Count", s.Wins),
+			"Percent", int(math.Round(100*float64(s.Wins)/float64(s.Games))),
+			"Place", decimal(l, float64(s.PlaceSum)/float64(s.Games)),
+			"Best", integer(s.BestScore),
+			"Rating", decimal(l, ordinal(s))))
+	}
+	if n == 0 {
+		return message{Text: l.T(noneKey, "Name", name)}
+	}
+	return message{Text: sb.String()}
+}
+
+// renderTop is /top: the leaderboard, then the presser's own line when
+// they are not on it (rank 0: not ranked yet, or beyond the search).
+func (b *Bot) renderTop(l loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) message {
+	var sb strings.Builder
+	sb.WriteString(l.T("top.title", "Game", b.gameTitle(l, game)))
+	line := func(rank string, p store.PlayerStats) string {
+		return l.T("top.line", "Rank", rank, "Name", b.playerName(l, game, p.Player, p.Name),
+			"Rating", decimal(l, ordinal(p)),
+			"Games", l.T("count.games", "Count", p.Games),
+			"Wins", l.T("count.wins", "Count", p.Wins))
+	}
+	if len(top) == 0 {
+		sb.WriteString("\n" + l.T("top.empty", "N", store.RankedGames))
+	}
+	for i, p := range top {
+		sb.WriteString("\n" + line(strconv.Itoa(i+1), p))
+	}
+	if me != nil {
+		sb.WriteString("\n")
+		switch {
+		case me.Games < store.RankedGames:
+			sb.WriteString("\n" + l.T("top.unranked", "Name", b.playerName(l, game, me.Player, me.Name),
+				"Games", l.T("count.games", "Count", me.Games), "N", store.RankedGames))
+		case rank > 0:
+			sb.WriteString("\n" + line(strconv.Itoa(rank), *me))
+		default:
+			sb.WriteString("\n" + line("…", *me))
+		}
+	}
+	return message{Text: sb.String()}
+}
+
+// renderHistory is /history: one line per game, newest first.
+func (b *Bot) renderHistory(l loc, hist []store.Result) message {
+	if len(hist) == 0 {
+		return message{Text: l.T("history.empty")}
+	}
+	var sb strings.Builder
+	sb.WriteString(l.T("history.title"))
+	for _, r := range hist {
+		seats := slices.Clone(r.Seats)
+		slices.SortStableFunc(seats, func(a, b store.ResultSeat) int { return a.Place - b.Place })
+		var winners, scores []string
+		for _, s := range seats {
+			name := b.playerName(l, r.Game, s.Player, s.Name)
+			if s.Place == 1 {
+				winners = append(winners, name)
+			}
+			scores = append(scores, name+" "+integer(s.Score))
+		}
+		sb.WriteString("\n\n" + l.T("history.line",
+			"Date", r.Ended.In(deadlineZone()).Format("02.01 15:04"),
+			"Game", b.gameTitle(l, r.Game),
+			"Winners", strings.Join(winners, ", "),
+			"Scores", strings.Join(scores, " · ")))
+	}
+	return message{Text: sb.String()}
+}
+
+// gameOrder lists the games of a stats map: the bot's games in menu order,
+// then any others (a game no longer offered) by id.
+func (b *Bot) gameOrder(stats map[string]store.PlayerStats) []string {
+	var out, rest []string
+	for _, g := range b.games.games {
+		if _, ok := stats[g.ID()]; ok {
+			out = append(out, g.ID())
+		}
+	}
+	for id := range stats {
+		if _, ok := b.games.get(id); !ok {
+			rest = append(rest, id)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// gameTitle is a game's name, or its id when the bot no longer offers it.
+func (b *Bot) gameTitle(l loc, id string) string {
+	if g, ok := b.games.get(id); ok {
+		return title(l, g)
+	}
+	return esc(id)
+}
+
+// playerName shows a results player: a person by the name stored, a robot
+// by its level, a forgotten person neutrally. HTML-escaped.
+func (b *Bot) playerName(l loc, game, player, name string) string {
+	if player == "" {
+		return l.T("history.forgotten")
+	}
+	if level, ok := robotLevel(player); ok {
+		label := esc(level)
+		if g, ok := b.games.get(game); ok && l.Has(g.ID()+".level."+level) {
+			label = levelLabel(l, g, level)
+		}
+		return "🤖 " + label
+	}
+	return esc(name)
+}
+
+// integer shows a whole number with a true minus: «−3».
+func integer(n int) string {
+	if n < 0 {
+		return "−" + strconv.Itoa(-n)
+	}
+	return strconv.Itoa(n)
+}
+
+// decimal shows a number with one decimal, the language's decimal sign and
+// a true minus: «−1,5», "12.3".
+func decimal(l loc, x float64) string {
+	s := strconv.FormatFloat(x, 'f', 1, 64)
+	if s == "-0.0" {
+		s = "0.0"
+	}
+	s = strings.Replace(s, ".", l.T("number.decimal"), 1)
+	if rest, neg := strings.CutPrefix(s, "-"); neg {
+		s = "−" + rest
+	}
+	return s
+}
