@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 )
 
@@ -21,14 +22,16 @@ func (h *harness) version(group *telegramtest.Chat) int64 {
 	return rec.Version
 }
 
+// expectAnswer presses data on msg as u and wants exactly the answer want
+// (a catalog text: h.T(key)).
 func (h *harness) expectAnswer(u *telegramtest.User, msg *telegramtest.Message, data, want string) {
 	h.t.Helper()
 	ans, err := u.PressData(msg, data)
 	if err != nil {
 		h.t.Fatalf("press %q: %v", data, err)
 	}
-	if !strings.Contains(ans.Text, want) {
-		h.t.Errorf("press %q by %s: answer %q, want it to contain %q", data, u.User().FirstName, ans.Text, want)
+	if ans.Text != want {
+		h.t.Errorf("press %q by %s: answer %q, want %q", data, u.User().FirstName, ans.Text, want)
 	}
 }
 
@@ -38,10 +41,13 @@ func data(m *telegramtest.Message, text string) string {
 	return b.CallbackData
 }
 
-func (h *harness) expectReply(chat *telegramtest.Chat, want string) {
+// expectReply waits for a message in chat that shows the catalog text of
+// key (a reply of its own, or a line of the table).
+func (h *harness) expectReply(chat *telegramtest.Chat, key string, args ...any) {
 	h.t.Helper()
+	want := h.Shown(key, args...)
 	if _, err := chat.WaitMessage(10*time.Second, contains(want)); err != nil {
-		h.t.Errorf("no reply containing %q: %v", want, err)
+		h.t.Errorf("no reply containing %q (%s): %v", want, key, err)
 	}
 }
 
@@ -57,52 +63,54 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 
 	// Commands in the wrong kind of chat.
 	a.Send(a.PrivateChat(), "/newgame")
-	h.expectReply(a.PrivateChat(), "Эта команда работает в группе")
+	h.expectReply(a.PrivateChat(), "command.group_only")
 
 	// The lobby.
+	join, start := h.T("lobby.join_button"), h.T("lobby.start_button")
 	a.Send(group, "/newgame trickchef")
-	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	lobby, err := group.WaitMessage(10*time.Second, hasButton(join))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans, _ := b.Press(lobby, "✋ Присоединиться"); ans == nil || ans.Text != "Вы за столом!" {
+	if ans, _ := b.Press(lobby, join); ans == nil || ans.Text != h.T("lobby.joined") {
 		t.Fatalf("join: %+v", ans)
 	}
 	v := h.version(group)
-	h.expectAnswer(b, lobby, data(lobby, "✋ Присоединиться"), "Вы уже за столом")
-	h.expectAnswer(b, lobby, data(lobby, "▶️ Начать"), "только создатель стола")
-	h.expectAnswer(a, lobby, data(lobby, "▶️ Начать"), "Нужно от 3 до 4 игроков")
-	h.expectAnswer(stranger, lobby, data(lobby, "🚪 Выйти"), "Вас нет за этим столом")
-	h.expectAnswer(stranger, lobby, "garbage", "Эта кнопка мне незнакома")
-	h.expectAnswer(stranger, lobby, "l:"+tid+":1:99", "Эта кнопка мне незнакома")
-	h.expectAnswer(stranger, lobby, "l:"+tid+":7:1", "Эта кнопка устарела")
-	h.expectAnswer(stranger, lobby, strings.Repeat("x", 64), "Эта кнопка мне незнакома")
+	lo, hi := bot.Trickchef().SeatRange()
+	h.expectAnswer(b, lobby, data(lobby, join), h.T("lobby.already_seated"))
+	h.expectAnswer(b, lobby, data(lobby, start), h.T("lobby.creator_only"))
+	h.expectAnswer(a, lobby, data(lobby, start), h.T("lobby.seat_count", "Min", lo, "Max", hi))
+	h.expectAnswer(stranger, lobby, data(lobby, h.T("lobby.leave_button")), h.T("lobby.not_seated"))
+	h.expectAnswer(stranger, lobby, "garbage", h.T("error.bad_button"))
+	h.expectAnswer(stranger, lobby, "l:"+tid+":1:99", h.T("error.bad_button"))
+	h.expectAnswer(stranger, lobby, "l:"+tid+":7:1", h.T("error.stale"))
+	h.expectAnswer(stranger, lobby, strings.Repeat("x", 64), h.T("error.bad_button"))
 	if got := h.version(group); got != v {
 		t.Errorf("refused lobby presses changed the table: version %d → %d", v, got)
 	}
-	if ans, _ := c.Press(lobby, "✋ Присоединиться"); ans == nil || ans.Text != "Вы за столом!" {
+	if ans, _ := c.Press(lobby, join); ans == nil || ans.Text != h.T("lobby.joined") {
 		t.Fatalf("join: %+v", ans)
 	}
 	h.startGame(group, a, lobby)
 	a.Send(group, "/newgame")
-	h.expectReply(group, "Здесь уже идёт игра")
+	h.expectReply(group, "newgame.running")
 
 	// Аня picks a chef first. Others' presses out of turn are refused.
-	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pick := hand.Keyboard[0][0].CallbackData
-	table, err := group.WaitMessage(10*time.Second, contains("раунд 1 из 3"))
+	table, err := group.WaitMessage(10*time.Second, inRound(h.Harness, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	v = h.version(group)
-	h.expectAnswer(stranger, table, pick, "Это не ваши кнопки")
-	h.expectAnswer(b, table, fmt.Sprintf("a:%s:1:1:0:0", tid), "Сейчас не ваш ход")
-	h.expectAnswer(a, table, fmt.Sprintf("a:%s:1:0:0:99999", tid), "Такого хода нет")
-	h.expectAnswer(a, table, fmt.Sprintf("a:%s:1:9:0:0", tid), "Эта кнопка мне незнакома")
-	h.expectAnswer(a, table, fmt.Sprintf("a:%s:0:0:0:0", tid), "от игры, которая уже закончилась")
+	h.expectAnswer(stranger, table, pick, h.T("error.not_yours"))
+	h.expectAnswer(b, table, fmt.Sprintf("a:%s:1:1:0:0", tid), h.T("error.not_your_turn"))
+	h.expectAnswer(a, table, fmt.Sprintf("a:%s:1:0:0:99999", tid), h.T("error.unknown_action"))
+	h.expectAnswer(a, table, fmt.Sprintf("a:%s:1:9:0:0", tid), h.T("error.bad_button"))
+	h.expectAnswer(a, table, fmt.Sprintf("a:%s:0:0:0:0", tid), h.T("error.stale_game"))
 	if got := h.version(group); got != v {
 		t.Errorf("refused game presses changed the table: version %d → %d", v, got)
 	}
@@ -120,7 +128,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	}
 	stale := 0
 	for _, ans := range []string{ans1.Text, ans2.Text} {
-		if strings.Contains(ans, "устарела") {
+		if ans == h.T("error.stale") {
 			stale++
 		}
 	}
@@ -131,7 +139,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 		t.Errorf("double tap: version %d → %d, want one change", v, got)
 	}
 	// The old button again: stale.
-	h.expectAnswer(a, hand, pick, "устарела")
+	h.expectAnswer(a, hand, pick, h.T("error.stale"))
 
 	// Play on until someone must follow suit, and try to break the rule.
 	done := make(chan struct{})
@@ -179,36 +187,37 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 		}
 	}
 	v = h.version(group)
-	h.expectAnswer(a, illegalMsg, illegal, "Нужно ходить в масть")
+	h.expectAnswer(a, illegalMsg, illegal, h.T("trickchef.error.must_follow_suit"))
 	if got := h.version(group); got != v {
 		t.Errorf("an illegal card changed the table: version %d → %d", v, got)
 	}
 
 	// /stop: only the creator or an admin, with a confirmation.
 	b.Send(group, "/stop")
-	h.expectReply(group, "Остановить игру может создатель стола или администратор")
+	h.expectReply(group, "stop.not_allowed")
 	a.Send(group, "/stop")
-	confirm, err := group.WaitMessage(10*time.Second, hasButton("Да, остановить"))
+	yes := h.T("stop.yes")
+	confirm, err := group.WaitMessage(10*time.Second, hasButton(yes))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.expectAnswer(b, confirm, data(confirm, "Да, остановить"), "Подтвердить может только тот")
-	h.expectAnswer(a, confirm, data(confirm, "Нет, играем дальше"), "Играем дальше")
+	h.expectAnswer(b, confirm, data(confirm, yes), h.T("stop.not_yours"))
+	h.expectAnswer(a, confirm, data(confirm, h.T("stop.no")), h.T("stop.kept"))
 	a.Send(group, "/stop")
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-		return hasButton("Да, остановить")(m) && m.ID != confirm.ID
+		return hasButton(yes)(m) && m.ID != confirm.ID
 	}); err != nil {
 		t.Fatal(err)
 	}
-	confirm = group.Find(hasButton("Да, остановить"))
-	h.expectAnswer(a, confirm, data(confirm, "Да, остановить"), "Игра остановлена")
+	confirm = group.Find(hasButton(yes))
+	h.expectAnswer(a, confirm, data(confirm, yes), h.T("stop.done"))
 	close(done)
 	for _, w := range waits {
 		w()
 	}
-	h.expectReply(group, "⛔ Игра остановлена")
-	if _, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Игра остановлена")); err != nil {
+	h.expectReply(group, "event.stopped")
+	if _, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("hand.stopped"))); err != nil {
 		t.Errorf("the hand does not say the game was stopped: %v", err)
 	}
-	h.expectAnswer(a, illegalMsg, illegal, "от игры, которая уже закончилась")
+	h.expectAnswer(a, illegalMsg, illegal, h.T("error.stale_game"))
 }

@@ -76,6 +76,61 @@ var (
 	playable  = bottest.Playable
 )
 
+// Tests find the bot's messages through the catalog (h.T, h.Shown), never
+// by a typed phrase; the helpers below match what a template shows
+// whatever its arguments.
+
+// between is the value a line shows between before and after, if it
+// starts and ends so.
+func between(line, before, after string) (string, bool) {
+	mid, ok := strings.CutPrefix(line, before)
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(mid, after)
+}
+
+// firstLine is a message's first line.
+func firstLine(m *telegramtest.Message) string {
+	line, _, _ := strings.Cut(m.Text, "\n")
+	return line
+}
+
+// trickIn returns a function that reads the trick from the group table of
+// a Трик-н-Шеф game in the given round (its first line is that round's
+// header), and whether the message is such a table.
+func trickIn(h *bottest.Harness, round int) func(*telegramtest.Message) (int, bool) {
+	before, after := h.Around("trickchef.header", "Trick", "Title", h.T("trickchef.title"), "Round", round)
+	return func(m *telegramtest.Message) (int, bool) {
+		mid, ok := between(firstLine(m), before, after)
+		if !ok {
+			return 0, false
+		}
+		n, err := strconv.Atoi(mid)
+		return n, err == nil
+	}
+}
+
+// inRound matches the group table of a Трик-н-Шеф game in the given round.
+func inRound(h *bottest.Harness, round int) func(*telegramtest.Message) bool {
+	trick := trickIn(h, round)
+	return func(m *telegramtest.Message) bool {
+		_, ok := trick(m)
+		return ok
+	}
+}
+
+// roundOver matches a line that announces the end of a Трик-н-Шеф round,
+// whichever round.
+func roundOver(h *bottest.Harness) func(line string) bool {
+	before, after := h.Around("trickchef.round_over", "Round")
+	return func(line string) bool {
+		mid, ok := between(line, before, after)
+		_, err := strconv.Atoi(mid)
+		return ok && err == nil
+	}
+}
+
 func (h *harness) lobby(group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) *telegramtest.Message {
 	h.t.Helper()
 	lobby, err := h.Lobby(group, creator, others, robots)
@@ -138,12 +193,13 @@ func TestFullGameOfFourPeople(t *testing.T) {
 	lobby := h.lobby(group, people[0], people[1:], 0)
 	h.startGame(group, people[0], lobby)
 	final := h.playToEnd(group, people, 3*time.Minute)
-	if !strings.Contains(final.Text, "Победитель") && !strings.Contains(final.Text, "Победители") {
+	if !h.Won()(final) {
 		t.Errorf("final message: %q", final.Text)
 	}
 	rounds := 0
+	isRoundOver := roundOver(h.Harness)
 	for _, m := range group.Messages() {
-		if strings.Contains(m.Text, "Раунд") && strings.Contains(m.Text, "окончен") {
+		if isRoundOver(firstLine(m)) {
 			rounds++
 		}
 	}
@@ -151,11 +207,12 @@ func TestFullGameOfFourPeople(t *testing.T) {
 		t.Errorf("%d round results posted, want 3", rounds)
 	}
 	// Each player keeps one hand message: replaced ones are deleted.
+	hand, _ := h.Around("trickchef.hand_header", "Round", "Title", h.T("trickchef.title"), "Chat", group.Chat().Title, "Trick", 1)
 	for _, u := range people {
 		hands := func() int {
 			n := 0
 			for _, m := range u.PrivateChat().Messages() {
-				if strings.Contains(m.Text, "🍽") {
+				if strings.HasPrefix(m.Text, hand) {
 					n++
 				}
 			}
@@ -194,21 +251,21 @@ func TestPlayerWhoNeverMoves(t *testing.T) {
 	group := h.srv.NewGroup("Сонное царство", a, b)
 	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
 	h.startGame(group, a, lobby)
-	if _, err := group.WaitMessage(30*time.Second, contains("Время вышло — за игрока Соня сходил бот")); err != nil {
+	if _, err := group.WaitMessage(30*time.Second, contains(h.Shown("event.timeout", "Name", "Соня"))); err != nil {
 		h.dumpGroup(group)
 		t.Fatalf("no timeout notice: %v", err)
 	}
 	// After two timeouts in a row the bot plays for Соня until she is back.
 	done := make(chan struct{})
 	wait := h.player(a, done)
-	auto, err := b.PrivateChat().WaitMessage(30*time.Second, hasButton("🙋 Я вернулся — играю сам"))
+	auto, err := b.PrivateChat().WaitMessage(30*time.Second, hasButton(h.T("auto.back_button")))
 	if err != nil {
 		t.Fatalf("no auto-play notice in the hand: %v", err)
 	}
-	ans, err := b.Press(auto, "🙋 Я вернулся — играю сам")
+	ans, err := b.Press(auto, h.T("auto.back_button"))
 	close(done)
 	wait()
-	if err != nil || !strings.Contains(ans.Text, "С возвращением") {
+	if err != nil || ans.Text != h.T("auto.welcome_back") {
 		t.Fatalf("back: %+v %v", ans, err)
 	}
 	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
@@ -293,11 +350,11 @@ func TestJoinThroughDeepLink(t *testing.T) {
 	stranger := h.srv.NewUser("Новенький")
 	group := h.srv.NewGroup("Ссылка", a, stranger)
 	a.Send(group, "/newgame trickchef")
-	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := stranger.Press(lobby, "✋ Присоединиться")
+	ans, err := stranger.Press(lobby, h.T("lobby.join_button"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,14 +363,14 @@ func TestJoinThroughDeepLink(t *testing.T) {
 		t.Fatalf("join by a user the bot can't write to: url %q, want %q (text %q)", ans.URL, wantURL, ans.Text)
 	}
 	stranger.Start(fmt.Sprintf("j%d", group.ID()))
-	if _, err := stranger.PrivateChat().WaitMessage(10*time.Second, contains("Вы за столом")); err != nil {
+	if _, err := stranger.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("start.joined", "Title", group.Chat().Title))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := group.WaitMessage(10*time.Second, contains("2. Новенький")); err != nil {
 		h.dumpGroup(group)
 		t.Fatal(err)
 	}
-	if _, err := a.Press(lobby, "🤖 Добавить робота"); err != nil {
+	if _, err := a.Press(lobby, h.T("lobby.ai_button")); err != nil {
 		t.Fatal(err)
 	}
 	h.startGame(group, a, lobby)
@@ -327,7 +384,7 @@ func TestForumTopicKeepsItsThread(t *testing.T) {
 	forum := h.srv.NewForum("Форум", a)
 	topic := forum.NewTopic("Карты")
 	a.Send(topic, "/newgame трик-н-шеф")
-	lobby, err := topic.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	lobby, err := topic.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
 	if err != nil {
 		t.Fatalf("no lobby in the topic: %v", err)
 	}
@@ -335,7 +392,7 @@ func TestForumTopicKeepsItsThread(t *testing.T) {
 		t.Errorf("lobby in thread %d, want %d", lobby.ThreadID, topic.ThreadID())
 	}
 	for i := 0; i < 2; i++ {
-		if _, err := a.Press(lobby, "🤖 Добавить робота"); err != nil {
+		if _, err := a.Press(lobby, h.T("lobby.ai_button")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -354,11 +411,11 @@ func TestGroupUpgradedToSupergroupMidGame(t *testing.T) {
 	group := h.srv.NewBasicGroup("Старая группа", a, b)
 	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
 	h.startGame(group, a, lobby)
-	if _, err := group.WaitMessage(10*time.Second, contains("раунд 1 из 3")); err != nil {
+	if _, err := group.WaitMessage(10*time.Second, inRound(h.Harness, 1)); err != nil {
 		t.Fatal(err)
 	}
 	super := group.Migrate()
-	if _, err := super.WaitMessage(10*time.Second, contains("раунд 1 из 3")); err != nil {
+	if _, err := super.WaitMessage(10*time.Second, inRound(h.Harness, 1)); err != nil {
 		t.Fatalf("the table did not move to the supergroup: %v", err)
 	}
 	h.playToEnd(super, []*telegramtest.User{a, b}, 3*time.Minute)
@@ -370,17 +427,18 @@ func TestPlainNewGameOffersAChoice(t *testing.T) {
 	a := h.begin(h.srv.NewUser("Аня"))
 	group := h.srv.NewGroup("Выбор", a)
 	a.Send(group, "/newgame")
-	choice, err := group.WaitMessage(10*time.Second, hasButton("Сосиски"))
+	sausages := h.T("sausages.title")
+	choice, err := group.WaitMessage(10*time.Second, hasButton(sausages))
 	if err != nil {
 		t.Fatalf("no game choice: %v", err)
 	}
-	if _, ok := choice.Button("Трик-н-Шеф"); !ok {
+	if _, ok := choice.Button(h.T("trickchef.title")); !ok {
 		t.Fatalf("the choice lacks Трик-н-Шеф: %+v", choice.Keyboard)
 	}
-	if _, err := a.Press(choice, "Сосиски"); err != nil {
+	if _, err := a.Press(choice, sausages); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := group.WaitMessage(10*time.Second, contains("Новая игра: Сосиски")); err != nil {
+	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("lobby.title", "Game", sausages))); err != nil {
 		t.Fatalf("the lobby did not turn into a Сосиски lobby: %v", err)
 	}
 }
@@ -400,7 +458,7 @@ func TestSausagesGameOfFour(t *testing.T) {
 	}
 	h.startGame(group, people[0], lobby)
 	final := h.playToEnd(group, people, 3*time.Minute)
-	if !strings.Contains(final.Text, "Победитель") {
+	if one, _ := h.Around("result.winner", "Name"); !strings.Contains(final.Text, one) {
 		t.Errorf("final message: %q", final.Text)
 	}
 	h.checkLimits(group)
@@ -426,7 +484,7 @@ func TestSausagesWithRobotsNextToTrickchef(t *testing.T) {
 	done := make(chan struct{})
 	wc := h.player(c, done)
 	h.playToEnd(sausages, []*telegramtest.User{a, b}, 3*time.Minute)
-	if _, err := trick.WaitMessage(3*time.Minute, contains("Победител")); err != nil {
+	if _, err := trick.WaitMessage(3*time.Minute, h.Won()); err != nil {
 		t.Errorf("the Трик-н-Шеф game next door did not end: %v", err)
 	}
 	close(done)
@@ -442,23 +500,25 @@ func TestRobotLevels(t *testing.T) {
 	a := h.begin(h.srv.NewUser("Аня"))
 	group := h.srv.NewGroup("Уровни", a)
 	a.Send(group, "/newgame trickchef")
-	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"повар", "шеф"} {
-		if _, err := a.PressFunc(lobby, func(b telegramtest.Button) bool { return strings.HasPrefix(b.Text, "⚙️") }); err != nil {
+	levelButton, _ := h.Around("lobby.level_button", "Level")
+	cook, shef := h.T("trickchef.level.cook"), h.T("trickchef.level.shef")
+	for _, want := range []string{cook, shef} {
+		if _, err := a.PressFunc(lobby, func(b telegramtest.Button) bool { return strings.HasPrefix(b.Text, levelButton) }); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := group.WaitMessage(10*time.Second, hasButton("⚙️ Уровень новых роботов: "+want)); err != nil {
+		if _, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.level_button", "Level", want))); err != nil {
 			t.Fatalf("level did not change to %s: %v", want, err)
 		}
-		if _, err := a.Press(lobby, "🤖 Добавить робота"); err != nil {
+		if _, err := a.Press(lobby, h.T("lobby.ai_button")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-		return strings.Contains(m.Text, "· повар") && strings.Contains(m.Text, "· шеф")
+		return strings.Contains(m.Text, "· "+cook+"\n") && strings.Contains(m.Text, "· "+shef+"\n")
 	}); err != nil {
 		h.dumpGroup(group)
 		t.Fatalf("the lobby does not list both robots with their levels: %v", err)

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +23,6 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -100,12 +98,13 @@ func (h *harness) checkReplay(group *telegramtest.Chat) *bot.Table {
 func (h *harness) checkAnnouncedOnce(group *telegramtest.Chat) {
 	h.t.Helper()
 	finals, rounds := 0, map[string]int{}
+	won, isRoundOver := h.Won(), roundOver(h.Harness)
 	for _, m := range group.Messages() {
-		if strings.Contains(m.Text, "Победител") {
+		if won(m) {
 			finals++
 		}
-		if strings.Contains(m.Text, "Раунд") && strings.Contains(m.Text, "окончен") {
-			rounds[strings.SplitN(m.Text, "\n", 2)[0]]++
+		if line := firstLine(m); isRoundOver(line) {
+			rounds[line]++
 		}
 	}
 	if finals != 1 || len(rounds) != 3 {
@@ -118,22 +117,20 @@ func (h *harness) checkAnnouncedOnce(group *telegramtest.Chat) {
 	}
 }
 
-var (
-	roundRe = regexp.MustCompile(`раунд (\d) из 3`)
-	trickRe = regexp.MustCompile(`взятка (\d+) из 10`)
-)
-
 // reached matches the group table once the game is at least at trick
-// trick of round round.
-func reached(round, trick int) func(*telegramtest.Message) bool {
+// trick of round round (of Трик-н-Шеф's three).
+func reached(h *bottest.Harness, round, trick int) func(*telegramtest.Message) bool {
+	var in []func(*telegramtest.Message) (int, bool) // by round, from round on
+	for r := round; r <= 3; r++ {
+		in = append(in, trickIn(h, r))
+	}
 	return func(m *telegramtest.Message) bool {
-		r, tr := roundRe.FindStringSubmatch(m.Text), trickRe.FindStringSubmatch(m.Text)
-		if r == nil || tr == nil {
-			return false
+		for i, trickOf := range in {
+			if tn, ok := trickOf(m); ok {
+				return i > 0 || tn >= trick
+			}
 		}
-		rn, _ := strconv.Atoi(r[1])
-		tn, _ := strconv.Atoi(tr[1])
-		return rn > round || rn == round && tn >= trick
+		return false
 	}
 }
 
@@ -202,7 +199,7 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	for _, at := range [][2]int{{1, 3}, {2, 5}} {
 		// Two minutes: under load the table sometimes stands still for about
 		// a minute (see docs/faults.md, findings); the pause is logged below.
-		if _, err := group.WaitMessage(2*time.Minute, reached(at[0], at[1])); err != nil {
+		if _, err := group.WaitMessage(2*time.Minute, reached(h.Harness, at[0], at[1])); err != nil {
 			close(done)
 			h.dumpGroup(group)
 			t.Fatal(err)
@@ -231,7 +228,7 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 		outages = append(outages, fmt.Sprintf("round %d trick ≥%d: down %v, moving again %v after the kill",
 			at[0], at[1], 1500*time.Millisecond, time.Since(down).Round(time.Millisecond)))
 	}
-	_, err := group.WaitMessage(3*time.Minute, contains("Победител"))
+	_, err := group.WaitMessage(3*time.Minute, h.Won())
 	close(done)
 	for i, w := range waits {
 		if ans := w(); len(ans) > 0 {
@@ -291,7 +288,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	group := h.srv.NewGroup("Дубли", a, b, c)
 	chat := group.Chat()
 	a.Send(group, "/newgame trickchef")
-	lobby, err := group.WaitMessage(10*time.Second, hasButton("✋ Присоединиться"))
+	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +313,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	// Adding a robot is not idempotent by nature: only the update id
 	// keeps a redelivery from adding a second one.
 	_, _, v0 := seats()
-	add := press(newUpdateID(), a, lobby, chat, data(lobby, "🤖 Добавить робота"))
+	add := press(newUpdateID(), a, lobby, chat, data(lobby, h.T("lobby.ai_button")))
 	handle(add)
 	handle(add)
 	if r, _, v := seats(); r != 1 || v != v0+1 {
@@ -325,7 +322,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 
 	// The same update ten times at once (replicas racing).
 	_, _, v0 = seats()
-	add = press(newUpdateID(), a, lobby, chat, data(lobby, "🤖 Добавить робота"))
+	add = press(newUpdateID(), a, lobby, chat, data(lobby, h.T("lobby.ai_button")))
 	var wg sync.WaitGroup
 	errs := make([]error, 10)
 	for i := range errs {
@@ -341,15 +338,15 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	if r, _, v := seats(); r != 2 || v != v0+1 {
 		t.Errorf("one add-robot update handled ten times at once: %d robots, version %d → %d", r, v0, v)
 	}
-	handle(press(newUpdateID(), a, lobby, chat, data(lobby, "➖ Убрать робота")))
+	handle(press(newUpdateID(), a, lobby, chat, data(lobby, h.T("lobby.kick_button"))))
 	if r, _, _ := seats(); r != 1 {
 		t.Fatalf("kick robot: %d robots left, want 1", r)
 	}
 
 	// Join, leave, then the join again, late (a redelivery after a newer
 	// update): Борис must stay out.
-	join := press(newUpdateID(), b, lobby, chat, data(lobby, "✋ Присоединиться"))
-	leave := press(newUpdateID(), b, lobby, chat, data(lobby, "🚪 Выйти"))
+	join := press(newUpdateID(), b, lobby, chat, data(lobby, h.T("lobby.join_button")))
+	leave := press(newUpdateID(), b, lobby, chat, data(lobby, h.T("lobby.leave_button")))
 	handle(join)
 	handle(leave)
 	_, _, v0 = seats()
@@ -361,8 +358,8 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	// Two different updates in the opposite order: Вера's leave (newer id)
 	// comes before her join. The leave is refused (she is not seated), the
 	// join applies; the state is a valid lobby either way.
-	join = press(newUpdateID(), c, lobby, chat, data(lobby, "✋ Присоединиться"))
-	leave = press(newUpdateID(), c, lobby, chat, data(lobby, "🚪 Выйти"))
+	join = press(newUpdateID(), c, lobby, chat, data(lobby, h.T("lobby.join_button")))
+	leave = press(newUpdateID(), c, lobby, chat, data(lobby, h.T("lobby.leave_button")))
 	handle(leave)
 	handle(join)
 	tab, _ := h.table(group)
@@ -376,9 +373,11 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 		t.Errorf("after reordered updates: phase %s, creator %d, seats %+v", tab.Phase, tab.Creator, tab.Seats)
 	}
 	// The lobby message converges on the stored seats.
+	lo, hi := bot.Trickchef().SeatRange()
+	seated := h.Shown("lobby.seats", "Count", 3, "Min", lo, "Max", hi)
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return m.ID == lobby.ID && strings.Contains(m.Text, ". Вера") && !strings.Contains(m.Text, "Борис") &&
-			strings.Contains(m.Text, "🤖") && strings.Contains(m.Text, "Игроки: 3")
+			strings.Contains(m.Text, "🤖") && strings.Contains(m.Text, seated)
 	}); err != nil {
 		h.dumpGroup(group)
 		t.Errorf("the lobby message does not show the stored seats: %v", err)
@@ -386,7 +385,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 
 	// A game move handled twice: one move.
 	h.startGame(group, a, lobby)
-	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,11 +428,11 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 	group := h.srv.NewGroup("Полсотни", append([]*telegramtest.User{a, b, c}, strangers...)...)
 	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
 	h.startGame(group, a, lobby)
-	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := group.WaitMessage(10*time.Second, contains("раунд 1 из 3"))
+	table, err := group.WaitMessage(10*time.Second, inRound(h.Harness, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,6 +464,7 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 	close(gate)
 	wg.Wait()
 	applied, stale, notYours := 0, 0, 0
+	staleText, notYoursText := h.T("error.stale"), h.T("error.not_yours")
 	for i, r := range results {
 		if r.err != nil {
 			t.Fatalf("press %d: %v", i, r.err)
@@ -477,9 +477,9 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 		switch {
 		case r.owner && ans.Text == "":
 			applied++
-		case r.owner && strings.Contains(ans.Text, "устарела"):
+		case r.owner && ans.Text == staleText:
 			stale++
-		case !r.owner && strings.Contains(ans.Text, "Это не ваши кнопки"):
+		case !r.owner && ans.Text == notYoursText:
 			notYours++
 		default:
 			t.Errorf("press %d (owner %v) answered %q", i, r.owner, ans.Text)
@@ -506,7 +506,7 @@ func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
 	group := h.srv.NewGroup("Монетки", a, b)
 	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
 	h.startGame(group, a, lobby)
-	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains("Выберите Шефа"))
+	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +628,7 @@ func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 	}
 	// Three people pressing at once: every move must reach the next player
 	// well within the one-minute turn.
-	_, err := group.WaitMessage(30*time.Second, reached(1, 3))
+	_, err := group.WaitMessage(30*time.Second, reached(h.Harness, 1, 3))
 	close(done)
 	for _, w := range waits {
 		w()
@@ -717,16 +717,12 @@ func TestBusyTableAnswersTryAgain(t *testing.T) {
 	lobby := h.lobby(group, a, nil, 0)
 	_, before := h.table(group)
 	fs.conflictAll.Store(true)
-	ans, err := b.Press(lobby, "✋ Присоединиться")
+	ans, err := b.Press(lobby, h.T("lobby.join_button"))
 	fs.conflictAll.Store(false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := locales.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := cat.T("ru", "error.busy"); ans.Text != want {
+	if want := h.T("error.busy"); ans.Text != want {
 		t.Fatalf("answer %q, want the «try again» toast %q", ans.Text, want)
 	}
 	if _, after := h.table(group); after != before {

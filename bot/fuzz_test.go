@@ -97,10 +97,10 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 	if err := h.StartGame(ft.owner, lobby); err != nil {
 		f.Fatal(err)
 	}
-	if ft.hand, err = ft.owner.PrivateChat().WaitMessage(10*time.Second, bottest.Contains("Выберите Шефа")); err != nil {
+	if ft.hand, err = ft.owner.PrivateChat().WaitMessage(10*time.Second, bottest.Contains(h.Shown("trickchef.hand_pick"))); err != nil {
 		f.Fatal(err)
 	}
-	table, err := group.WaitMessage(10*time.Second, bottest.Contains("раунд 1 из 3"))
+	table, err := group.WaitMessage(10*time.Second, inRound(h, 1))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package bot_test
 import (
 	"context"
 	"fmt"
-	"html"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,31 +10,13 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
 
 // End-to-end tests of results through the fake Bot API: a finished game
 // counted once in /stats, /top and /history, «play again», the private
 // /stats over two groups, and /forgetme. Texts are found through the
-// catalog's keys, never spelled out.
-
-var resTagRe = regexp.MustCompile(`<[^>]*>`)
-
-// shown is a catalog message as a user sees it: HTML tags gone, entities
-// decoded.
-func resShown(cat *locales.Catalog, key string, args ...any) string {
-	return html.UnescapeString(resTagRe.ReplaceAllString(cat.T("ru", key, args...), ""))
-}
-
-func resCatalog(t *testing.T) *locales.Catalog {
-	t.Helper()
-	cat, err := locales.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
-}
+// catalog's keys (h.T, h.Shown), never spelled out.
 
 // ask sends a command as u and waits for the bot's answer in the same chat
 // that contains every one of want.
@@ -73,7 +53,6 @@ func resPlayer(u *telegramtest.User) string { return "u" + strconv.FormatInt(u.I
 func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	cat := resCatalog(t)
 	ctx := context.Background()
 	a := h.begin(h.srv.NewUser("Аня"))
 	b := h.begin(h.srv.NewUser("Борис"))
@@ -81,17 +60,17 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	lobby := h.lobby(group, a, nil, 2)
 	h.startGame(group, a, lobby)
 	final := h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
-	again := cat.T("ru", "again.button")
+	again := h.T("again.button")
 	if _, ok := final.Button(again); !ok {
 		t.Fatalf("the final result has no %q button: %+v", again, final.Keyboard)
 	}
-	game := cat.T("ru", "trickchef.title")
-	one := cat.T("ru", "count.games", "Count", 1)
+	game := h.T("trickchef.title")
+	one := h.T("count.games", "Count", 1)
 
-	h.askResults(a, group, "/stats", resShown(cat, "stats.title_group", "Name", "Аня"), game, one)
-	h.askResults(a, group, "/top", resShown(cat, "top.title", "Game", game),
-		resShown(cat, "top.unranked", "Name", "Аня", "Games", one, "N", store.RankedGames))
-	h.askResults(b, group, "/history", resShown(cat, "history.title"), game)
+	h.askResults(a, group, "/stats", h.Shown("stats.title_group", "Name", "Аня"), game, one)
+	h.askResults(a, group, "/top", h.Shown("top.title", "Game", game),
+		h.Shown("top.unranked", "Name", "Аня", "Games", one, "N", store.RankedGames))
+	h.askResults(b, group, "/history", h.Shown("history.title"), game)
 	if p, ok, err := h.store.Stats(ctx, group.ID(), "trickchef", resPlayer(a)); err != nil || !ok || p.Games != 1 {
 		t.Errorf("stored stats %+v, %v, %v: want one game", p, ok, err)
 	}
@@ -102,10 +81,10 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	// «Play again»: the same people and robots in the same order.
 	before, _ := h.table(group)
 	ans, err := a.Press(final, again)
-	if err != nil || ans.Text != cat.T("ru", "again.opened") {
+	if err != nil || ans.Text != h.T("again.opened") {
 		t.Fatalf("play again: %+v, %v", ans, err)
 	}
-	join := cat.T("ru", "lobby.join_button")
+	join := h.T("lobby.join_button")
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		_, ok := m.Button(join)
 		return ok && m.ID > final.ID
@@ -123,10 +102,10 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	}
 	// Борис watched; his press seats him in the same lobby. Аня's again
 	// says she is seated.
-	if ans, err := b.Press(final, again); err != nil || ans.Text != cat.T("ru", "lobby.joined") {
+	if ans, err := b.Press(final, again); err != nil || ans.Text != h.T("lobby.joined") {
 		t.Fatalf("second press: %+v, %v", ans, err)
 	}
-	if ans, err := a.Press(final, again); err != nil || ans.Text != cat.T("ru", "lobby.already_seated") {
+	if ans, err := a.Press(final, again); err != nil || ans.Text != h.T("lobby.already_seated") {
 		t.Fatalf("press by a seated player: %+v, %v", ans, err)
 	}
 	joined, _ := h.table(group)
@@ -170,7 +149,6 @@ func seedResults(t *testing.T, st *store.Redis, chat int64, n int, seats ...stor
 func TestPrivateStatsAndForgetMe(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	cat := resCatalog(t)
 	ctx := context.Background()
 	a := h.begin(h.srv.NewUser("Аня"))
 	b := h.begin(h.srv.NewUser("Борис"))
@@ -184,16 +162,16 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	seedResults(t, h.store, g2.ID(), 2,
 		store.ResultSeat{Player: resPlayer(c), Name: "Вера", Place: 1, Score: 17},
 		store.ResultSeat{Player: resPlayer(a), Name: "Аня", Place: 2, Score: 11})
-	game := cat.T("ru", "trickchef.title")
+	game := h.T("trickchef.title")
 
 	h.askResults(a, a.PrivateChat(), "/stats",
-		resShown(cat, "stats.title_private", "Name", "Аня", "Groups", cat.T("ru", "count.groups", "Count", 2)),
-		game, cat.T("ru", "count.games", "Count", 5), cat.T("ru", "count.wins", "Count", 3))
-	h.askResults(b, g1, "/top", resShown(cat, "top.title", "Game", game), "Аня", "Борис", "🤖")
-	h.askResults(a, g1, "/forgetme", resShown(cat, "forget.private_only"))
+		h.Shown("stats.title_private", "Name", "Аня", "Groups", h.T("count.groups", "Count", 2)),
+		game, h.T("count.games", "Count", 5), h.T("count.wins", "Count", 3))
+	h.askResults(b, g1, "/top", h.Shown("top.title", "Game", game), "Аня", "Борис", "🤖")
+	h.askResults(a, g1, "/forgetme", h.Shown("forget.private_only"))
 
 	// The question, and refused presses: someone else's, a stale one.
-	yes := cat.T("ru", "forget.yes")
+	yes := h.T("forget.yes")
 	question := func(u *telegramtest.User) *telegramtest.Message {
 		u.Send(u.PrivateChat(), "/forgetme")
 		m, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
@@ -207,13 +185,13 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	}
 	qa, qb := question(a), question(b)
 	btn, _ := qa.Button(yes)
-	if ans, err := b.PressData(qb, btn.CallbackData); err != nil || ans.Text != cat.T("ru", "error.not_yours") {
+	if ans, err := b.PressData(qb, btn.CallbackData); err != nil || ans.Text != h.T("error.not_yours") {
 		t.Errorf("Борис pressing Аня's confirmation: %+v, %v", ans, err)
 	}
 	parts := strings.Split(btn.CallbackData, ":")
 	asked, _ := strconv.ParseInt(parts[2], 10, 64)
 	parts[2] = strconv.FormatInt(asked-3600, 10)
-	if ans, err := a.PressData(qa, strings.Join(parts, ":")); err != nil || ans.Text != cat.T("ru", "error.stale") {
+	if ans, err := a.PressData(qa, strings.Join(parts, ":")); err != nil || ans.Text != h.T("error.stale") {
 		t.Errorf("an hour-old confirmation: %+v, %v", ans, err)
 	}
 	if chats, err := h.store.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 2 {
@@ -223,7 +201,7 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := a.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-		return m.ID == qa.ID && m.Text == resShown(cat, "forget.done") && len(m.Keyboard) == 0
+		return m.ID == qa.ID && m.Text == h.Shown("forget.done") && len(m.Keyboard) == 0
 	}); err != nil {
 		t.Fatalf("the question did not turn into the answer: %v", err)
 	}
@@ -231,13 +209,13 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	if chats, err := h.store.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 0 {
 		t.Errorf("Аня still has results in %v (%v)", chats, err)
 	}
-	h.askResults(a, g1, "/stats", resShown(cat, "stats.none_group", "Name", "Аня"))
-	top := h.askResults(b, g1, "/top", resShown(cat, "top.title", "Game", game), "Борис")
+	h.askResults(a, g1, "/stats", h.Shown("stats.none_group", "Name", "Аня"))
+	top := h.askResults(b, g1, "/top", h.Shown("top.title", "Game", game), "Борис")
 	if strings.Contains(top.Text, "Аня") {
 		t.Errorf("Аня is still on the leaderboard:\n%s", top.Text)
 	}
-	h.askResults(b, g1, "/history", resShown(cat, "history.forgotten"), "Борис")
-	h.askResults(a, a.PrivateChat(), "/stats", resShown(cat, "stats.none_private", "Name", "Аня"))
+	h.askResults(b, g1, "/history", h.Shown("history.forgotten"), "Борис")
+	h.askResults(a, a.PrivateChat(), "/stats", h.Shown("stats.none_private", "Name", "Аня"))
 	if p, ok, err := h.store.Stats(ctx, g1.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Games != 3 {
 		t.Errorf("Борис's stats after Аня left: %+v %v %v", p, ok, err)
 	}

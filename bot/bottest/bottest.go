@@ -1,12 +1,15 @@
 // Package bottest runs the bot against the fake Bot API server
 // (telegramtest) with simulated players, for end-to-end tests and for the
-// measurement tool cmd/pacegame. It knows the bot's Russian button labels.
+// measurement tool cmd/pacegame. It reads the bot's Russian button labels
+// and answers from the message catalog (Texts), so a reworded text changes
+// no test.
 package bottest
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -40,14 +43,133 @@ type Harness struct {
 
 	cancel context.CancelFunc
 	done   sync.WaitGroup
+
+	// texts is loaded once, on first use, and kept for the harness's
+	// lifetime: the bot renders with its catalog and the harness finds the
+	// bot's texts in it. A harness is built as a literal, and some are
+	// never started, hence the lazy load.
+	textsOnce sync.Once
+	texts     *Texts
+	textsErr  error
 }
+
+// Texts reads the bot's Russian texts from the message catalog: tests find
+// messages, press buttons and check answers by key, never by a typed
+// phrase, so rewording a text changes no test of logic.
+type Texts struct {
+	cat *locales.Catalog
+}
+
+// NewTexts loads the message catalog.
+func NewTexts() (*Texts, error) {
+	cat, err := locales.New()
+	if err != nil {
+		return nil, err
+	}
+	return &Texts{cat: cat}, nil
+}
+
+// T is the Russian text of key as the bot sends it: a button label or a
+// press's answer exactly, a message in Telegram HTML (see Shown). Plural
+// messages need "Count", n; templates their named args. A missing key or
+// argument panics: the test itself is wrong, and the key echoed back (what
+// the catalog renders then) could let a check that a text is absent pass.
+func (x *Texts) T(key string, args ...any) string {
+	s, err := x.cat.Render(locales.Russian, key, args...)
+	if err != nil {
+		panic("bottest: " + err.Error())
+	}
+	return s
+}
+
+// Shown is T as a chat shows the message: tags stripped, entities decoded.
+func (x *Texts) Shown(key string, args ...any) string {
+	return Plain(x.T(key, args...))
+}
+
+// Around splits key's shown text where the value of the placeholder arg
+// goes: every rendering starts with before and ends with after, whatever
+// the value. args fill the other placeholders. arg must not be the plural
+// "Count".
+func (x *Texts) Around(key, arg string, args ...any) (before, after string) {
+	const mark = "\x00"
+	s := x.Shown(key, append([]any{arg, mark}, args...)...)
+	before, after, ok := strings.Cut(s, mark)
+	if !ok {
+		panic("bottest: " + key + " does not show " + arg)
+	}
+	return before, after
+}
+
+// Won matches the final result of any game: the message that names the
+// winner or the winners.
+func (x *Texts) Won() func(*telegramtest.Message) bool {
+	one, _ := x.Around("result.winner", "Name")
+	many, _ := x.Around("result.winners", "Names")
+	return func(m *telegramtest.Message) bool {
+		return strings.Contains(m.Text, one) || strings.Contains(m.Text, many)
+	}
+}
+
+// Plain is Telegram HTML as a chat shows it: tags stripped, character
+// references decoded. The catalog writes a literal < as &lt;, so every <
+// opens a tag.
+func Plain(s string) string {
+	var sb strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			sb.WriteString(s)
+			break
+		}
+		sb.WriteString(s[:i])
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		s = s[i+j+1:]
+	}
+	return html.UnescapeString(sb.String())
+}
+
+// catalog is the harness's Texts, loaded on first use.
+func (h *Harness) catalog() (*Texts, error) {
+	h.textsOnce.Do(func() { h.texts, h.textsErr = NewTexts() })
+	return h.texts, h.textsErr
+}
+
+// mustCatalog is catalog for the helpers that cannot return an error.
+func (h *Harness) mustCatalog() *Texts {
+	x, err := h.catalog()
+	if err != nil {
+		panic("bottest: " + err.Error())
+	}
+	return x
+}
+
+// T is Texts.T of the harness's catalog.
+func (h *Harness) T(key string, args ...any) string { return h.mustCatalog().T(key, args...) }
+
+// Shown is Texts.Shown of the harness's catalog.
+func (h *Harness) Shown(key string, args ...any) string {
+	return h.mustCatalog().Shown(key, args...)
+}
+
+// Around is Texts.Around of the harness's catalog.
+func (h *Harness) Around(key, arg string, args ...any) (before, after string) {
+	return h.mustCatalog().Around(key, arg, args...)
+}
+
+// Won is Texts.Won of the harness's catalog.
+func (h *Harness) Won() func(*telegramtest.Message) bool { return h.mustCatalog().Won() }
 
 // Start runs a bot process: the delivery worker and the update poller.
 func (h *Harness) Start() error {
-	cat, err := locales.New()
+	x, err := h.catalog()
 	if err != nil {
 		return err
 	}
+	cat := x.cat
 	tg, err := tgbot.New(Token, tgbot.WithServerURL(h.Srv.URL), tgbot.WithSkipGetMe())
 	if err != nil {
 		return err
@@ -98,8 +220,12 @@ func HasButton(text string) func(*telegramtest.Message) bool {
 
 // Begin makes u open the private chat with the bot and waits for the greeting.
 func (h *Harness) Begin(u *telegramtest.User) error {
+	x, err := h.catalog()
+	if err != nil {
+		return err
+	}
 	u.Start("")
-	if _, err := u.PrivateChat().WaitMessage(10*time.Second, Contains("Привет")); err != nil {
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, Contains(x.Shown("start.greeting"))); err != nil {
 		return fmt.Errorf("no greeting for %s: %w", u.User().FirstName, err)
 	}
 	return nil
@@ -113,22 +239,27 @@ func (h *Harness) Lobby(group *telegramtest.Chat, creator *telegramtest.User, ot
 
 // LobbyFor is Lobby for the game with the given id ("sausages", …).
 func (h *Harness) LobbyFor(gameID string, group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) (*telegramtest.Message, error) {
+	x, err := h.catalog()
+	if err != nil {
+		return nil, err
+	}
+	join := x.T("lobby.join_button")
 	creator.Send(group, "/newgame@"+h.Srv.Bot().Username+" "+gameID)
-	lobby, err := group.WaitMessage(10*time.Second, HasButton("✋ Присоединиться"))
+	lobby, err := group.WaitMessage(10*time.Second, HasButton(join))
 	if err != nil {
 		return nil, fmt.Errorf("no lobby: %w", err)
 	}
 	for _, u := range others {
-		ans, err := u.Press(lobby, "✋ Присоединиться")
+		ans, err := u.Press(lobby, join)
 		if err != nil {
 			return nil, fmt.Errorf("join %s: %w", u.User().FirstName, err)
 		}
-		if ans.Text != "Вы за столом!" {
-			return nil, fmt.Errorf("join %s answered %q", u.User().FirstName, ans.Text)
+		if want := x.T("lobby.joined"); ans.Text != want {
+			return nil, fmt.Errorf("join %s answered %q, want %q", u.User().FirstName, ans.Text, want)
 		}
 	}
 	for i := 0; i < robots; i++ {
-		if _, err := creator.Press(lobby, "🤖 Добавить робота"); err != nil {
+		if _, err := creator.Press(lobby, x.T("lobby.ai_button")); err != nil {
 			return nil, err
 		}
 	}
@@ -137,12 +268,16 @@ func (h *Harness) LobbyFor(gameID string, group *telegramtest.Chat, creator *tel
 
 // StartGame presses Start as the creator.
 func (h *Harness) StartGame(creator *telegramtest.User, lobby *telegramtest.Message) error {
-	ans, err := creator.Press(lobby, "▶️ Начать")
+	x, err := h.catalog()
 	if err != nil {
 		return err
 	}
-	if ans.Text != "Поехали!" {
-		return fmt.Errorf("start answered %q", ans.Text)
+	ans, err := creator.Press(lobby, x.T("lobby.start_button"))
+	if err != nil {
+		return err
+	}
+	if want := x.T("lobby.started"); ans.Text != want {
+		return fmt.Errorf("start answered %q, want %q", ans.Text, want)
 	}
 	return nil
 }
@@ -218,14 +353,19 @@ func (h *Harness) Player(u *telegramtest.User, done <-chan struct{}, think func(
 // ErrNoResult says a game did not reach its final message in time.
 var ErrNoResult = errors.New("the game did not end")
 
-// PlayToEnd runs the people until the group shows the final result.
+// PlayToEnd runs the people until the group shows the final result: the
+// announcement that carries the «play again» button, whatever the game.
 func (h *Harness) PlayToEnd(group *telegramtest.Chat, people []*telegramtest.User, timeout time.Duration, think func() time.Duration) (*telegramtest.Message, error) {
+	x, err := h.catalog()
+	if err != nil {
+		return nil, err
+	}
 	done := make(chan struct{})
 	var waits []func() []string
 	for _, u := range people {
 		waits = append(waits, h.Player(u, done, think))
 	}
-	final, err := group.WaitMessage(timeout, Contains("Победител"))
+	final, err := group.WaitMessage(timeout, HasButton(x.T("again.button")))
 	close(done)
 	for _, w := range waits {
 		w()

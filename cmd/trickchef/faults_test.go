@@ -166,7 +166,7 @@ func checkReplay(t *testing.T, rc *redis.Client, group *telegramtest.Chat) *bot.
 
 // checkDelivered waits until the table's announcement queue is empty, then
 // checks each round result and the final result is in the group exactly once.
-func checkDelivered(t *testing.T, srv *telegramtest.Server, rc *redis.Client, group *telegramtest.Chat) {
+func checkDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server, rc *redis.Client, group *telegramtest.Chat) {
 	t.Helper()
 	id := strconv.FormatInt(group.ID(), 10)
 	err := srv.WaitFor(slow, func() bool {
@@ -177,12 +177,22 @@ func checkDelivered(t *testing.T, srv *telegramtest.Server, rc *redis.Client, gr
 		t.Errorf("table %s: announcements still queued: %v", id, err)
 	}
 	finals, rounds := 0, map[string]int{}
+	won := x.Won()
+	// A round result's first line is the round_over template, whatever
+	// the round.
+	before, after := x.Around("trickchef.round_over", "Round")
+	roundOver := func(line string) bool {
+		n, ok := strings.CutPrefix(line, before)
+		n, ok2 := strings.CutSuffix(n, after)
+		_, err := strconv.Atoi(n)
+		return ok && ok2 && err == nil
+	}
 	for _, m := range group.Messages() {
-		if strings.Contains(m.Text, "Победител") {
+		if won(m) {
 			finals++
 		}
-		if strings.Contains(m.Text, "Раунд") && strings.Contains(m.Text, "окончен") {
-			rounds[strings.SplitN(m.Text, "\n", 2)[0]]++
+		if line, _, _ := strings.Cut(m.Text, "\n"); roundOver(line) {
+			rounds[line]++
 		}
 	}
 	if finals != 1 {
@@ -245,8 +255,12 @@ func newFake(t *testing.T) *telegramtest.Server {
 
 // greet makes u start the bot and waits for the greeting.
 func greet(u *telegramtest.User) error {
+	x, err := bottest.NewTexts()
+	if err != nil {
+		return err
+	}
 	u.Start("")
-	if _, err := u.PrivateChat().WaitMessage(slow, bottest.Contains("Привет")); err != nil {
+	if _, err := u.PrivateChat().WaitMessage(slow, bottest.Contains(x.Shown("start.greeting"))); err != nil {
 		return fmt.Errorf("no greeting for %s: %w", u.User().FirstName, err)
 	}
 	return nil
@@ -256,9 +270,9 @@ func greet(u *telegramtest.User) error {
 // robots and starts the game. An empty answer counts as success: it is
 // what a duplicate delivery of an applied press answers, and it may
 // arrive before the original's.
-func openTable(srv *telegramtest.Server, group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) error {
+func openTable(x *bottest.Texts, srv *telegramtest.Server, group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) error {
 	creator.Send(group, "/newgame@"+srv.Bot().Username+" trickchef")
-	lobby, err := group.WaitMessage(slow, bottest.HasButton("✋ Присоединиться"))
+	lobby, err := group.WaitMessage(slow, bottest.HasButton(x.T("lobby.join_button")))
 	if err != nil {
 		return fmt.Errorf("no lobby: %w", err)
 	}
@@ -273,16 +287,16 @@ func openTable(srv *telegramtest.Server, group *telegramtest.Chat, creator *tele
 		return nil
 	}
 	for _, u := range others {
-		if err := press(u, "✋ Присоединиться", "Вы за столом!"); err != nil {
+		if err := press(u, x.T("lobby.join_button"), x.T("lobby.joined")); err != nil {
 			return err
 		}
 	}
 	for range robots {
-		if err := press(creator, "🤖 Добавить робота", ""); err != nil {
+		if err := press(creator, x.T("lobby.ai_button"), ""); err != nil {
 			return err
 		}
 	}
-	return press(creator, "▶️ Начать", "Поехали!")
+	return press(creator, x.T("lobby.start_button"), x.T("lobby.started"))
 }
 
 // runConcurrently runs f(i) for i < n at once and joins their errors.
@@ -313,6 +327,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 	)
 	seed := faultSeed(t)
 	rng := rand.New(rand.NewPCG(seed, 0x5151))
+	x := texts(t)
 	srv := newFake(t) // Telegram's limits
 	rs := redistest.Start(t)
 	rc := rs.Client(t)
@@ -330,7 +345,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 		if err := greet(people[i]); err != nil {
 			return err
 		}
-		if err := openTable(srv, groups[i], people[i], nil, 3); err != nil {
+		if err := openTable(x, srv, groups[i], people[i], nil, 3); err != nil {
 			return fmt.Errorf("group %d: %w", i+1, err)
 		}
 		return nil
@@ -381,7 +396,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 	killPhase := time.Since(start)
 
 	for i, g := range groups {
-		if _, err := g.WaitMessage(2*slow, bottest.Contains("Победител")); err != nil {
+		if _, err := g.WaitMessage(2*slow, x.Won()); err != nil {
 			t.Errorf("game %d did not end: %v", i+1, err)
 		}
 	}
@@ -399,7 +414,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 		}
 	}
 	for _, g := range groups {
-		checkDelivered(t, srv, rc, g)
+		checkDelivered(t, x, srv, rc, g)
 	}
 	explain429(t, srv)
 	for _, l := range append(logs, p.out.String()) {
@@ -580,6 +595,7 @@ func testReplicas(t *testing.T, replicas int) {
 		movesPerMan = 5
 	)
 	seed := faultSeed(t)
+	x := texts(t)
 	srv := newFake(t) // Telegram's limits
 	rs := redistest.Start(t)
 	rc := rs.Client(t)
@@ -646,7 +662,7 @@ func testReplicas(t *testing.T, replicas int) {
 				return err
 			}
 		}
-		return openTable(srv, tb.group, tb.people[0], tb.people[1:], 2)
+		return openTable(x, srv, tb.group, tb.people[0], tb.people[1:], 2)
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dump())
@@ -670,14 +686,15 @@ func testReplicas(t *testing.T, replicas int) {
 		}
 	}
 	for i, tb := range tabs {
-		if _, err := tb.group.WaitMessage(2*slow, bottest.Contains("Победител")); err != nil {
+		if _, err := tb.group.WaitMessage(2*slow, x.Won()); err != nil {
 			t.Errorf("game %d did not end: %v", i+1, err)
 		}
 	}
 	close(done)
+	stale, notYourTurn := x.T("error.stale"), x.T("error.not_your_turn")
 	for _, w := range waits {
 		for _, r := range w() {
-			if !strings.Contains(r, "устарела") && !strings.Contains(r, "не ваш ход") {
+			if r != stale && r != notYourTurn {
 				t.Errorf("a person's press was refused: %q", r)
 			}
 		}
@@ -710,7 +727,7 @@ func testReplicas(t *testing.T, replicas int) {
 		}
 	}
 	for _, tb := range tabs {
-		checkDelivered(t, srv, rc, tb.group)
+		checkDelivered(t, x, srv, rc, tb.group)
 	}
 	explain429(t, srv)
 	for i := range lb.forwarded {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 )
 
@@ -20,6 +21,17 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// texts loads the bot's message catalog: the tests find the bot's messages
+// and check its answers by key, never by a typed phrase.
+func texts(t testing.TB) *bottest.Texts {
+	t.Helper()
+	x, err := bottest.NewTexts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
 
 func get(t *testing.T, url string) (int, string) {
@@ -53,10 +65,11 @@ func TestMainServesOpsAndDrains(t *testing.T) {
 	code := make(chan int, 1)
 	go func() { code <- Main(ctx, nil, func(k string) string { return env[k] }, &stderr) }()
 
+	greeting := texts(t).Shown("start.greeting")
 	u := srv.NewUser("Аня")
 	u.Start("")
 	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-		return strings.Contains(m.Text, "Привет")
+		return strings.Contains(m.Text, greeting)
 	}); err != nil {
 		t.Fatalf("no greeting: %v\n%s", err, stderr.String())
 	}
