@@ -1,10 +1,13 @@
 // Command arena plays seeded games between AI levels and reports per
 // level: win rate with a 95% confidence interval, average score and time
-// per decision. -game picks the game: trickchef (Трик-н-Шеф, the default)
-// or sausages (Сосиски).
+// per decision. -game picks the game: trickchef (Трик-н-Шеф, the default),
+// sausages (Сосиски), chef (Меню шефа) or chekharda (Чехарда; real time is
+// simulated with each level's reaction times).
 //
 //	go run ./cmd/arena -games 2000 -players shef,cook,cook,cook -seed 1 -playouts 600
 //	go run ./cmd/arena -game sausages -games 2000 -players sly,novice,novice,novice -seed 1
+//	go run ./cmd/arena -game chef -games 2000 -players cook,novice,novice,novice -seed 1
+//	go run ./cmd/arena -game chekharda -games 2000 -players shef,cook,cook,cook -seed 1
 //
 // Player kinds: for trickchef novice, cook, shef and baseline (the
 // engine's Baseline), 3 or 4 of them; for sausages novice (Baseline), sly
@@ -26,7 +29,7 @@
 //	 "win_rate":{"shef":0.41,"cook":0.19},"win_ci95":{...},"avg_score":{...},
 //	 "decision_ms_mean":{...},"decision_ms_p99":{...},"playouts":600,"budget_ms":0}
 //
-// with "game":"sausages" added for Сосиски (trickchef's line has no
+// with "game":"<id>" added for the other games (trickchef's line has no
 // "game" key). Every per-kind map is keyed by level. A kind that fills
 // several seats is averaged over them, so at equal strength every kind's
 // win rate is 1/n; a shared win between k players counts 1/k to each.
@@ -73,7 +76,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	var c config
 	var name, players string
-	fs.StringVar(&name, "game", "trickchef", "game to play: trickchef or sausages")
+	fs.StringVar(&name, "game", "trickchef", "game to play: trickchef, sausages, chef or chekharda")
 	fs.IntVar(&c.games, "games", 100, "games to play")
 	fs.StringVar(&players, "players", "", "player kinds, comma-separated (default shef,cook,cook,cook for trickchef, sly,novice,novice,novice for sausages);\n"+
 		"trickchef: 3 or 4 of novice, cook, shef, baseline (the engine's Baseline); sausages: 3 to 6 of novice, sly, random")
@@ -87,7 +90,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	}
 	c.game = contests[name]
 	if c.game == nil {
-		return c, fmt.Errorf("unknown game %q (trickchef or sausages)", name)
+		return c, fmt.Errorf("unknown game %q (trickchef, sausages, chef or chekharda)", name)
 	}
 	if players == "" {
 		players = c.game.defaultPlayers()
@@ -136,6 +139,8 @@ type table interface {
 var contests = map[string]contest{
 	"trickchef": trickchefGame{},
 	"sausages":  sausagesGame{},
+	"chef":      chefGame{},
+	"chekharda": chekhardaGame{},
 }
 
 // outcome is one game's result per player (index into config.players).

@@ -1,0 +1,5 @@
+//go:build !race
+
+package chef
+
+const raceEnabled = false
