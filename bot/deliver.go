@@ -284,6 +284,17 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 	})
 	var waiting [4]int
 	for _, j := range jobs {
+		if j.quiet {
+			if j.rec.Ping {
+				j.rec.Ping = false
+				if err := b.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
+					later(b.now().Add(time.Second))
+					continue
+				}
+			}
+			b.clean(ctx, t, j.view, version, later)
+			continue
+		}
 		wait, err := b.redrawView(ctx, t, j)
 		if err != nil {
 			b.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Msg("redraw")
@@ -320,6 +331,8 @@ type redrawJob struct {
 	m      message
 	rec    msgRecord
 	prio   priority
+	// quiet: nothing to send, only the record to update (a lazy view).
+	quiet bool
 }
 
 // renderView renders a dirty view. ok=false means there is nothing to send:
@@ -356,8 +369,10 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
-		// which posts a fresh message anyway. No call spent.
-		return redrawJob{}, false, nil
+		// which posts a fresh message anyway. No call spent; but the
+		// record must stop saying it pinged, or the next turn would be an
+		// edit, and an edit does not notify.
+		j.quiet = true
 	}
 	return j, true, nil
 }

@@ -220,7 +220,19 @@ func TestFullGameOfFourPeople(t *testing.T) {
 		}
 		if err := h.srv.WaitFor(10*time.Second, func() bool { return hands() == 1 }); err != nil {
 			t.Errorf("%s has %d hand messages, want 1", u.User().FirstName, hands())
-
+		}
+	}
+	// Every turn is announced by a new message (edits do not notify): a
+	// player has about 40 turns in a game of 160 moves, some in a row.
+	for _, u := range people {
+		sends := 0
+		for _, c := range h.srv.Calls() {
+			if c.ChatID == u.ID() && c.Method == "sendMessage" && c.OK {
+				sends++
+			}
+		}
+		if sends < 15 {
+			t.Errorf("%s was sent %d messages in a whole game: their turns did not notify them", u.User().FirstName, sends)
 		}
 	}
 	h.checkLimits(group)

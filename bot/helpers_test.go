@@ -17,4 +17,4 @@ func testCatalog(t testing.TB) *locales.Catalog {
 }
 
 // testGames are the games of the package's internal tests.
-func testGames() []Game { return []Game{Trickchef(), Sausages()} }
+func testGames() []Game { return []Game{Trickchef(), Sausages(), Chef(), Chekharda()} }

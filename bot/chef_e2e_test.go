@@ -1,0 +1,294 @@
+package bot_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/game"
+)
+
+// chefLobby opens a Меню шефа lobby with the people and robots of the
+// given levels (chef level ids), in that order.
+func (h *harness) chefLobby(group *telegramtest.Chat, people []*telegramtest.User, robots ...string) *telegramtest.Message {
+	h.t.Helper()
+	lobby, err := h.LobbyFor("chef", group, people[0], people[1:], 0)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	levels := bot.Chef().(interface{ Levels() []string }).Levels()
+	current := 0 // the lobby starts at the easiest level
+	label := func() string { return h.T("lobby.level_button", "Level", h.T("chef.level."+levels[current])) }
+	for _, want := range robots {
+		for levels[current] != want {
+			if _, err := people[0].Press(lobby, label()); err != nil {
+				h.t.Fatal(err)
+			}
+			current = (current + 1) % len(levels)
+			if _, err := group.WaitMessage(10*time.Second, hasButton(label())); err != nil {
+				h.t.Fatalf("level %s not shown: %v", levels[current], err)
+			}
+		}
+		if _, err := people[0].Press(lobby, h.T("lobby.ai_button")); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	return lobby
+}
+
+// chefState decodes the group's game.
+func (h *harness) chefState(group *telegramtest.Chat) (*bot.Table, game.State) {
+	h.t.Helper()
+	tab, _ := h.table(group)
+	st, err := bot.State(tab, allGames()...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return tab, st
+}
+
+// playChefRandomly runs a RandomPlayer for each person until the group
+// shows the final results, and checks what a finished game must show.
+func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramtest.User, seed uint64, timeout time.Duration) {
+	h.t.Helper()
+	done := make(chan struct{})
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var waits []func() bottest.RandomStats
+	for _, u := range people {
+		waits = append(waits, h.RandomPlayer(u, done, rng, nil))
+	}
+	final, err := group.WaitMessage(timeout, h.Won())
+	close(done)
+	var total bottest.RandomStats
+	for _, w := range waits {
+		s := w()
+		total.Presses += s.Presses
+		total.Drafts += s.Drafts
+		total.Answers = append(total.Answers, s.Answers...)
+		total.Errors = append(total.Errors, s.Errors...)
+	}
+	if err != nil {
+		h.dumpGroup(group)
+		h.t.Fatalf("no final result: %v", err)
+	}
+	for _, err := range total.Errors {
+		h.t.Error(err) // a press the bot did not answer
+	}
+	// Buttons only offer what is legal: no press may be refused by the
+	// rules or as a senseless choice.
+	// Buttons offer only legal moves, so nothing is refused; a player who
+	// saw no change for long presses an old message again, which is stale.
+	for _, a := range total.Answers {
+		if a != h.T("error.stale") {
+			h.t.Errorf("a press was refused: %q", a)
+		}
+	}
+	if total.Drafts == 0 {
+		h.t.Error("the players never pressed a step of a multi-press choice")
+	}
+	tab, st := h.chefState(group)
+	if !st.Over() {
+		h.t.Fatal("the final result was posted, but the game is not over")
+	}
+	r := st.Result()
+	var names []string
+	for _, w := range r.Winners {
+		names = append(names, tab.Seats[w].Name)
+	}
+	want := h.Shown("result.winners", "Names", strings.Join(names, ", "))
+	if len(names) == 1 {
+		want = h.Shown("result.winner", "Name", names[0])
+	}
+	if !strings.Contains(final.Text, want) {
+		h.t.Errorf("the final message does not name the winner %q:\n%s", want, final.Text)
+	}
+	h.checkLimits(group)
+	h.t.Logf("%d moves, %d presses (%d draft steps); group calls %d, peak %d in a scaled minute",
+		len(tab.Log), total.Presses, total.Drafts, h.srv.CallsPerChat()[group.ID()], h.srv.PeakCalls(group.ID(), time.Minute/speedup))
+}
+
+// TestChefEightSeats: six people pressing random buttons, draft steps
+// included, and two robots play to the end within Telegram's limits.
+func TestChefEightSeats(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб", "Даша", "Егор"} {
+		people = append(people, h.begin(h.srv.NewUser(name)))
+	}
+	group := h.srv.NewGroup("Кухня", people...)
+	lobby := h.chefLobby(group, people, "cook", "shef")
+	h.startGame(group, people[0], lobby)
+	tab, _ := h.chefState(group)
+	if len(tab.Seats) != 8 || tab.Seats[6].AI != "cook" || tab.Seats[7].AI != "shef" {
+		t.Fatalf("seats: %+v", tab.Seats)
+	}
+	h.playChefRandomly(group, people, 8, 6*time.Minute)
+}
+
+// TestChefTwoPlayers plays a two-player game to the end: a person pressing
+// random buttons against a robot (their penalties take dishes out of the
+// game, and a skip gives the turn straight back).
+func TestChefTwoPlayers(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	people := []*telegramtest.User{h.begin(h.srv.NewUser("Аня"))}
+	group := h.srv.NewGroup("Вдвоём", people...)
+	lobby := h.chefLobby(group, people, "cook")
+	h.startGame(group, people[0], lobby)
+	h.playChefRandomly(group, people, 2, 6*time.Minute)
+}
+
+// chefButton is a game button's callback data, parsed.
+type chefButton struct {
+	op          byte
+	seat, nonce int
+	value       int
+}
+
+func parseChefButton(data string) (chefButton, bool) {
+	f := strings.Split(data, ":")
+	if len(f) != 6 {
+		return chefButton{}, false
+	}
+	seat, e1 := strconv.Atoi(f[3])
+	nonce, e2 := strconv.Atoi(f[4])
+	value, e3 := strconv.Atoi(f[5])
+	return chefButton{op: f[0][0], seat: seat, nonce: nonce, value: value}, e1 == nil && e2 == nil && e3 == nil
+}
+
+// TestChefStaleAndForeignPresses: a player's buttons pressed by someone
+// else, and a player's own buttons pressed after they moved (a draft step
+// and a move), are answered with the reason and change nothing.
+func TestChefStaleAndForeignPresses(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.begin(h.srv.NewUser("Аня"))
+	b := h.begin(h.srv.NewUser("Борис"))
+	group := h.srv.NewGroup("Чужие кнопки", a, b)
+	lobby := h.chefLobby(group, []*telegramtest.User{a, b})
+	h.startGame(group, a, lobby)
+	users := map[int64]*telegramtest.User{a.ID(): a, b.ID(): b}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for turn := 0; ; turn++ {
+		if turn > 2000 {
+			t.Fatal("no multi-press choice came up")
+		}
+		tab, st := h.chefState(group)
+		if st.Over() {
+			t.Fatal("the game ended before a multi-press choice came up")
+		}
+		seat := int(st.ToAct()[0])
+		u := users[tab.Seats[seat].UserID]
+		other := a
+		if u == a {
+			other = b
+		}
+		nonce := tab.Seats[seat].Nonce
+		var msg *telegramtest.Message
+		var btns []telegramtest.Button
+		if err := h.srv.WaitFor(10*time.Second, func() bool {
+			msg, btns = bottest.GameButtons(u)
+			if msg == nil {
+				return false
+			}
+			p, ok := parseChefButton(btns[0].CallbackData)
+			return ok && p.seat == seat && p.nonce == nonce
+		}); err != nil {
+			t.Fatalf("no buttons for seat %d at nonce %d: %v", seat, nonce, err)
+		}
+		var draft, move telegramtest.Button
+		for _, bt := range btns {
+			if strings.HasPrefix(bt.CallbackData, "m:") && draft.CallbackData == "" {
+				draft = bt
+			}
+			if strings.HasPrefix(bt.CallbackData, "a:") && move.CallbackData == "" {
+				move = bt
+			}
+		}
+		if draft.CallbackData == "" {
+			if _, err := u.PressData(msg, btns[rng.IntN(len(btns))].CallbackData); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		// Someone else presses this player's buttons (from their own chat).
+		v := h.version(group)
+		otherMsg := other.PrivateChat().Last()
+		h.expectAnswer(other, otherMsg, draft.CallbackData, h.T("error.not_yours"))
+		if move.CallbackData != "" {
+			h.expectAnswer(other, otherMsg, move.CallbackData, h.T("error.not_yours"))
+		}
+		if got := h.version(group); got != v {
+			t.Fatalf("foreign presses changed the table: version %d → %d", v, got)
+		}
+		// The player opens the choice and completes it.
+		if ans, err := u.PressData(msg, draft.CallbackData); err != nil || ans.Text != "" {
+			t.Fatalf("draft press: %+v, %v", ans, err)
+		}
+		// Walk the choice's steps (Похмелье asks for two dishes) to its
+		// final button, a move.
+		var final telegramtest.Button
+		seen := signatureOf(msg)
+		for step := 0; final.CallbackData == ""; step++ {
+			if step > 3 {
+				t.Fatal("the choice never reached a move")
+			}
+			var cur *telegramtest.Message
+			if err := h.srv.WaitFor(10*time.Second, func() bool {
+				cur = u.PrivateChat().Message(msg.ID)
+				return cur != nil && signatureOf(cur) != seen
+			}); err != nil {
+				t.Fatalf("the choice did not show: %v", err)
+			}
+			seen = signatureOf(cur)
+			var dish telegramtest.Button
+			for _, bt := range cur.Buttons() {
+				p, ok := parseChefButton(bt.CallbackData)
+				switch {
+				case ok && p.op == 'a' && final.CallbackData == "":
+					final = bt
+				case ok && p.op == 'm' && p.value > 0 && p.value <= 6 && dish.CallbackData == "":
+					dish = bt
+				}
+			}
+			if final.CallbackData == "" && dish.CallbackData != "" {
+				if ans, err := u.PressData(cur, dish.CallbackData); err != nil || ans.Text != "" {
+					t.Fatalf("dish step %q: %+v, %v", dish.Text, ans, err)
+				}
+			}
+		}
+		if ans, err := u.PressData(msg, final.CallbackData); err != nil || ans.Text != "" {
+			t.Fatalf("final press %q: %+v, %v", final.Text, ans, err)
+		}
+		// The same buttons again, after the move: stale, harmless.
+		v = h.version(group)
+		h.expectAnswer(u, msg, draft.CallbackData, h.T("error.stale"))
+		h.expectAnswer(u, msg, final.CallbackData, h.T("error.stale"))
+		if move.CallbackData != "" {
+			h.expectAnswer(u, msg, move.CallbackData, h.T("error.stale"))
+		}
+		if got := h.version(group); got != v {
+			t.Fatalf("stale presses changed the table: version %d → %d", v, got)
+		}
+		tab2, _ := h.chefState(group)
+		if tab2.Seats[seat].Nonce != nonce+1 || len(tab2.Seats[seat].Draft) != 0 {
+			t.Fatalf("after the move: nonce %d (was %d), draft %v", tab2.Seats[seat].Nonce, nonce, tab2.Seats[seat].Draft)
+		}
+		return
+	}
+}
+
+// signatureOf is what a message shows: its text and buttons.
+func signatureOf(m *telegramtest.Message) string {
+	s := m.Text
+	for _, b := range m.Buttons() {
+		s += "\x00" + b.CallbackData
+	}
+	return s
+}

@@ -1,0 +1,370 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/game/chef"
+)
+
+// chefTestTable seats n people at a table of Меню шефа (creator: seat 0).
+func chefTestTable(t *testing.T, n int, opts map[string]int, seed uint64) (*Table, *chef.State) {
+	t.Helper()
+	tab, st := goldenTable(t, Chef(), n, 0, "", seed, opts)
+	return tab, st.(*chef.State)
+}
+
+// chefReachable walks every button flow of seat's private message, from
+// no draft, and returns the actions its action buttons make. It fails the
+// test on a button that is not the seat's, a draft press the game refuses,
+// or an open flow without a way back.
+func chefReachable(t *testing.T, l loc, tab *Table, st *chef.State, seat int) map[game.Action]bool {
+	t.Helper()
+	g := chefGame{}
+	saved := tab.Seats[seat].Draft
+	defer func() { tab.Seats[seat].Draft = saved }()
+	acts := map[game.Action]bool{}
+	seen := map[string]bool{"[]": true}
+	queue := [][]int{nil}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		tab.Seats[seat].Draft = d
+		m := g.RenderSeat(l, tab, st, seat)
+		if !m.Ping || m.Lazy {
+			t.Fatalf("the seat to act gets a message that does not ping: %+v", m)
+		}
+		back := false
+		for _, row := range m.Keyboard {
+			for _, bt := range row {
+				if len(bt.Data) > maxCallbackBytes {
+					t.Fatalf("callback data %q over %d bytes", bt.Data, maxCallbackBytes)
+				}
+				p, err := parsePayload(bt.Data)
+				if err != nil {
+					t.Fatalf("button %q: %v", bt.Text, err)
+				}
+				if p.Table != tab.ID || p.Game != tab.GameNo || p.Args[0] != seat || p.Args[1] != tab.Seats[seat].Nonce {
+					t.Fatalf("button %q is not seat %d's: %+v", bt.Text, seat, p)
+				}
+				switch p.Op {
+				case 'a':
+					acts[game.Action(p.Args[2])] = true
+				case 'm':
+					next, ok := g.Draft(st, game.Seat(seat), d, p.Args[2])
+					if !ok {
+						t.Fatalf("draft %v: the button %q (%d) is refused", d, bt.Text, p.Args[2])
+					}
+					if p.Args[2] == chefCancel {
+						back = true
+						if next != nil {
+							t.Fatalf("cancel left draft %v", next)
+						}
+					}
+					if key := fmt.Sprint(next); !seen[key] {
+						seen[key] = true
+						queue = append(queue, next)
+					}
+				default:
+					t.Fatalf("unexpected button %q", bt.Data)
+				}
+			}
+		}
+		if d != nil && !back {
+			t.Fatalf("draft %v: no button cancels it", d)
+		}
+	}
+	return acts
+}
+
+// TestChefButtonsReachExactlyLegal plays random games of every size, both
+// table settings, and checks at every turn that the actions reachable
+// through the seat's buttons, draft steps included, are exactly the
+// engine's legal actions; that no other seat has buttons; and that every
+// view renders in every language without a missing text.
+func TestChefButtonsReachExactlyLegal(t *testing.T) {
+	cat := testCatalog(t)
+	games := 2
+	if testing.Short() {
+		games = 1
+	}
+	for n := chef.MinPlayers; n <= chef.MaxPlayers; n++ {
+		for k := 0; k < games; k++ {
+			auto := k % 2
+			tab, st := chefTestTable(t, n, map[string]int{chefOptAnnounce: auto}, uint64(100*n+k))
+			r := rand.New(rand.NewPCG(uint64(n), uint64(k)))
+			checked := 0
+			for step := 0; !st.Over(); step++ {
+				seat := int(st.ToAct()[0])
+				lang := cat.Langs()[step%2]
+				l := loc{tr: cat, lang: lang}
+				legal := st.Legal(game.Seat(seat))
+				got := chefReachable(t, l, tab, st, seat)
+				want := map[game.Action]bool{}
+				for _, a := range legal {
+					want[a] = true
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%d players, step %d: buttons reach %v, legal %v", n, step, got, want)
+				}
+				checked++
+				if step%7 == 0 {
+					chefCheckViews(t, l, tab, st)
+				}
+				a := legal[r.IntN(len(legal))]
+				if err := st.Apply(game.Seat(seat), a); err != nil {
+					t.Fatal(err)
+				}
+				tab.Seats[seat].Nonce++
+				syncGolden(t, tab, st)
+			}
+			chefCheckViews(t, loc{tr: cat, lang: "ru"}, tab, st)
+			if checked == 0 {
+				t.Fatal("no turn checked")
+			}
+		}
+	}
+}
+
+// chefCheckViews renders the board, every seat and the final announcement:
+// no missing key, nothing too long, buttons only for the seat to act.
+func chefCheckViews(t *testing.T, l loc, tab *Table, st *chef.State) {
+	t.Helper()
+	g := chefGame{}
+	check := func(what string, m message) {
+		if strings.Contains(m.Text, "chef.") || strings.Contains(m.Text, "<no value>") {
+			t.Fatalf("%s: a missing text in %q", what, m.Text)
+		}
+		if n := len([]rune(m.Text)); n > 3000 {
+			t.Fatalf("%s: %d characters", what, n)
+		}
+		for _, row := range m.Keyboard {
+			for _, bt := range row {
+				if strings.Contains(bt.Text, "chef.") {
+					t.Fatalf("%s: a missing button text %q", what, bt.Text)
+				}
+			}
+		}
+	}
+	check("table", g.RenderTable(l, tab, st))
+	for i := range tab.Seats {
+		m := g.RenderSeat(l, tab, st, i)
+		check(fmt.Sprintf("seat %d", i), m)
+		toAct := slices.Contains(st.ToAct(), game.Seat(i))
+		if !toAct && len(m.Keyboard) > 0 {
+			t.Fatalf("seat %d has buttons while not to act", i)
+		}
+		if !st.Over() && m.Lazy == toAct {
+			t.Fatalf("seat %d: lazy %v, to act %v", i, m.Lazy, toAct)
+		}
+	}
+}
+
+// TestChefDraft checks the draft rules directly: flows open only when one
+// of their moves is legal, Похмелье's first dish must lead somewhere, a
+// seat not to act has nothing to draft, and cancel always clears.
+func TestChefDraft(t *testing.T) {
+	g := chefGame{}
+	st, err := chef.ParseDeal("0:orpgHDC 1:oorpg 2:b discard:n pile:o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hang := chefFlowCard + int(chef.Hangover)
+	tests := []struct {
+		name    string
+		seat    game.Seat
+		current []int
+		value   int
+		want    []int
+		ok      bool
+	}{
+		{"open Hangover", 0, nil, hang, []int{hang}, true},
+		{"open Diet", 0, nil, chefFlowCard + int(chef.Diet), []int{chefFlowCard + int(chef.Diet)}, true},
+		{"open Chef", 0, nil, chefFlowCard + int(chef.ChefCard), []int{chefFlowCard + int(chef.ChefCard)}, true},
+		{"switch flows", 0, []int{hang}, chefFlowCard + int(chef.Diet), []int{chefFlowCard + int(chef.Diet)}, true},
+		{"no duplicate to discard", 0, nil, chefFlowDiscard, nil, false},
+		{"no Empty plate", 0, nil, chefFlowCard + int(chef.EmptyPlate), nil, false},
+		{"Hangover's first dish", 0, []int{hang}, int(chef.Starter), []int{hang, int(chef.Starter)}, true},
+		{"a dish the victim lacks", 0, []int{hang}, int(chef.Drink), nil, false},
+		{"a dish without a flow", 0, nil, int(chef.Starter), nil, false},
+		{"a dish in the Diet flow", 0, []int{chefFlowCard + int(chef.Diet)}, int(chef.Starter), nil, false},
+		{"a second first dish", 0, []int{hang, int(chef.Starter)}, int(chef.Sauce), nil, false},
+		{"out of range", 0, []int{hang}, 77, nil, false},
+		{"negative", 0, []int{hang}, -1, nil, false},
+		{"cancel", 0, []int{hang, int(chef.Starter)}, chefCancel, nil, true},
+		{"cancel nothing", 0, nil, chefCancel, nil, true},
+		{"not to act", 1, nil, hang, nil, false},
+		{"not to act, cancel", 1, nil, chefCancel, nil, false},
+	}
+	for _, tt := range tests {
+		got, ok := g.Draft(st, tt.seat, tt.current, tt.value)
+		if ok != tt.ok || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Draft(%v, %d) = %v, %v; want %v, %v", tt.name, tt.current, tt.value, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestChefStaleDraftIgnored: a stored draft that no longer leads to a
+// legal move (or is garbage) renders as no draft at all.
+func TestChefStaleDraftIgnored(t *testing.T) {
+	cat := testCatalog(t)
+	l := loc{tr: cat, lang: "ru"}
+	tab, st := chefTestTable(t, 3, nil, 5)
+	seat := int(st.ToAct()[0])
+	want := chefGame{}.RenderSeat(l, tab, st, seat)
+	for _, d := range [][]int{{chefFlowCard + int(chef.Hangover)}, {chefFlowDiscard}, {chefFlowCard + int(chef.Hangover), 3}, {5, 5, 5}, {-1}} {
+		tab.Seats[seat].Draft = d
+		if got := (chefGame{}).RenderSeat(l, tab, st, seat); got.digest() != want.digest() {
+			t.Errorf("draft %v changes the message:\n%s", d, showMessage(got))
+		}
+	}
+}
+
+// TestChefDraftPresses goes through the platform's handler: a foreign
+// press, a stale one and a senseless one are refused and change nothing;
+// a good one records the draft.
+func TestChefDraftPresses(t *testing.T) {
+	b := &Bot{games: &registry{games: []Game{Chef()}}}
+	tab, _ := chefDeal(t, 3, nil, "0:orpgHDC 1:oorpg 2:b discard:n pile:o")
+	hang := chefFlowCard + int(chef.Hangover)
+	gameNo := tab.GameNo
+	press := func(user int64, nonce, value int) error {
+		p := payload{Op: 'm', Table: tab.ID, Game: gameNo, Args: []int{0, nonce, value}}
+		return b.onDraft(tab, &change{}, p, user)
+	}
+	refused := func(err error) string {
+		var r *refusal
+		if errors.As(err, &r) {
+			return r.key
+		}
+		return fmt.Sprint(err)
+	}
+	nonce := tab.Seats[0].Nonce
+	for _, tt := range []struct {
+		name  string
+		user  int64
+		nonce int
+		value int
+		want  string
+	}{
+		{"foreign", 2, nonce, hang, "error.not_yours"},
+		{"stranger", 99, nonce, hang, "error.not_yours"},
+		{"stale", 1, nonce - 1, hang, "error.stale"},
+		{"senseless", 1, nonce, chefFlowCard + int(chef.EmptyPlate), "error.bad_choice"},
+	} {
+		if got := refused(press(tt.user, tt.nonce, tt.value)); got != tt.want {
+			t.Errorf("%s press: %s, want %s", tt.name, got, tt.want)
+		}
+		if tab.Seats[0].Draft != nil {
+			t.Fatalf("%s press changed the draft to %v", tt.name, tab.Seats[0].Draft)
+		}
+	}
+	if err := press(1, nonce, hang); err != nil {
+		t.Fatal(err)
+	}
+	if err := press(1, nonce, int(chef.Starter)); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{hang, int(chef.Starter)}; !slices.Equal(tab.Seats[0].Draft, want) {
+		t.Fatalf("draft %v, want %v", tab.Seats[0].Draft, want)
+	}
+	if err := press(1, nonce, chefCancel); err != nil || tab.Seats[0].Draft != nil {
+		t.Fatalf("cancel: %v, draft %v", err, tab.Seats[0].Draft)
+	}
+	gameNo-- // a button of the previous game
+	if got := refused(press(1, nonce, hang)); got != "error.stale_game" {
+		t.Errorf("an old game's press: %s", got)
+	}
+}
+
+// TestChefStart: the seat after the creator begins, and the lobby option
+// switches «Счёт!» to automatic.
+func TestChefStart(t *testing.T) {
+	g := Chef()
+	for _, tt := range []struct {
+		creator int64
+		first   game.Seat
+		auto    int
+	}{{1, 1, 0}, {3, 0, 1}, {2, 2, 0}, {42, 0, 1}} {
+		tab := &Table{Creator: tt.creator, Seed: 7, Kind: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
+		for i := 0; i < 3; i++ {
+			tab.Seats = append(tab.Seats, Seat{UserID: int64(i + 1), Name: goldenNames[i]})
+		}
+		st, err := g.Start(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := st.(*chef.State).Config()
+		if cfg.First != tt.first || cfg.AutoAnnounce != (tt.auto == 1) || cfg.Players != 3 {
+			t.Errorf("creator %d, option %d: config %+v", tt.creator, tt.auto, cfg)
+		}
+	}
+}
+
+// TestChefAuto: every level, and a person's timeout, plays a legal move.
+func TestChefAuto(t *testing.T) {
+	g := chefGame{}
+	_, st := chefTestTable(t, 4, nil, 9)
+	r := rand.New(rand.NewPCG(9, 9))
+	for step := 0; step < 80 && !st.Over(); step++ {
+		s := st.ToAct()[0]
+		for _, level := range append(g.Levels(), "") {
+			a, ok := g.Auto(st, s, decision{Level: level, Seed: uint64(step)})
+			if !ok || !slices.Contains(st.Legal(s), a) {
+				t.Fatalf("level %q: %d, %v; legal %v", level, a, ok, st.Legal(s))
+			}
+		}
+		legal := st.Legal(s)
+		if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestChefTexts: every engine rule code has the game's own text, and the
+// game's names exist in every language.
+func TestChefTexts(t *testing.T) {
+	cat := testCatalog(t)
+	codes := []game.Code{chef.CodeNotYourTurn, chef.CodeGameOver, chef.CodeUnknownAction, chef.CodeBadSeat,
+		chef.CodeMustFinishDraw, chef.CodeNotAfterDraw, chef.CodeNoSuchCard, chef.CodeNotTheDrawnCard,
+		chef.CodeNoSuchDish, chef.CodeNotADuplicate, chef.CodeNotEnoughDishes, chef.CodeNoDishToTake,
+		chef.CodeCannotTakeDiscard, chef.CodeNotAnnounced, chef.CodeNotComplete, chef.CodeAlreadyAnnounced,
+		chef.CodeAutoAnnounce, chef.CodeCannotRedraw}
+	g := Chef()
+	keys := []string{"chef.title", "chef.rules", "chef.option.announce"}
+	for _, c := range codes {
+		keys = append(keys, "chef.error."+string(c))
+	}
+	for _, lv := range levels(g) {
+		keys = append(keys, "chef.level."+lv)
+	}
+	for c := chef.Starter; c <= chef.Addition; c++ {
+		if c.IsDish() {
+			keys = append(keys, "chef.dish."+c.Key())
+		} else {
+			keys = append(keys, "chef.card."+c.Key())
+		}
+	}
+	for _, k := range keys {
+		if !cat.Has(k) {
+			t.Errorf("no text %s", k)
+		}
+	}
+	l := loc{tr: cat, lang: "ru"}
+	if k := errorKey(l, g, chef.CodeNotADuplicate); k != "chef.error.not_a_duplicate" {
+		t.Errorf("errorKey: %s", k)
+	}
+	// Russian counts take three forms (1, 2, 5), and 21 takes 1's.
+	for _, key := range []string{"chef.dishes", "chef.colours", "chef.surplus"} {
+		one, few, many := cat.T("ru", key, "Count", 1), cat.T("ru", key, "Count", 2), cat.T("ru", key, "Count", 5)
+		if strings.TrimPrefix(one, "1") == strings.TrimPrefix(few, "2") || strings.TrimPrefix(few, "2") == strings.TrimPrefix(many, "5") ||
+			strings.TrimPrefix(cat.T("ru", key, "Count", 21), "21") != strings.TrimPrefix(one, "1") {
+			t.Errorf("%s: plural forms %q, %q, %q", key, one, few, many)
+		}
+	}
+}
