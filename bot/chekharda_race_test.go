@@ -1,0 +1,7 @@
+//go:build race
+
+package bot_test
+
+// chekhardaRace scales down Чехарда's heaviest tests under the race
+// detector.
+const chekhardaRace = true
