@@ -119,7 +119,12 @@ func (chekhardaGame) Auto(st game.State, seat game.Seat, d decision) (game.Actio
 	return a, ok
 }
 
-// Delay sets the clocks of real time: people never time out, robots react
+// chekhardaIdleTimeout is how long a person who could act may stall a round
+// in which no deal will come.
+const chekhardaIdleTimeout = 45 * time.Second
+
+// Delay sets the clocks of real time: people do not time out while the
+// dealer keeps the game going (otherwise after chekhardaIdleTimeout), robots react
 // after their level's human-like time (jittered by the seed), the dealer
 // deals after the quiet pause (at once when nobody can act), and the next
 // round comes after a pause for reading the results.
@@ -132,8 +137,13 @@ func (g chekhardaGame) Delay(t *Table, st game.State, s game.Seat, level string,
 		return 0, true
 	case s == game.System:
 		return g.quietPause(t), true
+	case level == "" && slices.Contains(cs.ToAct(), game.System):
+		return 0, false // the dealer keeps the game going
 	case level == "":
-		return 0, false
+		// No deal will come (the deck is empty, or players draw for
+		// themselves): a person who can act but walked away would hold up
+		// the round for good, so after a while the bot acts for them.
+		return chekhardaIdleTimeout, true
 	}
 	return ck.ReactionTime(ck.Level(level), seed), true
 }

@@ -181,3 +181,31 @@ func TestChekhardaClocks(t *testing.T) {
 		t.Errorf("the next round after %v, %v", d, ok)
 	}
 }
+
+// TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer: while the dealer keeps
+// the game going a person never times out; when no deal can come (here the
+// variant, where players draw for themselves) a person who could act gets
+// a timer, so one who walked away cannot hold up the round for good.
+func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
+	g := Chekharda().(withClocks)
+	for _, variant := range []int{0, 1} {
+		tab := &Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
+			Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+		st, err := Chekharda().Start(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range st.ToAct() {
+			if s == game.System {
+				continue
+			}
+			d, ok := g.Delay(tab, st, s, "", 1)
+			switch {
+			case variant == 0 && ok:
+				t.Fatalf("a person got a %v timer while the dealer keeps the game going", d)
+			case variant == 1 && (!ok || d != chekhardaIdleTimeout):
+				t.Fatalf("variant: a person's timer is %v, %v; want %v", d, ok, chekhardaIdleTimeout)
+			}
+		}
+	}
+}

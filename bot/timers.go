@@ -13,9 +13,12 @@ import (
 // that must act has its own (Seat.Due), and the game's system seat has one
 // more (Table.SystemAt). The store's wake set holds the earliest of them.
 //
-// A seat's timer runs while the seat stays to act and starts afresh when it
-// acts; the system's timer restarts with every move, so "deal after a quiet
-// pause" means what it says. Without the withClocks capability a person has
+// A person's timer runs while the seat stays to act and starts afresh when
+// it acts; a robot's restarts with every move, so it reacts to the latest
+// state after its reaction time, as a person would (in real time it must
+// not grab a set a few milliseconds after it appeared); the system's timer
+// restarts with every move too, so "deal after a quiet pause" means what
+// it says. Without the withClocks capability a person has
 // TurnTimeout, a robot (or a person the bot plays for) AIDelay, and the
 // system moves at once.
 
@@ -26,12 +29,11 @@ func (b *Bot) schedule(t *Table, g Game, st game.State, moved bool) {
 	acting := st.ToAct()
 	for i := range t.Seats {
 		s := &t.Seats[i]
-		if !slices.Contains(acting, game.Seat(i)) {
+		if !slices.Contains(acting, game.Seat(i)) || moved && !s.Human() {
 			s.Due = time.Time{}
-			continue
 		}
-		if !s.Due.IsZero() {
-			continue // still running
+		if !slices.Contains(acting, game.Seat(i)) || !s.Due.IsZero() {
+			continue // nothing to do, or still running
 		}
 		if d, ok := b.delay(t, g, st, game.Seat(i)); ok {
 			s.Due = now.Add(d)
