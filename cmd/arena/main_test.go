@@ -3,90 +3,143 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// A few games with a tiny search budget; the last line must be the JSON
-// summary, with win rates that add up to one game's worth of wins.
+// arenaCase is what a few short games of one contest must show.
+type arenaCase struct {
+	players  []string // -players lists, each run (cover the seat counts)
+	games    int
+	flags    []string // more flags
+	seats    [2]int   // the accepted player counts: one less or more is refused
+	foreign  string   // a kind of another game, refused
+	jsonGame string   // the "game" key of the JSON line
+	// score bounds every kind's avg_score; the best average reaches at
+	// least best (what a finished game implies).
+	score [2]float64
+	best  float64
+}
+
+// arenaCases are the expectations per game in contests.
+func arenaCases() map[string]arenaCase {
+	return map[string]arenaCase{
+		"trickchef": { // the score is the game total
+			players: []string{"shef,cook,novice,cook", "shef,cook,novice"}, games: 4, flags: []string{"-playouts", "8"},
+			seats: [2]int{3, 4}, foreign: "sly", score: [2]float64{math.Inf(-1), math.Inf(1)},
+		},
+		"sausages": { // one winner per game; the score is the number of successes
+			players: []string{"sly,novice,random,novice,sly", "sly,novice,random", "sly,sly,novice,novice,random,random"}, games: 10,
+			seats: [2]int{3, 6}, foreign: "cook", jsonGame: "sausages", score: [2]float64{0, 2},
+		},
+		"chef": { // shared wins at closing time; the score is colours, 7 at most
+			players: []string{"cook,novice", "shef,cook,novice,cook,novice"}, games: 6,
+			seats: [2]int{2, 8}, foreign: "sly", jsonGame: "chef", score: [2]float64{0, 7},
+		},
+		"chekharda": { // the score is the game total: someone gets near the target (77)
+			players: []string{"shef,cook,novice,cook", "shef,novice", "cook,cook,shef,novice,novice,shef"}, games: 10,
+			seats: [2]int{2, 6}, foreign: "sly", jsonGame: "chekharda", score: [2]float64{0, math.Inf(1)}, best: 30,
+		},
+	}
+}
+
+// summaryLine is the JSON line's part the tests read.
+type summaryLine struct {
+	Games    int                `json:"games"`
+	Game     string             `json:"game"`
+	Players  []string           `json:"players"`
+	WinRate  map[string]float64 `json:"win_rate"`
+	AvgScore map[string]float64 `json:"avg_score"`
+	P99      map[string]float64 `json:"decision_ms_p99"`
+}
+
+// TestArenaSmoke plays a few games of every contest with each player list
+// of its case: the last line is the JSON summary, naming the game (except
+// trickchef), with one entry per kind, win rates that add up to one game's
+// worth of wins when weighted by seats (a shared win counts 1/k to each),
+// and average scores in the game's range. The same seed gives the same
+// games whatever the parallelism. Player lists with one seat too few or
+// too many, or a kind of another game, are refused.
 func TestArenaSmoke(t *testing.T) {
+	cases := arenaCases()
+	for name := range contests {
+		c, ok := cases[name]
+		if !ok {
+			t.Errorf("contest %q has no smoke case", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, players := range c.players {
+				args := append([]string{"-game", name, "-games", strconv.Itoa(c.games), "-players", players, "-seed", "3"}, c.flags...)
+				one := runArena(t, append(args, "-workers", "1"))
+				c.check(t, players, one)
+				if three := runArena(t, append(args, "-workers", "3")); sameScores(t, one) != sameScores(t, three) {
+					t.Fatalf("%v: results differ with 1 and 3 workers:\n%s\n%s", args, one, three)
+				}
+			}
+			kind := strings.Split(c.players[0], ",")[0]
+			for _, n := range []int{c.seats[0] - 1, c.seats[1] + 1} {
+				c.refused(t, name, slices.Repeat([]string{kind}, n))
+			}
+			c.refused(t, name, append(slices.Repeat([]string{kind}, c.seats[0]-1), c.foreign))
+		})
+	}
+}
+
+// runArena runs the arena and returns its output.
+func runArena(t *testing.T, args []string) string {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	args := []string{"-games", "4", "-players", "shef,cook,novice,cook", "-seed", "3", "-playouts", "8"}
 	if err := run(args, &out, &errOut); err != nil {
-		t.Fatalf("%v\n%s", err, errOut.String())
+		t.Fatalf("%v: %v\n%s", args, err, errOut.String())
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var s struct {
-		Games   int                `json:"games"`
-		Players []string           `json:"players"`
-		WinRate map[string]float64 `json:"win_rate"`
-		P99     map[string]float64 `json:"decision_ms_p99"`
-	}
+	return out.String()
+}
+
+// check reads the JSON summary of a run with the given players.
+func (c arenaCase) check(t *testing.T, players, out string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var s summaryLine
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &s); err != nil {
 		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
 	}
-	if s.Games != 4 || len(s.Players) != 4 || len(s.WinRate) != 3 || len(s.P99) != 3 {
-		t.Fatalf("summary %+v", s)
+	kinds := map[string]int{}
+	for _, p := range strings.Split(players, ",") {
+		kinds[p]++
 	}
-	// Per-seat rates weighted by seats of each kind add up to 1.
-	total := s.WinRate["shef"] + 2*s.WinRate["cook"] + s.WinRate["novice"]
+	if s.Games != c.games || s.Game != c.jsonGame || strings.Join(s.Players, ",") != players || len(s.WinRate) != len(kinds) || len(s.AvgScore) != len(kinds) || len(s.P99) != len(kinds) {
+		t.Fatalf("%s: summary %+v", players, s)
+	}
+	total, best := 0.0, math.Inf(-1)
+	for k, n := range kinds {
+		total += float64(n) * s.WinRate[k]
+		x := s.AvgScore[k]
+		if x < c.score[0] || x > c.score[1] {
+			t.Fatalf("%s: %s averages a score of %v, outside %v", players, k, x, c.score)
+		}
+		best = max(best, x)
+	}
 	if total < 0.999 || total > 1.001 {
-		t.Fatalf("win rates %v add up to %v", s.WinRate, total)
+		t.Fatalf("%s: win rates %v add up to %v", players, s.WinRate, total)
 	}
-	t.Log(out.String())
+	if best < c.best {
+		t.Fatalf("%s: average scores %v: nobody reaches %v", players, s.AvgScore, c.best)
+	}
+	t.Log(lines[len(lines)-1])
 }
 
-// Сосиски: a few games with every kind; one winner per game, so the
-// per-seat rates weighted by seats add up to 1, and the JSON names the game.
-func TestArenaSausagesSmoke(t *testing.T) {
-	var out, errOut bytes.Buffer
-	args := []string{"-game", "sausages", "-games", "10", "-players", "sly,novice,random,novice,sly", "-seed", "3"}
-	if err := run(args, &out, &errOut); err != nil {
-		t.Fatalf("%v\n%s", err, errOut.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var s struct {
-		Games    int                `json:"games"`
-		Game     string             `json:"game"`
-		Players  []string           `json:"players"`
-		WinRate  map[string]float64 `json:"win_rate"`
-		AvgScore map[string]float64 `json:"avg_score"`
-		P99      map[string]float64 `json:"decision_ms_p99"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &s); err != nil {
-		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
-	}
-	if s.Games != 10 || s.Game != "sausages" || len(s.Players) != 5 || len(s.WinRate) != 3 || len(s.P99) != 3 {
-		t.Fatalf("summary %+v", s)
-	}
-	total := 2*s.WinRate["sly"] + 2*s.WinRate["novice"] + s.WinRate["random"]
-	if total < 0.999 || total > 1.001 {
-		t.Fatalf("win rates %v add up to %v", s.WinRate, total)
-	}
-	for k, x := range s.AvgScore {
-		if x < 0 || x > 2 {
-			t.Fatalf("%s: %v successes on average", k, x)
-		}
-	}
-	t.Log(out.String())
-}
-
-// The same seed gives the same games whatever the parallelism.
-func TestArenaDeterministic(t *testing.T) {
-	for _, base := range [][]string{
-		{"-games", "3", "-players", "shef,cook,novice", "-seed", "9", "-playouts", "6"},
-		{"-game", "sausages", "-games", "30", "-players", "sly,novice,random,random", "-seed", "9"},
-	} {
-		var a, b bytes.Buffer
-		if err := run(append(base, "-workers", "1"), &a, &bytes.Buffer{}); err != nil {
-			t.Fatal(err)
-		}
-		if err := run(append(base, "-workers", "3"), &b, &bytes.Buffer{}); err != nil {
-			t.Fatal(err)
-		}
-		if sameScores(t, a.String()) != sameScores(t, b.String()) {
-			t.Fatalf("%v: results differ:\n%s\n%s", base, a.String(), b.String())
-		}
+// refused checks that the player list is not accepted for the game.
+func (c arenaCase) refused(t *testing.T, name string, players []string) {
+	t.Helper()
+	args := []string{"-game", name, "-players", strings.Join(players, ",")}
+	if err := run(args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Errorf("%v accepted", args)
 	}
 }
 
@@ -106,17 +159,17 @@ func sameScores(t *testing.T, s string) string {
 	return string(j)
 }
 
-func TestArenaBadFlags(t *testing.T) {
+// TestArenaFlags checks the default game and the refusal of bad flags
+// (per-game player lists: TestArenaSmoke).
+func TestArenaFlags(t *testing.T) {
+	if c, err := parse(nil, io.Discard); err != nil || c.game.name() != "trickchef" {
+		t.Fatalf("default game: %v", err)
+	}
 	for _, args := range [][]string{
-		{"-players", "shef,cook"},
 		{"-players", "shef,cook,chef"},
 		{"-games", "0"},
+		{"-workers", "0"},
 		{"-game", "chess"},
-		{"-game", "sausages", "-players", "sly,cook,novice"},
-		{"-game", "sausages", "-players", "sly,novice"},
-		{"-game", "sausages", "-players", "sly,novice,novice,novice,novice,novice,novice"},
-		{"-players", "sly,novice,novice"},
-		{"-players", "shef,cook,cook,cook,cook"},
 	} {
 		if err := run(args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Fatalf("%v accepted", args)

@@ -1,123 +1,54 @@
 package chef
 
 import (
-	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/game/gametest"
 )
 
-// FuzzActions drives a game with arbitrary action sequences: three bytes
-// per step. If the first is even, one of the legal actions of the seat to
-// act is chosen by the next bytes; otherwise the step is a raw (seat,
-// action) pair that may be anything. Nothing may panic; a refused action
-// must be a coded *game.RuleError that leaves the encoding unchanged; an
-// accepted one must be legal and leave a valid state.
-func FuzzActions(f *testing.F) {
-	f.Add(uint64(1), []byte{0, 0, 0, 0, 1, 0, 0, 2, 0})
-	f.Add(uint64(2), []byte{1, 0, 0, 1, 4, 200, 3, 1, 10})
-	f.Add(uint64(3), bytes.Repeat([]byte{0, 7, 1, 1, 2, 3}, 100))
-	f.Add(uint64(4), bytes.Repeat([]byte{2, 255, 0, 5, 1, 255}, 200))
-	f.Add(uint64(5), bytes.Repeat([]byte{0, 3, 9}, 400))
-	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
-		n := MinPlayers + int(seed%7)
-		st, err := New(Config{Players: n, First: game.Seat(seed / 7 % uint64(n)), AutoAnnounce: seed&64 != 0, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
+// fuzzGame is the engine as the fuzz harnesses see it: the first player
+// and automatic announcement vary with the seed, and every state reached
+// must pass validate and let the robots choose a legal action.
+func fuzzGame() gametest.Game {
+	g := conformance()
+	g.New = func(seats int, seed uint64) (game.State, error) {
+		return New(Config{Players: seats, First: game.Seat(seed / 7 % uint64(seats)), AutoAnnounce: seed&64 != 0, Seed: seed})
+	}
+	g.Validate = func(gs game.State) error {
+		st := gs.(*State)
+		if err := st.validate(); err != nil {
+			return err
 		}
-		for len(data) >= 3 && !st.Over() {
-			op, x, y := data[0], data[1], data[2]
-			data = data[3:]
-			var seat game.Seat
-			var a game.Action
-			if op%2 == 0 {
-				seat = st.ToAct()[0]
-				l := st.Legal(seat)
-				a = l[(int(x)<<8|int(y))%len(l)]
-			} else {
-				seat = game.Seat(int(op>>1)%10 - 1) // -1..8
-				a = game.Action(int(int8(x))*int(op>>5+1) + int(y)%64)
-			}
-			step(t, st, seat, a)
-		}
+		_ = st.Result() // must not panic mid-game
 		if st.Over() {
-			step(t, st, 0, 0)
+			return nil
 		}
-	})
-}
-
-func step(t *testing.T, st *State, seat game.Seat, a game.Action) {
-	t.Helper()
-	before := mustMarshal(t, st)
-	legal := false
-	for _, l := range st.Legal(seat) {
-		legal = legal || l == a
-	}
-	err := st.Apply(seat, a)
-	if err != nil {
-		var re *game.RuleError
-		if !errors.As(err, &re) || re.Code == "" {
-			t.Fatalf("Apply(%d, %d): uncoded error %v", seat, a, err)
-		}
-		if legal {
-			t.Fatalf("Apply(%d, %d): legal action refused: %v", seat, a, err)
-		}
-		if !bytes.Equal(before, mustMarshal(t, st)) {
-			t.Fatalf("Apply(%d, %d) failed with %v but changed the state", seat, a, err)
-		}
-		return
-	}
-	if !legal {
-		t.Fatalf("Apply(%d, %d) accepted an action not in Legal", seat, a)
-	}
-	if err := st.validate(); err != nil {
-		t.Fatalf("Apply(%d, %d) left an invalid state: %v", seat, a, err)
-	}
-}
-
-// FuzzUnmarshal: garbage never panics, and anything accepted re-encodes to
-// the same bytes and can be played on.
-func FuzzUnmarshal(f *testing.F) {
-	for _, b := range sampleEncodings(f, 4) {
-		f.Add(b)
-	}
-	f.Add([]byte{})
-	f.Add([]byte{codecVersion})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecode(t, data)
-	})
-}
-
-func checkDecode(t *testing.T, data []byte) {
-	st, err := Unmarshal(data)
-	if err != nil {
-		return
-	}
-	if !bytes.Equal(mustMarshal(t, st), data) {
-		t.Fatal("accepted encoding does not round-trip")
-	}
-	for s := game.Seat(-1); s <= MaxPlayers; s++ {
-		_ = st.SeatView(s)
-	}
-	_ = st.Result()
-	for i := 0; i < 12 && !st.Over(); i++ {
 		to := st.ToAct()
-		if len(to) == 0 {
-			t.Fatal("nobody to act in an accepted state")
-		}
-		l := st.Legal(to[0])
-		if len(l) == 0 {
-			t.Fatal("no legal action in an accepted state")
+		if len(to) == 0 || len(st.Legal(to[0])) == 0 {
+			return errors.New("nobody can act in a game not over")
 		}
 		v := st.SeatView(to[0])
-		for _, lv := range []Level{Novice, Cook} {
-			if a := Decide(lv, v, uint64(i)); !contains(l, a) {
-				t.Fatalf("%s chose %d, not legal", lv, a)
+		for i, lv := range []Level{Novice, Cook} {
+			if a := Decide(lv, v, uint64(i)); !contains(v.Legal, a) {
+				return fmt.Errorf("%s chose %d, not legal", lv, a)
 			}
 		}
-		step(t, st, to[0], l[i%len(l)])
+		return nil
 	}
+	return g
+}
+
+// FuzzActions drives games with arbitrary action sequences (see
+// gametest.FuzzActions).
+func FuzzActions(f *testing.F) { gametest.FuzzActions(f, fuzzGame()) }
+
+// FuzzUnmarshal: garbage never panics, and anything accepted re-encodes to
+// the same bytes and can be played on (see gametest.CheckDecode).
+func FuzzUnmarshal(f *testing.F) {
+	gametest.FuzzUnmarshal(f, fuzzGame(), append(sampleEncodings(f, 4), []byte{codecVersion})...)
 }
 
 // sampleEncodings returns encodings of states along a few games.
@@ -145,57 +76,22 @@ func sampleEncodings(t testing.TB, games int) [][]byte {
 	return out
 }
 
-// TestUnmarshalGarbage mutates valid encodings (bit flips, byte changes,
-// truncation, extension) and feeds random bytes: never a panic, and no
-// accepted state that does not round-trip or cannot be played on.
+// TestUnmarshalGarbage mutates valid encodings and feeds random bytes:
+// never a panic, and no accepted state that does not round-trip or cannot
+// be played on.
 func TestUnmarshalGarbage(t *testing.T) {
-	r := rng(5)
-	samples := sampleEncodings(t, 8)
-	n := 30000
-	if raceEnabled {
-		n = 3000
-	}
-	accepted := 0
-	for i := 0; i < n; i++ {
-		b := bytes.Clone(samples[r.Below(len(samples))])
-		switch r.Below(5) {
-		case 0:
-			b[r.Below(len(b))] ^= 1 << r.Below(8)
-		case 1:
-			b[r.Below(len(b))] = byte(r.Below(256))
-		case 2:
-			b = b[:r.Below(len(b))]
-		case 3:
-			b = append(b, byte(r.Below(256)))
-		case 4:
-			b = make([]byte, r.Below(300))
-			for j := range b {
-				b[j] = byte(r.Below(256))
-			}
-		}
-		if _, err := Unmarshal(b); err == nil {
-			accepted++
-		}
-		checkDecode(t, b)
-	}
-	for _, b := range samples {
-		if _, err := Unmarshal(b); err != nil {
-			t.Fatalf("valid encoding refused: %v", err)
-		}
-	}
-	t.Logf("%d of %d mutations accepted (e.g. a changed seed, generator word or pile order)", accepted, n)
+	gametest.DecodeMutations(t, fuzzGame(), sampleEncodings(t, 8), 30000)
 }
 
-// Specific corruptions are refused.
+// Specific corruptions are refused; the encoding covers the whole state.
 func TestUnmarshalRejects(t *testing.T) {
 	st := deal(t, "0:orpgbnH 1:oo 2:C discard:gA pile:r")
 	apply(t, st, "draw")
-	good := mustMarshal(t, st)
 	var x State
-	if err := x.UnmarshalBinary(good); err != nil || x != *st {
+	if err := x.UnmarshalBinary(mustMarshal(t, st)); err != nil || x != *st {
 		t.Fatalf("round trip: %v", err)
 	}
-	mutate := map[string]func(s *State){
+	gametest.Corruptions(t, fuzzGame(), st, (*State).Clone, map[string]func(s *State){
 		"card created":         func(s *State) { s.seats[0].n[Starter]++ },
 		"card moved off":       func(s *State) { s.seats[1].n[Starter]-- },
 		"swap kinds":           func(s *State) { s.seats[1].n[Starter]--; s.seats[1].n[Addition]++ },
@@ -215,24 +111,7 @@ func TestUnmarshalRejects(t *testing.T) {
 		"turn number":          func(s *State) { s.turnNo = 0 },
 		"closed early":         func(s *State) { s.closed = true },
 		"turn step, no draw":   func(s *State) { s.step = StepTurn },
-	}
-	for name, m := range mutate {
-		c := st.Clone()
-		m(c)
-		b, _ := c.MarshalBinary()
-		if _, err := Unmarshal(b); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-	if _, err := Unmarshal(append([]byte{99}, good[1:]...)); err == nil {
-		t.Error("unknown version accepted")
-	}
-	if _, err := Unmarshal(append(bytes.Clone(good), 0)); err == nil {
-		t.Error("trailing byte accepted")
-	}
-	if x != *st {
-		t.Fatal("failed UnmarshalBinary changed the target")
-	}
+	})
 }
 
 func contains(l []game.Action, a game.Action) bool {

@@ -35,6 +35,12 @@ type Game struct {
 	// from seed, consistently with what s knows. game.System: everything hidden from the
 	// public. st itself must not change. Nil means the game hides nothing.
 	Rehide func(st game.State, s game.Seat, seed uint64) game.State
+	// Validate, if set, reports what is wrong with a state: the engine's own
+	// invariants, and whatever else must hold in every valid state (its
+	// robots choose legal actions there, say). FuzzActions and FuzzUnmarshal
+	// call it after every accepted action and on every accepted encoding;
+	// Run does not.
+	Validate func(st game.State) error
 }
 
 // Run plays Games random games per seat count (a random seat from ToAct — including

@@ -1,198 +1,66 @@
 package sausages
 
 import (
-	"bytes"
-	"errors"
-	"math/rand/v2"
+	"fmt"
 	"testing"
 
 	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/game/gametest"
 )
 
-// FuzzActions drives a game with arbitrary action sequences: three bytes per
-// step. If the first is even, a seat of ToAct and one of its legal actions
-// are chosen by the next bytes; otherwise the step is a raw (seat, action)
-// pair that may be anything. Nothing may panic; a refused action must be a
-// coded *game.RuleError that leaves the encoding unchanged; an accepted one
-// must leave a valid state.
-func FuzzActions(f *testing.F) {
-	f.Add(uint64(1), []byte{0, 0, 0, 0, 1, 0, 0, 2, 0})
-	f.Add(uint64(2), []byte{1, 0, 0, 1, 4, 200, 3, 1, 10})
-	f.Add(uint64(3), bytes.Repeat([]byte{0, 7, 1, 1, 2, 3}, 100))
-	f.Add(uint64(4), bytes.Repeat([]byte{2, 255, 0, 5, 1, 255}, 200))
-	f.Add(uint64(5), bytes.Repeat([]byte{0, 3, 9}, 400))
-	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
-		players := MinPlayers + int(seed%4)
-		st, err := New(Config{Players: players, First: game.Seat(seed / 4 % uint64(players)), Seed: seed})
-		if err != nil {
-			t.Fatal(err)
+// fuzzGame is the engine as the fuzz harnesses see it: the first player
+// varies with the seed, and every state reached must pass validate and
+// let the robots choose a legal action.
+func fuzzGame() gametest.Game {
+	g := conformance()
+	g.New = func(seats int, seed uint64) (game.State, error) {
+		return New(Config{Players: seats, First: game.Seat(seed / 4 % uint64(seats)), Seed: seed})
+	}
+	g.Validate = func(gs game.State) error {
+		st := gs.(*State)
+		if err := st.validate(); err != nil {
+			return err
 		}
-		for len(data) >= 3 && !st.Over() {
-			op, x, y := data[0], data[1], data[2]
-			data = data[3:]
-			var seat game.Seat
-			var a game.Action
-			if op%2 == 0 {
-				to := st.ToAct()
-				seat = to[int(x)%len(to)]
-				l := st.Legal(seat)
-				a = l[(int(x)<<8|int(y))%len(l)]
-			} else {
-				seat = game.Seat(int(op>>1)%8 - 1) // -1..6
-				a = game.Action(int(int8(x))*int(op>>4+1) + int(y)%48)
+		for _, s := range st.ToAct() {
+			v := st.SeatView(s)
+			for i, ai := range []func(SeatView, uint64) game.Action{Baseline, Sly} {
+				if a := ai(v, uint64(s)); !contains(v.Legal, a) {
+					return fmt.Errorf("robot %d (Baseline, Sly) chose %d for seat %d, not in %v", i, a, s, v.Legal)
+				}
 			}
-			step(t, st, seat, a)
 		}
-		if st.Over() {
-			step(t, st, 0, 0)
-		}
-	})
+		return nil
+	}
+	return g
 }
 
-func step(t *testing.T, st *State, seat game.Seat, a game.Action) {
-	t.Helper()
-	before := mustMarshal(t, st)
-	legal := false
-	for _, l := range st.Legal(seat) {
-		legal = legal || l == a
-	}
-	err := st.Apply(seat, a)
-	if err != nil {
-		var re *game.RuleError
-		if !errors.As(err, &re) || re.Code == "" {
-			t.Fatalf("Apply(%d, %d): uncoded error %v", seat, a, err)
-		}
-		if legal {
-			t.Fatalf("Apply(%d, %d): legal action refused: %v", seat, a, err)
-		}
-		if !bytes.Equal(before, mustMarshal(t, st)) {
-			t.Fatalf("Apply(%d, %d) failed with %v but changed the state", seat, a, err)
-		}
-		return
-	}
-	if !legal {
-		t.Fatalf("Apply(%d, %d) accepted an action not in Legal", seat, a)
-	}
-	if err := st.validate(); err != nil {
-		t.Fatalf("Apply(%d, %d) left an invalid state: %v", seat, a, err)
-	}
-}
+// FuzzActions drives games with arbitrary action sequences (see
+// gametest.FuzzActions).
+func FuzzActions(f *testing.F) { gametest.FuzzActions(f, fuzzGame()) }
 
 // FuzzUnmarshal: garbage never panics, and anything accepted re-encodes to
-// the same bytes and can be played on.
+// the same bytes and can be played on (see gametest.CheckDecode).
 func FuzzUnmarshal(f *testing.F) {
-	for _, b := range sampleEncodings(f, 4) {
-		f.Add(b)
-	}
-	f.Add([]byte{})
-	f.Add([]byte{codecVersion})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecode(t, data)
-	})
+	gametest.FuzzUnmarshal(f, fuzzGame(), append(gametest.Encodings(f, conformance(), 4, 5), []byte{codecVersion})...)
 }
 
-func checkDecode(t *testing.T, data []byte) {
-	st, err := Unmarshal(data)
-	if err != nil {
-		return
-	}
-	if !bytes.Equal(mustMarshal(t, st), data) {
-		t.Fatal("accepted encoding does not round-trip")
-	}
-	for s := game.Seat(-1); s <= MaxPlayers; s++ {
-		_ = st.SeatView(s)
-	}
-	// Play some legal actions on it.
-	for i := 0; i < 12 && !st.Over(); i++ {
-		to := st.ToAct()
-		if len(to) == 0 {
-			t.Fatal("nobody to act in an accepted state")
-		}
-		s := to[i%len(to)]
-		l := st.Legal(s)
-		if len(l) == 0 {
-			t.Fatal("no legal action in an accepted state")
-		}
-		step(t, st, s, l[i%len(l)])
-		_ = Baseline(st.SeatView(s), uint64(i))
-		_ = Sly(st.SeatView(s), uint64(i))
-	}
-}
-
-// sampleEncodings returns encodings of states along a few games.
-func sampleEncodings(t testing.TB, games int) [][]byte {
-	var out [][]byte
-	for g := 0; g < games; g++ {
-		st, _ := New(Config{Players: MinPlayers + g%4, Seed: uint64(g)})
-		r := rand.New(rand.NewPCG(uint64(g), 9))
-		for i := 0; !st.Over(); i++ {
-			if i%5 == 0 {
-				out = append(out, mustMarshal(t, st))
-			}
-			to := st.ToAct()
-			s := to[r.IntN(len(to))]
-			l := st.Legal(s)
-			if err := st.Apply(s, l[r.IntN(len(l))]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out = append(out, mustMarshal(t, st))
-	}
-	return out
-}
-
-// TestUnmarshalGarbage mutates valid encodings (bit flips, byte changes,
-// truncation, extension) and feeds random bytes: never a panic, and no
-// accepted state that does not round-trip or cannot be played on.
+// TestUnmarshalGarbage mutates valid encodings and feeds random bytes:
+// never a panic, and no accepted state that does not round-trip or cannot
+// be played on.
 func TestUnmarshalGarbage(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
-	samples := sampleEncodings(t, 8)
-	n := 40000
-	if raceEnabled {
-		n = 8000
-	}
-	accepted := 0
-	for i := 0; i < n; i++ {
-		b := bytes.Clone(samples[r.IntN(len(samples))])
-		switch r.IntN(5) {
-		case 0:
-			b[r.IntN(len(b))] ^= 1 << r.IntN(8)
-		case 1:
-			b[r.IntN(len(b))] = byte(r.IntN(256))
-		case 2:
-			b = b[:r.IntN(len(b))]
-		case 3:
-			b = append(b, byte(r.IntN(256)))
-		case 4:
-			b = make([]byte, r.IntN(120))
-			for j := range b {
-				b[j] = byte(r.IntN(256))
-			}
-		}
-		if _, err := Unmarshal(b); err == nil {
-			accepted++
-		}
-		checkDecode(t, b)
-	}
-	for _, b := range samples {
-		if _, err := Unmarshal(b); err != nil {
-			t.Fatalf("valid encoding refused: %v", err)
-		}
-	}
-	t.Logf("%d of %d mutations accepted (e.g. a changed seed or RNG word)", accepted, n)
+	gametest.DecodeMutations(t, fuzzGame(), gametest.Encodings(t, conformance(), 8, 5), 40000)
 }
 
-// Specific corruptions are refused.
+// Specific corruptions are refused; the encoding covers the whole state.
 func TestUnmarshalRejects(t *testing.T) {
 	st := newGame(t, 4, 0)
 	lay(t, st, "SS SB S S")
 	apply(t, st, "bid:2 bid:3 pass")
-	good := mustMarshal(t, st)
 	var x State
-	if err := x.UnmarshalBinary(good); err != nil || x != *st {
+	if err := x.UnmarshalBinary(mustMarshal(t, st)); err != nil || x != *st {
 		t.Fatalf("round trip: %v", err)
 	}
-	mutate := map[string]func(s *State){
+	gametest.Corruptions(t, fuzzGame(), st, (*State).Clone, map[string]func(s *State){
 		"card created":     func(s *State) { s.seats[0].hs++ },
 		"second boot":      func(s *State) { s.seats[1].hb = 1 },
 		"turn":             func(s *State) { s.turn = (s.turn + 1) % 4 },
@@ -207,22 +75,5 @@ func TestUnmarshalRejects(t *testing.T) {
 		"fan outside pick": func(s *State) { s.fan = 1 },
 		"side":             func(s *State) { s.seats[2].side = 3 },
 		"boot position":    func(s *State) { s.seats[1].boot = 3 },
-	}
-	for name, m := range mutate {
-		c := st.Clone()
-		m(c)
-		b, _ := c.MarshalBinary()
-		if _, err := Unmarshal(b); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-	if _, err := Unmarshal(append([]byte{99}, good[1:]...)); err == nil {
-		t.Error("unknown version accepted")
-	}
-	if _, err := Unmarshal(append(bytes.Clone(good), 0)); err == nil {
-		t.Error("trailing byte accepted")
-	}
-	if x != *st {
-		t.Fatal("failed UnmarshalBinary changed the target")
-	}
+	})
 }

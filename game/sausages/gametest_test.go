@@ -9,7 +9,12 @@ import (
 
 // TestConformance runs the shared engine conformance suite.
 func TestConformance(t *testing.T) {
-	gametest.Run(t, gametest.Game{
+	gametest.Run(t, conformance())
+}
+
+// conformance describes the engine to the shared suite and fuzz harnesses.
+func conformance() gametest.Game {
+	return gametest.Game{
 		New: func(seats int, seed uint64) (game.State, error) {
 			return New(Config{Players: seats, Seed: seed})
 		},
@@ -26,7 +31,7 @@ func TestConformance(t *testing.T) {
 		Rehide: func(st game.State, s game.Seat, seed uint64) game.State {
 			return rehide(st.(*State), s, seed)
 		},
-	})
+	}
 }
 
 // rehide returns a copy of st in which everything seat s cannot see is
