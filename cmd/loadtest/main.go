@@ -1,72 +1,192 @@
 // Command loadtest measures how many updates one bot process applies per
-// second against a real Redis, and what each active table costs there.
-// Telegram is replaced by an in-process stand-in that answers at once, so
-// the numbers are the bot's own (Redis round trips, engine, rendering).
-// The delivery worker runs with the production rate limits.
+// second against a real Redis, and what each table costs there. Telegram is
+// replaced by an in-process stand-in that answers at once, so the numbers
+// are the bot's own (Redis round trips, engine, rendering).
+//
+// Throughput (the delivery worker runs with the production rate limits):
 //
 //	go run ./cmd/loadtest -tables 10,100,1000,10000 -duration 10s
 //
-// For each table count it prints updates/s, apply latency percentiles and
-// Redis memory per table; the last line is JSON with every result.
+// For every game the bot offers in turn (or the one given with -game), and
+// every table count, it opens a game at each table as people do
+// (/newgame <game>, «join», «start»), then presses random legal moves from
+// -clients senders and prints the moves applied per second, the apply
+// latency and Redis memory per table; the last line is JSON with every
+// result. It fails (exit 1) when a table is not in play after setup or when
+// the load applied no move.
+//
+// Storage over time:
+//
+//	go run ./cmd/loadtest -tables 1000 -games-per-table 20
+//
+// Every table plays that many games in a row, each to its end; Redis is
+// measured per table after game 1, 5, 10, every 10th and the last, by kind
+// of key. A table's state must stay flat: the check fails (exit 1) when it
+// grew more than 20% from the first game to the last. Logs that grow with
+// traffic up to a bound of their own (applied update ids, kept 24 h) and
+// rate-limit windows (gone within seconds) are reported apart.
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	tgbot "github.com/go-telegram/bot"
-	"github.com/go-telegram/bot/models"
-
 	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/locales"
-	"github.com/trickchef/trickchef/store"
 )
 
-// result is one table count's measurement.
-type result struct {
-	Tables        int     `json:"tables"`
-	SetupSeconds  float64 `json:"setup_s"`
-	Updates       int64   `json:"updates"`
-	UpdatesPerSec float64 `json:"updates_per_s"`
-	P50ms         float64 `json:"apply_p50_ms"`
-	P99ms         float64 `json:"apply_p99_ms"`
-	BytesPerTable int64   `json:"redis_bytes_per_table"`
+// games are the games the bot offers, in menu order; keep this list in
+// step with cmd/trickchef/games.go (a test compares them).
+func games() []bot.Game {
+	return []bot.Game{bot.Trickchef(), bot.Sausages(), bot.Chef(), bot.Chekharda()}
 }
 
 func main() {
-	counts := flag.String("tables", "10,100,1000", "active table counts to measure, comma-separated")
+	counts := flag.String("tables", "10,100,1000", "table counts to measure, comma-separated")
 	duration := flag.Duration("duration", 10*time.Second, "load time per table count")
 	clients := flag.Int("clients", 8, "concurrent update senders")
+	people := flag.Int("people", 3, "people at each table")
+	gameID := flag.String("game", "all", `game to play: a game id, or "all" for every game the bot offers in turn`)
+	perTable := flag.Int("games-per-table", 0, "storage check: play this many games in a row at every table and measure Redis after game 1, 5, 10, 20, …")
 	redisURL := flag.String("redis", envOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
 	flag.Parse()
+	ns, err := parseCounts(*counts)
+	if err != nil {
+		fail(2, err)
+	}
+	gs, err := pickGames(*gameID)
+	if err != nil {
+		fail(2, err)
+	}
+	if *clients < 1 {
+		fail(2, fmt.Errorf("-clients must be at least 1"))
+	}
+	cfg := loadConfig{Duration: *duration, Clients: *clients, People: *people, RedisURL: *redisURL}
+
+	if *perTable > 0 {
+		var reports []storageReport
+		flat := true
+		for _, g := range gs {
+			for _, n := range ns {
+				fmt.Printf("%s, %d tables × %d games, %d people each:\n", g.ID(), n, *perTable, cfg.People)
+				rep, err := storage(g, n, *perTable, cfg, os.Stdout)
+				if err != nil {
+					fail(1, err) // the checkpoints so far are printed
+				}
+				printVerdict(rep)
+				flat = flat && rep.Flat
+				reports = append(reports, rep)
+			}
+		}
+		out, _ := json.Marshal(map[string]any{"clients": cfg.Clients, "people": cfg.People, "storage": reports})
+		fmt.Println(string(out))
+		if !flat {
+			fail(1, fmt.Errorf("a table's state grows with the games it played (more than %.0f%%)", maxGrowth*100))
+		}
+		return
+	}
+
 	var results []result
-	for _, c := range strings.Split(*counts, ",") {
+	for _, g := range gs {
+		for _, n := range ns {
+			r, err := throughput(g, n, cfg)
+			if err != nil {
+				printResults(cfg, results) // what was measured stays usable
+				fail(1, err)
+			}
+			fmt.Printf("%-10s %6d tables: %7.0f updates/s, apply p50 %.2f ms, p99 %.2f ms, Redis %d bytes/table (keys %d) (setup %.1f s, %d games opened during the load)\n",
+				r.Game, r.Tables, r.UpdatesPerSec, r.P50ms, r.P99ms, r.BytesPerTable, r.KeyBytesPerTable, r.SetupSeconds, r.Games)
+			results = append(results, r)
+		}
+	}
+	printResults(cfg, results)
+}
+
+func printResults(cfg loadConfig, results []result) {
+	out, _ := json.Marshal(map[string]any{"clients": cfg.Clients, "people": cfg.People, "duration_s": cfg.Duration.Seconds(), "results": results})
+	fmt.Println(string(out))
+}
+
+// printVerdict tells whether a table's state stayed flat, and how the
+// bounded logs grew per game.
+func printVerdict(rep storageReport) {
+	first, last := rep.Checkpoints[0], rep.Checkpoints[len(rep.Checkpoints)-1]
+	verdict := "flat"
+	if !rep.Flat {
+		verdict = fmt.Sprintf("GROWS (limit +%.0f%%)", maxGrowth*100)
+	}
+	fmt.Printf("  state per table: %d bytes after game %d, %d after game %d (%+.1f%%): %s\n",
+		first.State, first.Games, last.State, last.Games, rep.Growth*100, verdict)
+	if !rep.Flat {
+		for _, k := range grown(first, last) {
+			fmt.Printf("    %s: %d → %d bytes per table\n", k, first.Kinds[k], last.Kinds[k])
+		}
+	}
+	var kinds []string
+	for k := range last.Kinds {
+		if class, _ := classify(k); class == classLog {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	games := float64(last.Games - first.Games)
+	for _, k := range kinds {
+		_, bound := classify(k)
+		line := fmt.Sprintf("  %s (%s): %d → %d bytes per table", k, bound, first.Kinds[k], last.Kinds[k])
+		if games > 0 {
+			line += fmt.Sprintf(", %+.0f a game", float64(last.Kinds[k]-first.Kinds[k])/games)
+		}
+		if k == "table:upd" && last.UpdateIDs > 0 {
+			line += fmt.Sprintf("; %.0f ids, %.0f bytes an id", last.UpdateIDs, float64(last.Kinds[k])/last.UpdateIDs)
+		}
+		fmt.Println(line)
+	}
+	fmt.Printf("  %d moves in %.0f s\n", last.Moves, rep.Seconds)
+}
+
+// grown lists the kinds of state key that grew, most first.
+func grown(first, last checkpoint) []string {
+	var out []string
+	for k, b := range last.Kinds {
+		if class, _ := classify(k); class == classState && b > first.Kinds[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return last.Kinds[out[i]]-first.Kinds[out[i]] > last.Kinds[out[j]]-first.Kinds[out[j]]
+	})
+	return out
+}
+
+func pickGames(id string) ([]bot.Game, error) {
+	if id == "all" {
+		return games(), nil
+	}
+	var ids []string
+	for _, g := range games() {
+		if g.ID() == id {
+			return []bot.Game{g}, nil
+		}
+		ids = append(ids, g.ID())
+	}
+	return nil, fmt.Errorf("unknown game %q (have %s, or all)", id, strings.Join(ids, ", "))
+}
+
+func parseCounts(list string) ([]int, error) {
+	var out []int
+	for _, c := range strings.Split(list, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(c))
 		if err != nil || n < 1 {
-			fmt.Fprintf(os.Stderr, "loadtest: bad table count %q\n", c)
-			os.Exit(2)
+			return nil, fmt.Errorf("bad table count %q", c)
 		}
-		r, err := measure(n, *duration, *clients, *redisURL)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "loadtest:", err)
-			os.Exit(1)
-		}
-		fmt.Printf("%6d tables: %7.0f updates/s, apply p50 %.2f ms, p99 %.2f ms, Redis %d bytes/table (setup %.1f s)\n",
-			r.Tables, r.UpdatesPerSec, r.P50ms, r.P99ms, r.BytesPerTable, r.SetupSeconds)
-		results = append(results, r)
+		out = append(out, n)
 	}
-	out, _ := json.Marshal(map[string]any{"clients": *clients, "duration_s": duration.Seconds(), "results": results})
-	fmt.Println(string(out))
+	return out, nil
 }
 
 func envOr(k, def string) string {
@@ -76,223 +196,7 @@ func envOr(k, def string) string {
 	return def
 }
 
-// driver feeds one bot process with updates.
-type driver struct {
-	b      *bot.Bot
-	st     *store.Redis
-	nextID atomic.Int64
-}
-
-func (d *driver) send(ctx context.Context, u *models.Update) error {
-	u.ID = d.nextID.Add(1)
-	return d.b.HandleUpdate(ctx, u)
-}
-
-func user(id int64) models.User {
-	return models.User{ID: id, FirstName: "U" + strconv.FormatInt(id, 10)}
-}
-
-func group(id int64) models.Chat {
-	return models.Chat{ID: id, Type: models.ChatTypeSupergroup, Title: "Load"}
-}
-
-func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text string) error {
-	u := user(from)
-	return d.send(ctx, &models.Update{Message: &models.Message{Chat: chat, From: &u, Text: text}})
-}
-
-func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data string) error {
-	return d.send(ctx, &models.Update{CallbackQuery: &models.CallbackQuery{
-		ID: "q", From: user(from), Data: data,
-		Message: models.MaybeInaccessibleMessage{Message: &models.Message{Chat: chat}},
-	}})
-}
-
-func (d *driver) table(ctx context.Context, chat int64) (*bot.Table, error) {
-	rec, err := d.st.Load(ctx, strconv.FormatInt(chat, 10))
-	if err != nil {
-		return nil, err
-	}
-	return bot.DecodeTable(rec.Data)
-}
-
-// open starts a 3-person game at a group.
-func (d *driver) open(ctx context.Context, chat int64) error {
-	g := group(chat)
-	people := []int64{-chat * 10, -chat*10 + 1, -chat*10 + 2}
-	for _, p := range people {
-		// What /start in private records; set directly, because the
-		// greeting it sends waits for Telegram's global 30/s limit.
-		if err := d.st.SetPointer(ctx, "started:"+strconv.FormatInt(p, 10), "1"); err != nil {
-			return err
-		}
-	}
-	if err := d.text(ctx, g, people[0], "/newgame"); err != nil {
-		return err
-	}
-	for i, button := range []string{"join", "join", "start"} {
-		t, err := d.table(ctx, chat)
-		if err != nil {
-			return err
-		}
-		who := people[0]
-		if button == "join" {
-			who = people[i+1]
-		}
-		if err := d.press(ctx, g, who, bot.LobbyPayload(t, button)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// move presses a random legal move for whoever must act at the group.
-func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (time.Duration, bool, error) {
-	t, err := d.table(ctx, chat)
-	if err != nil {
-		return 0, false, err
-	}
-	st, err := bot.State(t, bot.Trickchef(), bot.Sausages())
-	if err != nil {
-		return 0, false, err
-	}
-	if st == nil || st.Over() {
-		return 0, false, d.open(ctx, chat) // the game ended: deal a new one
-	}
-	seat := int(st.ToAct()[0])
-	legal := st.Legal(st.ToAct()[0])
-	data := bot.ActionPayload(t, seat, legal[rng.IntN(len(legal))])
-	start := time.Now()
-	err = d.press(ctx, group(chat), t.Seats[seat].UserID, data)
-	return time.Since(start), true, err
-}
-
-func measure(n int, duration time.Duration, clients int, redisURL string) (result, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, redisURL, prefix)
-	if err != nil {
-		return result{}, err
-	}
-	defer st.Close()
-	cat, err := locales.New()
-	if err != nil {
-		return result{}, err
-	}
-	b := bot.New(bot.Config{Username: "loadbot", TurnTimeout: time.Hour}, st, &instantTelegram{}, cat, bot.WithGames(bot.Trickchef(), bot.Sausages()))
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); b.RunWorker(ctx) }()
-	defer wg.Wait()
-	defer cancel()
-	d := &driver{b: b, st: st}
-
-	memBefore, err := st.UsedMemory(ctx)
-	if err != nil {
-		return result{}, err
-	}
-	setup := time.Now()
-	chats := make(chan int64)
-	var setupErr atomic.Value
-	var sw sync.WaitGroup
-	for w := 0; w < clients; w++ {
-		sw.Add(1)
-		go func() {
-			defer sw.Done()
-			for c := range chats {
-				if err := d.open(ctx, c); err != nil {
-					setupErr.Store(err)
-				}
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		chats <- -1_000_000_000_000 - int64(i)
-	}
-	close(chats)
-	sw.Wait()
-	if err, _ := setupErr.Load().(error); err != nil {
-		return result{}, fmt.Errorf("setup: %w", err)
-	}
-	r := result{Tables: n, SetupSeconds: time.Since(setup).Seconds()}
-	time.Sleep(500 * time.Millisecond) // let the first deliveries settle
-	memAfter, err := st.UsedMemory(ctx)
-	if err != nil {
-		return result{}, err
-	}
-	r.BytesPerTable = (memAfter - memBefore) / int64(n)
-
-	var mu sync.Mutex
-	var lat []time.Duration
-	var count atomic.Int64
-	stop := time.Now().Add(duration)
-	var lw sync.WaitGroup
-	for w := 0; w < clients; w++ {
-		lw.Add(1)
-		go func(w int) {
-			defer lw.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 7))
-			var mine []time.Duration
-			for time.Now().Before(stop) {
-				chat := -1_000_000_000_000 - int64(rng.IntN(n))
-				took, ok, err := d.move(ctx, chat, rng)
-				if err != nil || !ok {
-					continue
-				}
-				mine = append(mine, took)
-				count.Add(1)
-			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		}(w)
-	}
-	lw.Wait()
-	r.Updates = count.Load()
-	r.UpdatesPerSec = float64(r.Updates) / duration.Seconds()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		ms := func(x time.Duration) float64 { return float64(x.Microseconds()) / 1000 }
-		r.P50ms, r.P99ms = ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
-	}
-	cleanup(ctx, st, n)
-	return r, nil
-}
-
-func cleanup(ctx context.Context, st *store.Redis, n int) {
-	for i := 0; i < n; i++ {
-		st.Delete(ctx, strconv.FormatInt(-1_000_000_000_000-int64(i), 10))
-	}
-}
-
-// instantTelegram answers every call at once, like a Bot API server with
-// no latency: the load test measures the bot, not the network.
-type instantTelegram struct{ nextID atomic.Int64 }
-
-func (t *instantTelegram) msg(chat any) *models.Message {
-	id, _ := chat.(int64)
-	return &models.Message{ID: int(t.nextID.Add(1)), Chat: models.Chat{ID: id}}
-}
-
-func (t *instantTelegram) GetMe(context.Context) (*models.User, error) {
-	return &models.User{ID: 1, IsBot: true, Username: "loadbot"}, nil
-}
-func (t *instantTelegram) SendMessage(_ context.Context, p *tgbot.SendMessageParams) (*models.Message, error) {
-	return t.msg(p.ChatID), nil
-}
-func (t *instantTelegram) EditMessageText(_ context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error) {
-	return t.msg(p.ChatID), nil
-}
-func (t *instantTelegram) DeleteMessage(context.Context, *tgbot.DeleteMessageParams) (bool, error) {
-	return true, nil
-}
-func (t *instantTelegram) AnswerCallbackQuery(context.Context, *tgbot.AnswerCallbackQueryParams) (bool, error) {
-	return true, nil
-}
-func (t *instantTelegram) SetMyCommands(context.Context, *tgbot.SetMyCommandsParams) (bool, error) {
-	return true, nil
-}
-func (t *instantTelegram) GetChatMember(context.Context, *tgbot.GetChatMemberParams) (*models.ChatMember, error) {
-	return &models.ChatMember{Type: models.ChatMemberTypeMember}, nil
+func fail(code int, err error) {
+	fmt.Fprintln(os.Stderr, "loadtest:", err)
+	os.Exit(code)
 }

@@ -1,107 +1,132 @@
-// Command pacegame plays whole games of Трик-н-Шеф through the real bot,
-// against the fake Bot API server with Telegram's rate limits on, with
-// simulated people thinking at a human pace, over a real Redis. It reports
-// what Telegram would see: calls to the group per game, the most in any
-// 60 s, 429 answers, and how long the bot took to answer button presses.
+// Command pacegame plays games through the real bot, against the fake Bot
+// API server with Telegram's rate limits on, with simulated people thinking
+// at a human pace, over a real Redis. It reports what Telegram would see:
+// the calls per move by method and chat kind, 429 answers, and how long a
+// move takes to reach the next player and the group.
 //
-//	go run ./cmd/pacegame -people 4 -pace 3s
+// One game, played to its end (the default):
+//
+//	go run ./cmd/pacegame -people 4 -pace 2s
+//
+// Capacity: N tables of four people at once through one bot process, each
+// stopped after -moves applied moves, one row per N:
+//
+//	go run ./cmd/pacegame -tables 1,10,20,40,60 -moves 60
 //
 // The last line is one JSON object with the numbers.
+//
+// What is measured, so runs compare:
+//   - calls: every Bot API call from the first Start press until every
+//     table's last change was delivered, by method and by chat kind (group,
+//     private); answerCallbackQuery apart (it is not rate-limited); calls
+//     refused with 429 are counted only as 429s. Per move = divided by the
+//     actions applied, from the tables' logs.
+//   - prompt latency: from a move's press to the moment the next player's
+//     private chat shows their new playable buttons (the fresh "your turn"
+//     message; an edit when the same player moves again).
+//   - table latency: from a move's press to the first edit of the group's
+//     message that reached Telegram after the bot answered the press (the
+//     answer follows the commit, and the table is drawn from the latest
+//     state).
+//   - per table: each table's p99; the slowest table's against the median
+//     table's shows how fairly the bot shares Telegram's global budget.
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
+	"io"
 	"os"
-	"sort"
 	"strconv"
-	"sync"
+	"strings"
 	"time"
-
-	"github.com/rs/zerolog"
-
-	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/store"
 )
 
-type report struct {
-	People          int     `json:"people"`
-	Robots          int     `json:"robots"`
-	PaceSeconds     float64 `json:"pace_s"`
-	GameSeconds     float64 `json:"game_s"`
-	GroupCalls      int     `json:"group_calls"`
-	GroupPeakPerMin int     `json:"group_peak_per_min"`
-	PrivateCalls    int     `json:"private_calls"`
-	TooMany         int     `json:"http_429"`
-	Presses         int     `json:"presses"`
-	AnswerP50ms     float64 `json:"answer_p50_ms"`
-	AnswerP99ms     float64 `json:"answer_p99_ms"`
-	AnswerMaxms     float64 `json:"answer_max_ms"`
-	TableP50ms      float64 `json:"move_to_table_p50_ms"`
-	TableP99ms      float64 `json:"move_to_table_p99_ms"`
-}
-
 func main() {
-	people := flag.Int("people", 4, "people at the table (1-4)")
-	robots := flag.Int("robots", 0, "robots at the table")
-	pace := flag.Duration("pace", 3*time.Second, "mean thinking time of a person per move")
+	people := flag.Int("people", 4, "people at each table")
+	robots := flag.Int("robots", 0, "robots at each table")
+	pace := flag.Duration("pace", 2*time.Second, "mean thinking time of a person per move (each move takes 0.5-1.5 times it)")
 	redisURL := flag.String("redis", envOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
-	seed := flag.Uint64("seed", 1, "seed of the people's thinking times")
-	timeout := flag.Duration("timeout", time.Hour, "give up after")
+	seed := flag.Uint64("seed", 1, "seed of the people's thinking times and choices")
+	timeout := flag.Duration("timeout", time.Hour, "give up a measurement after")
+	tables := flag.String("tables", "", "capacity mode: table counts to measure one after another, comma-separated (e.g. 1,10,20,40)")
+	moves := flag.Int("moves", 60, "capacity mode: stop each table after this many moves (0: play to the end)")
+	gameID := flag.String("game", "trickchef", "game to play")
+	turnTimeout := flag.Duration("turn-timeout", 10*time.Minute, "the bot's turn timeout (long, so a table that stopped at -moves stays quiet while others play)")
 	flag.Parse()
-	if *people < 1 || *people+*robots < 3 || *people+*robots > 4 {
-		fmt.Fprintln(os.Stderr, "pacegame: need 1-4 people and 3-4 seats in all")
-		os.Exit(2)
+
+	cfg := config{
+		Game: *gameID, People: *people, Robots: *robots, Pace: *pace, Seed: *seed,
+		TurnTimeout: *turnTimeout, Timeout: *timeout, RedisURL: *redisURL, Log: os.Stderr,
 	}
-	rep, err := run(*people, *robots, *pace, *redisURL, *seed, *timeout)
+	if *tables == "" {
+		cfg.Tables = 1
+		if flagSet("moves") {
+			cfg.Moves = *moves
+		}
+		res, err := run(cfg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "pacegame:", err)
+			os.Exit(1)
+		}
+		printGame(os.Stdout, res)
+		out, _ := json.Marshal(res)
+		fmt.Println(string(out))
+		return
+	}
+	counts, err := parseCounts(*tables)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pacegame:", err)
-		os.Exit(1)
+		os.Exit(2)
 	}
-	fmt.Printf("game of %d people + %d robots at %v a move: %.0f s\n", rep.People, rep.Robots, *pace, rep.GameSeconds)
-	fmt.Printf("group chat: %d calls, at most %d in any 60 s (limit 20); private chats: %d calls; 429 answers: %d\n",
-		rep.GroupCalls, rep.GroupPeakPerMin, rep.PrivateCalls, rep.TooMany)
-	fmt.Printf("button presses: %d, answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
-		rep.Presses, rep.AnswerP50ms, rep.AnswerP99ms, rep.AnswerMaxms)
-	fmt.Printf("move → group table showing it: p50 %.0f ms, p99 %.0f ms\n", rep.TableP50ms, rep.TableP99ms)
-	out, _ := json.Marshal(rep)
+	cfg.Moves = *moves
+	fmt.Printf("%s, %d people + %d robots a table, %v a move (%v–%v), %s\n", cfg.Game, cfg.People, cfg.Robots,
+		cfg.Pace, cfg.Pace/2, cfg.Pace*3/2, movesText(cfg.Moves))
+	printHeader(os.Stdout)
+	var rows []result
+	for _, n := range counts {
+		cfg.Tables = n
+		res, err := run(cfg)
+		if err != nil {
+			printJSON(rows) // what was measured stays usable
+			fmt.Fprintf(os.Stderr, "pacegame: %d tables: %v\n", n, err)
+			os.Exit(1)
+		}
+		printRow(os.Stdout, res)
+		rows = append(rows, res)
+	}
+	printJSON(rows)
+}
+
+func printJSON(rows []result) {
+	out, _ := json.Marshal(map[string]any{"rows": rows})
 	fmt.Println(string(out))
 }
 
-// moveToTable measures, for every answered button press of the game, how
-// long until the next successful call that redrew the group's message: the
-// table is always drawn from the latest state, so that call shows the move.
-func moveToTable(calls []telegramtest.Call, groupID int64, since time.Time) (p50, p99 float64) {
-	var presses, draws []time.Time
-	for _, c := range calls {
-		if c.Time.Before(since) || !c.OK {
-			continue
-		}
-		switch {
-		case c.Method == "answerCallbackQuery":
-			presses = append(presses, c.Time)
-		case c.ChatID == groupID && (c.Method == "editMessageText" || c.Method == "sendMessage"):
-			draws = append(draws, c.Time)
-		}
+func movesText(n int) string {
+	if n == 0 {
+		return "games played to the end"
 	}
-	var lat []time.Duration
-	for _, p := range presses {
-		i := sort.Search(len(draws), func(i int) bool { return !draws[i].Before(p) })
-		if i < len(draws) {
-			lat = append(lat, draws[i].Sub(p))
+	return "tables stopped after " + strconv.Itoa(n) + " moves"
+}
+
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func parseCounts(list string) ([]int, error) {
+	var out []int
+	for _, c := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad table count %q", c)
 		}
+		out = append(out, n)
 	}
-	if len(lat) == 0 {
-		return 0, 0
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) }
-	return ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
+	return out, nil
 }
 
 func envOr(k, def string) string {
@@ -111,80 +136,51 @@ func envOr(k, def string) string {
 	return def
 }
 
-func run(people, robots int, pace time.Duration, redisURL string, seed uint64, timeout time.Duration) (report, error) {
-	ctx := context.Background()
-	prefix := "pacegame:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, redisURL, prefix)
-	if err != nil {
-		return report{}, err
+// printGame reports one game played to its end.
+func printGame(w io.Writer, r result) {
+	fmt.Fprintf(w, "%s, %d people + %d robots at %.1f s a move: %.0f s, %d moves (%d by the bot)\n",
+		r.Game, r.People, r.Robots, r.PaceSeconds, r.Seconds, r.Moves, r.AutoMoves)
+	fmt.Fprintf(w, "group chat: %d calls, at most %d in any 60 s (limit 20); private chats: %d calls; 429 answers: %d\n",
+		r.Calls.Group.total(), r.GroupPeak, r.Calls.Private.total(), r.Calls.TooMany)
+	printPerMove(w, r)
+	fmt.Fprintf(w, "button presses: %d applied, %d refused; handled in p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+		r.Presses, r.Refused, r.AnswerP50ms, r.AnswerP99ms, r.AnswerMaxms)
+	fmt.Fprintf(w, "move → next player's prompt: p50 %.0f ms, p99 %.0f ms\n", r.PromptP50ms, r.PromptP99ms)
+	fmt.Fprintf(w, "move → group table showing it: p50 %.0f ms, p99 %.0f ms\n", r.TableP50ms, r.TableP99ms)
+}
+
+func printPerMove(w io.Writer, r result) {
+	p := r.PerMove
+	fmt.Fprintf(w, "calls per move: group send %.2f, edit %.2f, delete %.2f; private send %.2f, edit %.2f, delete %.2f; "+
+		"rate-limited %.2f; answerCallbackQuery %.2f\n",
+		p.Group.Send, p.Group.Edit, p.Group.Delete, p.Private.Send, p.Private.Edit, p.Private.Delete, p.Limited, p.Answers)
+}
+
+func printHeader(w io.Writer) {
+	fmt.Fprintln(w, "                       calls per move                                      prompt (s)   table (s)    prompt p99 (s)")
+	fmt.Fprintln(w, "tables  moves  group s/e/d     private s/e/d   limited  answers   429  p50   p99   p50   p99   slowest/median table")
+}
+
+func printRow(w io.Writer, r result) {
+	p := r.PerMove
+	sec := func(ms float64) float64 { return ms / 1000 }
+	fmt.Fprintf(w, "%6d %6d  %.2f/%.2f/%.2f  %.2f/%.2f/%.2f  %7.2f  %7.2f %5d  %4.1f  %4.1f  %4.1f  %4.1f   %5.1f / %.1f",
+		r.Tables, r.Moves, p.Group.Send, p.Group.Edit, p.Group.Delete, p.Private.Send, p.Private.Edit, p.Private.Delete,
+		p.Limited, p.Answers, r.Calls.TooMany,
+		sec(r.PromptP50ms), sec(r.PromptP99ms), sec(r.TableP50ms), sec(r.TableP99ms),
+		sec(r.PromptTables.SlowestMs), sec(r.PromptTables.MedianMs))
+	var notes []string
+	if r.AutoMoves > 0 {
+		notes = append(notes, fmt.Sprintf("%d moves by the bot", r.AutoMoves))
 	}
-	defer st.Close()
-	srv := telegramtest.NewServer() // Telegram's limits, on
-	defer srv.Close()
-	var mu sync.Mutex
-	var answers []time.Duration
-	h := &bottest.Harness{
-		Srv:   srv,
-		Store: st,
-		Games: []bot.Game{bot.Trickchef()},
-		Cfg:   bot.Config{TurnTimeout: time.Minute},
-		Log:   zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
-		Answered: func(d time.Duration) {
-			mu.Lock()
-			answers = append(answers, d)
-			mu.Unlock()
-		},
+	if r.Refused+r.PressErrors > 0 {
+		notes = append(notes, fmt.Sprintf("%d presses refused, %d failed", r.Refused, r.PressErrors))
 	}
-	if err := h.Start(); err != nil {
-		return report{}, err
+	if r.Unsettled > 0 {
+		notes = append(notes, fmt.Sprintf("%d tables still delivering", r.Unsettled))
 	}
-	defer h.Stop()
-	names := []string{"Аня", "Борис", "Вера", "Глеб"}
-	var us []*telegramtest.User
-	for i := 0; i < people; i++ {
-		u := srv.NewUser(names[i])
-		if err := h.Begin(u); err != nil {
-			return report{}, err
-		}
-		us = append(us, u)
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "  (%s)", strings.Join(notes, "; "))
 	}
-	group := srv.NewGroup("Темп", us...)
-	lobby, err := h.Lobby(group, us[0], us[1:], robots)
-	if err != nil {
-		return report{}, err
-	}
-	mu.Lock()
-	answers = nil // count the game's presses only
-	mu.Unlock()
-	start := time.Now()
-	if err := h.StartGame(us[0], lobby); err != nil {
-		return report{}, err
-	}
-	think := bottest.HumanPace(pace, rand.New(rand.NewPCG(seed, seed^0x5eed)))
-	if _, err := h.PlayToEnd(group, us, timeout, think); err != nil {
-		return report{}, err
-	}
-	rep := report{People: people, Robots: robots, PaceSeconds: pace.Seconds(), GameSeconds: time.Since(start).Seconds()}
-	for chat, n := range srv.CallsPerChat() {
-		if chat == group.ID() {
-			rep.GroupCalls = n
-		} else {
-			rep.PrivateCalls += n
-		}
-	}
-	rep.GroupPeakPerMin = srv.PeakCalls(group.ID(), time.Minute)
-	rep.TableP50ms, rep.TableP99ms = moveToTable(srv.Calls(), group.ID(), start)
-	rep.TooMany = srv.TooManyRequestsCount()
-	mu.Lock()
-	defer mu.Unlock()
-	sort.Slice(answers, func(i, j int) bool { return answers[i] < answers[j] })
-	rep.Presses = len(answers)
-	if n := len(answers); n > 0 {
-		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-		rep.AnswerP50ms = ms(answers[n/2])
-		rep.AnswerP99ms = ms(answers[(n*99)/100])
-		rep.AnswerMaxms = ms(answers[n-1])
-	}
-	_ = st.Delete(ctx, strconv.FormatInt(group.ID(), 10))
-	return rep, nil
+	fmt.Fprintln(w)
 }

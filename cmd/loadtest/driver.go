@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
+)
+
+// firstChat is the chat id of table 0; table i is firstChat - i.
+const firstChat = -1_000_000_000_000
+
+func chatOf(i int) int64 { return firstChat - int64(i) }
+
+// driver feeds one bot process with updates, as Telegram would, and reads
+// the tables back from the store to pick legal moves.
+type driver struct {
+	b      *bot.Bot
+	st     *store.Redis
+	tg     *instantTelegram
+	game   bot.Game   // the game every table plays
+	games  []bot.Game // the games the bot offers
+	people int
+	nextID atomic.Int64
+
+	cancel context.CancelFunc
+	worker sync.WaitGroup
+}
+
+// newDriver starts a bot process (its delivery worker included) over st.
+// unlimited lifts the bot's own rate limits, for runs that need every
+// change delivered at once rather than at Telegram's pace.
+func newDriver(st *store.Redis, g bot.Game, people int, unlimited bool) (*driver, error) {
+	cat, err := locales.New()
+	if err != nil {
+		return nil, err
+	}
+	cfg := bot.Config{Username: "loadbot", TurnTimeout: time.Hour}
+	if unlimited {
+		cfg.Limits = bot.Limits{GroupInterval: time.Microsecond, PrivateInterval: time.Microsecond,
+			GlobalPerSecond: 1 << 30, GlobalWindow: time.Second}
+	}
+	tg := &instantTelegram{}
+	d := &driver{st: st, tg: tg, game: g, games: games(), people: people}
+	d.b = bot.New(cfg, st, tg, cat, bot.WithGames(d.games...))
+	ctx, cancel := context.WithCancel(context.Background())
+	d.cancel = cancel
+	d.worker.Add(1)
+	go func() { defer d.worker.Done(); d.b.RunWorker(ctx) }()
+	return d, nil
+}
+
+// stop ends the bot process.
+func (d *driver) stop() {
+	d.cancel()
+	d.worker.Wait()
+}
+
+func user(id int64) models.User {
+	return models.User{ID: id, FirstName: "U" + strconv.FormatInt(id, 10)}
+}
+
+func group(id int64) models.Chat {
+	return models.Chat{ID: id, Type: models.ChatTypeSupergroup, Title: "Load"}
+}
+
+// peopleOf are the users seated at a table, the creator first.
+func (d *driver) peopleOf(chat int64) []int64 {
+	out := make([]int64, d.people)
+	for i := range out {
+		out[i] = -chat*10 + int64(i)
+	}
+	return out
+}
+
+func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text string) error {
+	u := user(from)
+	return d.b.HandleUpdate(ctx, &models.Update{ID: d.nextID.Add(1), Message: &models.Message{Chat: chat, From: &u, Text: text}})
+}
+
+// press sends a button press and returns the bot's answer: "" means the
+// press was applied, anything else is the refusal the player would see.
+func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data string) (string, error) {
+	id := d.nextID.Add(1)
+	q := strconv.FormatInt(id, 10)
+	err := d.b.HandleUpdate(ctx, &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
+		ID: q, From: user(from), Data: data,
+		Message: models.MaybeInaccessibleMessage{Message: &models.Message{Chat: chat}},
+	}})
+	if err != nil {
+		return "", err
+	}
+	ans, ok := d.tg.answer(q)
+	if !ok {
+		return "", fmt.Errorf("press %q was not answered", data)
+	}
+	return ans, nil
+}
+
+func (d *driver) table(ctx context.Context, chat int64) (*bot.Table, error) {
+	rec, err := d.st.Load(ctx, strconv.FormatInt(chat, 10))
+	if err != nil {
+		return nil, err
+	}
+	return bot.DecodeTable(rec.Data)
+}
+
+// errNotInPlay reports a table whose game did not start.
+var errNotInPlay = errors.New("not in play after setup")
+
+// open starts a game at a group the way people do: /newgame <game> names
+// the game, the others press «join», the creator «start». It checks the
+// table is in play afterwards.
+func (d *driver) open(ctx context.Context, chat int64) error {
+	g := group(chat)
+	people := d.peopleOf(chat)
+	for _, p := range people {
+		// What /start in private records; set directly, because the
+		// greeting it sends waits for Telegram's global limit.
+		if err := d.st.SetPointer(ctx, store.StartedKey(p), "1"); err != nil {
+			return err
+		}
+	}
+	if err := d.text(ctx, g, people[0], "/newgame "+d.game.ID()); err != nil {
+		return err
+	}
+	t, err := d.table(ctx, chat)
+	if err != nil {
+		return fmt.Errorf("table %d after /newgame: %w", chat, err)
+	}
+	for _, p := range people[1:] {
+		if _, err := d.press(ctx, g, p, bot.LobbyPayload(t, "join")); err != nil {
+			return err
+		}
+	}
+	if _, err := d.press(ctx, g, people[0], bot.LobbyPayload(t, "start")); err != nil {
+		return err
+	}
+	if t, err = d.table(ctx, chat); err != nil {
+		return err
+	}
+	if t.Phase != bot.PhasePlaying || t.Kind != d.game.ID() {
+		return fmt.Errorf("table %d %w: phase %q, game %q, %d seats", chat, errNotInPlay, t.Phase, t.Kind, len(t.Seats))
+	}
+	return nil
+}
+
+// step is what one call of move did.
+type step struct {
+	took    time.Duration // the press, from sending to its answer
+	pressed bool          // a move was pressed (false: the game was over, or nobody can act)
+	applied bool          // the press was applied (false: refused)
+	over    bool          // the table's game is over (nothing was pressed)
+	answer  string        // the refusal, if any
+}
+
+// move presses a random legal move for a random seat that may act.
+func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (step, error) {
+	t, err := d.table(ctx, chat)
+	if err != nil {
+		return step{}, err
+	}
+	st, err := bot.State(t, d.games...)
+	if err != nil {
+		return step{}, err
+	}
+	if st == nil || st.Over() || t.Phase != bot.PhasePlaying {
+		return step{over: true}, nil
+	}
+	var acting []game.Seat
+	for _, s := range st.ToAct() {
+		if s != game.System && len(st.Legal(s)) > 0 {
+			acting = append(acting, s)
+		}
+	}
+	if len(acting) == 0 {
+		return step{}, nil // the system moves next, on its own timer
+	}
+	seat := acting[rng.IntN(len(acting))]
+	legal := st.Legal(seat)
+	data := bot.ActionPayload(t, int(seat), legal[rng.IntN(len(legal))])
+	start := time.Now()
+	ans, err := d.press(ctx, group(chat), t.Seats[seat].UserID, data)
+	return step{took: time.Since(start), pressed: true, applied: err == nil && ans == "", answer: ans}, err
+}
+
+// setup opens a game at each of n tables, with the given number of
+// concurrent senders; any table not in play afterwards is an error.
+func (d *driver) setup(ctx context.Context, n, clients int) error {
+	return forTables(ctx, n, clients, func(ctx context.Context, i int) error { return d.open(ctx, chatOf(i)) })
+}
+
+// forTables runs fn for tables 0..n-1 on clients goroutines and returns the
+// first error (the others stop taking tables then).
+func forTables(ctx context.Context, n, clients int, fn func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := atomic.Int64{}
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range min(clients, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := fn(ctx, i); err != nil {
+					once.Do(func() { first = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// TestThroughputApplies runs a tiny load for every game and checks moves
+// were applied: the tool must never again report 0 updates/s and pass.
+func TestThroughputApplies(t *testing.T) {
+	cfg := loadConfig{Duration: time.Second, Clients: 2, People: 3, RedisURL: redistest.URL(t)}
+	for _, g := range games() {
+		t.Run(g.ID(), func(t *testing.T) {
+			r, err := throughput(g, 2, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Updates == 0 || r.UpdatesPerSec <= 0 {
+				t.Fatalf("no update applied: %+v", r)
+			}
+			if r.Refused != 0 {
+				t.Errorf("%d of the driver's moves were refused: %+v", r.Refused, r)
+			}
+			if r.KeyBytesPerTable <= 0 {
+				t.Errorf("no Redis keys measured: %+v", r)
+			}
+		})
+	}
+}
+
+// TestStoragePlaysWholeGames plays two games at two tables and checks both
+// were played to the end and measured.
+func TestStoragePlaysWholeGames(t *testing.T) {
+	cfg := loadConfig{Clients: 2, People: 3, RedisURL: redistest.URL(t)}
+	for _, g := range games() {
+		t.Run(g.ID(), func(t *testing.T) {
+			rep, err := storage(g, 2, 2, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Checkpoints) != 2 {
+				t.Fatalf("checkpoints %+v, want after games 1 and 2", rep.Checkpoints)
+			}
+			first, second := rep.Checkpoints[0], rep.Checkpoints[1]
+			if first.Moves == 0 || second.Moves <= first.Moves {
+				t.Errorf("moves applied after game 1: %d, after game 2: %d", first.Moves, second.Moves)
+			}
+			for _, c := range rep.Checkpoints {
+				if c.Kinds["table:rec"] == 0 || c.State <= 0 {
+					t.Errorf("after game %d: no table record measured: %+v", c.Games, c.Kinds)
+				}
+				if c.UpdateIDs == 0 {
+					t.Errorf("after game %d: no applied update ids measured", c.Games)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckpointsFor(t *testing.T) {
+	for games, want := range map[int][]int{1: {1}, 2: {1, 2}, 5: {1, 5}, 20: {1, 5, 10, 20}, 25: {1, 5, 10, 20, 25}} {
+		if got := checkpointsFor(games); !slices.Equal(got, want) {
+			t.Errorf("checkpointsFor(%d) = %v, want %v", games, got, want)
+		}
+	}
+}
+
+func TestKeyKind(t *testing.T) {
+	for key, want := range map[string]string{
+		"t:{-1000000000000}:rec":  "table:rec",
+		"t:{-1000000000000}:upd":  "table:upd",
+		"t:{-100_7}:msg":          "table:msg",
+		"ptr:{user:42}":           "pointer:user",
+		"ptr:{started:42}":        "pointer:started",
+		"rate:{chat:-100}:meta":   "rate",
+		"rate:{global}":           "rate",
+		"res:{-100}:st:trickchef": "results:st",
+		"res:{-100}:hist":         "results:hist",
+		"resu:{u42}":              "results:player",
+		"wake":                    "wake",
+	} {
+		if got := keyKind(key); got != want {
+			t.Errorf("keyKind(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestGamesAsTheBotOffers keeps games() in step with the games the real
+// bot wires in (cmd/trickchef/games.go): the load must cover every one.
+func TestGamesAsTheBotOffers(t *testing.T) {
+	bot, ours := gameConstructors(t, "../trickchef/games.go"), gameConstructors(t, "main.go")
+	if len(bot) == 0 || !slices.Equal(bot, ours) {
+		t.Errorf("the bot offers %v, the load test plays %v", bot, ours)
+	}
+}
+
+// gameConstructors lists the bot.X() calls inside func games() of a file.
+func gameConstructors(t *testing.T, file string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "games" || fn.Body == nil {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "bot" {
+						out = append(out, sel.Sel.Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}

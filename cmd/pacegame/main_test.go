@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// TestSmoke plays a few fast moves at one table through the fake Bot API
+// and checks the tool counted them, so it keeps building and measuring.
+func TestSmoke(t *testing.T) {
+	res, err := run(config{
+		Game: "trickchef", Tables: 1, People: 4, Pace: 40 * time.Millisecond, Moves: 5, Seed: 1,
+		TurnTimeout: 10 * time.Minute, Timeout: 2 * time.Minute, RedisURL: redistest.URL(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Moves < 5 || res.Presses < 5 {
+		t.Errorf("moves %d, presses %d; want at least 5", res.Moves, res.Presses)
+	}
+	if res.Calls.Private.Send == 0 || res.Calls.Group.Edit == 0 || res.Calls.Answers < res.Presses {
+		t.Errorf("calls not counted: %+v", res.Calls)
+	}
+	if res.PerMove.Limited <= 0 {
+		t.Errorf("calls per move %+v", res.PerMove)
+	}
+	if res.PromptN == 0 || res.TableN == 0 {
+		t.Errorf("latency samples: %d prompts, %d table draws", res.PromptN, res.TableN)
+	}
+	if res.Refused+res.PressErrors != 0 || res.Unsettled != 0 {
+		t.Errorf("refused %d, failed %d, unsettled %d", res.Refused, res.PressErrors, res.Unsettled)
+	}
+	var out bytes.Buffer
+	printHeader(&out)
+	printRow(&out, res)
+	printGame(&out, res)
+	if strings.Count(out.String(), "\n") != 9 {
+		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+func TestLatencies(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	presses := []press{{at: at(1000), answered: at(1010)}, {at: at(3000), answered: at(3005)}}
+	// The first prompt (the game's start) has no move before it.
+	prompts := []time.Time{at(0), at(1100), at(3400)}
+	if got, want := promptLatencies(presses, prompts), []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}; !slices.Equal(got, want) {
+		t.Errorf("prompt latencies %v, want %v", got, want)
+	}
+	// A draw before the answer may show the state before the move.
+	draws := []time.Time{at(1005), at(2500), at(6000)}
+	if got, want := tableLatencies(presses, draws), []time.Duration{1500 * time.Millisecond, 3000 * time.Millisecond}; !slices.Equal(got, want) {
+		t.Errorf("table latencies %v, want %v", got, want)
+	}
+	if q := quantile([]time.Duration{time.Millisecond, 2 * time.Millisecond}, 0.99); q != 2 {
+		t.Errorf("p99 of two = %v ms", q)
+	}
+	if s := spreadOf([]float64{3, 1, 2, 10}); s.SlowestMs != 10 || s.MedianMs != 3 {
+		t.Errorf("spread %+v", s)
+	}
+}
+
+func TestCountCalls(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	calls := []telegramtest.Call{
+		{Time: t0, Method: "sendMessage", ChatID: 5, OK: true}, // before the window
+		{Time: t0.Add(time.Second), Method: "sendMessage", ChatID: 5, OK: true},
+		{Time: t0.Add(time.Second), Method: "editMessageText", ChatID: -100, OK: true},
+		{Time: t0.Add(time.Second), Method: "editMessageText", ChatID: -100, ErrorCode: 400},
+		{Time: t0.Add(time.Second), Method: "deleteMessage", ChatID: 5, OK: true},
+		{Time: t0.Add(time.Second), Method: "sendMessage", ChatID: -100, ErrorCode: 429},
+		{Time: t0.Add(time.Second), Method: "answerCallbackQuery", OK: true},
+		{Time: t0.Add(time.Second), Method: "getUpdates", OK: true},
+	}
+	c := countCalls(calls, t0.Add(time.Millisecond), t0.Add(time.Minute))
+	want := callCounts{Group: kindCalls{Edit: 2}, Private: kindCalls{Send: 1, Delete: 1}, Answers: 1, TooMany: 1}
+	if c != want {
+		t.Errorf("counted %+v, want %+v", c, want)
+	}
+	if p := c.perMove(2); p.Limited != 2 || p.Group.Edit != 1 || p.Answers != 0.5 {
+		t.Errorf("per move %+v", p)
+	}
+	if n := peakPerWindow(calls, -100, time.Minute); n != 2 {
+		t.Errorf("peak %d, want 2 (the 429 is not counted)", n)
+	}
+}

@@ -1,0 +1,638 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store"
+)
+
+// config is one measurement: one bot process, one fake Bot API server with
+// Telegram's limits on, one Redis, and Tables tables of simulated people.
+type config struct {
+	Game   string
+	Tables int
+	People int // simulated people per table
+	Robots int // robots per table
+	// Pace is a person's mean thinking time per move; each move takes
+	// uniformly between half and one and a half of it.
+	Pace time.Duration
+	// Moves stops each table after this many applied moves; 0 plays every
+	// game to its end.
+	Moves       int
+	Seed        uint64
+	TurnTimeout time.Duration
+	// Timeout bounds the whole measurement.
+	Timeout  time.Duration
+	RedisURL string
+	// Log receives the bot's warnings.
+	Log io.Writer
+}
+
+// result is what one measurement found. Latencies are in milliseconds.
+type result struct {
+	Game          string  `json:"game"`
+	Tables        int     `json:"tables"`
+	People        int     `json:"people"`
+	Robots        int     `json:"robots"`
+	PaceSeconds   float64 `json:"pace_s"`
+	MovesPerTable int     `json:"moves_limit"` // 0: games played to the end
+	// Seconds runs from the first Start press until every table's last
+	// change was delivered.
+	Seconds float64 `json:"seconds"`
+	// Moves are the actions applied, from the tables' logs; AutoMoves are
+	// those the bot made (robots, timeouts).
+	Moves        int        `json:"moves"`
+	AutoMoves    int        `json:"auto_moves"`
+	MovesMean    float64    `json:"moves_per_table"`
+	Presses      int        `json:"presses"`      // applied presses by people
+	Refused      int        `json:"refused"`      // presses answered with a refusal
+	PressErrors  int        `json:"press_errors"` // presses not answered, or on a vanished message
+	Calls        callCounts `json:"calls"`
+	PerMove      perMove    `json:"per_move"`
+	GroupPeak    int        `json:"group_peak_per_min"` // most calls to one group in any 60 s
+	PromptN      int        `json:"prompt_samples"`
+	PromptP50ms  float64    `json:"prompt_p50_ms"`
+	PromptP99ms  float64    `json:"prompt_p99_ms"`
+	PromptTables spread     `json:"prompt_p99_tables"`
+	TableN       int        `json:"table_samples"`
+	TableP50ms   float64    `json:"table_p50_ms"`
+	TableP99ms   float64    `json:"table_p99_ms"`
+	TableTables  spread     `json:"table_p99_tables"`
+	AnswerP50ms  float64    `json:"answer_p50_ms"`
+	AnswerP99ms  float64    `json:"answer_p99_ms"`
+	AnswerMaxms  float64    `json:"answer_max_ms"`
+	// Unsettled counts tables whose deliveries were still pending when the
+	// measurement gave up waiting for them.
+	Unsettled int `json:"unsettled"`
+}
+
+// table is one group of simulated people and what they observed.
+type table struct {
+	id     string
+	group  *telegramtest.Chat
+	people []*telegramtest.User
+	lobby  *telegramtest.Message
+	start  string // the payload of the lobby's «start»
+
+	applied  atomic.Int64 // presses answered as applied
+	done     chan struct{}
+	doneOnce sync.Once
+
+	mu          sync.Mutex
+	presses     []press
+	prompts     []time.Time
+	refused     int
+	pressErrors int
+}
+
+func (t *table) finish() { t.doneOnce.Do(func() { close(t.done) }) }
+
+func (t *table) finished() bool {
+	select {
+	case <-t.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// names of the simulated people; a table number is appended.
+var personNames = [...]string{"Аня", "Борис", "Вера", "Глеб", "Даша", "Егор"}
+
+// games are the games the bot offers (as cmd/trickchef wires them).
+func games() []bot.Game {
+	return []bot.Game{bot.Trickchef(), bot.Sausages(), bot.Chef(), bot.Chekharda()}
+}
+
+func findGame(id string) (bot.Game, error) {
+	var ids []string
+	for _, g := range games() {
+		if g.ID() == id {
+			return g, nil
+		}
+		ids = append(ids, g.ID())
+	}
+	return nil, fmt.Errorf("unknown game %q (have %s)", id, strings.Join(ids, ", "))
+}
+
+// run plays one measurement and returns what Telegram saw.
+func run(cfg config) (result, error) {
+	g, err := findGame(cfg.Game)
+	if err != nil {
+		return result{}, err
+	}
+	if lo, hi := g.SeatRange(); cfg.People < 1 || cfg.People > len(personNames) || cfg.People+cfg.Robots < lo || cfg.People+cfg.Robots > hi {
+		return result{}, fmt.Errorf("%s needs %d-%d seats and 1-%d people, not %d people + %d robots",
+			cfg.Game, lo, hi, len(personNames), cfg.People, cfg.Robots)
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
+	defer cancel()
+	prefix := "pacegame:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
+	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	if err != nil {
+		return result{}, err
+	}
+	defer st.Close()
+	defer deletePrefix(cfg.RedisURL, prefix)
+
+	srv := telegramtest.NewServer() // Telegram's limits, on
+	defer srv.Close()
+	var amu sync.Mutex
+	var answers []time.Duration
+	h := &bottest.Harness{
+		Srv:   srv,
+		Store: st,
+		Games: games(),
+		Cfg:   bot.Config{TurnTimeout: cfg.TurnTimeout},
+		Log:   zerolog.New(cfg.Log).Level(zerolog.WarnLevel),
+		Answered: func(d time.Duration) {
+			amu.Lock()
+			answers = append(answers, d)
+			amu.Unlock()
+		},
+	}
+	if err := h.Start(); err != nil {
+		return result{}, err
+	}
+	defer h.Stop()
+
+	tables := make([]*table, cfg.Tables)
+	nudges := map[int64]chan struct{}{} // private chat → its person's wake-up
+	for i := range tables {
+		t := &table{done: make(chan struct{})}
+		for j := 0; j < cfg.People; j++ {
+			u := srv.NewUser(personNames[j] + " " + strconv.Itoa(i+1))
+			t.people = append(t.people, u)
+			nudges[u.ID()] = make(chan struct{}, 1)
+		}
+		t.group = srv.NewGroup("Стол "+strconv.Itoa(i+1), t.people...)
+		t.id = strconv.FormatInt(t.group.ID(), 10)
+		tables[i] = t
+	}
+	if err := setup(ctx, h, st, tables, cfg); err != nil {
+		return result{}, fmt.Errorf("setup: %w", err)
+	}
+	if n := settle(ctx, st, tables); n > 0 {
+		return result{}, fmt.Errorf("setup: %d lobbies not delivered", n)
+	}
+
+	// One watcher follows the call log and wakes only the person whose
+	// private chat changed: hundreds of people polling their chats on every
+	// change would cost more than the bot being measured.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	var watch sync.WaitGroup
+	watch.Add(1)
+	go func() {
+		defer watch.Done()
+		follow(watchCtx, srv, nudges)
+	}()
+	defer func() { stopWatch(); watch.Wait() }()
+
+	amu.Lock()
+	answers = nil // count the games' presses only
+	amu.Unlock()
+	start := time.Now()
+	playCtx, stopPlay := context.WithCancel(ctx)
+	defer stopPlay()
+	var players sync.WaitGroup
+	startErr := make(chan error, len(tables))
+	for i, t := range tables {
+		players.Add(1)
+		go func() {
+			defer players.Done()
+			// Tables start spread over two thinking times, not all at once.
+			if !sleepCtx(playCtx, time.Duration(i)*2*cfg.Pace/time.Duration(len(tables))) {
+				return
+			}
+			if err := startGame(playCtx, st, t); err != nil {
+				startErr <- fmt.Errorf("table %s: %w", t.id, err)
+				t.finish()
+				return
+			}
+			players.Add(1)
+			go func() { defer players.Done(); monitor(playCtx, st, t, cfg.Moves) }()
+			for j, u := range t.people {
+				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)<<8|uint64(j)))
+				think := bottest.HumanPace(cfg.Pace, rand.New(rand.NewPCG(cfg.Seed^0x5eed, uint64(i)<<8|uint64(j))))
+				players.Add(1)
+				go func() { defer players.Done(); play(playCtx, t, u, nudges[u.ID()], think, rng, cfg.Moves) }()
+			}
+		}()
+	}
+	var runErr error
+	for _, t := range tables {
+		select {
+		case <-t.done:
+		case <-ctx.Done():
+			runErr = fmt.Errorf("tables still playing after %v", cfg.Timeout)
+		}
+		if runErr != nil {
+			break
+		}
+	}
+	stopPlay()
+	players.Wait()
+	close(startErr)
+	for err := range startErr {
+		return result{}, fmt.Errorf("start: %w", err)
+	}
+	if runErr != nil {
+		return result{}, runErr
+	}
+	res := result{
+		Game: cfg.Game, Tables: cfg.Tables, People: cfg.People, Robots: cfg.Robots,
+		PaceSeconds: cfg.Pace.Seconds(), MovesPerTable: cfg.Moves,
+	}
+	res.Unsettled = settle(ctx, st, tables)
+	end := time.Now()
+	res.Seconds = end.Sub(start).Seconds()
+	stopWatch()
+	watch.Wait()
+
+	calls := srv.Calls()
+	res.Calls = countCalls(calls, start, end)
+	var prompts, draws []time.Duration
+	var promptP99, drawP99 []float64
+	for _, t := range tables {
+		rec, err := st.Load(context.Background(), t.id)
+		if err != nil {
+			return result{}, fmt.Errorf("table %s: %w", t.id, err)
+		}
+		tb, err := bot.DecodeTable(rec.Data)
+		if err != nil {
+			return result{}, err
+		}
+		res.Moves += len(tb.Log)
+		for _, m := range tb.Log {
+			if m.Auto {
+				res.AutoMoves++
+			}
+		}
+		res.GroupPeak = max(res.GroupPeak, peakPerWindow(calls, t.group.ID(), time.Minute))
+		t.mu.Lock()
+		res.Presses += len(t.presses)
+		res.Refused += t.refused
+		res.PressErrors += t.pressErrors
+		p := sortDurations(promptLatencies(t.presses, t.prompts))
+		d := sortDurations(tableLatencies(t.presses, groupDraws(calls, t.group.ID())))
+		t.mu.Unlock()
+		prompts, draws = append(prompts, p...), append(draws, d...)
+		if len(p) > 0 {
+			promptP99 = append(promptP99, quantile(p, 0.99))
+		}
+		if len(d) > 0 {
+			drawP99 = append(drawP99, quantile(d, 0.99))
+		}
+	}
+	res.MovesMean = float64(res.Moves) / float64(len(tables))
+	res.PerMove = res.Calls.perMove(res.Moves)
+	sortDurations(prompts)
+	sortDurations(draws)
+	res.PromptN, res.PromptP50ms, res.PromptP99ms = len(prompts), quantile(prompts, 0.5), quantile(prompts, 0.99)
+	res.TableN, res.TableP50ms, res.TableP99ms = len(draws), quantile(draws, 0.5), quantile(draws, 0.99)
+	res.PromptTables, res.TableTables = spreadOf(promptP99), spreadOf(drawP99)
+	amu.Lock()
+	sortDurations(answers)
+	res.AnswerP50ms, res.AnswerP99ms = quantile(answers, 0.5), quantile(answers, 0.99)
+	if len(answers) > 0 {
+		res.AnswerMaxms = ms(answers[len(answers)-1])
+	}
+	amu.Unlock()
+	return res, nil
+}
+
+// setupWait bounds each step of the setup: with many tables the greetings
+// and lobbies queue for Telegram's global budget.
+const setupWait = 2 * time.Minute
+
+// setup has every person open their private chat with the bot, then opens
+// each table's lobby with everyone seated, a few at a time. It finds
+// buttons by their payloads and checks the tables in the store, so it does
+// not depend on the bot's texts.
+func setup(ctx context.Context, h *bottest.Harness, st *store.Redis, tables []*table, cfg config) error {
+	var people []*telegramtest.User
+	for _, t := range tables {
+		people = append(people, t.people...)
+	}
+	err := parallel(len(people), 16, func(i int) error {
+		u := people[i]
+		u.Start("")
+		_, err := u.PrivateChat().WaitMessage(setupWait, func(m *telegramtest.Message) bool { return m.FromBot })
+		if err != nil {
+			return fmt.Errorf("no greeting for %s: %w", u.User().FirstName, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return parallel(len(tables), 8, func(i int) error {
+		if err := openLobby(ctx, h, st, tables[i], cfg); err != nil {
+			return fmt.Errorf("table %s: %w", tables[i].id, err)
+		}
+		return nil
+	})
+}
+
+// openLobby opens the table's lobby with /newgame <game>, seats the others
+// through «join» and adds the robots.
+func openLobby(ctx context.Context, h *bottest.Harness, st *store.Redis, t *table, cfg config) error {
+	creator := t.people[0]
+	creator.Send(t.group, "/newgame@"+h.Srv.Bot().Username+" "+cfg.Game)
+	tb, err := waitTable(ctx, st, t.id, func(tb *bot.Table) bool { return tb.Phase == bot.PhaseLobby && tb.Kind == cfg.Game })
+	if err != nil {
+		return fmt.Errorf("no lobby: %w", err)
+	}
+	join := bot.LobbyPayload(tb, "join")
+	lobby, err := t.group.WaitMessage(setupWait, func(m *telegramtest.Message) bool {
+		_, ok := m.ButtonFunc(func(b telegramtest.Button) bool { return b.CallbackData == join })
+		return ok
+	})
+	if err != nil {
+		return fmt.Errorf("no lobby message: %w", err)
+	}
+	for _, u := range t.people[1:] {
+		if _, err := u.PressData(lobby, join); err != nil {
+			return fmt.Errorf("join: %w", err)
+		}
+	}
+	for range cfg.Robots {
+		if _, err := creator.PressData(lobby, bot.LobbyPayload(tb, "robot")); err != nil {
+			return fmt.Errorf("add a robot: %w", err)
+		}
+	}
+	if tb, err = waitTable(ctx, st, t.id, func(tb *bot.Table) bool { return len(tb.Seats) == cfg.People+cfg.Robots }); err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	t.lobby, t.start = lobby, bot.LobbyPayload(tb, "start")
+	return nil
+}
+
+// startGame presses «start» as the creator and checks the game is on.
+func startGame(ctx context.Context, st *store.Redis, t *table) error {
+	if _, err := t.people[0].PressData(t.lobby, t.start); err != nil {
+		return err
+	}
+	_, err := waitTable(ctx, st, t.id, func(tb *bot.Table) bool { return tb.Phase == bot.PhasePlaying })
+	return err
+}
+
+// waitTable polls the table's record until ok holds.
+func waitTable(ctx context.Context, st *store.Redis, id string, ok func(*bot.Table) bool) (*bot.Table, error) {
+	deadline := time.Now().Add(setupWait)
+	for {
+		rec, err := st.Load(ctx, id)
+		var tb *bot.Table
+		if err == nil {
+			tb, err = bot.DecodeTable(rec.Data)
+		}
+		if err == nil && ok(tb) {
+			return tb, nil
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("phase %q, game %q, %d seats", tb.Phase, tb.Kind, len(tb.Seats))
+			}
+			return nil, fmt.Errorf("table %s not ready after %v: %w", id, setupWait, err)
+		}
+		if !sleepCtx(ctx, 20*time.Millisecond) {
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// parallel runs fn(0..n-1) on at most k goroutines and returns the first
+// error.
+func parallel(n, k int, fn func(i int) error) error {
+	errs := make(chan error, n)
+	sem := make(chan struct{}, k)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(i); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// settle waits until every table's views are drawn and its announcements
+// sent, and returns how many tables still had work when it gave up.
+func settle(ctx context.Context, st *store.Redis, tables []*table) int {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		pending := 0
+		for _, t := range tables {
+			dirty, err := st.Dirty(ctx, t.id)
+			if err != nil || len(dirty) > 0 {
+				pending++
+				continue
+			}
+			if out, err := st.Outbox(ctx, t.id, 1); err != nil || len(out) > 0 {
+				pending++
+			}
+		}
+		if pending == 0 || time.Now().After(deadline) || !sleepCtx(ctx, 200*time.Millisecond) {
+			return pending
+		}
+	}
+}
+
+// follow reads the server's call log as it grows and nudges the person
+// whose private chat a call touched.
+func follow(ctx context.Context, srv *telegramtest.Server, nudges map[int64]chan struct{}) {
+	seen := 0
+	for ctx.Err() == nil {
+		var batch []telegramtest.Call
+		_ = srv.WaitFor(200*time.Millisecond, func() bool {
+			batch = srv.CallsSince(seen)
+			return len(batch) > 0 || ctx.Err() != nil
+		})
+		seen += len(batch)
+		for _, c := range batch {
+			if ch, ok := nudges[c.ChatID]; ok && c.OK {
+				select {
+				case ch <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+}
+
+// monitor ends a table once its game is over or it reached the move limit
+// (robots' and timeouts' moves count too).
+func monitor(ctx context.Context, st *store.Redis, t *table, limit int) {
+	for sleepCtx(ctx, 300*time.Millisecond) {
+		rec, err := st.Load(ctx, t.id)
+		if err != nil {
+			continue
+		}
+		tb, err := bot.DecodeTable(rec.Data)
+		if err != nil {
+			continue
+		}
+		if tb.Phase != bot.PhasePlaying || (limit > 0 && len(tb.Log) >= limit) {
+			t.finish()
+			return
+		}
+	}
+}
+
+// play is one simulated person: whenever their private chat shows a new set
+// of playable buttons, they think, then press one of them at random.
+func play(ctx context.Context, t *table, u *telegramtest.User, nudge <-chan struct{}, think func() time.Duration, rng *rand.Rand, limit int) {
+	prompted := map[string]bool{} // prompts seen, by seat, game and nonce
+	pressed := map[string]bool{}
+	for {
+		msg, key, choices := playable(u)
+		if msg == nil || pressed[key] {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.done:
+				return
+			case <-nudge:
+			}
+			continue
+		}
+		if !prompted[key] {
+			prompted[key] = true
+			at := msg.Date
+			if msg.EditDate.After(at) {
+				at = msg.EditDate
+			}
+			t.mu.Lock()
+			t.prompts = append(t.prompts, at)
+			t.mu.Unlock()
+		}
+		if !sleepCtx(ctx, think()) || t.finished() || (limit > 0 && int(t.applied.Load()) >= limit) {
+			return
+		}
+		at := time.Now()
+		ans, err := u.PressData(msg, choices[rng.IntN(len(choices))])
+		pressed[key] = true
+		t.mu.Lock()
+		switch {
+		case err != nil:
+			t.pressErrors++
+		case ans.Text != "":
+			t.refused++
+		default:
+			t.presses = append(t.presses, press{at: at, answered: time.Now()})
+			if limit > 0 && int(t.applied.Add(1)) >= limit {
+				t.finish()
+			}
+		}
+		t.mu.Unlock()
+	}
+}
+
+// playable finds the newest message of u's private chat with a move to
+// make: its prompt key (the buttons' payload up to the seat's nonce, the
+// same for every button of one prompt) and the payloads of its playable
+// buttons (cards in brackets are not playable).
+func playable(u *telegramtest.User) (*telegramtest.Message, string, []string) {
+	msgs := u.PrivateChat().Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		var key string
+		var choices []string
+		for _, b := range msgs[i].Buttons() {
+			if !strings.HasPrefix(b.CallbackData, "a:") || strings.HasPrefix(b.Text, "(") {
+				continue
+			}
+			choices = append(choices, b.CallbackData)
+			if key == "" {
+				key = b.CallbackData[:strings.LastIndexByte(b.CallbackData, ':')]
+			}
+		}
+		if len(choices) > 0 {
+			return msgs[i], key, choices
+		}
+	}
+	return nil, "", nil
+}
+
+// sleepCtx sleeps for d, or less if ctx ends first (then it reports false).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// deletePrefix removes every key the measurement left in Redis.
+func deletePrefix(url, prefix string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := dialRaw(url)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	del := func(ctx context.Context, n *redis.Client) error {
+		iter := n.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+		var keys []string
+		for iter.Next(ctx) {
+			keys = append(keys, iter.Val())
+		}
+		pipe := n.Pipeline()
+		for _, key := range keys {
+			pipe.Del(ctx, key) // one key a command: in a cluster their slots differ
+		}
+		if len(keys) > 0 {
+			if _, err := pipe.Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return iter.Err()
+	}
+	switch c := c.(type) {
+	case *redis.ClusterClient:
+		_ = c.ForEachMaster(ctx, del)
+	case *redis.Client:
+		_ = del(ctx, c)
+	}
+}
+
+// dialRaw opens a plain client for the URLs store.DialRedis accepts.
+func dialRaw(url string) (redis.UniversalClient, error) {
+	if addrs, ok := strings.CutPrefix(url, "redis-cluster://"); ok {
+		return redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(addrs, ",")}), nil
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	return redis.NewClient(opts), nil
+}
