@@ -28,13 +28,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
@@ -49,7 +52,7 @@ func games() []bot.Game {
 func main() {
 	counts := flag.String("tables", "10,100,1000", "table counts to measure, comma-separated")
 	duration := flag.Duration("duration", 10*time.Second, "load time per table count")
-	clients := flag.Int("clients", 8, "concurrent update senders")
+	clients := flag.Int("clients", 8, "concurrent update senders (the storage check plays every table at once)")
 	people := flag.Int("people", 3, "people at each table")
 	gameID := flag.String("game", "all", `game to play: a game id, or "all" for every game the bot offers in turn`)
 	perTable := flag.Int("games-per-table", 0, "storage check: play this many games in a row at every table and measure Redis after game 1, 5, 10, 20, …")
@@ -67,6 +70,9 @@ func main() {
 		fail(2, fmt.Errorf("-clients must be at least 1"))
 	}
 	cfg := loadConfig{Duration: *duration, Clients: *clients, People: *people, RedisURL: *redisURL}
+	// Interrupted, a measurement stops and still deletes its keys.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 
 	if *perTable > 0 {
 		var reports []storageReport
@@ -74,7 +80,7 @@ func main() {
 		for _, g := range gs {
 			for _, n := range ns {
 				fmt.Printf("%s, %d tables × %d games, %d people each:\n", g.ID(), n, *perTable, cfg.People)
-				rep, err := storage(g, n, *perTable, cfg, os.Stdout)
+				rep, err := storage(ctx, g, n, *perTable, cfg, os.Stdout)
 				if err != nil {
 					fail(1, err) // the checkpoints so far are printed
 				}
@@ -94,7 +100,7 @@ func main() {
 	var results []result
 	for _, g := range gs {
 		for _, n := range ns {
-			r, err := throughput(g, n, cfg)
+			r, err := throughput(ctx, g, n, cfg)
 			if err != nil {
 				printResults(cfg, results) // what was measured stays usable
 				fail(1, err)

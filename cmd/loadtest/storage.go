@@ -92,12 +92,11 @@ func checkpointsFor(games int) []int {
 }
 
 // storage has n tables play games games each, one after another, every game
-// to its end with random legal moves, and measures Redis per table after
-// the checkpoints. Telegram answers at once and the bot's own rate limits
+// to its end with random legal moves (all tables at once), and measures
+// Redis per table after the checkpoints. Telegram answers at once and the bot's own rate limits
 // are lifted, so every change is delivered before Redis is measured: what
 // is left is what a table costs at rest.
-func storage(g bot.Game, n, games int, cfg loadConfig, progress io.Writer) (storageReport, error) {
-	ctx := context.Background()
+func storage(ctx context.Context, g bot.Game, n, games int, cfg loadConfig, progress io.Writer) (storageReport, error) {
 	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
 	if err != nil {
@@ -120,7 +119,9 @@ func storage(g bot.Game, n, games int, cfg loadConfig, progress io.Writer) (stor
 	var moves atomic.Int64
 	marks := checkpointsFor(games)
 	for game := 1; game <= games; game++ {
-		err := forTables(ctx, n, cfg.Clients, func(ctx context.Context, i int) error {
+		// Every table plays at once: a real-time game spends most of its
+		// time waiting for the bot's clocks, and only the bytes count here.
+		err := forTables(ctx, n, n, func(ctx context.Context, i int) error {
 			if err := d.open(ctx, chatOf(i)); err != nil {
 				return fmt.Errorf("game %d: %w", game, err)
 			}

@@ -49,8 +49,7 @@ type loadConfig struct {
 // applies one chat's updates in order; a game that ends is replaced by a
 // new one. It fails when setup leaves a table out of play or when the load
 // applies nothing.
-func throughput(g bot.Game, n int, cfg loadConfig) (result, error) {
-	ctx := context.Background()
+func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result, error) {
 	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
 	if err != nil {
@@ -96,7 +95,7 @@ func throughput(g bot.Game, n int, cfg loadConfig) (result, error) {
 			var mine []time.Duration
 			var applied, refused, opened int64
 			var err error
-			for err == nil && time.Now().Before(stop) {
+			for err == nil && ctx.Err() == nil && time.Now().Before(stop) {
 				// Tables w, w+clients, w+2·clients, … are this sender's.
 				i := w + cfg.Clients*rng.IntN((n-w+cfg.Clients-1)/cfg.Clients)
 				var s step
@@ -125,6 +124,9 @@ func throughput(g bot.Game, n int, cfg loadConfig) (result, error) {
 		}()
 	}
 	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
 	if firstErr != nil {
 		return r, fmt.Errorf("%d %s tables: %w", n, g.ID(), firstErr)
 	}

@@ -33,13 +33,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -56,6 +59,9 @@ func main() {
 	turnTimeout := flag.Duration("turn-timeout", 10*time.Minute, "the bot's turn timeout (long, so a table that stopped at -moves stays quiet while others play)")
 	flag.Parse()
 
+	// Interrupted, a measurement stops and still deletes its keys.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	cfg := config{
 		Game: *gameID, People: *people, Robots: *robots, Pace: *pace, Seed: *seed,
 		TurnTimeout: *turnTimeout, Timeout: *timeout, RedisURL: *redisURL, Log: os.Stderr,
@@ -65,7 +71,7 @@ func main() {
 		if flagSet("moves") {
 			cfg.Moves = *moves
 		}
-		res, err := run(cfg)
+		res, err := run(ctx, cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "pacegame:", err)
 			os.Exit(1)
@@ -87,7 +93,7 @@ func main() {
 	var rows []result
 	for _, n := range counts {
 		cfg.Tables = n
-		res, err := run(cfg)
+		res, err := run(ctx, cfg)
 		if err != nil {
 			printJSON(rows) // what was measured stays usable
 			fmt.Fprintf(os.Stderr, "pacegame: %d tables: %v\n", n, err)

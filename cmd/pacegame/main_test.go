@@ -16,7 +16,7 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // TestSmoke plays a few fast moves at one table through the fake Bot API
 // and checks the tool counted them, so it keeps building and measuring.
 func TestSmoke(t *testing.T) {
-	res, err := run(config{
+	res, err := run(t.Context(), config{
 		Game: "trickchef", Tables: 1, People: 4, Pace: 40 * time.Millisecond, Moves: 5, Seed: 1,
 		TurnTimeout: 10 * time.Minute, Timeout: 2 * time.Minute, RedisURL: redistest.URL(t),
 	})

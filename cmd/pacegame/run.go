@@ -130,7 +130,7 @@ func findGame(id string) (bot.Game, error) {
 }
 
 // run plays one measurement and returns what Telegram saw.
-func run(cfg config) (result, error) {
+func run(ctx context.Context, cfg config) (result, error) {
 	g, err := findGame(cfg.Game)
 	if err != nil {
 		return result{}, err
@@ -142,7 +142,7 @@ func run(cfg config) (result, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	prefix := "pacegame:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
@@ -241,7 +241,7 @@ func run(cfg config) (result, error) {
 		select {
 		case <-t.done:
 		case <-ctx.Done():
-			runErr = fmt.Errorf("tables still playing after %v", cfg.Timeout)
+			runErr = fmt.Errorf("tables still playing: %w", context.Cause(ctx))
 		}
 		if runErr != nil {
 			break
@@ -271,7 +271,7 @@ func run(cfg config) (result, error) {
 	var prompts, draws []time.Duration
 	var promptP99, drawP99 []float64
 	for _, t := range tables {
-		rec, err := st.Load(context.Background(), t.id)
+		rec, err := st.Load(context.WithoutCancel(ctx), t.id)
 		if err != nil {
 			return result{}, fmt.Errorf("table %s: %w", t.id, err)
 		}
