@@ -44,11 +44,14 @@ type Limits struct {
 	// PrivateInterval spaces messages to one private chat: Telegram allows
 	// about one a second; a little slack keeps us clear of its window edges.
 	PrivateInterval time.Duration
-	// GlobalPerSecond caps all sends and edits together in each
-	// GlobalWindow (default 25 a second: Telegram allows about 30, and the
-	// margin absorbs the jitter between our clock and Telegram's).
+	// GlobalPerSecond caps the token's sends, edits and deletes together
+	// (default 25 a second: Telegram allows about 30). It is counted in
+	// slices of GlobalSlice (default 200 ms: 5 calls in any 200 ms), so
+	// calls let through together never reach Telegram as a bunch: a
+	// bunch admitted at a window's start and sent a few milliseconds late
+	// would land in the same second of Telegram's as the next one.
 	GlobalPerSecond int
-	GlobalWindow    time.Duration
+	GlobalSlice     time.Duration
 }
 
 // DefaultConfig is the configuration a bot runs with when nothing is set:
@@ -82,8 +85,8 @@ func (c *Config) setDefaults() {
 	if c.Limits.GlobalPerSecond == 0 {
 		c.Limits.GlobalPerSecond = 25
 	}
-	if c.Limits.GlobalWindow == 0 {
-		c.Limits.GlobalWindow = time.Second
+	if c.Limits.GlobalSlice == 0 {
+		c.Limits.GlobalSlice = 200 * time.Millisecond
 	}
 }
 
@@ -109,6 +112,9 @@ type Store interface {
 	Pointer(ctx context.Context, key string) (string, error)
 	DeletePointer(ctx context.Context, key, value string) error
 	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Withdraw(ctx context.Context, key, caller string) error
 	Block(ctx context.Context, key string, until time.Time) error
 }
 

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -11,14 +12,20 @@ import (
 
 // Telegram's budget per token (about 30 calls a second, edits and deletes
 // included) is the scarcest resource of a busy bot. Every call a delivery
-// worker makes is admitted against three limits kept in the store, so all
-// replicas share them: the chat's spacing, and the token's calls per second.
-// The token's budget is split by priority: a lower priority may only use
-// part of it, so under load it waits first and the calls players feel —
-// "it is your turn" — keep flowing. Answers to button presses are not rate
-// limited by Telegram and never wait.
+// worker makes is admitted against limits kept in the store, so all
+// replicas share them: the chat's spacing, then the token's calls per
+// second. The token's calls go earliest deadline first. A call's deadline
+// says how long players can stand to wait for it: a view's counts from the
+// change it is to show, anything else's from its first try. So under load
+// a "your turn" message goes before a group table edit that has time, every
+// table waits its turn (one busy table cannot starve the others), the group
+// table is edited when its oldest unshown move is due (one edit then shows
+// several moves), and when there is more to say than budget, every call is
+// late by about the same amount instead of some never going. Answers to
+// button presses are not rate limited by Telegram and never wait.
 
-// priority orders the calls that compete for the token's budget.
+// priority classes the calls that compete for the token's budget, for the
+// operators' metrics; the order is by urgency.
 type priority int
 
 const (
@@ -33,11 +40,21 @@ func (p priority) String() string {
 	return [...]string{"prompt", "table", "announce", "cleanup"}[p]
 }
 
-// share is the part of the token's calls per second a priority may use;
-// what it leaves is headroom for the priorities above it.
-func (p priority) share() float64 {
-	return [...]float64{1, 0.9, 0.75, 0.5}[p]
-}
+// How long each kind of call may wait: its deadline in the token's line.
+const (
+	promptPatience = 300 * time.Millisecond // "your turn": what players feel most
+	// handPatience: a player's own message changing after their press
+	// (a choice being built), which they watch.
+	handPatience = time.Second
+	// tablePatience: the group table, read at leisure; under load one edit
+	// then shows every move of its last few seconds.
+	tablePatience = 4500 * time.Millisecond
+	// firstLookPatience: a waiting player's first look at their hand (a
+	// game's start deals every hand at once), wanted before their turn.
+	firstLookPatience = 15 * time.Second
+	announcePatience  = 5 * time.Second
+	cleanupPatience   = 30 * time.Second
+)
 
 // budget watches this replica's use of the token's budget: how loaded the
 // token is (to stretch group edits under load), what waits, and when the
@@ -95,15 +112,6 @@ func (u *budget) useLocked(now time.Time) float64 {
 	return float64(n) / float64(max(u.rate, 1))
 }
 
-// groupInterval stretches the spacing of group edits when the token is
-// busy: base up to 50% use, then linearly up to twice base at full use, so
-// every table gets its group edits a little later instead of some tables
-// not at all.
-func (u *budget) groupInterval(base time.Duration, now time.Time) time.Duration {
-	load := min(1, max(0, (u.use(now)-0.5)/0.5))
-	return base + time.Duration(load*float64(base))
-}
-
 // report records what a table left waiting after a delivery pass and
 // updates the operators' view: budget use, views waiting per priority,
 // tables waiting, and a log line when the token runs hot for a minute.
@@ -142,46 +150,71 @@ func (u *budget) report(table string, waiting [4]int, now time.Time) {
 }
 
 // admitFor takes a unit of the chat's and the token's limits for a call of
-// priority p. It returns zero when the call may go now, else when to try
-// again (with a little jitter, so tables refused together do not all come
-// back at the same instant and the budget goes round them in turn).
-func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority) time.Time {
+// priority p, due by deadline. The caller names the call (the same name
+// each time it tries again) so that it keeps its place in the token's
+// line; an empty name waits behind every named call and keeps no place.
+// It returns zero when the call may go now, else when to try again.
+func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call string, deadline time.Time) time.Time {
 	now := b.now()
 	interval := b.cfg.Limits.PrivateInterval
 	if chatID < 0 {
-		interval = b.budget.groupInterval(b.cfg.Limits.GroupInterval, now)
+		interval = b.cfg.Limits.GroupInterval
 	}
 	later := func(wait time.Duration) time.Time {
 		b.metrics.deferred(p)
-		return now.Add(wait + time.Duration(rand.Int64N(int64(20*time.Millisecond))))
+		return now.Add(wait + time.Duration(rand.Int64N(int64(5*time.Millisecond))))
 	}
-	// The chat first: its spacing is known in advance, so a worker comes
-	// back when it has passed, and the scarce token's units are not taken
-	// for calls a chat would refuse.
-	ok, wait, err := b.store.Allow(ctx, store.ChatRateKey(chatID), 1, interval, now)
-	if err != nil {
+	failed := func(err error) time.Time {
 		b.log.Error().Err(err).Msg("rate limit")
 		return now.Add(time.Second)
 	}
+	// The chat first, only looking: its spacing is known in advance, so a
+	// call waits for it without holding a place in the token's line (a
+	// place it took before is given up: it would hold back everyone
+	// behind it).
+	chatKey := store.ChatRateKey(chatID)
+	ok, wait, err := b.store.Fits(ctx, chatKey, 1, interval, now)
+	if err != nil {
+		return failed(err)
+	}
 	if !ok {
+		b.withdraw(ctx, call)
 		return later(wait)
 	}
-	limit := max(1, int(p.share()*float64(b.cfg.Limits.GlobalPerSecond)))
-	ok, wait, err = b.store.Allow(ctx, store.GlobalRateKey, limit, b.cfg.Limits.GlobalWindow, now)
+	slice := b.cfg.Limits.GlobalSlice
+	perSlice := max(1, int(math.Round(float64(b.cfg.Limits.GlobalPerSecond)*slice.Seconds())))
+	ok, wait, err = b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
 	if err != nil {
-		b.log.Error().Err(err).Msg("rate limit")
-		return now.Add(time.Second)
+		return failed(err)
 	}
 	if !ok {
-		// The chat's unit was taken for a call that will not be made now:
-		// only when the token is overloaded, and then this chat is slower.
 		return later(wait)
 	}
 	b.budget.admitted(now)
+	ok, wait, err = b.store.Allow(ctx, chatKey, 1, interval, now)
+	if err != nil {
+		return failed(err)
+	}
+	if !ok {
+		// Another replica wrote to this chat since we looked: the token's
+		// unit goes unused, which costs budget, never a 429.
+		return later(wait)
+	}
 	return time.Time{}
 }
 
-// admit is admitFor at the announcements' priority (direct replies too).
+// withdraw gives up a call's place in the token's line, if it has one.
+func (b *Bot) withdraw(ctx context.Context, call string) {
+	if call == "" {
+		return
+	}
+	if err := b.store.Withdraw(ctx, store.GlobalRateKey, call); err != nil {
+		b.log.Warn().Err(err).Msg("leave the token's line")
+	}
+}
+
+// admit is admitFor at the announcements' priority, for a direct reply
+// that tries once and keeps no place.
 func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
-	return b.admitFor(ctx, chatID, prioAnnounce)
+	return b.admitFor(ctx, chatID, prioAnnounce, "", b.now().Add(announcePatience))
 }

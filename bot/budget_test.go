@@ -3,87 +3,98 @@ package bot
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/store"
 )
 
-// TestPrioritiesShareTheBudget: with the token's budget half used, cleanup
-// (50%) must wait while prompts still go, and prompts may use it all.
-func TestPrioritiesShareTheBudget(t *testing.T) {
+// TestEarliestDeadlineFirst: with the token's budget used up, waiting
+// calls go by deadline — a prompt before a table edit that asked earlier,
+// cleanup last — and a call the token refused has not spent its chat's
+// spacing.
+func TestEarliestDeadlineFirst(t *testing.T) {
 	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	now := start
 	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
-		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 10, GlobalWindow: time.Second,
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 2, GlobalSlice: time.Second,
 	}}}
-	b.budget = newBudget(10)
+	b.budget = newBudget(2)
 	ctx := context.Background()
-	sent := map[priority]int{}
-	// Each call goes to its own private chat, so only the token limits.
-	chat := int64(1)
-	try := func(p priority) bool {
-		chat++
-		if b.admitFor(ctx, chat, p).IsZero() {
-			sent[p]++
-			return true
+	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
+	type call struct {
+		chat     int64
+		prio     priority
+		name     string
+		patience time.Duration
+	}
+	var (
+		cleanup = call{4, prioCleanup, "t1/clean/hand:1:0", cleanupPatience}
+		table   = call{-5, prioTable, "t2/table:1", tablePatience}
+		prompt  = call{6, prioPrompt, "t3/hand:1:2", promptPatience}
+	)
+	// Each call's deadline counts from its first try, as the tries below
+	// are the first after each change.
+	first := map[string]time.Time{}
+	goes := func(c call) bool {
+		if _, ok := first[c.name]; !ok {
+			first[c.name] = now
 		}
-		return false
+		return b.admitFor(ctx, c.chat, c.prio, c.name, first[c.name].Add(c.patience)).IsZero()
 	}
-	for i := 0; i < 5; i++ {
-		if !try(prioCleanup) {
-			t.Fatalf("cleanup call %d refused with the budget unused", i+1)
-		}
-	}
-	if try(prioCleanup) {
-		t.Fatal("cleanup went over its half of the budget")
-	}
-	// Table edits (90% = 9) still fit after the 5 cleanup calls.
-	if !try(prioTable) {
-		t.Fatal("a table edit refused with room left in its share")
-	}
-	for try(prioPrompt) {
-	}
-	if total := sent[prioCleanup] + sent[prioTable] + sent[prioAnnounce] + sent[prioPrompt]; total != 10 {
-		t.Fatalf("%d calls in one window, want the whole budget of 10 (%v)", total, sent)
-	}
-	if try(prioPrompt) {
-		t.Fatal("a prompt went over the token's budget")
-	}
-	// A second later the window has moved on.
-	now = now.Add(time.Second + time.Millisecond)
-	if !try(prioCleanup) {
-		t.Fatal("cleanup still refused in a fresh window")
-	}
-}
 
-// TestGroupSpacingStretchesUnderLoad: group edits are spaced 3.1 s while
-// the token is idle and up to twice that when it is fully used.
-func TestGroupSpacingStretchesUnderLoad(t *testing.T) {
-	u := newBudget(10)
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	base := 3100 * time.Millisecond
-	if got := u.groupInterval(base, now); got != base {
-		t.Fatalf("idle: %v, want %v", got, base)
+	// The budget (2 a second) is used at 0 and 500 ms.
+	if !goes(call{2, prioPrompt, "t0/hand:1:0", promptPatience}) {
+		t.Fatal("refused with the budget unused")
 	}
-	for i := 0; i < 5; i++ {
-		u.admitted(now)
+	at(500)
+	if !goes(call{3, prioPrompt, "t0/hand:1:1", promptPatience}) {
+		t.Fatal("refused with half the budget unused")
 	}
-	if got := u.groupInterval(base, now); got != base {
-		t.Fatalf("half used: %v, want %v", got, base)
+	at(600)
+	if goes(cleanup) {
+		t.Fatal("cleanup went over the budget")
 	}
-	for i := 0; i < 5; i++ {
-		u.admitted(now)
+	at(700)
+	if goes(table) {
+		t.Fatal("a table edit went over the budget")
 	}
-	if got := u.groupInterval(base, now); got != 2*base {
-		t.Fatalf("fully used: %v, want %v", got, 2*base)
+	at(800)
+	if goes(prompt) {
+		t.Fatal("a prompt went over the budget")
 	}
-	if got := u.groupInterval(base, now.Add(1100*time.Millisecond)); got != base {
-		t.Fatalf("a second later: %v, want %v", got, base)
+	// At 1 s one call fits: the prompt's deadline (0.8 + 0.5 s) is the
+	// earliest, though it asked last.
+	at(1000)
+	if goes(cleanup) || goes(table) {
+		t.Fatal("a later deadline took the prompt's turn")
+	}
+	if !goes(prompt) {
+		t.Fatal("the prompt refused at its turn")
+	}
+	// At 1.5 s the table edit goes: the token's refusals did not spend
+	// the group's 3 s spacing.
+	at(1500)
+	if goes(cleanup) {
+		t.Fatal("cleanup took the table edit's turn")
+	}
+	if !goes(table) {
+		t.Fatal("the table edit refused at its turn")
+	}
+	at(2000)
+	if !goes(cleanup) {
+		t.Fatal("cleanup refused once everything before it went")
+	}
+	// The group's spacing counts from the edit that went.
+	at(2100)
+	if goes(call{-5, prioTable, "t2/table:2", tablePatience}) {
+		t.Fatal("a group edit inside the group's spacing")
 	}
 }
 
@@ -115,5 +126,21 @@ func TestRunningHotIsReported(t *testing.T) {
 	u.report("t1", [4]int{}, now.Add(131*time.Second))
 	if waitingTables != 0 {
 		t.Fatalf("tables waiting = %d after the table caught up, want 0", waitingTables)
+	}
+}
+
+// TestMessageRecordRoundTrip: a record survives the store's string form,
+// and a record written before Pending existed still reads.
+func TestMessageRecordRoundTrip(t *testing.T) {
+	r := msgRecord{ID: 42, Digest: "ab12", Ping: true, Stale: []int{7, 9}, StaleSince: 1700000000000, Pending: 1700000000500}
+	if got := parseMsgRecord(r.String()); !reflect.DeepEqual(got, r) {
+		t.Fatalf("round trip: %+v, want %+v", got, r)
+	}
+	old := parseMsgRecord("42:ab12:1:7,9:1700000000000")
+	if old.ID != 42 || !old.Ping || len(old.Stale) != 2 || old.Pending != 0 {
+		t.Fatalf("five-field record read as %+v", old)
+	}
+	if bad := parseMsgRecord("42:ab12"); bad.ID != 0 {
+		t.Fatalf("unreadable record read as %+v", bad)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strconv"
@@ -198,7 +199,8 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 				}
 			}
 			if err == nil && !skip {
-				if wait := b.admit(ctx, m.ChatID); !wait.IsZero() {
+				call := t.ID + "/out/" + strconv.FormatInt(e.ID, 10)
+				if wait := b.admitFor(ctx, m.ChatID, prioAnnounce, call, b.now().Add(announcePatience)); !wait.IsZero() {
 					return wait
 				}
 				_, err = b.send(ctx, m.ChatID, m.Thread, m.message)
@@ -273,6 +275,15 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 		case ok:
 			jobs = append(jobs, j)
 		default: // nothing to show: the view is clean
+			if rec := parseMsgRecord(records[v]); rec.Pending != 0 {
+				// No longer waiting to show anything.
+				b.withdraw(ctx, t.ID+"/"+v)
+				rec.Pending = 0
+				if err := b.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
+					later(b.now().Add(time.Second))
+					continue
+				}
+			}
 			b.clean(ctx, t, v, version, later)
 		}
 	}
@@ -285,8 +296,11 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 	var waiting [4]int
 	for _, j := range jobs {
 		if j.quiet {
-			if j.rec.Ping {
-				j.rec.Ping = false
+			if j.rec.Pending != 0 {
+				b.withdraw(ctx, t.ID+"/"+j.view)
+			}
+			if j.rec.Ping || j.rec.Pending != 0 {
+				j.rec.Ping, j.rec.Pending = false, 0
 				if err := b.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
 					later(b.now().Add(time.Second))
 					continue
@@ -331,6 +345,8 @@ type redrawJob struct {
 	m      message
 	rec    msgRecord
 	prio   priority
+	// patience is how long the call may wait from the change it shows.
+	patience time.Duration
 	// quiet: nothing to send, only the record to update (a lazy view).
 	quiet bool
 }
@@ -343,7 +359,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if !ok || gameNo != t.GameNo {
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
-	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable}
+	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
 	switch kind {
 	case "table":
 		j.m = b.renderTable(t)
@@ -358,8 +374,15 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		}
 		j.m = g.RenderSeat(b.loc(t.Lang), t, st, seat)
 		b.addAutoNotice(t, seat, &j.m)
-		if j.m.Ping && !(rec.ID != 0 && rec.Ping) {
-			j.prio = prioPrompt
+		j.patience = handPatience
+		switch {
+		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
+			j.prio, j.patience = prioPrompt, promptPatience
+		case j.m.Lazy:
+			// A waiting player's hand, shown for the first time (later
+			// ones wait for their turn, below): wanted before their turn,
+			// which posts it anyway if it comes first.
+			j.patience = firstLookPatience
 		}
 	}
 	j.m.Text = clip(j.m.Text)
@@ -378,15 +401,18 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 }
 
 // msgRecord is what the store keeps about a view's message: its id, a
-// digest of what it shows, whether it pinged, and replaced messages still
-// to delete (since when). Kept in the table's message hash, so it goes with
-// the table.
+// digest of what it shows, whether it pinged, replaced messages still to
+// delete (since when), and since when it has been waiting to show a change.
+// Kept in the table's message hash, so it goes with the table.
 type msgRecord struct {
 	ID         int
 	Digest     string
 	Ping       bool
 	Stale      []int
 	StaleSince int64 // unix ms of the oldest replaced message
+	// Pending is the unix ms of the oldest change the message does not
+	// show yet, once a call to show it had to wait; 0 if none.
+	Pending int64
 }
 
 func (r msgRecord) String() string {
@@ -398,14 +424,16 @@ func (r msgRecord) String() string {
 	for i, id := range r.Stale {
 		stale[i] = strconv.Itoa(id)
 	}
-	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + strings.Join(stale, ",") + ":" + strconv.FormatInt(r.StaleSince, 10)
+	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + strings.Join(stale, ",") + ":" +
+		strconv.FormatInt(r.StaleSince, 10) + ":" + strconv.FormatInt(r.Pending, 10)
 }
 
-// parseMsgRecord reads a record; anything unreadable is an empty record
-// (the view is then posted anew).
+// parseMsgRecord reads a record (records written before Pending existed
+// have five fields); anything unreadable is an empty record (the view is
+// then posted anew).
 func parseMsgRecord(s string) msgRecord {
 	f := strings.Split(s, ":")
-	if len(f) != 5 {
+	if len(f) != 5 && len(f) != 6 {
 		return msgRecord{}
 	}
 	id, err := strconv.Atoi(f[0])
@@ -419,6 +447,9 @@ func parseMsgRecord(s string) msgRecord {
 		}
 	}
 	r.StaleSince, _ = strconv.ParseInt(f[4], 10, 64)
+	if len(f) == 6 {
+		r.Pending, _ = strconv.ParseInt(f[5], 10, 64)
+	}
 	return r
 }
 
@@ -439,51 +470,80 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 		if len(rec.Stale) == 0 {
 			rec.StaleSince = b.now().UnixMilli()
 		}
-		rec = msgRecord{Stale: append(rec.Stale, rec.ID), StaleSince: rec.StaleSince}
+		rec = msgRecord{Stale: append(rec.Stale, rec.ID), StaleSince: rec.StaleSince, Pending: rec.Pending}
 		if err := save(rec); err != nil {
 			return time.Time{}, err
 		}
 	}
-	if wait := b.admitFor(ctx, j.chatID, j.prio); !wait.IsZero() {
-		return wait, nil
+	// The deadline counts from the oldest change the message does not
+	// show: the table's last change when the view is first tried (a
+	// delivery follows each commit within milliseconds), kept while it
+	// waits.
+	started := rec.Pending == 0
+	if started {
+		rec.Pending = t.Updated.UnixMilli()
+		if t.Updated.IsZero() {
+			rec.Pending = b.now().UnixMilli()
+		}
+	}
+	since := time.UnixMilli(rec.Pending)
+	wait := func(at time.Time) (time.Time, error) {
+		if started {
+			return at, save(rec)
+		}
+		return at, nil
+	}
+	done := func(r msgRecord) (time.Time, error) {
+		b.metrics.delivered(j.prio, b.now().Sub(since))
+		r.Pending = 0
+		return time.Time{}, save(r)
+	}
+	call := t.ID + "/" + j.view
+	if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
+		return wait(at)
 	}
 	if rec.ID != 0 {
 		err := b.edit(ctx, j.chatID, rec.ID, m)
 		if retry, ok := b.retryAfter(ctx, j.chatID, err); ok {
-			return retry, nil
+			return wait(retry)
 		}
 		switch {
 		case err == nil || isNotModified(err):
 			rec.Digest, rec.Ping = m.digest(), m.Ping
-			b.metrics.delivered(j.prio, b.now().Sub(t.Updated))
-			return time.Time{}, save(rec)
+			return done(rec)
 		case !isEditGone(err):
 			return b.unreachable(ctx, t, j.seat, err)
 		}
 		// The message was deleted (by an admin, say): post it again.
-		if wait := b.admitFor(ctx, j.chatID, j.prio); !wait.IsZero() {
-			return wait, nil
+		if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
+			return wait(at)
 		}
 	}
 	sent, err := b.send(ctx, j.chatID, j.thread, m)
 	if retry, ok := b.retryAfter(ctx, j.chatID, err); ok {
-		return retry, nil
+		return wait(retry)
 	}
 	if err != nil {
 		return b.unreachable(ctx, t, j.seat, err)
 	}
-	b.metrics.delivered(j.prio, b.now().Sub(t.Updated))
 	rec.ID, rec.Digest, rec.Ping = sent.ID, m.digest(), m.Ping
-	return time.Time{}, save(rec)
+	return done(rec)
 }
 
 // Replaced messages are deleted in batches, one deleteMessages call for up
 // to 100 of a chat, at the lowest priority: when the oldest has waited
 // cleanupAfter, when a chat has cleanupBatch of them, or at once when the
-// game is over.
+// game is over. While the game is on, a batch takes only budget nobody
+// waits for (no place in the token's line), so a busy token spends nothing
+// on tidying; past cleanupMust messages, or once the game is over, it
+// waits in line like any call.
 const (
 	cleanupAfter = 45 * time.Second
 	cleanupBatch = 20
+	cleanupMust  = 60
+	// cleanupSpare is how long a batch refused spare budget waits before
+	// it looks again.
+	cleanupSpare = 5 * time.Second
 )
 
 // cleanup deletes the replaced messages that are due. It returns when to
@@ -518,8 +578,16 @@ func (b *Bot) cleanup(ctx context.Context, t *Table, waiting *[4]int) time.Time 
 			}
 			chatID = t.Seats[seat].UserID
 		}
-		if wait := b.admitFor(ctx, chatID, prioCleanup); !wait.IsZero() {
+		call := t.ID + "/clean/" + view
+		spare := t.Phase == PhasePlaying && len(rec.Stale) < cleanupMust
+		if spare {
+			call = ""
+		}
+		if wait := b.admitFor(ctx, chatID, prioCleanup, call, now.Add(cleanupPatience)); !wait.IsZero() {
 			waiting[prioCleanup]++
+			if spare && wait.Before(now.Add(cleanupSpare)) {
+				wait = now.Add(cleanupSpare)
+			}
 			later(wait)
 			continue
 		}
@@ -591,16 +659,24 @@ func (b *Bot) unreachable(ctx context.Context, t *Table, seat int, err error) (t
 	return time.Time{}, nil
 }
 
+// replyPatience bounds how long a direct reply waits for the limits; a
+// burst of new users (each greeted) can fill the token for several seconds.
+const replyPatience = 30 * time.Second
+
 // waitAdmit blocks until a call to the chat is within the limits (for
-// direct replies to a user, which have no queue to wait in).
+// direct replies to a user, which have no queue to wait in). It keeps its
+// place in the token's line while it waits.
 func (b *Bot) waitAdmit(ctx context.Context, chatID int64) {
-	for i := 0; i < 20; i++ {
-		wait := b.admit(ctx, chatID)
+	call := "reply/" + strconv.FormatInt(chatID, 10) + "/" + strconv.FormatUint(rand.Uint64(), 36)
+	giveUp := time.Now().Add(replyPatience)
+	for ctx.Err() == nil && time.Now().Before(giveUp) {
+		wait := b.admitFor(ctx, chatID, prioAnnounce, call, b.now().Add(announcePatience))
 		if wait.IsZero() {
 			return
 		}
 		b.sleep(ctx, wait.Sub(b.now()))
 	}
+	b.log.Warn().Int64("chat", chatID).Msg("reply sent without waiting for the limits")
 }
 
 // retryAfter handles a 429: the chat is blocked for every replica until

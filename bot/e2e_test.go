@@ -42,8 +42,8 @@ func scaledLimits() (telegramtest.Limits, bot.Limits) {
 		// More slack than in production (1.1 s): at 20× speed a few ms of
 		// scheduling jitter is a large part of the spacing.
 		PrivateInterval: 1600 * time.Millisecond / speedup,
-		GlobalPerSecond: 30,
-		GlobalWindow:    time.Second / speedup,
+		GlobalPerSecond: 25 * speedup,
+		GlobalSlice:     200 * time.Millisecond / speedup,
 	}
 	return fake, ours
 }

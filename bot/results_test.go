@@ -84,7 +84,7 @@ func resultsBot(t *testing.T, st Store) (*Bot, *postBox) {
 	t.Helper()
 	pb := &postBox{}
 	b := New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: time.Millisecond, PrivateInterval: time.Millisecond,
-		GlobalPerSecond: 1000, GlobalWindow: time.Second}}, st, pb, testCatalog(t),
+		GlobalPerSecond: 1000, GlobalSlice: time.Second}}, st, pb, testCatalog(t),
 		WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
 	return b, pb
 }

@@ -44,6 +44,13 @@ type rateLog struct {
 	events []time.Time   // oldest first
 	per    time.Duration // the window of the last Allow
 	until  time.Time     // blocked until
+	turns  map[string]turn
+}
+
+// turn is a caller waiting in AllowInTurn.
+type turn struct {
+	deadline time.Time
+	expiry   time.Time // forgotten unless it comes back by then
 }
 
 // Bucket and key names; see the Bolt type comment.
@@ -539,32 +546,131 @@ func (b *Bolt) DeletePointer(ctx context.Context, key, value string) error {
 // Allow reports whether one more event under key fits in limit per window
 // and, if so, records it. In memory: it paces this process only.
 func (b *Bolt) Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	return b.allow(key, limit, per, now, false)
+}
+
+// Fits reports whether Allow would allow an event now, recording nothing.
+func (b *Bolt) Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	return b.allow(key, limit, per, now, true)
+}
+
+func (b *Bolt) allow(key string, limit int, per time.Duration, now time.Time, peek bool) (bool, time.Duration, error) {
 	if limit <= 0 || per <= 0 {
 		return false, 0, fmt.Errorf("store: allow %s: limit and window must be positive", key)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	r := b.rateLog(key)
+	if now.Before(r.until) {
+		return false, r.until.Sub(now), nil
+	}
+	r.slide(now, per)
+	if n := len(r.events); n >= limit {
+		retry := r.events[n-limit].Add(per).Sub(now)
+		return false, max(retry, time.Microsecond), nil
+	}
+	if !peek {
+		b.record(r, per, now)
+	}
+	return true, 0, nil
+}
+
+// AllowInTurn is Allow with the callers taking turns, earliest deadline
+// first; see (*Redis).AllowInTurn.
+func (b *Bolt) AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	if limit <= 0 || per <= 0 {
+		return false, 0, fmt.Errorf("store: allow %s: limit and window must be positive", key)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.rateLog(key)
+	for c, w := range r.turns {
+		if !w.expiry.After(now) {
+			delete(r.turns, c)
+		}
+	}
+	ahead := len(r.turns)
+	if caller != "" {
+		if r.turns == nil {
+			r.turns = map[string]turn{}
+		}
+		w, ok := r.turns[caller]
+		if !ok || deadline.Before(w.deadline) {
+			w.deadline = deadline
+		}
+		ahead = 0
+		for c, o := range r.turns {
+			if c != caller && (o.deadline.Before(w.deadline) || o.deadline.Equal(w.deadline) && c < caller) {
+				ahead++
+			}
+		}
+		r.turns[caller] = w
+	}
+	var retry time.Duration
+	if now.Before(r.until) {
+		retry = r.until.Sub(now)
+	} else {
+		r.slide(now, per)
+		n := len(r.events)
+		if ahead < limit-n {
+			delete(r.turns, caller)
+			b.record(r, per, now)
+			return true, 0, nil
+		}
+		// The callers ahead take the room there is, a window's worth at a
+		// time; this one goes when the event whose place it takes has left.
+		k := ahead - (limit - n)
+		rounds, i := k/limit, k%limit
+		if i < n {
+			retry = r.events[i].Add(per).Sub(now) + time.Duration(rounds)*per
+		} else {
+			retry = time.Duration(rounds+1) * per
+		}
+		retry = max(retry, time.Microsecond)
+	}
+	if caller != "" {
+		w := r.turns[caller]
+		w.expiry = now.Add(retry + TurnGrace)
+		r.turns[caller] = w
+	}
+	return false, retry, nil
+}
+
+// Withdraw gives up caller's place in key's line (AllowInTurn), for a call
+// that is no longer ready to go; nothing if it has none.
+func (b *Bolt) Withdraw(ctx context.Context, key, caller string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r := b.rates[key]; r != nil {
+		delete(r.turns, caller)
+	}
+	return nil
+}
+
+// rateLog returns key's log, created empty. Called with mu held.
+func (b *Bolt) rateLog(key string) *rateLog {
 	r := b.rates[key]
 	if r == nil {
 		r = &rateLog{}
 		b.rates[key] = r
 	}
-	if now.Before(r.until) {
-		return false, r.until.Sub(now), nil
-	}
+	return r
+}
+
+// slide forgets the events that left the window.
+func (r *rateLog) slide(now time.Time, per time.Duration) {
 	i := 0
 	for i < len(r.events) && !r.events[i].After(now.Add(-per)) {
 		i++
 	}
 	r.events = r.events[i:]
-	if n := len(r.events); n >= limit {
-		retry := r.events[n-limit].Add(per).Sub(now)
-		return false, max(retry, time.Microsecond), nil
-	}
+}
+
+// record adds one event now. Called with mu held.
+func (b *Bolt) record(r *rateLog, per time.Duration, now time.Time) {
 	r.events = append(r.events, now)
 	r.per = per
 	b.forgetIdle(now)
-	return true, 0, nil
 }
 
 // forgetIdle drops rate logs that can no longer refuse anything, so the map
@@ -575,7 +681,7 @@ func (b *Bolt) forgetIdle(now time.Time) {
 		return
 	}
 	for k, r := range b.rates {
-		if now.After(r.until) && (len(r.events) == 0 || now.Sub(r.events[len(r.events)-1]) > r.per) {
+		if now.After(r.until) && len(r.turns) == 0 && (len(r.events) == 0 || now.Sub(r.events[len(r.events)-1]) > r.per) {
 			delete(b.rates, k)
 		}
 	}
@@ -587,11 +693,7 @@ func (b *Bolt) forgetIdle(now time.Time) {
 func (b *Bolt) Block(ctx context.Context, key string, until time.Time) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.rates[key]
-	if r == nil {
-		r = &rateLog{}
-		b.rates[key] = r
-	}
+	r := b.rateLog(key)
 	if until.After(r.until) {
 		r.until = until
 	}

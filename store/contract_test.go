@@ -36,6 +36,9 @@ type tableStore interface {
 	Pointer(ctx context.Context, key string) (string, error)
 	DeletePointer(ctx context.Context, key, value string) error
 	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Withdraw(ctx context.Context, key, caller string) error
 	Block(ctx context.Context, key string, until time.Time) error
 	Ping(ctx context.Context) error
 }
@@ -424,6 +427,121 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 			t.Fatalf("only %d events in 3 minutes at 20/min", len(times))
 		}
 		if _, _, err := s.Allow(ctx, "bad", 0, time.Second, base); err == nil {
+			t.Fatal("limit 0 accepted")
+		}
+	})
+
+	t.Run("Fits", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		for range 3 {
+			fits, _, err := s.Fits(ctx, "chat:3", 1, time.Second, base)
+			ok(t, err)
+			if !fits {
+				t.Fatal("an empty key does not fit one event")
+			}
+		}
+		// Looking recorded nothing: the one event still fits.
+		allowed, _, err := s.Allow(ctx, "chat:3", 1, time.Second, base)
+		ok(t, err)
+		if !allowed {
+			t.Fatal("refused after Fits")
+		}
+		fits, retry, err := s.Fits(ctx, "chat:3", 1, time.Second, base.Add(300*time.Millisecond))
+		ok(t, err)
+		if fits || retry != 700*time.Millisecond {
+			t.Fatalf("Fits on a full key = %v retry %v, want false retry 700ms", fits, retry)
+		}
+	})
+
+	t.Run("AllowInTurn", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		const key = "token"
+		turn := func(caller string, deadline, now time.Duration) (bool, time.Duration) {
+			t.Helper()
+			allowed, retry, err := s.AllowInTurn(ctx, key, caller, base.Add(deadline), 2, time.Second, base.Add(now))
+			ok(t, err)
+			return allowed, retry
+		}
+		// Room for two: the first two callers go at once.
+		if a, _ := turn("a", 5*time.Second, 0); !a {
+			t.Fatal("a refused with room")
+		}
+		if b, _ := turn("b", 5*time.Second, 100*time.Millisecond); !b {
+			t.Fatal("b refused with room")
+		}
+		// Full: a late deadline waits for a's event to leave; an earlier
+		// deadline, come after it, is ahead of it and waits less.
+		late, retry := turn("late", 30*time.Second, 200*time.Millisecond)
+		if late || retry != 800*time.Millisecond {
+			t.Fatalf("late = %v retry %v, want refused retry 800ms", late, retry)
+		}
+		urgent, retry := turn("urgent", 500*time.Millisecond, 300*time.Millisecond)
+		if urgent || retry != 700*time.Millisecond {
+			t.Fatalf("urgent = %v retry %v, want refused retry 700ms", urgent, retry)
+		}
+		late, retry = turn("late", 30*time.Second, 400*time.Millisecond)
+		if late || retry != 700*time.Millisecond {
+			t.Fatalf("late behind urgent = %v retry %v, want refused retry 700ms (b's event)", late, retry)
+		}
+		// A caller without a place waits behind both: a window's worth of
+		// callers, then a's place.
+		if anon, retry := turn("", 0, 400*time.Millisecond); anon || retry != 1600*time.Millisecond {
+			t.Fatalf("no-place caller = %v retry %v, want refused retry 1.6s", anon, retry)
+		}
+		// One event left the window: the room is urgent's, not late's,
+		// though late asks first; a later deadline than the one late came
+		// with changes nothing.
+		if late, _ := turn("late", time.Hour, time.Second); late {
+			t.Fatal("late took the room an earlier deadline waits for")
+		}
+		if urgent, _ := turn("urgent", 500*time.Millisecond, time.Second+10*time.Millisecond); !urgent {
+			t.Fatal("urgent refused at its turn")
+		}
+		// A caller grown more urgent moves up: late, now due before
+		// latest, goes first.
+		if latest, _ := turn("latest", 20*time.Second, 1050*time.Millisecond); latest {
+			t.Fatal("latest allowed on a full key")
+		}
+		if late, _ := turn("late", 10*time.Second, 1060*time.Millisecond); late {
+			t.Fatal("late allowed on a full key")
+		}
+		if late, _ := turn("late", 30*time.Second, 1100*time.Millisecond); !late {
+			t.Fatal("late refused at its turn")
+		}
+		// A caller that does not come back loses its place.
+		turn("c", 0, 1200*time.Millisecond) // full: waits, first in line
+		if d, retry := turn("d", time.Second, 1300*time.Millisecond); d {
+			t.Fatalf("d allowed on a full key (retry %v)", retry)
+		}
+		// Later, with room for one: c's place would put d second.
+		gone := 1200*time.Millisecond + time.Second + store.TurnGrace // c's retry time plus the grace, at most
+		if allowed, _, err := s.Allow(ctx, key, 2, time.Second, base.Add(gone)); err != nil || !allowed {
+			t.Fatalf("Allow = %v, %v", allowed, err)
+		}
+		if d, _ := turn("d", time.Second, gone+time.Millisecond); !d {
+			t.Fatal("a caller that never came back still holds its place")
+		}
+		// A caller that withdraws holds nobody back.
+		fill := func(at time.Duration, n int) {
+			t.Helper()
+			for range n {
+				if allowed, _, err := s.Allow(ctx, key, 2, time.Second, base.Add(at)); err != nil || !allowed {
+					t.Fatalf("Allow = %v, %v", allowed, err)
+				}
+			}
+		}
+		now := gone + 2*time.Second
+		fill(now, 2)
+		if e, _ := turn("e", 0, now+time.Millisecond); e {
+			t.Fatal("e allowed on a full key")
+		}
+		ok(t, s.Withdraw(ctx, key, "e"))
+		ok(t, s.Withdraw(ctx, key, "never-waited"))
+		fill(now+time.Second, 1) // room for one more
+		if f, _ := turn("f", time.Minute, now+time.Second+2*time.Millisecond); !f {
+			t.Fatal("a withdrawn caller still holds its place")
+		}
+		if _, _, err := s.AllowInTurn(ctx, key, "x", base, 0, time.Second, base); err == nil {
 			t.Fatal("limit 0 accepted")
 		}
 	})

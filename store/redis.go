@@ -43,6 +43,7 @@ type Redis struct {
 	release *redis.Script
 	unptr   *redis.Script
 	allow   *redis.Script
+	turn    *redis.Script
 	block   *redis.Script
 }
 
@@ -58,6 +59,7 @@ func NewRedis(c redis.UniversalClient, prefix string) *Redis {
 		release: redis.NewScript(releaseScript),
 		unptr:   redis.NewScript(deletePointerScript),
 		allow:   redis.NewScript(allowScript),
+		turn:    redis.NewScript(turnScript),
 		block:   redis.NewScript(blockScript),
 	}
 }
@@ -83,6 +85,12 @@ func (r *Redis) pointerKey(key string) string { return r.prefix + "ptr:{" + key 
 func (r *Redis) rateKey(key string) string    { return r.prefix + "rate:{" + key + "}" }
 func (r *Redis) rateMetaKey(key string) string {
 	return r.prefix + "rate:{" + key + "}:meta"
+}
+
+// rateTurnKeys are the callers waiting for a key's turns: their deadlines
+// and when they are forgotten unless they come back.
+func (r *Redis) rateTurnKeys(key string) (deadlines, expiry string) {
+	return r.prefix + "rate:{" + key + "}:turns", r.prefix + "rate:{" + key + "}:expiry"
 }
 
 // Load returns the table's state, or ErrNotFound.
@@ -476,7 +484,8 @@ func (r *Redis) DeletePointer(ctx context.Context, key, value string) error {
 // allowScript is a sliding-window log: at most limit events in any window.
 //
 // KEYS[1] log (zset of event times), KEYS[2] meta (hash: seq, until)
-// ARGV[1] now (µs), ARGV[2] window (µs), ARGV[3] limit
+// ARGV[1] now (µs), ARGV[2] window (µs), ARGV[3] limit, ARGV[4] 1 to only
+// look (record nothing)
 // Returns {1, 0} when allowed (one event recorded), {0, retry after µs} otherwise.
 const allowScript = `
 local now = tonumber(ARGV[1])
@@ -494,6 +503,9 @@ if n >= limit then
   if retry < 1 then retry = 1 end
   return {0, retry}
 end
+if ARGV[4] == '1' then
+  return {1, 0}
+end
 local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
 redis.call('ZADD', KEYS[1], now, seq)
 local ttl = math.ceil(window / 1000) + 1
@@ -508,11 +520,28 @@ return {1, 0}
 // and, if so, records it. Shared by all replicas. When refused, retryAfter
 // says when the next event could fit.
 func (r *Redis) Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	return r.runAllow(ctx, key, limit, per, now, false)
+}
+
+// Fits reports whether Allow would allow an event now, recording nothing.
+func (r *Redis) Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	return r.runAllow(ctx, key, limit, per, now, true)
+}
+
+func (r *Redis) runAllow(ctx context.Context, key string, limit int, per time.Duration, now time.Time, peek bool) (bool, time.Duration, error) {
 	if limit <= 0 || per <= 0 {
 		return false, 0, fmt.Errorf("store: allow %s: limit and window must be positive", key)
 	}
+	look := 0
+	if peek {
+		look = 1
+	}
 	res, err := r.allow.Run(ctx, r.c, []string{r.rateKey(key), r.rateMetaKey(key)},
-		now.UnixMicro(), per.Microseconds(), limit).Int64Slice()
+		now.UnixMicro(), per.Microseconds(), limit, look).Int64Slice()
+	return allowReply(key, res, err)
+}
+
+func allowReply(key string, res []int64, err error) (bool, time.Duration, error) {
 	if err != nil {
 		return false, 0, fmt.Errorf("store: allow %s: %w", key, err)
 	}
@@ -520,6 +549,116 @@ func (r *Redis) Allow(ctx context.Context, key string, limit int, per time.Durat
 		return false, 0, fmt.Errorf("store: allow %s: unexpected reply %v", key, res)
 	}
 	return res[0] == 1, time.Duration(res[1]) * time.Microsecond, nil
+}
+
+// turnScript is allowScript with callers taking turns by deadline: a
+// caller is allowed only when the window has room for it and for every
+// waiting caller with an earlier deadline. A refused caller waits with the
+// earliest deadline it came with, as long as it comes back by its retry
+// time plus the grace; one that does not is forgotten.
+//
+// KEYS[1] log, KEYS[2] meta (as allowScript), KEYS[3] deadlines (zset of
+// caller → deadline µs), KEYS[4] expiry (zset of caller → forget at µs)
+// ARGV[1] now (µs), ARGV[2] window (µs), ARGV[3] limit, ARGV[4] caller,
+// ARGV[5] deadline (µs), ARGV[6] grace (µs)
+// Returns {1, 0} when allowed, {0, retry after µs} otherwise.
+const turnScript = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local caller = ARGV[4]
+local grace = tonumber(ARGV[6])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, 500)
+if #gone > 0 then
+  redis.call('ZREM', KEYS[3], unpack(gone))
+  redis.call('ZREM', KEYS[4], unpack(gone))
+end
+local ahead
+if caller == '' then
+  ahead = redis.call('ZCARD', KEYS[3])
+else
+  redis.call('ZADD', KEYS[3], 'LT', ARGV[5], caller)
+  ahead = redis.call('ZRANK', KEYS[3], caller)
+end
+local retry
+local blocked = tonumber(redis.call('HGET', KEYS[2], 'until') or '0')
+if now < blocked then
+  retry = blocked - now
+else
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+  local n = redis.call('ZCARD', KEYS[1])
+  if ahead < limit - n then
+    if caller ~= '' then
+      redis.call('ZREM', KEYS[3], caller)
+      redis.call('ZREM', KEYS[4], caller)
+    end
+    local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
+    redis.call('ZADD', KEYS[1], now, seq)
+    local ttl = math.ceil(window / 1000) + 1
+    redis.call('PEXPIRE', KEYS[1], ttl)
+    if redis.call('PTTL', KEYS[2]) < ttl then
+      redis.call('PEXPIRE', KEYS[2], ttl)
+    end
+    return {1, 0}
+  end
+  -- The callers ahead take the room there is, a window's worth at a
+  -- time; this one goes when the event whose place it takes has left.
+  local k = ahead - (limit - n)
+  local rounds = math.floor(k / limit)
+  local i = k % limit
+  if i < n then
+    local e = redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')
+    retry = tonumber(e[2]) + window - now + rounds * window
+  else
+    retry = (rounds + 1) * window
+  end
+  if retry < 1 then retry = 1 end
+end
+if caller ~= '' then
+  redis.call('ZADD', KEYS[4], now + retry + grace, caller)
+  local ttl = math.ceil((retry + grace + window) / 1000) + 1
+  for _, k in ipairs({KEYS[3], KEYS[4]}) do
+    if redis.call('PTTL', k) < ttl then
+      redis.call('PEXPIRE', k, ttl)
+    end
+  end
+end
+return {0, retry}
+`
+
+// TurnGrace is how long past its retry time a refused caller of AllowInTurn
+// keeps its place. A place held by a caller that went away holds back
+// everyone behind it, so it is short.
+const TurnGrace = 500 * time.Millisecond
+
+// AllowInTurn is Allow with the callers taking turns, earliest deadline
+// first: the event of caller (an id the caller keeps while it retries) is
+// allowed when the window has room for it and for every caller with an
+// earlier deadline still waiting. A waiting caller keeps the earliest
+// deadline it came with (a call may grow more urgent, never less); one
+// that does not come back by its retry time plus TurnGrace loses its
+// place. An empty caller waits behind everyone and keeps no place.
+func (r *Redis) AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error) {
+	if limit <= 0 || per <= 0 {
+		return false, 0, fmt.Errorf("store: allow %s: limit and window must be positive", key)
+	}
+	deadlines, expiry := r.rateTurnKeys(key)
+	res, err := r.turn.Run(ctx, r.c, []string{r.rateKey(key), r.rateMetaKey(key), deadlines, expiry},
+		now.UnixMicro(), per.Microseconds(), limit, caller, deadline.UnixMicro(), TurnGrace.Microseconds()).Int64Slice()
+	return allowReply(key, res, err)
+}
+
+// Withdraw gives up caller's place in key's line (AllowInTurn), for a call
+// that is no longer ready to go; nothing if it has none.
+func (r *Redis) Withdraw(ctx context.Context, key, caller string) error {
+	deadlines, expiry := r.rateTurnKeys(key)
+	pipe := r.c.TxPipeline()
+	pipe.ZRem(ctx, deadlines, caller)
+	pipe.ZRem(ctx, expiry, caller)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("store: withdraw %s: %w", key, err)
+	}
+	return nil
 }
 
 // blockScript refuses every event under a key until a time.

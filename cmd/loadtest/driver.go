@@ -49,7 +49,7 @@ func newDriver(st *store.Redis, g bot.Game, people int, unlimited bool) (*driver
 	cfg := bot.Config{Username: "loadbot", TurnTimeout: time.Hour}
 	if unlimited {
 		cfg.Limits = bot.Limits{GroupInterval: time.Microsecond, PrivateInterval: time.Microsecond,
-			GlobalPerSecond: 1 << 30, GlobalWindow: time.Second}
+			GlobalPerSecond: 1 << 30, GlobalSlice: time.Second}
 	}
 	tg := &instantTelegram{}
 	d := &driver{st: st, tg: tg, game: g, games: games(), people: people}

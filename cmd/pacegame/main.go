@@ -163,18 +163,18 @@ func printPerMove(w io.Writer, r result) {
 }
 
 func printHeader(w io.Writer) {
-	fmt.Fprintln(w, "                       calls per move                                      prompt (s)   table (s)    prompt p99 (s)")
-	fmt.Fprintln(w, "tables  moves  group s/e/d     private s/e/d   limited  answers   429  p50   p99   p50   p99   slowest/median table")
+	fmt.Fprintln(w, "                       calls per move                                      prompt (s)   table (s)    prompt p99 (s)          token")
+	fmt.Fprintln(w, "tables  moves  group s/e/d     private s/e/d   limited  answers   429  p50   p99   p50   p99   slowest/median table  moves/s  peak calls/s")
 }
 
 func printRow(w io.Writer, r result) {
 	p := r.PerMove
 	sec := func(ms float64) float64 { return ms / 1000 }
-	fmt.Fprintf(w, "%6d %6d  %.2f/%.2f/%.2f  %.2f/%.2f/%.2f  %7.2f  %7.2f %5d  %4.1f  %4.1f  %4.1f  %4.1f   %5.1f / %.1f",
+	fmt.Fprintf(w, "%6d %6d  %.2f/%.2f/%.2f  %.2f/%.2f/%.2f  %7.2f  %7.2f %5d  %4.1f  %4.1f  %4.1f  %4.1f   %5.1f / %-4.1f        %6.1f  %5d",
 		r.Tables, r.Moves, p.Group.Send, p.Group.Edit, p.Group.Delete, p.Private.Send, p.Private.Edit, p.Private.Delete,
 		p.Limited, p.Answers, r.Calls.TooMany,
 		sec(r.PromptP50ms), sec(r.PromptP99ms), sec(r.TableP50ms), sec(r.TableP99ms),
-		sec(r.PromptTables.SlowestMs), sec(r.PromptTables.MedianMs))
+		sec(r.PromptTables.SlowestMs), sec(r.PromptTables.MedianMs), float64(r.Moves)/max(r.Seconds, 1e-9), r.TokenPeak)
 	var notes []string
 	if r.AutoMoves > 0 {
 		notes = append(notes, fmt.Sprintf("%d moves by the bot", r.AutoMoves))

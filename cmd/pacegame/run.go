@@ -64,6 +64,7 @@ type result struct {
 	Calls        callCounts `json:"calls"`
 	PerMove      perMove    `json:"per_move"`
 	GroupPeak    int        `json:"group_peak_per_min"` // most calls to one group in any 60 s
+	TokenPeak    int        `json:"token_peak_per_s"`   // most calls of the token in any second
 	PromptN      int        `json:"prompt_samples"`
 	PromptP50ms  float64    `json:"prompt_p50_ms"`
 	PromptP99ms  float64    `json:"prompt_p99_ms"`
@@ -187,7 +188,8 @@ func run(ctx context.Context, cfg config) (result, error) {
 		tables[i] = t
 	}
 	if err := setup(ctx, h, st, tables, cfg); err != nil {
-		return result{}, fmt.Errorf("setup: %w", err)
+		return result{}, fmt.Errorf("setup (the token's peak so far: %d calls in a second): %w",
+			peakPerWindow(srv.Calls(), 0, time.Second), err)
 	}
 	if n := settle(ctx, st, tables); n > 0 {
 		return result{}, fmt.Errorf("setup: %d lobbies not delivered", n)
@@ -268,6 +270,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 
 	calls := srv.Calls()
 	res.Calls = countCalls(calls, start, end)
+	res.TokenPeak = peakPerWindow(calls, 0, time.Second)
 	var prompts, draws []time.Duration
 	var promptP99, drawP99 []float64
 	for _, t := range tables {
