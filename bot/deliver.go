@@ -165,8 +165,11 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 	if t.Phase == PhasePlaying {
 		later(t.nextTimer())
 	}
-	later(b.sendOutbox(ctx, t))
+	// Views before announcements: both take the group's spacing, and the
+	// table has waited since the move while an announcement may wait a
+	// few seconds (earliest deadline first within the chat too).
 	later(b.redraw(ctx, t, version))
+	later(b.sendOutbox(ctx, t))
 	// A change committed while we worked must not wait for the next
 	// deadline: come back at once.
 	if rec, err := b.store.Load(ctx, id); err == nil && rec.Version != version {
