@@ -481,13 +481,28 @@ func (r *Redis) DeletePointer(ctx context.Context, key, value string) error {
 	return nil
 }
 
+// recordLua records one event in a sliding-window log (KEYS[1] log, KEYS[2]
+// meta) and returns the "allowed" reply; both rate scripts end with it.
+const recordLua = `
+local function record(now, window)
+  local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
+  redis.call('ZADD', KEYS[1], now, seq)
+  local ttl = math.ceil(window / 1000) + 1
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  if redis.call('PTTL', KEYS[2]) < ttl then
+    redis.call('PEXPIRE', KEYS[2], ttl)
+  end
+  return {1, 0}
+end
+`
+
 // allowScript is a sliding-window log: at most limit events in any window.
 //
 // KEYS[1] log (zset of event times), KEYS[2] meta (hash: seq, until)
 // ARGV[1] now (µs), ARGV[2] window (µs), ARGV[3] limit, ARGV[4] 1 to only
 // look (record nothing)
 // Returns {1, 0} when allowed (one event recorded), {0, retry after µs} otherwise.
-const allowScript = `
+const allowScript = recordLua + `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -506,14 +521,7 @@ end
 if ARGV[4] == '1' then
   return {1, 0}
 end
-local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
-redis.call('ZADD', KEYS[1], now, seq)
-local ttl = math.ceil(window / 1000) + 1
-redis.call('PEXPIRE', KEYS[1], ttl)
-if redis.call('PTTL', KEYS[2]) < ttl then
-  redis.call('PEXPIRE', KEYS[2], ttl)
-end
-return {1, 0}
+return record(now, window)
 `
 
 // Allow reports whether one more event under key fits in limit per window
@@ -562,7 +570,7 @@ func allowReply(key string, res []int64, err error) (bool, time.Duration, error)
 // ARGV[1] now (µs), ARGV[2] window (µs), ARGV[3] limit, ARGV[4] caller,
 // ARGV[5] deadline (µs), ARGV[6] grace (µs)
 // Returns {1, 0} when allowed, {0, retry after µs} otherwise.
-const turnScript = `
+const turnScript = recordLua + `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -592,14 +600,7 @@ else
       redis.call('ZREM', KEYS[3], caller)
       redis.call('ZREM', KEYS[4], caller)
     end
-    local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
-    redis.call('ZADD', KEYS[1], now, seq)
-    local ttl = math.ceil(window / 1000) + 1
-    redis.call('PEXPIRE', KEYS[1], ttl)
-    if redis.call('PTTL', KEYS[2]) < ttl then
-      redis.call('PEXPIRE', KEYS[2], ttl)
-    end
-    return {1, 0}
+    return record(now, window)
   end
   -- The callers ahead take the room there is, a window's worth at a
   -- time; this one goes when the event whose place it takes has left.
