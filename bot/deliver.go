@@ -280,7 +280,7 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 		default: // nothing to show: the view is clean
 			if rec := parseMsgRecord(records[v]); rec.Pending != 0 {
 				// No longer waiting to show anything.
-				b.withdraw(ctx, t.ID+"/"+v)
+				b.withdraw(ctx, viewCall(t.ID, v))
 				rec.Pending = 0
 				if err := b.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
 					later(b.now().Add(time.Second))
@@ -300,7 +300,7 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 	for _, j := range jobs {
 		if j.quiet {
 			if j.rec.Pending != 0 {
-				b.withdraw(ctx, t.ID+"/"+j.view)
+				b.withdraw(ctx, viewCall(t.ID, j.view))
 			}
 			if j.rec.Ping || j.rec.Pending != 0 {
 				j.rec.Ping, j.rec.Pending = false, 0
@@ -501,7 +501,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 		r.Pending = 0
 		return time.Time{}, save(r)
 	}
-	call := t.ID + "/" + j.view
+	call := viewCall(t.ID, j.view)
 	if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
 		return wait(at)
 	}
@@ -532,6 +532,10 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 	rec.ID, rec.Digest, rec.Ping = sent.ID, m.digest(), m.Ping
 	return done(rec)
 }
+
+// viewCall names the call that shows a view, for its place in the token's
+// line: the same on every try, so the place is kept (and given up) by name.
+func viewCall(table, view string) string { return table + "/" + view }
 
 // Replaced messages are deleted in batches, one deleteMessages call for up
 // to 100 of a chat, at the lowest priority: when the oldest has waited

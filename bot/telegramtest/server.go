@@ -498,9 +498,15 @@ func (s *Server) CallsPerChat() map[int64]int {
 
 // PeakCalls returns the most rate-limited calls (not refused with 429) to chatID within any rolling window.
 func (s *Server) PeakCalls(chatID int64, window time.Duration) int {
+	return Peak(s.Calls(), chatID, window)
+}
+
+// Peak returns the most rate-limited calls among calls (not refused with
+// 429) to chatID — to any chat if chatID is 0 — within any rolling window.
+func Peak(calls []Call, chatID int64, window time.Duration) int {
 	var times []time.Time
-	for _, c := range s.Calls() {
-		if c.ChatID == chatID && limited(c.Method) && c.ErrorCode != 429 {
+	for _, c := range calls {
+		if (chatID == 0 || c.ChatID == chatID) && limited(c.Method) && c.ErrorCode != 429 {
 			times = append(times, c.Time)
 		}
 	}

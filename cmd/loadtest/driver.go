@@ -13,6 +13,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -52,7 +53,7 @@ func newDriver(st *store.Redis, g bot.Game, people int, unlimited bool) (*driver
 			GlobalPerSecond: 1 << 30, GlobalSlice: time.Second}
 	}
 	tg := &instantTelegram{}
-	d := &driver{st: st, tg: tg, game: g, games: games(), people: people}
+	d := &driver{st: st, tg: tg, game: g, games: games.All(), people: people}
 	d.b = bot.New(cfg, st, tg, cat, bot.WithGames(d.games...))
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel

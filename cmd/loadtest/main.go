@@ -35,19 +35,14 @@ import (
 	"os"
 	"os/signal"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
-
-// games are the games the bot offers, in menu order; keep this list in
-// step with cmd/trickchef/games.go (a test compares them).
-func games() []bot.Game {
-	return []bot.Game{bot.Trickchef(), bot.Sausages(), bot.Chef(), bot.Chekharda()}
-}
 
 func main() {
 	counts := flag.String("tables", "10,100,1000", "table counts to measure, comma-separated")
@@ -56,9 +51,9 @@ func main() {
 	people := flag.Int("people", 3, "people at each table")
 	gameID := flag.String("game", "all", `game to play: a game id, or "all" for every game the bot offers in turn`)
 	perTable := flag.Int("games-per-table", 0, "storage check: play this many games in a row at every table and measure Redis after game 1, 5, 10, 20, …")
-	redisURL := flag.String("redis", envOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
+	redisURL := flag.String("redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
 	flag.Parse()
-	ns, err := parseCounts(*counts)
+	ns, err := measure.ParseCounts(*counts)
 	if err != nil {
 		fail(2, err)
 	}
@@ -171,35 +166,16 @@ func grown(first, last checkpoint) []string {
 
 func pickGames(id string) ([]bot.Game, error) {
 	if id == "all" {
-		return games(), nil
+		return games.All(), nil
 	}
 	var ids []string
-	for _, g := range games() {
+	for _, g := range games.All() {
 		if g.ID() == id {
 			return []bot.Game{g}, nil
 		}
 		ids = append(ids, g.ID())
 	}
 	return nil, fmt.Errorf("unknown game %q (have %s, or all)", id, strings.Join(ids, ", "))
-}
-
-func parseCounts(list string) ([]int, error) {
-	var out []int
-	for _, c := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(c))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("bad table count %q", c)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }
 
 func fail(code int, err error) {

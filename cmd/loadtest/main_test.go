@@ -1,13 +1,11 @@
 package main
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -17,7 +15,7 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // were applied: the tool must never again report 0 updates/s and pass.
 func TestThroughputApplies(t *testing.T) {
 	cfg := loadConfig{Duration: time.Second, Clients: 2, People: 3, RedisURL: redistest.URL(t)}
-	for _, g := range games() {
+	for _, g := range games.All() {
 		t.Run(g.ID(), func(t *testing.T) {
 			r, err := throughput(t.Context(), g, 2, cfg)
 			if err != nil {
@@ -42,7 +40,7 @@ func TestThroughputApplies(t *testing.T) {
 // spend most of a minute waiting for the bot's clocks.
 func TestStoragePlaysWholeGames(t *testing.T) {
 	cfg := loadConfig{Clients: 2, People: 3, RedisURL: redistest.URL(t)}
-	for _, g := range games()[:1] {
+	for _, g := range games.All()[:1] {
 		t.Run(g.ID(), func(t *testing.T) {
 			rep, err := storage(t.Context(), g, 2, 2, cfg, nil)
 			if err != nil {
@@ -95,38 +93,21 @@ func TestKeyKind(t *testing.T) {
 	}
 }
 
-// TestGamesAsTheBotOffers keeps games() in step with the games the real
-// bot wires in (cmd/trickchef/games.go): the load must cover every one.
+// TestGamesAsTheBotOffers: "-game all" loads every game the bot offers
+// (cmd/internal/games, which cmd/trickchef wires in), in its order.
 func TestGamesAsTheBotOffers(t *testing.T) {
-	bot, ours := gameConstructors(t, "../trickchef/games.go"), gameConstructors(t, "main.go")
-	if len(bot) == 0 || !slices.Equal(bot, ours) {
-		t.Errorf("the bot offers %v, the load test plays %v", bot, ours)
+	var offered, loaded []string
+	for _, g := range games.All() {
+		offered = append(offered, g.ID())
 	}
-}
-
-// gameConstructors lists the bot.X() calls inside func games() of a file.
-func gameConstructors(t *testing.T, file string) []string {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	gs, err := pickGames("all")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "games" || fn.Body == nil {
-			continue
-		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "bot" {
-						out = append(out, sel.Sel.Name)
-					}
-				}
-			}
-			return true
-		})
+	for _, g := range gs {
+		loaded = append(loaded, g.ID())
 	}
-	return out
+	if len(offered) == 0 || !slices.Equal(offered, loaded) {
+		t.Errorf("the bot offers %v, the load test plays %v", offered, loaded)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -103,7 +104,7 @@ func storage(ctx context.Context, g bot.Game, n, games int, cfg loadConfig, prog
 		return storageReport{}, err
 	}
 	defer st.Close()
-	defer deletePrefix(cfg.RedisURL, prefix)
+	defer measure.DeletePrefix(cfg.RedisURL, prefix)
 	d, err := newDriver(st, g, cfg.People, true)
 	if err != nil {
 		return storageReport{}, err
@@ -274,13 +275,13 @@ func keyKind(key string) string {
 // prefix, by kind.
 func keyUsage(ctx context.Context, url, prefix string) (usage, error) {
 	u := usage{bytes: map[string]int64{}}
-	c, err := dialRaw(url)
+	c, err := measure.DialRaw(url)
 	if err != nil {
 		return u, err
 	}
 	defer c.Close()
-	err = eachNode(ctx, c, func(ctx context.Context, n *redis.Client) error {
-		keys, err := scanKeys(ctx, n, prefix)
+	err = measure.EachNode(ctx, c, func(ctx context.Context, n *redis.Client) error {
+		keys, err := measure.ScanKeys(ctx, n, prefix)
 		if err != nil {
 			return err
 		}
@@ -313,64 +314,6 @@ func keyUsage(ctx context.Context, url, prefix string) (usage, error) {
 		return nil
 	})
 	return u, err
-}
-
-func scanKeys(ctx context.Context, n *redis.Client, prefix string) ([]string, error) {
-	var keys []string
-	iter := n.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	return keys, iter.Err()
-}
-
-// eachNode runs fn on every master of a cluster, or on the one server.
-func eachNode(ctx context.Context, c redis.UniversalClient, fn func(context.Context, *redis.Client) error) error {
-	switch c := c.(type) {
-	case *redis.ClusterClient:
-		return c.ForEachMaster(ctx, fn)
-	case *redis.Client:
-		return fn(ctx, c)
-	}
-	return fmt.Errorf("unsupported redis client %T", c)
-}
-
-// deletePrefix removes every key a measurement left in Redis.
-func deletePrefix(url, prefix string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	c, err := dialRaw(url)
-	if err != nil {
-		return
-	}
-	defer c.Close()
-	_ = eachNode(ctx, c, func(ctx context.Context, n *redis.Client) error {
-		keys, err := scanKeys(ctx, n, prefix)
-		for len(keys) > 0 {
-			batch := keys[:min(len(keys), 1000)]
-			keys = keys[len(batch):]
-			pipe := n.Pipeline()
-			for _, k := range batch {
-				pipe.Del(ctx, k) // one key a command: in a cluster their slots differ
-			}
-			if _, err := pipe.Exec(ctx); err != nil {
-				return err
-			}
-		}
-		return err
-	})
-}
-
-// dialRaw opens a plain client for the URLs store.DialRedis accepts.
-func dialRaw(url string) (redis.UniversalClient, error) {
-	if addrs, ok := strings.CutPrefix(url, "redis-cluster://"); ok {
-		return redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(addrs, ",")}), nil
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, err
-	}
-	return redis.NewClient(opts), nil
 }
 
 // printCheckpoint writes one checkpoint as a line: the totals, then every

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -56,7 +57,7 @@ func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result,
 		return result{}, err
 	}
 	defer st.Close()
-	defer deletePrefix(cfg.RedisURL, prefix)
+	defer measure.DeletePrefix(cfg.RedisURL, prefix)
 	d, err := newDriver(st, g, cfg.People, false)
 	if err != nil {
 		return result{}, err

@@ -44,13 +44,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
 
 func main() {
 	people := flag.Int("people", 4, "people at each table")
 	robots := flag.Int("robots", 0, "robots at each table")
 	pace := flag.Duration("pace", 2*time.Second, "mean thinking time of a person per move (each move takes 0.5-1.5 times it)")
-	redisURL := flag.String("redis", envOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
+	redisURL := flag.String("redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
 	seed := flag.Uint64("seed", 1, "seed of the people's thinking times and choices")
 	timeout := flag.Duration("timeout", time.Hour, "give up a measurement after")
 	tables := flag.String("tables", "", "capacity mode: table counts to measure one after another, comma-separated (e.g. 1,10,20,40)")
@@ -81,7 +83,7 @@ func main() {
 		fmt.Println(string(out))
 		return
 	}
-	counts, err := parseCounts(*tables)
+	counts, err := measure.ParseCounts(*tables)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pacegame:", err)
 		os.Exit(2)
@@ -121,25 +123,6 @@ func flagSet(name string) bool {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
-}
-
-func parseCounts(list string) ([]int, error) {
-	var out []int
-	for _, c := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(c))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("bad table count %q", c)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }
 
 // printGame reports one game played to its end.

@@ -89,7 +89,7 @@ func TestCountCalls(t *testing.T) {
 	if p := c.perMove(2); p.Limited != 2 || p.Group.Edit != 1 || p.Answers != 0.5 {
 		t.Errorf("per move %+v", p)
 	}
-	if n := peakPerWindow(calls, -100, time.Minute); n != 2 {
+	if n := telegramtest.Peak(calls, -100, time.Minute); n != 2 {
 		t.Errorf("peak %d, want 2 (the 429 is not counted)", n)
 	}
 }

@@ -11,12 +11,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -114,14 +115,10 @@ func (t *table) finished() bool {
 // names of the simulated people; a table number is appended.
 var personNames = [...]string{"Аня", "Борис", "Вера", "Глеб", "Даша", "Егор"}
 
-// games are the games the bot offers (as cmd/trickchef wires them).
-func games() []bot.Game {
-	return []bot.Game{bot.Trickchef(), bot.Sausages(), bot.Chef(), bot.Chekharda()}
-}
-
+// findGame returns the game the bot offers under id.
 func findGame(id string) (bot.Game, error) {
 	var ids []string
-	for _, g := range games() {
+	for _, g := range games.All() {
 		if g.ID() == id {
 			return g, nil
 		}
@@ -151,7 +148,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 		return result{}, err
 	}
 	defer st.Close()
-	defer deletePrefix(cfg.RedisURL, prefix)
+	defer measure.DeletePrefix(cfg.RedisURL, prefix)
 
 	srv := telegramtest.NewServer() // Telegram's limits, on
 	defer srv.Close()
@@ -160,7 +157,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 	h := &bottest.Harness{
 		Srv:   srv,
 		Store: st,
-		Games: games(),
+		Games: games.All(),
 		Cfg:   bot.Config{TurnTimeout: cfg.TurnTimeout},
 		Log:   zerolog.New(cfg.Log).Level(zerolog.WarnLevel),
 		Answered: func(d time.Duration) {
@@ -189,7 +186,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	if err := setup(ctx, h, st, tables, cfg); err != nil {
 		return result{}, fmt.Errorf("setup (the token's peak so far: %d calls in a second): %w",
-			peakPerWindow(srv.Calls(), 0, time.Second), err)
+			telegramtest.Peak(srv.Calls(), 0, time.Second), err)
 	}
 	if n := settle(ctx, st, tables); n > 0 {
 		return result{}, fmt.Errorf("setup: %d lobbies not delivered", n)
@@ -270,7 +267,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 
 	calls := srv.Calls()
 	res.Calls = countCalls(calls, start, end)
-	res.TokenPeak = peakPerWindow(calls, 0, time.Second)
+	res.TokenPeak = telegramtest.Peak(calls, 0, time.Second)
 	var prompts, draws []time.Duration
 	var promptP99, drawP99 []float64
 	for _, t := range tables {
@@ -288,7 +285,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 				res.AutoMoves++
 			}
 		}
-		res.GroupPeak = max(res.GroupPeak, peakPerWindow(calls, t.group.ID(), time.Minute))
+		res.GroupPeak = max(res.GroupPeak, telegramtest.Peak(calls, t.group.ID(), time.Minute))
 		t.mu.Lock()
 		res.Presses += len(t.presses)
 		res.Refused += t.refused
@@ -592,50 +589,4 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
-}
-
-// deletePrefix removes every key the measurement left in Redis.
-func deletePrefix(url, prefix string) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := dialRaw(url)
-	if err != nil {
-		return
-	}
-	defer c.Close()
-	del := func(ctx context.Context, n *redis.Client) error {
-		iter := n.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		var keys []string
-		for iter.Next(ctx) {
-			keys = append(keys, iter.Val())
-		}
-		pipe := n.Pipeline()
-		for _, key := range keys {
-			pipe.Del(ctx, key) // one key a command: in a cluster their slots differ
-		}
-		if len(keys) > 0 {
-			if _, err := pipe.Exec(ctx); err != nil {
-				return err
-			}
-		}
-		return iter.Err()
-	}
-	switch c := c.(type) {
-	case *redis.ClusterClient:
-		_ = c.ForEachMaster(ctx, del)
-	case *redis.Client:
-		_ = del(ctx, c)
-	}
-}
-
-// dialRaw opens a plain client for the URLs store.DialRedis accepts.
-func dialRaw(url string) (redis.UniversalClient, error) {
-	if addrs, ok := strings.CutPrefix(url, "redis-cluster://"); ok {
-		return redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(addrs, ",")}), nil
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, err
-	}
-	return redis.NewClient(opts), nil
 }

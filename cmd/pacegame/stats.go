@@ -147,33 +147,6 @@ func groupDraws(calls []telegramtest.Call, group int64) []time.Time {
 	return out
 }
 
-// peakPerWindow is the most rate-limited calls to chat (0: to any chat),
-// not refused with 429, within any rolling window.
-func peakPerWindow(calls []telegramtest.Call, chat int64, window time.Duration) int {
-	var times []time.Time
-	for _, c := range calls {
-		if (chat == 0 || c.ChatID == chat) && c.ErrorCode != 429 && rateLimited(c.Method) {
-			times = append(times, c.Time)
-		}
-	}
-	best, lo := 0, 0
-	for hi := range times {
-		for times[hi].Sub(times[lo]) >= window {
-			lo++
-		}
-		best = max(best, hi-lo+1)
-	}
-	return best
-}
-
-func rateLimited(method string) bool {
-	switch method {
-	case "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages":
-		return true
-	}
-	return false
-}
-
 // quantile returns the q-quantile (0..1) of sorted durations in
 // milliseconds, 0 for none.
 func quantile(sorted []time.Duration, q float64) float64 {

@@ -12,6 +12,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store/redistest"
@@ -112,7 +113,7 @@ func TestChekhardaSurvivesSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := bot.Replay(tab, games()...)
+	st, err := bot.Replay(tab, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}

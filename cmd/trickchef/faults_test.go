@@ -35,6 +35,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -139,7 +140,7 @@ func checkReplay(t *testing.T, rc *redis.Client, group *telegramtest.Chat) *bot.
 		t.Errorf("table %s: %v", id, err)
 		return nil
 	}
-	st, err := bot.Replay(tab, games()...)
+	st, err := bot.Replay(tab, games.All()...)
 	if err != nil {
 		t.Errorf("table %s: %v", id, err)
 		return tab

@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
@@ -234,7 +235,7 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
 		Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate}},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games()...))
+		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games.All()...))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
