@@ -34,6 +34,8 @@ type Bolt struct {
 	db  *bolt.DB
 	now func() time.Time // for update-id retention
 
+	changes feed // commits, for WatchChanges
+
 	mu    sync.Mutex
 	rates map[string]*rateLog
 	swept int // len(rates) after the last forgetIdle sweep
@@ -243,6 +245,7 @@ func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error)
 	if err != nil {
 		return 0, err
 	}
+	b.changes.publish(TableChange{Table: name, Version: ver})
 	return ver, nil
 }
 

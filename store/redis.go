@@ -120,8 +120,10 @@ func (r *Redis) Load(ctx context.Context, table string) (Record, error) {
 // ARGV[4] update retention in ms
 // ARGV[5] number of dirty views n
 // ARGV[6] number of forgotten views f
-// ARGV[7 .. 6+n] dirty view names; ARGV[7+n .. 6+n+f] views whose message
-// records are deleted; ARGV[7+n+f ..] outbox entries, in order
+// ARGV[7] the channel that announces the commit (see WatchChanges), with
+// the table id in ARGV[8]
+// ARGV[9 .. 8+n] dirty view names; ARGV[9+n .. 8+n+f] views whose message
+// records are deleted; ARGV[9+n+f ..] outbox entries, in order
 // Returns the new version, -1 on a version conflict, -2 on a duplicate update
 // id (nothing written in either case).
 const commitScript = `
@@ -143,16 +145,17 @@ if upd > 0 then
 end
 local n = tonumber(ARGV[5])
 local f = tonumber(ARGV[6])
-for i = 7, 6 + n do
+for i = 9, 8 + n do
   redis.call('HSET', KEYS[3], ARGV[i], ver)
 end
-for i = 7 + n, 6 + n + f do
+for i = 9 + n, 8 + n + f do
   redis.call('HDEL', KEYS[6], ARGV[i])
 end
-for i = 7 + n + f, #ARGV do
+for i = 9 + n + f, #ARGV do
   local id = redis.call('INCR', KEYS[5])
   redis.call('ZADD', KEYS[4], id, string.format('%d:', id) .. ARGV[i])
 end
+redis.call('PUBLISH', ARGV[7], string.format('%d:', ver) .. ARGV[8])
 return ver
 `
 
@@ -169,8 +172,9 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 			return 0, err
 		}
 	}
-	args := make([]any, 0, 6+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
-	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget))
+	args := make([]any, 0, 8+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
+	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget),
+		r.changesChannel(), table)
 	for _, v := range c.Dirty {
 		args = append(args, v)
 	}
