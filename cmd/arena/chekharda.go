@@ -32,6 +32,9 @@ func (chekhardaGame) name() string { return "chekharda" }
 func (chekhardaGame) kinds() []string {
 	return []string{string(chekharda.Novice), string(chekharda.Cook), string(chekharda.Shef)}
 }
+func (chekhardaGame) aliases() map[string]string {
+	return map[string]string{"top": string(chekharda.Shef), "middle": string(chekharda.Cook), "bottom": string(chekharda.Novice)}
+}
 func (chekhardaGame) defaultPlayers() string { return "shef,cook,cook,cook" }
 func (chekhardaGame) seats() (int, int)      { return chekharda.MinPlayers, chekharda.MaxPlayers }
 func (chekhardaGame) scoreLabel() string     { return "total" }
