@@ -87,12 +87,12 @@ func (t *trickchefTable) result() ([]int, []game.Seat) {
 }
 
 // sausagesGame is Сосиски: novice is the engine's Baseline, sly its Sly,
-// random a uniformly random legal action. One winner per game; the score
+// sharp its Sharp (the top level), random a uniformly random legal action. One winner per game; the score
 // is the number of successes.
 type sausagesGame struct{}
 
 func (sausagesGame) name() string    { return "sausages" }
-func (sausagesGame) kinds() []string { return []string{"novice", "sly", "random"} }
+func (sausagesGame) kinds() []string { return []string{"novice", "sly", "sharp", "random"} }
 func (sausagesGame) aliases() map[string]string {
 	return map[string]string{"top": "sharp", "middle": "sly", "bottom": "novice"}
 }
@@ -123,9 +123,12 @@ func (t sausagesTable) decide(kind string, s game.Seat, seed uint64) (game.Actio
 	v := t.st.SeatView(s)
 	t0 := time.Now()
 	var a game.Action
-	if kind == "sly" {
+	switch kind {
+	case "sly":
 		a = sausages.Sly(v, seed)
-	} else {
+	case "sharp":
+		a = sausages.Sharp(v, seed)
+	default:
 		a = sausages.Baseline(v, seed)
 	}
 	return a, time.Since(t0)
