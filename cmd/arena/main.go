@@ -183,6 +183,12 @@ type table interface {
 	result() (scores []int, winners []game.Seat)
 }
 
+// racer is a table that counts races between levels (real-time games):
+// "a>b" is a race that level a won against level b.
+type racer interface {
+	races() map[string]int
+}
+
 // contests are the games by -game name.
 var contests = map[string]contest{
 	"trickchef": trickchefGame{},
@@ -197,6 +203,7 @@ type outcome struct {
 	score []int
 	times [][]float64 // per player: decision times in ms
 	trace uint64      // hash of the seats and actions in order, and the result by seat
+	races map[string]int
 }
 
 // gameSeed spreads game numbers over the seed space (splitmix64).
@@ -238,6 +245,9 @@ func playGame(c *config, g int) (outcome, error) {
 	scores, winners := t.result()
 	fmt.Fprintf(h, "=%v%v", scores, winners)
 	o.trace = h.Sum64()
+	if r, ok := t.(racer); ok {
+		o.races = r.races()
+	}
 	for s, sc := range scores {
 		o.score[player(game.Seat(s))] = sc
 	}
@@ -261,6 +271,7 @@ type summary struct {
 	AvgScore map[string]float64 `json:"avg_score"`
 	MeanMS   map[string]float64 `json:"decision_ms_mean"`
 	P99MS    map[string]float64 `json:"decision_ms_p99"`
+	Races    map[string]int     `json:"races,omitempty"` // real time: "a>b" races level a won against b
 	Playouts int                `json:"playouts"`
 	BudgetMS float64            `json:"budget_ms"`
 	Seconds  float64            `json:"seconds"`
@@ -360,12 +371,35 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-7s %5d %8.1f%% ± %5.1f%% %9.2f %9d %9.3f %9.3f\n",
 			k, seats, 100*p, 100*ci, score/n, len(times), mean, p99)
 	}
+	for _, o := range outs {
+		for k, n := range o.races {
+			if sum.Races == nil {
+				sum.Races = map[string]int{}
+			}
+			sum.Races[k] += n
+		}
+	}
+	printRaces(stdout, sum.Races)
 	line, err := json.Marshal(sum)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, string(line))
 	return nil
+}
+
+// printRaces prints, for each level and each rival (another level, or the
+// quiet pause), how often it came first when both wanted to act.
+func printRaces(w io.Writer, races map[string]int) {
+	if len(races) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "races (both wanted to act; first to act wins):")
+	for _, k := range slices.Sorted(maps.Keys(races)) {
+		a, b, _ := strings.Cut(k, ">")
+		won, lost := races[k], races[b+">"+a]
+		fmt.Fprintf(w, "  %s first against %s: %d of %d (%.1f%%)\n", a, b, won, won+lost, 100*float64(won)/float64(won+lost))
+	}
 }
 
 // meanCI95 is the mean of xs/per and the half-width of its 95% confidence
