@@ -187,7 +187,9 @@ func TestReactionTimes(t *testing.T) {
 // (independent draws; the arena counts the races of real games).
 func TestReactionRaces(t *testing.T) {
 	const n = 20000
-	draw := func(lv Level, i int) time.Duration { return ReactionTime(lv, uint64(i)*0x9e3779b97f4a7c15+uint64(len(lv))) }
+	draw := func(lv Level, i int) time.Duration {
+		return ReactionTime(lv, uint64(i)*0x9e3779b97f4a7c15+uint64(len(lv)))
+	}
 	median := map[Level]time.Duration{}
 	for _, lv := range Levels() {
 		ds := make([]time.Duration, n)
