@@ -42,7 +42,7 @@ func Sharp(v SeatView, seed uint64) game.Action {
 	mine := len(v.Stack)
 	switch v.Phase {
 	case PhaseSetup:
-		if wildTable(&v) > 0 {
+		if wildTable(&v) > 0 || lostByOthers(&v) >= sharpWildLost {
 			// Wild bidders turn whatever is down: the boot stops them.
 			return placeCard(&v, &r, 100)
 		}
@@ -95,14 +95,27 @@ func Sharp(v SeatView, seed uint64) game.Action {
 	return v.Legal[0]
 }
 
+// lostByOthers is the number of cards the other players have lost: many
+// failed attempts are the mark of a wild table.
+func lostByOthers(v *SeatView) int {
+	n := 0
+	for i, s := range v.Seats {
+		if game.Seat(i) != v.Seat {
+			n += CardsPerPlayer - s.Owned
+		}
+	}
+	return n
+}
+
 // Sharp's settings, tuned in the arena (docs/ai.md, «Сосиски»).
 const (
-	sharpBoot    = 15   // % boot first at setup: a lure and a trap
-	sharpAdd     = 50   // % add a sausage while others are still building
-	sharpOpen    = 0.85 // open at the highest bid this sure
-	sharpRaise   = 0.6  // raise while this sure
-	sharpPush    = 25   // % bluff raise with the boot down ...
-	sharpPushMax = 3    // ... up to this bid, within the own stack
+	sharpBoot     = 15   // % boot first at setup: a lure and a trap
+	sharpWildLost = 3    // ... always once the others lost this many cards
+	sharpAdd      = 50   // % add a sausage while others are still building
+	sharpOpen     = 0.85 // open at the highest bid this sure
+	sharpRaise    = 0.6  // raise while this sure
+	sharpPush     = 25   // % bluff raise with the boot down ...
+	sharpPushMax  = 3    // ... up to this bid, within the own stack
 	// The model of how others place and bid.
 	beliefSetupBoot = 0.8  // a player holding the boot lays it first
 	beliefAddBoot   = 0.15 // ... or as a later card, per card added
