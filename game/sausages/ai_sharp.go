@@ -20,7 +20,10 @@ import (
 // turning n cards without a boot (how many to take from each stack), and
 //
 //   - bids: lays a sausage at setup most of the time so that it can
-//     challenge; opens at once at the highest bid it is nearly sure of
+//     challenge, but its boot as often as the share of the others who
+//     have lost a card (wild bidders turn whatever is down, and the boot
+//     stops them), always when the last challenger bid wildly among
+//     mostly wild players; opens at once at the highest bid it is nearly sure of
 //     (often just its own stack, which no one else can use), or adds a
 //     sausage while the others are still building; raises by one while
 //     its chance stays above sharpRaise;
@@ -42,11 +45,14 @@ func Sharp(v SeatView, seed uint64) game.Action {
 	mine := len(v.Stack)
 	switch v.Phase {
 	case PhaseSetup:
-		if wildTable(&v) > 0 || lostByOthers(&v) >= sharpWildLost {
-			// Wild bidders turn whatever is down: the boot stops them.
-			return placeCard(&v, &r, 100)
+		// Wild bidders turn whatever is down: the more of them, the more
+		// often the boot goes down to stop them.
+		// The last challenger's wild bid among mostly wild players: always.
+		w := wildShare(&v)
+		if w >= 0.5 && wildTable(&v) > 0 {
+			w = 1
 		}
-		return placeCard(&v, &r, sharpBoot)
+		return placeCard(&v, &r, max(sharpBoot, int(100*w)))
 	case PhaseAdd:
 		if !safe {
 			if v.Hand.Sausages > 0 {
@@ -95,16 +101,19 @@ func Sharp(v SeatView, seed uint64) game.Action {
 	return v.Legal[0]
 }
 
-// lostByOthers is the number of cards the other players have lost: many
-// failed attempts are the mark of a wild table.
-func lostByOthers(v *SeatView) int {
-	n := 0
+// wildShare is the share of the other players still in who have lost a
+// card: failed attempts are the mark of wild bidders.
+func wildShare(v *SeatView) float64 {
+	in, losers := 0, 0
 	for i, s := range v.Seats {
-		if game.Seat(i) != v.Seat {
-			n += CardsPerPlayer - s.Owned
+		if game.Seat(i) != v.Seat && !s.Out {
+			in++
+			if s.Owned < CardsPerPlayer {
+				losers++
+			}
 		}
 	}
-	return n
+	return float64(losers) / float64(max(in, 1))
 }
 
 // Sharp's settings, tuned in the arena (docs/ai.md, «Сосиски»).
