@@ -8,18 +8,19 @@
 //	go run ./cmd/arena -game sausages -games 2000 -players sly,novice,novice,novice -seed 1
 //	go run ./cmd/arena -game chef -games 2000 -players cook,novice,novice,novice -seed 1
 //	go run ./cmd/arena -game chekharda -games 2000 -players shef,cook,cook,cook -seed 1
+//	go run ./cmd/arena -game sausages -games 2000 -players top,middle,middle,middle -seed 1
 //
 // Player kinds: for trickchef novice, cook, shef and baseline (the
 // engine's Baseline), 3 or 4 of them; for sausages novice (Baseline), sly
-// (Sly) and random (a uniformly random legal action, seeded), 3 to 6 of
-// them. -playouts and -budget only concern trickchef's shef. For sausages
+// (Sly), sharp (Sharp) and random (a uniformly random legal action,
+// seeded), 3 to 6 of them. -playouts and -budget only concern trickchef's shef. For sausages
 // the average score is the average number of successes a player had at
 // the end of the game (2 for a winner by successes).
 //
 // Every game also accepts the kinds top, middle and bottom for the levels
 // players see in the lobby (hardest, middle, easiest), so a measurement
 // does not depend on level names; trickchef also has prevtop, the previous
-// top level (today's «Шеф» before the current one). The JSON line keeps the
+// top level (prevshef: today's «Шеф» kept beside a new one). The JSON line keeps the
 // kinds as given and maps them to the levels played in "levels".
 //
 // Paired seeds (-paired, the default): games are played in deals of n
@@ -49,9 +50,10 @@
 //	 "decision_ms_mean":{...},"decision_ms_p99":{...},"playouts":600,"budget_ms":0}
 //
 // with "game":"<id>" added for the other games (trickchef's line has no
-// "game" key). Every per-kind map is keyed by kind as given. A kind that fills
-// several seats is averaged over them, so at equal strength every kind's
-// win rate is 1/n; a shared win between k players counts 1/k to each.
+// "game" key) and, for chekharda, "races" (see chekharda.go). Every
+// per-kind map is keyed by kind as given. A kind that fills several seats
+// is averaged over them, so at equal strength every kind's win rate is
+// 1/n; a shared win between k players counts 1/k to each.
 package main
 
 import (
@@ -102,7 +104,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&name, "game", "trickchef", "game to play: trickchef, sausages, chef or chekharda")
 	fs.IntVar(&c.games, "games", 100, "games to play")
 	fs.StringVar(&players, "players", "", "player kinds, comma-separated (default shef,cook,cook,cook for trickchef, sly,novice,novice,novice for sausages);\n"+
-		"trickchef: 3 or 4 of novice, cook, shef, baseline (the engine's Baseline); sausages: 3 to 6 of novice, sly, random")
+		"trickchef: 3 or 4 of novice, cook, shef, baseline (the engine's Baseline); sausages: 3 to 6 of novice, sly, sharp, random;\n"+
+		"every game: top, middle, bottom (the lobby's hardest, middle, easiest level); trickchef: prevtop")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the run; deal d uses a seed derived from it and d")
 	fs.BoolVar(&c.paired, "paired", true, "paired seeds: every deal is played once per rotation of the seats (-games rounded up to whole deals)")
 	fs.IntVar(&c.playouts, "playouts", 0, "trickchef: shef playouts per decision (0: the package default)")

@@ -33,7 +33,7 @@ func arenaCases() map[string]arenaCase {
 			seats: [2]int{3, 4}, foreign: "sly", score: [2]float64{math.Inf(-1), math.Inf(1)},
 		},
 		"sausages": { // one winner per game; the score is the number of successes
-			players: []string{"sly,novice,random,novice,sly", "sly,novice,random", "sly,sly,novice,novice,random,random"}, games: 10,
+			players: []string{"sly,novice,random,novice,sharp", "top,middle,bottom", "sly,sly,novice,novice,random,random"}, games: 10,
 			seats: [2]int{3, 6}, foreign: "cook", jsonGame: "sausages", score: [2]float64{0, 2},
 		},
 		"chef": { // shared wins at closing time; the score is colours, 7 at most
@@ -41,7 +41,7 @@ func arenaCases() map[string]arenaCase {
 			seats: [2]int{2, 8}, foreign: "sly", jsonGame: "chef", score: [2]float64{0, 7},
 		},
 		"chekharda": { // the score is the game total: someone gets near the target (77)
-			players: []string{"shef,cook,novice,cook", "shef,novice", "cook,cook,shef,novice,novice,shef"}, games: 10,
+			players: []string{"shef,cook,novice,cook", "top,bottom", "cook,cook,shef,novice,novice,shef"}, games: 10,
 			seats: [2]int{2, 6}, foreign: "sly", jsonGame: "chekharda", score: [2]float64{0, math.Inf(1)}, best: 30,
 		},
 	}
@@ -57,6 +57,7 @@ type summaryLine struct {
 	WinRate  map[string]float64 `json:"win_rate"`
 	AvgScore map[string]float64 `json:"avg_score"`
 	P99      map[string]float64 `json:"decision_ms_p99"`
+	Races    map[string]int     `json:"races"`
 }
 
 // TestArenaSmoke plays a few games of every contest with each player list
@@ -131,6 +132,10 @@ func (c arenaCase) check(t *testing.T, players, out string) {
 	}
 	if total < 0.999 || total > 1.001 {
 		t.Fatalf("%s: win rates %v add up to %v", players, s.WinRate, total)
+	}
+	// Real time counts races: robots acting before the quiet pause at least.
+	if (c.jsonGame == "chekharda") != (len(s.Races) > 0) {
+		t.Fatalf("%s: races %v", players, s.Races)
 	}
 	if best < c.best {
 		t.Fatalf("%s: average scores %v: nobody reaches %v", players, s.AvgScore, c.best)
