@@ -18,6 +18,9 @@ func (chefGame) name() string { return "chef" }
 func (chefGame) kinds() []string {
 	return []string{string(chef.Novice), string(chef.Cook), string(chef.Shef)}
 }
+func (chefGame) aliases() map[string]string {
+	return map[string]string{"top": string(chef.Shef), "middle": string(chef.Cook), "bottom": string(chef.Novice)}
+}
 func (chefGame) defaultPlayers() string { return "shef,cook,cook,cook" }
 func (chefGame) seats() (int, int)      { return chef.MinPlayers, chef.MaxPlayers }
 func (chefGame) scoreLabel() string     { return "colours" }

@@ -26,11 +26,19 @@ import (
 // at once, and between rounds the next round starts, without asking
 // anyone. The decisions of the slower robots are dropped: they decide
 // again on the new state.
+//
+// The table also counts races (the JSON line's "races", and lines on
+// stdout): how often a robot of each level acted first while a robot of
+// another level also wanted to act, and how often the dealer's quiet
+// pause came first though a robot wanted to act.
 type chekhardaGame struct{}
 
 func (chekhardaGame) name() string { return "chekharda" }
 func (chekhardaGame) kinds() []string {
 	return []string{string(chekharda.Novice), string(chekharda.Cook), string(chekharda.Shef)}
+}
+func (chekhardaGame) aliases() map[string]string {
+	return map[string]string{"top": string(chekharda.Shef), "middle": string(chekharda.Cook), "bottom": string(chekharda.Novice)}
 }
 func (chekhardaGame) defaultPlayers() string { return "shef,cook,cook,cook" }
 func (chekhardaGame) seats() (int, int)      { return chekharda.MinPlayers, chekharda.MaxPlayers }
@@ -45,7 +53,7 @@ func (chekhardaGame) newTable(_ *config, players int, seed uint64) (table, error
 	if err != nil {
 		return nil, err
 	}
-	return &chekhardaTable{st: st}, nil
+	return &chekhardaTable{st: st, levels: map[game.Seat]string{}, race: map[string]int{}}, nil
 }
 
 // maxIdle bounds the rounds of asking in which every robot waits and no
@@ -62,12 +70,21 @@ type proposal struct {
 }
 
 type chekhardaTable struct {
-	st    *chekharda.State
-	asked []game.Seat // the seats asked since the last change
-	props []proposal
-	idle  int
-	err   error // an engine error in a move the table made itself
+	st     *chekharda.State
+	asked  []game.Seat // the seats asked since the last change
+	props  []proposal
+	levels map[game.Seat]string // the level of each seat, as decide was told
+	idle   int
+	err    error // an engine error in a move the table made itself
+	// race counts the settled rounds of asking: "a>b" each time a robot of
+	// level a acted while one of level b also wanted to (a != b), "a>pause"
+	// when a robot of level a acted before the quiet pause while a deal
+	// could come, "pause>a" when the dealer dealt although it wanted to act.
+	race map[string]int
 }
+
+// races implements racer.
+func (t *chekhardaTable) races() map[string]int { return t.race }
 
 // toAct applies the platform's own moves (next round, the deal when
 // nobody can act) and returns the seats to ask.
@@ -110,6 +127,7 @@ func (t *chekhardaTable) decide(kind string, s game.Seat, seed uint64) (game.Act
 		return -1, 0
 	}
 	lv := chekharda.Level(kind)
+	t.levels[s] = kind
 	v := t.st.SeatView(s)
 	t0 := time.Now()
 	a, ok := chekharda.Decide(lv, v, seed)
@@ -138,8 +156,10 @@ func (t *chekhardaTable) apply(game.Seat, game.Action) error {
 	case best >= 0 && (t.props[best].rt < chekharda.QuietPause || !deal):
 		t.idle = 0
 		p := t.props[best]
+		t.count(best, deal)
 		return t.st.Apply(p.seat, p.a)
 	case deal:
+		t.count(-1, true)
 		return t.st.Apply(game.System, chekharda.DealAction())
 	}
 	if t.idle++; t.idle < maxIdle {
@@ -148,6 +168,28 @@ func (t *chekhardaTable) apply(game.Seat, game.Action) error {
 	t.idle = 0
 	s := t.asked[0]
 	return t.st.Apply(s, t.st.Legal(s)[0])
+}
+
+// count records a settled round of asking: props[won] acted (-1: the
+// dealer dealt); deal tells whether the dealer could have.
+func (t *chekhardaTable) count(won int, deal bool) {
+	seen := map[string]bool{}
+	for i, p := range t.props {
+		if !p.ok || i == won {
+			continue
+		}
+		lv := t.levels[p.seat]
+		switch {
+		case won < 0 && !seen[lv]:
+			t.race["pause>"+lv]++
+		case won >= 0 && lv != t.levels[t.props[won].seat] && !seen[lv]:
+			t.race[t.levels[t.props[won].seat]+">"+lv]++
+		}
+		seen[lv] = true
+	}
+	if won >= 0 && deal {
+		t.race[t.levels[t.props[won].seat]+">pause"]++
+	}
 }
 
 func (t *chekhardaTable) result() ([]int, []game.Seat) {

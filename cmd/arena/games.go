@@ -22,6 +22,16 @@ func (trickchefGame) name() string { return "trickchef" }
 func (trickchefGame) kinds() []string {
 	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef), string(baseline)}
 }
+
+// prevShef is the level that keeps the previous top level's algorithm
+// (today's «Шеф») once game/trickchef has a new top; kinds lists it only
+// when the engine offers it, so until then prevtop is refused.
+const prevShef tc.Level = "prevshef"
+
+func (trickchefGame) aliases() map[string]string {
+	return map[string]string{"top": string(tc.Shef), "middle": string(tc.Cook), "bottom": string(tc.Novice),
+		"prevtop": string(prevShef)}
+}
 func (trickchefGame) defaultPlayers() string { return "shef,cook,cook,cook" }
 func (trickchefGame) seats() (int, int)      { return 3, 4 }
 func (trickchefGame) scoreLabel() string     { return "avg score" }
@@ -77,12 +87,15 @@ func (t *trickchefTable) result() ([]int, []game.Seat) {
 }
 
 // sausagesGame is Сосиски: novice is the engine's Baseline, sly its Sly,
-// random a uniformly random legal action. One winner per game; the score
+// sharp its Sharp (the top level), random a uniformly random legal action. One winner per game; the score
 // is the number of successes.
 type sausagesGame struct{}
 
-func (sausagesGame) name() string           { return "sausages" }
-func (sausagesGame) kinds() []string        { return []string{"novice", "sly", "random"} }
+func (sausagesGame) name() string    { return "sausages" }
+func (sausagesGame) kinds() []string { return []string{"novice", "sly", "sharp", "random"} }
+func (sausagesGame) aliases() map[string]string {
+	return map[string]string{"top": "sharp", "middle": "sly", "bottom": "novice"}
+}
 func (sausagesGame) defaultPlayers() string { return "sly,novice,novice,novice" }
 func (sausagesGame) seats() (int, int)      { return sausages.MinPlayers, sausages.MaxPlayers }
 func (sausagesGame) scoreLabel() string     { return "successes" }
@@ -110,9 +123,12 @@ func (t sausagesTable) decide(kind string, s game.Seat, seed uint64) (game.Actio
 	v := t.st.SeatView(s)
 	t0 := time.Now()
 	var a game.Action
-	if kind == "sly" {
+	switch kind {
+	case "sly":
 		a = sausages.Sly(v, seed)
-	} else {
+	case "sharp":
+		a = sausages.Sharp(v, seed)
+	default:
 		a = sausages.Baseline(v, seed)
 	}
 	return a, time.Since(t0)

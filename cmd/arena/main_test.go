@@ -33,7 +33,7 @@ func arenaCases() map[string]arenaCase {
 			seats: [2]int{3, 4}, foreign: "sly", score: [2]float64{math.Inf(-1), math.Inf(1)},
 		},
 		"sausages": { // one winner per game; the score is the number of successes
-			players: []string{"sly,novice,random,novice,sly", "sly,novice,random", "sly,sly,novice,novice,random,random"}, games: 10,
+			players: []string{"sly,novice,random,novice,sharp", "top,middle,bottom", "sly,sly,novice,novice,random,random"}, games: 10,
 			seats: [2]int{3, 6}, foreign: "cook", jsonGame: "sausages", score: [2]float64{0, 2},
 		},
 		"chef": { // shared wins at closing time; the score is colours, 7 at most
@@ -41,7 +41,7 @@ func arenaCases() map[string]arenaCase {
 			seats: [2]int{2, 8}, foreign: "sly", jsonGame: "chef", score: [2]float64{0, 7},
 		},
 		"chekharda": { // the score is the game total: someone gets near the target (77)
-			players: []string{"shef,cook,novice,cook", "shef,novice", "cook,cook,shef,novice,novice,shef"}, games: 10,
+			players: []string{"shef,cook,novice,cook", "top,bottom", "cook,cook,shef,novice,novice,shef"}, games: 10,
 			seats: [2]int{2, 6}, foreign: "sly", jsonGame: "chekharda", score: [2]float64{0, math.Inf(1)}, best: 30,
 		},
 	}
@@ -50,11 +50,14 @@ func arenaCases() map[string]arenaCase {
 // summaryLine is the JSON line's part the tests read.
 type summaryLine struct {
 	Games    int                `json:"games"`
+	Deals    int                `json:"deals"`
+	Paired   bool               `json:"paired"`
 	Game     string             `json:"game"`
 	Players  []string           `json:"players"`
 	WinRate  map[string]float64 `json:"win_rate"`
 	AvgScore map[string]float64 `json:"avg_score"`
 	P99      map[string]float64 `json:"decision_ms_p99"`
+	Races    map[string]int     `json:"races"`
 }
 
 // TestArenaSmoke plays a few games of every contest with each player list
@@ -113,7 +116,9 @@ func (c arenaCase) check(t *testing.T, players, out string) {
 	for _, p := range strings.Split(players, ",") {
 		kinds[p]++
 	}
-	if s.Games != c.games || s.Game != c.jsonGame || strings.Join(s.Players, ",") != players || len(s.WinRate) != len(kinds) || len(s.AvgScore) != len(kinds) || len(s.P99) != len(kinds) {
+	n := len(strings.Split(players, ","))
+	deals := (c.games + n - 1) / n // paired by default: whole deals of n games
+	if s.Games != deals*n || s.Deals != deals || !s.Paired || s.Game != c.jsonGame || strings.Join(s.Players, ",") != players || len(s.WinRate) != len(kinds) || len(s.AvgScore) != len(kinds) || len(s.P99) != len(kinds) {
 		t.Fatalf("%s: summary %+v", players, s)
 	}
 	total, best := 0.0, math.Inf(-1)
@@ -127,6 +132,10 @@ func (c arenaCase) check(t *testing.T, players, out string) {
 	}
 	if total < 0.999 || total > 1.001 {
 		t.Fatalf("%s: win rates %v add up to %v", players, s.WinRate, total)
+	}
+	// Real time counts races: robots acting before the quiet pause at least.
+	if (c.jsonGame == "chekharda") != (len(s.Races) > 0) {
+		t.Fatalf("%s: races %v", players, s.Races)
 	}
 	if best < c.best {
 		t.Fatalf("%s: average scores %v: nobody reaches %v", players, s.AvgScore, c.best)
@@ -170,9 +179,86 @@ func TestArenaFlags(t *testing.T) {
 		{"-games", "0"},
 		{"-workers", "0"},
 		{"-game", "chess"},
+		{"-players", "top,middle,nobody"},
 	} {
 		if err := run(args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Fatalf("%v accepted", args)
 		}
+	}
+}
+
+// TestArenaPaired checks paired seeding in every contest: with one level in
+// every seat, the n games of a deal (the seats rotated) are the same game,
+// action for action, while the next deal, or the next game without
+// pairing, is another one.
+func TestArenaPaired(t *testing.T) {
+	for name, c := range contests {
+		t.Run(name, func(t *testing.T) {
+			lo, hi := c.seats()
+			n := min(max(lo, 3), hi)
+			players := strings.Join(slices.Repeat([]string{"middle"}, n), ",")
+			cfg, err := parse([]string{"-game", name, "-players", players, "-games", strconv.Itoa(2*n - 1)}, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.games != 2*n || !cfg.paired {
+				t.Fatalf("%d games, paired %v: want %d, rounded up to whole deals", cfg.games, cfg.paired, 2*n)
+			}
+			traces := make([]uint64, 2*n)
+			for g := range traces {
+				o, err := playGame(&cfg, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				traces[g] = o.trace
+			}
+			for g := 1; g < n; g++ {
+				if traces[g] != traces[0] || traces[n+g] != traces[n] {
+					t.Fatalf("rotations of one deal differ: %x", traces)
+				}
+			}
+			if traces[0] == traces[n] {
+				t.Fatalf("deals 0 and 1 are the same game: %x", traces)
+			}
+			cfg.paired = false
+			o0, err0 := playGame(&cfg, 0)
+			o1, err1 := playGame(&cfg, 1)
+			if err0 != nil || err1 != nil || o0.trace == o1.trace {
+				t.Fatalf("unpaired games 0 and 1: same game or errors %v %v", err0, err1)
+			}
+		})
+	}
+}
+
+// TestArenaAliases checks that top, middle and bottom name levels of the
+// game in every contest, distinct ones, and that an alias for a level the
+// engine does not offer is refused rather than played as another level.
+func TestArenaAliases(t *testing.T) {
+	for name, c := range contests {
+		a := c.aliases()
+		if a["top"] == "" || a["middle"] == "" || a["bottom"] == "" || a["top"] == a["middle"] || a["middle"] == a["bottom"] {
+			t.Errorf("%s: aliases %v", name, a)
+		}
+		lo, _ := c.seats()
+		for alias, level := range a {
+			players := strings.Join(slices.Repeat([]string{alias}, lo), ",")
+			cfg, err := parse([]string{"-game", name, "-players", players}, io.Discard)
+			switch {
+			case slices.Contains(c.kinds(), level) && (err != nil || cfg.levels[0] != level):
+				t.Errorf("%s: %s: levels %v, error %v; want %s", name, alias, cfg.levels, err, level)
+			case !slices.Contains(c.kinds(), level) && err == nil:
+				t.Errorf("%s: %s stands for %s, which the arena does not offer, yet was accepted", name, alias, level)
+			}
+		}
+	}
+}
+
+// TestMeanCI95 checks the interval over deals against a hand computation.
+func TestMeanCI95(t *testing.T) {
+	// Per-deal shares 1/4, 3/4, 2/4, 2/4 over 4 games: mean 0.5, sample
+	// variance (1/16+1/16)/3 = 1/24, standard error sqrt(1/24/4).
+	m, ci := meanCI95([]float64{1, 3, 2, 2}, 4)
+	if math.Abs(m-0.5) > 1e-12 || math.Abs(ci-1.96*math.Sqrt(1.0/96)) > 1e-12 {
+		t.Fatalf("mean %v ± %v", m, ci)
 	}
 }

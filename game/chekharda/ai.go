@@ -36,22 +36,25 @@ const (
 // Levels lists the levels, weakest first.
 func Levels() []Level { return []Level{Novice, Cook, Shef} }
 
-// Reaction time ranges per level: how long after a change at the table a
-// robot of that level acts. They bracket human speed; Novice is often
-// slower than the QuietPause, so the dealer sometimes deals before it
-// moves.
+// Reaction times per level: how long after a change at the table a robot
+// of that level acts. They bracket human speed. Novice is slower than the
+// QuietPause, so the dealer deals before it moves and it almost never wins
+// a race, but one reaction in noviceQuick/100 is as quick as Cook's, so
+// now and then it beats a Cook (and a Cook, a little slower than Shef,
+// now and then beats a Shef); the arena counts these races (docs/ai.md).
 const (
-	noviceMin, noviceMax = 2000 * time.Millisecond, 4000 * time.Millisecond
+	noviceMin, noviceMax = 3200 * time.Millisecond, 5000 * time.Millisecond
+	noviceQuick          = 10 // % of Novice's reactions drawn from Cook's range
 	cookMin, cookMax     = 1400 * time.Millisecond, 3000 * time.Millisecond
 	shefMin, shefMax     = 1000 * time.Millisecond, 2400 * time.Millisecond
 )
 
 // ReactionRange is the span of a level's reaction times (an unknown level
-// reacts like Cook).
+// reacts like Cook). Novice's spans its quick reactions too.
 func ReactionRange(level Level) (lo, hi time.Duration) {
 	switch level {
 	case Novice:
-		return noviceMin, noviceMax
+		return cookMin, noviceMax
 	case Shef:
 		return shefMin, shefMax
 	}
@@ -60,10 +63,17 @@ func ReactionRange(level Level) (lo, hi time.Duration) {
 
 // ReactionTime is a reaction time for level drawn from seed: pure (the
 // same seed gives the same time), within ReactionRange, most often near
-// its middle (the mean of two uniform draws).
+// the middle of the level's range (the mean of two uniform draws); a
+// Novice's quick reactions are drawn like Cook's.
 func ReactionTime(level Level, seed uint64) time.Duration {
 	lo, hi := ReactionRange(level)
 	r := rng(seed ^ 0x7ea5c0de)
+	if level == Novice {
+		lo = noviceMin
+		if r.Below(100) < noviceQuick {
+			lo, hi = cookMin, cookMax
+		}
+	}
 	u := (r.Float64() + r.Float64()) / 2
 	return lo + time.Duration(u*float64(hi-lo))
 }

@@ -181,6 +181,49 @@ func TestReactionTimes(t *testing.T) {
 	}
 }
 
+// TestReactionRaces: the levels react in a distinct order (medians), the
+// novice is slower than the quiet pause but for its rare quick reactions,
+// and each level still beats the level above it in a race now and then
+// (independent draws; the arena counts the races of real games).
+func TestReactionRaces(t *testing.T) {
+	const n = 20000
+	draw := func(lv Level, i int) time.Duration {
+		return ReactionTime(lv, uint64(i)*0x9e3779b97f4a7c15+uint64(len(lv)))
+	}
+	median := map[Level]time.Duration{}
+	for _, lv := range Levels() {
+		ds := make([]time.Duration, n)
+		for i := range ds {
+			ds[i] = draw(lv, i)
+		}
+		slices.Sort(ds)
+		median[lv] = ds[n/2]
+	}
+	beats := func(a, b Level) float64 {
+		k := 0
+		for i := 0; i < n; i++ {
+			if draw(a, i) < draw(b, i+n) {
+				k++
+			}
+		}
+		return float64(k) / n
+	}
+	pause := 0
+	for i := 0; i < n; i++ {
+		if draw(Novice, i) < QuietPause {
+			pause++
+		}
+	}
+	nc, cs, np := beats(Novice, Cook), beats(Cook, Shef), float64(pause)/n
+	t.Logf("medians %v; novice before the quiet pause %.3f, novice beats cook %.3f, cook beats shef %.3f", median, np, nc, cs)
+	if !(median[Novice] > QuietPause && QuietPause > median[Cook] && median[Cook] > median[Shef]) {
+		t.Errorf("levels not distinct around the quiet pause: medians %v", median)
+	}
+	if np > 0.15 || nc < 0.01 || nc > 0.15 || cs < 0.05 || cs > 0.45 {
+		t.Errorf("races: novice before the pause %.3f (want ≤ 0.15), novice beats cook %.3f (want 0.01..0.15), cook beats shef %.3f (want 0.05..0.45)", np, nc, cs)
+	}
+}
+
 // Cook steals the biggest set; both go out when they can.
 func TestAIChoices(t *testing.T) {
 	st := deal(t, "PMC / TT | A / PP | Z / MMMM ; deck J")

@@ -66,6 +66,28 @@ func BenchmarkSly(b *testing.B) {
 	b.ReportMetric(float64(len(v.Legal)), "legal")
 }
 
+// BenchmarkSharp is one Sharp decision in a 6-player bidding (a belief
+// over five stacks and one best plan).
+func BenchmarkSharp(b *testing.B) {
+	v := bidView(b)
+	for b.Loop() {
+		Sharp(v, 1)
+	}
+	b.ReportMetric(float64(len(v.Legal)), "legal")
+}
+
+// BenchmarkSharpOpen is Sharp's costliest step: the highest bid it is
+// sure of, before anyone bid at a 6-player table of full stacks (a plan
+// per candidate bid).
+func BenchmarkSharpOpen(b *testing.B) {
+	st, _ := New(Config{Players: 6, Seed: 5})
+	lay(b, st, "SSS SSS SSB SBS BSS SSS")
+	v := st.SeatView(0)
+	for b.Loop() {
+		newBelief(&v).maxBid(sharpOpen)
+	}
+}
+
 // BenchmarkApply is one bid (copying the state each time).
 func BenchmarkApply(b *testing.B) {
 	st, _ := New(Config{Players: 6, Seed: 5})

@@ -23,9 +23,9 @@ func fuzzGame() gametest.Game {
 		}
 		for _, s := range st.ToAct() {
 			v := st.SeatView(s)
-			for i, ai := range []func(SeatView, uint64) game.Action{Baseline, Sly} {
+			for i, ai := range []func(SeatView, uint64) game.Action{Baseline, Sly, Sharp} {
 				if a := ai(v, uint64(s)); !contains(v.Legal, a) {
-					return fmt.Errorf("robot %d (Baseline, Sly) chose %d for seat %d, not in %v", i, a, s, v.Legal)
+					return fmt.Errorf("robot %d (Baseline, Sly, Sharp) chose %d for seat %d, not in %v", i, a, s, v.Legal)
 				}
 			}
 		}

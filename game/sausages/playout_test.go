@@ -63,14 +63,14 @@ func playout(t *testing.T, cfg Config, seed uint64) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(seed, 1))
-	// Per seat: 0 random, 1 Baseline, 2 Sly.
+	// Per seat: 0 random, 1 Baseline, 2 Sly, 3 Sharp.
 	var kinds [MaxPlayers]int
 	if seed%3 != 0 {
 		for i := range kinds {
-			kinds[i] = r.IntN(3)
+			kinds[i] = r.IntN(4)
 		}
 	}
-	policies := []policy{randomPolicy, baselinePolicy, slyPolicy}
+	policies := []policy{randomPolicy, baselinePolicy, slyPolicy, sharpPolicy}
 	deep := seed%20 == 0
 	type step struct {
 		seat game.Seat
@@ -222,8 +222,8 @@ func twinGame(t *testing.T, cfg Config, seed uint64) (compared, differ int) {
 	twin, _ := New(cfg)
 	r := rand.New(rand.NewPCG(seed, 7))
 	secret := uint(1) << (seed % uint64(cfg.Players))
-	policies := []policy{randomPolicy, baselinePolicy, slyPolicy}
-	pol := policies[seed%3]
+	policies := []policy{randomPolicy, baselinePolicy, slyPolicy, sharpPolicy}
+	pol := policies[seed%4]
 	for n := 0; !main.Over(); n++ {
 		to := main.ToAct()
 		seat := to[r.IntN(len(to))]
