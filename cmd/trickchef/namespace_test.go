@@ -1,0 +1,165 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+// secondToken is the token of the second bot; its id (the part before the
+// colon) differs from bottest.Token's.
+const secondToken = "654321:TEST-second-token-for-the-fake-bot-api"
+
+// twoWorlds are the same people and group as two bots see them: one fake
+// Bot API per token. Telegram gives each bot its own update_id sequence,
+// and both fakes count from the same start, so the two bots' update ids
+// overlap on purpose; users and the group get the same ids in both,
+// because each fake hands out ids in creation order.
+type twoWorlds struct {
+	srv    [2]*telegramtest.Server
+	people [2][]*telegramtest.User
+	group  [2]*telegramtest.Chat
+}
+
+func newTwoWorlds(t *testing.T) *twoWorlds {
+	t.Helper()
+	w := &twoWorlds{}
+	bots := []struct {
+		token string
+		id    int64
+		name  string
+	}{
+		{bottest.Token, 123456, "trickchef_one_bot"},
+		{secondToken, 654321, "trickchef_two_bot"},
+	}
+	for i, b := range bots {
+		w.srv[i] = telegramtest.NewServer(telegramtest.WithToken(b.token), telegramtest.WithBot(b.id, b.name),
+			telegramtest.WithQueryTimeout(slow), telegramtest.WithPressTimeout(slow), telegramtest.WithTB(t))
+		t.Cleanup(w.srv[i].Close)
+		for _, name := range []string{"Аня", "Борис"} {
+			w.people[i] = append(w.people[i], w.srv[i].NewUser(name))
+		}
+		w.group[i] = w.srv[i].NewGroup("Кухня", w.people[i]...)
+	}
+	if w.group[0].ID() != w.group[1].ID() || w.people[0][0].ID() != w.people[1][0].ID() || w.people[0][1].ID() != w.people[1][1].ID() {
+		t.Fatal("the two fakes gave the shared group and people different ids")
+	}
+	return w
+}
+
+// TestTwoBotsOneRedis runs two bot processes with different tokens on one
+// Redis, both serving the same group with the same two people, who play a
+// Трик-н-Шеф game with each bot at the same time (with two robots, every
+// move left to the turn timeout). Both games must end, replay from their
+// seeds and be delivered once; and the two bots must share nothing: each
+// table, applied update ids (which overlap), timers, budget and results
+// live under the bot's own prefix, and no key is outside the two.
+func TestTwoBotsOneRedis(t *testing.T) {
+	t.Parallel()
+	x := texts(t)
+	rs := redistest.Start(t)
+	rc := rs.Client(t)
+	w := newTwoWorlds(t)
+	var procs [2]*botProc
+	for i, token := range []string{bottest.Token, secondToken} {
+		env := botEnv(w.srv[i].URL, rs.URL())
+		env["TELEGRAM_TOKEN"] = token
+		procs[i] = startBot(t, env)
+	}
+	err := runConcurrently(2, func(i int) error {
+		for _, u := range w.people[i] {
+			if err := greet(u); err != nil {
+				return err
+			}
+		}
+		return openTable(x, w.srv[i], w.group[i], w.people[i][0], w.people[i][1:], 2)
+	})
+	if err != nil {
+		t.Fatalf("%v\n--- bot one:\n%s\n--- bot two:\n%s", err, procs[0].out.String(), procs[1].out.String())
+	}
+	for i := range 2 {
+		if _, err := w.group[i].WaitMessage(3*slow, x.Won()); err != nil {
+			t.Fatalf("bot %d: the game did not end: %v\n%s", i+1, err, procs[i].out.String())
+		}
+	}
+	group := strconv.FormatInt(w.group[0].ID(), 10)
+	var applied [2][]string
+	for i := range 2 {
+		keys := botKeys(w.srv[i])
+		tab := checkReplay(t, rc, keys, w.group[i])
+		if tab != nil && len(tab.Seats) != 4 {
+			t.Errorf("bot %d: %d seats, want two people and two robots", i+1, len(tab.Seats))
+		}
+		checkDelivered(t, x, w.srv[i], rc, w.group[i])
+		applied[i] = rc.ZRange(t.Context(), keys+"t:{"+group+"}:upd", 0, -1).Val()
+		if n := rc.LLen(t.Context(), keys+"res:{"+group+"}:hist").Val(); n != 1 {
+			t.Errorf("bot %d: %d results in the group's history, want its one game", i+1, n)
+		}
+		for _, u := range w.people[i] {
+			if ptr := rc.Get(t.Context(), keys+"ptr:{user:"+strconv.FormatInt(u.ID(), 10)+"}").Val(); ptr != group {
+				t.Errorf("bot %d: %s's table pointer %q, want %s", i+1, u.User().FirstName, ptr, group)
+			}
+		}
+		explain429(t, w.srv[i])
+	}
+	shared := 0
+	for _, id := range applied[0] {
+		if slices.Contains(applied[1], id) {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Errorf("the bots' applied update ids %v and %v do not overlap: the test lost its point", applied[0], applied[1])
+	}
+	prefixes := []string{botKeys(w.srv[0]), botKeys(w.srv[1])}
+	perBot := map[string]int{}
+	for _, k := range allKeys(t, rc) {
+		owner := ""
+		for _, p := range prefixes {
+			if strings.HasPrefix(k, p) {
+				owner = p
+			}
+		}
+		if owner == "" && k != keyBase+"legacy" {
+			t.Errorf("key %s belongs to neither bot", k)
+		}
+		perBot[owner]++
+	}
+	if perBot[prefixes[0]] == 0 || perBot[prefixes[1]] == 0 {
+		t.Errorf("keys per bot: %v", perBot)
+	}
+	for i, p := range procs {
+		if p.exited() {
+			t.Errorf("bot %d exited on its own:\n%s", i+1, p.out.String())
+		}
+		if l := p.out.String(); strings.Contains(l, "panic") || strings.Contains(l, "DATA RACE") {
+			t.Errorf("bot %d reported a problem:\n%s", i+1, l)
+		}
+	}
+	t.Logf("keys per bot %v; %d of the %d and %d applied update ids are the same numbers", perBot, shared, len(applied[0]), len(applied[1]))
+}
+
+// allKeys lists every key of a server the test owns.
+func allKeys(t *testing.T, rc *redis.Client) []string {
+	t.Helper()
+	var keys []string
+	iter := rc.Scan(context.Background(), 0, "*", 1000).Iterator()
+	for iter.Next(context.Background()) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(keys)
+	return keys
+}
