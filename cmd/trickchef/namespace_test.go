@@ -163,3 +163,107 @@ func allKeys(t *testing.T, rc *redis.Client) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// TestOldLayoutCarriedOver starts a bot on a Redis that holds the old
+// layout, every key directly under "tc:", as versions before per-bot keys
+// wrote it: a finished game's result and a game in progress. The data is
+// made by a bot process that plays one game to the end and is SIGKILLed in
+// the middle of the next; then its keys are renamed from tc:<bot id>: to
+// tc: — the old version used the very same key names under the bare
+// prefix — and the migration marker is removed. A new bot process must
+// carry the keys over, finish the interrupted game (its log replayed from
+// the seed gives the stored state), and list both games in /history.
+func TestOldLayoutCarriedOver(t *testing.T) {
+	t.Parallel()
+	x := texts(t)
+	ctx := t.Context()
+	rs := redistest.Start(t)
+	rc := rs.Client(t)
+	srv := newFake(t)
+	env := botEnv(srv.URL, rs.URL())
+	env["LOG_LEVEL"] = "info" // the migration's report
+	p := startBot(t, env)
+	anna := srv.NewUser("Аня")
+	if err := greet(anna); err != nil {
+		t.Fatal(err)
+	}
+	group := srv.NewGroup("Старая кухня", anna)
+	id := strconv.FormatInt(group.ID(), 10)
+	keys := botKeys(srv)
+	countWon := func() int {
+		n := 0
+		for _, m := range group.Messages() {
+			if x.Won()(m) {
+				n++
+			}
+		}
+		return n
+	}
+	if err := openTable(x, srv, group, anna, nil, 3); err != nil {
+		t.Fatalf("%v\n%s", err, p.out.String())
+	}
+	if err := srv.WaitFor(3*slow, func() bool { return countWon() == 1 }); err != nil {
+		t.Fatalf("the first game did not end: %v\n%s", err, p.out.String())
+	}
+	if err := openTable(x, srv, group, anna, nil, 3); err != nil {
+		t.Fatalf("%v\n%s", err, p.out.String())
+	}
+	err := srv.WaitFor(slow, func() bool {
+		tab, err := loadTable(ctx, rc, keys, id)
+		return err == nil && len(tab.Log) >= 10
+	})
+	if err != nil || countWon() != 1 {
+		t.Fatalf("the second game did not get going (%v, %d finals)\n%s", err, countWon(), p.out.String())
+	}
+	p.kill()
+	before, err := loadTable(ctx, rc, keys, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Back to the old layout.
+	renamed := 0
+	for _, k := range allKeys(t, rc) {
+		if rest, ok := strings.CutPrefix(k, keys); ok {
+			if err := rc.Rename(ctx, k, keyBase+rest).Err(); err != nil {
+				t.Fatal(err)
+			}
+			renamed++
+		}
+	}
+	if err := rc.Del(ctx, keyBase+"legacy").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n := rc.LLen(ctx, keyBase+"res:{"+id+"}:hist").Val(); n != 1 || renamed < 10 {
+		t.Fatalf("old layout: %d keys, %d results in the history", renamed, n)
+	}
+
+	p = startBot(t, env)
+	if err := srv.WaitFor(3*slow, func() bool { return countWon() == 2 }); err != nil {
+		t.Fatalf("the interrupted game did not end: %v\n%s", err, p.out.String())
+	}
+	tab := checkReplay(t, rc, keys, group)
+	if tab != nil && (tab.Seed != before.Seed || len(tab.Log) <= len(before.Log)) {
+		t.Errorf("a different game ended: seed %d with %d moves, the interrupted one was seed %d with %d",
+			tab.Seed, len(tab.Log), before.Seed, len(before.Log))
+	}
+	anna.Send(group, "/history@"+srv.Bot().Username)
+	hist, err := group.WaitMessage(slow, bottest.Contains(x.Shown("history.title")))
+	if err != nil {
+		t.Fatalf("no /history: %v\n%s", err, p.out.String())
+	}
+	if n := strings.Count(hist.Text, "\n\n"); n != 2 {
+		t.Errorf("/history lists %d games, want the old one and the continued one:\n%s", n, hist.Text)
+	}
+	for _, k := range allKeys(t, rc) {
+		if !strings.HasPrefix(k, keys) && k != keyBase+"legacy" {
+			t.Errorf("key %s was not carried over", k)
+		}
+	}
+	if !strings.Contains(p.out.String(), "keys of the old layout carried over") {
+		t.Errorf("the migration was not logged:\n%s", p.out.String())
+	}
+	if l := p.out.String(); strings.Contains(l, "panic") || strings.Contains(l, "DATA RACE") {
+		t.Errorf("the bot reported a problem:\n%s", l)
+	}
+}
