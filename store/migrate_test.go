@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -261,5 +263,42 @@ func resMust2[A, B any](a A, b B, err error) func(t *testing.T) (A, B) {
 			t.Fatal(err)
 		}
 		return a, b
+	}
+}
+
+// TestBoltOwn checks that a file, old or new, goes to the first bot that
+// owns it, keeps its data for that bot across a reopen, and refuses
+// another.
+func TestBoltOwn(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "store.db")
+	b, err := OpenBolt(path)
+	resOK(t, err)
+	// Written before owners were recorded.
+	_, err = b.Commit(ctx, "-100", Change{Data: []byte("old game"), UpdateID: 9})
+	resOK(t, err)
+	resOK(t, b.Close())
+
+	b, err = OpenBolt(path)
+	resOK(t, err)
+	resOK(t, b.Own("42"))
+	resOK(t, b.Own("42"))
+	if err := b.Own("43"); !errors.Is(err, ErrOtherOwner) {
+		t.Errorf("another bot owns the file: %v", err)
+	}
+	resOK(t, b.Close())
+
+	b, err = OpenBolt(path)
+	resOK(t, err)
+	defer b.Close()
+	if err := b.Own("43"); !errors.Is(err, ErrOtherOwner) || !strings.Contains(err.Error(), "42") {
+		t.Errorf("after a reopen another bot owns the file: %v", err)
+	}
+	resOK(t, b.Own("42"))
+	if rec := resMust(b.Load(ctx, "-100"))(t); string(rec.Data) != "old game" {
+		t.Errorf("the owner's old table: %q", rec.Data)
+	}
+	if err := b.Own(""); err == nil {
+		t.Error("an empty owner was accepted")
 	}
 }

@@ -4,10 +4,13 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -265,5 +268,42 @@ func TestOldLayoutCarriedOver(t *testing.T) {
 	}
 	if l := p.out.String(); strings.Contains(l, "panic") || strings.Contains(l, "DATA RACE") {
 		t.Errorf("the bot reported a problem:\n%s", l)
+	}
+}
+
+// TestMainRefusesAnotherBotsDataDir runs the process with the embedded
+// store twice over one DATA_DIR: as one bot, which stops cleanly, then
+// with another token, whose getMe names another bot: it must refuse the
+// directory rather than serve the first bot's tables.
+func TestMainRefusesAnotherBotsDataDir(t *testing.T) {
+	dir := t.TempDir()
+	runAs := func(id int64, token string, d time.Duration) (int, string) {
+		api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, method string) {
+			w.Header().Set("Content-Type", "application/json")
+			switch method {
+			case "getMe":
+				fmt.Fprintf(w, `{"ok":true,"result":{"id":%d,"is_bot":true,"first_name":"Chef","username":"chef_%d_bot"}}`, id, id)
+			case "getUpdates":
+				fmt.Fprint(w, `{"ok":true,"result":[]}`)
+			default:
+				fmt.Fprint(w, `{"ok":true,"result":true}`)
+			}
+		})
+		env := map[string]string{"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": api.URL, "DATA_DIR": dir,
+			"LISTEN_ADDR": "127.0.0.1:0", "LOG_LEVEL": "warn"}
+		ctx, cancel := context.WithTimeout(t.Context(), d)
+		defer cancel()
+		var stderr syncBuffer
+		return Main(ctx, nil, envOf(env), &stderr), stderr.String()
+	}
+	if code, out := runAs(123456, bottest.Token, time.Second); code != 0 {
+		t.Fatalf("first bot: exit code %d\n%s", code, out)
+	}
+	code, out := runAs(654321, secondToken, 20*time.Second)
+	if code != 1 || !strings.Contains(out, "another bot") || !strings.Contains(out, "123456") {
+		t.Errorf("second bot over the first one's DATA_DIR: exit code %d\n%s", code, out)
+	}
+	if code, out := runAs(123456, bottest.Token, time.Second); code != 0 {
+		t.Errorf("first bot again: exit code %d\n%s", code, out)
 	}
 }

@@ -237,7 +237,17 @@ func openStore(ctx context.Context, cfg config, botID int64, log zerolog.Logger)
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	return store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
+	b, err := store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
+	if err != nil {
+		return nil, err
+	}
+	// One file per bot: the file is opened by one process at a time, so
+	// refusing another bot's file is all the separation it needs.
+	if err := b.Own(strconv.FormatInt(botID, 10)); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("DATA_DIR %s: %w; give each bot its own DATA_DIR", cfg.DataDir, err)
+	}
+	return b, nil
 }
 
 func run(ctx context.Context, cfg config, log zerolog.Logger) error {
