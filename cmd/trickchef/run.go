@@ -263,10 +263,10 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("telegram client: %w", err)
 	}
-	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
 	// The bot's id names its keys in the store, so getMe comes first.
-	me, err := tg.GetMe(initCtx)
+	meCtx, cancelMe := context.WithTimeout(ctx, 30*time.Second)
+	me, err := tg.GetMe(meCtx)
+	cancelMe()
 	if err != nil {
 		return fmt.Errorf("getMe: %s", redact(err))
 	}
@@ -280,6 +280,8 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
 		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate}},
 		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games.All()...))
+	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	if err := b.Init(initCtx); err != nil {
 		return fmt.Errorf("init: %s", redact(err))
 	}
