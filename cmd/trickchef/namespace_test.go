@@ -65,8 +65,9 @@ func newTwoWorlds(t *testing.T) *twoWorlds {
 // Трик-н-Шеф game with each bot at the same time (with two robots, every
 // move left to the turn timeout). Both games must end, replay from their
 // seeds and be delivered once; and the two bots must share nothing: each
-// table, applied update ids (which overlap), timers, budget and results
-// live under the bot's own prefix, and no key is outside the two.
+// table, applied update ids (which overlap), user pointers, budget keys
+// (the token's and the group's spacing) and results live under the bot's
+// own prefix, and no key is outside the two.
 func TestTwoBotsOneRedis(t *testing.T) {
 	t.Parallel()
 	x := texts(t)
@@ -90,12 +91,43 @@ func TestTwoBotsOneRedis(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n--- bot one:\n%s\n--- bot two:\n%s", err, procs[0].out.String(), procs[1].out.String())
 	}
+	// While the games run, look for each bot's own budget keys: the
+	// token's and the group's spacing (both bots write to the one group id).
+	// They expire a window after the last call, so they are sampled.
+	group := strconv.FormatInt(w.group[0].ID(), 10)
+	var budgets []string
+	for i := range 2 {
+		budgets = append(budgets, botKeys(w.srv[i])+"rate:{global}", botKeys(w.srv[i])+"rate:{chat:"+group+"}")
+	}
+	seen := make([]bool, len(budgets))
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			for j, k := range budgets {
+				if !seen[j] && rc.Exists(context.Background(), k).Val() == 1 {
+					seen[j] = true
+				}
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
 	for i := range 2 {
 		if _, err := w.group[i].WaitMessage(3*slow, x.Won()); err != nil {
 			t.Fatalf("bot %d: the game did not end: %v\n%s", i+1, err, procs[i].out.String())
 		}
 	}
-	group := strconv.FormatInt(w.group[0].ID(), 10)
+	close(stop)
+	<-sampled
+	for j, k := range budgets {
+		if !seen[j] {
+			t.Errorf("budget key %s never seen while the games ran", k)
+		}
+	}
 	var applied [2][]string
 	for i := range 2 {
 		keys := botKeys(w.srv[i])
@@ -133,10 +165,12 @@ func TestTwoBotsOneRedis(t *testing.T) {
 				owner = p
 			}
 		}
-		if owner == "" && k != keyBase+"legacy" {
+		switch {
+		case owner != "":
+			perBot[owner]++
+		case k != keyBase+"legacy":
 			t.Errorf("key %s belongs to neither bot", k)
 		}
-		perBot[owner]++
 	}
 	if perBot[prefixes[0]] == 0 || perBot[prefixes[1]] == 0 {
 		t.Errorf("keys per bot: %v", perBot)
