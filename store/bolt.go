@@ -30,6 +30,7 @@ import (
 //	wake/    table → wake-up (ms)
 //	wakeidx/ wake-up (ms) + table → ""      the same, in time order
 //	ptr/     key → value
+//	meta/    owner → the bot the file belongs to (Own)
 type Bolt struct {
 	db  *bolt.DB
 	now func() time.Time // for update-id retention

@@ -14,7 +14,10 @@ import (
 
 // Redis is the production store shared by many bot replicas.
 //
-// Key layout (P is the prefix given to NewRedis, T a table id):
+// Key layout (P is the prefix given to NewRedis, T a table id). The bot
+// runs with P = BotPrefix("tc:", its id), so that bots sharing a Redis
+// share no key, global ones included (see MigrateFrom for the layout
+// before that):
 //
 //	P t:{T}:rec     hash   d = state bytes, v = version
 //	P t:{T}:upd     zset   applied update ids scored by apply time (ms), trimmed after UpdateRetention

@@ -56,7 +56,7 @@ var slotTables = []string{"-1001234567890", "g1", "a:b", "x{y", "x}y", "{z}", "Ð
 // touches hashes to one slot, whatever the table id, and that the wake set
 // is elsewhere for most tables (it must not need to be with them).
 func TestTableKeysShareSlot(t *testing.T) {
-	for _, prefix := range []string{"", "tc:", "prod:v2:"} {
+	for _, prefix := range []string{"", "tc:", "prod:v2:", BotPrefix("tc:", 7000000001)} {
 		r := NewRedis(nil, prefix)
 		for _, table := range slotTables {
 			keys := r.tableKeys(table)
@@ -71,6 +71,49 @@ func TestTableKeysShareSlot(t *testing.T) {
 			}
 			if a, b := slot(r.rateKey(table)), slot(r.rateMetaKey(table)); a != b {
 				t.Errorf("rate keys of %q in slots %d and %d", table, a, b)
+			}
+		}
+	}
+}
+
+// botKeys lists one key of every family for a table id (also used as
+// pointer, rate, chat and player key), the wake set last.
+func botKeys(r *Redis, table string) []string {
+	keys := append(r.tableKeys(table), r.pointerKey(table), r.rateKey(table), r.rateMetaKey(table))
+	deadlines, expiry := r.rateTurnKeys(table)
+	keys = append(keys, deadlines, expiry, r.resChatsKey(table))
+	keys = append(keys, r.resGroupKeys(-1001234567890, []string{"trickchef", table})...)
+	return append(keys, r.wakeKey())
+}
+
+// TestBotKeysKeepSlot checks what MigrateFrom relies on: a bot's key is
+// its old key with the bot's id inserted after the base prefix, in the
+// same Cluster slot (so RENAME works), for every family but the untagged
+// wake set, which is copied instead. The server agrees.
+func TestBotKeysKeepSlot(t *testing.T) {
+	c := redistest.StartCluster(t).Client(t)
+	old, bot := NewRedis(nil, "tc:"), NewRedis(nil, BotPrefix("tc:", 7000000001))
+	for _, table := range slotTables {
+		oldKeys, botKeys := botKeys(old, table), botKeys(bot, table)
+		for i, k := range oldKeys {
+			if !isLegacyKey("tc:", k) {
+				t.Errorf("%s is not recognised as an old key", k)
+			}
+			if want := bot.prefix + strings.TrimPrefix(k, old.prefix); botKeys[i] != want {
+				t.Errorf("bot key %s, want %s", botKeys[i], want)
+			}
+			if isLegacyKey("tc:", botKeys[i]) {
+				t.Errorf("bot key %s taken for an old key", botKeys[i])
+			}
+			if k == old.wakeKey() {
+				continue
+			}
+			server, err := c.ClusterKeySlot(t.Context(), botKeys[i]).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := slot(k), slot(botKeys[i]); a != b || int(server) != b {
+				t.Errorf("%s in slot %d, %s in slot %d (server: %d)", k, a, botKeys[i], b, server)
 			}
 		}
 	}

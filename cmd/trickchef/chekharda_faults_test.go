@@ -82,7 +82,7 @@ func TestChekhardaSurvivesSIGKILL(t *testing.T) {
 	for group.Find(final) == nil && time.Since(start) < 10*time.Minute {
 		wait := 15*time.Second + time.Duration(rng.Int64N(int64(10*time.Second)))
 		srv.WaitFor(wait, func() bool { return group.Find(final) != nil })
-		tab, err := loadTable(t.Context(), rc, id)
+		tab, err := loadTable(t.Context(), rc, botKeys(srv), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestChekhardaSurvivesSIGKILL(t *testing.T) {
 	if kills < minKills {
 		t.Errorf("the game ended after only %d kills, want at least %d", kills, minKills)
 	}
-	tab, err := loadTable(t.Context(), rc, id)
+	tab, err := loadTable(t.Context(), rc, botKeys(srv), id)
 	if err != nil {
 		t.Fatal(err)
 	}

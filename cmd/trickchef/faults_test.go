@@ -36,6 +36,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -120,9 +121,14 @@ func (p *botProc) exited() bool {
 	}
 }
 
-// loadTable reads a table record as the bot process stored it.
-func loadTable(ctx context.Context, rc *redis.Client, id string) (*bot.Table, error) {
-	d, err := rc.HGet(ctx, "tc:t:{"+id+"}:rec", "d").Result()
+// botKeys is the prefix of the Redis keys of the bot the fake server
+// plays: the process names them after the id getMe returns.
+func botKeys(srv *telegramtest.Server) string { return store.BotPrefix(keyBase, srv.Bot().ID) }
+
+// loadTable reads a table record as the bot process stored it under keys
+// (botKeys).
+func loadTable(ctx context.Context, rc *redis.Client, keys, id string) (*bot.Table, error) {
+	d, err := rc.HGet(ctx, keys+"t:{"+id+"}:rec", "d").Result()
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +138,10 @@ func loadTable(ctx context.Context, rc *redis.Client, id string) (*bot.Table, er
 // checkReplay replays a finished game from its seed and log and compares
 // the result with the stored state: a lost move or one applied twice
 // would make them differ (or make the replay fail).
-func checkReplay(t *testing.T, rc *redis.Client, group *telegramtest.Chat) *bot.Table {
+func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtest.Chat) *bot.Table {
 	t.Helper()
 	id := strconv.FormatInt(group.ID(), 10)
-	tab, err := loadTable(t.Context(), rc, id)
+	tab, err := loadTable(t.Context(), rc, keys, id)
 	if err != nil {
 		t.Errorf("table %s: %v", id, err)
 		return nil
@@ -171,7 +177,7 @@ func checkDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server, rc
 	t.Helper()
 	id := strconv.FormatInt(group.ID(), 10)
 	err := srv.WaitFor(slow, func() bool {
-		n, err := rc.ZCard(context.Background(), "tc:t:{"+id+"}:out").Result()
+		n, err := rc.ZCard(context.Background(), botKeys(srv)+"t:{"+id+"}:out").Result()
 		return err == nil && n == 0
 	})
 	if err != nil {
@@ -376,7 +382,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 		}
 		playing := make([]bool, games)
 		for i, g := range groups {
-			tab, err := loadTable(ctx, rc, strconv.FormatInt(g.ID(), 10))
+			tab, err := loadTable(ctx, rc, botKeys(srv), strconv.FormatInt(g.ID(), 10))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -407,7 +413,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 	ended := time.Since(start)
 	moves := 0
 	for _, g := range groups {
-		if tab := checkReplay(t, rc, g); tab != nil {
+		if tab := checkReplay(t, rc, botKeys(srv), g); tab != nil {
 			moves += len(tab.Log)
 			if len(tab.Seats) != 4 {
 				t.Errorf("group %d: %d seats, want the person and 3 robots", g.ID(), len(tab.Seats))
@@ -648,7 +654,7 @@ func testReplicas(t *testing.T, replicas int) {
 		fmt.Fprintf(&sb, "--- load balancer:\n%s\n", strings.Join(lb.events, "\n"))
 		lb.mu.Unlock()
 		for _, tb := range tabs {
-			d, err := rc.HGet(context.Background(), "tc:t:{"+strconv.FormatInt(tb.group.ID(), 10)+"}:rec", "d").Result()
+			d, err := rc.HGet(context.Background(), botKeys(srv)+"t:{"+strconv.FormatInt(tb.group.ID(), 10)+"}:rec", "d").Result()
 			fmt.Fprintf(&sb, "--- table %d: %s %v\n", tb.group.ID(), d, err)
 		}
 		for i, p := range procs {
@@ -706,7 +712,7 @@ func testReplicas(t *testing.T, replicas int) {
 	ended := time.Since(start)
 	humanMoves := 0
 	for _, tb := range tabs {
-		tab := checkReplay(t, rc, tb.group)
+		tab := checkReplay(t, rc, botKeys(srv), tb.group)
 		if tab == nil {
 			continue
 		}

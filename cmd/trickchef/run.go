@@ -203,43 +203,87 @@ type backend interface {
 	Close() error
 }
 
-// openStore picks Redis when configured, else the embedded store.
-func openStore(ctx context.Context, cfg config) (backend, error) {
+// keyBase starts every Redis key of the bot. Each bot's keys are under
+// keyBase<bot id>: (store.BotPrefix), so bots sharing a Redis share
+// nothing; keys written directly under keyBase by earlier versions are
+// carried into the first bot that starts (store.MigrateFrom).
+const keyBase = "tc:"
+
+// openStore picks Redis when configured, else the embedded store. botID is
+// the bot's own id from getMe: it names the bot's keys.
+func openStore(ctx context.Context, cfg config, botID int64, log zerolog.Logger) (backend, error) {
 	if cfg.RedisURL != "" {
-		return store.DialRedis(ctx, cfg.RedisURL, "tc:")
+		r, err := store.DialRedis(ctx, cfg.RedisURL, store.BotPrefix(keyBase, botID))
+		if err != nil {
+			return nil, err
+		}
+		m, err := r.MigrateFrom(ctx, keyBase)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		own := store.BotPrefix(keyBase, botID)
+		switch {
+		case m.Owner != own:
+			log.Info().Str("owner", m.Owner).Msg("keys of the old layout belong to another bot; none carried over")
+		case m.Kept > 0:
+			log.Warn().Int("moved", m.Moved).Int("kept", m.Kept).Str("old", keyBase).
+				Msg("old keys left in place: this bot already had newer keys of the same name")
+		case m.Moved > 0:
+			log.Info().Int("moved", m.Moved).Str("from", keyBase).Str("to", own).Msg("keys of the old layout carried over")
+		}
+		return r, nil
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	return store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
+	b, err := store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
+	if err != nil {
+		return nil, err
+	}
+	// One file per bot: the file is opened by one process at a time, so
+	// refusing another bot's file is all the separation it needs.
+	if err := b.Own(strconv.FormatInt(botID, 10)); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("DATA_DIR %s: %w; give each bot its own DATA_DIR", cfg.DataDir, err)
+	}
+	return b, nil
 }
 
 func run(ctx context.Context, cfg config, log zerolog.Logger) error {
-	st, err := openStore(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	catalog, err := locales.New()
 	if err != nil {
 		return err
 	}
+	redact := func(err error) string { return strings.ReplaceAll(err.Error(), cfg.Token, "***") }
 	tg, err := tgbot.New(cfg.Token, tgbot.WithServerURL(cfg.APIURL), tgbot.WithSkipGetMe(),
 		tgbot.WithErrorsHandler(func(err error) {
-			log.Warn().Str("err", strings.ReplaceAll(err.Error(), cfg.Token, "***")).Msg("telegram client")
+			log.Warn().Str("err", redact(err)).Msg("telegram client")
 		}))
 	if err != nil {
 		return fmt.Errorf("telegram client: %w", err)
 	}
+	// The bot's id names its keys in the store, so getMe comes first.
+	meCtx, cancelMe := context.WithTimeout(ctx, 30*time.Second)
+	me, err := tg.GetMe(meCtx)
+	cancelMe()
+	if err != nil {
+		return fmt.Errorf("getMe: %s", redact(err))
+	}
+	st, err := openStore(ctx, cfg, me.ID, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
-		Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate}},
+		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate}},
 		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games.All()...))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
-		return fmt.Errorf("init: %s", strings.ReplaceAll(err.Error(), cfg.Token, "***"))
+		return fmt.Errorf("init: %s", redact(err))
 	}
 	mode := "polling"
 	if cfg.WebhookURL != "" {
@@ -249,7 +293,8 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	if cfg.RedisURL != "" {
 		storeKind = "redis"
 	}
-	log.Info().Str("mode", mode).Str("store", storeKind).Dur("turn_timeout", cfg.TurnTimeout).Msg("trickchef running")
+	log.Info().Str("mode", mode).Str("store", storeKind).Int64("bot_id", me.ID).Str("bot", me.Username).
+		Dur("turn_timeout", cfg.TurnTimeout).Msg("trickchef running")
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
