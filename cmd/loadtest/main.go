@@ -15,14 +15,17 @@
 // result. It fails (exit 1) when a table is not in play after setup or when
 // the load applied no move.
 //
-// -pace full (the default) measures the bot rather than a game's clock: a
-// real-time game (Чехарда) deals after a quiet pause and starts the next
-// round after a pause for reading the results, so at its own pace most
-// tables would be waiting. At full pace, as soon as only the system may act
-// at a table, the driver brings the system's timer forward to now and the
-// bot's worker makes that move at once (its ordinary path; only the wait is
-// skipped). -pace game keeps the bot's timers in real time. The output says
-// which pace ran.
+// -pace full (the default) measures the bot rather than a game's clock. The
+// senders press whenever anything is legal, so a real-time game (Чехарда)
+// waits only for its system moves: the next round after a pause for reading
+// the results (8 s), and a deal the bot's worker makes when it gets to the
+// table (after a quiet pause nobody lets pass here). At full pace, as soon as
+// only the system may act at a table, the driver brings the system's timer
+// forward to now and puts the table first in the worker's line, and the
+// bot's worker makes that move through its ordinary path; only the wait is
+// skipped. -pace game keeps the bot's timers in real time. The output says
+// which pace ran, and how often a sender found a table waiting for the
+// system.
 //
 // Storage over time:
 //
