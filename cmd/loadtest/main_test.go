@@ -41,12 +41,17 @@ func TestThroughputApplies(t *testing.T) {
 }
 
 // TestStoragePlaysWholeGames plays two games at two tables and checks both
-// were played to the end and measured. One game is enough for the tool's
-// path (TestThroughputApplies opens every game); a real-time game would
-// spend most of a minute waiting for the bot's clocks.
+// were played to the end and measured. The first game is enough for the
+// tool's path (TestThroughputApplies opens every game; Меню шефа alone
+// would take a minute), and Чехарда, which at full pace plays whole games
+// in seconds instead of waiting for the bot's clocks.
 func TestStoragePlaysWholeGames(t *testing.T) {
 	cfg := loadConfig{Clients: 2, People: 3, RedisURL: redistest.URL(t)}
-	for _, g := range games.All()[:1] {
+	realTime, err := pickGames("chekharda")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range append(games.All()[:1], realTime...) {
 		t.Run(g.ID(), func(t *testing.T) {
 			rep, err := storage(t.Context(), g, 2, 2, cfg, nil)
 			if err != nil {
