@@ -43,17 +43,23 @@ const (
 	paceGame
 )
 
-// paces are the -pace values, by name.
-var paces = map[string]pace{"full": paceFull, "game": paceGame}
+// parsePace reads a -pace value.
+func parsePace(name string) (pace, bool) {
+	switch name {
+	case "full":
+		return paceFull, true
+	case "game":
+		return paceGame, true
+	}
+	return 0, false
+}
 
 // name is the -pace value.
 func (p pace) name() string {
-	for n, v := range paces {
-		if v == p {
-			return n
-		}
+	if p == paceGame {
+		return "game"
 	}
-	return "unknown"
+	return "full"
 }
 
 // String says in the tool's output which pace ran.

@@ -18,8 +18,9 @@
 // -pace full (the default) measures the bot rather than a game's clock. The
 // senders press whenever anything is legal, so a real-time game (Чехарда)
 // waits only for its system moves: the next round after a pause for reading
-// the results (8 s), and a deal the bot's worker makes when it gets to the
-// table (after a quiet pause nobody lets pass here). At full pace, as soon as
+// the results (8 s), and the few deals the bot's worker makes when it gets
+// to the table (when a deal leaves nobody able to act; a person's move that
+// does so is followed by the deal in the same change). At full pace, as soon as
 // only the system may act at a table, the driver brings the system's timer
 // forward to now and puts the table first in the worker's line, and the
 // bot's worker makes that move through its ordinary path; only the wait is
@@ -74,7 +75,7 @@ func main() {
 	if err != nil {
 		fail(2, err)
 	}
-	p, ok := paces[*paceName]
+	p, ok := parsePace(*paceName)
 	if !ok {
 		fail(2, fmt.Errorf(`-pace must be "full" or "game", not %q`, *paceName))
 	}
