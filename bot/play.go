@@ -223,6 +223,8 @@ func (b *Bot) decode(t *Table) (Game, game.State, error) {
 // apply runs one engine action for a seat (or the system) and records
 // everything it causes: the log, the seat's nonce, announcements and the
 // timers. A rule violation becomes a refusal with the engine's reason.
+// A system move a person's move leaves due at once follows in the same
+// change.
 func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
 	before, err := g.Decode(t.Game)
 	if err != nil {
@@ -265,6 +267,14 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		return nil
 	}
 	b.schedule(t, g, st, true)
+	if !auto && !t.SystemAt.IsZero() && !t.SystemAt.After(b.now()) {
+		// A person's move left the system's move due at once (in real
+		// time: nobody can act, so the dealer deals): it is made in this
+		// change rather than in one of its own once the delivery worker
+		// gets to the table, which under load means after other tables'
+		// deliveries, while the players wait.
+		return b.actFor(t, ch, g, st, game.System)
+	}
 	return nil
 }
 

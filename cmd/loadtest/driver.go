@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -24,6 +25,51 @@ const firstChat = -1_000_000_000_000
 
 func chatOf(i int) int64 { return firstChat - int64(i) }
 
+// pace is how the driver treats the bot's timer for a game's system seat
+// (a deal after a quiet pause, the next round after the results).
+type pace int
+
+const (
+	// paceFull measures the bot, not the game's clock: as soon as only the
+	// system may act at a table, the driver brings its timer forward to now
+	// and the table first in the worker's line (see hurry), and the bot's
+	// worker makes the system move at once, through its ordinary path.
+	paceFull pace = iota
+	// paceGame lets the bot's timers run in real time, as players see them.
+	// The senders press whenever anything is legal, so a quiet pause never
+	// runs out; a real-time table waits for the deal when nobody can act
+	// (made by the worker when it gets to the table) and for the pause
+	// after each round.
+	paceGame
+)
+
+// parsePace reads a -pace value.
+func parsePace(name string) (pace, bool) {
+	switch name {
+	case "full":
+		return paceFull, true
+	case "game":
+		return paceGame, true
+	}
+	return 0, false
+}
+
+// name is the -pace value.
+func (p pace) name() string {
+	if p == paceGame {
+		return "game"
+	}
+	return "full"
+}
+
+// String says in the tool's output which pace ran.
+func (p pace) String() string {
+	if p == paceGame {
+		return "the game's own (the bot's timers run in real time and its worker takes tables in its own order: a deal when nobody can act or after the quiet pause, the next round after the pause for the results)"
+	}
+	return "full speed (as soon as only the system may act, its timer is brought forward and the table goes first in the bot's worker line: deals and next rounds come at once)"
+}
+
 // driver feeds one bot process with updates, as Telegram would, and reads
 // the tables back from the store to pick legal moves.
 type driver struct {
@@ -33,7 +79,11 @@ type driver struct {
 	game   bot.Game   // the game every table plays
 	games  []bot.Game // the games the bot offers
 	people int
+	pace   pace
 	nextID atomic.Int64
+	// hurried is, by table, the system move last put first in the
+	// worker's line (its SystemAt), so each is put there once.
+	hurried sync.Map
 
 	cancel context.CancelFunc
 	worker sync.WaitGroup
@@ -42,7 +92,7 @@ type driver struct {
 // newDriver starts a bot process (its delivery worker included) over st.
 // unlimited lifts the bot's own rate limits, for runs that need every
 // change delivered at once rather than at Telegram's pace.
-func newDriver(st *store.Redis, g bot.Game, people int, unlimited bool) (*driver, error) {
+func newDriver(st *store.Redis, g bot.Game, people int, p pace, unlimited bool) (*driver, error) {
 	cat, err := locales.New()
 	if err != nil {
 		return nil, err
@@ -53,7 +103,7 @@ func newDriver(st *store.Redis, g bot.Game, people int, unlimited bool) (*driver
 			GlobalPerSecond: 1 << 30, GlobalSlice: time.Second}
 	}
 	tg := &instantTelegram{}
-	d := &driver{st: st, tg: tg, game: g, games: games.All(), people: people}
+	d := &driver{st: st, tg: tg, game: g, games: games.All(), people: people, pace: p}
 	d.b = bot.New(cfg, st, tg, cat, bot.WithGames(d.games...))
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
@@ -110,11 +160,54 @@ func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data s
 }
 
 func (d *driver) table(ctx context.Context, chat int64) (*bot.Table, error) {
+	t, _, err := d.record(ctx, chat)
+	return t, err
+}
+
+// record loads a table and the version it was stored at.
+func (d *driver) record(ctx context.Context, chat int64) (*bot.Table, int64, error) {
 	rec, err := d.st.Load(ctx, strconv.FormatInt(chat, 10))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return bot.DecodeTable(rec.Data)
+	t, err := bot.DecodeTable(rec.Data)
+	return t, rec.Version, err
+}
+
+// hurry makes the system's move at a table come now: it brings a running
+// system timer forward to now, and puts a table whose system move is due
+// first in the line of the bot's worker (tables are claimed earliest
+// wake-up first; a wake-up an hour early jumps the line). A real-time game
+// is dealt by that worker, which under a full load is busy delivering the
+// other tables' changes: without this the driver would measure how long
+// deals queue behind deliveries rather than what the bot applies. Only the
+// timer and the wake-up are touched; the move is the bot's own, through its
+// ordinary path. It reports whether a timer was brought forward (false: none
+// was running, it was already due, or the bot changed the table meanwhile).
+func (d *driver) hurry(ctx context.Context, chat int64, t *bot.Table, version int64) (bool, error) {
+	id := strconv.FormatInt(chat, 10)
+	now := time.Now()
+	switch {
+	case t.SystemAt.IsZero():
+		return false, nil
+	case !t.SystemAt.After(now):
+		if last, ok := d.hurried.Load(chat); ok && last.(time.Time).Equal(t.SystemAt) {
+			return false, nil // already first in line, or being served
+		}
+		d.hurried.Store(chat, t.SystemAt)
+		return false, d.st.Wake(ctx, id, now.Add(-time.Hour))
+	}
+	t.SystemAt = now
+	d.hurried.Store(chat, now)
+	data, err := json.Marshal(t) // the record's own encoding (bot.DecodeTable reads JSON)
+	if err != nil {
+		return false, err
+	}
+	_, err = d.st.Commit(ctx, id, store.Change{Version: version, Data: data, WakeAt: now.Add(-time.Hour)})
+	if errors.Is(err, store.ErrConflict) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // errNotInPlay reports a table whose game did not start.
@@ -161,14 +254,17 @@ func (d *driver) open(ctx context.Context, chat int64) error {
 type step struct {
 	took    time.Duration // the press, from sending to its answer
 	pressed bool          // a move was pressed (false: the game was over, or nobody can act)
+	waiting bool          // only the system may act: the table waits for the bot's timer
+	hurried bool          // the system's timer was brought forward (paceFull)
 	applied bool          // the press was applied (false: refused)
 	over    bool          // the table's game is over (nothing was pressed)
 	answer  string        // the refusal, if any
 }
 
 // move presses a random legal move for a random seat that may act.
+// When only the system may act, at full pace it hurries the system's timer.
 func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (step, error) {
-	t, err := d.table(ctx, chat)
+	t, version, err := d.record(ctx, chat)
 	if err != nil {
 		return step{}, err
 	}
@@ -186,7 +282,12 @@ func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (step, er
 		}
 	}
 	if len(acting) == 0 {
-		return step{}, nil // the system moves next, on its own timer
+		// The system moves next, on its own timer.
+		if d.pace != paceFull {
+			return step{waiting: true}, nil
+		}
+		hurried, err := d.hurry(ctx, chat, t, version)
+		return step{waiting: true, hurried: hurried}, err
 	}
 	seat := acting[rng.IntN(len(acting))]
 	legal := st.Legal(seat)

@@ -15,6 +15,19 @@
 // result. It fails (exit 1) when a table is not in play after setup or when
 // the load applied no move.
 //
+// -pace full (the default) measures the bot rather than a game's clock. The
+// senders press whenever anything is legal, so a real-time game (Чехарда)
+// waits only for its system moves: the next round after a pause for reading
+// the results (8 s), and the few deals the bot's worker makes when it gets
+// to the table (when a deal leaves nobody able to act; a person's move that
+// does so is followed by the deal in the same change). At full pace, as soon as
+// only the system may act at a table, the driver brings the system's timer
+// forward to now and puts the table first in the worker's line, and the
+// bot's worker makes that move through its ordinary path; only the wait is
+// skipped. -pace game keeps the bot's timers in real time. The output says
+// which pace ran, and how often a sender found a table waiting for the
+// system.
+//
 // Storage over time:
 //
 //	go run ./cmd/loadtest -tables 1000 -games-per-table 20
@@ -50,6 +63,7 @@ func main() {
 	clients := flag.Int("clients", 8, "concurrent update senders (the storage check plays every table at once)")
 	people := flag.Int("people", 3, "people at each table")
 	gameID := flag.String("game", "all", `game to play: a game id, or "all" for every game the bot offers in turn`)
+	paceName := flag.String("pace", "full", `"full": system moves (deals, next rounds) as soon as only the system may act; "game": after the game's own pauses`)
 	perTable := flag.Int("games-per-table", 0, "storage check: play this many games in a row at every table and measure Redis after game 1, 5, 10, 20, …")
 	redisURL := flag.String("redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
 	flag.Parse()
@@ -61,10 +75,15 @@ func main() {
 	if err != nil {
 		fail(2, err)
 	}
+	p, ok := parsePace(*paceName)
+	if !ok {
+		fail(2, fmt.Errorf(`-pace must be "full" or "game", not %q`, *paceName))
+	}
 	if *clients < 1 {
 		fail(2, fmt.Errorf("-clients must be at least 1"))
 	}
-	cfg := loadConfig{Duration: *duration, Clients: *clients, People: *people, RedisURL: *redisURL}
+	cfg := loadConfig{Duration: *duration, Clients: *clients, People: *people, Pace: p, RedisURL: *redisURL}
+	fmt.Println("pace:", cfg.Pace)
 	// Interrupted, a measurement stops and still deletes its keys.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -84,7 +103,7 @@ func main() {
 				reports = append(reports, rep)
 			}
 		}
-		out, _ := json.Marshal(map[string]any{"clients": cfg.Clients, "people": cfg.People, "storage": reports})
+		out, _ := json.Marshal(map[string]any{"clients": cfg.Clients, "people": cfg.People, "pace": cfg.Pace.name(), "storage": reports})
 		fmt.Println(string(out))
 		if !flat {
 			fail(1, fmt.Errorf("a table's state grows with the games it played (more than %.0f%%)", maxGrowth*100))
@@ -100,8 +119,8 @@ func main() {
 				printResults(cfg, results) // what was measured stays usable
 				fail(1, err)
 			}
-			fmt.Printf("%-10s %6d tables: %7.0f updates/s, apply p50 %.2f ms, p99 %.2f ms, Redis %d bytes/table (keys %d) (setup %.1f s, %d games opened during the load)\n",
-				r.Game, r.Tables, r.UpdatesPerSec, r.P50ms, r.P99ms, r.BytesPerTable, r.KeyBytesPerTable, r.SetupSeconds, r.Games)
+			fmt.Printf("%-10s %6d tables: %7.0f updates/s, apply p50 %.2f ms, p99 %.2f ms, Redis %d bytes/table (keys %d) (setup %.1f s, %d games opened during the load, %d waits for the system, %d of its timers brought forward)\n",
+				r.Game, r.Tables, r.UpdatesPerSec, r.P50ms, r.P99ms, r.BytesPerTable, r.KeyBytesPerTable, r.SetupSeconds, r.Games, r.Waits, r.Hurried)
 			results = append(results, r)
 		}
 	}
@@ -109,7 +128,7 @@ func main() {
 }
 
 func printResults(cfg loadConfig, results []result) {
-	out, _ := json.Marshal(map[string]any{"clients": cfg.Clients, "people": cfg.People, "duration_s": cfg.Duration.Seconds(), "results": results})
+	out, _ := json.Marshal(map[string]any{"clients": cfg.Clients, "people": cfg.People, "pace": cfg.Pace.name(), "duration_s": cfg.Duration.Seconds(), "results": results})
 	fmt.Println(string(out))
 }
 

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/game"
+	ck "github.com/trickchef/trickchef/game/chekharda"
+	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -35,12 +41,17 @@ func TestThroughputApplies(t *testing.T) {
 }
 
 // TestStoragePlaysWholeGames plays two games at two tables and checks both
-// were played to the end and measured. One game is enough for the tool's
-// path (TestThroughputApplies opens every game); a real-time game would
-// spend most of a minute waiting for the bot's clocks.
+// were played to the end and measured. The first game is enough for the
+// tool's path (TestThroughputApplies opens every game; Меню шефа alone
+// would take a minute), and Чехарда, which at full pace plays whole games
+// in seconds instead of waiting for the bot's clocks.
 func TestStoragePlaysWholeGames(t *testing.T) {
 	cfg := loadConfig{Clients: 2, People: 3, RedisURL: redistest.URL(t)}
-	for _, g := range games.All()[:1] {
+	realTime, err := pickGames("chekharda")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range append(games.All()[:1], realTime...) {
 		t.Run(g.ID(), func(t *testing.T) {
 			rep, err := storage(t.Context(), g, 2, 2, cfg, nil)
 			if err != nil {
@@ -110,4 +121,95 @@ func TestGamesAsTheBotOffers(t *testing.T) {
 	if len(offered) == 0 || !slices.Equal(offered, loaded) {
 		t.Errorf("the bot offers %v, the load test plays %v", offered, loaded)
 	}
+}
+
+// TestFullPaceSkipsTheGamesPauses plays Чехарда at one table at full pace
+// through two of its rounds: the driver brings the system's timers forward
+// (at the game's own pace it never does, and the bot waits 8 s after every
+// round), the bot still makes every system move itself, and the record the
+// driver rewrote replays to the stored state.
+func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
+	gs, err := pickGames("chekharda")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	st, err := store.DialRedis(ctx, redistest.URL(t), "fullpace:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d, err := newDriver(st, gs[0], 3, paceFull, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.stop()
+	chat := chatOf(0)
+	if err := d.open(ctx, chat); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var hurried, moves int
+	rounds := func(tab *bot.Table) (n int) {
+		for _, m := range tab.Log {
+			if m.Seat == game.System && m.Action == ck.NextRoundAction() {
+				n++
+			}
+		}
+		return n
+	}
+	guard := time.Now().Add(2 * time.Minute) // a stuck game must not hang the test
+	for {
+		s, err := d.move(ctx, chat, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.pressed && !s.applied {
+			t.Fatalf("move refused: %q", s.answer)
+		}
+		if s.applied {
+			moves++
+		}
+		if s.hurried {
+			hurried++
+		}
+		tab, err := d.table(ctx, chat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.over || rounds(tab) >= 2 {
+			break
+		}
+		if time.Now().After(guard) {
+			t.Fatalf("no two rounds in %d moves (%d timers brought forward)", moves, hurried)
+		}
+		if s.waiting {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	tab, err := d.table(ctx, chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := rounds(tab)
+	if next == 0 || hurried < next {
+		t.Errorf("%d rounds started after the pause, %d system timers brought forward: want every round's pause skipped", next, hurried)
+	}
+	for i, m := range tab.Log {
+		if m.Seat == game.System && !m.Auto {
+			t.Errorf("log move %d: a system move not made by the bot: %+v", i, m)
+		}
+	}
+	replayed, err := bot.Replay(tab, d.games...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := replayed.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, tab.Game) {
+		t.Error("the replay of the log differs from the stored state")
+	}
+	t.Logf("%d moves, %d rounds started, %d timers brought forward", moves, next, hurried)
 }

@@ -105,7 +105,7 @@ func storage(ctx context.Context, g bot.Game, n, games int, cfg loadConfig, prog
 	}
 	defer st.Close()
 	defer measure.DeletePrefix(cfg.RedisURL, prefix)
-	d, err := newDriver(st, g, cfg.People, true)
+	d, err := newDriver(st, g, cfg.People, cfg.Pace, true)
 	if err != nil {
 		return storageReport{}, err
 	}
@@ -120,8 +120,9 @@ func storage(ctx context.Context, g bot.Game, n, games int, cfg loadConfig, prog
 	var moves atomic.Int64
 	marks := checkpointsFor(games)
 	for game := 1; game <= games; game++ {
-		// Every table plays at once: a real-time game spends most of its
-		// time waiting for the bot's clocks, and only the bytes count here.
+		// Every table plays at once: at the game's own pace a real-time
+		// game spends most of its time waiting for the bot's clocks, and
+		// only the bytes count here.
 		err := forTables(ctx, n, n, func(ctx context.Context, i int) error {
 			if err := d.open(ctx, chatOf(i)); err != nil {
 				return fmt.Errorf("game %d: %w", game, err)

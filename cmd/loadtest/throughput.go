@@ -24,9 +24,14 @@ type result struct {
 	// the bot refused (none expected: each table has one sender); Games
 	// the new games opened during the load, whose lobby updates are not
 	// counted.
-	Updates       int64   `json:"updates"`
-	Refused       int64   `json:"refused"`
-	Games         int64   `json:"games_opened"`
+	Updates int64 `json:"updates"`
+	Refused int64 `json:"refused"`
+	Games   int64 `json:"games_opened"`
+	// Waits are the times a sender found a table where only the system
+	// may act (a deal, the next round); Hurried the system timers it
+	// brought forward then (full pace only).
+	Waits         int64   `json:"waits"`
+	Hurried       int64   `json:"timers_hurried"`
 	UpdatesPerSec float64 `json:"updates_per_s"`
 	P50ms         float64 `json:"apply_p50_ms"`
 	P99ms         float64 `json:"apply_p99_ms"`
@@ -41,6 +46,7 @@ type loadConfig struct {
 	Duration time.Duration
 	Clients  int
 	People   int
+	Pace     pace
 	RedisURL string
 }
 
@@ -49,7 +55,9 @@ type loadConfig struct {
 // bot applied. Each sender owns its own share of the tables, as the bot
 // applies one chat's updates in order; a game that ends is replaced by a
 // new one. It fails when setup leaves a table out of play or when the load
-// applies nothing.
+// applies nothing. At full pace a table waiting for the system's timer has
+// it brought forward (see paceFull), so the moves a second are the bot's,
+// not the game's pauses.
 func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result, error) {
 	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
@@ -58,7 +66,7 @@ func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result,
 	}
 	defer st.Close()
 	defer measure.DeletePrefix(cfg.RedisURL, prefix)
-	d, err := newDriver(st, g, cfg.People, false)
+	d, err := newDriver(st, g, cfg.People, cfg.Pace, false)
 	if err != nil {
 		return result{}, err
 	}
@@ -94,11 +102,13 @@ func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result,
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 7))
 			var mine []time.Duration
-			var applied, refused, opened int64
+			var applied, refused, opened, waits, hurried int64
+			// Tables w, w+clients, w+2·clients, … are this sender's.
+			tables := (n - w + cfg.Clients - 1) / cfg.Clients
+			idle := 0 // tables in a row found waiting for the system
 			var err error
 			for err == nil && ctx.Err() == nil && time.Now().Before(stop) {
-				// Tables w, w+clients, w+2·clients, … are this sender's.
-				i := w + cfg.Clients*rng.IntN((n-w+cfg.Clients-1)/cfg.Clients)
+				i := w + cfg.Clients*rng.IntN(tables)
 				var s step
 				s, err = d.move(ctx, chatOf(i), rng)
 				switch {
@@ -111,6 +121,19 @@ func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result,
 					applied++
 				case s.pressed:
 					refused++
+				case s.waiting:
+					waits++
+					if s.hurried {
+						hurried++
+					}
+				}
+				if !s.waiting {
+					idle = 0
+				} else if idle++; idle >= tables {
+					// Its tables all wait for the bot's worker: reading
+					// them again at once would only take the worker's CPU.
+					time.Sleep(time.Millisecond)
+					idle = 0
 				}
 			}
 			mu.Lock()
@@ -119,6 +142,8 @@ func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result,
 			r.Updates += applied
 			r.Refused += refused
 			r.Games += opened
+			r.Waits += waits
+			r.Hurried += hurried
 			if err != nil && firstErr == nil {
 				firstErr = err
 			}
