@@ -227,7 +227,7 @@ type refusal struct {
 func (r *refusal) Error() string { return "refused: " + r.key }
 
 // text renders the refusal in a language.
-func (r *refusal) text(l loc) string {
+func (r *refusal) text(l Loc) string {
 	if r.rendered != "" {
 		return r.rendered
 	}
@@ -392,4 +392,14 @@ func (b *Bot) poke() {
 	case b.kick <- struct{}{}:
 	default:
 	}
+}
+
+// RefusalKey is the catalog key of the reason a press or a command was
+// refused ("error.stale", …), and whether err is such a refusal.
+func RefusalKey(err error) (string, bool) {
+	var r *refusal
+	if errors.As(err, &r) {
+		return r.key, true
+	}
+	return "", false
 }

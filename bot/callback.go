@@ -143,3 +143,28 @@ func parsePayload(s string) (payload, error) {
 	}
 	return p, nil
 }
+
+// MaxCallbackBytes is Telegram's limit on a button's callback data; every
+// button a game makes must fit.
+const MaxCallbackBytes = maxCallbackBytes
+
+// ButtonData is what a game button made by ActionButton, DraftButton or
+// InfoButton carries back: its op ('a' action, 'm' draft step, 'i' info),
+// the table, the game number, and the op's integers (seat, the seat's
+// nonce when drawn, the action or draft value).
+type ButtonData struct {
+	Op    byte
+	Table string
+	Game  int
+	Args  []int
+}
+
+// ParseButton reads a button's callback data; an error means the platform
+// refuses the press as a bad button.
+func ParseButton(data string) (ButtonData, error) {
+	p, err := parsePayload(data)
+	if err != nil {
+		return ButtonData{}, err
+	}
+	return ButtonData{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args}, nil
+}

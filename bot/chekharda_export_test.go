@@ -16,7 +16,7 @@ func ChekhardaSeatText(tr Translator, t *Table, seat int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m := g.RenderSeat(loc{tr: tr, lang: t.Lang}, t, st, seat)
+	m := g.RenderSeat(Loc{tr: tr, lang: t.Lang}, t, st, seat)
 	tags := regexp.MustCompile(`<[^>]*>`)
 	return html.UnescapeString(tags.ReplaceAllString(clip(m.Text), "")), nil
 }

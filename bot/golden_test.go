@@ -62,7 +62,7 @@ func syncGolden(t *testing.T, tab *Table, st game.State) {
 		return
 	}
 	for _, s := range st.ToAct() {
-		if ts := tab.seat(s); ts != nil {
+		if ts := tab.Seat(s); ts != nil {
 			ts.Due = goldenClock.Add(time.Minute)
 		}
 	}
@@ -88,7 +88,7 @@ func playRandom(t *testing.T, g Game, tab *Table, st game.State, n int, seed uin
 		if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
 			t.Fatal(err)
 		}
-		if ts := tab.seat(s); ts != nil {
+		if ts := tab.Seat(s); ts != nil {
 			ts.Nonce++
 		}
 	}
@@ -132,7 +132,7 @@ func renderGolden(t *testing.T, g Game, tab *Table, before game.State) string {
 
 // showMessage is a message as a person sees it: the text, then the
 // keyboard a row a line.
-func showMessage(m message) string {
+func showMessage(m Message) string {
 	var sb strings.Builder
 	sb.WriteString(m.Text)
 	if m.Ping {

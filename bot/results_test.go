@@ -468,7 +468,7 @@ func TestResultPayloads(t *testing.T) {
 // sum over groups keeps the best rating.
 func TestNumbers(t *testing.T) {
 	cat := testCatalog(t)
-	ru, en := loc{tr: cat, lang: "ru"}, loc{tr: cat, lang: "en"}
+	ru, en := Loc{tr: cat, lang: "ru"}, Loc{tr: cat, lang: "en"}
 	for x, want := range map[float64]string{12.34: "12,3", -1.25: "−1,2", -0.04: "0,0", 0: "0,0", 7: "7,0"} {
 		if got := decimal(ru, x); got != want {
 			t.Errorf("decimal(ru, %v) = %q, want %q", x, got, want)

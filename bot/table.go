@@ -110,9 +110,9 @@ func (t *Table) stopTimers() {
 	}
 }
 
-// seat returns the table seat of an engine seat, or nil for game.System
+// Seat returns the table seat of an engine seat, or nil for game.System
 // and anything out of range: the system seat has no Seats entry.
-func (t *Table) seat(s game.Seat) *Seat {
+func (t *Table) Seat(s game.Seat) *Seat {
 	if s < 0 || int(s) >= len(t.Seats) {
 		return nil
 	}

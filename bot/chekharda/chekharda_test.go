@@ -1,6 +1,8 @@
-package bot
+package chekharda
 
 import (
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"slices"
 	"testing"
 	"time"
@@ -10,14 +12,14 @@ import (
 )
 
 // chekhardaDeal is a table of three people dealt from notation.
-func chekhardaDeal(t *testing.T, deal string) (*Table, *ck.State) {
+func chekhardaDeal(t *testing.T, deal string) (*bot.Table, *ck.State) {
 	t.Helper()
 	st, err := ck.NewFromDeal(ck.Config{Players: 3, Seed: 1}, deal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := &Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: PhasePlaying, GameNo: 1, Kind: "chekharda",
-		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+	tab := &bot.Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: bot.PhasePlaying, GameNo: 1, Kind: "chekharda",
+		Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
 	return tab, st
 }
 
@@ -35,10 +37,10 @@ func mustApply(t *testing.T, st *ck.State, s game.Seat, m string) {
 // TestChekhardaExplain checks each detailed refusal against the engine's
 // code and its catalog key.
 func TestChekhardaExplain(t *testing.T) {
-	g := Chekharda().(chekhardaGame)
-	l := loc{tr: testCatalog(t), lang: "ru"}
+	g := Game().(chekhardaGame)
+	l := bot.NewLoc(golden.Catalog(t), "ru")
 	pig := ck.Pig.Emoji()
-	explain := func(tab *Table, st *ck.State, seat game.Seat, m string) (string, bool) {
+	explain := func(tab *bot.Table, st *ck.State, seat game.Seat, m string) (string, bool) {
 		t.Helper()
 		mv, err := ck.ParseMove(m)
 		if err != nil {
@@ -100,12 +102,12 @@ func TestChekhardaExplain(t *testing.T) {
 
 // TestChekhardaEveryCodeHasText: each engine code has the game's text.
 func TestChekhardaEveryCodeHasText(t *testing.T) {
-	l := loc{tr: testCatalog(t), lang: "ru"}
+	l := bot.NewLoc(golden.Catalog(t), "ru")
 	codes := []game.Code{ck.CodeGameOver, ck.CodeBadSeat, ck.CodeUnknownAction, ck.CodeNotYourTurn, ck.CodeRoundOver,
 		ck.CodeWrongPhase, ck.CodeOwnSet, ck.CodeNoSingleCard, ck.CodeSetGone, ck.CodeNoOwnSet, ck.CodeNoDraw,
 		ck.CodeNoDeal, ck.CodeDeckEmpty, ck.CodeNotStuck}
 	for _, c := range codes {
-		if k := errorKey(l, Chekharda(), c); k != "chekharda.error."+string(c) {
+		if k := bot.ErrorKey(l, Game(), c); k != "chekharda.error."+string(c) {
 			t.Errorf("code %s: key %s", c, k)
 		}
 	}
@@ -128,13 +130,13 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 	if st.DeckSize() != 0 || st.Stuck() {
 		t.Fatalf("deck %d, stuck %v", st.DeckSize(), st.Stuck())
 	}
-	g := Chekharda().(chekhardaGame)
+	g := Game().(chekhardaGame)
 	waited := 0
 	for seed := uint64(1); seed <= 200; seed++ {
 		if _, ok := ck.Decide(ck.Novice, st.SeatView(0), seed); !ok {
 			waited++
 		}
-		a, ok := g.Auto(st, 0, decision{Level: string(ck.Novice), Seed: seed})
+		a, ok := g.Auto(st, 0, bot.Decision{Level: string(ck.Novice), Seed: seed})
 		if !ok || !slices.Contains(st.Legal(0), a) {
 			t.Fatalf("seed %d: the novice waits (%v) or plays %d, not one of %v", seed, ok, a, st.Legal(0))
 		}
@@ -148,7 +150,7 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 // level's range, the dealer deals after the table's pause or at once
 // when nobody can act, the next round comes after the reading pause.
 func TestChekhardaClocks(t *testing.T) {
-	g := Chekharda().(chekhardaGame)
+	g := Game().(chekhardaGame)
 	tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
 	if _, ok := g.Delay(tab, st, 1, "", 1); ok {
 		t.Error("a person has a timer")
@@ -187,11 +189,11 @@ func TestChekhardaClocks(t *testing.T) {
 // variant, where players draw for themselves) a person who could act gets
 // a timer, so one who walked away cannot hold up the round for good.
 func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
-	g := Chekharda().(withClocks)
+	g := Game().(bot.ClockGame)
 	for _, variant := range []int{0, 1} {
-		tab := &Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
-			Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
-		st, err := Chekharda().Start(tab)
+		tab := &bot.Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
+			Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+		st, err := Game().Start(tab)
 		if err != nil {
 			t.Fatal(err)
 		}
