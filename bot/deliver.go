@@ -387,7 +387,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 			j.patience = firstLookPatience
 		}
 	}
-	j.m.Text = clip(j.m.Text)
+	j.m.Text = Clip(j.m.Text)
 	if rec.shows(j.m) {
 		return redrawJob{}, false, nil
 	}
@@ -706,7 +706,7 @@ func (b *Bot) send(ctx context.Context, chatID int64, thread int, m Message) (*m
 	sent, err := b.tg.SendMessage(ctx, &tgbot.SendMessageParams{
 		ChatID:             chatID,
 		MessageThreadID:    thread,
-		Text:               clip(m.Text),
+		Text:               Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
 		ReplyMarkup:        m.markup(),
 		LinkPreviewOptions: noPreview(),
@@ -727,7 +727,7 @@ func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m Message) erro
 	_, err := b.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
 		ChatID:             chatID,
 		MessageID:          msgID,
-		Text:               clip(m.Text),
+		Text:               Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
 		ReplyMarkup:        markup,
 		LinkPreviewOptions: noPreview(),

@@ -13,12 +13,20 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// Golden files pin how messages look: the group table and every seat's
-// private message of representative states, in every language. Reviewing a
-// UI change means reading the diff of bot/testdata/golden after
+// Golden files pin how the platform's messages look (the results; the
+// games' own are pinned in their packages with bottest/golden). These
+// helpers are bottest/golden's for the package's internal tests, which
+// cannot import it (it imports bot). Reviewing a UI change means reading
+// the diff of bot/testdata/golden after
 //
-//	go test ./bot -run Golden -update
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+//	go test ./bot/... -run Golden -update
+
+// updating reports whether -update was given: the flag is registered by
+// bottest/golden, which the package's external tests import.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // goldenNames are the people at golden tables, in seat order.
 var goldenNames = []string{"Оля", "Серёжа", "Маша", "Дима", "Катя", "Артём", "Лена", "Вова"}
@@ -96,40 +104,6 @@ func playRandom(t *testing.T, g Game, tab *Table, st game.State, n int, seed uin
 	return before
 }
 
-// renderGolden renders the group message and every seat's message of a
-// table in every language, plus any announcements a move from before to
-// the current state made, as one text.
-func renderGolden(t *testing.T, g Game, tab *Table, before game.State) string {
-	t.Helper()
-	cat := testCatalog(t)
-	b := &Bot{tr: cat, games: &registry{games: []Game{g}}, cfg: Config{Username: "trickchefbot"}}
-	var sb strings.Builder
-	for _, lang := range cat.Langs() {
-		tab.Lang = lang
-		l := b.loc(lang)
-		st, err := g.Decode(tab.Game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, showMessage(b.renderTable(tab)))
-		for i, s := range tab.Seats {
-			if !s.Human() {
-				continue
-			}
-			m := g.RenderSeat(l, tab, st, i)
-			b.addAutoNotice(tab, i, &m)
-			fmt.Fprintf(&sb, "──── %s: %s (seat %d)\n%s\n", lang, s.Name, i, showMessage(m))
-		}
-		if before != nil {
-			for k, m := range g.Announce(l, tab, before, st) {
-				fmt.Fprintf(&sb, "──── %s: announcement %d\n%s\n", lang, k+1, showMessage(m))
-			}
-		}
-	}
-	tab.Lang = "ru"
-	return sb.String()
-}
-
 // showMessage is a message as a person sees it: the text, then the
 // keyboard a row a line.
 func showMessage(m Message) string {
@@ -157,7 +131,7 @@ func showMessage(m Message) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
+	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -173,63 +147,4 @@ func golden(t *testing.T, name, got string) {
 	if string(want) != got {
 		t.Errorf("%s differs from the golden file; if the change is intended, run\n\tgo test ./bot -run Golden -update\nand review the diff.\n--- got:\n%s", path, got)
 	}
-}
-
-// TestGoldenLobby pins the lobby: the game choice and a seated lobby with
-// robots and options.
-func TestGoldenLobby(t *testing.T) {
-	cat := testCatalog(t)
-	b := &Bot{tr: cat, games: &registry{games: testGames()}, cfg: Config{Username: "trickchefbot"}}
-	tab := &Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: PhaseLobby, GameNo: 3, Creator: 1,
-		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа", Unreachable: true}}}
-	var sb strings.Builder
-	for _, lang := range cat.Langs() {
-		tab.Lang = lang
-		tab.Kind = ""
-		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, showMessage(b.renderTable(tab)))
-		for _, g := range testGames() {
-			tab.Kind = g.ID()
-			tab.Seats = append(tab.Seats[:2], Seat{Name: "Робот 1", AI: levels(g)[len(levels(g))-1]})
-			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), showMessage(b.renderTable(tab)))
-		}
-	}
-	golden(t, "lobby", sb.String())
-}
-
-func TestGoldenTrickchef(t *testing.T) {
-	g := Trickchef()
-	t.Run("start", func(t *testing.T) {
-		tab, _ := goldenTable(t, g, 4, 1, "shef", 11, nil)
-		golden(t, "trickchef_start", renderGolden(t, g, tab, nil))
-	})
-	t.Run("mid", func(t *testing.T) {
-		tab, st := goldenTable(t, g, 3, 0, "", 12, map[string]int{"removed": 2})
-		playRandom(t, g, tab, st, 40, 1)
-		tab.Seats[1].Timeouts = 2 // the bot plays for Серёжа
-		tab.Seats[0].Draft = []int{1}
-		golden(t, "trickchef_mid", renderGolden(t, g, tab, nil))
-	})
-	t.Run("over", func(t *testing.T) {
-		tab, st := goldenTable(t, g, 4, 0, "", 13, nil)
-		before := playRandom(t, g, tab, st, 10000, 2)
-		golden(t, "trickchef_over", renderGolden(t, g, tab, before))
-	})
-}
-
-func TestGoldenSausages(t *testing.T) {
-	g := Sausages()
-	t.Run("setup", func(t *testing.T) {
-		tab, _ := goldenTable(t, g, 5, 2, "sly", 21, nil)
-		golden(t, "sausages_setup", renderGolden(t, g, tab, nil))
-	})
-	t.Run("bidding", func(t *testing.T) {
-		tab, st := goldenTable(t, g, 4, 0, "", 22, nil)
-		playRandom(t, g, tab, st, 9, 3)
-		golden(t, "sausages_mid", renderGolden(t, g, tab, nil))
-	})
-	t.Run("over", func(t *testing.T) {
-		tab, st := goldenTable(t, g, 3, 0, "", 23, nil)
-		before := playRandom(t, g, tab, st, 100000, 4)
-		golden(t, "sausages_over", renderGolden(t, g, tab, before))
-	})
 }

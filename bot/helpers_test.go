@@ -16,5 +16,26 @@ func testCatalog(t testing.TB) *locales.Catalog {
 	return c
 }
 
-// testGames are the games of the package's internal tests.
-func testGames() []Game { return []Game{Trickchef(), Sausages(), Chef(), Chekharda()} }
+// realGames are the real games for the package's internal tests (results
+// of every game). Package bot cannot import its adapters, which import it,
+// so the external test package hands them in through SetTestGames from
+// its TestMain, before any test runs.
+var realGames func() []Game
+
+// SetTestGames hands the real games to the internal tests (see realGames).
+func SetTestGames(games func() []Game) { realGames = games }
+
+// testGames are the games of the package's internal tests, in menu order.
+func testGames() []Game { return realGames() }
+
+// testGame is the real game with the given id.
+func testGame(t testing.TB, id string) Game {
+	t.Helper()
+	for _, g := range testGames() {
+		if g.ID() == id {
+			return g
+		}
+	}
+	t.Fatalf("no game %q", id)
+	return nil
+}

@@ -85,9 +85,9 @@ func Esc(s string) string { return html.EscapeString(s) }
 // code units, and the ellipsis needs room.
 const maxMessageUnits = 4000
 
-// clip keeps a text inside Telegram's limit, counting as Telegram does
+// Clip keeps a text inside Telegram's limit, counting as Telegram does
 // (UTF-16 code units) and never splitting a character.
-func clip(s string) string {
+func Clip(s string) string {
 	units := 0
 	for i, r := range s {
 		n := utf16.RuneLen(r)

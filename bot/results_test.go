@@ -253,7 +253,7 @@ func TestResultRecordedOnceByTwoProcesses(t *testing.T) {
 	b1, _ := resultsBot(t, st)
 	b2, _ := resultsBot(t, st)
 	id := "-100778"
-	seat, a := nearEnd(t, b1, Trickchef(), id, 2, 2, 6)
+	seat, a := nearEnd(t, b1, testGame(t, "trickchef"), id, 2, 2, 6)
 	tab := play(t, b1, id, seat, a)
 	var wg sync.WaitGroup
 	for _, b := range []*Bot{b1, b2, b1, b2} {
@@ -277,7 +277,7 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 	st := newCountingStore(t)
 	b, _ := resultsBot(t, st)
 	id := "-100779"
-	nearEnd(t, b, Trickchef(), id, 3, 0, 7)
+	nearEnd(t, b, testGame(t, "trickchef"), id, 3, 0, 7)
 	ctx := context.Background()
 	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error { return b.askStop(t, ch, 1, false) }); err != nil {
 		t.Fatal(err)
@@ -308,7 +308,7 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 // from the standings, robots per level (one seat per level), options.
 func TestResultOfATable(t *testing.T) {
 	b, _ := resultsBot(t, nil)
-	g := Trickchef()
+	g := testGame(t, "trickchef")
 	tab, st := goldenTable(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
 	playRandom(t, g, tab, st, 100000, 2)
 	tab.GameNo, tab.Started = 9, goldenClock
@@ -361,7 +361,7 @@ func TestPlayAgain(t *testing.T) {
 	b, _ := resultsBot(t, st)
 	ctx := context.Background()
 	id := "-100780"
-	seat, a := nearEnd(t, b, Trickchef(), id, 2, 1, 8)
+	seat, a := nearEnd(t, b, testGame(t, "trickchef"), id, 2, 1, 8)
 	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
 		t.Options, t.AILevel = map[string]int{"removed": 1}, "shef"
 		return nil
@@ -423,7 +423,7 @@ func TestMigrationTakesTheResults(t *testing.T) {
 	ctx := context.Background()
 	const oldChat, newChat = -781, -1000000000781
 	id := tableID(oldChat, 0)
-	seat, a := nearEnd(t, b, Sausages(), id, 3, 0, 10)
+	seat, a := nearEnd(t, b, testGame(t, "sausages"), id, 3, 0, 10)
 	tab := play(t, b, id, seat, a)
 	if err := b.migrate(ctx, oldChat, newChat); err != nil {
 		t.Fatal(err)

@@ -189,3 +189,27 @@ func (h *Test) CheckReplay(group *telegramtest.Chat) *bot.Table {
 	}
 	return tab
 }
+
+// Version is the group's table record version: it changes with every
+// committed change, so an unchanged version proves a press changed nothing.
+func (h *Test) Version(group *telegramtest.Chat) int64 {
+	h.TB.Helper()
+	rec, err := h.Redis.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+	if err != nil {
+		h.TB.Fatal(err)
+	}
+	return rec.Version
+}
+
+// ExpectAnswer presses data on msg as u and wants exactly the answer want
+// (a catalog text: h.T(key)).
+func (h *Test) ExpectAnswer(u *telegramtest.User, msg *telegramtest.Message, data, want string) {
+	h.TB.Helper()
+	ans, err := u.PressData(msg, data)
+	if err != nil {
+		h.TB.Fatalf("press %q: %v", data, err)
+	}
+	if ans.Text != want {
+		h.TB.Errorf("press %q by %s: answer %q, want %q", data, u.User().FirstName, ans.Text, want)
+	}
+}

@@ -1,10 +1,11 @@
-package bot_test
+package chekharda_test
 
 import (
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/trickchef/trickchef/bot/chekharda"
 	"maps"
 	"math/rand/v2"
 	"regexp"
@@ -239,7 +240,7 @@ func measureChekharda(t *testing.T, players int) {
 			v.last = tab.Log[len(tab.Log)-1]
 		}
 		for s := range people {
-			text, err := bot.ChekhardaSeatText(cat, &tab, s)
+			text, err := chekharda.SeatText(cat, &tab, s)
 			if err != nil {
 				t.Fatal(err)
 			}
