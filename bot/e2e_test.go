@@ -364,27 +364,6 @@ func TestPlainNewGameOffersAChoice(t *testing.T) {
 	}
 }
 
-// TestSausagesGameOfFour plays Сосиски with four people to the winner.
-func TestSausagesGameOfFour(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, time.Minute)
-	var people []*telegramtest.User
-	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
-		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
-	}
-	group := h.Srv.NewGroup("Сосисочная", people...)
-	lobby, err := h.LobbyFor("sausages", group, people[0], people[1:], 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.MustStartGame(people[0], lobby)
-	final := h.MustPlayToEnd(group, people, 3*time.Minute)
-	if one, _ := h.Around("result.winner", "Name"); !strings.Contains(final.Text, one) {
-		t.Errorf("final message: %q", final.Text)
-	}
-	h.CheckLimits(group)
-}
-
 // TestSausagesWithRobots plays Сосиски: two people and three robots, and
 // Трик-н-Шеф in another group of the same bot at the same time.
 func TestSausagesWithRobotsNextToTrickchef(t *testing.T) {

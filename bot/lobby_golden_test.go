@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 )
 
 // TestGoldenLobby pins the lobby: the game choice and a seated lobby with
 // robots and options.
 func TestGoldenLobby(t *testing.T) {
-	cat := golden.Catalog(t)
+	cat := bottest.Catalog(t)
 	b := golden.Bot(t, allGames()...)
 	tab := &bot.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: bot.PhaseLobby, GameNo: 3, Creator: 1,
 		Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа", Unreachable: true}}}

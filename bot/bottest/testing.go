@@ -3,6 +3,7 @@ package bottest
 import (
 	"bytes"
 	"context"
+	"github.com/trickchef/trickchef/locales"
 	"strconv"
 	"testing"
 	"time"
@@ -212,4 +213,14 @@ func (h *Test) ExpectAnswer(u *telegramtest.User, msg *telegramtest.Message, dat
 	if ans.Text != want {
 		h.TB.Errorf("press %q by %s: answer %q, want %q", data, u.User().FirstName, ans.Text, want)
 	}
+}
+
+// Catalog loads the real message catalogs, failing the test on an error.
+func Catalog(t testing.TB) *locales.Catalog {
+	t.Helper()
+	c, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -3,6 +3,7 @@ package chef
 import (
 	"fmt"
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"math/rand/v2"
 	"reflect"
@@ -90,7 +91,7 @@ func chefReachable(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State, seat i
 // engine's legal actions; that no other seat has buttons; and that every
 // view renders in every language without a missing text.
 func TestChefButtonsReachExactlyLegal(t *testing.T) {
-	cat := golden.Catalog(t)
+	cat := bottest.Catalog(t)
 	games := 2
 	if testing.Short() {
 		games = 1
@@ -214,7 +215,7 @@ func TestChefDraft(t *testing.T) {
 // TestChefStaleDraftIgnored: a stored draft that no longer leads to a
 // legal move (or is garbage) renders as no draft at all.
 func TestChefStaleDraftIgnored(t *testing.T) {
-	cat := golden.Catalog(t)
+	cat := bottest.Catalog(t)
 	l := bot.NewLoc(cat, "ru")
 	tab, st := chefTestTable(t, 3, nil, 5)
 	seat := int(st.ToAct()[0])
@@ -330,7 +331,7 @@ func TestChefAuto(t *testing.T) {
 // TestChefTexts: every engine rule code has the game's own text, and the
 // game's names exist in every language.
 func TestChefTexts(t *testing.T) {
-	cat := golden.Catalog(t)
+	cat := bottest.Catalog(t)
 	codes := []game.Code{ce.CodeNotYourTurn, ce.CodeGameOver, ce.CodeUnknownAction, ce.CodeBadSeat,
 		ce.CodeMustFinishDraw, ce.CodeNotAfterDraw, ce.CodeNoSuchCard, ce.CodeNotTheDrawnCard,
 		ce.CodeNoSuchDish, ce.CodeNotADuplicate, ce.CodeNotEnoughDishes, ce.CodeNoDishToTake,

@@ -14,32 +14,13 @@ import (
 // stop holds after one, and returns the state before that last action.
 func chekhardaUntil(t *testing.T, g bot.Game, tab *bot.Table, st game.State, seed uint64, stop func(*ck.State) bool) (before game.State) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 11))
-	for i := 0; ; i++ {
-		if i > 100000 || st.Over() {
-			t.Fatal("the state asked for never came")
-		}
-		act := st.ToAct()
-		s := act[r.IntN(len(act))]
-		legal := st.Legal(s)
-		data, err := st.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if before, err = g.Decode(data); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
-			t.Fatal(err)
-		}
-		if ts := tab.Seat(s); ts != nil {
-			ts.Nonce++
-		}
-		if stop(st.(*ck.State)) {
-			golden.Sync(t, tab, st)
-			return before
-		}
+	before = golden.PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(seed, 11)), func(i int, st game.State) bool {
+		return i == 0 || (i <= 100000 && !st.Over() && !stop(st.(*ck.State)))
+	})
+	if !stop(st.(*ck.State)) {
+		t.Fatal("the state asked for never came")
 	}
+	return before
 }
 
 // stealsThisRound counts the steals of the current round in the log.

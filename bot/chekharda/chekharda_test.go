@@ -2,7 +2,7 @@ package chekharda
 
 import (
 	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"slices"
 	"testing"
 	"time"
@@ -38,7 +38,7 @@ func mustApply(t *testing.T, st *ck.State, s game.Seat, m string) {
 // code and its catalog key.
 func TestChekhardaExplain(t *testing.T) {
 	g := Game().(chekhardaGame)
-	l := bot.NewLoc(golden.Catalog(t), "ru")
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
 	pig := ck.Pig.Emoji()
 	explain := func(tab *bot.Table, st *ck.State, seat game.Seat, m string) (string, bool) {
 		t.Helper()
@@ -102,7 +102,7 @@ func TestChekhardaExplain(t *testing.T) {
 
 // TestChekhardaEveryCodeHasText: each engine code has the game's text.
 func TestChekhardaEveryCodeHasText(t *testing.T) {
-	l := bot.NewLoc(golden.Catalog(t), "ru")
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
 	codes := []game.Code{ck.CodeGameOver, ck.CodeBadSeat, ck.CodeUnknownAction, ck.CodeNotYourTurn, ck.CodeRoundOver,
 		ck.CodeWrongPhase, ck.CodeOwnSet, ck.CodeNoSingleCard, ck.CodeSetGone, ck.CodeNoOwnSet, ck.CodeNoDraw,
 		ck.CodeNoDeal, ck.CodeDeckEmpty, ck.CodeNotStuck}

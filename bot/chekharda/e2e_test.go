@@ -26,20 +26,9 @@ import (
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
-
-// chekhardaCatalog is the real catalog: tests find texts by key.
-func chekhardaCatalog(t testing.TB) *locales.Catalog {
-	t.Helper()
-	c, err := locales.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // chekhardaSetup is a lobby's settings: option presses and robot levels.
 type chekhardaSetup struct {
@@ -54,7 +43,7 @@ type chekhardaSetup struct {
 // catalog texts) and starts the game.
 func chekhardaTable(t *testing.T, h *bottest.Harness, group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, setup chekhardaSetup) {
 	t.Helper()
-	cat := chekhardaCatalog(t)
+	cat := bottest.Catalog(t)
 	lobby, err := h.LobbyFor("chekharda", group, creator, others, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +261,7 @@ func startChekhardaReplicas(t *testing.T, srv *telegramtest.Server, st bot.Store
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := bot.New(bot.Config{TurnTimeout: time.Minute, Limits: limits}, st, tg, chekhardaCatalog(t),
+		b := bot.New(bot.Config{TurnTimeout: time.Minute, Limits: limits}, st, tg, bottest.Catalog(t),
 			bot.WithGames(allGames()...), bot.WithLogger(log.With().Int("replica", i).Logger()))
 		if err := b.Init(ctx); err != nil {
 			t.Fatal(err)
@@ -384,7 +373,7 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 	group := srv.NewGroup("Гонки", people...)
 	chekhardaTable(t, h, group, people[0], people[1:], chekhardaSetup{})
 	id := strconv.FormatInt(group.ID(), 10)
-	cat := chekhardaCatalog(t)
+	cat := bottest.Catalog(t)
 	steal := ck.StealAction(ck.Pig, 0)
 	wins := map[game.Seat]int{}
 	firstWon := 0

@@ -201,7 +201,7 @@ func measureChekharda(t *testing.T, players int) {
 	time.Sleep(3 * time.Second)
 	close(done)
 	seen := sightings()
-	cat := chekhardaCatalog(t)
+	cat := bottest.Catalog(t)
 	made, refused := 0, 0
 	why := map[string]int{}
 	for _, w := range waits {

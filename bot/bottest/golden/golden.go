@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/game"
-	"github.com/trickchef/trickchef/locales"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -30,16 +30,6 @@ var Names = []string{"Оля", "Серёжа", "Маша", "Дима", "Катя
 
 // Clock is the fixed "now" of golden renders (deadlines show it).
 var Clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-
-// Catalog loads the real message catalogs.
-func Catalog(t testing.TB) *locales.Catalog {
-	t.Helper()
-	c, err := locales.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // Table seats n players (the last robots of them robots at level) at a
 // table of game g dealt from seed.
@@ -91,8 +81,18 @@ func Sync(t testing.TB, tab *bot.Table, st game.State) {
 // before the last action, for the announcements that action made.
 func PlayRandom(t testing.TB, g bot.Game, tab *bot.Table, st game.State, n int, seed uint64) (before game.State) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 7))
-	for i := 0; i < n && !st.Over(); i++ {
+	return PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(seed, 7)), func(i int, st game.State) bool {
+		return i < n && !st.Over()
+	})
+}
+
+// PlayWhile applies random legal actions drawn from r (by any seat to
+// act, the system's too) while more(i, st) holds before the i-th, counting
+// each seat's actions as the platform does, then syncs the table. It
+// returns the state before the last action.
+func PlayWhile(t testing.TB, g bot.Game, tab *bot.Table, st game.State, r *rand.Rand, more func(i int, st game.State) bool) (before game.State) {
+	t.Helper()
+	for i := 0; more(i, st); i++ {
 		act := st.ToAct()
 		s := act[r.IntN(len(act))]
 		legal := st.Legal(s)
@@ -117,7 +117,7 @@ func PlayRandom(t testing.TB, g bot.Game, tab *bot.Table, st game.State, n int, 
 // Bot is a bot that only renders: the games, the catalog and the username
 // golden renders use, no store and no Telegram.
 func Bot(t testing.TB, games ...bot.Game) *bot.Bot {
-	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, Catalog(t), bot.WithGames(games...))
+	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, bottest.Catalog(t), bot.WithGames(games...))
 }
 
 // Render renders the group message and every seat's message of a table
@@ -125,7 +125,7 @@ func Bot(t testing.TB, games ...bot.Game) *bot.Bot {
 // current state made, as one text.
 func Render(t testing.TB, g bot.Game, tab *bot.Table, before game.State) string {
 	t.Helper()
-	cat := Catalog(t)
+	cat := bottest.Catalog(t)
 	b := Bot(t, g)
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {
