@@ -31,7 +31,9 @@ type payload struct {
 	Args  []int
 }
 
-const maxCallbackBytes = 64
+// MaxCallbackBytes is Telegram's limit on a button's callback data; every
+// button a game makes must fit.
+const MaxCallbackBytes = 64
 
 // Lobby button ops (payload.Args[0] of an 'l' payload).
 const (
@@ -103,7 +105,7 @@ func (p payload) String() string {
 // error, so a forged or truncated payload never reaches a table.
 func parsePayload(s string) (payload, error) {
 	var p payload
-	if len(s) == 0 || len(s) > maxCallbackBytes {
+	if len(s) == 0 || len(s) > MaxCallbackBytes {
 		return p, fmt.Errorf("payload length %d", len(s))
 	}
 	parts := strings.Split(s, ":")
@@ -143,10 +145,6 @@ func parsePayload(s string) (payload, error) {
 	}
 	return p, nil
 }
-
-// MaxCallbackBytes is Telegram's limit on a button's callback data; every
-// button a game makes must fit.
-const MaxCallbackBytes = maxCallbackBytes
 
 // ButtonData is what a game button made by ActionButton, DraftButton or
 // InfoButton carries back: its op ('a' action, 'm' draft step, 'i' info),

@@ -449,7 +449,7 @@ func TestResultPayloads(t *testing.T) {
 		{Op: 'f', Table: "9223372036854775807", Game: 99999999999, Args: []int{1}},
 	} {
 		s := p.String()
-		if len(s) > maxCallbackBytes {
+		if len(s) > MaxCallbackBytes {
 			t.Errorf("%q is %d bytes", s, len(s))
 		}
 		got, err := parsePayload(s)

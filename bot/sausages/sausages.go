@@ -1,3 +1,6 @@
+// Package sausages adapts Сосиски (game/sausages) to the platform: its
+// Telegram rendering, robots and the private info alert. cmd/internal/games
+// wires Game in.
 package sausages
 
 import (
