@@ -2,13 +2,13 @@ package bot_test
 
 import (
 	"fmt"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
 )
 
 // data is the callback data of a message's button.

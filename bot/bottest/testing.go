@@ -3,7 +3,6 @@ package bottest
 import (
 	"bytes"
 	"context"
-	"github.com/trickchef/trickchef/locales"
 	"strconv"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )

@@ -4,11 +4,11 @@
 package chef
 
 import (
-	"github.com/trickchef/trickchef/bot"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )

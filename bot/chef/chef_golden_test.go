@@ -1,10 +1,10 @@
 package chef
 
 import (
-	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )

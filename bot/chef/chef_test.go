@@ -2,15 +2,15 @@ package chef
 
 import (
 	"fmt"
-	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )

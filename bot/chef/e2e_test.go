@@ -1,7 +1,6 @@
 package chef_test
 
 import (
-	"github.com/trickchef/trickchef/bot/chef"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 )

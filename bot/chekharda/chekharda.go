@@ -6,13 +6,13 @@ package chekharda
 
 import (
 	"cmp"
-	"github.com/trickchef/trickchef/bot"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )

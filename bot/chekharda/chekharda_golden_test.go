@@ -1,11 +1,11 @@
 package chekharda
 
 import (
-	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )

@@ -1,12 +1,12 @@
 package chekharda
 
 import (
-	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/bottest"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )

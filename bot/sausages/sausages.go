@@ -4,10 +4,10 @@
 package sausages
 
 import (
-	"github.com/trickchef/trickchef/bot"
 	"strconv"
 	"strings"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )

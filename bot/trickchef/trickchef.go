@@ -6,11 +6,11 @@ package trickchef
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/trickchef/trickchef/bot"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
