@@ -9,12 +9,14 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
 func TestMain(m *testing.M) {
-	bot.SetTestGames(allGames)
+	bot.SetFixtures(bot.Fixtures{Games: allGames, Table: golden.Table, PlayRandom: golden.PlayRandom,
+		Show: golden.Show, Check: golden.Check, Clock: golden.Clock, Names: golden.Names})
 	redistest.Main(m)
 }
 

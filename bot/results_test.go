@@ -98,9 +98,9 @@ func nearEnd(t *testing.T, b *Bot, g Game, id string, people, robots int, seed u
 		t.Fatal(err)
 	}
 	tab := &Table{ID: id, ChatID: chat, Title: "Друзья", Lang: "ru", Phase: PhasePlaying, GameNo: 4, Kind: g.ID(),
-		Creator: 1, Seed: seed, Started: goldenClock}
+		Creator: 1, Seed: seed, Started: fixtures.Clock}
 	for i := 0; i < people+robots; i++ {
-		s := Seat{UserID: int64(i + 1), Name: goldenNames[i]}
+		s := Seat{UserID: int64(i + 1), Name: fixtures.Names[i]}
 		if i >= people {
 			s = Seat{Name: "Робот " + strconv.Itoa(i-people+1), AI: levels(g)[0]}
 		}
@@ -309,11 +309,11 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 func TestResultOfATable(t *testing.T) {
 	b, _ := resultsBot(t, nil)
 	g := testGame(t, "trickchef")
-	tab, st := goldenTable(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
-	playRandom(t, g, tab, st, 100000, 2)
-	tab.GameNo, tab.Started = 9, goldenClock
-	r := b.resultOf(tab, g, st, goldenClock.Add(time.Hour))
-	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(goldenClock) {
+	tab, st := fixtures.Table(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
+	fixtures.PlayRandom(t, g, tab, st, 100000, 2)
+	tab.GameNo, tab.Started = 9, fixtures.Clock
+	r := b.resultOf(tab, g, st, fixtures.Clock.Add(time.Hour))
+	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(fixtures.Clock) {
 		t.Errorf("result header %+v", r)
 	}
 	if r.Options != optionsText(tab, g) || r.Options == "" {
@@ -328,7 +328,7 @@ func TestResultOfATable(t *testing.T) {
 		t.Fatalf("seats %+v: want the person and one robot level", r.Seats)
 	}
 	for i := 0; i < 1; i++ {
-		if r.Seats[i].Player != humanPlayer(int64(i+1)) || r.Seats[i].Name != goldenNames[i] || r.Seats[i].Place != placeOf[game.Seat(i)] {
+		if r.Seats[i].Player != humanPlayer(int64(i+1)) || r.Seats[i].Name != fixtures.Names[i] || r.Seats[i].Place != placeOf[game.Seat(i)] {
 			t.Errorf("seat %d: %+v", i, r.Seats[i])
 		}
 	}
