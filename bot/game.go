@@ -13,6 +13,10 @@ import (
 // table plays. Games are handed to New with WithGames; cmd/trickchef wires
 // them in.
 //
+// The platform hands every method the table as a TableView (read-only)
+// and the texts as a Loc in the table's language; an adapter keeps no
+// state of its own.
+//
 // Conventions instead of methods: the game's id prefixes every locale key
 // it owns ("<id>.title", "<id>.rules", "<id>.level.<level>",
 // "<id>.option.<key>"), and an engine rule code maps to "<id>.error.<code>",
@@ -25,15 +29,15 @@ type Game interface {
 	Aliases() []string
 	SeatRange() (min, max int)
 	// Start deals a new game for the table's seats, options and seed.
-	Start(t *Table) (game.State, error)
+	Start(t TableView) (game.State, error)
 	Decode(data []byte) (game.State, error)
 	// RenderTable draws the group message of a game in progress or over.
-	RenderTable(l Loc, t *Table, st game.State) Message
+	RenderTable(l Loc, t TableView, st game.State) Message
 	// RenderSeat draws a seat's private message.
-	RenderSeat(l Loc, t *Table, st game.State, seat int) Message
+	RenderSeat(l Loc, t TableView, st game.State, seat int) Message
 	// Announce lists the group messages that a move from before to after
 	// produced (round results, the final result), in order.
-	Announce(l Loc, t *Table, before, after game.State) []Message
+	Announce(l Loc, t TableView, before, after game.State) []Message
 }
 
 // OptionGame is a Game with lobby options (table settings). The lobby
@@ -83,7 +87,7 @@ type DraftGame interface {
 // InfoGame is a game with private information shown in an alert (≤ 200
 // characters).
 type InfoGame interface {
-	Info(l Loc, t *Table, st game.State, seat int) string
+	Info(l Loc, t TableView, st game.State, seat int) string
 }
 
 // ClockGame is a game that sets its own timers: a real-time game's
@@ -94,7 +98,7 @@ type ClockGame interface {
 	// robot of the given level, or a person: level ""); ok=false: never.
 	// Seat timers run while the seat stays to act; the system's restarts
 	// with every move.
-	Delay(t *Table, st game.State, s game.Seat, level string, seed uint64) (d time.Duration, ok bool)
+	Delay(t TableView, st game.State, s game.Seat, level string, seed uint64) (d time.Duration, ok bool)
 }
 
 // LiveGame is a game whose buttons stay valid across moves: a press
@@ -108,7 +112,7 @@ type LiveGame interface {
 // key says (who beat them to a set). a is the refused action, st the state
 // it was judged against.
 type ExplainGame interface {
-	Explain(l Loc, t *Table, st game.State, seat int, a game.Action, code game.Code) (string, bool)
+	Explain(l Loc, t TableView, st game.State, seat int, a game.Action, code game.Code) (string, bool)
 }
 
 // Decision is what a move the bot makes for a seat depends on: the
@@ -190,7 +194,8 @@ func ErrorKey(l Loc, g Game, code game.Code) string {
 
 // OptionValue is the table's value of a game option, 0 when unset or out
 // of range (a stored record from an older version).
-func OptionValue(t *Table, g Game, key string) int {
+func OptionValue(v TableView, g Game, key string) int {
+	t := v.t
 	for _, o := range options(g) {
 		if o.Key == key {
 			if v := t.Options[key]; v >= 0 && v < o.Values {

@@ -193,7 +193,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if t.Options == nil {
 			t.Options = map[string]int{}
 		}
-		t.Options[o.Key] = (OptionValue(t, kind, o.Key) + 1) % o.Values
+		t.Options[o.Key] = (OptionValue(t.View(), kind, o.Key) + 1) % o.Values
 	case lobbyCancel:
 		if !creator && !admin {
 			return refuse("lobby.creator_only")
@@ -289,7 +289,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 		}
 	}
 	t.Seed = newSeed()
-	st, err := g.Start(t)
+	st, err := g.Start(t.View())
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func (b *Bot) GroupView(t *Table) Message {
 	if t.Game != nil {
 		g, st, err := b.decode(t)
 		if err == nil {
-			m := g.RenderTable(l, t, st)
+			m := g.RenderTable(l, t.View(), st)
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 			}
@@ -46,7 +46,7 @@ func (b *Bot) SeatView(t *Table, seat int) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	m := g.RenderSeat(b.loc(t.Lang), t, st, seat)
+	m := g.RenderSeat(b.loc(t.Lang), t.View(), st, seat)
 	b.addAutoNotice(t, seat, &m)
 	return m, nil
 }
@@ -87,7 +87,7 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 		if o.Shown != nil && !o.Shown(len(t.Seats)) {
 			continue
 		}
-		label := o.Label(l, OptionValue(t, g, o.Key))
+		label := o.Label(l, OptionValue(t.View(), g, o.Key))
 		sb.WriteString(label + "\n")
 		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyOption, i)})
 	}
@@ -139,7 +139,8 @@ func (b *Bot) addAutoNotice(t *Table, seat int, m *Message) {
 // marks, deadlines and results in every game.
 
 // SeatName is a seat's display name, HTML-escaped.
-func SeatName(t *Table, s game.Seat) string {
+func SeatName(v TableView, s game.Seat) string {
+	t := v.t
 	ts := t.Seat(s)
 	if ts == nil {
 		return "?"
@@ -148,35 +149,37 @@ func SeatName(t *Table, s game.Seat) string {
 }
 
 // Mention names a seat so that Telegram notifies the person.
-func Mention(t *Table, s game.Seat) string {
+func Mention(v TableView, s game.Seat) string {
+	t := v.t
 	ts := t.Seat(s)
 	if ts == nil || !ts.Human() {
-		return "<b>" + SeatName(t, s) + "</b>"
+		return "<b>" + SeatName(v, s) + "</b>"
 	}
-	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, ts.UserID, SeatName(t, s))
+	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, ts.UserID, SeatName(v, s))
 }
 
 // SeatNames lists seats by name: "Оля, Серёжа".
-func SeatNames(t *Table, seats []game.Seat) string {
+func SeatNames(v TableView, seats []game.Seat) string {
 	parts := make([]string, len(seats))
 	for i, s := range seats {
-		parts[i] = SeatName(t, s)
+		parts[i] = SeatName(v, s)
 	}
 	return strings.Join(parts, ", ")
 }
 
 // Mentions lists seats so that Telegram notifies each person.
-func Mentions(t *Table, seats []game.Seat) string {
+func Mentions(v TableView, seats []game.Seat) string {
 	parts := make([]string, len(seats))
 	for i, s := range seats {
-		parts[i] = Mention(t, s)
+		parts[i] = Mention(v, s)
 	}
 	return strings.Join(parts, ", ")
 }
 
 // SeatMark is the status suffix of a seat line: ⚠️ when the bot cannot
 // write to the player, 💤 while the bot plays for them.
-func SeatMark(t *Table, s game.Seat, over bool) string {
+func SeatMark(v TableView, s game.Seat, over bool) string {
+	t := v.t
 	ts := t.Seat(s)
 	switch {
 	case ts == nil:
@@ -194,7 +197,8 @@ func SeatMark(t *Table, s game.Seat, over bool) string {
 func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
 
 // DeadlineText is " (до 12:34:56)" for a person's running turn timer, or "".
-func DeadlineText(l Loc, t *Table, s game.Seat) string {
+func DeadlineText(l Loc, v TableView, s game.Seat) string {
+	t := v.t
 	ts := t.Seat(s)
 	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying {
 		return ""
@@ -203,11 +207,12 @@ func DeadlineText(l Loc, t *Table, s game.Seat) string {
 }
 
 // EventLine is the table's last notice («время Оли вышло»), or "".
-func EventLine(l Loc, t *Table) string {
+func EventLine(l Loc, v TableView) string {
+	t := v.t
 	if t.Event == nil {
 		return ""
 	}
-	return l.T(t.Event.Key, "Name", SeatName(t, game.Seat(t.Event.Seat)))
+	return l.T(t.Event.Key, "Name", SeatName(v, game.Seat(t.Event.Seat)))
 }
 
 // standing is one line of the final results.
@@ -262,7 +267,7 @@ func placeText(all []standing, i int) string {
 
 // ResultTable is the «Итоги» block: places best first, one line per seat,
 // each with the game's own detail (score, rounds).
-func ResultTable(l Loc, t *Table, r game.Result, detail func(s game.Seat) string) string {
+func ResultTable(l Loc, v TableView, r game.Result, detail func(s game.Seat) string) string {
 	var sb strings.Builder
 	sb.WriteString(l.T("result.title") + "\n")
 	all := standings(r)
@@ -271,17 +276,17 @@ func ResultTable(l Loc, t *Table, r game.Result, detail func(s game.Seat) string
 		if s.Place == 1 {
 			medal = "🏆 "
 		}
-		sb.WriteString(placeText(all, i) + " " + medal + SeatName(t, s.Seat) + " — " + detail(s.Seat) + "\n")
+		sb.WriteString(placeText(all, i) + " " + medal + SeatName(v, s.Seat) + " — " + detail(s.Seat) + "\n")
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
 
 // WinnerLine announces the winner or winners of a finished game.
-func WinnerLine(l Loc, t *Table, r game.Result) string {
+func WinnerLine(l Loc, v TableView, r game.Result) string {
 	if len(r.Winners) == 1 {
-		return l.T("result.winner", "Name", Mention(t, r.Winners[0]))
+		return l.T("result.winner", "Name", Mention(v, r.Winners[0]))
 	}
-	return l.T("result.winners", "Names", Mentions(t, r.Winners))
+	return l.T("result.winners", "Names", Mentions(v, r.Winners))
 }
 
 // Rows breaks buttons into rows of at most n.
@@ -298,17 +303,20 @@ func Rows(bs []Button, n int) [][]Button {
 // ActionButton is a button that makes seat take action a. The platform
 // refuses it as stale once the seat has acted (unless the game is a
 // LiveGame) and judges it against the state when it arrives.
-func ActionButton(t *Table, seat int, text string, a game.Action) Button {
+func ActionButton(v TableView, seat int, text string, a game.Action) Button {
+	t := v.t
 	return Button{Text: text, Data: payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()}
 }
 
 // DraftButton is a button that adds value to seat's choice in progress:
 // the platform calls DraftGame.Draft and keeps the result in Seat.Draft.
-func DraftButton(t *Table, seat int, text string, value int) Button {
+func DraftButton(v TableView, seat int, text string, value int) Button {
+	t := v.t
 	return Button{Text: text, Data: payload{Op: 'm', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, value}}.String()}
 }
 
 // InfoButton shows seat's private information in an alert.
-func InfoButton(t *Table, seat int, text string) Button {
+func InfoButton(v TableView, seat int, text string) Button {
+	t := v.t
 	return Button{Text: text, Data: payload{Op: 'i', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
 }

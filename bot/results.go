@@ -142,7 +142,7 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 func optionsText(t *Table, g Game) string {
 	var parts []string
 	for _, o := range options(g) {
-		parts = append(parts, o.Key+"="+strconv.Itoa(OptionValue(t, g, o.Key)))
+		parts = append(parts, o.Key+"="+strconv.Itoa(OptionValue(t.View(), g, o.Key)))
 	}
 	return strings.Join(parts, ",")
 }

@@ -34,7 +34,7 @@ func TestGoldenResultsFinal(t *testing.T) {
 			before := fixtures.PlayRandom(t, g, tab, st, 100000, uint64(5+i))
 			tab.Lang = lang
 			ch := &change{}
-			msgs := b.finish(tab, ch, g, st, g.Announce(l, tab, before, st))
+			msgs := b.finish(tab, ch, g, st, g.Announce(l, tab.View(), before, st))
 			for k, m := range msgs {
 				fmt.Fprintf(&sb, "════ %s: %s, announcement %d\n%s\n", lang, g.ID(), k+1, fixtures.Show(m))
 			}

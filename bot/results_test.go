@@ -106,7 +106,7 @@ func nearEnd(t *testing.T, b *Bot, g Game, id string, people, robots int, seed u
 		}
 		tab.Seats = append(tab.Seats, s)
 	}
-	st, err := g.Start(tab)
+	st, err := g.Start(tab.View())
 	if err != nil {
 		t.Fatal(err)
 	}

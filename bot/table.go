@@ -23,7 +23,8 @@ const (
 
 // Table is everything the bot keeps about one group chat (or forum topic):
 // the lobby, the seats, the engine state and the timers. It is stored as
-// JSON in one record, so one compare-and-set covers a whole move.
+// JSON in one record, so one compare-and-set covers a whole move. Games
+// never get it: they read it through its TableView.
 type Table struct {
 	ID      string `json:"id"`
 	ChatID  int64  `json:"chat"`
@@ -216,7 +217,7 @@ func Replay(t *Table, games ...Game) (game.State, error) {
 	}
 	replay := *t
 	replay.Log = nil
-	st, err := k.Start(&replay)
+	st, err := k.Start(replay.View())
 	if err != nil {
 		return nil, err
 	}

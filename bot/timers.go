@@ -59,7 +59,7 @@ func (b *Bot) delay(t *Table, g Game, st game.State, s game.Seat) (time.Duration
 		if ts != nil && !ts.Human() {
 			level = ts.AI
 		}
-		return c.Delay(t, st, s, level, seatSeed(t)^uint64(s+2))
+		return c.Delay(t.View(), st, s, level, seatSeed(t)^uint64(s+2))
 	}
 	switch {
 	case ts == nil:

@@ -44,19 +44,16 @@ func (chefGame) Options() []bot.GameOption {
 
 // Start deals for the table. The dealer is the table's creator, so the
 // seat after them begins; without the creator at the table, seat 0 does.
-func (g chefGame) Start(t *bot.Table) (game.State, error) {
+func (g chefGame) Start(t bot.TableView) (game.State, error) {
 	first := 0
-	for i, s := range t.Seats {
-		if s.Human() && s.UserID == t.Creator {
-			first = (i + 1) % len(t.Seats)
-			break
-		}
+	if c, ok := t.CreatorSeat(); ok {
+		first = (c + 1) % t.Seats()
 	}
 	return ce.New(ce.Config{
-		Players:      len(t.Seats),
+		Players:      t.Seats(),
 		First:        game.Seat(first),
 		AutoAnnounce: bot.OptionValue(t, g, chefOptAnnounce) == 1,
-		Seed:         t.Seed,
+		Seed:         t.Seed(),
 	})
 }
 
@@ -291,7 +288,7 @@ func chefDirection(l bot.Loc, clockwise bool) string {
 	return l.T("chef.ccw")
 }
 
-func (k chefGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message {
+func (k chefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*ce.State).PublicView()
 	over := v.Step == ce.StepOver
 	var b strings.Builder
@@ -321,7 +318,7 @@ func (k chefGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Messag
 	switch {
 	case over:
 		b.WriteString("\n" + l.T("chef.game_over"))
-	case t.Phase != bot.PhasePlaying:
+	case t.Phase() != bot.PhasePlaying:
 		// stopped: the event line says so
 	default:
 		b.WriteString("\n" + l.T("chef.turn", "Name", bot.Mention(t, v.Turn), "Next", bot.SeatName(t, v.Next)))
@@ -332,7 +329,7 @@ func (k chefGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Messag
 
 // seatLine is one seat on the board: its menu first, so that the slots of
 // all seats line up in a column, then the name and the marks.
-func (chefGame) seatLine(t *bot.Table, v ce.Public, sp ce.SeatPublic) string {
+func (chefGame) seatLine(t bot.TableView, v ce.Public, sp ce.SeatPublic) string {
 	over := v.Step == ce.StepOver
 	var b strings.Builder
 	b.WriteString(chefMenu(sp.Cards) + " " + bot.SeatName(t, sp.Seat))
@@ -349,7 +346,7 @@ func (chefGame) seatLine(t *bot.Table, v ce.Public, sp ce.SeatPublic) string {
 	case over && slices.Contains(v.Winners, sp.Seat):
 		b.WriteString(" 🏆")
 	case over:
-	case v.Turn == sp.Seat && t.Phase == bot.PhasePlaying:
+	case v.Turn == sp.Seat && t.Phase() == bot.PhasePlaying:
 		b.WriteString(" 👈")
 	case sp.Skipped:
 		b.WriteString(" ⏭")
@@ -372,7 +369,7 @@ const chefLogLines = 4
 // chefLog tells the last moves from the engine's events, one line per
 // turn: «Оля тянет 🍝, сбрасывает 🍅», «Оля → 🥴 Похмелье → Серёжа: −🍝 −☕,
 // пропускает ход».
-func chefLog(l bot.Loc, t *bot.Table, v ce.Public) []string {
+func chefLog(l bot.Loc, t bot.TableView, v ce.Public) []string {
 	type line struct {
 		seat  game.Seat
 		parts []string
@@ -439,7 +436,7 @@ func chefEndsTurn(k ce.EventKind) bool {
 }
 
 // chefEventText is one event as a part of a log line (without the actor's name).
-func chefEventText(l bot.Loc, t *bot.Table, v ce.Public, e *ce.Event) string {
+func chefEventText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string {
 	switch e.Kind {
 	case ce.EventDraw:
 		return l.T("chef.log.draw", "Card", chefCardText(l, e.Card))
@@ -469,7 +466,7 @@ func chefEventText(l bot.Loc, t *bot.Table, v ce.Public, e *ce.Event) string {
 
 // chefPlayText is a played action card and what it did: «🥴 Похмелье →
 // Серёжа: −🍝 −☕, пропускает ход».
-func chefPlayText(l bot.Loc, t *bot.Table, v ce.Public, e *ce.Event) string {
+func chefPlayText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string {
 	card, target := chefCardText(l, e.Card), bot.SeatName(t, e.Target)
 	switch e.Card {
 	case ce.Hangover, ce.Diet:
@@ -491,15 +488,15 @@ func chefPlayText(l bot.Loc, t *bot.Table, v ce.Public, e *ce.Event) string {
 	return card
 }
 
-func (k chefGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) bot.Message {
+func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	v := st.(*ce.State).SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("chef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title), "Turn", v.TurnNumber) + "\n")
+	b.WriteString(l.T("chef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Turn", v.TurnNumber) + "\n")
 	switch {
 	case v.Step == ce.StepOver:
 		b.WriteString(l.T("hand.over"))
 		return bot.Message{Text: b.String()}
-	case t.Phase != bot.PhasePlaying:
+	case t.Phase() != bot.PhasePlaying:
 		b.WriteString(l.T("hand.stopped"))
 		return bot.Message{Text: b.String()}
 	case len(v.Legal) == 0:
@@ -515,7 +512,7 @@ func (k chefGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) b
 			"Menu", chefFront(nx.Cards)) + "\n")
 	}
 	b.WriteString(l.T("chef.hand_top", "Card", chefCardText(l, v.DiscardTop)) + "\n")
-	draft := chefValidDraft(v.Legal, t.Seats[seat].Draft)
+	draft := chefValidDraft(v.Legal, t.Draft(seat))
 	prompt, kb := k.keyboard(l, t, v, seat, draft)
 	b.WriteString("\n" + prompt)
 	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
@@ -523,7 +520,7 @@ func (k chefGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) b
 
 // keyboard is what the seat to act can do now: the turn's choices, or the
 // open flow's dishes with a way back.
-func (k chefGame) keyboard(l bot.Loc, t *bot.Table, v ce.SeatView, seat int, draft []int) (string, [][]bot.Button) {
+func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, [][]bot.Button) {
 	if draft != nil {
 		return k.flowKeyboard(l, t, v, seat, draft)
 	}
@@ -605,7 +602,7 @@ func (k chefGame) keyboard(l bot.Loc, t *bot.Table, v ce.SeatView, seat int, dra
 
 // moveLabel is the button of a flow's only move, named in full: «🥗 Диета
 // → Серёжа: −🍝», «🗑 Сбросить 🍝».
-func (chefGame) moveLabel(l bot.Loc, t *bot.Table, v ce.SeatView, a game.Action) string {
+func (chefGame) moveLabel(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Action) string {
 	m, _ := ce.DecodeAction(a)
 	next := bot.SeatName(t, v.Next)
 	switch {
@@ -623,7 +620,7 @@ func (chefGame) moveLabel(l bot.Loc, t *bot.Table, v ce.SeatView, a game.Action)
 
 // flowKeyboard is an open flow: a prompt, one button per dish that can be
 // chosen, and the way back.
-func (chefGame) flowKeyboard(l bot.Loc, t *bot.Table, v ce.SeatView, seat int, draft []int) (string, [][]bot.Button) {
+func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, [][]bot.Button) {
 	next := bot.SeatName(t, v.Next)
 	flow := draft[0]
 	card := ce.Card(flow - chefFlowCard)
@@ -682,7 +679,7 @@ func (chefGame) flowKeyboard(l bot.Loc, t *bot.Table, v ce.SeatView, seat int, d
 	return prompt, append(kb, back)
 }
 
-func (k chefGame) Announce(l bot.Loc, t *bot.Table, before, after game.State) []bot.Message {
+func (k chefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	if !after.Over() || before.Over() {
 		return nil
 	}

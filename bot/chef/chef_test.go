@@ -38,7 +38,7 @@ func chefReachable(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State, seat i
 		d := queue[0]
 		queue = queue[1:]
 		tab.Seats[seat].Draft = d
-		m := g.RenderSeat(l, tab, st, seat)
+		m := g.RenderSeat(l, tab.View(), st, seat)
 		if !m.Ping || m.Lazy {
 			t.Fatalf("the seat to act gets a message that does not ping: %+v", m)
 		}
@@ -154,9 +154,9 @@ func chefCheckViews(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State) {
 			}
 		}
 	}
-	check("table", g.RenderTable(l, tab, st))
+	check("table", g.RenderTable(l, tab.View(), st))
 	for i := range tab.Seats {
-		m := g.RenderSeat(l, tab, st, i)
+		m := g.RenderSeat(l, tab.View(), st, i)
 		check(fmt.Sprintf("seat %d", i), m)
 		toAct := slices.Contains(st.ToAct(), game.Seat(i))
 		if !toAct && len(m.Keyboard) > 0 {
@@ -219,10 +219,10 @@ func TestChefStaleDraftIgnored(t *testing.T) {
 	l := bot.NewLoc(cat, "ru")
 	tab, st := chefTestTable(t, 3, nil, 5)
 	seat := int(st.ToAct()[0])
-	want := chefGame{}.RenderSeat(l, tab, st, seat)
+	want := chefGame{}.RenderSeat(l, tab.View(), st, seat)
 	for _, d := range [][]int{{chefFlowCard + int(ce.Hangover)}, {chefFlowDiscard}, {chefFlowCard + int(ce.Hangover), 3}, {5, 5, 5}, {-1}} {
 		tab.Seats[seat].Draft = d
-		if got := (chefGame{}).RenderSeat(l, tab, st, seat); !reflect.DeepEqual(got, want) {
+		if got := (chefGame{}).RenderSeat(l, tab.View(), st, seat); !reflect.DeepEqual(got, want) {
 			t.Errorf("draft %v changes the message:\n%s", d, golden.Show(got))
 		}
 	}
@@ -297,7 +297,7 @@ func TestChefStart(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			tab.Seats = append(tab.Seats, bot.Seat{UserID: int64(i + 1), Name: golden.Names[i]})
 		}
-		st, err := g.Start(tab)
+		st, err := g.Start(tab.View())
 		if err != nil {
 			t.Fatal(err)
 		}

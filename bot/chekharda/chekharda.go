@@ -78,24 +78,24 @@ func (g chekhardaGame) Options() []bot.GameOption {
 	}
 }
 
-func (g chekhardaGame) quietPause(t *bot.Table) time.Duration {
+func (g chekhardaGame) quietPause(t bot.TableView) time.Duration {
 	return chekhardaPauses()[bot.OptionValue(t, g, chekhardaOptPause)]
 }
 
 // Start deals round 1. The first dealer comes from the seed, so over many
 // games nobody is always first to get cards.
-func (g chekhardaGame) Start(t *bot.Table) (game.State, error) {
-	n := len(t.Seats)
+func (g chekhardaGame) Start(t bot.TableView) (game.State, error) {
+	n := t.Seats()
 	dealer := game.Seat(0)
 	if n > 0 {
-		dealer = game.Seat(t.Seed % uint64(n))
+		dealer = game.Seat(t.Seed() % uint64(n))
 	}
 	return ck.New(ck.Config{
 		Players:     n,
 		Target:      chekhardaTargets()[bot.OptionValue(t, g, chekhardaOptTarget)],
 		DrawForSelf: bot.OptionValue(t, g, chekhardaOptVariant) == 1,
 		Dealer:      dealer,
-		Seed:        t.Seed,
+		Seed:        t.Seed(),
 	})
 }
 
@@ -133,7 +133,7 @@ const chekhardaIdleTimeout = 45 * time.Second
 // after their level's human-like time (jittered by the seed), the dealer
 // deals after the quiet pause (at once when nobody can act), and the next
 // round comes after a pause for reading the results.
-func (g chekhardaGame) Delay(t *bot.Table, st game.State, s game.Seat, level string, seed uint64) (time.Duration, bool) {
+func (g chekhardaGame) Delay(t bot.TableView, st game.State, s game.Seat, level string, seed uint64) (time.Duration, bool) {
 	cs := st.(*ck.State)
 	switch {
 	case s == game.System && cs.Phase() == ck.PhaseRoundEnd:
@@ -160,7 +160,7 @@ func (chekhardaGame) LiveButtons() bool { return true }
 // Explain tells a refused player what happened meanwhile, from the
 // engine's event log: who was faster, where their set went, or that
 // their card is already played. Toasts are plain text: names unescaped.
-func (chekhardaGame) Explain(l bot.Loc, t *bot.Table, st game.State, seat int, a game.Action, code game.Code) (string, bool) {
+func (chekhardaGame) Explain(l bot.Loc, t bot.TableView, st game.State, seat int, a game.Action, code game.Code) (string, bool) {
 	m, ok := ck.Decode(a)
 	cs, isState := st.(*ck.State)
 	if !ok || !isState || !m.Kind.Valid() {
@@ -198,15 +198,15 @@ func (chekhardaGame) Explain(l bot.Loc, t *bot.Table, st game.State, seat int, a
 }
 
 // chekhardaName is a seat's name for plain text (toasts, buttons).
-func chekhardaName(t *bot.Table, s game.Seat) string {
-	if ts := t.Seat(s); ts != nil {
-		return ts.Name
+func chekhardaName(t bot.TableView, s game.Seat) string {
+	if ts, ok := t.Seat(s); ok {
+		return ts.Name()
 	}
 	return "?"
 }
 
 // chekhardaShortName cuts a name for a button, so a row of them fits a phone.
-func chekhardaShortName(t *bot.Table, s game.Seat) string {
+func chekhardaShortName(t bot.TableView, s game.Seat) string {
 	name := chekhardaName(t, s)
 	if utf8.RuneCountInString(name) <= chekhardaButtonRun {
 		return name
@@ -232,7 +232,7 @@ func chekhardaSets(sets []ck.Set) string {
 func chekhardaKindName(l bot.Loc, k ck.Kind) string { return l.T("chekharda.kind." + k.ID()) }
 
 // chekhardaEvent is one line of the log.
-func chekhardaEvent(l bot.Loc, t *bot.Table, e ck.Event) string {
+func chekhardaEvent(l bot.Loc, t bot.TableView, e ck.Event) string {
 	name := bot.SeatName(t, e.Seat)
 	switch e.Type {
 	case ck.EventSteal:
@@ -243,7 +243,7 @@ func chekhardaEvent(l bot.Loc, t *bot.Table, e ck.Event) string {
 	case ck.EventLay:
 		return l.T("chekharda.ev.lay", "Name", name, "Set", chekhardaSet(e.Kind, e.N))
 	case ck.EventDeal:
-		if e.N < len(t.Seats) {
+		if e.N < t.Seats() {
 			return l.T("chekharda.ev.deal_last", "Name", name, "Cards", l.T("chekharda.count.cards", "Count", e.N))
 		}
 		return l.T("chekharda.ev.deal", "Name", name)
@@ -289,7 +289,7 @@ func chekhardaSeatEvents() []ck.EventType {
 
 // tableLines lists every seat: name, total, cards in hand and sets. you
 // marks the reader's own seat (-1 in the group).
-func (g chekhardaGame) tableLines(l bot.Loc, t *bot.Table, v ck.Public, you game.Seat) string {
+func (g chekhardaGame) tableLines(l bot.Loc, t bot.TableView, v ck.Public, you game.Seat) string {
 	var b strings.Builder
 	for i, sp := range v.Seats {
 		s := game.Seat(i)
@@ -305,14 +305,14 @@ func (g chekhardaGame) tableLines(l bot.Loc, t *bot.Table, v ck.Public, you game
 
 // rulesLine says how cards come: the dealer after a quiet pause, or the
 // variant's draws.
-func (g chekhardaGame) rulesLine(l bot.Loc, t *bot.Table, v ck.Public) string {
+func (g chekhardaGame) rulesLine(l bot.Loc, t bot.TableView, v ck.Public) string {
 	if v.DrawForSelf {
 		return l.T("chekharda.variant_line")
 	}
 	return l.T("chekharda.pause_line", "Pause", l.T("chekharda.count.pause", "Count", int(g.quietPause(t)/time.Second)))
 }
 
-func (g chekhardaGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message {
+func (g chekhardaGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*ck.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ck.PhaseOver {
@@ -339,21 +339,21 @@ func (g chekhardaGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.M
 	if e := bot.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
-	if t.Phase == bot.PhasePlaying && v.Phase == ck.PhaseRoundEnd {
+	if t.Phase() == bot.PhasePlaying && v.Phase == ck.PhaseRoundEnd {
 		b.WriteString("\n" + l.T("chekharda.round_end_table", "Round", v.Round))
 	}
 	return bot.Message{Text: strings.TrimRight(b.String(), "\n")}
 }
 
-func (g chekhardaGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) bot.Message {
+func (g chekhardaGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	v := st.(*ck.State).SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("chekharda.hand_header", "Title", bot.Title(l, g), "Chat", bot.Esc(t.Title), "Round", v.Round) + "\n")
+	b.WriteString(l.T("chekharda.hand_header", "Title", bot.Title(l, g), "Chat", bot.Esc(t.Title()), "Round", v.Round) + "\n")
 	switch {
 	case v.Phase == ck.PhaseOver:
 		b.WriteString(l.T("hand.over"))
 		return bot.Message{Text: b.String()}
-	case t.Phase != bot.PhasePlaying:
+	case t.Phase() != bot.PhasePlaying:
 		b.WriteString(l.T("hand.stopped"))
 		return bot.Message{Text: b.String()}
 	case v.Phase == ck.PhaseRoundEnd:
@@ -396,7 +396,7 @@ func (g chekhardaGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat i
 // seatKeyboard has a button per legal move: steals two to a row (they
 // carry a name), adds four to a row, then the draw. The order follows
 // Legal (kind, then victim), so a button keeps its place while it lasts.
-func (chekhardaGame) seatKeyboard(l bot.Loc, t *bot.Table, seat int, v ck.SeatView) [][]bot.Button {
+func (chekhardaGame) seatKeyboard(l bot.Loc, t bot.TableView, seat int, v ck.SeatView) [][]bot.Button {
 	var steals, adds, draw []bot.Button
 	for _, a := range v.Legal {
 		m, ok := ck.Decode(a)
@@ -419,7 +419,7 @@ func (chekhardaGame) seatKeyboard(l bot.Loc, t *bot.Table, seat int, v ck.SeatVi
 	return append(kb, bot.Rows(draw, 1)...)
 }
 
-func (g chekhardaGame) Announce(l bot.Loc, t *bot.Table, before, after game.State) []bot.Message {
+func (g chekhardaGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*ck.State).PublicView(), after.(*ck.State).PublicView()
 	var out []bot.Message
 	if r := a.Last; r != nil && a.Phase != ck.PhasePlay && (b.Last == nil || b.Last.Round < r.Round) {
@@ -437,7 +437,7 @@ func (g chekhardaGame) Announce(l bot.Loc, t *bot.Table, before, after game.Stat
 
 // chekhardaRoundResult is a finished round's scoring: who went out, then each
 // seat's score and total, best total first.
-func chekhardaRoundResult(l bot.Loc, t *bot.Table, v ck.Public, r *ck.RoundScore) string {
+func chekhardaRoundResult(l bot.Loc, t bot.TableView, v ck.Public, r *ck.RoundScore) string {
 	var b strings.Builder
 	b.WriteString(l.T("chekharda.round_over", "Round", r.Round) + "\n")
 	if r.Out >= 0 {

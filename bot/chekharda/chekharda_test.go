@@ -50,7 +50,7 @@ func TestChekhardaExplain(t *testing.T) {
 		if code == "" {
 			t.Fatalf("%s by seat %d was applied", m, seat)
 		}
-		return g.Explain(l, tab, st, int(seat), mv.Action(), code)
+		return g.Explain(l, tab.View(), st, int(seat), mv.Action(), code)
 	}
 	t.Run("beaten", func(t *testing.T) {
 		tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
@@ -152,24 +152,24 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 func TestChekhardaClocks(t *testing.T) {
 	g := Game().(chekhardaGame)
 	tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
-	if _, ok := g.Delay(tab, st, 1, "", 1); ok {
+	if _, ok := g.Delay(tab.View(), st, 1, "", 1); ok {
 		t.Error("a person has a timer")
 	}
 	for _, level := range g.Levels() {
 		lo, hi := ck.ReactionRange(ck.Level(level))
-		if d, ok := g.Delay(tab, st, 1, level, 7); !ok || d < lo || d > hi {
+		if d, ok := g.Delay(tab.View(), st, 1, level, 7); !ok || d < lo || d > hi {
 			t.Errorf("%s reacts after %v, %v", level, d, ok)
 		}
 	}
 	tab.Options = map[string]int{chekhardaOptPause: 2}
-	if d, ok := g.Delay(tab, st, game.System, "", 1); !ok || d != 5*time.Second {
+	if d, ok := g.Delay(tab.View(), st, game.System, "", 1); !ok || d != 5*time.Second {
 		t.Errorf("the deal after %v, %v; want the table's 5 s", d, ok)
 	}
 	stuck, err := ck.NewFromDeal(ck.Config{Players: 3, Seed: 1}, "C / PP | T | M")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, ok := g.Delay(tab, stuck, game.System, "", 1); !stuck.Stuck() || !ok || d != 0 {
+	if d, ok := g.Delay(tab.View(), stuck, game.System, "", 1); !stuck.Stuck() || !ok || d != 0 {
 		t.Errorf("nobody can act: the deal after %v, %v", d, ok)
 	}
 	mustApply(t, st, 1, "steal:P@0")
@@ -179,7 +179,7 @@ func TestChekhardaClocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d, ok := g.Delay(tab, st, game.System, "", 1); !ok || d != chekhardaReadPause {
+	if d, ok := g.Delay(tab.View(), st, game.System, "", 1); !ok || d != chekhardaReadPause {
 		t.Errorf("the next round after %v, %v", d, ok)
 	}
 }
@@ -193,7 +193,7 @@ func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
 	for _, variant := range []int{0, 1} {
 		tab := &bot.Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
 			Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
-		st, err := Game().Start(tab)
+		st, err := Game().Start(tab.View())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
 			if s == game.System {
 				continue
 			}
-			d, ok := g.Delay(tab, st, s, "", 1)
+			d, ok := g.Delay(tab.View(), st, s, "", 1)
 			switch {
 			case variant == 0 && ok:
 				t.Fatalf("a person got a %v timer while the dealer keeps the game going", d)

@@ -18,7 +18,7 @@ func SeatText(tr bot.Translator, t *bot.Table, seat int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m := g.RenderSeat(bot.NewLoc(tr, t.Lang), t, st, seat)
+	m := g.RenderSeat(bot.NewLoc(tr, t.Lang), t.View(), st, seat)
 	tags := regexp.MustCompile(`<[^>]*>`)
 	return html.UnescapeString(tags.ReplaceAllString(bot.Clip(m.Text), "")), nil
 }

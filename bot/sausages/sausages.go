@@ -22,8 +22,8 @@ func (sausagesGame) ID() string            { return "sausages" }
 func (sausagesGame) Aliases() []string     { return []string{"сосиски", "сосиска", "skull"} }
 func (sausagesGame) SeatRange() (int, int) { return ss.MinPlayers, ss.MaxPlayers }
 
-func (sausagesGame) Start(t *bot.Table) (game.State, error) {
-	return ss.New(ss.Config{Players: len(t.Seats), First: 0, Seed: t.Seed})
+func (sausagesGame) Start(t bot.TableView) (game.State, error) {
+	return ss.New(ss.Config{Players: t.Seats(), First: 0, Seed: t.Seed()})
 }
 
 func (sausagesGame) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
@@ -47,7 +47,7 @@ func cardEmoji(c ss.Card) string {
 	return "🌭"
 }
 
-func revealsText(t *bot.Table, rs []ss.Reveal) string {
+func revealsText(t bot.TableView, rs []ss.Reveal) string {
 	var parts []string
 	for _, r := range rs {
 		parts = append(parts, bot.SeatName(t, r.Seat)+" "+cardEmoji(r.Card))
@@ -55,7 +55,7 @@ func revealsText(t *bot.Table, rs []ss.Reveal) string {
 	return strings.Join(parts, ", ")
 }
 
-func (k sausagesGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message {
+func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*ss.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ss.PhaseOver {
@@ -107,7 +107,7 @@ func (k sausagesGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Me
 		b.WriteString("\n" + l.T("sausages.game_over"))
 		return bot.Message{Text: b.String()}
 	}
-	if t.Phase != bot.PhasePlaying {
+	if t.Phase() != bot.PhasePlaying {
 		return bot.Message{Text: b.String()}
 	}
 	b.WriteString("\n" + k.turnText(l, t, v))
@@ -121,7 +121,7 @@ func (k sausagesGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Me
 }
 
 // turnText says who must do what now.
-func (sausagesGame) turnText(l bot.Loc, t *bot.Table, v ss.Public) string {
+func (sausagesGame) turnText(l bot.Loc, t bot.TableView, v ss.Public) string {
 	if len(v.ToAct) == 0 {
 		return ""
 	}
@@ -160,16 +160,16 @@ func stackText(l bot.Loc, cards []ss.Card) string {
 	return strings.Join(parts, " ")
 }
 
-func (k sausagesGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) bot.Message {
+func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	s := st.(*ss.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("sausages.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title), "Round", v.Round) + "\n")
+	b.WriteString(l.T("sausages.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Round", v.Round) + "\n")
 	if v.Phase == ss.PhaseOver {
 		b.WriteString(l.T("hand.over"))
 		return bot.Message{Text: b.String()}
 	}
-	if t.Phase != bot.PhasePlaying {
+	if t.Phase() != bot.PhasePlaying {
 		b.WriteString(l.T("hand.stopped"))
 		return bot.Message{Text: b.String()}
 	}
@@ -235,12 +235,12 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat in
 	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
 }
 
-func (k sausagesGame) Info(l bot.Loc, t *bot.Table, st game.State, seat int) string {
+func (k sausagesGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {
 	v := st.(*ss.State).SeatView(game.Seat(seat))
 	return l.T("sausages.info", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack))
 }
 
-func (k sausagesGame) Announce(l bot.Loc, t *bot.Table, before, after game.State) []bot.Message {
+func (k sausagesGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*ss.State).PublicView(), after.(*ss.State).PublicView()
 	var out []bot.Message
 	o := a.LastRound

@@ -45,9 +45,9 @@ func (trickchefGame) Options() []bot.GameOption {
 	}}
 }
 
-func (g trickchefGame) Start(t *bot.Table) (game.State, error) {
+func (g trickchefGame) Start(t bot.TableView) (game.State, error) {
 	removed := removedSuit(bot.OptionValue(t, g, optRemoved))
-	return tc.New(tc.Config{Players: len(t.Seats), Removed: removed, First: 0, Seed: t.Seed})
+	return tc.New(tc.Config{Players: t.Seats(), Removed: removed, First: 0, Seed: t.Seed()})
 }
 
 func (trickchefGame) Decode(data []byte) (game.State, error) { return tc.Unmarshal(data) }
@@ -101,8 +101,8 @@ func (trickchefGame) Draft(st game.State, seat game.Seat, _ []int, coins int) ([
 }
 
 // chosenCoins is the seat's coin choice, 0 when none (or no longer valid).
-func chosenCoins(t *bot.Table, seat, have int) int {
-	if d := t.Seats[seat].Draft; len(d) == 1 && d[0] >= -have && d[0] <= have {
+func chosenCoins(t bot.TableView, seat, have int) int {
+	if d := t.Draft(seat); len(d) == 1 && d[0] >= -have && d[0] <= have {
 		return d[0]
 	}
 	return 0
@@ -182,7 +182,7 @@ func poolLine(l bot.Loc, v tc.Public) string {
 	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", v.Reserve)
 }
 
-func (k trickchefGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message {
+func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*tc.State).PublicView()
 	var b strings.Builder
 	if v.Phase == tc.PhaseOver {
@@ -223,7 +223,7 @@ func (k trickchefGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.M
 	switch {
 	case v.Phase == tc.PhaseOver:
 		b.WriteString("\n" + l.T("trickchef.game_over"))
-	case t.Phase != bot.PhasePlaying:
+	case t.Phase() != bot.PhasePlaying:
 		// stopped: the event line says so
 	default:
 		who := bot.Mention(t, v.ToAct)
@@ -240,7 +240,7 @@ func (k trickchefGame) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.M
 	return bot.Message{Text: b.String(), Keyboard: kb}
 }
 
-func lastTrickText(l bot.Loc, t *bot.Table, lt *tc.TrickResult) string {
+func lastTrickText(l bot.Loc, t bot.TableView, lt *tc.TrickResult) string {
 	var cards []string
 	for _, p := range lt.Cards {
 		cards = append(cards, playedText(p))
@@ -257,16 +257,16 @@ func lastTrickText(l bot.Loc, t *bot.Table, lt *tc.TrickResult) string {
 	return s
 }
 
-func (k trickchefGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) bot.Message {
+func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	s := st.(*tc.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("trickchef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title), "Round", v.Round, "Trick", v.Trick) + "\n")
+	b.WriteString(l.T("trickchef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Round", v.Round, "Trick", v.Trick) + "\n")
 	if v.Phase == tc.PhaseOver {
 		b.WriteString(l.T("hand.over"))
 		return bot.Message{Text: b.String()}
 	}
-	if t.Phase != bot.PhasePlaying {
+	if t.Phase() != bot.PhasePlaying {
 		b.WriteString(l.T("hand.stopped"))
 		return bot.Message{Text: b.String()}
 	}
@@ -340,7 +340,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat i
 
 // coinRows lets a player choose the coins for the next card in one tap:
 // +2, +4, … and −2, −4, … up to the coins they hold, and 0 to reset.
-func coinRows(t *bot.Table, seat, coins, chosen int) [][]bot.Button {
+func coinRows(t bot.TableView, seat, coins, chosen int) [][]bot.Button {
 	if coins == 0 {
 		return nil
 	}
@@ -382,7 +382,7 @@ func abs(x int) int {
 	return x
 }
 
-func (k trickchefGame) Info(l bot.Loc, t *bot.Table, st game.State, seat int) string {
+func (k trickchefGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {
 	v := st.(*tc.State).SeatView(game.Seat(seat))
 	if len(v.Won) == 0 {
 		return l.T("trickchef.won_none")
@@ -390,7 +390,7 @@ func (k trickchefGame) Info(l bot.Loc, t *bot.Table, st game.State, seat int) st
 	return l.T("trickchef.won_list", "Round", v.Round, "Cards", cardsText(v.Won))
 }
 
-func (k trickchefGame) Announce(l bot.Loc, t *bot.Table, before, after game.State) []bot.Message {
+func (k trickchefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*tc.State).PublicView(), after.(*tc.State).PublicView()
 	var out []bot.Message
 	for r := len(b.RoundResults); r < len(a.RoundResults); r++ {
@@ -402,7 +402,7 @@ func (k trickchefGame) Announce(l bot.Loc, t *bot.Table, before, after game.Stat
 	return out
 }
 
-func roundText(l bot.Loc, t *bot.Table, rr tc.RoundResult) string {
+func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
 	var b strings.Builder
 	b.WriteString(l.T("trickchef.round_over", "Round", rr.Round) + "\n")
 	for _, sr := range rr.Seats {
@@ -430,7 +430,7 @@ func roundText(l bot.Loc, t *bot.Table, rr tc.RoundResult) string {
 
 // finalText is the game's result: the winner, the tie-break that decided
 // it, and «Итоги» best first with each seat's round scores.
-func finalText(l bot.Loc, t *bot.Table, v tc.Public) string {
+func finalText(l bot.Loc, t bot.TableView, v tc.Public) string {
 	res := v.Result
 	var b strings.Builder
 	b.WriteString(bot.WinnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}) + "\n")

@@ -44,7 +44,7 @@ func Table(t testing.TB, g bot.Game, n, robots int, level string, seed uint64, o
 		}
 		tab.Seats = append(tab.Seats, s)
 	}
-	st, err := g.Start(tab)
+	st, err := g.Start(tab.View())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func Render(t testing.TB, g bot.Game, tab *bot.Table, before game.State) string 
 			fmt.Fprintf(&sb, "──── %s: %s (seat %d)\n%s\n", lang, s.Name, i, Show(m))
 		}
 		if before != nil {
-			for k, m := range g.Announce(l, tab, before, st) {
+			for k, m := range g.Announce(l, tab.View(), before, st) {
 				fmt.Fprintf(&sb, "──── %s: announcement %d\n%s\n", lang, k+1, Show(m))
 			}
 		}

@@ -27,13 +27,13 @@ func (adapter) Aliases() []string     { return []string{"старшая"} }
 func (adapter) SeatRange() (int, int) { return highcard.Players, highcard.Players }
 
 // Start deals from the table's seed, so a replay deals the same cards.
-func (adapter) Start(t *bot.Table) (game.State, error) { return highcard.New(t.Seed), nil }
+func (adapter) Start(t bot.TableView) (game.State, error) { return highcard.New(t.Seed()), nil }
 
 func (adapter) Decode(data []byte) (game.State, error) { return highcard.Decode(data) }
 
 // RenderTable draws the group message: the score, the card on the table,
 // whose turn it is.
-func (g adapter) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message {
+func (g adapter) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	s := st.(*highcard.State)
 	var b strings.Builder
 	if s.Over() {
@@ -56,7 +56,7 @@ func (g adapter) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message
 	switch {
 	case s.Over():
 		b.WriteString("\n" + l.T("highcard.game_over"))
-	case t.Phase == bot.PhasePlaying:
+	case t.Phase() == bot.PhasePlaying:
 		b.WriteString("\n" + l.T("highcard.turn", "Name", bot.Mention(t, s.Turn)) + bot.DeadlineText(l, t, s.Turn))
 	}
 	return bot.Message{Text: b.String()}
@@ -64,13 +64,13 @@ func (g adapter) RenderTable(l bot.Loc, t *bot.Table, st game.State) bot.Message
 
 // RenderSeat draws a player's private message: their cards, as buttons
 // when it is their turn.
-func (g adapter) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) bot.Message {
+func (g adapter) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	s := st.(*highcard.State)
-	text := l.T("highcard.hand_header", "Title", bot.Title(l, g), "Chat", bot.Esc(t.Title)) + "\n"
+	text := l.T("highcard.hand_header", "Title", bot.Title(l, g), "Chat", bot.Esc(t.Title())) + "\n"
 	switch {
 	case s.Over():
 		return bot.Message{Text: text + l.T("hand.over")}
-	case t.Phase != bot.PhasePlaying:
+	case t.Phase() != bot.PhasePlaying:
 		return bot.Message{Text: text + l.T("hand.stopped")}
 	}
 	cards := make([]string, len(s.Hands[seat]))
@@ -92,7 +92,7 @@ func (g adapter) RenderSeat(l bot.Loc, t *bot.Table, st game.State, seat int) bo
 }
 
 // Announce posts who took a round and, at the end, the final result.
-func (adapter) Announce(l bot.Loc, t *bot.Table, before, after game.State) []bot.Message {
+func (adapter) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*highcard.State), after.(*highcard.State)
 	var out []bot.Message
 	if w, ok := a.Winner(); ok && a.Round != b.Round {
