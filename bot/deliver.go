@@ -365,13 +365,13 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
 	switch kind {
 	case "table":
-		j.m = b.GroupView(t)
+		j.m = b.GroupMessage(t)
 	case "hand":
 		if seat >= len(t.Seats) || !t.Seats[seat].Human() || t.Seats[seat].Unreachable || t.Game == nil {
 			return redrawJob{}, false, nil
 		}
 		j.chatID, j.thread, j.seat = t.Seats[seat].UserID, 0, seat
-		m, err := b.SeatView(t, seat)
+		m, err := b.SeatMessage(t, seat)
 		if err != nil {
 			return redrawJob{}, false, err
 		}

@@ -21,12 +21,12 @@ func TestGoldenLobby(t *testing.T) {
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
 		tab.Kind = ""
-		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, golden.Show(b.GroupView(tab)))
+		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, golden.Show(b.GroupMessage(tab)))
 		for _, g := range allGames() {
 			levels := g.(bot.RobotGame).Levels()
 			tab.Kind = g.ID()
 			tab.Seats = append(tab.Seats[:2], bot.Seat{Name: "Робот 1", AI: levels[len(levels)-1]})
-			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), golden.Show(b.GroupView(tab)))
+			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), golden.Show(b.GroupMessage(tab)))
 		}
 	}
 	golden.Check(t, "lobby", sb.String())

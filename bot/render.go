@@ -11,11 +11,11 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// GroupView is the group message of the table as the platform shows it
+// GroupMessage is the group message of the table as the platform shows it
 // now: the lobby, the game's table with the platform's notices (who cannot
 // be written to), or how it ended. It reads t and changes nothing; golden
 // tests and other views render through it.
-func (b *Bot) GroupView(t *Table) Message {
+func (b *Bot) GroupMessage(t *Table) Message {
 	l := b.loc(t.Lang)
 	if t.Game != nil {
 		g, st, err := b.decode(t)
@@ -38,10 +38,10 @@ func (b *Bot) GroupView(t *Table) Message {
 	return Message{Text: text}
 }
 
-// SeatView is seat's private message as the platform shows it now: the
+// SeatMessage is seat's private message as the platform shows it now: the
 // game's RenderSeat with the platform's notices (the bot plays for you). It
 // reads t and changes nothing.
-func (b *Bot) SeatView(t *Table, seat int) (Message, error) {
+func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	g, st, err := b.decode(t)
 	if err != nil {
 		return Message{}, err

@@ -135,12 +135,12 @@ func Render(t testing.TB, g bot.Game, tab *bot.Table, before game.State) string 
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, Show(b.GroupView(tab)))
+		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, Show(b.GroupMessage(tab)))
 		for i, s := range tab.Seats {
 			if !s.Human() {
 				continue
 			}
-			m, err := b.SeatView(tab, i)
+			m, err := b.SeatMessage(tab, i)
 			if err != nil {
 				t.Fatal(err)
 			}
