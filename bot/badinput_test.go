@@ -1,39 +1,15 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
 )
-
-// version reads the table record's version: refusals must leave it alone.
-func (h *harness) version(group *telegramtest.Chat) int64 {
-	h.t.Helper()
-	rec, err := h.store.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return rec.Version
-}
-
-// expectAnswer presses data on msg as u and wants exactly the answer want
-// (a catalog text: h.T(key)).
-func (h *harness) expectAnswer(u *telegramtest.User, msg *telegramtest.Message, data, want string) {
-	h.t.Helper()
-	ans, err := u.PressData(msg, data)
-	if err != nil {
-		h.t.Fatalf("press %q: %v", data, err)
-	}
-	if ans.Text != want {
-		h.t.Errorf("press %q by %s: answer %q, want %q", data, u.User().FirstName, ans.Text, want)
-	}
-}
 
 // data is the callback data of a message's button.
 func data(m *telegramtest.Message, text string) string {
@@ -44,21 +20,21 @@ func data(m *telegramtest.Message, text string) string {
 // expectReply waits for a message in chat that shows the catalog text of
 // key (a reply of its own, or a line of the table).
 func (h *harness) expectReply(chat *telegramtest.Chat, key string, args ...any) {
-	h.t.Helper()
+	h.TB.Helper()
 	want := h.Shown(key, args...)
 	if _, err := chat.WaitMessage(10*time.Second, contains(want)); err != nil {
-		h.t.Errorf("no reply containing %q (%s): %v", want, key, err)
+		h.TB.Errorf("no reply containing %q (%s): %v", want, key, err)
 	}
 }
 
 func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
-	stranger := h.begin(h.srv.NewUser("Чужой"))
-	group := h.srv.NewGroup("Проверка", a, b, c, stranger)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	stranger := h.MustBegin(h.Srv.NewUser("Чужой"))
+	group := h.Srv.NewGroup("Проверка", a, b, c, stranger)
 	tid := strconv.FormatInt(group.ID(), 10)
 
 	// Commands in the wrong kind of chat.
@@ -75,23 +51,23 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	if ans, _ := b.Press(lobby, join); ans == nil || ans.Text != h.T("lobby.joined") {
 		t.Fatalf("join: %+v", ans)
 	}
-	v := h.version(group)
-	lo, hi := bot.Trickchef().SeatRange()
-	h.expectAnswer(b, lobby, data(lobby, join), h.T("lobby.already_seated"))
-	h.expectAnswer(b, lobby, data(lobby, start), h.T("lobby.creator_only"))
-	h.expectAnswer(a, lobby, data(lobby, start), h.T("lobby.seat_count", "Min", lo, "Max", hi))
-	h.expectAnswer(stranger, lobby, data(lobby, h.T("lobby.leave_button")), h.T("lobby.not_seated"))
-	h.expectAnswer(stranger, lobby, "garbage", h.T("error.bad_button"))
-	h.expectAnswer(stranger, lobby, "l:"+tid+":1:99", h.T("error.bad_button"))
-	h.expectAnswer(stranger, lobby, "l:"+tid+":7:1", h.T("error.stale"))
-	h.expectAnswer(stranger, lobby, strings.Repeat("x", 64), h.T("error.bad_button"))
-	if got := h.version(group); got != v {
+	v := h.Version(group)
+	lo, hi := trickchef.Game().SeatRange()
+	h.ExpectAnswer(b, lobby, data(lobby, join), h.T("lobby.already_seated"))
+	h.ExpectAnswer(b, lobby, data(lobby, start), h.T("lobby.creator_only"))
+	h.ExpectAnswer(a, lobby, data(lobby, start), h.T("lobby.seat_count", "Min", lo, "Max", hi))
+	h.ExpectAnswer(stranger, lobby, data(lobby, h.T("lobby.leave_button")), h.T("lobby.not_seated"))
+	h.ExpectAnswer(stranger, lobby, "garbage", h.T("error.bad_button"))
+	h.ExpectAnswer(stranger, lobby, "l:"+tid+":1:99", h.T("error.bad_button"))
+	h.ExpectAnswer(stranger, lobby, "l:"+tid+":7:1", h.T("error.stale"))
+	h.ExpectAnswer(stranger, lobby, strings.Repeat("x", 64), h.T("error.bad_button"))
+	if got := h.Version(group); got != v {
 		t.Errorf("refused lobby presses changed the table: version %d → %d", v, got)
 	}
 	if ans, _ := c.Press(lobby, join); ans == nil || ans.Text != h.T("lobby.joined") {
 		t.Fatalf("join: %+v", ans)
 	}
-	h.startGame(group, a, lobby)
+	h.MustStartGame(a, lobby)
 	a.Send(group, "/newgame")
 	h.expectReply(group, "newgame.running")
 
@@ -105,13 +81,13 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v = h.version(group)
-	h.expectAnswer(stranger, table, pick, h.T("error.not_yours"))
-	h.expectAnswer(b, table, fmt.Sprintf("a:%s:1:1:0:0", tid), h.T("error.not_your_turn"))
-	h.expectAnswer(a, table, fmt.Sprintf("a:%s:1:0:0:99999", tid), h.T("error.unknown_action"))
-	h.expectAnswer(a, table, fmt.Sprintf("a:%s:1:9:0:0", tid), h.T("error.bad_button"))
-	h.expectAnswer(a, table, fmt.Sprintf("a:%s:0:0:0:0", tid), h.T("error.stale_game"))
-	if got := h.version(group); got != v {
+	v = h.Version(group)
+	h.ExpectAnswer(stranger, table, pick, h.T("error.not_yours"))
+	h.ExpectAnswer(b, table, fmt.Sprintf("a:%s:1:1:0:0", tid), h.T("error.not_your_turn"))
+	h.ExpectAnswer(a, table, fmt.Sprintf("a:%s:1:0:0:99999", tid), h.T("error.unknown_action"))
+	h.ExpectAnswer(a, table, fmt.Sprintf("a:%s:1:9:0:0", tid), h.T("error.bad_button"))
+	h.ExpectAnswer(a, table, fmt.Sprintf("a:%s:0:0:0:0", tid), h.T("error.stale_game"))
+	if got := h.Version(group); got != v {
 		t.Errorf("refused game presses changed the table: version %d → %d", v, got)
 	}
 
@@ -135,24 +111,24 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	if stale != 1 {
 		t.Errorf("double tap answers %q and %q: want exactly one refused as stale", ans1.Text, ans2.Text)
 	}
-	if got := h.version(group); got != v+1 {
+	if got := h.Version(group); got != v+1 {
 		t.Errorf("double tap: version %d → %d, want one change", v, got)
 	}
 	// The old button again: stale.
-	h.expectAnswer(a, hand, pick, h.T("error.stale"))
+	h.ExpectAnswer(a, hand, pick, h.T("error.stale"))
 
 	// Play on until someone must follow suit, and try to break the rule.
 	done := make(chan struct{})
 	var waits []func() []string
 	for _, u := range []*telegramtest.User{b, c} {
-		waits = append(waits, h.player(u, done))
+		waits = append(waits, h.Player(u, done, nil))
 	}
 	var illegal string
 	var illegalMsg *telegramtest.Message
 	for illegal == "" {
 		var msg *telegramtest.Message
 		var btn telegramtest.Button
-		err := h.srv.WaitFor(30*time.Second, func() bool {
+		err := h.Srv.WaitFor(30*time.Second, func() bool {
 			msgs := a.PrivateChat().Messages()
 			if len(msgs) == 0 {
 				return false
@@ -180,15 +156,15 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 			if _, err := a.PressData(msg, btn.CallbackData); err != nil {
 				t.Fatal(err)
 			}
-			h.srv.WaitFor(5*time.Second, func() bool {
+			h.Srv.WaitFor(5*time.Second, func() bool {
 				m, _, ok := playable(a)
 				return !ok || m.ID != msg.ID
 			})
 		}
 	}
-	v = h.version(group)
-	h.expectAnswer(a, illegalMsg, illegal, h.T("trickchef.error.must_follow_suit"))
-	if got := h.version(group); got != v {
+	v = h.Version(group)
+	h.ExpectAnswer(a, illegalMsg, illegal, h.T("trickchef.error.must_follow_suit"))
+	if got := h.Version(group); got != v {
 		t.Errorf("an illegal card changed the table: version %d → %d", v, got)
 	}
 
@@ -201,8 +177,8 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.expectAnswer(b, confirm, data(confirm, yes), h.T("stop.not_yours"))
-	h.expectAnswer(a, confirm, data(confirm, h.T("stop.no")), h.T("stop.kept"))
+	h.ExpectAnswer(b, confirm, data(confirm, yes), h.T("stop.not_yours"))
+	h.ExpectAnswer(a, confirm, data(confirm, h.T("stop.no")), h.T("stop.kept"))
 	a.Send(group, "/stop")
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return hasButton(yes)(m) && m.ID != confirm.ID
@@ -210,7 +186,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	confirm = group.Find(hasButton(yes))
-	h.expectAnswer(a, confirm, data(confirm, yes), h.T("stop.done"))
+	h.ExpectAnswer(a, confirm, data(confirm, yes), h.T("stop.done"))
 	close(done)
 	for _, w := range waits {
 		w()
@@ -219,5 +195,5 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	if _, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("hand.stopped"))); err != nil {
 		t.Errorf("the hand does not say the game was stopped: %v", err)
 	}
-	h.expectAnswer(a, illegalMsg, illegal, h.T("error.stale_game"))
+	h.ExpectAnswer(a, illegalMsg, illegal, h.T("error.stale_game"))
 }

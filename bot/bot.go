@@ -6,6 +6,21 @@
 // one versioned record in the store, changed only by compare-and-set, and a
 // delivery worker redraws whatever a change marked dirty. Any replica can
 // pick up any table at any moment.
+//
+// # Adding a game
+//
+// The platform never names a game. A game is an engine (game/<id>, a
+// game.State) plus an adapter package (bot/<id>) that implements Game and
+// whichever optional capabilities it needs (OptionGame, RobotGame,
+// MemoryGame, DraftGame, InfoGame, ClockGame, LiveGame, ExplainGame). The
+// adapter renders with what this package exports for it: Loc for texts,
+// Message and Button for views, ActionButton, DraftButton and InfoButton
+// for keyboards, and the shared helpers (SeatName, Mention, SeatMark,
+// DeadlineText, EventLine, WinnerLine, ResultTable, Rows, Esc, Title,
+// OptionValue, ErrorKey). Package bot imports no adapter: they import it,
+// and cmd/internal/games hands them to New with WithGames. bot/bottest is
+// the harness an adapter's tests use; docs/bot.md walks through a whole
+// example game (bot/internal/highcard and bot/internal/highcardbot).
 package bot
 
 import (
@@ -227,7 +242,7 @@ type refusal struct {
 func (r *refusal) Error() string { return "refused: " + r.key }
 
 // text renders the refusal in a language.
-func (r *refusal) text(l loc) string {
+func (r *refusal) text(l Loc) string {
 	if r.rendered != "" {
 		return r.rendered
 	}
@@ -392,4 +407,14 @@ func (b *Bot) poke() {
 	case b.kick <- struct{}{}:
 	default:
 	}
+}
+
+// RefusalKey is the catalog key of the reason a press or a command was
+// refused ("error.stale", …), and whether err is such a refusal.
+func RefusalKey(err error) (string, bool) {
+	var r *refusal
+	if errors.As(err, &r) {
+		return r.key, true
+	}
+	return "", false
 }

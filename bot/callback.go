@@ -31,7 +31,9 @@ type payload struct {
 	Args  []int
 }
 
-const maxCallbackBytes = 64
+// MaxCallbackBytes is Telegram's limit on a button's callback data; every
+// button a game makes must fit.
+const MaxCallbackBytes = 64
 
 // Lobby button ops (payload.Args[0] of an 'l' payload).
 const (
@@ -103,7 +105,7 @@ func (p payload) String() string {
 // error, so a forged or truncated payload never reaches a table.
 func parsePayload(s string) (payload, error) {
 	var p payload
-	if len(s) == 0 || len(s) > maxCallbackBytes {
+	if len(s) == 0 || len(s) > MaxCallbackBytes {
 		return p, fmt.Errorf("payload length %d", len(s))
 	}
 	parts := strings.Split(s, ":")
@@ -142,4 +144,25 @@ func parsePayload(s string) (payload, error) {
 		p.Args = append(p.Args, v)
 	}
 	return p, nil
+}
+
+// ButtonData is what a game button made by ActionButton, DraftButton or
+// InfoButton carries back: its op ('a' action, 'm' draft step, 'i' info),
+// the table, the game number, and the op's integers (seat, the seat's
+// nonce when drawn, the action or draft value).
+type ButtonData struct {
+	Op    byte
+	Table string
+	Game  int
+	Args  []int
+}
+
+// ParseButton reads a button's callback data; an error means the platform
+// refuses the press as a bad button.
+func ParseButton(data string) (ButtonData, error) {
+	p, err := parsePayload(data)
+	if err != nil {
+		return ButtonData{}, err
+	}
+	return ButtonData{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args}, nil
 }

@@ -123,8 +123,8 @@ func TestPayloadLongestFits(t *testing.T) {
 		{Op: 's', Table: table, Game: 99999, Args: []int{1}},
 	} {
 		s := p.String()
-		if len(s) > maxCallbackBytes {
-			t.Errorf("%q is %d bytes, Telegram allows %d", s, len(s), maxCallbackBytes)
+		if len(s) > MaxCallbackBytes {
+			t.Errorf("%q is %d bytes, Telegram allows %d", s, len(s), MaxCallbackBytes)
 		}
 		if _, err := parsePayload(s); err != nil {
 			t.Errorf("parsePayload(%q): %v", s, err)
@@ -136,9 +136,9 @@ func TestPayloadLength(t *testing.T) {
 	// A well-formed payload of exactly 64 bytes passes; one byte more fails
 	// (every number still fits an int, so only the length can refuse it).
 	base := "a:-1001234567890_2147483647:1000000000000000000:0:0:"
-	fill := maxCallbackBytes - len(base)
+	fill := MaxCallbackBytes - len(base)
 	ok := base + "1" + strings.Repeat("0", fill-1)
-	if len(ok) != maxCallbackBytes {
+	if len(ok) != MaxCallbackBytes {
 		t.Fatalf("test payload is %d bytes", len(ok))
 	}
 	if _, err := parsePayload(ok); err != nil {
@@ -245,7 +245,7 @@ func checkPayload(t *testing.T, s string) {
 	if err != nil {
 		return
 	}
-	if len(s) > maxCallbackBytes {
+	if len(s) > MaxCallbackBytes {
 		t.Fatalf("accepted %d bytes: %q", len(s), s)
 	}
 	if got := p.String(); got != s {

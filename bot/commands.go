@@ -47,8 +47,8 @@ func threadOf(m *models.Message) int {
 }
 
 // post queues a message to the table's chat (and topic).
-func (ch *change) post(t *Table, m message) {
-	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, message: m})
+func (ch *change) post(t *Table, m Message) {
+	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Message: m})
 }
 
 func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Message, cmd command) error {
@@ -63,7 +63,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 	case "table":
 		fn = func(t *Table, ch *change) error {
 			if t.Phase == PhaseIdle {
-				ch.post(t, message{Text: b.loc(t.Lang).T("table.none")})
+				ch.post(t, Message{Text: b.loc(t.Lang).T("table.none")})
 				return nil
 			}
 			// Forget the old message: the worker posts the view anew at the bottom.
@@ -77,7 +77,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		}
 	case "help", "start":
 		fn = func(t *Table, ch *change) error {
-			ch.post(t, message{Text: b.loc(t.Lang).T("help.text")})
+			ch.post(t, Message{Text: b.loc(t.Lang).T("help.text")})
 			return nil
 		}
 	case "stats", "top", "history", "forgetme":
@@ -85,7 +85,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 	case "lang":
 		fn = func(t *Table, ch *change) error {
 			t.Lang = b.nextLang(t.Lang, cmd.args)
-			ch.post(t, message{Text: b.loc(t.Lang).T("lang.set")})
+			ch.post(t, Message{Text: b.loc(t.Lang).T("lang.set")})
 			return nil
 		}
 	default:
@@ -166,7 +166,7 @@ func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd comma
 	case "start":
 		return b.onStart(ctx, m, cmd, l)
 	case "help":
-		b.reply(ctx, m.Chat.ID, message{Text: l.T("help.text")})
+		b.reply(ctx, m.Chat.ID, Message{Text: l.T("help.text")})
 	case "rules":
 		b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
 	case "stats":
@@ -174,9 +174,9 @@ func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd comma
 	case "forgetme":
 		b.askForget(ctx, m, l)
 	case "newgame", "stop", "table", "lang", "top", "history":
-		b.reply(ctx, m.Chat.ID, message{Text: l.T("command.group_only")})
+		b.reply(ctx, m.Chat.ID, Message{Text: l.T("command.group_only")})
 	default:
-		b.reply(ctx, m.Chat.ID, message{Text: l.T("command.unknown")})
+		b.reply(ctx, m.Chat.ID, Message{Text: l.T("command.unknown")})
 	}
 	return nil
 }
@@ -201,7 +201,7 @@ func (b *Bot) deepLink(payload string) string {
 
 // onStart greets a user in private, seats them when they came through a
 // table's deep link, and brings their hand back when they are in a game.
-func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l loc) error {
+func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc) error {
 	user := m.From.ID
 	if err := b.store.SetPointer(ctx, store.StartedKey(user), "1"); err != nil {
 		return err
@@ -209,7 +209,7 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l loc
 	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], joinPrefix) {
 		id := strings.TrimPrefix(cmd.args[0], joinPrefix)
 		if _, _, err := parseTableID(id); err != nil {
-			b.reply(ctx, m.Chat.ID, message{Text: l.T("start.bad_link")})
+			b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.bad_link")})
 			return nil
 		}
 		t, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
@@ -218,13 +218,13 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l loc
 		var r *refusal
 		switch {
 		case errors.As(err, &r):
-			b.reply(ctx, m.Chat.ID, message{Text: l.T(r.key, r.args...)})
+			b.reply(ctx, m.Chat.ID, Message{Text: l.T(r.key, r.args...)})
 			return nil
 		case err != nil:
 			return err
 		}
 		if t.Phase == PhaseLobby {
-			b.reply(ctx, m.Chat.ID, message{Text: l.T("start.joined", "Title", esc(t.Title))})
+			b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
 		}
 		return nil
 	}
@@ -236,7 +236,7 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l loc
 			return b.settle(b.reachable(ctx, id, user, true))
 		}
 	}
-	b.reply(ctx, m.Chat.ID, message{Text: l.T("start.greeting")})
+	b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.greeting")})
 	return nil
 }
 

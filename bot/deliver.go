@@ -206,7 +206,7 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 				if wait := b.admitFor(ctx, m.ChatID, prioAnnounce, call, b.now().Add(announcePatience)); !wait.IsZero() {
 					return wait
 				}
-				_, err = b.send(ctx, m.ChatID, m.Thread, m.message)
+				_, err = b.send(ctx, m.ChatID, m.Thread, m.Message)
 				if retry, ok := b.retryAfter(ctx, m.ChatID, err); ok {
 					return retry
 				}
@@ -345,7 +345,7 @@ type redrawJob struct {
 	chatID int64
 	thread int
 	seat   int // -1 for the group table
-	m      message
+	m      Message
 	rec    msgRecord
 	prio   priority
 	// patience is how long the call may wait from the change it shows.
@@ -365,18 +365,17 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
 	switch kind {
 	case "table":
-		j.m = b.renderTable(t)
+		j.m = b.GroupMessage(t)
 	case "hand":
 		if seat >= len(t.Seats) || !t.Seats[seat].Human() || t.Seats[seat].Unreachable || t.Game == nil {
 			return redrawJob{}, false, nil
 		}
 		j.chatID, j.thread, j.seat = t.Seats[seat].UserID, 0, seat
-		g, st, err := b.decode(t)
+		m, err := b.SeatMessage(t, seat)
 		if err != nil {
 			return redrawJob{}, false, err
 		}
-		j.m = g.RenderSeat(b.loc(t.Lang), t, st, seat)
-		b.addAutoNotice(t, seat, &j.m)
+		j.m = m
 		j.patience = handPatience
 		switch {
 		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
@@ -388,7 +387,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 			j.patience = firstLookPatience
 		}
 	}
-	j.m.Text = clip(j.m.Text)
+	j.m.Text = Clip(j.m.Text)
 	if rec.shows(j.m) {
 		return redrawJob{}, false, nil
 	}
@@ -457,7 +456,7 @@ func parseMsgRecord(s string) msgRecord {
 }
 
 // shows reports whether the record's message already shows m.
-func (r msgRecord) shows(m message) bool {
+func (r msgRecord) shows(m Message) bool {
 	return r.ID != 0 && r.Digest == m.digest() && r.Ping == m.Ping
 }
 
@@ -701,13 +700,13 @@ func (b *Bot) retryAfter(ctx context.Context, chatID int64, err error) (time.Tim
 	return until, true
 }
 
-func (b *Bot) send(ctx context.Context, chatID int64, thread int, m message) (*models.Message, error) {
+func (b *Bot) send(ctx context.Context, chatID int64, thread int, m Message) (*models.Message, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	sent, err := b.tg.SendMessage(ctx, &tgbot.SendMessageParams{
 		ChatID:             chatID,
 		MessageThreadID:    thread,
-		Text:               clip(m.Text),
+		Text:               Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
 		ReplyMarkup:        m.markup(),
 		LinkPreviewOptions: noPreview(),
@@ -718,7 +717,7 @@ func (b *Bot) send(ctx context.Context, chatID int64, thread int, m message) (*m
 	return sent, nil
 }
 
-func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m message) error {
+func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m Message) error {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	markup := m.markup()
@@ -728,7 +727,7 @@ func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m message) erro
 	_, err := b.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
 		ChatID:             chatID,
 		MessageID:          msgID,
-		Text:               clip(m.Text),
+		Text:               Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
 		ReplyMarkup:        markup,
 		LinkPreviewOptions: noPreview(),

@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,64 +9,25 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	tc "github.com/trickchef/trickchef/game/trickchef"
-	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
-func TestMain(m *testing.M) { redistest.Main(m) }
-
-// speedup runs Telegram's rate limits this many times faster in the fake
-// server and in the bot alike, so games finish quickly with limits on.
-const speedup = 20
-
-// harness wraps bottest.Harness with test failures.
-type harness struct {
-	*bottest.Harness
-	t     *testing.T
-	srv   *telegramtest.Server
-	store *store.Redis
+func TestMain(m *testing.M) {
+	bot.SetFixtures(bot.Fixtures{Games: allGames, Table: golden.Table, PlayRandom: golden.PlayRandom,
+		Show: golden.Show, Check: golden.Check, Clock: golden.Clock, Names: golden.Names})
+	redistest.Main(m)
 }
 
-func scaledLimits() (telegramtest.Limits, bot.Limits) {
-	d := telegramtest.DefaultLimits()
-	fake := telegramtest.Limits{
-		Group:   telegramtest.Rate{N: d.Group.N, Per: d.Group.Per / speedup},
-		Private: telegramtest.Rate{N: d.Private.N, Per: d.Private.Per / speedup},
-		Global:  telegramtest.Rate{N: d.Global.N, Per: d.Global.Per / speedup},
-	}
-	ours := bot.Limits{
-		GroupInterval: 3100 * time.Millisecond / speedup,
-		// More slack than in production (1.1 s): at 20× speed a few ms of
-		// scheduling jitter is a large part of the spacing.
-		PrivateInterval: 1600 * time.Millisecond / speedup,
-		GlobalPerSecond: 25 * speedup,
-		GlobalSlice:     200 * time.Millisecond / speedup,
-	}
-	return fake, ours
-}
+// harness is bottest.Test with the helpers of this package's tests.
+type harness struct{ *bottest.Test }
 
+// newHarness runs a bot with every game over a fresh namespace of the
+// test Redis server.
 func newHarness(t *testing.T, turnTimeout time.Duration) *harness {
 	t.Helper()
-	return newHarnessOn(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t)), turnTimeout)
-}
-
-func (h *harness) start() {
-	h.t.Helper()
-	if err := h.Start(); err != nil {
-		h.t.Fatal(err)
-	}
-}
-
-func (h *harness) stop() { h.Stop() }
-
-func (h *harness) begin(u *telegramtest.User) *telegramtest.User {
-	h.t.Helper()
-	if err := h.Begin(u); err != nil {
-		h.t.Fatal(err)
-	}
-	return u
+	return &harness{bottest.NewTest(t, allGames(), turnTimeout)}
 }
 
 var (
@@ -131,68 +91,17 @@ func roundOver(h *bottest.Harness) func(line string) bool {
 	}
 }
 
-func (h *harness) lobby(group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) *telegramtest.Message {
-	h.t.Helper()
-	lobby, err := h.Lobby(group, creator, others, robots)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return lobby
-}
-
-func (h *harness) startGame(group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message) {
-	h.t.Helper()
-	if err := h.StartGame(creator, lobby); err != nil {
-		h.t.Fatal(err)
-	}
-}
-
-func (h *harness) player(u *telegramtest.User, done <-chan struct{}) func() []string {
-	return h.Player(u, done, nil)
-}
-
-func (h *harness) playToEnd(group *telegramtest.Chat, people []*telegramtest.User, timeout time.Duration) *telegramtest.Message {
-	h.t.Helper()
-	final, err := h.PlayToEnd(group, people, timeout, nil)
-	if err != nil {
-		h.dumpGroup(group)
-		h.t.Fatal(err)
-	}
-	return final
-}
-
-func (h *harness) dumpGroup(group *telegramtest.Chat) {
-	for _, m := range group.Messages() {
-		h.t.Logf("group message %d:\n%s", m.ID, m.Text)
-	}
-}
-
-// checkLimits asserts the bot stayed inside Telegram's limits: no 429 in
-// any chat, at most 20 group calls in any (scaled) minute.
-func (h *harness) checkLimits(group *telegramtest.Chat) {
-	h.t.Helper()
-	for _, c := range h.srv.Calls() {
-		if c.ErrorCode != 429 {
-			continue
-		}
-		h.t.Errorf("a 429 in chat %d: %s %s", c.ChatID, c.Method, c.Description)
-	}
-	if peak := h.srv.PeakCalls(group.ID(), time.Minute/speedup); peak > 20 {
-		h.t.Errorf("%d calls to the group in one (scaled) minute, want ≤ 20", peak)
-	}
-}
-
 func TestFullGameOfFourPeople(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
-		people = append(people, h.begin(h.srv.NewUser(name, telegramtest.WithLanguage("ru"))))
+		people = append(people, h.MustBegin(h.Srv.NewUser(name, telegramtest.WithLanguage("ru"))))
 	}
-	group := h.srv.NewGroup("Друзья", people...)
-	lobby := h.lobby(group, people[0], people[1:], 0)
-	h.startGame(group, people[0], lobby)
-	final := h.playToEnd(group, people, 3*time.Minute)
+	group := h.Srv.NewGroup("Друзья", people...)
+	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	h.MustStartGame(people[0], lobby)
+	final := h.MustPlayToEnd(group, people, 3*time.Minute)
 	if !h.Won()(final) {
 		t.Errorf("final message: %q", final.Text)
 	}
@@ -218,7 +127,7 @@ func TestFullGameOfFourPeople(t *testing.T) {
 			}
 			return n
 		}
-		if err := h.srv.WaitFor(10*time.Second, func() bool { return hands() == 1 }); err != nil {
+		if err := h.Srv.WaitFor(10*time.Second, func() bool { return hands() == 1 }); err != nil {
 			t.Errorf("%s has %d hand messages, want 1", u.User().FirstName, hands())
 		}
 	}
@@ -226,7 +135,7 @@ func TestFullGameOfFourPeople(t *testing.T) {
 	// player has about 40 turns in a game of 160 moves, some in a row.
 	for _, u := range people {
 		sends := 0
-		for _, c := range h.srv.Calls() {
+		for _, c := range h.Srv.Calls() {
 			if c.ChatID == u.ID() && c.Method == "sendMessage" && c.OK {
 				sends++
 			}
@@ -235,41 +144,41 @@ func TestFullGameOfFourPeople(t *testing.T) {
 			t.Errorf("%s was sent %d messages in a whole game: their turns did not notify them", u.User().FirstName, sends)
 		}
 	}
-	h.checkLimits(group)
-	t.Logf("group calls: %d; peak in a scaled minute: %d", h.srv.CallsPerChat()[group.ID()], h.srv.PeakCalls(group.ID(), time.Minute/speedup))
+	h.CheckLimits(group)
+	t.Logf("group calls: %d; peak in a scaled minute: %d", h.Srv.CallsPerChat()[group.ID()], h.Srv.PeakCalls(group.ID(), time.Minute/bottest.Speedup))
 }
 
 func TestTwoPeopleAndTwoRobots(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.srv.NewUser("Аня")
-	b := h.srv.NewUser("Борис")
-	h.begin(a)
-	h.begin(b)
-	group := h.srv.NewGroup("Двое", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 2)
-	h.startGame(group, a, lobby)
-	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
-	h.checkLimits(group)
+	a := h.Srv.NewUser("Аня")
+	b := h.Srv.NewUser("Борис")
+	h.MustBegin(a)
+	h.MustBegin(b)
+	group := h.Srv.NewGroup("Двое", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 2)
+	h.MustStartGame(a, lobby)
+	h.MustPlayToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
+	h.CheckLimits(group)
 }
 
 func TestPlayerWhoNeverMoves(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, 300*time.Millisecond)
-	a := h.srv.NewUser("Аня")
-	b := h.srv.NewUser("Соня")
-	h.begin(a)
-	h.begin(b)
-	group := h.srv.NewGroup("Сонное царство", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
-	h.startGame(group, a, lobby)
+	a := h.Srv.NewUser("Аня")
+	b := h.Srv.NewUser("Соня")
+	h.MustBegin(a)
+	h.MustBegin(b)
+	group := h.Srv.NewGroup("Сонное царство", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 1)
+	h.MustStartGame(a, lobby)
 	if _, err := group.WaitMessage(30*time.Second, contains(h.Shown("event.timeout", "Name", "Соня"))); err != nil {
-		h.dumpGroup(group)
+		h.DumpGroup(group)
 		t.Fatalf("no timeout notice: %v", err)
 	}
 	// After two timeouts in a row the bot plays for Соня until she is back.
 	done := make(chan struct{})
-	wait := h.player(a, done)
+	wait := h.Player(a, done, nil)
 	auto, err := b.PrivateChat().WaitMessage(30*time.Second, hasButton(h.T("auto.back_button")))
 	if err != nil {
 		t.Fatalf("no auto-play notice in the hand: %v", err)
@@ -280,76 +189,21 @@ func TestPlayerWhoNeverMoves(t *testing.T) {
 	if err != nil || ans.Text != h.T("auto.welcome_back") {
 		t.Fatalf("back: %+v %v", ans, err)
 	}
-	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
-}
-
-func TestRestartInTheMiddleOfATrick(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, time.Minute)
-	var people []*telegramtest.User
-	for _, name := range []string{"Аня", "Борис", "Вера"} {
-		people = append(people, h.begin(h.srv.NewUser(name)))
-	}
-	group := h.srv.NewGroup("Перезапуск", people...)
-	lobby := h.lobby(group, people[0], people[1:], 0)
-	h.startGame(group, people[0], lobby)
-
-	// Play until the stored game is in the middle of a trick (a card on the
-	// table, after the first trick), then stop the bot at once, as a crash
-	// would: presses made meanwhile wait at Telegram for the new process.
-	done := make(chan struct{})
-	var waits []func() []string
-	for _, u := range people {
-		waits = append(waits, h.player(u, done))
-	}
-	id := strconv.FormatInt(group.ID(), 10)
-	midTrick := func() bool {
-		rec, err := h.store.Load(context.Background(), id)
-		if err != nil {
-			return false
-		}
-		tab, err := bot.DecodeTable(rec.Data)
-		if err != nil || tab.Game == nil {
-			return false
-		}
-		st, err := bot.State(tab, allGames()...)
-		if err != nil {
-			return false
-		}
-		v := st.(*tc.State).PublicView()
-		return !st.Over() && (v.Round > 1 || v.Trick >= 2) && len(v.CurrentTrick) > 0
-	}
-	deadline := time.Now().Add(time.Minute)
-	for !midTrick() && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
-	}
-	h.stop()
-	close(done)
-	for _, w := range waits {
-		w()
-	}
-	if !midTrick() {
-		h.dumpGroup(group)
-		t.Fatal("the game never stood in the middle of a trick")
-	}
-	h.start()
-	// Everybody keeps playing with the hand messages they already have.
-	h.playToEnd(group, people, 3*time.Minute)
-	h.checkLimits(group)
+	h.MustPlayToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
 }
 
 func TestTooManyRequestsAreWaitedOut(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.srv.NewUser("Аня")
-	h.begin(a)
-	group := h.srv.NewGroup("Флуд", a)
-	h.srv.FailNext("sendMessage", 1, telegramtest.TooManyRequests(1))
-	lobby := h.lobby(group, a, nil, 2)
-	h.srv.FailNext("editMessageText", 2, telegramtest.TooManyRequests(1))
-	h.startGame(group, a, lobby)
-	h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
-	if n := h.srv.TooManyRequestsCount(); n < 3 {
+	a := h.Srv.NewUser("Аня")
+	h.MustBegin(a)
+	group := h.Srv.NewGroup("Флуд", a)
+	h.Srv.FailNext("sendMessage", 1, telegramtest.TooManyRequests(1))
+	lobby := h.MustLobby(group, a, nil, 2)
+	h.Srv.FailNext("editMessageText", 2, telegramtest.TooManyRequests(1))
+	h.MustStartGame(a, lobby)
+	h.MustPlayToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
+	if n := h.Srv.TooManyRequestsCount(); n < 3 {
 		t.Errorf("expected the 3 forced 429s to be seen, got %d", n)
 	}
 }
@@ -357,10 +211,10 @@ func TestTooManyRequestsAreWaitedOut(t *testing.T) {
 func TestJoinThroughDeepLink(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.srv.NewUser("Аня")
-	h.begin(a)
-	stranger := h.srv.NewUser("Новенький")
-	group := h.srv.NewGroup("Ссылка", a, stranger)
+	a := h.Srv.NewUser("Аня")
+	h.MustBegin(a)
+	stranger := h.Srv.NewUser("Новенький")
+	group := h.Srv.NewGroup("Ссылка", a, stranger)
 	a.Send(group, "/newgame trickchef")
 	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
 	if err != nil {
@@ -370,7 +224,7 @@ func TestJoinThroughDeepLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantURL := fmt.Sprintf("https://t.me/%s?start=j%d", h.srv.Bot().Username, group.ID())
+	wantURL := fmt.Sprintf("https://t.me/%s?start=j%d", h.Srv.Bot().Username, group.ID())
 	if ans.URL != wantURL {
 		t.Fatalf("join by a user the bot can't write to: url %q, want %q (text %q)", ans.URL, wantURL, ans.Text)
 	}
@@ -379,21 +233,21 @@ func TestJoinThroughDeepLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := group.WaitMessage(10*time.Second, contains("2. Новенький")); err != nil {
-		h.dumpGroup(group)
+		h.DumpGroup(group)
 		t.Fatal(err)
 	}
 	if _, err := a.Press(lobby, h.T("lobby.ai_button")); err != nil {
 		t.Fatal(err)
 	}
-	h.startGame(group, a, lobby)
-	h.playToEnd(group, []*telegramtest.User{a, stranger}, 3*time.Minute)
+	h.MustStartGame(a, lobby)
+	h.MustPlayToEnd(group, []*telegramtest.User{a, stranger}, 3*time.Minute)
 }
 
 func TestForumTopicKeepsItsThread(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	forum := h.srv.NewForum("Форум", a)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	forum := h.Srv.NewForum("Форум", a)
 	topic := forum.NewTopic("Карты")
 	a.Send(topic, "/newgame трик-н-шеф")
 	lobby, err := topic.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
@@ -408,8 +262,8 @@ func TestForumTopicKeepsItsThread(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h.startGame(topic, a, lobby)
-	final := h.playToEnd(topic, []*telegramtest.User{a}, 3*time.Minute)
+	h.MustStartGame(a, lobby)
+	final := h.MustPlayToEnd(topic, []*telegramtest.User{a}, 3*time.Minute)
 	if final.ThreadID != topic.ThreadID() {
 		t.Errorf("result in thread %d, want %d", final.ThreadID, topic.ThreadID())
 	}
@@ -418,11 +272,11 @@ func TestForumTopicKeepsItsThread(t *testing.T) {
 func TestGroupUpgradedToSupergroupMidGame(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewBasicGroup("Старая группа", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
-	h.startGame(group, a, lobby)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewBasicGroup("Старая группа", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 1)
+	h.MustStartGame(a, lobby)
 	if _, err := group.WaitMessage(10*time.Second, inRound(h.Harness, 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -430,14 +284,14 @@ func TestGroupUpgradedToSupergroupMidGame(t *testing.T) {
 	if _, err := super.WaitMessage(10*time.Second, inRound(h.Harness, 1)); err != nil {
 		t.Fatalf("the table did not move to the supergroup: %v", err)
 	}
-	h.playToEnd(super, []*telegramtest.User{a, b}, 3*time.Minute)
+	h.MustPlayToEnd(super, []*telegramtest.User{a, b}, 3*time.Minute)
 }
 
 func TestPlainNewGameOffersAChoice(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	group := h.srv.NewGroup("Выбор", a)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	group := h.Srv.NewGroup("Выбор", a)
 	a.Send(group, "/newgame")
 	sausages := h.T("sausages.title")
 	choice, err := group.WaitMessage(10*time.Second, hasButton(sausages))
@@ -455,53 +309,32 @@ func TestPlainNewGameOffersAChoice(t *testing.T) {
 	}
 }
 
-// TestSausagesGameOfFour plays Сосиски with four people to the winner.
-func TestSausagesGameOfFour(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, time.Minute)
-	var people []*telegramtest.User
-	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
-		people = append(people, h.begin(h.srv.NewUser(name)))
-	}
-	group := h.srv.NewGroup("Сосисочная", people...)
-	lobby, err := h.LobbyFor("sausages", group, people[0], people[1:], 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.startGame(group, people[0], lobby)
-	final := h.playToEnd(group, people, 3*time.Minute)
-	if one, _ := h.Around("result.winner", "Name"); !strings.Contains(final.Text, one) {
-		t.Errorf("final message: %q", final.Text)
-	}
-	h.checkLimits(group)
-}
-
 // TestSausagesWithRobots plays Сосиски: two people and three robots, and
 // Трик-н-Шеф in another group of the same bot at the same time.
 func TestSausagesWithRobotsNextToTrickchef(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
-	sausages := h.srv.NewGroup("Сосиски", a, b)
-	trick := h.srv.NewGroup("Трик", c)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	sausages := h.Srv.NewGroup("Сосиски", a, b)
+	trick := h.Srv.NewGroup("Трик", c)
 	lobby, err := h.LobbyFor("sausages", sausages, a, []*telegramtest.User{b}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.startGame(sausages, a, lobby)
-	lobby2 := h.lobby(trick, c, nil, 2)
-	h.startGame(trick, c, lobby2)
+	h.MustStartGame(a, lobby)
+	lobby2 := h.MustLobby(trick, c, nil, 2)
+	h.MustStartGame(c, lobby2)
 	done := make(chan struct{})
-	wc := h.player(c, done)
-	h.playToEnd(sausages, []*telegramtest.User{a, b}, 3*time.Minute)
+	wc := h.Player(c, done, nil)
+	h.MustPlayToEnd(sausages, []*telegramtest.User{a, b}, 3*time.Minute)
 	if _, err := trick.WaitMessage(3*time.Minute, h.Won()); err != nil {
 		t.Errorf("the Трик-н-Шеф game next door did not end: %v", err)
 	}
 	close(done)
 	wc()
-	h.checkLimits(sausages)
+	h.CheckLimits(sausages)
 }
 
 // TestRobotLevels adds a «Шеф» and a «Повар» robot through the lobby's
@@ -509,8 +342,8 @@ func TestSausagesWithRobotsNextToTrickchef(t *testing.T) {
 func TestRobotLevels(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	group := h.srv.NewGroup("Уровни", a)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	group := h.Srv.NewGroup("Уровни", a)
 	a.Send(group, "/newgame trickchef")
 	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
 	if err != nil {
@@ -532,9 +365,9 @@ func TestRobotLevels(t *testing.T) {
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return strings.Contains(m.Text, "· "+cook+"\n") && strings.Contains(m.Text, "· "+shef+"\n")
 	}); err != nil {
-		h.dumpGroup(group)
+		h.DumpGroup(group)
 		t.Fatalf("the lobby does not list both robots with their levels: %v", err)
 	}
-	h.startGame(group, a, lobby)
-	h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
+	h.MustStartGame(a, lobby)
+	h.MustPlayToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
 }

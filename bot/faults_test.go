@@ -6,7 +6,6 @@ package bot_test
 // docs/faults.md.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -31,72 +31,13 @@ import (
 // fresh namespace of the shared test server).
 func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *harness {
 	t.Helper()
-	fake, ours := scaledLimits()
-	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
-	t.Cleanup(srv.Close)
-	h := &harness{
-		Harness: &bottest.Harness{Games: allGames(),
-			Srv:   srv,
-			Store: st,
-			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
-			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
-		},
-		t:     t,
-		srv:   srv,
-		store: st,
-	}
-	h.start()
-	t.Cleanup(h.Stop)
-	return h
-}
-
-// table loads and decodes the group's table record.
-func (h *harness) table(group *telegramtest.Chat) (*bot.Table, int64) {
-	h.t.Helper()
-	id := strconv.FormatInt(group.ID(), 10)
-	rec, err := h.store.Load(context.Background(), id)
-	// A Redis just restarted may still be loading its AOF: give it a moment.
-	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {
-		time.Sleep(100 * time.Millisecond)
-		rec, err = h.store.Load(context.Background(), id)
-	}
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	tab, err := bot.DecodeTable(rec.Data)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return tab, rec.Version
-}
-
-// checkReplay replays the group's finished game from its seed and log and
-// compares it with the stored state.
-func (h *harness) checkReplay(group *telegramtest.Chat) *bot.Table {
-	h.t.Helper()
-	tab, _ := h.table(group)
-	st, err := bot.Replay(tab, allGames()...)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	got, _ := st.MarshalBinary()
-	if !bytes.Equal(got, tab.Game) || !st.Over() {
-		h.t.Fatalf("replay of %d moves differs from the stored state (over=%v)", len(tab.Log), st.Over())
-	}
-	nonces := 0
-	for _, s := range tab.Seats {
-		nonces += s.Nonce
-	}
-	if nonces != len(tab.Log) {
-		h.t.Errorf("seats counted %d actions, the log has %d", nonces, len(tab.Log))
-	}
-	return tab
+	return &harness{bottest.NewTestOn(t, st, allGames(), turnTimeout)}
 }
 
 // checkAnnouncedOnce checks each round result and the final result are in
 // the group exactly once.
 func (h *harness) checkAnnouncedOnce(group *telegramtest.Chat) {
-	h.t.Helper()
+	h.TB.Helper()
 	finals, rounds := 0, map[string]int{}
 	won, isRoundOver := h.Won(), roundOver(h.Harness)
 	for _, m := range group.Messages() {
@@ -108,11 +49,11 @@ func (h *harness) checkAnnouncedOnce(group *telegramtest.Chat) {
 		}
 	}
 	if finals != 1 || len(rounds) != 3 {
-		h.t.Errorf("final result posted %d times, round results %v: want each once", finals, rounds)
+		h.TB.Errorf("final result posted %d times, round results %v: want each once", finals, rounds)
 	}
 	for r, n := range rounds {
 		if n != 1 {
-			h.t.Errorf("%q posted %d times", r, n)
+			h.TB.Errorf("%q posted %d times", r, n)
 		}
 	}
 }
@@ -146,14 +87,14 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	rs := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
 	rc := rs.Client(t)
 	h := newHarnessOn(t, store.NewRedis(rc, "tc:"), time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Без базы", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
-	h.startGame(group, a, lobby)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Без базы", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 1)
+	h.MustStartGame(a, lobby)
 
 	done := make(chan struct{})
-	waits := []func() []string{h.player(a, done), h.player(b, done)}
+	waits := []func() []string{h.Player(a, done, nil), h.Player(b, done, nil)}
 	start := time.Now()
 	// The longest time the table did not change, Redis outages included.
 	// A pause over 10 s is described (whose turn, what the hands show).
@@ -173,13 +114,13 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 			case <-tick.C:
 			}
 			id := strconv.FormatInt(group.ID(), 10)
-			rec, err := h.store.Load(context.Background(), id)
+			rec, err := h.Redis.Load(context.Background(), id)
 			if err == nil && rec.Version != last {
 				best, last, since = max(best, time.Since(since)), rec.Version, time.Now()
 			}
 			if err == nil && stuck == "" && time.Since(since) > 10*time.Second {
 				tab, _ := bot.DecodeTable(rec.Data)
-				dirty, _ := h.store.Dirty(context.Background(), id)
+				dirty, _ := h.Redis.Dirty(context.Background(), id)
 				wake, werr := rc.ZScore(context.Background(), "tc:wake", id).Result()
 				var sb strings.Builder
 				fmt.Fprintf(&sb, "version %d unchanged for 10 s; phase %s; system at %v (now %v); dirty %v; seats %+v\n",
@@ -201,10 +142,10 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 		// a minute (see docs/faults.md, findings); the pause is logged below.
 		if _, err := group.WaitMessage(2*time.Minute, reached(h.Harness, at[0], at[1])); err != nil {
 			close(done)
-			h.dumpGroup(group)
+			h.DumpGroup(group)
 			t.Fatal(err)
 		}
-		_, v := h.table(group)
+		_, v := h.Table(group)
 		if err := rs.Kill(); err != nil {
 			t.Fatal(err)
 		}
@@ -213,13 +154,13 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 		if err := rs.Restart(); err != nil {
 			t.Fatal(err)
 		}
-		_, after := h.table(group)
+		_, after := h.Table(group)
 		if after < v {
 			t.Errorf("the restart lost committed changes: version %d before the kill, %d after", v, after)
 		}
 		// How long until the game moved again.
-		err := h.srv.WaitFor(time.Minute, func() bool {
-			rec, err := h.store.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+		err := h.Srv.WaitFor(time.Minute, func() bool {
+			rec, err := h.Redis.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
 			return err == nil && rec.Version > after
 		})
 		if err != nil {
@@ -236,10 +177,10 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 		}
 	}
 	if err != nil {
-		h.dumpGroup(group)
+		h.DumpGroup(group)
 		t.Fatal(err)
 	}
-	tab := h.checkReplay(group)
+	tab := h.CheckReplay(group)
 	h.checkAnnouncedOnce(group)
 	if stuck != "" {
 		t.Logf("the table stood still:\n%s", stuck)
@@ -282,10 +223,10 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
 	ctx := context.Background()
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
-	group := h.srv.NewGroup("Дубли", a, b, c)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	group := h.Srv.NewGroup("Дубли", a, b, c)
 	chat := group.Chat()
 	a.Send(group, "/newgame trickchef")
 	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
@@ -299,7 +240,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 		}
 	}
 	seats := func() (robots, people int, v int64) {
-		tab, v := h.table(group)
+		tab, v := h.Table(group)
 		for _, s := range tab.Seats {
 			if s.Human() {
 				people++
@@ -351,7 +292,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	handle(leave)
 	_, _, v0 = seats()
 	handle(join)
-	if tab, v := h.table(group); tab.SeatOf(b.ID()) >= 0 || v != v0 {
+	if tab, v := h.Table(group); tab.SeatOf(b.ID()) >= 0 || v != v0 {
 		t.Errorf("a join redelivered after the leave seated Борис again (version %d → %d)", v0, v)
 	}
 
@@ -362,7 +303,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	leave = press(newUpdateID(), c, lobby, chat, data(lobby, h.T("lobby.leave_button")))
 	handle(leave)
 	handle(join)
-	tab, _ := h.table(group)
+	tab, _ := h.Table(group)
 	ids := map[int64]int{}
 	for _, s := range tab.Seats {
 		if s.Human() {
@@ -373,18 +314,18 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 		t.Errorf("after reordered updates: phase %s, creator %d, seats %+v", tab.Phase, tab.Creator, tab.Seats)
 	}
 	// The lobby message converges on the stored seats.
-	lo, hi := bot.Trickchef().SeatRange()
+	lo, hi := trickchef.Game().SeatRange()
 	seated := h.Shown("lobby.seats", "Count", 3, "Min", lo, "Max", hi)
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return m.ID == lobby.ID && strings.Contains(m.Text, ". Вера") && !strings.Contains(m.Text, "Борис") &&
 			strings.Contains(m.Text, "🤖") && strings.Contains(m.Text, seated)
 	}); err != nil {
-		h.dumpGroup(group)
+		h.DumpGroup(group)
 		t.Errorf("the lobby message does not show the stored seats: %v", err)
 	}
 
 	// A game move handled twice: one move.
-	h.startGame(group, a, lobby)
+	h.MustStartGame(a, lobby)
 	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
@@ -399,11 +340,11 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 		}
 		return n
 	}
-	before, _ := h.table(group)
+	before, _ := h.Table(group)
 	move := press(newUpdateID(), a, hand, a.PrivateChat().Chat(), hand.Keyboard[0][0].CallbackData)
 	handle(move)
 	handle(move)
-	after, _ := h.table(group)
+	after, _ := h.Table(group)
 	seat := after.SeatOf(a.ID())
 	if mine(after) != mine(before)+1 || after.Seats[seat].Nonce != before.Seats[seat].Nonce+1 {
 		t.Errorf("one move handled twice: Аня's moves %d → %d, nonce %d → %d",
@@ -418,16 +359,16 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
 	var strangers []*telegramtest.User
 	for i := range 4 {
-		strangers = append(strangers, h.begin(h.srv.NewUser(fmt.Sprintf("Зевака%d", i+1))))
+		strangers = append(strangers, h.MustBegin(h.Srv.NewUser(fmt.Sprintf("Зевака%d", i+1))))
 	}
-	group := h.srv.NewGroup("Полсотни", append([]*telegramtest.User{a, b, c}, strangers...)...)
-	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
-	h.startGame(group, a, lobby)
+	group := h.Srv.NewGroup("Полсотни", append([]*telegramtest.User{a, b, c}, strangers...)...)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b, c}, 0)
+	h.MustStartGame(a, lobby)
 	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
@@ -437,7 +378,7 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	pick := hand.Keyboard[0][0].CallbackData
-	before, v0 := h.table(group)
+	before, v0 := h.Table(group)
 
 	type result struct {
 		owner bool
@@ -485,7 +426,7 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 			t.Errorf("press %d (owner %v) answered %q", i, r.owner, ans.Text)
 		}
 	}
-	after, v := h.table(group)
+	after, v := h.Table(group)
 	if applied != 1 || stale != 29 || notYours != 20 {
 		t.Errorf("answers: %d applied, %d stale, %d not yours; want 1, 29, 20", applied, stale, notYours)
 	}
@@ -501,11 +442,11 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Монетки", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
-	h.startGame(group, a, lobby)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Монетки", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 1)
+	h.MustStartGame(a, lobby)
 	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))
 	if err != nil {
 		t.Fatal(err)
@@ -514,7 +455,7 @@ func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
 	parts := strings.Split(hand.Keyboard[0][0].CallbackData, ":")
 	parts[0], parts[5] = "m", "0"
 	reset := strings.Join(parts, ":")
-	_, v0 := h.table(group)
+	_, v0 := h.Table(group)
 	q1, err1 := a.PressDataAsync(hand, reset)
 	q2, err2 := a.PressDataAsync(hand, reset)
 	if err1 != nil || err2 != nil {
@@ -525,7 +466,7 @@ func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
 			t.Errorf("coin press %d (%s) not answered: %v", i+1, reset, err)
 		}
 	}
-	if _, v := h.table(group); v != v0 {
+	if _, v := h.Table(group); v != v0 {
 		t.Errorf("a repeated coin choice changed the table: version %d → %d", v0, v)
 	}
 	// Аня's next press in the same chat must still be handled: the bot
@@ -550,15 +491,15 @@ func TestFullGameOnARedisCluster(t *testing.T) {
 	t.Parallel()
 	cl := redistest.StartCluster3(t)
 	h := newHarnessOn(t, store.NewRedis(cl.Client(t), "tc:"), time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Кластер", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 2)
-	h.startGame(group, a, lobby)
-	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
-	h.checkReplay(group)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Кластер", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 2)
+	h.MustStartGame(a, lobby)
+	h.MustPlayToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
+	h.CheckReplay(group)
 	h.checkAnnouncedOnce(group)
-	h.checkLimits(group)
+	h.CheckLimits(group)
 	per, err := cl.KeysPerNode(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -601,30 +542,27 @@ func (s slowCommit) Commit(ctx context.Context, table string, c store.Change) (i
 func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 	t.Parallel()
 	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
-	fake, ours := scaledLimits()
+	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
-	h := &harness{
-		Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: slowCommit{st, 600 * time.Millisecond},
-			Cfg: bot.Config{TurnTimeout: time.Minute, Limits: ours},
-			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)},
-		t: t, srv: srv, store: st,
-	}
-	h.start()
+	h := &harness{&bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: slowCommit{st, 600 * time.Millisecond},
+		Cfg: bot.Config{TurnTimeout: time.Minute, Limits: ours},
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)}, TB: t, Redis: st}}
+	h.MustStart()
 	t.Cleanup(h.Stop)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
-	group := h.srv.NewGroup("Гонка", a, b, c)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	group := h.Srv.NewGroup("Гонка", a, b, c)
 	// Even the first commit (the lobby) is exposed: the worker finds no
 	// table, releases it with no wake-up at all, and the lobby that is
 	// written 600 ms later is never posted.
-	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
-	h.startGame(group, a, lobby)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b, c}, 0)
+	h.MustStartGame(a, lobby)
 	done := make(chan struct{})
 	var waits []func() []string
 	for _, u := range []*telegramtest.User{a, b, c} {
-		waits = append(waits, h.player(u, done))
+		waits = append(waits, h.Player(u, done, nil))
 	}
 	// Three people pressing at once: every move must reach the next player
 	// well within the one-minute turn.
@@ -634,7 +572,7 @@ func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 		w()
 	}
 	if err != nil {
-		tab, v := h.table(group)
+		tab, v := h.Table(group)
 		dirty, _ := st.Dirty(context.Background(), tab.ID)
 		t.Fatalf("the game stood still (version %d, dirty views %v, seats %+v): %v",
 			v, dirty, tab.Seats, err)
@@ -667,16 +605,13 @@ func (s failingStore) Commit(ctx context.Context, table string, c store.Change) 
 func newFailingHarness(t *testing.T) (*harness, failingStore) {
 	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
 	fs := failingStore{Redis: st, failDirty: new(atomic.Int32), conflictAll: new(atomic.Bool)}
-	fake, ours := scaledLimits()
+	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
-	h := &harness{
-		Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: fs,
-			Cfg: bot.Config{TurnTimeout: time.Minute, Limits: ours},
-			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel + 1)},
-		t: t, srv: srv, store: st,
-	}
-	h.start()
+	h := &harness{&bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: fs,
+		Cfg: bot.Config{TurnTimeout: time.Minute, Limits: ours},
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel + 1)}, TB: t, Redis: st}}
+	h.MustStart()
 	t.Cleanup(h.Stop)
 	return h, fs
 }
@@ -687,13 +622,13 @@ func newFailingHarness(t *testing.T) (*harness, failingStore) {
 func TestDeliveryOutlivesAFailedDirtyRead(t *testing.T) {
 	t.Parallel()
 	h, fs := newFailingHarness(t)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
-	group := h.srv.NewGroup("Сбой", a, b, c)
-	lobby := h.lobby(group, a, []*telegramtest.User{b, c}, 0)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	group := h.Srv.NewGroup("Сбой", a, b, c)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b, c}, 0)
 	fs.failDirty.Store(3) // the start's delivery finds the store failing
-	h.startGame(group, a, lobby)
+	h.MustStartGame(a, lobby)
 	for _, u := range []*telegramtest.User{a, b, c} {
 		if _, err := u.PrivateChat().WaitMessage(15*time.Second, func(m *telegramtest.Message) bool {
 			return len(m.Buttons()) > 0
@@ -711,11 +646,11 @@ func TestDeliveryOutlivesAFailedDirtyRead(t *testing.T) {
 func TestBusyTableAnswersTryAgain(t *testing.T) {
 	t.Parallel()
 	h, fs := newFailingHarness(t)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Толпа", a, b)
-	lobby := h.lobby(group, a, nil, 0)
-	_, before := h.table(group)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Толпа", a, b)
+	lobby := h.MustLobby(group, a, nil, 0)
+	_, before := h.Table(group)
 	fs.conflictAll.Store(true)
 	ans, err := b.Press(lobby, h.T("lobby.join_button"))
 	fs.conflictAll.Store(false)
@@ -725,7 +660,7 @@ func TestBusyTableAnswersTryAgain(t *testing.T) {
 	if want := h.T("error.busy"); ans.Text != want {
 		t.Fatalf("answer %q, want the «try again» toast %q", ans.Text, want)
 	}
-	if _, after := h.table(group); after != before {
+	if _, after := h.Table(group); after != before {
 		t.Fatalf("version %d → %d: a refused press changed the table", before, after)
 	}
 }

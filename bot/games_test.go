@@ -1,8 +1,16 @@
 package bot_test
 
-import "github.com/trickchef/trickchef/bot"
+import (
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/chef"
+	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/sausages"
+	"github.com/trickchef/trickchef/bot/trickchef"
+)
 
 // allGames are the games the tests' bot offers, as cmd/trickchef wires them.
+// The platform's tests in this external package use the real adapters;
+// package bot itself never imports one (they import it).
 func allGames() []bot.Game {
-	return []bot.Game{bot.Trickchef(), bot.Sausages(), bot.Chef(), bot.Chekharda()}
+	return []bot.Game{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
 }

@@ -2,7 +2,9 @@ package bot
 
 import (
 	"testing"
+	"time"
 
+	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
 )
 
@@ -16,5 +18,37 @@ func testCatalog(t testing.TB) *locales.Catalog {
 	return c
 }
 
-// testGames are the games of the package's internal tests.
-func testGames() []Game { return []Game{Trickchef(), Sausages(), Chef(), Chekharda()} }
+// Fixtures are what the package's internal tests borrow from the external
+// test package, which may import what imports bot: the real games and
+// bottest/golden's helpers (see golden there). Package bot itself never
+// imports an adapter.
+type Fixtures struct {
+	Games      func() []Game
+	Table      func(t testing.TB, g Game, n, robots int, level string, seed uint64, opts map[string]int) (*Table, game.State)
+	PlayRandom func(t testing.TB, g Game, tab *Table, st game.State, n int, seed uint64) (before game.State)
+	Show       func(m Message) string
+	Check      func(t testing.TB, name, got string)
+	Clock      time.Time
+	Names      []string
+}
+
+// fixtures are set by the external package's TestMain before any test runs.
+var fixtures Fixtures
+
+// SetFixtures hands the internal tests their fixtures (see Fixtures).
+func SetFixtures(f Fixtures) { fixtures = f }
+
+// testGames are the real games, in menu order.
+func testGames() []Game { return fixtures.Games() }
+
+// testGame is the real game with the given id.
+func testGame(t testing.TB, id string) Game {
+	t.Helper()
+	for _, g := range testGames() {
+		if g.ID() == id {
+			return g
+		}
+	}
+	t.Fatalf("no game %q", id)
+	return nil
+}

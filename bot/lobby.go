@@ -18,7 +18,7 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 	l := b.loc(t.Lang)
 	switch t.Phase {
 	case PhasePlaying:
-		ch.post(t, message{Text: l.T("newgame.running")})
+		ch.post(t, Message{Text: l.T("newgame.running")})
 		return nil
 	case PhaseLobby:
 		// Bring the open lobby down to the bottom of the chat.
@@ -29,7 +29,7 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 	if len(cmd.args) > 0 {
 		g, ok := b.games.find(strings.Join(cmd.args, " "))
 		if !ok {
-			ch.post(t, message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/newgame"))})
+			ch.post(t, Message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/newgame"))})
 			return nil
 		}
 		kind = g.ID()
@@ -60,10 +60,10 @@ func (t *Table) openLobby(kind string, creator Seat) {
 }
 
 // gameList lists the games as commands: "/newgame chef — Меню шефа".
-func (b *Bot) gameList(l loc, command string) string {
+func (b *Bot) gameList(l Loc, command string) string {
 	var names []string
 	for _, g := range b.games.games {
-		names = append(names, "<code>"+command+" "+g.ID()+"</code> — "+title(l, g))
+		names = append(names, "<code>"+command+" "+g.ID()+"</code> — "+Title(l, g))
 	}
 	return strings.Join(names, "\n")
 }
@@ -193,7 +193,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if t.Options == nil {
 			t.Options = map[string]int{}
 		}
-		t.Options[o.Key] = (optionValue(t, kind, o.Key) + 1) % o.Values
+		t.Options[o.Key] = (OptionValue(t.View(), kind, o.Key) + 1) % o.Values
 	case lobbyCancel:
 		if !creator && !admin {
 			return refuse("lobby.creator_only")
@@ -231,7 +231,7 @@ func nextLevel(g Game, level string) string {
 var errOpenChat = &refusal{key: "lobby.open_chat"}
 
 // aiName gives an AI seat a name not yet used at the table.
-func (b *Bot) aiName(l loc, t *Table) string {
+func (b *Bot) aiName(l Loc, t *Table) string {
 	for i := 1; ; i++ {
 		name := l.T("ai.name", "N", i)
 		taken := false
@@ -283,13 +283,13 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
 			if !b.hasStarted(ctx, s.UserID) {
-				return refuse("lobby.unreachable", "Name", esc(s.Name))
+				return refuse("lobby.unreachable", "Name", Esc(s.Name))
 			}
 			t.Seats[i].Unreachable = false
 		}
 	}
 	t.Seed = newSeed()
-	st, err := g.Start(t)
+	st, err := g.Start(t.View())
 	if err != nil {
 		return err
 	}
@@ -300,7 +300,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	t.Game = data
 	t.Log = nil
 	t.Memory = nil
-	if m, ok := g.(withMemory); ok {
+	if m, ok := g.(MemoryGame); ok {
 		t.Memory = m.Observe(nil, st)
 	}
 	t.Phase = PhasePlaying
@@ -334,15 +334,15 @@ func newSeed() uint64 {
 func (b *Bot) askStop(t *Table, ch *change, user int64, admin bool) error {
 	l := b.loc(t.Lang)
 	if t.Phase == PhaseIdle {
-		ch.post(t, message{Text: l.T("stop.nothing")})
+		ch.post(t, Message{Text: l.T("stop.nothing")})
 		return nil
 	}
 	if user != t.Creator && !admin {
-		ch.post(t, message{Text: l.T("stop.not_allowed")})
+		ch.post(t, Message{Text: l.T("stop.not_allowed")})
 		return nil
 	}
 	t.StopAsked = user
-	ch.post(t, message{Text: l.T("stop.confirm"), Keyboard: [][]button{{
+	ch.post(t, Message{Text: l.T("stop.confirm"), Keyboard: [][]Button{{
 		{Text: l.T("stop.yes"), Data: payload{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{1}}.String()},
 		{Text: l.T("stop.no"), Data: payload{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{0}}.String()},
 	}}})

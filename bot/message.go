@@ -10,17 +10,21 @@ import (
 	"github.com/go-telegram/bot/models"
 )
 
-// button is an inline keyboard button: callback data or a URL.
-type button struct {
+// Button is an inline keyboard button: callback data or a URL. Adapters
+// make their buttons with ActionButton, DraftButton and InfoButton, which
+// carry the data the platform routes back to the game.
+type Button struct {
 	Text string `json:"t"`
 	Data string `json:"d,omitempty"`
 	URL  string `json:"u,omitempty"`
 }
 
-// message is a rendered view: HTML text and an inline keyboard.
-type message struct {
+// Message is a rendered view: Telegram HTML text and an inline keyboard.
+// The platform cuts the text at Telegram's limit and sends it only when it
+// differs from what the chat shows.
+type Message struct {
 	Text     string     `json:"text"`
-	Keyboard [][]button `json:"kb,omitempty"`
+	Keyboard [][]Button `json:"kb,omitempty"`
 	// Ping asks for a fresh message instead of an edit when the view turns
 	// to pinging: edits don't notify, and a player must learn it's their turn.
 	Ping bool `json:"ping,omitempty"`
@@ -34,7 +38,7 @@ type message struct {
 type outMsg struct {
 	ChatID int64 `json:"chat"`
 	Thread int   `json:"thread,omitempty"`
-	message
+	Message
 	// Result, when set, is a finished game the worker records (nothing is
 	// sent); Query is a results command it answers when the queue reaches
 	// it (see results.go).
@@ -51,7 +55,7 @@ func decodeOutMsg(data []byte) (outMsg, error) {
 }
 
 // markup converts the keyboard for the Bot API; nil when there is none.
-func (m message) markup() models.ReplyMarkup {
+func (m Message) markup() models.ReplyMarkup {
 	if len(m.Keyboard) == 0 {
 		return nil
 	}
@@ -67,23 +71,23 @@ func (m message) markup() models.ReplyMarkup {
 }
 
 // digest identifies a rendering, so an unchanged view is not sent again.
-func (m message) digest() string {
+func (m Message) digest() string {
 	h := fnv.New64a()
 	raw, _ := json.Marshal(m)
 	h.Write(raw)
 	return strconv.FormatUint(h.Sum64(), 36)
 }
 
-// esc escapes user-provided text (names, titles) for HTML parse mode.
-func esc(s string) string { return html.EscapeString(s) }
+// Esc escapes user-provided text (names, titles) for HTML parse mode.
+func Esc(s string) string { return html.EscapeString(s) }
 
 // maxMessageUnits is where we cut a text: Telegram's limit is 4096 UTF-16
 // code units, and the ellipsis needs room.
 const maxMessageUnits = 4000
 
-// clip keeps a text inside Telegram's limit, counting as Telegram does
+// Clip keeps a text inside Telegram's limit, counting as Telegram does
 // (UTF-16 code units) and never splitting a character.
-func clip(s string) string {
+func Clip(s string) string {
 	units := 0
 	for i, r := range s {
 		n := utf16.RuneLen(r)

@@ -240,31 +240,31 @@ func TestParseViewRejects(t *testing.T) {
 func TestClip(t *testing.T) {
 	short := []string{"", "hi", "<b>Трик-н-Шеф</b>", strings.Repeat("ж", maxMessageUnits), strings.Repeat("a", maxMessageUnits)}
 	for _, s := range short {
-		if got := clip(s); got != s {
+		if got := Clip(s); got != s {
 			t.Errorf("clip changed a text of %d runes", utf8.RuneCountInString(s))
 		}
 	}
 	for _, n := range []int{maxMessageUnits + 1, maxMessageUnits + 100, 3 * maxMessageUnits} {
 		for _, unit := range []string{"a", "ж", "♠"} {
 			s := strings.Repeat(unit, n)
-			got := clip(s)
+			got := Clip(s)
 			if !utf8.ValidString(got) {
-				t.Fatalf("clip(%d × %q) split a rune", n, unit)
+				t.Fatalf("Clip(%d × %q) split a rune", n, unit)
 			}
 			body, ok := strings.CutSuffix(got, "…")
 			if !ok {
-				t.Errorf("clip(%d × %q) does not end with an ellipsis", n, unit)
+				t.Errorf("Clip(%d × %q) does not end with an ellipsis", n, unit)
 			}
 			if c := utf8.RuneCountInString(body); c != maxMessageUnits {
-				t.Errorf("clip(%d × %q) kept %d runes, want %d", n, unit, c, maxMessageUnits)
+				t.Errorf("Clip(%d × %q) kept %d runes, want %d", n, unit, c, maxMessageUnits)
 			}
 			if !strings.HasPrefix(s, body) {
-				t.Errorf("clip(%d × %q) is not a prefix of the text", n, unit)
+				t.Errorf("Clip(%d × %q) is not a prefix of the text", n, unit)
 			}
 			if c := utf8.RuneCountInString(got); c > maxMessageUnits+1 {
-				t.Errorf("clip(%d × %q) has %d runes", n, unit, c)
+				t.Errorf("Clip(%d × %q) has %d runes", n, unit, c)
 			}
-			if again := clip(got); again != got {
+			if again := Clip(got); again != got {
 				t.Errorf("clip is not idempotent on %d × %q", n, unit)
 			}
 		}
@@ -275,9 +275,9 @@ func TestClip(t *testing.T) {
 // code units, where a character outside the BMP (most emoji) takes two.
 func TestClipUTF16(t *testing.T) {
 	for _, n := range []int{2100, maxMessageUnits, 5000} {
-		got := clip(strings.Repeat("😀", n))
+		got := Clip(strings.Repeat("😀", n))
 		if units := len(utf16.Encode([]rune(got))); units > 4096 {
-			t.Errorf("clip(%d emoji) is %d UTF-16 units, Telegram allows 4096", n, units)
+			t.Errorf("Clip(%d emoji) is %d UTF-16 units, Telegram allows 4096", n, units)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func (b *Bot) seatFor(t *Table, p payload, who int64) (int, error) {
 		return 0, refuse("error.stale_game")
 	}
 	seat := p.Args[0]
-	s := t.seat(game.Seat(seat))
+	s := t.Seat(game.Seat(seat))
 	if s == nil {
 		return 0, refuse("error.bad_button")
 	}
@@ -170,7 +170,7 @@ func (b *Bot) onDraft(t *Table, ch *change, p payload, who int64) error {
 	if err != nil {
 		return err
 	}
-	d, ok := g.(withDrafts)
+	d, ok := g.(DraftGame)
 	if !ok {
 		return refuse("error.bad_button")
 	}
@@ -202,12 +202,12 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) er
 	if err != nil {
 		return err
 	}
-	info, ok := g.(withInfo)
+	info, ok := g.(InfoGame)
 	if !ok {
 		b.answer(ctx, q, l.T("error.bad_button"), false, "")
 		return nil
 	}
-	b.answer(ctx, q, info.Info(l, t, st, seat), true, "")
+	b.answer(ctx, q, info.Info(l, t.View(), st, seat), true, "")
 	return nil
 }
 
@@ -241,17 +241,17 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		return err
 	}
 	t.Game = data
-	if m, ok := g.(withMemory); ok {
+	if m, ok := g.(MemoryGame); ok {
 		t.Memory = m.Observe(t.Memory, st)
 	}
 	t.Log = append(t.Log, Move{Seat: seat, Action: a, Auto: auto})
-	if s := t.seat(seat); s != nil {
+	if s := t.Seat(seat); s != nil {
 		s.Nonce++
 		s.Draft = nil
 		s.Due = time.Time{} // acting again later means a fresh timer
 	}
 	l := b.loc(t.Lang)
-	msgs := g.Announce(l, t, before, st)
+	msgs := g.Announce(l, t.View(), before, st)
 	if st.Over() {
 		// The result is queued ahead of the final announcement, which gets
 		// the «play again» button (results.go).
@@ -282,10 +282,24 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 // own text for the code, with details when the game can give them.
 func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
 	l := b.loc(t.Lang)
-	if ex, ok := g.(withExplain); ok && seat >= 0 {
-		if text, ok := ex.Explain(l, t, st, int(seat), a, code); ok {
+	if ex, ok := g.(ExplainGame); ok && seat >= 0 {
+		if text, ok := ex.Explain(l, t.View(), st, int(seat), a, code); ok {
 			return &refusal{rendered: text}
 		}
 	}
-	return refuse(errorKey(l, g, code))
+	return refuse(ErrorKey(l, g, code))
+}
+
+// PressDraft applies one press of a DraftButton (its callback data) by
+// user to the table in memory, exactly as the platform does for the press
+// in Telegram, with no store and no Telegram: the seat's checks, the
+// staleness check and DraftGame.Draft. A refused press returns an error
+// that RefusalKey reads and leaves the table as it was. It lets a game's
+// tests, and other front ends, drive its drafts.
+func (b *Bot) PressDraft(t *Table, data string, user int64) error {
+	p, err := parsePayload(data)
+	if err != nil || p.Op != 'm' || p.Table != t.ID {
+		return refuse("error.bad_button")
+	}
+	return b.onDraft(t, &change{}, p, user)
 }

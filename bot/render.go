@@ -11,14 +11,16 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// renderTable draws the group message of the table's current game: the
-// lobby, the game table, or how it ended.
-func (b *Bot) renderTable(t *Table) message {
+// GroupMessage is the group message of the table as the platform shows it
+// now: the lobby, the game's table with the platform's notices (who cannot
+// be written to), or how it ended. It reads t and changes nothing; golden
+// tests and other views render through it.
+func (b *Bot) GroupMessage(t *Table) Message {
 	l := b.loc(t.Lang)
 	if t.Game != nil {
 		g, st, err := b.decode(t)
 		if err == nil {
-			m := g.RenderTable(l, t, st)
+			m := g.RenderTable(l, t.View(), st)
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 			}
@@ -33,32 +35,45 @@ func (b *Bot) renderTable(t *Table) message {
 	if t.Event != nil {
 		text = l.T(t.Event.Key, "Name", "")
 	}
-	return message{Text: text}
+	return Message{Text: text}
 }
 
-func (b *Bot) renderLobby(l loc, t *Table) message {
+// SeatMessage is seat's private message as the platform shows it now: the
+// game's RenderSeat with the platform's notices (the bot plays for you). It
+// reads t and changes nothing.
+func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
+	g, st, err := b.decode(t)
+	if err != nil {
+		return Message{}, err
+	}
+	m := g.RenderSeat(b.loc(t.Lang), t.View(), st, seat)
+	b.addAutoNotice(t, seat, &m)
+	return m, nil
+}
+
+func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	var sb strings.Builder
-	lobbyBtn := func(text string, args ...int) button {
-		return button{Text: text, Data: payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: args}.String()}
+	lobbyBtn := func(text string, args ...int) Button {
+		return Button{Text: text, Data: payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: args}.String()}
 	}
 	g, hasKind := b.games.get(t.Kind)
 	if !hasKind {
 		sb.WriteString(l.T("lobby.choose_title"))
-		var kb [][]button
+		var kb [][]Button
 		for _, g := range b.games.games {
-			kb = append(kb, []button{{Text: title(l, g), Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
+			kb = append(kb, []Button{{Text: Title(l, g), Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
 		}
-		kb = append(kb, []button{lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
-		return message{Text: sb.String(), Keyboard: kb}
+		kb = append(kb, []Button{lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
+		return Message{Text: sb.String(), Keyboard: kb}
 	}
 	lo, hi := g.SeatRange()
-	sb.WriteString(l.T("lobby.title", "Game", title(l, g)) + "\n")
+	sb.WriteString(l.T("lobby.title", "Game", Title(l, g)) + "\n")
 	sb.WriteString(l.T("lobby.seats", "Count", len(t.Seats), "Min", lo, "Max", hi) + "\n")
 	for i, s := range t.Seats {
-		line := strconv.Itoa(i+1) + ". " + esc(s.Name)
+		line := strconv.Itoa(i+1) + ". " + Esc(s.Name)
 		switch {
 		case !s.Human():
-			line = strconv.Itoa(i+1) + ". 🤖 " + esc(s.Name) + " · " + levelLabel(l, g, s.AI)
+			line = strconv.Itoa(i+1) + ". 🤖 " + Esc(s.Name) + " · " + levelLabel(l, g, s.AI)
 		case s.UserID == t.Creator:
 			line += " " + l.T("lobby.creator_mark")
 		}
@@ -67,101 +82,105 @@ func (b *Bot) renderLobby(l loc, t *Table) message {
 		}
 		sb.WriteString(line + "\n")
 	}
-	var optionRows [][]button
+	var optionRows [][]Button
 	for i, o := range options(g) {
 		if o.Shown != nil && !o.Shown(len(t.Seats)) {
 			continue
 		}
-		label := o.Label(l, optionValue(t, g, o.Key))
+		label := o.Label(l, OptionValue(t.View(), g, o.Key))
 		sb.WriteString(label + "\n")
-		optionRows = append(optionRows, []button{lobbyBtn(label, lobbyOption, i)})
+		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyOption, i)})
 	}
 	sb.WriteString("\n" + l.T("lobby.hint"))
-	kb := [][]button{
+	kb := [][]Button{
 		{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)},
 	}
 	if len(levels(g)) > 0 {
 		kb = append(kb,
-			[]button{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
-			[]button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
+			[]Button{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
+			[]Button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
 	}
 	kb = append(kb, optionRows...)
-	kb = append(kb, []button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
-	kb = append(kb, []button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
-	return message{Text: sb.String(), Keyboard: kb}
+	kb = append(kb, []Button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
+	kb = append(kb, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
+	return Message{Text: sb.String(), Keyboard: kb}
 }
 
 // addUnreachable names the players the bot cannot write to and offers the
 // deep link that lets them open the private chat and get their cards.
-func (b *Bot) addUnreachable(l loc, t *Table, m *message) {
+func (b *Bot) addUnreachable(l Loc, t *Table, m *Message) {
 	var who []string
 	for _, s := range t.Seats {
 		if s.Human() && s.Unreachable {
-			who = append(who, esc(s.Name))
+			who = append(who, Esc(s.Name))
 		}
 	}
 	if len(who) == 0 {
 		return
 	}
 	m.Text += "\n\n" + l.T("table.unreachable", "Names", strings.Join(who, ", "))
-	m.Keyboard = append(m.Keyboard, []button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
+	m.Keyboard = append(m.Keyboard, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
 }
 
 // addAutoNotice tells a player the bot is playing for them (after two
 // timeouts in a row) and gives them the button to take over again.
-func (b *Bot) addAutoNotice(t *Table, seat int, m *message) {
+func (b *Bot) addAutoNotice(t *Table, seat int, m *Message) {
 	s := t.Seats[seat]
 	if t.Phase != PhasePlaying || !s.Human() || !s.Auto() {
 		return
 	}
 	l := b.loc(t.Lang)
 	m.Text += "\n\n" + l.T("auto.notice")
-	m.Keyboard = append(m.Keyboard, []button{{Text: l.T("auto.back_button"),
+	m.Keyboard = append(m.Keyboard, []Button{{Text: l.T("auto.back_button"),
 		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
 }
 
-// Rendering helpers shared by every game's adapter.
+// Rendering helpers shared by the games' adapters: the same seat names,
+// marks, deadlines and results in every game.
 
-// seatName is a seat's display name, HTML-escaped.
-func seatName(t *Table, s game.Seat) string {
-	ts := t.seat(s)
+// SeatName is a seat's display name, HTML-escaped.
+func SeatName(v TableView, s game.Seat) string {
+	t := v.t
+	ts := t.Seat(s)
 	if ts == nil {
 		return "?"
 	}
-	return esc(ts.Name)
+	return Esc(ts.Name)
 }
 
-// mention names a seat so that Telegram notifies the person.
-func mention(t *Table, s game.Seat) string {
-	ts := t.seat(s)
+// Mention names a seat so that Telegram notifies the person.
+func Mention(v TableView, s game.Seat) string {
+	t := v.t
+	ts := t.Seat(s)
 	if ts == nil || !ts.Human() {
-		return "<b>" + seatName(t, s) + "</b>"
+		return "<b>" + SeatName(v, s) + "</b>"
 	}
-	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, ts.UserID, seatName(t, s))
+	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, ts.UserID, SeatName(v, s))
 }
 
-// names lists seats by name: "Оля, Серёжа".
-func names(t *Table, seats []game.Seat) string {
+// SeatNames lists seats by name: "Оля, Серёжа".
+func SeatNames(v TableView, seats []game.Seat) string {
 	parts := make([]string, len(seats))
 	for i, s := range seats {
-		parts[i] = seatName(t, s)
+		parts[i] = SeatName(v, s)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// mentions lists seats so that Telegram notifies each person.
-func mentions(t *Table, seats []game.Seat) string {
+// Mentions lists seats so that Telegram notifies each person.
+func Mentions(v TableView, seats []game.Seat) string {
 	parts := make([]string, len(seats))
 	for i, s := range seats {
-		parts[i] = mention(t, s)
+		parts[i] = Mention(v, s)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// seatMark is the status suffix of a seat line: ⚠️ when the bot cannot
+// SeatMark is the status suffix of a seat line: ⚠️ when the bot cannot
 // write to the player, 💤 while the bot plays for them.
-func seatMark(t *Table, s game.Seat, over bool) string {
-	ts := t.seat(s)
+func SeatMark(v TableView, s game.Seat, over bool) string {
+	t := v.t
+	ts := t.Seat(s)
 	switch {
 	case ts == nil:
 		return ""
@@ -177,21 +196,23 @@ func seatMark(t *Table, s game.Seat, over bool) string {
 // Moscow time.
 func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
 
-// deadlineText is " (до 12:34:56)" for a person's running turn timer, or "".
-func deadlineText(l loc, t *Table, s game.Seat) string {
-	ts := t.seat(s)
+// DeadlineText is " (до 12:34:56)" for a person's running turn timer, or "".
+func DeadlineText(l Loc, v TableView, s game.Seat) string {
+	t := v.t
+	ts := t.Seat(s)
 	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying {
 		return ""
 	}
 	return " " + l.T("table.deadline", "Time", ts.Due.In(deadlineZone()).Format("15:04:05"))
 }
 
-// eventLine is the table's last notice («время Оли вышло»), or "".
-func eventLine(l loc, t *Table) string {
+// EventLine is the table's last notice («время Оли вышло»), or "".
+func EventLine(l Loc, v TableView) string {
+	t := v.t
 	if t.Event == nil {
 		return ""
 	}
-	return l.T(t.Event.Key, "Name", seatName(t, game.Seat(t.Event.Seat)))
+	return l.T(t.Event.Key, "Name", SeatName(v, game.Seat(t.Event.Seat)))
 }
 
 // standing is one line of the final results.
@@ -244,9 +265,9 @@ func placeText(all []standing, i int) string {
 	return strconv.Itoa(all[i].Place) + "."
 }
 
-// resultTable is the «Итоги» block: places best first, one line per seat,
+// ResultTable is the «Итоги» block: places best first, one line per seat,
 // each with the game's own detail (score, rounds).
-func resultTable(l loc, t *Table, r game.Result, detail func(s game.Seat) string) string {
+func ResultTable(l Loc, v TableView, r game.Result, detail func(s game.Seat) string) string {
 	var sb strings.Builder
 	sb.WriteString(l.T("result.title") + "\n")
 	all := standings(r)
@@ -255,22 +276,22 @@ func resultTable(l loc, t *Table, r game.Result, detail func(s game.Seat) string
 		if s.Place == 1 {
 			medal = "🏆 "
 		}
-		sb.WriteString(placeText(all, i) + " " + medal + seatName(t, s.Seat) + " — " + detail(s.Seat) + "\n")
+		sb.WriteString(placeText(all, i) + " " + medal + SeatName(v, s.Seat) + " — " + detail(s.Seat) + "\n")
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-// winnerLine announces the winner or winners of a finished game.
-func winnerLine(l loc, t *Table, r game.Result) string {
+// WinnerLine announces the winner or winners of a finished game.
+func WinnerLine(l Loc, v TableView, r game.Result) string {
 	if len(r.Winners) == 1 {
-		return l.T("result.winner", "Name", mention(t, r.Winners[0]))
+		return l.T("result.winner", "Name", Mention(v, r.Winners[0]))
 	}
-	return l.T("result.winners", "Names", mentions(t, r.Winners))
+	return l.T("result.winners", "Names", Mentions(v, r.Winners))
 }
 
-// rows breaks buttons into rows of at most n.
-func rows(bs []button, n int) [][]button {
-	var out [][]button
+// Rows breaks buttons into rows of at most n.
+func Rows(bs []Button, n int) [][]Button {
+	var out [][]Button
 	for len(bs) > 0 {
 		k := min(n, len(bs))
 		out = append(out, bs[:k])
@@ -279,17 +300,23 @@ func rows(bs []button, n int) [][]button {
 	return out
 }
 
-// actionButton is a button that makes seat take action a.
-func actionButton(t *Table, seat int, text string, a game.Action) button {
-	return button{Text: text, Data: payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()}
+// ActionButton is a button that makes seat take action a. The platform
+// refuses it as stale once the seat has acted (unless the game is a
+// LiveGame) and judges it against the state when it arrives.
+func ActionButton(v TableView, seat int, text string, a game.Action) Button {
+	t := v.t
+	return Button{Text: text, Data: payload{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()}
 }
 
-// draftButton is a button that adds value to seat's choice in progress.
-func draftButton(t *Table, seat int, text string, value int) button {
-	return button{Text: text, Data: payload{Op: 'm', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, value}}.String()}
+// DraftButton is a button that adds value to seat's choice in progress:
+// the platform calls DraftGame.Draft and keeps the result in Seat.Draft.
+func DraftButton(v TableView, seat int, text string, value int) Button {
+	t := v.t
+	return Button{Text: text, Data: payload{Op: 'm', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, value}}.String()}
 }
 
-// infoButton shows seat's private information in an alert.
-func infoButton(t *Table, seat int, text string) button {
-	return button{Text: text, Data: payload{Op: 'i', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
+// InfoButton shows seat's private information in an alert.
+func InfoButton(v TableView, seat int, text string) Button {
+	t := v.t
+	return Button{Text: text, Data: payload{Op: 'i', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
 }

@@ -16,13 +16,13 @@ import (
 func TestReplayGivesTheStoredState(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Повтор", a, b)
-	lobby := h.lobby(group, a, []*telegramtest.User{b}, 1)
-	h.startGame(group, a, lobby)
-	h.playToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
-	rec, err := h.store.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Повтор", a, b)
+	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 1)
+	h.MustStartGame(a, lobby)
+	h.MustPlayToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
+	rec, err := h.Redis.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
 	if err != nil {
 		t.Fatal(err)
 	}

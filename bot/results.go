@@ -85,21 +85,21 @@ func robotLevel(player string) (string, bool) {
 // into the outbox ahead of the final announcements (so a /stats answered
 // after them counts the game), and the last announcement gets the «play
 // again» button. It runs inside update's closure: no I/O.
-func (b *Bot) finish(t *Table, ch *change, g Game, st game.State, msgs []message) []message {
+func (b *Bot) finish(t *Table, ch *change, g Game, st game.State, msgs []Message) []Message {
 	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.resultOf(t, g, st, b.now())})
 	l := b.loc(t.Lang)
 	msgs = slices.Clone(msgs)
 	if len(msgs) == 0 {
-		msgs = []message{{Text: l.T("again.over")}}
+		msgs = []Message{{Text: l.T("again.over")}}
 	}
 	last := &msgs[len(msgs)-1]
-	last.Keyboard = append(slices.Clone(last.Keyboard), []button{againButton(l, t)})
+	last.Keyboard = append(slices.Clone(last.Keyboard), []Button{againButton(l, t)})
 	return msgs
 }
 
 // againButton opens the next game with the same players (onAgain).
-func againButton(l loc, t *Table) button {
-	return button{Text: l.T("again.button"), Data: payload{Op: 'n', Table: t.ID, Game: t.GameNo, Word: t.Kind}.String()}
+func againButton(l Loc, t *Table) Button {
+	return Button{Text: l.T("again.button"), Data: payload{Op: 'n', Table: t.ID, Game: t.GameNo, Word: t.Kind}.String()}
 }
 
 // resultOf describes a finished game: seats in seat order with their place
@@ -142,7 +142,7 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 func optionsText(t *Table, g Game) string {
 	var parts []string
 	for _, o := range options(g) {
-		parts = append(parts, o.Key+"="+strconv.Itoa(optionValue(t, g, o.Key)))
+		parts = append(parts, o.Key+"="+strconv.Itoa(OptionValue(t.View(), g, o.Key)))
 	}
 	return strings.Join(parts, ",")
 }
@@ -207,7 +207,7 @@ func (b *Bot) resolveOut(ctx context.Context, t *Table, m *outMsg) (skip bool, e
 	case m.Result != nil:
 		return true, b.record(ctx, m.Result)
 	case m.Query != nil:
-		m.message = b.answerQuery(ctx, t, m.Query)
+		m.Message = b.answerQuery(ctx, t, m.Query)
 	}
 	return false, nil
 }

@@ -21,7 +21,7 @@ import (
 // ask sends a command as u and waits for the bot's answer in the same chat
 // that contains every one of want.
 func (h *harness) askResults(u *telegramtest.User, chat *telegramtest.Chat, text string, want ...string) *telegramtest.Message {
-	h.t.Helper()
+	h.TB.Helper()
 	sent := u.Send(chat, text)
 	var last *telegramtest.Message
 	m, err := chat.WaitMessage(20*time.Second, func(m *telegramtest.Message) bool {
@@ -38,9 +38,9 @@ func (h *harness) askResults(u *telegramtest.User, chat *telegramtest.Chat, text
 	})
 	if err != nil {
 		if last != nil {
-			h.t.Logf("last answer:\n%s", last.Text)
+			h.TB.Logf("last answer:\n%s", last.Text)
 		}
-		h.t.Fatalf("%s: no answer with %q: %v", text, want, err)
+		h.TB.Fatalf("%s: no answer with %q: %v", text, want, err)
 	}
 	return m
 }
@@ -54,12 +54,12 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
 	ctx := context.Background()
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Итоги", a, b)
-	lobby := h.lobby(group, a, nil, 2)
-	h.startGame(group, a, lobby)
-	final := h.playToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Итоги", a, b)
+	lobby := h.MustLobby(group, a, nil, 2)
+	h.MustStartGame(a, lobby)
+	final := h.MustPlayToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
 	again := h.T("again.button")
 	if _, ok := final.Button(again); !ok {
 		t.Fatalf("the final result has no %q button: %+v", again, final.Keyboard)
@@ -71,15 +71,15 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	h.askResults(a, group, "/top", h.Shown("top.title", "Game", game),
 		h.Shown("top.unranked", "Name", "Аня", "Games", one, "N", store.RankedGames))
 	h.askResults(b, group, "/history", h.Shown("history.title"), game)
-	if p, ok, err := h.store.Stats(ctx, group.ID(), "trickchef", resPlayer(a)); err != nil || !ok || p.Games != 1 {
+	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(a)); err != nil || !ok || p.Games != 1 {
 		t.Errorf("stored stats %+v, %v, %v: want one game", p, ok, err)
 	}
-	if hist, err := h.store.History(ctx, group.ID(), 10); err != nil || len(hist) != 1 || len(hist[0].Seats) != 2 {
+	if hist, err := h.Redis.History(ctx, group.ID(), 10); err != nil || len(hist) != 1 || len(hist[0].Seats) != 2 {
 		t.Errorf("history %+v, %v: want the one game, Аня and one robot level", hist, err)
 	}
 
 	// «Play again»: the same people and robots in the same order.
-	before, _ := h.table(group)
+	before, _ := h.Table(group)
 	ans, err := a.Press(final, again)
 	if err != nil || ans.Text != h.T("again.opened") {
 		t.Fatalf("play again: %+v, %v", ans, err)
@@ -91,7 +91,7 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("no new lobby: %v", err)
 	}
-	next, _ := h.table(group)
+	next, _ := h.Table(group)
 	if next.Phase != bot.PhaseLobby || next.GameNo != before.GameNo+1 || next.Kind != before.Kind || len(next.Seats) != len(before.Seats) {
 		t.Fatalf("after play again: %+v", next)
 	}
@@ -108,7 +108,7 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 	if ans, err := a.Press(final, again); err != nil || ans.Text != h.T("lobby.already_seated") {
 		t.Fatalf("press by a seated player: %+v, %v", ans, err)
 	}
-	joined, _ := h.table(group)
+	joined, _ := h.Table(group)
 	if joined.GameNo != next.GameNo || joined.SeatOf(b.ID()) != len(before.Seats) {
 		t.Errorf("after the second press: game %d, seats %+v", joined.GameNo, joined.Seats)
 	}
@@ -150,16 +150,16 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
 	ctx := context.Background()
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	c := h.begin(h.srv.NewUser("Вера"))
-	g1 := h.srv.NewGroup("Первая", a, b)
-	g2 := h.srv.NewGroup("Вторая", a, c)
-	seedResults(t, h.store, g1.ID(), 3,
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	g1 := h.Srv.NewGroup("Первая", a, b)
+	g2 := h.Srv.NewGroup("Вторая", a, c)
+	seedResults(t, h.Redis, g1.ID(), 3,
 		store.ResultSeat{Player: resPlayer(a), Name: "Аня", Place: 1, Score: 20},
 		store.ResultSeat{Player: resPlayer(b), Name: "Борис", Place: 2, Score: 15},
 		store.ResultSeat{Player: "rnovice", Name: "новичок", Place: 3, Score: 5})
-	seedResults(t, h.store, g2.ID(), 2,
+	seedResults(t, h.Redis, g2.ID(), 2,
 		store.ResultSeat{Player: resPlayer(c), Name: "Вера", Place: 1, Score: 17},
 		store.ResultSeat{Player: resPlayer(a), Name: "Аня", Place: 2, Score: 11})
 	game := h.T("trickchef.title")
@@ -194,7 +194,7 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	if ans, err := a.PressData(qa, strings.Join(parts, ":")); err != nil || ans.Text != h.T("error.stale") {
 		t.Errorf("an hour-old confirmation: %+v, %v", ans, err)
 	}
-	if chats, err := h.store.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 2 {
+	if chats, err := h.Redis.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 2 {
 		t.Fatalf("refused presses changed Аня's results: chats %v, %v", chats, err)
 	}
 	if _, err := a.Press(qa, yes); err != nil {
@@ -206,7 +206,7 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 		t.Fatalf("the question did not turn into the answer: %v", err)
 	}
 
-	if chats, err := h.store.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 0 {
+	if chats, err := h.Redis.PlayerChats(ctx, resPlayer(a)); err != nil || len(chats) != 0 {
 		t.Errorf("Аня still has results in %v (%v)", chats, err)
 	}
 	h.askResults(a, g1, "/stats", h.Shown("stats.none_group", "Name", "Аня"))
@@ -216,7 +216,7 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	}
 	h.askResults(b, g1, "/history", h.Shown("history.forgotten"), "Борис")
 	h.askResults(a, a.PrivateChat(), "/stats", h.Shown("stats.none_private", "Name", "Аня"))
-	if p, ok, err := h.store.Stats(ctx, g1.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Games != 3 {
+	if p, ok, err := h.Redis.Stats(ctx, g1.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Games != 3 {
 		t.Errorf("Борис's stats after Аня left: %+v %v %v", p, ok, err)
 	}
 }

@@ -11,11 +11,11 @@ import (
 
 // Golden files of the results messages: the final result with «play
 // again», /stats, /top and /history, in every language
-// (go test ./bot -run Golden -update).
+// (go test ./bot -run Golden -update; the helpers are bottest/golden's, see Fixtures).
 
 func goldenResultsBot(t *testing.T) *Bot {
 	return &Bot{tr: testCatalog(t), games: &registry{games: testGames()}, cfg: Config{Username: "trickchefbot"},
-		now: func() time.Time { return goldenClock }}
+		now: func() time.Time { return fixtures.Clock }}
 }
 
 // TestGoldenResultsFinal pins every game's final announcements as the
@@ -30,13 +30,13 @@ func TestGoldenResultsFinal(t *testing.T) {
 			if ls := levels(g); len(ls) > 0 {
 				robots, level = 1, ls[0]
 			}
-			tab, st := goldenTable(t, g, 3, robots, level, uint64(31+i), nil)
-			before := playRandom(t, g, tab, st, 100000, uint64(5+i))
+			tab, st := fixtures.Table(t, g, 3, robots, level, uint64(31+i), nil)
+			before := fixtures.PlayRandom(t, g, tab, st, 100000, uint64(5+i))
 			tab.Lang = lang
 			ch := &change{}
-			msgs := b.finish(tab, ch, g, st, g.Announce(l, tab, before, st))
+			msgs := b.finish(tab, ch, g, st, g.Announce(l, tab.View(), before, st))
 			for k, m := range msgs {
-				fmt.Fprintf(&sb, "════ %s: %s, announcement %d\n%s\n", lang, g.ID(), k+1, showMessage(m))
+				fmt.Fprintf(&sb, "════ %s: %s, announcement %d\n%s\n", lang, g.ID(), k+1, fixtures.Show(m))
 			}
 			for _, m := range ch.outbox {
 				if m.Result == nil {
@@ -49,7 +49,7 @@ func TestGoldenResultsFinal(t *testing.T) {
 			}
 		}
 	}
-	golden(t, "results_final", sb.String())
+	fixtures.Check(t, "results_final", sb.String())
 }
 
 func TestGoldenResultsStats(t *testing.T) {
@@ -62,19 +62,19 @@ func TestGoldenResultsStats(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		l := b.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, showMessage(b.renderStats(l, "Оля &amp; Ко", false, 0, stats)))
-		fmt.Fprintf(&sb, "════ %s: private\n%s\n", lang, showMessage(b.renderStats(l, "Оля", true, 3, stats)))
-		fmt.Fprintf(&sb, "════ %s: group, none\n%s\n", lang, showMessage(b.renderStats(l, "Оля", false, 0, nil)))
-		fmt.Fprintf(&sb, "════ %s: private, none\n%s\n", lang, showMessage(b.renderStats(l, "Оля", true, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля &amp; Ко", false, 0, stats)))
+		fmt.Fprintf(&sb, "════ %s: private\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля", true, 3, stats)))
+		fmt.Fprintf(&sb, "════ %s: group, none\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля", false, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: private, none\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля", true, 0, nil)))
 	}
-	golden(t, "results_stats", sb.String())
+	fixtures.Check(t, "results_stats", sb.String())
 }
 
 func TestGoldenResultsTop(t *testing.T) {
 	b := goldenResultsBot(t)
 	var top []store.PlayerStats
 	for i := 0; i < topSize; i++ {
-		p := store.PlayerStats{Player: fmt.Sprintf("u%d", i+1), Name: goldenNames[i%len(goldenNames)], Games: 3 + 7*i%11,
+		p := store.PlayerStats{Player: fmt.Sprintf("u%d", i+1), Name: fixtures.Names[i%len(fixtures.Names)], Games: 3 + 7*i%11,
 			Wins: i % 4, Mu: 30 - float64(i), Sigma: 2 + float64(i)/4}
 		if i == 3 {
 			p.Player, p.Name = "rshef", "шеф"
@@ -87,16 +87,16 @@ func TestGoldenResultsTop(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		l := b.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, showMessage(b.renderTop(l, "trickchef", top, nil, 0)))
-		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, showMessage(b.renderTop(l, "trickchef", top[:3], &me, 14)))
-		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, showMessage(b.renderTop(l, "sausages", nil, &newbie, 0)))
+		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, fixtures.Show(b.renderTop(l, "trickchef", top, nil, 0)))
+		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, fixtures.Show(b.renderTop(l, "trickchef", top[:3], &me, 14)))
+		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, fixtures.Show(b.renderTop(l, "sausages", nil, &newbie, 0)))
 	}
-	golden(t, "results_top", sb.String())
+	fixtures.Check(t, "results_top", sb.String())
 }
 
 func TestGoldenResultsHistory(t *testing.T) {
 	b := goldenResultsBot(t)
-	at := goldenClock
+	at := fixtures.Clock
 	hist := []store.Result{
 		{ID: "-100123:7:1", Game: "trickchef", Chat: -100123, Started: at.Add(-30 * time.Minute), Ended: at, Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 2, Score: 18}, {Player: "", Name: "", Place: 1, Score: 19},
@@ -110,8 +110,8 @@ func TestGoldenResultsHistory(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		l := b.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: history\n%s\n", lang, showMessage(b.renderHistory(l, hist)))
-		fmt.Fprintf(&sb, "════ %s: empty\n%s\n", lang, showMessage(b.renderHistory(l, nil)))
+		fmt.Fprintf(&sb, "════ %s: history\n%s\n", lang, fixtures.Show(b.renderHistory(l, hist)))
+		fmt.Fprintf(&sb, "════ %s: empty\n%s\n", lang, fixtures.Show(b.renderHistory(l, nil)))
 	}
-	golden(t, "results_history", sb.String())
+	fixtures.Check(t, "results_history", sb.String())
 }

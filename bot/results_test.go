@@ -98,15 +98,15 @@ func nearEnd(t *testing.T, b *Bot, g Game, id string, people, robots int, seed u
 		t.Fatal(err)
 	}
 	tab := &Table{ID: id, ChatID: chat, Title: "Друзья", Lang: "ru", Phase: PhasePlaying, GameNo: 4, Kind: g.ID(),
-		Creator: 1, Seed: seed, Started: goldenClock}
+		Creator: 1, Seed: seed, Started: fixtures.Clock}
 	for i := 0; i < people+robots; i++ {
-		s := Seat{UserID: int64(i + 1), Name: goldenNames[i]}
+		s := Seat{UserID: int64(i + 1), Name: fixtures.Names[i]}
 		if i >= people {
 			s = Seat{Name: "Робот " + strconv.Itoa(i-people+1), AI: levels(g)[0]}
 		}
 		tab.Seats = append(tab.Seats, s)
 	}
-	st, err := g.Start(tab)
+	st, err := g.Start(tab.View())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestResultRecordedOnceByTwoProcesses(t *testing.T) {
 	b1, _ := resultsBot(t, st)
 	b2, _ := resultsBot(t, st)
 	id := "-100778"
-	seat, a := nearEnd(t, b1, Trickchef(), id, 2, 2, 6)
+	seat, a := nearEnd(t, b1, testGame(t, "trickchef"), id, 2, 2, 6)
 	tab := play(t, b1, id, seat, a)
 	var wg sync.WaitGroup
 	for _, b := range []*Bot{b1, b2, b1, b2} {
@@ -277,7 +277,7 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 	st := newCountingStore(t)
 	b, _ := resultsBot(t, st)
 	id := "-100779"
-	nearEnd(t, b, Trickchef(), id, 3, 0, 7)
+	nearEnd(t, b, testGame(t, "trickchef"), id, 3, 0, 7)
 	ctx := context.Background()
 	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error { return b.askStop(t, ch, 1, false) }); err != nil {
 		t.Fatal(err)
@@ -308,12 +308,12 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 // from the standings, robots per level (one seat per level), options.
 func TestResultOfATable(t *testing.T) {
 	b, _ := resultsBot(t, nil)
-	g := Trickchef()
-	tab, st := goldenTable(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
-	playRandom(t, g, tab, st, 100000, 2)
-	tab.GameNo, tab.Started = 9, goldenClock
-	r := b.resultOf(tab, g, st, goldenClock.Add(time.Hour))
-	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(goldenClock) {
+	g := testGame(t, "trickchef")
+	tab, st := fixtures.Table(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
+	fixtures.PlayRandom(t, g, tab, st, 100000, 2)
+	tab.GameNo, tab.Started = 9, fixtures.Clock
+	r := b.resultOf(tab, g, st, fixtures.Clock.Add(time.Hour))
+	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(fixtures.Clock) {
 		t.Errorf("result header %+v", r)
 	}
 	if r.Options != optionsText(tab, g) || r.Options == "" {
@@ -328,7 +328,7 @@ func TestResultOfATable(t *testing.T) {
 		t.Fatalf("seats %+v: want the person and one robot level", r.Seats)
 	}
 	for i := 0; i < 1; i++ {
-		if r.Seats[i].Player != humanPlayer(int64(i+1)) || r.Seats[i].Name != goldenNames[i] || r.Seats[i].Place != placeOf[game.Seat(i)] {
+		if r.Seats[i].Player != humanPlayer(int64(i+1)) || r.Seats[i].Name != fixtures.Names[i] || r.Seats[i].Place != placeOf[game.Seat(i)] {
 			t.Errorf("seat %d: %+v", i, r.Seats[i])
 		}
 	}
@@ -361,7 +361,7 @@ func TestPlayAgain(t *testing.T) {
 	b, _ := resultsBot(t, st)
 	ctx := context.Background()
 	id := "-100780"
-	seat, a := nearEnd(t, b, Trickchef(), id, 2, 1, 8)
+	seat, a := nearEnd(t, b, testGame(t, "trickchef"), id, 2, 1, 8)
 	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
 		t.Options, t.AILevel = map[string]int{"removed": 1}, "shef"
 		return nil
@@ -423,7 +423,7 @@ func TestMigrationTakesTheResults(t *testing.T) {
 	ctx := context.Background()
 	const oldChat, newChat = -781, -1000000000781
 	id := tableID(oldChat, 0)
-	seat, a := nearEnd(t, b, Sausages(), id, 3, 0, 10)
+	seat, a := nearEnd(t, b, testGame(t, "sausages"), id, 3, 0, 10)
 	tab := play(t, b, id, seat, a)
 	if err := b.migrate(ctx, oldChat, newChat); err != nil {
 		t.Fatal(err)
@@ -449,7 +449,7 @@ func TestResultPayloads(t *testing.T) {
 		{Op: 'f', Table: "9223372036854775807", Game: 99999999999, Args: []int{1}},
 	} {
 		s := p.String()
-		if len(s) > maxCallbackBytes {
+		if len(s) > MaxCallbackBytes {
 			t.Errorf("%q is %d bytes", s, len(s))
 		}
 		got, err := parsePayload(s)
@@ -468,7 +468,7 @@ func TestResultPayloads(t *testing.T) {
 // sum over groups keeps the best rating.
 func TestNumbers(t *testing.T) {
 	cat := testCatalog(t)
-	ru, en := loc{tr: cat, lang: "ru"}, loc{tr: cat, lang: "en"}
+	ru, en := Loc{tr: cat, lang: "ru"}, Loc{tr: cat, lang: "en"}
 	for x, want := range map[float64]string{12.34: "12,3", -1.25: "−1,2", -0.04: "0,0", 0: "0,0", 7: "7,0"} {
 		if got := decimal(ru, x); got != want {
 			t.Errorf("decimal(ru, %v) = %q, want %q", x, got, want)

@@ -22,28 +22,28 @@ func rulesPages(text string) []string {
 
 // rulesPage renders page n of g's guide for a chat (tableID names it in
 // the buttons); a nil game gives the list of games and how to ask.
-func (b *Bot) rulesPage(l loc, tableID string, g Game, n int) message {
+func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
 	if g == nil {
-		return message{Text: l.T("rules.choose", "Games", b.gameList(l, "/rules"))}
+		return Message{Text: l.T("rules.choose", "Games", b.gameList(l, "/rules"))}
 	}
 	pages := rulesPages(l.T(g.ID() + ".rules"))
 	n = max(0, min(n, len(pages)-1))
 	text := pages[n]
 	if len(pages) == 1 {
-		return message{Text: text}
+		return Message{Text: text}
 	}
 	text += "\n\n" + l.T("rules.page", "Page", n+1, "Pages", len(pages))
-	btn := func(label string, page int) button {
-		return button{Text: label, Data: payload{Op: 'r', Table: tableID, Word: g.ID(), Args: []int{page}}.String()}
+	btn := func(label string, page int) Button {
+		return Button{Text: label, Data: payload{Op: 'r', Table: tableID, Word: g.ID(), Args: []int{page}}.String()}
 	}
-	var row []button
+	var row []Button
 	if n > 0 {
 		row = append(row, btn("◀", n-1))
 	}
 	if n < len(pages)-1 {
 		row = append(row, btn("▶", n+1))
 	}
-	return message{Text: text, Keyboard: [][]button{row}}
+	return Message{Text: text, Keyboard: [][]Button{row}}
 }
 
 // onRulesPage turns a page of the rules message the button sits on.

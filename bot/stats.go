@@ -50,14 +50,14 @@ func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd comman
 	q := &resultQuery{Cmd: cmd.name, User: m.From.ID, Name: userName(m.From)}
 	switch cmd.name {
 	case "forgetme":
-		ch.post(t, message{Text: l.T("forget.private_only")})
+		ch.post(t, Message{Text: l.T("forget.private_only")})
 		return nil
 	case "top":
 		q.Game = t.Kind
 		if len(cmd.args) > 0 {
 			g, ok := b.games.find(strings.Join(cmd.args, " "))
 			if !ok {
-				ch.post(t, message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/top"))})
+				ch.post(t, Message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/top"))})
 				return nil
 			}
 			q.Game = g.ID()
@@ -70,21 +70,21 @@ func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd comman
 // answerQuery renders a queued results command from the store as it is
 // now. A failed read is answered as such rather than retried: unlike a
 // result, an answer may be lost.
-func (b *Bot) answerQuery(ctx context.Context, t *Table, q *resultQuery) message {
+func (b *Bot) answerQuery(ctx context.Context, t *Table, q *resultQuery) Message {
 	l := b.loc(t.Lang)
 	rs, ok := b.results()
 	if !ok {
-		return message{Text: l.T("stats.unavailable")}
+		return Message{Text: l.T("stats.unavailable")}
 	}
 	var (
-		m   message
+		m   Message
 		err error
 	)
 	switch q.Cmd {
 	case "stats":
 		var games map[string]store.PlayerStats
 		if games, err = rs.PlayerGames(ctx, t.ChatID, humanPlayer(q.User)); err == nil {
-			m = b.renderStats(l, esc(q.Name), false, 0, games)
+			m = b.renderStats(l, Esc(q.Name), false, 0, games)
 		}
 	case "top":
 		m, err = b.answerTop(ctx, rs, l, t.ChatID, q)
@@ -94,31 +94,31 @@ func (b *Bot) answerQuery(ctx context.Context, t *Table, q *resultQuery) message
 			m = b.renderHistory(l, hist)
 		}
 	default:
-		return message{Text: l.T("command.unknown")}
+		return Message{Text: l.T("command.unknown")}
 	}
 	if err != nil {
 		b.log.Warn().Err(err).Str("table", t.ID).Str("cmd", q.Cmd).Msg("results not read")
-		return message{Text: l.T("stats.unavailable")}
+		return Message{Text: l.T("stats.unavailable")}
 	}
 	return m
 }
 
 // answerTop reads a group's leaderboard, and the presser's own standing
 // when they are not on it.
-func (b *Bot) answerTop(ctx context.Context, rs resultStore, l loc, chat int64, q *resultQuery) (message, error) {
+func (b *Bot) answerTop(ctx context.Context, rs resultStore, l Loc, chat int64, q *resultQuery) (Message, error) {
 	game := q.Game
 	if game == "" {
 		var err error
 		if game, err = b.topGame(ctx, rs, chat); err != nil {
-			return message{}, err
+			return Message{}, err
 		}
 	}
 	if game == "" {
-		return message{Text: l.T("history.empty")}, nil
+		return Message{Text: l.T("history.empty")}, nil
 	}
 	top, err := rs.Top(ctx, chat, game, topSize)
 	if err != nil {
-		return message{}, err
+		return Message{}, err
 	}
 	me := humanPlayer(q.User)
 	if slices.ContainsFunc(top, func(p store.PlayerStats) bool { return p.Player == me }) {
@@ -133,7 +133,7 @@ func (b *Bot) answerTop(ctx context.Context, rs resultStore, l loc, chat int64, 
 	if mine.Games >= store.RankedGames {
 		all, err := rs.Top(ctx, chat, game, topScan)
 		if err != nil {
-			return message{}, err
+			return Message{}, err
 		}
 		rank = slices.IndexFunc(all, func(p store.PlayerStats) bool { return p.Player == me }) + 1
 	}
@@ -161,10 +161,10 @@ func (b *Bot) topGame(ctx context.Context, rs resultStore, chat int64) (string, 
 
 // privateStats answers /stats in private: the user's results summed over
 // every group they played in.
-func (b *Bot) privateStats(ctx context.Context, m *models.Message, l loc) error {
+func (b *Bot) privateStats(ctx context.Context, m *models.Message, l Loc) error {
 	rs, ok := b.results()
 	if !ok {
-		b.reply(ctx, m.Chat.ID, message{Text: l.T("stats.unavailable")})
+		b.reply(ctx, m.Chat.ID, Message{Text: l.T("stats.unavailable")})
 		return nil
 	}
 	player := humanPlayer(m.From.ID)
@@ -186,7 +186,7 @@ func (b *Bot) privateStats(ctx context.Context, m *models.Message, l loc) error 
 			sums[id] = addStats(sums[id], s)
 		}
 	}
-	b.reply(ctx, m.Chat.ID, b.renderStats(l, esc(userName(m.From)), true, groups, sums))
+	b.reply(ctx, m.Chat.ID, b.renderStats(l, Esc(userName(m.From)), true, groups, sums))
 	return nil
 }
 
@@ -218,11 +218,11 @@ func ordinal(p store.PlayerStats) float64 {
 // askForget asks for a confirmation of /forgetme. The buttons carry the
 // asker and the time of the question, so only they can confirm, and only
 // for a while.
-func (b *Bot) askForget(ctx context.Context, m *models.Message, l loc) {
-	btn := func(text string, yes int) button {
-		return button{Text: text, Data: payload{Op: 'f', Table: tableID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
+func (b *Bot) askForget(ctx context.Context, m *models.Message, l Loc) {
+	btn := func(text string, yes int) Button {
+		return Button{Text: text, Data: payload{Op: 'f', Table: tableID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
 	}
-	b.reply(ctx, m.Chat.ID, message{Text: l.T("forget.confirm"), Keyboard: [][]button{{
+	b.reply(ctx, m.Chat.ID, Message{Text: l.T("forget.confirm"), Keyboard: [][]Button{{
 		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
 	}}})
 }
@@ -258,11 +258,11 @@ func (b *Bot) onForget(ctx context.Context, q *models.CallbackQuery, p payload) 
 	b.answer(ctx, q, "", false, "")
 	if msg := q.Message.Message; msg != nil {
 		b.waitAdmit(ctx, msg.Chat.ID)
-		if err := b.edit(ctx, msg.Chat.ID, msg.ID, message{Text: text}); err == nil || isNotModified(err) {
+		if err := b.edit(ctx, msg.Chat.ID, msg.ID, Message{Text: text}); err == nil || isNotModified(err) {
 			return nil
 		}
 	}
-	b.reply(ctx, user, message{Text: text})
+	b.reply(ctx, user, Message{Text: text})
 	return nil
 }
 
@@ -271,7 +271,7 @@ func (b *Bot) onForget(ctx context.Context, q *models.CallbackQuery, p payload) 
 // renderStats is /stats: per game, in menu order. In private the stats
 // are summed over groups (the rating shown is then the best of the
 // groups', and labelled so).
-func (b *Bot) renderStats(l loc, name string, private bool, groups int, stats map[string]store.PlayerStats) message {
+func (b *Bot) renderStats(l Loc, name string, private bool, groups int, stats map[string]store.PlayerStats) Message {
 	var sb strings.Builder
 	gameKey, noneKey := "stats.game_group", "stats.none_group"
 	if private {
@@ -297,14 +297,14 @@ func (b *Bot) renderStats(l loc, name string, private bool, groups int, stats ma
 			"Rating", decimal(l, ordinal(s))))
 	}
 	if n == 0 {
-		return message{Text: l.T(noneKey, "Name", name)}
+		return Message{Text: l.T(noneKey, "Name", name)}
 	}
-	return message{Text: sb.String()}
+	return Message{Text: sb.String()}
 }
 
 // renderTop is /top: the leaderboard, then the presser's own line when
 // they are not on it (rank 0: not ranked yet, or beyond the search).
-func (b *Bot) renderTop(l loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) message {
+func (b *Bot) renderTop(l Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) Message {
 	var sb strings.Builder
 	sb.WriteString(l.T("top.title", "Game", b.gameTitle(l, game)))
 	line := func(rank string, p store.PlayerStats) string {
@@ -331,13 +331,13 @@ func (b *Bot) renderTop(l loc, game string, top []store.PlayerStats, me *store.P
 			sb.WriteString("\n" + line("…", *me))
 		}
 	}
-	return message{Text: sb.String()}
+	return Message{Text: sb.String()}
 }
 
 // renderHistory is /history: one line per game, newest first.
-func (b *Bot) renderHistory(l loc, hist []store.Result) message {
+func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 	if len(hist) == 0 {
-		return message{Text: l.T("history.empty")}
+		return Message{Text: l.T("history.empty")}
 	}
 	var sb strings.Builder
 	sb.WriteString(l.T("history.title"))
@@ -358,7 +358,7 @@ func (b *Bot) renderHistory(l loc, hist []store.Result) message {
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
 	}
-	return message{Text: sb.String()}
+	return Message{Text: sb.String()}
 }
 
 // gameOrder lists the games of a stats map: the bot's games in menu order,
@@ -380,27 +380,27 @@ func (b *Bot) gameOrder(stats map[string]store.PlayerStats) []string {
 }
 
 // gameTitle is a game's name, or its id when the bot no longer offers it.
-func (b *Bot) gameTitle(l loc, id string) string {
+func (b *Bot) gameTitle(l Loc, id string) string {
 	if g, ok := b.games.get(id); ok {
-		return title(l, g)
+		return Title(l, g)
 	}
-	return esc(id)
+	return Esc(id)
 }
 
 // playerName shows a results player: a person by the name stored, a robot
 // by its level, a forgotten person neutrally. HTML-escaped.
-func (b *Bot) playerName(l loc, game, player, name string) string {
+func (b *Bot) playerName(l Loc, game, player, name string) string {
 	if player == "" {
 		return l.T("history.forgotten")
 	}
 	if level, ok := robotLevel(player); ok {
-		label := esc(level)
+		label := Esc(level)
 		if g, ok := b.games.get(game); ok && l.Has(g.ID()+".level."+level) {
 			label = levelLabel(l, g, level)
 		}
 		return "🤖 " + label
 	}
-	return esc(name)
+	return Esc(name)
 }
 
 // integer shows a whole number with a true minus: «−3».
@@ -413,7 +413,7 @@ func integer(n int) string {
 
 // decimal shows a number with one decimal, the language's decimal sign and
 // a true minus: «−1,5», "12.3".
-func decimal(l loc, x float64) string {
+func decimal(l Loc, x float64) string {
 	s := strconv.FormatFloat(x, 'f', 1, 64)
 	if s == "-0.0" {
 		s = "0.0"

@@ -23,7 +23,8 @@ const (
 
 // Table is everything the bot keeps about one group chat (or forum topic):
 // the lobby, the seats, the engine state and the timers. It is stored as
-// JSON in one record, so one compare-and-set covers a whole move.
+// JSON in one record, so one compare-and-set covers a whole move. Games
+// never get it: they read it through its TableView.
 type Table struct {
 	ID      string `json:"id"`
 	ChatID  int64  `json:"chat"`
@@ -110,9 +111,9 @@ func (t *Table) stopTimers() {
 	}
 }
 
-// seat returns the table seat of an engine seat, or nil for game.System
+// Seat returns the table seat of an engine seat, or nil for game.System
 // and anything out of range: the system seat has no Seats entry.
-func (t *Table) seat(s game.Seat) *Seat {
+func (t *Table) Seat(s game.Seat) *Seat {
 	if s < 0 || int(s) >= len(t.Seats) {
 		return nil
 	}
@@ -216,7 +217,7 @@ func Replay(t *Table, games ...Game) (game.State, error) {
 	}
 	replay := *t
 	replay.Log = nil
-	st, err := k.Start(&replay)
+	st, err := k.Start(replay.View())
 	if err != nil {
 		return nil, err
 	}

@@ -53,13 +53,13 @@ func (b *Bot) schedule(t *Table, g Game, st game.State, moved bool) {
 
 // delay is how long the bot waits before acting for seat s.
 func (b *Bot) delay(t *Table, g Game, st game.State, s game.Seat) (time.Duration, bool) {
-	ts := t.seat(s)
-	if c, ok := g.(withClocks); ok {
+	ts := t.Seat(s)
+	if c, ok := g.(ClockGame); ok {
 		level := ""
 		if ts != nil && !ts.Human() {
 			level = ts.AI
 		}
-		return c.Delay(t, st, s, level, seatSeed(t)^uint64(s+2))
+		return c.Delay(t.View(), st, s, level, seatSeed(t)^uint64(s+2))
 	}
 	switch {
 	case ts == nil:
@@ -146,7 +146,7 @@ func (b *Bot) actFor(t *Table, ch *change, g Game, st game.State, seat game.Seat
 	if len(legal) == 0 {
 		return nil
 	}
-	s := t.seat(seat)
+	s := t.Seat(seat)
 	if seat == game.System {
 		// The system's move is the first it may make (a deal, the next round).
 		return b.apply(t, ch, g, st, seat, legal[0], true)
@@ -161,8 +161,8 @@ func (b *Bot) actFor(t *Table, ch *change, g Game, st game.State, seat game.Seat
 		level = "" // a person's timeout: the simplest player moves, quickly
 	}
 	a := legal[0]
-	if r, ok := g.(withRobots); ok {
-		choice, move := r.Auto(st, seat, decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget})
+	if r, ok := g.(RobotGame); ok {
+		choice, move := r.Auto(st, seat, Decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget})
 		if !move {
 			// A real-time robot waits: it looks again after its reaction time.
 			s.Due = time.Time{}

@@ -120,7 +120,7 @@ func (b *Bot) closeTable(t *Table) {
 }
 
 // reply sends a direct answer into a private chat.
-func (b *Bot) reply(ctx context.Context, chatID int64, m message) {
+func (b *Bot) reply(ctx context.Context, chatID int64, m Message) {
 	b.waitAdmit(ctx, chatID)
 	_, err := b.send(ctx, chatID, 0, m)
 	if err != nil {

@@ -3,10 +3,16 @@
 // always covers what players get.
 package games
 
-import "github.com/trickchef/trickchef/bot"
+import (
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/chef"
+	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/sausages"
+	"github.com/trickchef/trickchef/bot/trickchef"
+)
 
 // All returns the games the bot offers, in menu order. Adding a game means
-// one engine under game/, its adapter in bot/, and a line here.
+// one engine under game/, its adapter under bot/, and a line here.
 func All() []bot.Game {
-	return []bot.Game{bot.Trickchef(), bot.Sausages(), bot.Chef(), bot.Chekharda()}
+	return []bot.Game{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
 }

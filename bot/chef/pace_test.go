@@ -1,4 +1,4 @@
-package bot_test
+package chef_test
 
 import (
 	"flag"
@@ -36,21 +36,20 @@ func TestChefPace(t *testing.T) {
 	srv := telegramtest.NewServer(telegramtest.WithTB(t)) // Telegram's limits, unscaled
 	t.Cleanup(srv.Close)
 	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
-	h := &harness{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st,
+	h := &harness{&bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st,
 		Cfg: bot.Config{TurnTimeout: 10 * time.Minute},
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)},
-		t: t, srv: srv, store: st}
-	h.start()
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}, TB: t, Redis: st}}
+	h.MustStart()
 	t.Cleanup(h.Stop)
 
 	var people []*telegramtest.User
 	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб", "Даша", "Егор"} {
-		people = append(people, h.begin(srv.NewUser(name)))
+		people = append(people, h.MustBegin(srv.NewUser(name)))
 	}
 	group := srv.NewGroup("Темп", people...)
 	lobby := h.chefLobby(group, people)
 	first := len(srv.Calls())
-	h.startGame(group, people[0], lobby)
+	h.MustStartGame(people[0], lobby)
 	started := time.Now()
 
 	done := make(chan struct{})

@@ -1,4 +1,4 @@
-package bot_test
+package chef_test
 
 import (
 	"math/rand/v2"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 )
@@ -16,26 +17,26 @@ import (
 // chefLobby opens a Меню шефа lobby with the people and robots of the
 // given levels (chef level ids), in that order.
 func (h *harness) chefLobby(group *telegramtest.Chat, people []*telegramtest.User, robots ...string) *telegramtest.Message {
-	h.t.Helper()
+	h.TB.Helper()
 	lobby, err := h.LobbyFor("chef", group, people[0], people[1:], 0)
 	if err != nil {
-		h.t.Fatal(err)
+		h.TB.Fatal(err)
 	}
-	levels := bot.Chef().(interface{ Levels() []string }).Levels()
+	levels := chef.Game().(interface{ Levels() []string }).Levels()
 	current := 0 // the lobby starts at the easiest level
 	label := func() string { return h.T("lobby.level_button", "Level", h.T("chef.level."+levels[current])) }
 	for _, want := range robots {
 		for levels[current] != want {
 			if _, err := people[0].Press(lobby, label()); err != nil {
-				h.t.Fatal(err)
+				h.TB.Fatal(err)
 			}
 			current = (current + 1) % len(levels)
-			if _, err := group.WaitMessage(10*time.Second, hasButton(label())); err != nil {
-				h.t.Fatalf("level %s not shown: %v", levels[current], err)
+			if _, err := group.WaitMessage(10*time.Second, bottest.HasButton(label())); err != nil {
+				h.TB.Fatalf("level %s not shown: %v", levels[current], err)
 			}
 		}
 		if _, err := people[0].Press(lobby, h.T("lobby.ai_button")); err != nil {
-			h.t.Fatal(err)
+			h.TB.Fatal(err)
 		}
 	}
 	return lobby
@@ -43,11 +44,11 @@ func (h *harness) chefLobby(group *telegramtest.Chat, people []*telegramtest.Use
 
 // chefState decodes the group's game.
 func (h *harness) chefState(group *telegramtest.Chat) (*bot.Table, game.State) {
-	h.t.Helper()
-	tab, _ := h.table(group)
+	h.TB.Helper()
+	tab, _ := h.Table(group)
 	st, err := bot.State(tab, allGames()...)
 	if err != nil {
-		h.t.Fatal(err)
+		h.TB.Fatal(err)
 	}
 	return tab, st
 }
@@ -55,7 +56,7 @@ func (h *harness) chefState(group *telegramtest.Chat) (*bot.Table, game.State) {
 // playChefRandomly runs a RandomPlayer for each person until the group
 // shows the final results, and checks what a finished game must show.
 func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramtest.User, seed uint64, timeout time.Duration) {
-	h.t.Helper()
+	h.TB.Helper()
 	done := make(chan struct{})
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var waits []func() bottest.RandomStats
@@ -73,11 +74,11 @@ func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramt
 		total.Errors = append(total.Errors, s.Errors...)
 	}
 	if err != nil {
-		h.dumpGroup(group)
-		h.t.Fatalf("no final result: %v", err)
+		h.DumpGroup(group)
+		h.TB.Fatalf("no final result: %v", err)
 	}
 	for _, err := range total.Errors {
-		h.t.Error(err) // a press the bot did not answer
+		h.TB.Error(err) // a press the bot did not answer
 	}
 	// Buttons offer only legal moves, so nothing is refused by the rules or
 	// as a senseless choice. A player who saw no change for long presses an
@@ -85,15 +86,15 @@ func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramt
 	// landed pressed a button of a game that has just ended.
 	for _, a := range total.Answers {
 		if a != h.T("error.stale") && a != h.T("error.stale_game") {
-			h.t.Errorf("a press was refused: %q", a)
+			h.TB.Errorf("a press was refused: %q", a)
 		}
 	}
 	if total.Drafts == 0 {
-		h.t.Error("the players never pressed a step of a multi-press choice")
+		h.TB.Error("the players never pressed a step of a multi-press choice")
 	}
 	tab, st := h.chefState(group)
 	if !st.Over() {
-		h.t.Fatal("the final result was posted, but the game is not over")
+		h.TB.Fatal("the final result was posted, but the game is not over")
 	}
 	r := st.Result()
 	var names []string
@@ -105,11 +106,11 @@ func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramt
 		want = h.Shown("result.winner", "Name", names[0])
 	}
 	if !strings.Contains(final.Text, want) {
-		h.t.Errorf("the final message does not name the winner %q:\n%s", want, final.Text)
+		h.TB.Errorf("the final message does not name the winner %q:\n%s", want, final.Text)
 	}
-	h.checkLimits(group)
-	h.t.Logf("%d moves, %d presses (%d draft steps); group calls %d, peak %d in a scaled minute",
-		len(tab.Log), total.Presses, total.Drafts, h.srv.CallsPerChat()[group.ID()], h.srv.PeakCalls(group.ID(), time.Minute/speedup))
+	h.CheckLimits(group)
+	h.TB.Logf("%d moves, %d presses (%d draft steps); group calls %d, peak %d in a scaled minute",
+		len(tab.Log), total.Presses, total.Drafts, h.Srv.CallsPerChat()[group.ID()], h.Srv.PeakCalls(group.ID(), time.Minute/bottest.Speedup))
 }
 
 // TestChefEightSeats: six people pressing random buttons, draft steps
@@ -119,11 +120,11 @@ func TestChefEightSeats(t *testing.T) {
 	h := newHarness(t, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб", "Даша", "Егор"} {
-		people = append(people, h.begin(h.srv.NewUser(name)))
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
 	}
-	group := h.srv.NewGroup("Кухня", people...)
+	group := h.Srv.NewGroup("Кухня", people...)
 	lobby := h.chefLobby(group, people, "cook", "shef")
-	h.startGame(group, people[0], lobby)
+	h.MustStartGame(people[0], lobby)
 	tab, _ := h.chefState(group)
 	if len(tab.Seats) != 8 || tab.Seats[6].AI != "cook" || tab.Seats[7].AI != "shef" {
 		t.Fatalf("seats: %+v", tab.Seats)
@@ -137,10 +138,10 @@ func TestChefEightSeats(t *testing.T) {
 func TestChefTwoPlayers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	people := []*telegramtest.User{h.begin(h.srv.NewUser("Аня"))}
-	group := h.srv.NewGroup("Вдвоём", people...)
+	people := []*telegramtest.User{h.MustBegin(h.Srv.NewUser("Аня"))}
+	group := h.Srv.NewGroup("Вдвоём", people...)
 	lobby := h.chefLobby(group, people, "cook")
-	h.startGame(group, people[0], lobby)
+	h.MustStartGame(people[0], lobby)
 	h.playChefRandomly(group, people, 2, 6*time.Minute)
 }
 
@@ -168,11 +169,11 @@ func parseChefButton(data string) (chefButton, bool) {
 func TestChefStaleAndForeignPresses(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Чужие кнопки", a, b)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Чужие кнопки", a, b)
 	lobby := h.chefLobby(group, []*telegramtest.User{a, b})
-	h.startGame(group, a, lobby)
+	h.MustStartGame(a, lobby)
 	users := map[int64]*telegramtest.User{a.ID(): a, b.ID(): b}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for turn := 0; ; turn++ {
@@ -192,7 +193,7 @@ func TestChefStaleAndForeignPresses(t *testing.T) {
 		nonce := tab.Seats[seat].Nonce
 		var msg *telegramtest.Message
 		var btns []telegramtest.Button
-		if err := h.srv.WaitFor(10*time.Second, func() bool {
+		if err := h.Srv.WaitFor(10*time.Second, func() bool {
 			msg, btns = bottest.GameButtons(u)
 			if msg == nil {
 				return false
@@ -218,13 +219,13 @@ func TestChefStaleAndForeignPresses(t *testing.T) {
 			continue
 		}
 		// Someone else presses this player's buttons (from their own chat).
-		v := h.version(group)
+		v := h.Version(group)
 		otherMsg := other.PrivateChat().Last()
-		h.expectAnswer(other, otherMsg, draft.CallbackData, h.T("error.not_yours"))
+		h.ExpectAnswer(other, otherMsg, draft.CallbackData, h.T("error.not_yours"))
 		if move.CallbackData != "" {
-			h.expectAnswer(other, otherMsg, move.CallbackData, h.T("error.not_yours"))
+			h.ExpectAnswer(other, otherMsg, move.CallbackData, h.T("error.not_yours"))
 		}
-		if got := h.version(group); got != v {
+		if got := h.Version(group); got != v {
 			t.Fatalf("foreign presses changed the table: version %d → %d", v, got)
 		}
 		// The player opens the choice and completes it.
@@ -240,7 +241,7 @@ func TestChefStaleAndForeignPresses(t *testing.T) {
 				t.Fatal("the choice never reached a move")
 			}
 			var cur *telegramtest.Message
-			if err := h.srv.WaitFor(10*time.Second, func() bool {
+			if err := h.Srv.WaitFor(10*time.Second, func() bool {
 				cur = u.PrivateChat().Message(msg.ID)
 				return cur != nil && signatureOf(cur) != seen
 			}); err != nil {
@@ -267,13 +268,13 @@ func TestChefStaleAndForeignPresses(t *testing.T) {
 			t.Fatalf("final press %q: %+v, %v", final.Text, ans, err)
 		}
 		// The same buttons again, after the move: stale, harmless.
-		v = h.version(group)
-		h.expectAnswer(u, msg, draft.CallbackData, h.T("error.stale"))
-		h.expectAnswer(u, msg, final.CallbackData, h.T("error.stale"))
+		v = h.Version(group)
+		h.ExpectAnswer(u, msg, draft.CallbackData, h.T("error.stale"))
+		h.ExpectAnswer(u, msg, final.CallbackData, h.T("error.stale"))
 		if move.CallbackData != "" {
-			h.expectAnswer(u, msg, move.CallbackData, h.T("error.stale"))
+			h.ExpectAnswer(u, msg, move.CallbackData, h.T("error.stale"))
 		}
-		if got := h.version(group); got != v {
+		if got := h.Version(group); got != v {
 			t.Fatalf("stale presses changed the table: version %d → %d", v, got)
 		}
 		tab2, _ := h.chefState(group)

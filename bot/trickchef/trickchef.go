@@ -1,4 +1,7 @@
-package bot
+// Package trickchef adapts Трик-н-Шеф (game/trickchef) to the platform:
+// its Telegram rendering, lobby options, robots with memory, the coin
+// draft and the private info alert. cmd/internal/games wires Game in.
+package trickchef
 
 import (
 	"encoding/json"
@@ -7,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
@@ -14,9 +18,9 @@ import (
 // trickchefGame adapts Трик-н-Шеф to the platform.
 type trickchefGame struct{}
 
-// Trickchef is Трик-н-Шеф, the trick-taking game with coins and a
+// Game is Трик-н-Шеф, the trick-taking game with coins and a
 // shifting trump, for 3–4 players.
-func Trickchef() Game { return trickchefGame{} }
+func Game() bot.Game { return trickchefGame{} }
 
 func (trickchefGame) ID() string { return "trickchef" }
 func (trickchefGame) Aliases() []string {
@@ -30,20 +34,20 @@ const optRemoved = "removed"
 
 func removedSuit(option int) tc.Suit { return tc.Suit((int(tc.DefaultRemoved) + option) % tc.NumSuits) }
 
-func (trickchefGame) Options() []option {
-	return []option{{
+func (trickchefGame) Options() []bot.GameOption {
+	return []bot.GameOption{{
 		Key:    optRemoved,
 		Values: tc.NumSuits,
 		Shown:  func(seats int) bool { return seats == 3 },
-		Label: func(l loc, v int) string {
+		Label: func(l bot.Loc, v int) string {
 			return l.T("trickchef.option.removed", "Suit", suitEmoji(removedSuit(v)))
 		},
 	}}
 }
 
-func (g trickchefGame) Start(t *Table) (game.State, error) {
-	removed := removedSuit(optionValue(t, g, optRemoved))
-	return tc.New(tc.Config{Players: len(t.Seats), Removed: removed, First: 0, Seed: t.Seed})
+func (g trickchefGame) Start(t bot.TableView) (game.State, error) {
+	removed := removedSuit(bot.OptionValue(t, g, optRemoved))
+	return tc.New(tc.Config{Players: t.Seats(), Removed: removed, First: 0, Seed: t.Seed()})
 }
 
 func (trickchefGame) Decode(data []byte) (game.State, error) { return tc.Unmarshal(data) }
@@ -55,7 +59,7 @@ func (trickchefGame) Levels() []string {
 // Auto plays the baseline for a person who timed out, and the level's
 // player for a robot. «Шеф» searches within d.Budget; its choice is logged
 // like any move, so a replay stays exact.
-func (trickchefGame) Auto(st game.State, seat game.Seat, d decision) (game.Action, bool) {
+func (trickchefGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
 	v := st.(*tc.State).SeatView(seat)
 	if d.Level == "" {
 		return tc.Baseline(v, d.Seed), true
@@ -97,8 +101,8 @@ func (trickchefGame) Draft(st game.State, seat game.Seat, _ []int, coins int) ([
 }
 
 // chosenCoins is the seat's coin choice, 0 when none (or no longer valid).
-func chosenCoins(t *Table, seat, have int) int {
-	if d := t.Seats[seat].Draft; len(d) == 1 && d[0] >= -have && d[0] <= have {
+func chosenCoins(t bot.TableView, seat, have int) int {
+	if d := t.Draft(seat); len(d) == 1 && d[0] >= -have && d[0] <= have {
 		return d[0]
 	}
 	return 0
@@ -160,7 +164,7 @@ func chefsText(chefs [tc.NumSuits]int) string {
 }
 
 // trumpLine tells which suits are trump now.
-func trumpLine(l loc, v tc.Public) string {
+func trumpLine(l bot.Loc, v tc.Public) string {
 	if len(v.Trumps) == 0 {
 		return l.T("trickchef.trump_none")
 	}
@@ -170,7 +174,7 @@ func trumpLine(l loc, v tc.Public) string {
 	return l.T("trickchef.trump", "Suits", suitsText(v.Trumps))
 }
 
-func poolLine(l loc, v tc.Public) string {
+func poolLine(l bot.Loc, v tc.Public) string {
 	var parts []string
 	for _, s := range v.Suits {
 		parts = append(parts, suitEmoji(s)+strconv.Itoa(v.Pool[s]))
@@ -178,13 +182,13 @@ func poolLine(l loc, v tc.Public) string {
 	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", v.Reserve)
 }
 
-func (k trickchefGame) RenderTable(l loc, t *Table, st game.State) message {
+func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*tc.State).PublicView()
 	var b strings.Builder
 	if v.Phase == tc.PhaseOver {
-		b.WriteString(l.T("trickchef.header_over", "Title", title(l, k)))
+		b.WriteString(l.T("trickchef.header_over", "Title", bot.Title(l, k)))
 	} else {
-		b.WriteString(l.T("trickchef.header", "Title", title(l, k), "Round", v.Round, "Trick", v.Trick))
+		b.WriteString(l.T("trickchef.header", "Title", bot.Title(l, k), "Round", v.Round, "Trick", v.Trick))
 	}
 	b.WriteString("\n")
 	if v.Phase != tc.PhaseOver {
@@ -193,7 +197,7 @@ func (k trickchefGame) RenderTable(l loc, t *Table, st game.State) message {
 		if len(v.CurrentTrick) > 0 {
 			b.WriteString("\n" + l.T("trickchef.on_table") + "\n")
 			for _, p := range v.CurrentTrick {
-				b.WriteString("  " + seatName(t, p.Seat) + ": " + playedText(p) + "\n")
+				b.WriteString("  " + bot.SeatName(t, p.Seat) + ": " + playedText(p) + "\n")
 			}
 		}
 	}
@@ -204,25 +208,25 @@ func (k trickchefGame) RenderTable(l loc, t *Table, st game.State) message {
 			marker = "▶️ "
 		}
 		line := l.T("trickchef.seat_line",
-			"Name", seatName(t, game.Seat(i)),
+			"Name", bot.SeatName(t, game.Seat(i)),
 			"Cards", sp.HandSize, "Tricks", sp.TricksWon, "Coins", sp.Coins,
 			"Chefs", chefsText(sp.Chefs), "Total", l.T("count.points", "Count", sp.Total))
-		b.WriteString(marker + line + seatMark(t, game.Seat(i), v.Phase == tc.PhaseOver) + "\n")
+		b.WriteString(marker + line + bot.SeatMark(t, game.Seat(i), v.Phase == tc.PhaseOver) + "\n")
 	}
 	if lt := v.LastTrick; lt != nil && v.Phase != tc.PhaseOver {
 		b.WriteString("\n" + lastTrickText(l, t, lt) + "\n")
 	}
-	if e := eventLine(l, t); e != "" {
+	if e := bot.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
-	var kb [][]button
+	var kb [][]bot.Button
 	switch {
 	case v.Phase == tc.PhaseOver:
 		b.WriteString("\n" + l.T("trickchef.game_over"))
-	case t.Phase != PhasePlaying:
+	case t.Phase() != bot.PhasePlaying:
 		// stopped: the event line says so
 	default:
-		who := mention(t, v.ToAct)
+		who := bot.Mention(t, v.ToAct)
 		switch v.Phase {
 		case tc.PhasePick:
 			b.WriteString("\n" + l.T("trickchef.turn_pick", "Name", who))
@@ -231,40 +235,40 @@ func (k trickchefGame) RenderTable(l loc, t *Table, st game.State) message {
 		default:
 			b.WriteString("\n" + l.T("trickchef.turn_play", "Name", who))
 		}
-		b.WriteString(deadlineText(l, t, v.ToAct))
+		b.WriteString(bot.DeadlineText(l, t, v.ToAct))
 	}
-	return message{Text: b.String(), Keyboard: kb}
+	return bot.Message{Text: b.String(), Keyboard: kb}
 }
 
-func lastTrickText(l loc, t *Table, lt *tc.TrickResult) string {
+func lastTrickText(l bot.Loc, t bot.TableView, lt *tc.TrickResult) string {
 	var cards []string
 	for _, p := range lt.Cards {
 		cards = append(cards, playedText(p))
 	}
-	s := l.T("trickchef.last_trick", "Cards", strings.Join(cards, ", "), "Winner", seatName(t, lt.Winner))
+	s := l.T("trickchef.last_trick", "Cards", strings.Join(cards, ", "), "Winner", bot.SeatName(t, lt.Winner))
 	if lt.ChefChosen {
-		s += "\n" + l.T("trickchef.last_chef", "Name", seatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit))
+		s += "\n" + l.T("trickchef.last_chef", "Name", bot.SeatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit))
 	} else {
-		s += "\n" + l.T("trickchef.last_chef_pending", "Name", seatName(t, lt.ChefTaker))
+		s += "\n" + l.T("trickchef.last_chef_pending", "Name", bot.SeatName(t, lt.ChefTaker))
 	}
 	if len(lt.Income) > 0 {
-		s += "\n" + l.T("trickchef.last_income", "Names", names(t, lt.Income))
+		s += "\n" + l.T("trickchef.last_income", "Names", bot.SeatNames(t, lt.Income))
 	}
 	return s
 }
 
-func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) message {
+func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	s := st.(*tc.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("trickchef.hand_header", "Title", title(l, k), "Chat", esc(t.Title), "Round", v.Round, "Trick", v.Trick) + "\n")
+	b.WriteString(l.T("trickchef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Round", v.Round, "Trick", v.Trick) + "\n")
 	if v.Phase == tc.PhaseOver {
 		b.WriteString(l.T("hand.over"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
-	if t.Phase != PhasePlaying {
+	if t.Phase() != bot.PhasePlaying {
 		b.WriteString(l.T("hand.stopped"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
 	me := v.Seats[seat]
 	myTurn := v.ToAct == game.Seat(seat)
@@ -276,14 +280,14 @@ func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 		if len(v.CurrentTrick) > 0 {
 			var cards []string
 			for _, p := range v.CurrentTrick {
-				cards = append(cards, seatName(t, p.Seat)+" "+playedText(p))
+				cards = append(cards, bot.SeatName(t, p.Seat)+" "+playedText(p))
 			}
 			b.WriteString(l.T("trickchef.hand_trick", "Cards", strings.Join(cards, ", ")) + "\n")
 		}
 	}
 	b.WriteString(l.T("trickchef.hand_mine", "Coins", l.T("count.coins", "Count", me.Coins), "Chefs", chefsText(me.Chefs)) + "\n")
 	b.WriteString("\n" + l.T("trickchef.hand_cards", "Cards", cardsText(v.Hand)) + "\n")
-	var kb [][]button
+	var kb [][]bot.Button
 	switch {
 	case !myTurn:
 		b.WriteString("\n" + l.T("hand.wait"))
@@ -293,10 +297,10 @@ func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 			key, counts = "trickchef.hand_award", v.Pool
 		}
 		b.WriteString("\n" + l.T(key))
-		var row []button
+		var row []bot.Button
 		for _, su := range v.Suits {
 			if counts[su] > 0 {
-				row = append(row, actionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
+				row = append(row, bot.ActionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
 			}
 		}
 		kb = append(kb, row)
@@ -310,7 +314,7 @@ func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 		for _, c := range v.Playable {
 			playable[c] = true
 		}
-		var row []button
+		var row []bot.Button
 		for _, c := range v.Hand {
 			label := cardText(c)
 			if mod != 0 {
@@ -319,7 +323,7 @@ func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 			if !playable[c] {
 				label = "(" + label + ")"
 			}
-			row = append(row, actionButton(t, seat, label, tc.PlayAction(c, mod)))
+			row = append(row, bot.ActionButton(t, seat, label, tc.PlayAction(c, mod)))
 			if len(row) == 5 {
 				kb = append(kb, row)
 				row = nil
@@ -330,17 +334,17 @@ func (k trickchefGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 		}
 		kb = append(kb, coinRows(t, seat, me.Coins, mod)...)
 	}
-	kb = append(kb, []button{infoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))})
-	return message{Text: b.String(), Keyboard: kb, Ping: myTurn, Lazy: !myTurn}
+	kb = append(kb, []bot.Button{bot.InfoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))})
+	return bot.Message{Text: b.String(), Keyboard: kb, Ping: myTurn, Lazy: !myTurn}
 }
 
 // coinRows lets a player choose the coins for the next card in one tap:
 // +2, +4, … and −2, −4, … up to the coins they hold, and 0 to reset.
-func coinRows(t *Table, seat, coins, chosen int) [][]button {
+func coinRows(t bot.TableView, seat, coins, chosen int) [][]bot.Button {
 	if coins == 0 {
 		return nil
 	}
-	btn := func(k int) button {
+	btn := func(k int) bot.Button {
 		label := fmt.Sprintf("🪙%+d", 2*k)
 		if k == 0 {
 			label = "🪙0"
@@ -348,12 +352,12 @@ func coinRows(t *Table, seat, coins, chosen int) [][]button {
 		if k == chosen {
 			label = "• " + label + " •"
 		}
-		return draftButton(t, seat, label, k)
+		return bot.DraftButton(t, seat, label, k)
 	}
 	const perRow = 6
-	var rows [][]button
+	var rows [][]bot.Button
 	for _, sign := range []int{1, -1} {
-		var row []button
+		var row []bot.Button
 		for k := 1; k <= coins; k++ {
 			row = append(row, btn(sign*k))
 			if len(row) == perRow {
@@ -366,7 +370,7 @@ func coinRows(t *Table, seat, coins, chosen int) [][]button {
 		}
 	}
 	if chosen != 0 {
-		rows = append(rows, []button{btn(0)})
+		rows = append(rows, []bot.Button{btn(0)})
 	}
 	return rows
 }
@@ -378,7 +382,7 @@ func abs(x int) int {
 	return x
 }
 
-func (k trickchefGame) Info(l loc, t *Table, st game.State, seat int) string {
+func (k trickchefGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {
 	v := st.(*tc.State).SeatView(game.Seat(seat))
 	if len(v.Won) == 0 {
 		return l.T("trickchef.won_none")
@@ -386,19 +390,19 @@ func (k trickchefGame) Info(l loc, t *Table, st game.State, seat int) string {
 	return l.T("trickchef.won_list", "Round", v.Round, "Cards", cardsText(v.Won))
 }
 
-func (k trickchefGame) Announce(l loc, t *Table, before, after game.State) []message {
+func (k trickchefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*tc.State).PublicView(), after.(*tc.State).PublicView()
-	var out []message
+	var out []bot.Message
 	for r := len(b.RoundResults); r < len(a.RoundResults); r++ {
-		out = append(out, message{Text: roundText(l, t, a.RoundResults[r])})
+		out = append(out, bot.Message{Text: roundText(l, t, a.RoundResults[r])})
 	}
 	if a.Result != nil && b.Result == nil {
-		out = append(out, message{Text: finalText(l, t, a)})
+		out = append(out, bot.Message{Text: finalText(l, t, a)})
 	}
 	return out
 }
 
-func roundText(l loc, t *Table, rr tc.RoundResult) string {
+func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
 	var b strings.Builder
 	b.WriteString(l.T("trickchef.round_over", "Round", rr.Round) + "\n")
 	for _, sr := range rr.Seats {
@@ -414,7 +418,7 @@ func roundText(l loc, t *Table, rr tc.RoundResult) string {
 			suits = append(suits, l.T("trickchef.round_suit", "Suit", suitEmoji(su.Suit), "Chefs", su.Chefs,
 				"Won", len(su.Won), "Covered", covered, "Stars", su.Stars))
 		}
-		b.WriteString("\n" + l.T("trickchef.round_seat", "Name", seatName(t, sr.Seat),
+		b.WriteString("\n" + l.T("trickchef.round_seat", "Name", bot.SeatName(t, sr.Seat),
 			"Score", l.T("count.points", "Count", sr.Score), "Stars", l.T("count.stars", "Count", sr.Stars),
 			"Coins", l.T("count.coins", "Count", sr.Coins)) + "\n")
 		if len(suits) > 0 {
@@ -426,14 +430,14 @@ func roundText(l loc, t *Table, rr tc.RoundResult) string {
 
 // finalText is the game's result: the winner, the tie-break that decided
 // it, and «Итоги» best first with each seat's round scores.
-func finalText(l loc, t *Table, v tc.Public) string {
+func finalText(l bot.Loc, t bot.TableView, v tc.Public) string {
 	res := v.Result
 	var b strings.Builder
-	b.WriteString(winnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}) + "\n")
+	b.WriteString(bot.WinnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}) + "\n")
 	if res.TieBreak != tc.TieNone {
 		b.WriteString(l.T("trickchef.tiebreak_"+res.TieBreak.String()) + "\n")
 	}
-	b.WriteString("\n" + resultTable(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}, func(s game.Seat) string {
+	b.WriteString("\n" + bot.ResultTable(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}, func(s game.Seat) string {
 		rounds := make([]string, len(v.Seats[s].RoundScores))
 		for r, sc := range v.Seats[s].RoundScores {
 			rounds[r] = strconv.Itoa(sc)

@@ -1,5 +1,5 @@
 //go:build !race
 
-package bot_test
+package chekharda_test
 
 const chekhardaRace = false

@@ -1,23 +1,25 @@
-package bot
+package chekharda
 
 import (
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
 
 // chekhardaDeal is a table of three people dealt from notation.
-func chekhardaDeal(t *testing.T, deal string) (*Table, *ck.State) {
+func chekhardaDeal(t *testing.T, deal string) (*bot.Table, *ck.State) {
 	t.Helper()
 	st, err := ck.NewFromDeal(ck.Config{Players: 3, Seed: 1}, deal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := &Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: PhasePlaying, GameNo: 1, Kind: "chekharda",
-		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+	tab := &bot.Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: bot.PhasePlaying, GameNo: 1, Kind: "chekharda",
+		Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
 	return tab, st
 }
 
@@ -35,10 +37,10 @@ func mustApply(t *testing.T, st *ck.State, s game.Seat, m string) {
 // TestChekhardaExplain checks each detailed refusal against the engine's
 // code and its catalog key.
 func TestChekhardaExplain(t *testing.T) {
-	g := Chekharda().(chekhardaGame)
-	l := loc{tr: testCatalog(t), lang: "ru"}
+	g := Game().(chekhardaGame)
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
 	pig := ck.Pig.Emoji()
-	explain := func(tab *Table, st *ck.State, seat game.Seat, m string) (string, bool) {
+	explain := func(tab *bot.Table, st *ck.State, seat game.Seat, m string) (string, bool) {
 		t.Helper()
 		mv, err := ck.ParseMove(m)
 		if err != nil {
@@ -48,7 +50,7 @@ func TestChekhardaExplain(t *testing.T) {
 		if code == "" {
 			t.Fatalf("%s by seat %d was applied", m, seat)
 		}
-		return g.Explain(l, tab, st, int(seat), mv.Action(), code)
+		return g.Explain(l, tab.View(), st, int(seat), mv.Action(), code)
 	}
 	t.Run("beaten", func(t *testing.T) {
 		tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
@@ -100,12 +102,12 @@ func TestChekhardaExplain(t *testing.T) {
 
 // TestChekhardaEveryCodeHasText: each engine code has the game's text.
 func TestChekhardaEveryCodeHasText(t *testing.T) {
-	l := loc{tr: testCatalog(t), lang: "ru"}
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
 	codes := []game.Code{ck.CodeGameOver, ck.CodeBadSeat, ck.CodeUnknownAction, ck.CodeNotYourTurn, ck.CodeRoundOver,
 		ck.CodeWrongPhase, ck.CodeOwnSet, ck.CodeNoSingleCard, ck.CodeSetGone, ck.CodeNoOwnSet, ck.CodeNoDraw,
 		ck.CodeNoDeal, ck.CodeDeckEmpty, ck.CodeNotStuck}
 	for _, c := range codes {
-		if k := errorKey(l, Chekharda(), c); k != "chekharda.error."+string(c) {
+		if k := bot.ErrorKey(l, Game(), c); k != "chekharda.error."+string(c) {
 			t.Errorf("code %s: key %s", c, k)
 		}
 	}
@@ -128,13 +130,13 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 	if st.DeckSize() != 0 || st.Stuck() {
 		t.Fatalf("deck %d, stuck %v", st.DeckSize(), st.Stuck())
 	}
-	g := Chekharda().(chekhardaGame)
+	g := Game().(chekhardaGame)
 	waited := 0
 	for seed := uint64(1); seed <= 200; seed++ {
 		if _, ok := ck.Decide(ck.Novice, st.SeatView(0), seed); !ok {
 			waited++
 		}
-		a, ok := g.Auto(st, 0, decision{Level: string(ck.Novice), Seed: seed})
+		a, ok := g.Auto(st, 0, bot.Decision{Level: string(ck.Novice), Seed: seed})
 		if !ok || !slices.Contains(st.Legal(0), a) {
 			t.Fatalf("seed %d: the novice waits (%v) or plays %d, not one of %v", seed, ok, a, st.Legal(0))
 		}
@@ -148,26 +150,26 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 // level's range, the dealer deals after the table's pause or at once
 // when nobody can act, the next round comes after the reading pause.
 func TestChekhardaClocks(t *testing.T) {
-	g := Chekharda().(chekhardaGame)
+	g := Game().(chekhardaGame)
 	tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
-	if _, ok := g.Delay(tab, st, 1, "", 1); ok {
+	if _, ok := g.Delay(tab.View(), st, 1, "", 1); ok {
 		t.Error("a person has a timer")
 	}
 	for _, level := range g.Levels() {
 		lo, hi := ck.ReactionRange(ck.Level(level))
-		if d, ok := g.Delay(tab, st, 1, level, 7); !ok || d < lo || d > hi {
+		if d, ok := g.Delay(tab.View(), st, 1, level, 7); !ok || d < lo || d > hi {
 			t.Errorf("%s reacts after %v, %v", level, d, ok)
 		}
 	}
 	tab.Options = map[string]int{chekhardaOptPause: 2}
-	if d, ok := g.Delay(tab, st, game.System, "", 1); !ok || d != 5*time.Second {
+	if d, ok := g.Delay(tab.View(), st, game.System, "", 1); !ok || d != 5*time.Second {
 		t.Errorf("the deal after %v, %v; want the table's 5 s", d, ok)
 	}
 	stuck, err := ck.NewFromDeal(ck.Config{Players: 3, Seed: 1}, "C / PP | T | M")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, ok := g.Delay(tab, stuck, game.System, "", 1); !stuck.Stuck() || !ok || d != 0 {
+	if d, ok := g.Delay(tab.View(), stuck, game.System, "", 1); !stuck.Stuck() || !ok || d != 0 {
 		t.Errorf("nobody can act: the deal after %v, %v", d, ok)
 	}
 	mustApply(t, st, 1, "steal:P@0")
@@ -177,7 +179,7 @@ func TestChekhardaClocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d, ok := g.Delay(tab, st, game.System, "", 1); !ok || d != chekhardaReadPause {
+	if d, ok := g.Delay(tab.View(), st, game.System, "", 1); !ok || d != chekhardaReadPause {
 		t.Errorf("the next round after %v, %v", d, ok)
 	}
 }
@@ -187,11 +189,11 @@ func TestChekhardaClocks(t *testing.T) {
 // variant, where players draw for themselves) a person who could act gets
 // a timer, so one who walked away cannot hold up the round for good.
 func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
-	g := Chekharda().(withClocks)
+	g := Game().(bot.ClockGame)
 	for _, variant := range []int{0, 1} {
-		tab := &Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
-			Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
-		st, err := Chekharda().Start(tab)
+		tab := &bot.Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
+			Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+		st, err := Game().Start(tab.View())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +201,7 @@ func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
 			if s == game.System {
 				continue
 			}
-			d, ok := g.Delay(tab, st, s, "", 1)
+			d, ok := g.Delay(tab.View(), st, s, "", 1)
 			switch {
 			case variant == 0 && ok:
 				t.Fatalf("a person got a %v timer while the dealer keeps the game going", d)

@@ -1,4 +1,4 @@
-package bot_test
+package chekharda_test
 
 // End-to-end tests of Чехарда, the real-time game, through the fake Bot
 // API with Telegram's limits on and a real Redis: whole games with people
@@ -26,20 +26,9 @@ import (
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
-
-// chekhardaCatalog is the real catalog: tests find texts by key.
-func chekhardaCatalog(t testing.TB) *locales.Catalog {
-	t.Helper()
-	c, err := locales.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // chekhardaSetup is a lobby's settings: option presses and robot levels.
 type chekhardaSetup struct {
@@ -54,7 +43,7 @@ type chekhardaSetup struct {
 // catalog texts) and starts the game.
 func chekhardaTable(t *testing.T, h *bottest.Harness, group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, setup chekhardaSetup) {
 	t.Helper()
-	cat := chekhardaCatalog(t)
+	cat := bottest.Catalog(t)
 	lobby, err := h.LobbyFor("chekharda", group, creator, others, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +138,7 @@ func playChekharda(t *testing.T, group *telegramtest.Chat, people []*telegramtes
 // state, the winners named in the final message, no 429.
 func checkChekharda(t *testing.T, h *harness, group *telegramtest.Chat, final *telegramtest.Message, presses []bottest.Presses) *bot.Table {
 	t.Helper()
-	tab, _ := h.table(group)
+	tab, _ := h.Table(group)
 	accepted, made := 0, 0
 	for i, p := range presses {
 		if p.Unanswered > 0 {
@@ -180,9 +169,9 @@ func checkChekharda(t *testing.T, h *harness, group *telegramtest.Chat, final *t
 			t.Errorf("the final message does not name the winner %s:\n%s", tab.Seats[w].Name, final.Text)
 		}
 	}
-	h.checkLimits(group)
+	h.CheckLimits(group)
 	t.Logf("%d moves (%d by people: %d presses, %d accepted); group calls %d", len(tab.Log), people, made, accepted,
-		h.srv.CallsPerChat()[group.ID()])
+		h.Srv.CallsPerChat()[group.ID()])
 	return tab
 }
 
@@ -193,9 +182,9 @@ func TestChekhardaFivePeople(t *testing.T) {
 	h := newHarness(t, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб", "Даша"} {
-		people = append(people, h.begin(h.srv.NewUser(name)))
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
 	}
-	group := h.srv.NewGroup("Чехарда", people...)
+	group := h.Srv.NewGroup("Чехарда", people...)
 	chekhardaTable(t, h.Harness, group, people[0], people[1:], chekhardaSetup{short: true, pause2: true})
 	final, presses := playChekharda(t, group, people, 1, 4*time.Minute)
 	tab := checkChekharda(t, h, group, final, presses)
@@ -209,9 +198,9 @@ func TestChekhardaFivePeople(t *testing.T) {
 func TestChekhardaPeopleAndRobots(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	a := h.begin(h.srv.NewUser("Аня"))
-	b := h.begin(h.srv.NewUser("Борис"))
-	group := h.srv.NewGroup("Чехарда с роботами", a, b)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Чехарда с роботами", a, b)
 	chekhardaTable(t, h.Harness, group, a, []*telegramtest.User{b}, chekhardaSetup{short: true, pause2: true, robots: []string{"cook", "shef"}})
 	final, presses := playChekharda(t, group, []*telegramtest.User{a, b}, 2, 4*time.Minute)
 	tab := checkChekharda(t, h, group, final, presses)
@@ -233,9 +222,9 @@ func TestChekhardaVariant(t *testing.T) {
 	h := newHarness(t, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range []string{"Аня", "Борис", "Вера"} {
-		people = append(people, h.begin(h.srv.NewUser(name)))
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
 	}
-	group := h.srv.NewGroup("Хотите большего", people...)
+	group := h.Srv.NewGroup("Хотите большего", people...)
 	chekhardaTable(t, h.Harness, group, people[0], people[1:], chekhardaSetup{short: true, variant: true})
 	final, presses := playChekharda(t, group, people, 3, 4*time.Minute)
 	tab := checkChekharda(t, h, group, final, presses)
@@ -272,7 +261,7 @@ func startChekhardaReplicas(t *testing.T, srv *telegramtest.Server, st bot.Store
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := bot.New(bot.Config{TurnTimeout: time.Minute, Limits: limits}, st, tg, chekhardaCatalog(t),
+		b := bot.New(bot.Config{TurnTimeout: time.Minute, Limits: limits}, st, tg, bottest.Catalog(t),
 			bot.WithGames(allGames()...), bot.WithLogger(log.With().Int("replica", i).Logger()))
 		if err := b.Init(ctx); err != nil {
 			t.Fatal(err)
@@ -366,7 +355,7 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 	if chekhardaRace {
 		races = 400
 	}
-	fake, ours := scaledLimits()
+	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
 	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
@@ -384,7 +373,7 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 	group := srv.NewGroup("Гонки", people...)
 	chekhardaTable(t, h, group, people[0], people[1:], chekhardaSetup{})
 	id := strconv.FormatInt(group.ID(), 10)
-	cat := chekhardaCatalog(t)
+	cat := bottest.Catalog(t)
 	steal := ck.StealAction(ck.Pig, 0)
 	wins := map[game.Seat]int{}
 	firstWon := 0
@@ -434,7 +423,7 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 	}
 	t.Logf("%d races: Борис won %d, Вера %d; the first to press won %d; %d commits lost a compare-and-set and were judged again",
 		races, wins[1], wins[2], firstWon, counted.n.Load())
-	if n, _ := srv.PeakCallsAnyChat(time.Minute / speedup); srv.TooManyRequestsCount() > 0 {
+	if n, _ := srv.PeakCallsAnyChat(time.Minute / bottest.Speedup); srv.TooManyRequestsCount() > 0 {
 		t.Errorf("%d answers were 429 (peak %d calls in a scaled minute)", srv.TooManyRequestsCount(), n)
 	}
 }

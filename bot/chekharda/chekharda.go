@@ -1,4 +1,8 @@
-package bot
+// Package chekharda adapts Чехарда (game/chekharda), the real-time game,
+// to the platform: its Telegram rendering, lobby options, robots, clocks,
+// live buttons and refusals that explain who was faster.
+// cmd/internal/games wires Game in.
+package chekharda
 
 import (
 	"cmp"
@@ -8,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -19,9 +24,9 @@ import (
 // quiet pause that every action restarts (at once when nobody can act).
 type chekhardaGame struct{}
 
-// Chekharda is «Чехарда», the real-time game of stealing sets, for 2–6
+// Game is «Чехарда», the real-time game of stealing sets, for 2–6
 // players.
-func Chekharda() Game { return chekhardaGame{} }
+func Game() bot.Game { return chekhardaGame{} }
 
 func (chekhardaGame) ID() string            { return "chekharda" }
 func (chekhardaGame) Aliases() []string     { return []string{"чехарда", "ruckus"} }
@@ -55,15 +60,15 @@ const (
 	chekhardaButtonRun = 12 // characters of a name on a button
 )
 
-func (g chekhardaGame) Options() []option {
-	return []option{
-		{Key: chekhardaOptTarget, Values: len(chekhardaTargets()), Label: func(l loc, v int) string {
+func (g chekhardaGame) Options() []bot.GameOption {
+	return []bot.GameOption{
+		{Key: chekhardaOptTarget, Values: len(chekhardaTargets()), Label: func(l bot.Loc, v int) string {
 			return l.T("chekharda.option.target", "Count", chekhardaTargets()[v])
 		}},
-		{Key: chekhardaOptPause, Values: len(chekhardaPauses()), Label: func(l loc, v int) string {
+		{Key: chekhardaOptPause, Values: len(chekhardaPauses()), Label: func(l bot.Loc, v int) string {
 			return l.T("chekharda.option.pause", "Count", int(chekhardaPauses()[v]/time.Second))
 		}},
-		{Key: chekhardaOptVariant, Values: 2, Label: func(l loc, v int) string {
+		{Key: chekhardaOptVariant, Values: 2, Label: func(l bot.Loc, v int) string {
 			state := l.T("chekharda.option_off")
 			if v == 1 {
 				state = l.T("chekharda.option_on")
@@ -73,24 +78,24 @@ func (g chekhardaGame) Options() []option {
 	}
 }
 
-func (g chekhardaGame) quietPause(t *Table) time.Duration {
-	return chekhardaPauses()[optionValue(t, g, chekhardaOptPause)]
+func (g chekhardaGame) quietPause(t bot.TableView) time.Duration {
+	return chekhardaPauses()[bot.OptionValue(t, g, chekhardaOptPause)]
 }
 
 // Start deals round 1. The first dealer comes from the seed, so over many
 // games nobody is always first to get cards.
-func (g chekhardaGame) Start(t *Table) (game.State, error) {
-	n := len(t.Seats)
+func (g chekhardaGame) Start(t bot.TableView) (game.State, error) {
+	n := t.Seats()
 	dealer := game.Seat(0)
 	if n > 0 {
-		dealer = game.Seat(t.Seed % uint64(n))
+		dealer = game.Seat(t.Seed() % uint64(n))
 	}
 	return ck.New(ck.Config{
 		Players:     n,
-		Target:      chekhardaTargets()[optionValue(t, g, chekhardaOptTarget)],
-		DrawForSelf: optionValue(t, g, chekhardaOptVariant) == 1,
+		Target:      chekhardaTargets()[bot.OptionValue(t, g, chekhardaOptTarget)],
+		DrawForSelf: bot.OptionValue(t, g, chekhardaOptVariant) == 1,
 		Dealer:      dealer,
-		Seed:        t.Seed,
+		Seed:        t.Seed(),
 	})
 }
 
@@ -106,7 +111,7 @@ func (chekhardaGame) Levels() []string {
 // no deal will come (deck empty, or the variant) a robot that chose to
 // wait would wait for ever. Then it plays one of its moves instead (only
 // a novice's coin flip can choose to wait there).
-func (chekhardaGame) Auto(st game.State, seat game.Seat, d decision) (game.Action, bool) {
+func (chekhardaGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
 	level := ck.Level(d.Level)
 	if d.Level == "" {
 		level = ck.Cook
@@ -128,7 +133,7 @@ const chekhardaIdleTimeout = 45 * time.Second
 // after their level's human-like time (jittered by the seed), the dealer
 // deals after the quiet pause (at once when nobody can act), and the next
 // round comes after a pause for reading the results.
-func (g chekhardaGame) Delay(t *Table, st game.State, s game.Seat, level string, seed uint64) (time.Duration, bool) {
+func (g chekhardaGame) Delay(t bot.TableView, st game.State, s game.Seat, level string, seed uint64) (time.Duration, bool) {
 	cs := st.(*ck.State)
 	switch {
 	case s == game.System && cs.Phase() == ck.PhaseRoundEnd:
@@ -155,7 +160,7 @@ func (chekhardaGame) LiveButtons() bool { return true }
 // Explain tells a refused player what happened meanwhile, from the
 // engine's event log: who was faster, where their set went, or that
 // their card is already played. Toasts are plain text: names unescaped.
-func (chekhardaGame) Explain(l loc, t *Table, st game.State, seat int, a game.Action, code game.Code) (string, bool) {
+func (chekhardaGame) Explain(l bot.Loc, t bot.TableView, st game.State, seat int, a game.Action, code game.Code) (string, bool) {
 	m, ok := ck.Decode(a)
 	cs, isState := st.(*ck.State)
 	if !ok || !isState || !m.Kind.Valid() {
@@ -193,15 +198,15 @@ func (chekhardaGame) Explain(l loc, t *Table, st game.State, seat int, a game.Ac
 }
 
 // chekhardaName is a seat's name for plain text (toasts, buttons).
-func chekhardaName(t *Table, s game.Seat) string {
-	if ts := t.seat(s); ts != nil {
-		return ts.Name
+func chekhardaName(t bot.TableView, s game.Seat) string {
+	if ts, ok := t.Seat(s); ok {
+		return ts.Name()
 	}
 	return "?"
 }
 
 // chekhardaShortName cuts a name for a button, so a row of them fits a phone.
-func chekhardaShortName(t *Table, s game.Seat) string {
+func chekhardaShortName(t bot.TableView, s game.Seat) string {
 	name := chekhardaName(t, s)
 	if utf8.RuneCountInString(name) <= chekhardaButtonRun {
 		return name
@@ -224,21 +229,21 @@ func chekhardaSets(sets []ck.Set) string {
 	return strings.Join(parts, " ")
 }
 
-func chekhardaKindName(l loc, k ck.Kind) string { return l.T("chekharda.kind." + k.ID()) }
+func chekhardaKindName(l bot.Loc, k ck.Kind) string { return l.T("chekharda.kind." + k.ID()) }
 
 // chekhardaEvent is one line of the log.
-func chekhardaEvent(l loc, t *Table, e ck.Event) string {
-	name := seatName(t, e.Seat)
+func chekhardaEvent(l bot.Loc, t bot.TableView, e ck.Event) string {
+	name := bot.SeatName(t, e.Seat)
 	switch e.Type {
 	case ck.EventSteal:
-		return l.T("chekharda.ev.steal", "Name", name, "Set", chekhardaSet(e.Kind, e.N), "Victim", seatName(t, e.Victim),
+		return l.T("chekharda.ev.steal", "Name", name, "Set", chekhardaSet(e.Kind, e.N), "Victim", bot.SeatName(t, e.Victim),
 			"Kind", chekhardaKindName(l, e.Kind))
 	case ck.EventAdd:
 		return l.T("chekharda.ev.add", "Name", name, "Emoji", e.Kind.Emoji(), "Set", chekhardaSet(e.Kind, e.Size))
 	case ck.EventLay:
 		return l.T("chekharda.ev.lay", "Name", name, "Set", chekhardaSet(e.Kind, e.N))
 	case ck.EventDeal:
-		if e.N < len(t.Seats) {
+		if e.N < t.Seats() {
 			return l.T("chekharda.ev.deal_last", "Name", name, "Cards", l.T("chekharda.count.cards", "Count", e.N))
 		}
 		return l.T("chekharda.ev.deal", "Name", name)
@@ -284,42 +289,42 @@ func chekhardaSeatEvents() []ck.EventType {
 
 // tableLines lists every seat: name, total, cards in hand and sets. you
 // marks the reader's own seat (-1 in the group).
-func (g chekhardaGame) tableLines(l loc, t *Table, v ck.Public, you game.Seat) string {
+func (g chekhardaGame) tableLines(l bot.Loc, t bot.TableView, v ck.Public, you game.Seat) string {
 	var b strings.Builder
 	for i, sp := range v.Seats {
 		s := game.Seat(i)
-		name := "<b>" + seatName(t, s) + "</b>"
+		name := "<b>" + bot.SeatName(t, s) + "</b>"
 		if s == you {
 			name = l.T("chekharda.you", "Name", name)
 		}
 		b.WriteString(l.T("chekharda.seat_line", "Name", name, "Points", l.T("chekharda.count.points", "Count", sp.Total),
-			"Hand", sp.Hand, "Sets", chekhardaSets(sp.Sets)) + seatMark(t, s, v.Phase == ck.PhaseOver) + "\n")
+			"Hand", sp.Hand, "Sets", chekhardaSets(sp.Sets)) + bot.SeatMark(t, s, v.Phase == ck.PhaseOver) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // rulesLine says how cards come: the dealer after a quiet pause, or the
 // variant's draws.
-func (g chekhardaGame) rulesLine(l loc, t *Table, v ck.Public) string {
+func (g chekhardaGame) rulesLine(l bot.Loc, t bot.TableView, v ck.Public) string {
 	if v.DrawForSelf {
 		return l.T("chekharda.variant_line")
 	}
 	return l.T("chekharda.pause_line", "Pause", l.T("chekharda.count.pause", "Count", int(g.quietPause(t)/time.Second)))
 }
 
-func (g chekhardaGame) RenderTable(l loc, t *Table, st game.State) message {
+func (g chekhardaGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*ck.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ck.PhaseOver {
-		b.WriteString(l.T("chekharda.header_over", "Title", title(l, g)) + "\n\n")
+		b.WriteString(l.T("chekharda.header_over", "Title", bot.Title(l, g)) + "\n\n")
 		b.WriteString(g.tableLines(l, t, v, -1) + "\n")
-		if e := eventLine(l, t); e != "" {
+		if e := bot.EventLine(l, t); e != "" {
 			b.WriteString("\n" + e + "\n")
 		}
 		b.WriteString("\n" + l.T("chekharda.game_over"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
-	b.WriteString(l.T("chekharda.header", "Title", title(l, g), "Round", v.Round,
+	b.WriteString(l.T("chekharda.header", "Title", bot.Title(l, g), "Round", v.Round,
 		"Target", l.T("chekharda.count.upto", "Count", v.Target)) + "\n")
 	if v.Phase == ck.PhasePlay {
 		b.WriteString(l.T("chekharda.deck_line", "Cards", l.T("chekharda.count.cards", "Count", v.Deck)) + " · " + g.rulesLine(l, t, v) + "\n")
@@ -331,32 +336,32 @@ func (g chekhardaGame) RenderTable(l loc, t *Table, st game.State) message {
 			b.WriteString(chekhardaEvent(l, t, e) + "\n")
 		}
 	}
-	if e := eventLine(l, t); e != "" {
+	if e := bot.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
-	if t.Phase == PhasePlaying && v.Phase == ck.PhaseRoundEnd {
+	if t.Phase() == bot.PhasePlaying && v.Phase == ck.PhaseRoundEnd {
 		b.WriteString("\n" + l.T("chekharda.round_end_table", "Round", v.Round))
 	}
-	return message{Text: strings.TrimRight(b.String(), "\n")}
+	return bot.Message{Text: strings.TrimRight(b.String(), "\n")}
 }
 
-func (g chekhardaGame) RenderSeat(l loc, t *Table, st game.State, seat int) message {
+func (g chekhardaGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	v := st.(*ck.State).SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("chekharda.hand_header", "Title", title(l, g), "Chat", esc(t.Title), "Round", v.Round) + "\n")
+	b.WriteString(l.T("chekharda.hand_header", "Title", bot.Title(l, g), "Chat", bot.Esc(t.Title()), "Round", v.Round) + "\n")
 	switch {
 	case v.Phase == ck.PhaseOver:
 		b.WriteString(l.T("hand.over"))
-		return message{Text: b.String()}
-	case t.Phase != PhasePlaying:
+		return bot.Message{Text: b.String()}
+	case t.Phase() != bot.PhasePlaying:
 		b.WriteString(l.T("hand.stopped"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	case v.Phase == ck.PhaseRoundEnd:
 		if r := v.Last; r != nil && seat < len(r.Seats) {
 			b.WriteString("\n" + l.T("chekharda.hand_round_over", "Round", r.Round,
 				"Score", r.Seats[seat].Score, "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
 		}
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
 	hand := make([]string, len(v.Hand))
 	for i, k := range v.Hand {
@@ -385,14 +390,14 @@ func (g chekhardaGame) RenderSeat(l loc, t *Table, st game.State, seat int) mess
 	}
 	// Ping: the first message of a round notifies (a fresh message);
 	// every later change of the round is an edit, which does not.
-	return message{Text: b.String(), Keyboard: kb, Ping: true}
+	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
 }
 
 // seatKeyboard has a button per legal move: steals two to a row (they
 // carry a name), adds four to a row, then the draw. The order follows
 // Legal (kind, then victim), so a button keeps its place while it lasts.
-func (chekhardaGame) seatKeyboard(l loc, t *Table, seat int, v ck.SeatView) [][]button {
-	var steals, adds, draw []button
+func (chekhardaGame) seatKeyboard(l bot.Loc, t bot.TableView, seat int, v ck.SeatView) [][]bot.Button {
+	var steals, adds, draw []bot.Button
 	for _, a := range v.Legal {
 		m, ok := ck.Decode(a)
 		if !ok {
@@ -400,43 +405,43 @@ func (chekhardaGame) seatKeyboard(l loc, t *Table, seat int, v ck.SeatView) [][]
 		}
 		switch m.Type {
 		case ck.MoveSteal:
-			steals = append(steals, actionButton(t, seat, l.T("chekharda.steal_button",
+			steals = append(steals, bot.ActionButton(t, seat, l.T("chekharda.steal_button",
 				"Set", chekhardaSet(m.Kind, v.SetOf(m.Victim, m.Kind)), "Victim", chekhardaShortName(t, m.Victim)), a))
 		case ck.MoveAdd:
-			adds = append(adds, actionButton(t, seat, l.T("chekharda.add_button",
+			adds = append(adds, bot.ActionButton(t, seat, l.T("chekharda.add_button",
 				"Emoji", m.Kind.Emoji(), "Set", chekhardaSet(m.Kind, v.SetOf(v.Seat, m.Kind))), a))
 		case ck.MoveDraw:
-			draw = append(draw, actionButton(t, seat, l.T("chekharda.draw_button"), a))
+			draw = append(draw, bot.ActionButton(t, seat, l.T("chekharda.draw_button"), a))
 		}
 	}
-	kb := rows(steals, 2)
-	kb = append(kb, rows(adds, 4)...)
-	return append(kb, rows(draw, 1)...)
+	kb := bot.Rows(steals, 2)
+	kb = append(kb, bot.Rows(adds, 4)...)
+	return append(kb, bot.Rows(draw, 1)...)
 }
 
-func (g chekhardaGame) Announce(l loc, t *Table, before, after game.State) []message {
+func (g chekhardaGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*ck.State).PublicView(), after.(*ck.State).PublicView()
-	var out []message
+	var out []bot.Message
 	if r := a.Last; r != nil && a.Phase != ck.PhasePlay && (b.Last == nil || b.Last.Round < r.Round) {
-		out = append(out, message{Text: chekhardaRoundResult(l, t, a, r)})
+		out = append(out, bot.Message{Text: chekhardaRoundResult(l, t, a, r)})
 	}
 	if a.Phase == ck.PhaseOver && b.Phase != ck.PhaseOver {
 		res := after.Result()
-		text := winnerLine(l, t, res) + "\n\n" + resultTable(l, t, res, func(s game.Seat) string {
+		text := bot.WinnerLine(l, t, res) + "\n\n" + bot.ResultTable(l, t, res, func(s game.Seat) string {
 			return l.T("chekharda.count.points", "Count", res.Scores[s])
 		})
-		out = append(out, message{Text: text})
+		out = append(out, bot.Message{Text: text})
 	}
 	return out
 }
 
 // chekhardaRoundResult is a finished round's scoring: who went out, then each
 // seat's score and total, best total first.
-func chekhardaRoundResult(l loc, t *Table, v ck.Public, r *ck.RoundScore) string {
+func chekhardaRoundResult(l bot.Loc, t bot.TableView, v ck.Public, r *ck.RoundScore) string {
 	var b strings.Builder
 	b.WriteString(l.T("chekharda.round_over", "Round", r.Round) + "\n")
 	if r.Out >= 0 {
-		b.WriteString(l.T("chekharda.round_out", "Name", seatName(t, r.Out)) + "\n")
+		b.WriteString(l.T("chekharda.round_out", "Name", bot.SeatName(t, r.Out)) + "\n")
 	} else {
 		b.WriteString(l.T("chekharda.round_deadlock") + "\n")
 	}
@@ -451,7 +456,7 @@ func chekhardaRoundResult(l loc, t *Table, v ck.Public, r *ck.RoundScore) string
 		if sc.Bonus > 0 {
 			bonus = l.T("chekharda.round_bonus", "Bonus", sc.Bonus)
 		}
-		b.WriteString("\n" + l.T("chekharda.round_line", "Name", seatName(t, game.Seat(i)), "Score", sc.Score,
+		b.WriteString("\n" + l.T("chekharda.round_line", "Name", bot.SeatName(t, game.Seat(i)), "Score", sc.Score,
 			"Total", l.T("chekharda.count.points", "Count", v.Seats[i].Total),
 			"Sets", sc.SetCards, "Hand", sc.HandCards, "Bonus", bonus))
 	}

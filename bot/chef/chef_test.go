@@ -1,29 +1,32 @@
-package bot
+package chef
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
-	"github.com/trickchef/trickchef/game/chef"
+	ce "github.com/trickchef/trickchef/game/chef"
 )
 
 // chefTestTable seats n people at a table of Меню шефа (creator: seat 0).
-func chefTestTable(t *testing.T, n int, opts map[string]int, seed uint64) (*Table, *chef.State) {
+func chefTestTable(t *testing.T, n int, opts map[string]int, seed uint64) (*bot.Table, *ce.State) {
 	t.Helper()
-	tab, st := goldenTable(t, Chef(), n, 0, "", seed, opts)
-	return tab, st.(*chef.State)
+	tab, st := golden.Table(t, Game(), n, 0, "", seed, opts)
+	return tab, st.(*ce.State)
 }
 
 // chefReachable walks every button flow of seat's private message, from
 // no draft, and returns the actions its action buttons make. It fails the
 // test on a button that is not the seat's, a draft press the game refuses,
 // or an open flow without a way back.
-func chefReachable(t *testing.T, l loc, tab *Table, st *chef.State, seat int) map[game.Action]bool {
+func chefReachable(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State, seat int) map[game.Action]bool {
 	t.Helper()
 	g := chefGame{}
 	saved := tab.Seats[seat].Draft
@@ -35,17 +38,17 @@ func chefReachable(t *testing.T, l loc, tab *Table, st *chef.State, seat int) ma
 		d := queue[0]
 		queue = queue[1:]
 		tab.Seats[seat].Draft = d
-		m := g.RenderSeat(l, tab, st, seat)
+		m := g.RenderSeat(l, tab.View(), st, seat)
 		if !m.Ping || m.Lazy {
 			t.Fatalf("the seat to act gets a message that does not ping: %+v", m)
 		}
 		back := false
 		for _, row := range m.Keyboard {
 			for _, bt := range row {
-				if len(bt.Data) > maxCallbackBytes {
-					t.Fatalf("callback data %q over %d bytes", bt.Data, maxCallbackBytes)
+				if len(bt.Data) > bot.MaxCallbackBytes {
+					t.Fatalf("callback data %q over %d bytes", bt.Data, bot.MaxCallbackBytes)
 				}
-				p, err := parsePayload(bt.Data)
+				p, err := bot.ParseButton(bt.Data)
 				if err != nil {
 					t.Fatalf("button %q: %v", bt.Text, err)
 				}
@@ -88,12 +91,12 @@ func chefReachable(t *testing.T, l loc, tab *Table, st *chef.State, seat int) ma
 // engine's legal actions; that no other seat has buttons; and that every
 // view renders in every language without a missing text.
 func TestChefButtonsReachExactlyLegal(t *testing.T) {
-	cat := testCatalog(t)
+	cat := bottest.Catalog(t)
 	games := 2
 	if testing.Short() {
 		games = 1
 	}
-	for n := chef.MinPlayers; n <= chef.MaxPlayers; n++ {
+	for n := ce.MinPlayers; n <= ce.MaxPlayers; n++ {
 		for k := 0; k < games; k++ {
 			auto := k % 2
 			tab, st := chefTestTable(t, n, map[string]int{chefOptAnnounce: auto}, uint64(100*n+k))
@@ -102,7 +105,7 @@ func TestChefButtonsReachExactlyLegal(t *testing.T) {
 			for step := 0; !st.Over(); step++ {
 				seat := int(st.ToAct()[0])
 				lang := cat.Langs()[step%2]
-				l := loc{tr: cat, lang: lang}
+				l := bot.NewLoc(cat, lang)
 				legal := st.Legal(game.Seat(seat))
 				got := chefReachable(t, l, tab, st, seat)
 				want := map[game.Action]bool{}
@@ -121,9 +124,9 @@ func TestChefButtonsReachExactlyLegal(t *testing.T) {
 					t.Fatal(err)
 				}
 				tab.Seats[seat].Nonce++
-				syncGolden(t, tab, st)
+				golden.Sync(t, tab, st)
 			}
-			chefCheckViews(t, loc{tr: cat, lang: "ru"}, tab, st)
+			chefCheckViews(t, bot.NewLoc(cat, "ru"), tab, st)
 			if checked == 0 {
 				t.Fatal("no turn checked")
 			}
@@ -133,10 +136,10 @@ func TestChefButtonsReachExactlyLegal(t *testing.T) {
 
 // chefCheckViews renders the board, every seat and the final announcement:
 // no missing key, nothing too long, buttons only for the seat to act.
-func chefCheckViews(t *testing.T, l loc, tab *Table, st *chef.State) {
+func chefCheckViews(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State) {
 	t.Helper()
 	g := chefGame{}
-	check := func(what string, m message) {
+	check := func(what string, m bot.Message) {
 		if strings.Contains(m.Text, "chef.") || strings.Contains(m.Text, "<no value>") {
 			t.Fatalf("%s: a missing text in %q", what, m.Text)
 		}
@@ -151,9 +154,9 @@ func chefCheckViews(t *testing.T, l loc, tab *Table, st *chef.State) {
 			}
 		}
 	}
-	check("table", g.RenderTable(l, tab, st))
+	check("table", g.RenderTable(l, tab.View(), st))
 	for i := range tab.Seats {
-		m := g.RenderSeat(l, tab, st, i)
+		m := g.RenderSeat(l, tab.View(), st, i)
 		check(fmt.Sprintf("seat %d", i), m)
 		toAct := slices.Contains(st.ToAct(), game.Seat(i))
 		if !toAct && len(m.Keyboard) > 0 {
@@ -170,11 +173,11 @@ func chefCheckViews(t *testing.T, l loc, tab *Table, st *chef.State) {
 // seat not to act has nothing to draft, and cancel always clears.
 func TestChefDraft(t *testing.T) {
 	g := chefGame{}
-	st, err := chef.ParseDeal("0:orpgHDC 1:oorpg 2:b discard:n pile:o")
+	st, err := ce.ParseDeal("0:orpgHDC 1:oorpg 2:b discard:n pile:o")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hang := chefFlowCard + int(chef.Hangover)
+	hang := chefFlowCard + int(ce.Hangover)
 	tests := []struct {
 		name    string
 		seat    game.Seat
@@ -184,19 +187,19 @@ func TestChefDraft(t *testing.T) {
 		ok      bool
 	}{
 		{"open Hangover", 0, nil, hang, []int{hang}, true},
-		{"open Diet", 0, nil, chefFlowCard + int(chef.Diet), []int{chefFlowCard + int(chef.Diet)}, true},
-		{"open Chef", 0, nil, chefFlowCard + int(chef.ChefCard), []int{chefFlowCard + int(chef.ChefCard)}, true},
-		{"switch flows", 0, []int{hang}, chefFlowCard + int(chef.Diet), []int{chefFlowCard + int(chef.Diet)}, true},
+		{"open Diet", 0, nil, chefFlowCard + int(ce.Diet), []int{chefFlowCard + int(ce.Diet)}, true},
+		{"open Chef", 0, nil, chefFlowCard + int(ce.ChefCard), []int{chefFlowCard + int(ce.ChefCard)}, true},
+		{"switch flows", 0, []int{hang}, chefFlowCard + int(ce.Diet), []int{chefFlowCard + int(ce.Diet)}, true},
 		{"no duplicate to discard", 0, nil, chefFlowDiscard, nil, false},
-		{"no Empty plate", 0, nil, chefFlowCard + int(chef.EmptyPlate), nil, false},
-		{"Hangover's first dish", 0, []int{hang}, int(chef.Starter), []int{hang, int(chef.Starter)}, true},
-		{"a dish the victim lacks", 0, []int{hang}, int(chef.Drink), nil, false},
-		{"a dish without a flow", 0, nil, int(chef.Starter), nil, false},
-		{"a dish in the Diet flow", 0, []int{chefFlowCard + int(chef.Diet)}, int(chef.Starter), nil, false},
-		{"a second first dish", 0, []int{hang, int(chef.Starter)}, int(chef.Sauce), nil, false},
+		{"no Empty plate", 0, nil, chefFlowCard + int(ce.EmptyPlate), nil, false},
+		{"Hangover's first dish", 0, []int{hang}, int(ce.Starter), []int{hang, int(ce.Starter)}, true},
+		{"a dish the victim lacks", 0, []int{hang}, int(ce.Drink), nil, false},
+		{"a dish without a flow", 0, nil, int(ce.Starter), nil, false},
+		{"a dish in the Diet flow", 0, []int{chefFlowCard + int(ce.Diet)}, int(ce.Starter), nil, false},
+		{"a second first dish", 0, []int{hang, int(ce.Starter)}, int(ce.Sauce), nil, false},
 		{"out of range", 0, []int{hang}, 77, nil, false},
 		{"negative", 0, []int{hang}, -1, nil, false},
-		{"cancel", 0, []int{hang, int(chef.Starter)}, chefCancel, nil, true},
+		{"cancel", 0, []int{hang, int(ce.Starter)}, chefCancel, nil, true},
 		{"cancel nothing", 0, nil, chefCancel, nil, true},
 		{"not to act", 1, nil, hang, nil, false},
 		{"not to act, cancel", 1, nil, chefCancel, nil, false},
@@ -212,15 +215,15 @@ func TestChefDraft(t *testing.T) {
 // TestChefStaleDraftIgnored: a stored draft that no longer leads to a
 // legal move (or is garbage) renders as no draft at all.
 func TestChefStaleDraftIgnored(t *testing.T) {
-	cat := testCatalog(t)
-	l := loc{tr: cat, lang: "ru"}
+	cat := bottest.Catalog(t)
+	l := bot.NewLoc(cat, "ru")
 	tab, st := chefTestTable(t, 3, nil, 5)
 	seat := int(st.ToAct()[0])
-	want := chefGame{}.RenderSeat(l, tab, st, seat)
-	for _, d := range [][]int{{chefFlowCard + int(chef.Hangover)}, {chefFlowDiscard}, {chefFlowCard + int(chef.Hangover), 3}, {5, 5, 5}, {-1}} {
+	want := chefGame{}.RenderSeat(l, tab.View(), st, seat)
+	for _, d := range [][]int{{chefFlowCard + int(ce.Hangover)}, {chefFlowDiscard}, {chefFlowCard + int(ce.Hangover), 3}, {5, 5, 5}, {-1}} {
 		tab.Seats[seat].Draft = d
-		if got := (chefGame{}).RenderSeat(l, tab, st, seat); got.digest() != want.digest() {
-			t.Errorf("draft %v changes the message:\n%s", d, showMessage(got))
+		if got := (chefGame{}).RenderSeat(l, tab.View(), st, seat); !reflect.DeepEqual(got, want) {
+			t.Errorf("draft %v changes the message:\n%s", d, golden.Show(got))
 		}
 	}
 }
@@ -229,18 +232,17 @@ func TestChefStaleDraftIgnored(t *testing.T) {
 // press, a stale one and a senseless one are refused and change nothing;
 // a good one records the draft.
 func TestChefDraftPresses(t *testing.T) {
-	b := &Bot{games: &registry{games: []Game{Chef()}}}
+	b := golden.Bot(t, Game())
 	tab, _ := chefDeal(t, 3, nil, "0:orpgHDC 1:oorpg 2:b discard:n pile:o")
-	hang := chefFlowCard + int(chef.Hangover)
+	hang := chefFlowCard + int(ce.Hangover)
 	gameNo := tab.GameNo
 	press := func(user int64, nonce, value int) error {
-		p := payload{Op: 'm', Table: tab.ID, Game: gameNo, Args: []int{0, nonce, value}}
-		return b.onDraft(tab, &change{}, p, user)
+		data := fmt.Sprintf("m:%s:%d:%d:%d:%d", tab.ID, gameNo, 0, nonce, value)
+		return b.PressDraft(tab, data, user)
 	}
 	refused := func(err error) string {
-		var r *refusal
-		if errors.As(err, &r) {
-			return r.key
+		if key, ok := bot.RefusalKey(err); ok {
+			return key
 		}
 		return fmt.Sprint(err)
 	}
@@ -255,7 +257,7 @@ func TestChefDraftPresses(t *testing.T) {
 		{"foreign", 2, nonce, hang, "error.not_yours"},
 		{"stranger", 99, nonce, hang, "error.not_yours"},
 		{"stale", 1, nonce - 1, hang, "error.stale"},
-		{"senseless", 1, nonce, chefFlowCard + int(chef.EmptyPlate), "error.bad_choice"},
+		{"senseless", 1, nonce, chefFlowCard + int(ce.EmptyPlate), "error.bad_choice"},
 	} {
 		if got := refused(press(tt.user, tt.nonce, tt.value)); got != tt.want {
 			t.Errorf("%s press: %s, want %s", tt.name, got, tt.want)
@@ -267,10 +269,10 @@ func TestChefDraftPresses(t *testing.T) {
 	if err := press(1, nonce, hang); err != nil {
 		t.Fatal(err)
 	}
-	if err := press(1, nonce, int(chef.Starter)); err != nil {
+	if err := press(1, nonce, int(ce.Starter)); err != nil {
 		t.Fatal(err)
 	}
-	if want := []int{hang, int(chef.Starter)}; !slices.Equal(tab.Seats[0].Draft, want) {
+	if want := []int{hang, int(ce.Starter)}; !slices.Equal(tab.Seats[0].Draft, want) {
 		t.Fatalf("draft %v, want %v", tab.Seats[0].Draft, want)
 	}
 	if err := press(1, nonce, chefCancel); err != nil || tab.Seats[0].Draft != nil {
@@ -285,21 +287,21 @@ func TestChefDraftPresses(t *testing.T) {
 // TestChefStart: the seat after the creator begins, and the lobby option
 // switches «Счёт!» to automatic.
 func TestChefStart(t *testing.T) {
-	g := Chef()
+	g := Game()
 	for _, tt := range []struct {
 		creator int64
 		first   game.Seat
 		auto    int
 	}{{1, 1, 0}, {3, 0, 1}, {2, 2, 0}, {42, 0, 1}} {
-		tab := &Table{Creator: tt.creator, Seed: 7, Kind: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
+		tab := &bot.Table{Creator: tt.creator, Seed: 7, Kind: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
 		for i := 0; i < 3; i++ {
-			tab.Seats = append(tab.Seats, Seat{UserID: int64(i + 1), Name: goldenNames[i]})
+			tab.Seats = append(tab.Seats, bot.Seat{UserID: int64(i + 1), Name: golden.Names[i]})
 		}
-		st, err := g.Start(tab)
+		st, err := g.Start(tab.View())
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := st.(*chef.State).Config()
+		cfg := st.(*ce.State).Config()
 		if cfg.First != tt.first || cfg.AutoAnnounce != (tt.auto == 1) || cfg.Players != 3 {
 			t.Errorf("creator %d, option %d: config %+v", tt.creator, tt.auto, cfg)
 		}
@@ -314,7 +316,7 @@ func TestChefAuto(t *testing.T) {
 	for step := 0; step < 80 && !st.Over(); step++ {
 		s := st.ToAct()[0]
 		for _, level := range append(g.Levels(), "") {
-			a, ok := g.Auto(st, s, decision{Level: level, Seed: uint64(step)})
+			a, ok := g.Auto(st, s, bot.Decision{Level: level, Seed: uint64(step)})
 			if !ok || !slices.Contains(st.Legal(s), a) {
 				t.Fatalf("level %q: %d, %v; legal %v", level, a, ok, st.Legal(s))
 			}
@@ -329,21 +331,21 @@ func TestChefAuto(t *testing.T) {
 // TestChefTexts: every engine rule code has the game's own text, and the
 // game's names exist in every language.
 func TestChefTexts(t *testing.T) {
-	cat := testCatalog(t)
-	codes := []game.Code{chef.CodeNotYourTurn, chef.CodeGameOver, chef.CodeUnknownAction, chef.CodeBadSeat,
-		chef.CodeMustFinishDraw, chef.CodeNotAfterDraw, chef.CodeNoSuchCard, chef.CodeNotTheDrawnCard,
-		chef.CodeNoSuchDish, chef.CodeNotADuplicate, chef.CodeNotEnoughDishes, chef.CodeNoDishToTake,
-		chef.CodeCannotTakeDiscard, chef.CodeNotAnnounced, chef.CodeNotComplete, chef.CodeAlreadyAnnounced,
-		chef.CodeAutoAnnounce, chef.CodeCannotRedraw}
-	g := Chef()
+	cat := bottest.Catalog(t)
+	codes := []game.Code{ce.CodeNotYourTurn, ce.CodeGameOver, ce.CodeUnknownAction, ce.CodeBadSeat,
+		ce.CodeMustFinishDraw, ce.CodeNotAfterDraw, ce.CodeNoSuchCard, ce.CodeNotTheDrawnCard,
+		ce.CodeNoSuchDish, ce.CodeNotADuplicate, ce.CodeNotEnoughDishes, ce.CodeNoDishToTake,
+		ce.CodeCannotTakeDiscard, ce.CodeNotAnnounced, ce.CodeNotComplete, ce.CodeAlreadyAnnounced,
+		ce.CodeAutoAnnounce, ce.CodeCannotRedraw}
+	g := Game()
 	keys := []string{"chef.title", "chef.rules", "chef.option.announce"}
 	for _, c := range codes {
 		keys = append(keys, "chef.error."+string(c))
 	}
-	for _, lv := range levels(g) {
+	for _, lv := range g.(bot.RobotGame).Levels() {
 		keys = append(keys, "chef.level."+lv)
 	}
-	for c := chef.Starter; c <= chef.Addition; c++ {
+	for c := ce.Starter; c <= ce.Addition; c++ {
 		if c.IsDish() {
 			keys = append(keys, "chef.dish."+c.Key())
 		} else {
@@ -355,8 +357,8 @@ func TestChefTexts(t *testing.T) {
 			t.Errorf("no text %s", k)
 		}
 	}
-	l := loc{tr: cat, lang: "ru"}
-	if k := errorKey(l, g, chef.CodeNotADuplicate); k != "chef.error.not_a_duplicate" {
+	l := bot.NewLoc(cat, "ru")
+	if k := bot.ErrorKey(l, g, ce.CodeNotADuplicate); k != "chef.error.not_a_duplicate" {
 		t.Errorf("errorKey: %s", k)
 	}
 	// Russian counts take three forms (1, 2, 5), and 21 takes 1's.

@@ -1,4 +1,4 @@
-package bot_test
+package chekharda_test
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -200,7 +201,7 @@ func measureChekharda(t *testing.T, players int) {
 	time.Sleep(3 * time.Second)
 	close(done)
 	seen := sightings()
-	cat := chekhardaCatalog(t)
+	cat := bottest.Catalog(t)
 	made, refused := 0, 0
 	why := map[string]int{}
 	for _, w := range waits {
@@ -239,7 +240,7 @@ func measureChekharda(t *testing.T, players int) {
 			v.last = tab.Log[len(tab.Log)-1]
 		}
 		for s := range people {
-			text, err := bot.ChekhardaSeatText(cat, &tab, s)
+			text, err := chekharda.SeatText(cat, &tab, s)
 			if err != nil {
 				t.Fatal(err)
 			}

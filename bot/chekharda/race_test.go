@@ -1,6 +1,6 @@
 //go:build race
 
-package bot_test
+package chekharda_test
 
 // chekhardaRace scales down Чехарда's heaviest tests under the race
 // detector.

@@ -1,43 +1,26 @@
-package bot
+package chekharda
 
 import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
 
 // chekhardaUntil applies random legal actions (the platform's too) until
 // stop holds after one, and returns the state before that last action.
-func chekhardaUntil(t *testing.T, g Game, tab *Table, st game.State, seed uint64, stop func(*ck.State) bool) (before game.State) {
+func chekhardaUntil(t *testing.T, g bot.Game, tab *bot.Table, st game.State, seed uint64, stop func(*ck.State) bool) (before game.State) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 11))
-	for i := 0; ; i++ {
-		if i > 100000 || st.Over() {
-			t.Fatal("the state asked for never came")
-		}
-		act := st.ToAct()
-		s := act[r.IntN(len(act))]
-		legal := st.Legal(s)
-		data, err := st.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if before, err = g.Decode(data); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
-			t.Fatal(err)
-		}
-		if ts := tab.seat(s); ts != nil {
-			ts.Nonce++
-		}
-		if stop(st.(*ck.State)) {
-			syncGolden(t, tab, st)
-			return before
-		}
+	before = golden.PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(seed, 11)), func(i int, st game.State) bool {
+		return i == 0 || (i <= 100000 && !st.Over() && !stop(st.(*ck.State)))
+	})
+	if !stop(st.(*ck.State)) {
+		t.Fatal("the state asked for never came")
 	}
+	return before
 }
 
 // stealsThisRound counts the steals of the current round in the log.
@@ -53,37 +36,37 @@ func stealsThisRound(st *ck.State) int {
 }
 
 func TestGoldenChekharda(t *testing.T) {
-	g := Chekharda()
+	g := Game()
 	t.Run("start", func(t *testing.T) {
-		tab, _ := goldenTable(t, g, 6, 2, "shef", 41, nil)
-		golden(t, "chekharda_start", renderGolden(t, g, tab, nil))
+		tab, _ := golden.Table(t, g, 6, 2, "shef", 41, nil)
+		golden.Check(t, "chekharda_start", golden.Render(t, g, tab, nil))
 	})
 	t.Run("mid", func(t *testing.T) {
 		// Six players deep in a round: sets everywhere, a log of chekhardaGrabs,
 		// steal and add buttons.
-		tab, st := goldenTable(t, g, 6, 1, "cook", 42, map[string]int{chekhardaOptTarget: 1, chekhardaOptPause: 1})
+		tab, st := golden.Table(t, g, 6, 1, "cook", 42, map[string]int{chekhardaOptTarget: 1, chekhardaOptPause: 1})
 		chekhardaUntil(t, g, tab, st, 5, func(s *ck.State) bool {
 			return s.Phase() == ck.PhasePlay && stealsThisRound(s) >= 4 && s.Seats() == 6 && len(s.Legal(0)) >= 3
 		})
-		golden(t, "chekharda_mid", renderGolden(t, g, tab, nil))
+		golden.Check(t, "chekharda_mid", golden.Render(t, g, tab, nil))
 	})
 	t.Run("variant", func(t *testing.T) {
 		// «Хотите большего?»: a seat that cannot steal or add has the draw.
-		tab, st := goldenTable(t, g, 3, 0, "", 43, map[string]int{chekhardaOptVariant: 1})
+		tab, st := golden.Table(t, g, 3, 0, "", 43, map[string]int{chekhardaOptVariant: 1})
 		chekhardaUntil(t, g, tab, st, 6, func(s *ck.State) bool {
 			return s.Phase() == ck.PhasePlay && stealsThisRound(s) >= 1 &&
 				len(s.Legal(0)) == 1 && s.Legal(0)[0] == ck.DrawAction()
 		})
-		golden(t, "chekharda_variant", renderGolden(t, g, tab, nil))
+		golden.Check(t, "chekharda_variant", golden.Render(t, g, tab, nil))
 	})
 	t.Run("round_over", func(t *testing.T) {
-		tab, st := goldenTable(t, g, 4, 1, "novice", 44, nil)
+		tab, st := golden.Table(t, g, 4, 1, "novice", 44, nil)
 		before := chekhardaUntil(t, g, tab, st, 7, func(s *ck.State) bool { return s.Phase() == ck.PhaseRoundEnd })
-		golden(t, "chekharda_round_over", renderGolden(t, g, tab, before))
+		golden.Check(t, "chekharda_round_over", golden.Render(t, g, tab, before))
 	})
 	t.Run("over", func(t *testing.T) {
-		tab, st := goldenTable(t, g, 6, 0, "", 45, map[string]int{chekhardaOptTarget: 1})
+		tab, st := golden.Table(t, g, 6, 0, "", 45, map[string]int{chekhardaOptTarget: 1})
 		before := chekhardaUntil(t, g, tab, st, 8, func(s *ck.State) bool { return s.Over() })
-		golden(t, "chekharda_over", renderGolden(t, g, tab, before))
+		golden.Check(t, "chekharda_over", golden.Render(t, g, tab, before))
 	})
 }

@@ -1,9 +1,13 @@
-package bot
+// Package sausages adapts Сосиски (game/sausages) to the platform: its
+// Telegram rendering, robots and the private info alert. cmd/internal/games
+// wires Game in.
+package sausages
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
@@ -11,15 +15,15 @@ import (
 // sausagesGame adapts Сосиски to the platform.
 type sausagesGame struct{}
 
-// Sausages is Сосиски, the Skull-like bluffing game for 3–6 players.
-func Sausages() Game { return sausagesGame{} }
+// Game is Сосиски, the Skull-like bluffing game for 3–6 players.
+func Game() bot.Game { return sausagesGame{} }
 
 func (sausagesGame) ID() string            { return "sausages" }
 func (sausagesGame) Aliases() []string     { return []string{"сосиски", "сосиска", "skull"} }
 func (sausagesGame) SeatRange() (int, int) { return ss.MinPlayers, ss.MaxPlayers }
 
-func (sausagesGame) Start(t *Table) (game.State, error) {
-	return ss.New(ss.Config{Players: len(t.Seats), First: 0, Seed: t.Seed})
+func (sausagesGame) Start(t bot.TableView) (game.State, error) {
+	return ss.New(ss.Config{Players: t.Seats(), First: 0, Seed: t.Seed()})
 }
 
 func (sausagesGame) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
@@ -28,7 +32,7 @@ func (sausagesGame) Levels() []string { return []string{"novice", "sly"} }
 
 // Auto plays the easy AI for novices and timed-out people, the counting
 // one for stronger robots.
-func (sausagesGame) Auto(st game.State, seat game.Seat, d decision) (game.Action, bool) {
+func (sausagesGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
 	v := st.(*ss.State).SeatView(seat)
 	if d.Level == "" || d.Level == "novice" {
 		return ss.Baseline(v, d.Seed), true
@@ -43,21 +47,21 @@ func cardEmoji(c ss.Card) string {
 	return "🌭"
 }
 
-func revealsText(t *Table, rs []ss.Reveal) string {
+func revealsText(t bot.TableView, rs []ss.Reveal) string {
 	var parts []string
 	for _, r := range rs {
-		parts = append(parts, seatName(t, r.Seat)+" "+cardEmoji(r.Card))
+		parts = append(parts, bot.SeatName(t, r.Seat)+" "+cardEmoji(r.Card))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func (k sausagesGame) RenderTable(l loc, t *Table, st game.State) message {
+func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
 	v := st.(*ss.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ss.PhaseOver {
-		b.WriteString(l.T("sausages.header_over", "Title", title(l, k)) + "\n")
+		b.WriteString(l.T("sausages.header_over", "Title", bot.Title(l, k)) + "\n")
 	} else {
-		b.WriteString(l.T("sausages.header", "Title", title(l, k), "Round", v.Round) + "\n")
+		b.WriteString(l.T("sausages.header", "Title", bot.Title(l, k), "Round", v.Round) + "\n")
 		b.WriteString(l.T("sausages.on_boards", "Count", v.Total) + "\n")
 	}
 	acting := map[game.Seat]bool{}
@@ -72,23 +76,23 @@ func (k sausagesGame) RenderTable(l loc, t *Table, st game.State) message {
 		}
 		var line string
 		if sp.Out {
-			line = l.T("sausages.seat_out", "Name", seatName(t, game.Seat(i)))
+			line = l.T("sausages.seat_out", "Name", bot.SeatName(t, game.Seat(i)))
 		} else {
-			line = l.T("sausages.seat_line", "Name", seatName(t, game.Seat(i)), "Side", sp.Side,
+			line = l.T("sausages.seat_line", "Name", bot.SeatName(t, game.Seat(i)), "Side", sp.Side,
 				"Stack", sp.Stack, "Owned", sp.Owned)
 			if sp.Passed {
 				line += " · " + l.T("sausages.passed")
 			}
 		}
-		b.WriteString(marker + line + seatMark(t, game.Seat(i), v.Phase == ss.PhaseOver) + "\n")
+		b.WriteString(marker + line + bot.SeatMark(t, game.Seat(i), v.Phase == ss.PhaseOver) + "\n")
 	}
 	if len(v.Bids) > 0 && v.Phase != ss.PhaseOver {
 		var bids []string
 		for _, e := range v.Bids {
 			if e.Pass() {
-				bids = append(bids, seatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
+				bids = append(bids, bot.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
 			} else {
-				bids = append(bids, seatName(t, e.Seat)+": "+strconv.Itoa(e.N))
+				bids = append(bids, bot.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
 			}
 		}
 		b.WriteString("\n" + l.T("sausages.bids", "Bids", strings.Join(bids, ", ")) + "\n")
@@ -96,43 +100,43 @@ func (k sausagesGame) RenderTable(l loc, t *Table, st game.State) message {
 	if len(v.Revealed) > 0 {
 		b.WriteString(l.T("sausages.revealed", "Cards", revealsText(t, v.Revealed)) + "\n")
 	}
-	if e := eventLine(l, t); e != "" {
+	if e := bot.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
 	if v.Phase == ss.PhaseOver {
 		b.WriteString("\n" + l.T("sausages.game_over"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
-	if t.Phase != PhasePlaying {
-		return message{Text: b.String()}
+	if t.Phase() != bot.PhasePlaying {
+		return bot.Message{Text: b.String()}
 	}
 	b.WriteString("\n" + k.turnText(l, t, v))
 	for _, s := range v.ToAct {
-		if d := deadlineText(l, t, s); d != "" {
+		if d := bot.DeadlineText(l, t, s); d != "" {
 			b.WriteString(d)
 			break
 		}
 	}
-	return message{Text: b.String()}
+	return bot.Message{Text: b.String()}
 }
 
 // turnText says who must do what now.
-func (sausagesGame) turnText(l loc, t *Table, v ss.Public) string {
+func (sausagesGame) turnText(l bot.Loc, t bot.TableView, v ss.Public) string {
 	if len(v.ToAct) == 0 {
 		return ""
 	}
-	who := mention(t, v.ToAct[0])
+	who := bot.Mention(t, v.ToAct[0])
 	switch v.Phase {
 	case ss.PhaseSetup:
-		return l.T("sausages.turn_setup", "Names", mentions(t, v.ToAct))
+		return l.T("sausages.turn_setup", "Names", bot.Mentions(t, v.ToAct))
 	case ss.PhaseAdd:
 		return l.T("sausages.turn_add", "Name", who)
 	case ss.PhaseBid:
-		return l.T("sausages.turn_bid", "Name", who, "Bid", v.Bid, "Bidder", seatName(t, v.Bidder))
+		return l.T("sausages.turn_bid", "Name", who, "Bid", v.Bid, "Bidder", bot.SeatName(t, v.Bidder))
 	case ss.PhaseAttempt:
 		return l.T("sausages.turn_attempt", "Name", who, "Target", v.Target, "Done", len(v.Revealed))
 	case ss.PhasePick:
-		return l.T("sausages.turn_pick", "Name", who, "Challenger", seatName(t, v.Challenger))
+		return l.T("sausages.turn_pick", "Name", who, "Challenger", bot.SeatName(t, v.Challenger))
 	case ss.PhaseLose:
 		return l.T("sausages.turn_lose", "Name", who)
 	case ss.PhaseName:
@@ -141,11 +145,11 @@ func (sausagesGame) turnText(l loc, t *Table, v ss.Public) string {
 	return ""
 }
 
-func handText(l loc, h ss.Hand) string {
+func handText(l bot.Loc, h ss.Hand) string {
 	return l.T("sausages.hand_kinds", "Sausages", h.Sausages, "Boots", h.Boots)
 }
 
-func stackText(l loc, cards []ss.Card) string {
+func stackText(l bot.Loc, cards []ss.Card) string {
 	if len(cards) == 0 {
 		return "—"
 	}
@@ -156,23 +160,23 @@ func stackText(l loc, cards []ss.Card) string {
 	return strings.Join(parts, " ")
 }
 
-func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) message {
+func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
 	s := st.(*ss.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("sausages.hand_header", "Title", title(l, k), "Chat", esc(t.Title), "Round", v.Round) + "\n")
+	b.WriteString(l.T("sausages.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Round", v.Round) + "\n")
 	if v.Phase == ss.PhaseOver {
 		b.WriteString(l.T("hand.over"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
-	if t.Phase != PhasePlaying {
+	if t.Phase() != bot.PhasePlaying {
 		b.WriteString(l.T("hand.stopped"))
-		return message{Text: b.String()}
+		return bot.Message{Text: b.String()}
 	}
 	me := v.Seats[seat]
 	if me.Out && len(v.Legal) == 0 { // an out challenger still names who starts next
 		b.WriteString(l.T("sausages.hand_out"))
-		return message{Text: b.String(), Lazy: true}
+		return bot.Message{Text: b.String(), Lazy: true}
 	}
 	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Side", me.Side) + "\n")
 	if v.Lost != ss.NoCard {
@@ -180,11 +184,11 @@ func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) messa
 	}
 	if len(v.Legal) == 0 {
 		b.WriteString("\n" + l.T("hand.wait"))
-		return message{Text: b.String(), Lazy: true}
+		return bot.Message{Text: b.String(), Lazy: true}
 	}
-	btn := func(text string, a game.Action) button { return actionButton(t, seat, text, a) }
-	var kb [][]button
-	var place, bids, other []button
+	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
+	var kb [][]bot.Button
+	var place, bids, other []bot.Button
 	for _, a := range v.Legal {
 		m, _ := ss.Decode(a)
 		switch m.Kind {
@@ -195,13 +199,13 @@ func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) messa
 		case ss.KindPass:
 			other = append(other, btn(l.T("sausages.pass_button"), a))
 		case ss.KindReveal:
-			other = append(other, btn(l.T("sausages.reveal_button", "Name", seatName(t, m.Seat)), a))
+			other = append(other, btn(l.T("sausages.reveal_button", "Name", bot.SeatName(t, m.Seat)), a))
 		case ss.KindPick:
 			place = append(place, btn("🂠 "+strconv.Itoa(m.Index+1), a))
 		case ss.KindLose:
 			place = append(place, btn(l.T("sausages.lose_button", "Card", cardEmoji(m.Card)), a))
 		case ss.KindName:
-			other = append(other, btn(seatName(t, m.Seat), a))
+			other = append(other, btn(bot.SeatName(t, m.Seat), a))
 		}
 	}
 	switch v.Phase {
@@ -214,7 +218,7 @@ func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) messa
 	case ss.PhaseAttempt:
 		b.WriteString("\n" + l.T("sausages.hand_attempt", "Target", v.Target, "Done", len(v.Revealed)))
 	case ss.PhasePick:
-		b.WriteString("\n" + l.T("sausages.hand_pick", "Name", seatName(t, v.Challenger)))
+		b.WriteString("\n" + l.T("sausages.hand_pick", "Name", bot.SeatName(t, v.Challenger)))
 	case ss.PhaseLose:
 		b.WriteString("\n" + l.T("sausages.hand_lose"))
 	case ss.PhaseName:
@@ -225,20 +229,20 @@ func (k sausagesGame) RenderSeat(l loc, t *Table, st game.State, seat int) messa
 	}
 	if len(bids) > 0 {
 		b.WriteString("\n" + l.T("sausages.hand_bid_hint"))
-		kb = append(kb, rows(bids, 6)...)
+		kb = append(kb, bot.Rows(bids, 6)...)
 	}
-	kb = append(kb, rows(other, 3)...)
-	return message{Text: b.String(), Keyboard: kb, Ping: true}
+	kb = append(kb, bot.Rows(other, 3)...)
+	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
 }
 
-func (k sausagesGame) Info(l loc, t *Table, st game.State, seat int) string {
+func (k sausagesGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {
 	v := st.(*ss.State).SeatView(game.Seat(seat))
 	return l.T("sausages.info", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack))
 }
 
-func (k sausagesGame) Announce(l loc, t *Table, before, after game.State) []message {
+func (k sausagesGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
 	b, a := before.(*ss.State).PublicView(), after.(*ss.State).PublicView()
-	var out []message
+	var out []bot.Message
 	o := a.LastRound
 	fresh := o != nil && (b.LastRound == nil || b.LastRound.Round != o.Round)
 	if fresh {
@@ -246,22 +250,22 @@ func (k sausagesGame) Announce(l loc, t *Table, before, after game.State) []mess
 		case o.Success && o.Won:
 			// the winner message below says it
 		case o.Success:
-			out = append(out, message{Text: l.T("sausages.success", "Name", seatName(t, o.Challenger), "N", o.N)})
+			out = append(out, bot.Message{Text: l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "N", o.N)})
 		case o.OwnBoot:
-			out = append(out, message{Text: l.T("sausages.fail_own", "Name", seatName(t, o.Challenger))})
+			out = append(out, bot.Message{Text: l.T("sausages.fail_own", "Name", bot.SeatName(t, o.Challenger))})
 		default:
-			out = append(out, message{Text: l.T("sausages.fail", "Name", seatName(t, o.Challenger), "Owner", seatName(t, o.BootOwner))})
+			out = append(out, bot.Message{Text: l.T("sausages.fail", "Name", bot.SeatName(t, o.Challenger), "Owner", bot.SeatName(t, o.BootOwner))})
 		}
 	}
 	if o != nil && o.Eliminated && (fresh || !b.LastRound.Eliminated) {
-		out = append(out, message{Text: l.T("sausages.eliminated", "Name", seatName(t, o.Challenger))})
+		out = append(out, bot.Message{Text: l.T("sausages.eliminated", "Name", bot.SeatName(t, o.Challenger))})
 	}
 	if a.Winner >= 0 && b.Winner < 0 {
 		r := after.Result()
-		text := winnerLine(l, t, r) + "\n\n" + resultTable(l, t, r, func(s game.Seat) string {
+		text := bot.WinnerLine(l, t, r) + "\n\n" + bot.ResultTable(l, t, r, func(s game.Seat) string {
 			return l.T("sausages.final_line", "Count", r.Scores[s])
 		})
-		out = append(out, message{Text: text})
+		out = append(out, bot.Message{Text: text})
 	}
 	return out
 }

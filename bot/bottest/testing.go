@@ -1,0 +1,226 @@
+package bottest
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+// Speedup runs Telegram's rate limits this many times faster in the fake
+// server and in the bot alike, so games finish quickly with limits on.
+const Speedup = 20
+
+// ScaledLimits are Telegram's limits for the fake server and the bot's own
+// spacing, both Speedup times faster.
+func ScaledLimits() (telegramtest.Limits, bot.Limits) {
+	d := telegramtest.DefaultLimits()
+	fake := telegramtest.Limits{
+		Group:   telegramtest.Rate{N: d.Group.N, Per: d.Group.Per / Speedup},
+		Private: telegramtest.Rate{N: d.Private.N, Per: d.Private.Per / Speedup},
+		Global:  telegramtest.Rate{N: d.Global.N, Per: d.Global.Per / Speedup},
+	}
+	ours := bot.Limits{
+		GroupInterval: 3100 * time.Millisecond / Speedup,
+		// More slack than in production (1.1 s): at 20× speed a few ms of
+		// scheduling jitter is a large part of the spacing.
+		PrivateInterval: 1600 * time.Millisecond / Speedup,
+		GlobalPerSecond: 25 * Speedup,
+		GlobalSlice:     200 * time.Millisecond / Speedup,
+	}
+	return fake, ours
+}
+
+// Test is a Harness for one test: a running bot with the given games over
+// a real Redis store, against a fake Telegram with scaled limits, whose
+// helpers fail the test instead of returning errors. The test binary's
+// TestMain must run redistest.Main.
+type Test struct {
+	*Harness
+	TB    testing.TB
+	Redis *store.Redis
+}
+
+// NewTest starts a bot offering games over a fresh namespace of the test
+// Redis server; it is stopped when the test ends.
+func NewTest(t testing.TB, games []bot.Game, turnTimeout time.Duration) *Test {
+	t.Helper()
+	return NewTestOn(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t)), games, turnTimeout)
+}
+
+// NewTestOn is NewTest over a given Redis store.
+func NewTestOn(t testing.TB, st *store.Redis, games []bot.Game, turnTimeout time.Duration) *Test {
+	t.Helper()
+	fake, ours := ScaledLimits()
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
+	t.Cleanup(srv.Close)
+	h := &Test{
+		Harness: &Harness{Games: games,
+			Srv:   srv,
+			Store: st,
+			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
+			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
+		},
+		TB:    t,
+		Redis: st,
+	}
+	h.MustStart()
+	t.Cleanup(h.Stop)
+	return h
+}
+
+// MustStart is Start, failing the test on an error.
+func (h *Test) MustStart() {
+	h.TB.Helper()
+	if err := h.Start(); err != nil {
+		h.TB.Fatal(err)
+	}
+}
+
+// MustBegin is Begin, failing the test on an error; it returns u.
+func (h *Test) MustBegin(u *telegramtest.User) *telegramtest.User {
+	h.TB.Helper()
+	if err := h.Begin(u); err != nil {
+		h.TB.Fatal(err)
+	}
+	return u
+}
+
+// MustLobby is Lobby, failing the test on an error.
+func (h *Test) MustLobby(group *telegramtest.Chat, creator *telegramtest.User, others []*telegramtest.User, robots int) *telegramtest.Message {
+	h.TB.Helper()
+	lobby, err := h.Lobby(group, creator, others, robots)
+	if err != nil {
+		h.TB.Fatal(err)
+	}
+	return lobby
+}
+
+// MustStartGame is StartGame, failing the test on an error.
+func (h *Test) MustStartGame(creator *telegramtest.User, lobby *telegramtest.Message) {
+	h.TB.Helper()
+	if err := h.StartGame(creator, lobby); err != nil {
+		h.TB.Fatal(err)
+	}
+}
+
+// MustPlayToEnd is PlayToEnd without a pick, failing the test (and
+// logging the group's messages) on an error.
+func (h *Test) MustPlayToEnd(group *telegramtest.Chat, people []*telegramtest.User, timeout time.Duration) *telegramtest.Message {
+	h.TB.Helper()
+	final, err := h.PlayToEnd(group, people, timeout, nil)
+	if err != nil {
+		h.DumpGroup(group)
+		h.TB.Fatal(err)
+	}
+	return final
+}
+
+// DumpGroup logs every message of the group, to see why a test failed.
+func (h *Test) DumpGroup(group *telegramtest.Chat) {
+	for _, m := range group.Messages() {
+		h.TB.Logf("group message %d:\n%s", m.ID, m.Text)
+	}
+}
+
+// CheckLimits asserts the bot stayed inside Telegram's limits: no 429 in
+// any chat, at most 20 group calls in any (scaled) minute.
+func (h *Test) CheckLimits(group *telegramtest.Chat) {
+	h.TB.Helper()
+	for _, c := range h.Srv.Calls() {
+		if c.ErrorCode != 429 {
+			continue
+		}
+		h.TB.Errorf("a 429 in chat %d: %s %s", c.ChatID, c.Method, c.Description)
+	}
+	if peak := h.Srv.PeakCalls(group.ID(), time.Minute/Speedup); peak > 20 {
+		h.TB.Errorf("%d calls to the group in one (scaled) minute, want ≤ 20", peak)
+	}
+}
+
+// Table loads and decodes the group's table record and its version.
+func (h *Test) Table(group *telegramtest.Chat) (*bot.Table, int64) {
+	h.TB.Helper()
+	id := strconv.FormatInt(group.ID(), 10)
+	rec, err := h.Redis.Load(context.Background(), id)
+	// A Redis just restarted may still be loading its AOF: give it a moment.
+	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		rec, err = h.Redis.Load(context.Background(), id)
+	}
+	if err != nil {
+		h.TB.Fatal(err)
+	}
+	tab, err := bot.DecodeTable(rec.Data)
+	if err != nil {
+		h.TB.Fatal(err)
+	}
+	return tab, rec.Version
+}
+
+// CheckReplay replays the group's finished game from its seed and log,
+// compares it with the stored state and checks the seats counted every
+// action of the log.
+func (h *Test) CheckReplay(group *telegramtest.Chat) *bot.Table {
+	h.TB.Helper()
+	tab, _ := h.Table(group)
+	st, err := bot.Replay(tab, h.Games...)
+	if err != nil {
+		h.TB.Fatal(err)
+	}
+	got, _ := st.MarshalBinary()
+	if !bytes.Equal(got, tab.Game) || !st.Over() {
+		h.TB.Fatalf("replay of %d moves differs from the stored state (over=%v)", len(tab.Log), st.Over())
+	}
+	nonces := 0
+	for _, s := range tab.Seats {
+		nonces += s.Nonce
+	}
+	if nonces != len(tab.Log) {
+		h.TB.Errorf("seats counted %d actions, the log has %d", nonces, len(tab.Log))
+	}
+	return tab
+}
+
+// Version is the group's table record version: it changes with every
+// committed change, so an unchanged version proves a press changed nothing.
+func (h *Test) Version(group *telegramtest.Chat) int64 {
+	h.TB.Helper()
+	rec, err := h.Redis.Load(context.Background(), strconv.FormatInt(group.ID(), 10))
+	if err != nil {
+		h.TB.Fatal(err)
+	}
+	return rec.Version
+}
+
+// ExpectAnswer presses data on msg as u and wants exactly the answer want
+// (a catalog text: h.T(key)).
+func (h *Test) ExpectAnswer(u *telegramtest.User, msg *telegramtest.Message, data, want string) {
+	h.TB.Helper()
+	ans, err := u.PressData(msg, data)
+	if err != nil {
+		h.TB.Fatalf("press %q: %v", data, err)
+	}
+	if ans.Text != want {
+		h.TB.Errorf("press %q by %s: answer %q, want %q", data, u.User().FirstName, ans.Text, want)
+	}
+}
+
+// Catalog loads the real message catalogs, failing the test on an error.
+func Catalog(t testing.TB) *locales.Catalog {
+	t.Helper()
+	c, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

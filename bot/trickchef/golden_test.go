@@ -1,0 +1,28 @@
+package trickchef_test
+
+import (
+	"testing"
+
+	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/trickchef"
+)
+
+func TestGoldenTrickchef(t *testing.T) {
+	g := trickchef.Game()
+	t.Run("start", func(t *testing.T) {
+		tab, _ := golden.Table(t, g, 4, 1, "shef", 11, nil)
+		golden.Check(t, "trickchef_start", golden.Render(t, g, tab, nil))
+	})
+	t.Run("mid", func(t *testing.T) {
+		tab, st := golden.Table(t, g, 3, 0, "", 12, map[string]int{"removed": 2})
+		golden.PlayRandom(t, g, tab, st, 40, 1)
+		tab.Seats[1].Timeouts = 2 // the bot plays for Серёжа
+		tab.Seats[0].Draft = []int{1}
+		golden.Check(t, "trickchef_mid", golden.Render(t, g, tab, nil))
+	})
+	t.Run("over", func(t *testing.T) {
+		tab, st := golden.Table(t, g, 4, 0, "", 13, nil)
+		before := golden.PlayRandom(t, g, tab, st, 10000, 2)
+		golden.Check(t, "trickchef_over", golden.Render(t, g, tab, before))
+	})
+}
