@@ -1,6 +1,7 @@
 package chef
 
 import (
+	"math"
 	"time"
 
 	"github.com/trickchef/trickchef/game"
@@ -38,6 +39,12 @@ const (
 	// searchMinPer is the playouts per candidate and halving round at
 	// least (a Hangover has up to 36 choices of dishes).
 	searchMinPer = 16
+	// searchMargin is how many standard errors of the paired difference
+	// the best alternative must beat Cook's move by. Measured along Cook's
+	// games, a margin of 1 keeps all of the search's gain while it leaves
+	// Cook's move half as often as without one (2 loses some of the gain);
+	// with a small budget it keeps the noise from choosing.
+	searchMargin = 1.0
 	// searchHorizon is the turns a playout lasts before the position is
 	// scored by strength (five rounds at four players). Measured along
 	// Cook's games, 20 to 30 turns choose better than 12 (too
@@ -79,44 +86,59 @@ func search(base *State, r *rng, b Budget) game.Action {
 	if b.Wall > 0 && b.Clock != nil {
 		start = b.Clock()
 	}
+	// Alternatives to Cook's move, by index into cands; gain and sq sum
+	// each one's paired differences with Cook's move and their squares.
 	var alive [MaxAction + 1]int
-	var sum [MaxAction + 1]float64
-	na := len(cands)
+	var gain, sq [MaxAction + 1]float64
+	na := len(cands) - 1
 	for i := range na {
-		alive[i] = i
+		alive[i] = i + 1
 	}
-	left := playouts
-	for na > 1 {
-		per := max(searchMinPer, left/(ceilLog2(na)*na))
+	n, left := 0, playouts
+	for {
+		per := max(searchMinPer, left/((ceilLog2(na)+1)*(na+1)))
 		for range per {
 			world := *base
 			world.rng = rng(r.Next())
 			world.shuffle(world.pile[:world.npile])
+			w := world
+			if w.Apply(game.Seat(me), cook) != nil {
+				return cook // cannot happen: cands are legal
+			}
+			v0 := rollout(&w, me)
 			for _, i := range alive[:na] {
 				w := world
 				if w.Apply(game.Seat(me), cands[i]) != nil {
-					return cook // cannot happen: cands are legal
+					return cook
 				}
-				sum[i] += rollout(&w, me)
+				d := rollout(&w, me) - v0
+				gain[i] += d
+				sq[i] += d * d
 			}
 		}
-		left -= per * na
-		// Keep the better half; on equal sums the earlier candidate (Cook's
-		// move first) stays ahead.
+		n += per
+		left -= per * (na + 1)
+		// Best first; on equal sums the earlier (in Legal's order) first.
 		for j := 1; j < na; j++ {
-			for k := j; k > 0 && sum[alive[k]] > sum[alive[k-1]]; k-- {
+			for k := j; k > 0 && gain[alive[k]] > gain[alive[k-1]]; k-- {
 				alive[k], alive[k-1] = alive[k-1], alive[k]
 			}
 		}
-		na = (na + 1) / 2
-		if !start.IsZero() && b.Clock().Sub(start) > b.Wall {
+		if na == 1 || !start.IsZero() && b.Clock().Sub(start) > b.Wall {
 			break
 		}
+		na = (na + 1) / 2
 	}
-	return cands[alive[0]]
+	best := alive[0]
+	mean := gain[best] / float64(n)
+	se := math.Sqrt(max(sq[best]/float64(n)-mean*mean, 0) / float64(n))
+	if mean > 0 && mean > searchMargin*se {
+		return cands[best]
+	}
+	return cook
 }
 
-// ceilLog2 is the number of halving rounds for n > 1 candidates.
+// ceilLog2 is the number of halvings that leave one of n candidates.
 func ceilLog2(n int) int {
 	k := 0
 	for m := 1; m < n; m *= 2 {
