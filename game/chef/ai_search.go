@@ -28,8 +28,8 @@ func DecideBudget(level Level, v SeatView, seed uint64, b Budget) game.Action {
 
 // DefaultPlayouts is Shef's search budget when Budget.Playouts is 0:
 // playouts (one sampled pile order, one candidate action, searchHorizon
-// turns of Cook at every seat) per decision. A playout costs 2–4 µs on
-// one core, so a searched decision takes 15–25 ms and the wall-clock cap
+// turns of Cook at every seat) per decision. A playout costs 2–5 µs on
+// one core, so a searched decision takes 5–15 ms and the wall-clock cap
 // of the bot's default budget (200 ms) is not reached; docs/ai.md has the
 // measured strength and latency.
 const DefaultPlayouts = 3000
@@ -47,15 +47,16 @@ const (
 	searchMargin = 1.0
 	// searchHorizon is the turns a playout lasts before the position is
 	// scored by strength (five rounds at four players). Measured along
-	// Cook's games, 20 to 30 turns choose better than 12 (too
-	// short-sighted) or playing to the end (too noisy for the budget); 20
+	// Cook's games, 20 to 30 turns choose better than 50 or playing to the
+	// end (too noisy for the budget) and than 12 (too short-sighted); 20
 	// costs least.
 	searchHorizon = 20
 )
 
 // search is Shef: flat Monte Carlo over sampled pile orders with
 // successive halving. Every round samples fresh pile orders and plays
-// every surviving candidate out in each of them (common random numbers:
+// Cook's move and every surviving alternative out in each of them
+// (common random numbers:
 // a world fixes the pile and the generator of later rebuilds, and Cook is
 // deterministic, so candidates differ only by their own effect); the
 // better half survives, until one is left. Cook's move is the first
