@@ -56,11 +56,11 @@ const (
 // search is Shef: flat Monte Carlo over sampled pile orders with
 // successive halving. Every round samples fresh pile orders and plays
 // Cook's move and every surviving alternative out in each of them
-// (common random numbers:
-// a world fixes the pile and the generator of later rebuilds, and Cook is
-// deterministic, so candidates differ only by their own effect); the
-// better half survives, until one is left. Cook's move is the first
-// candidate and stays ahead on equal sums.
+// (common random numbers: a world fixes the pile and the generator of
+// later rebuilds, and Cook is deterministic, so candidates differ only by
+// their own effect); the better half of the alternatives survives, by
+// their paired differences with Cook's move, until one is left, which
+// replaces Cook's move only if it is clearly better (searchMargin).
 func search(base *State, r *rng, b Budget) game.Action {
 	me := base.turn
 	cook := cookMove(base)
