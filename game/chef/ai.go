@@ -22,35 +22,25 @@ const (
 	// colours, and make a victim lose colours it holds once and that are
 	// scarce.
 	Cook Level = "cook"
-	// Shef («Шеф») searches: determinized Monte Carlo over the unknown pile
-	// order, each candidate action played out by Cook at every seat for a
-	// bounded horizon. The number of playouts is fixed, so a decision is
-	// deterministic for a seed.
+	// Shef («Шеф») searches (ai_search.go): flat Monte Carlo over sampled
+	// orders of the pile, the only hidden thing, every legal action played
+	// out by Cook at every seat in the same sampled worlds, the better half
+	// kept round after round. The number of playouts is fixed (Budget), so
+	// a decision is deterministic for a seed.
 	Shef Level = "shef"
-)
-
-// ShefPlayouts is Shef's search budget per decision: sampled pile orders
-// times candidate actions (each candidate at least shefMinPerCandidate).
-// A playout of shefHorizon turns costs about a microsecond, so a decision
-// with ten candidates takes about 1 ms on one core.
-const ShefPlayouts = 960
-
-// Search shape.
-const (
-	shefMinPerCandidate = 24 // playouts per candidate at least
-	shefHorizon         = 12 // turns played out before the position is scored
-	// shefMargin is how many standard errors of the paired difference an
-	// alternative must beat Cook's choice by: with a dozen candidates and
-	// a noisy game, a smaller margin mostly follows the noise.
-	shefMargin = 3
 )
 
 // Decide returns the action level chooses for the seat v belongs to, or -1
 // if the seat has nothing to do (v.Legal is empty). It reads only v (which
 // holds everything public; the pile's order is the only secret and is
 // sampled), always returns one of v.Legal, and is deterministic for a seed.
-// An unknown level plays like Cook.
+// An unknown level plays like Cook. Shef searches with DefaultPlayouts;
+// DecideBudget sets another budget or a wall-clock cap.
 func Decide(level Level, v SeatView, seed uint64) game.Action {
+	return decide(level, v, seed, Budget{})
+}
+
+func decide(level Level, v SeatView, seed uint64, b Budget) game.Action {
 	if len(v.Legal) == 0 {
 		return -1
 	}
@@ -62,7 +52,7 @@ func Decide(level Level, v SeatView, seed uint64) game.Action {
 	var a game.Action = -1
 	if ok {
 		if level == Shef {
-			a = shef(&st, &r)
+			a = search(&st, &r, b)
 		} else {
 			a = cookMove(&st)
 		}
@@ -336,86 +326,13 @@ func bestDuplicate(st *State, me *seat, least uint8) Card {
 	return best
 }
 
-// ---- Shef ----
+// ---- Shef: playouts (the search is in ai_search.go) ----
 
-// shef searches st (a determinized copy of the view) for the seat to act.
-func shef(base *State, r *rng) game.Action {
-	me := base.turn
-	cook := cookMove(base)
-	var buf [MaxAction + 1]game.Action
-	legal := base.LegalAppend(buf[:0], game.Seat(me))
-	// Sure things need no search.
-	m, _ := DecodeAction(cook)
-	if m.Kind == KindAnnounce || m.Kind == KindRedraw || m.Kind == KindTake && base.discTop() == Addition {
-		return cook
-	}
-	cands := candidates(base, legal, cook)
-	if len(cands) == 1 {
-		return cands[0]
-	}
-	per := max(shefMinPerCandidate, ShefPlayouts/len(cands))
-	// Every candidate is played in the same sampled worlds, so candidates
-	// are compared on paired differences with Cook's choice (cands[0]): an
-	// alternative replaces it only if it is better by a clear margin.
-	var sum, sq [MaxAction + 1]float64
-	var val [MaxAction + 1]float64
-	for p := 0; p < per; p++ {
-		world := *base
-		world.rng = rng(r.Next())
-		world.shuffle(world.pile[:world.npile])
-		for i, a := range cands {
-			w := world
-			if err := w.Apply(game.Seat(me), a); err != nil {
-				return cook
-			}
-			val[i] = playout(&w, me)
-		}
-		for i := 1; i < len(cands); i++ {
-			d := val[i] - val[0]
-			sum[i] += d
-			sq[i] += d * d
-		}
-	}
-	best, bestMean := cook, 0.0
-	n := float64(per)
-	for i := 1; i < len(cands); i++ {
-		mean := sum[i] / n
-		se := math.Sqrt(max(sq[i]/n-mean*mean, 0) / n)
-		if mean > shefMargin*se && mean > bestMean {
-			best, bestMean = cands[i], mean
-		}
-	}
-	return best
-}
-
-// candidates prunes the legal actions to one choice of dishes per action
-// card (Cook's choice of victim dishes), with Cook's own move first.
-func candidates(st *State, legal []game.Action, cook game.Action) []game.Action {
-	me := &st.seats[st.turn]
-	vs := st.nextOf(st.turn)
-	out := make([]game.Action, 0, 16)
-	out = append(out, cook)
-	add := func(a game.Action) {
-		if a >= 0 && slices.Contains(legal, a) && !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	for _, a := range legal {
-		m, _ := DecodeAction(a)
-		if m.Kind != KindPlay {
-			add(a)
-			continue
-		}
-		add(playAt(st, m.Card, me, vs))
-	}
-	return out
-}
-
-// playout plays st on with Cook at every seat for shefHorizon turns and
+// playout plays st on with Cook at every seat for horizon turns and
 // scores it for seat me: its share of the win if the game ended, else an
 // estimate from everyone's progress.
-func playout(st *State, me uint8) float64 {
-	stop := st.turnNo + shefHorizon
+func playout(st *State, me uint8, horizon uint32) float64 {
+	stop := st.turnNo + horizon
 	for st.step != StepOver && st.turnNo < stop {
 		if st.Apply(game.Seat(st.turn), cookMove(st)) != nil {
 			break // cannot happen: Cook only plays legal moves

@@ -46,11 +46,12 @@ func benchDecide(b *testing.B, l Level) {
 	b.ReportMetric(float64(len(v.Legal)), "legal")
 }
 
-// BenchmarkNovice, BenchmarkCook and BenchmarkShef time one decision at
-// the start of a mid-game turn of a 6-player game.
-func BenchmarkNovice(b *testing.B) { benchDecide(b, Novice) }
-func BenchmarkCook(b *testing.B)   { benchDecide(b, Cook) }
-func BenchmarkShef(b *testing.B)   { benchDecide(b, Shef) }
+// BenchmarkDecideNovice, BenchmarkDecideCook and BenchmarkDecideShef time
+// one decision at the start of a mid-game turn of a 6-player game (Shef
+// searches it: two legal moves).
+func BenchmarkDecideNovice(b *testing.B) { benchDecide(b, Novice) }
+func BenchmarkDecideCook(b *testing.B)   { benchDecide(b, Cook) }
+func BenchmarkDecideShef(b *testing.B)   { benchDecide(b, Shef) }
 
 // BenchmarkCookGame plays full 6-player games with Cook at every seat,
 // straight on the state (as Shef's playouts do).
@@ -149,9 +150,10 @@ func TestEncodedSize(t *testing.T) {
 	t.Logf("marshalled 8-player state: %d bytes before the end", n)
 }
 
-// BenchmarkShefHeavy is a costly Shef decision: 6 players, a hand full of
-// action cards, ten candidate actions.
-func BenchmarkShefHeavy(b *testing.B) {
+// BenchmarkDecideShefHeavy is a costly Shef decision: 6 players, a hand
+// full of action cards, 36 legal actions (the most candidates a decision
+// has, so the most halving rounds).
+func BenchmarkDecideShefHeavy(b *testing.B) {
 	st := deal(b, "0:oorpHDEMC 1:orpgbb 2:rr 3:gg 4:bb 5:nn discard:g")
 	v := st.SeatView(0)
 	for i := 0; b.Loop(); i++ {

@@ -23,7 +23,8 @@
 // d2 ends on the discard top). Move, DecodeAction and the notation of
 // notation.go ("draw", "discard:r", "play:H:rb"; ParseDeal for test
 // positions) name them. Rule errors are *game.RuleError with the codes of
-// errors.go. Robots: Decide with Novice, Cook or Shef (ai.go).
+// errors.go. Robots: Decide with Novice, Cook or Shef (ai.go; Shef's
+// search, its Budget and DecideBudget in ai_search.go).
 //
 // Measured on a 2-core AMD EPYC-class VM shared with other jobs, Go 1.26,
 // with
@@ -36,10 +37,11 @@
 //	BenchmarkApply         13 ns     per Apply (26 ns/op for a draw and an end; 0 allocs)
 //	BenchmarkMarshal      109 ns/op  (203 bytes, 6 players mid-game)
 //	BenchmarkSeatView     1.6 µs/op
-//	BenchmarkNovice        13 ns/op  (one decision)
-//	BenchmarkCook         0.8 µs/op  (one decision, the view rebuilt into a state)
-//	BenchmarkShef         1.0 ms/op  (one decision: 960 playouts of 12 turns; the same with
-//	                                  36 legal actions, BenchmarkShefHeavy; arena p99 ≈ 10 ms)
+//	BenchmarkDecideNovice  13 ns/op  (one decision)
+//	BenchmarkDecideCook   0.8 µs/op  (one decision, the view rebuilt into a state)
+//	BenchmarkDecideShef    14 ms/op  (one decision: 3,000 playouts of 20 turns, under a load
+//	                                  of 6 on the 2 cores; the same with 36 legal actions,
+//	                                  BenchmarkDecideShefHeavy)
 //
-// docs/chef.md has the arena results.
+// docs/chef.md has the arena results; docs/ai.md («Меню шефа») Shef's.
 package chef
