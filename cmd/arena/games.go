@@ -20,7 +20,7 @@ const baseline tc.Level = "baseline"
 
 func (trickchefGame) name() string { return "trickchef" }
 func (trickchefGame) kinds() []string {
-	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef), string(baseline)}
+	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef), string(tc.PrevShef), string(baseline)}
 }
 func (trickchefGame) defaultPlayers() string { return "shef,cook,cook,cook" }
 func (trickchefGame) seats() (int, int)      { return 3, 4 }

@@ -16,8 +16,11 @@ const (
 	// Cook («Повар») plays the cook heuristic (ai_policy.go).
 	Cook Level = "cook"
 	// Shef («Шеф») searches: determinized Monte Carlo over deals consistent
-	// with everything its seat has seen, played out by the cook heuristic.
+	// with everything its seat has seen (ai_shef.go).
 	Shef Level = "shef"
+	// PrevShef is the first «Шеф» (ai_prevshef.go), kept unchanged as the
+	// yardstick the arena measures Shef against. The bot does not offer it.
+	PrevShef Level = "prevshef"
 )
 
 // DefaultPlayouts is Shef's search budget when Budget.Playouts is 0: the
@@ -63,6 +66,8 @@ func Decide(level Level, v SeatView, h History, seed uint64, b Budget) game.Acti
 		a = novice(&v, seed)
 	case Shef:
 		a = shef(&v, h, seed, b)
+	case PrevShef:
+		a = prevShef(&v, h, seed, b)
 	default:
 		a = cook(&v, h, seed)
 	}
