@@ -30,8 +30,9 @@ func TestShefRace(t *testing.T) {
 	}
 }
 
-// Shef's search never spends more moves than its budget (plus one deal) and
-// always answers with one of its candidates, whatever the budget.
+// Shef answers legally whatever its budget, down to a single playout's
+// worth of moves (the race then has fewer deals than it needs to drop
+// anything).
 func TestShefBudgets(t *testing.T) {
 	walkGames(t, 2, func(st *State, h History, g, step int) {
 		if step%5 != 0 {
