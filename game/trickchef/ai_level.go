@@ -23,11 +23,13 @@ const (
 	PrevShef Level = "prevshef"
 )
 
-// DefaultPlayouts is Shef's search budget when Budget.Playouts is 0: the
-// number of playouts (one sampled deal, one candidate action, played to the
-// end of the round) per decision. A playout costs 5–50 µs (more early in
-// a round), so a decision takes 3–30 ms on one core and its p99 stays under
-// 250 ms; docs/ai.md has the measured strength and latency.
+// DefaultPlayouts is the search budget when Budget.Playouts is 0. For
+// PrevShef it is the number of playouts (one sampled deal, one candidate
+// action, played to the end of the round) per decision: 5–50 µs each (more
+// early in a round), so 3–30 ms on one idle core. Shef spends the moves
+// that many playouts from a round's start would make, whenever it decides,
+// so its every decision costs about PrevShef's costliest; docs/ai.md has
+// the measured strength and latency.
 const DefaultPlayouts = 600
 
 // Budget bounds Shef's search. The playout count keeps a decision

@@ -35,27 +35,10 @@ type cookEval struct {
 	trumps  SuitSet
 	after   int     // players still to play after me in this trick
 	chef    float64 // chefNow, once computed (-1 before)
-	wt      *policyWeights
 }
 
-// policyWeights scale the parts of a play's score. The cook level and
-// PrevShef use cookWeights; Shef's playouts use their own (ai_shef.go).
-type policyWeights struct {
-	gain   float64 // stars the trick's cards add under the chefs held
-	lead   float64 // winning: leading the next trick
-	spare  float64 // winning: per card of the led suit still to come that a spare chef would cover
-	chef   float64 // taking this trick's chef
-	income float64 // the coin of income
-	coin   float64 // each coin spent
-	keep   float64 // what the card played was worth kept
-}
-
-func cookWeights() policyWeights {
-	return policyWeights{gain: 1, lead: 0.2, spare: 1.5, chef: 1, income: 1, coin: 1, keep: 1}
-}
-
-func (e *cookEval) init(st *State, me uint8, out cardSet, wt *policyWeights) {
-	*e = cookEval{st: st, me: me, n: int(st.players), hand: st.hands[me], won: st.won[me], out: out, wt: wt}
+func (e *cookEval) init(st *State, me uint8, out cardSet) {
+	*e = cookEval{st: st, me: me, n: int(st.players), hand: st.hands[me], won: st.won[me], out: out}
 	e.outN = float64(out.count())
 	others := 0
 	for i := 0; i < e.n; i++ {
@@ -93,15 +76,9 @@ func (e *cookEval) chefNow() float64 {
 // own cards, the public state and out. noise scales a random perturbation
 // of the scores (0: none beyond tie-breaking).
 func cookAct(st *State, out cardSet, r *rng, noise float64) game.Action {
-	wt := cookWeights()
-	return policyAct(st, out, r, noise, &wt)
-}
-
-// policyAct is cookAct with the given weights.
-func policyAct(st *State, out cardSet, r *rng, noise float64, wt *policyWeights) game.Action {
 	var e cookEval
 	me := st.turn
-	e.init(st, me, out, wt)
+	e.init(st, me, out)
 	best, bestU := game.Action(-1), math.Inf(-1)
 	consider := func(a game.Action, u float64) {
 		u += (r.Float64() - 0.5) * (noise + 1e-6)
@@ -245,11 +222,10 @@ func (e *cookEval) playValue(c Card, coins int) float64 {
 	cards |= 1 << c.index()
 	w, ch := resolve(k+1, &suits, &eff, e.trumps)
 	led := suits[0]
-	wt := e.wt
-	winGain := wt.gain*e.gain(cards) + wt.lead
+	winGain := e.gain(cards) + 0.2
 	if e.after > 0 {
 		if spare := int(e.chefs[led]) - e.won.ofSuit(led).count() - cards.ofSuit(led).count(); spare > 0 {
-			winGain += float64(min(spare, e.after)) * wt.spare
+			winGain += float64(min(spare, e.after)) * 1.5
 		}
 	}
 	pWin, pChef := 0.0, 0.0
@@ -278,13 +254,13 @@ func (e *cookEval) playValue(c Card, coins int) float64 {
 	}
 	income := 0.0
 	if st.reserve > 0 {
-		income = wt.income
+		income = 1
 	}
 	u := pWin*winGain + (1-pWin)*(1-pChef)*income
 	if pChef > 0 {
-		u += pChef * wt.chef * e.chefNow()
+		u += pChef * e.chefNow()
 	}
-	return u - wt.coin*float64(max(coins, -coins)) - wt.keep*e.keepValue(c)
+	return u - float64(max(coins, -coins)) - e.keepValue(c)
 }
 
 // countAtLeast counts the cards of m whose face value is at least v.

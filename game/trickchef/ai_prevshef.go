@@ -89,8 +89,7 @@ func (st *State) turnSeat() game.Seat { return game.Seat(st.turn) }
 func shefCandidates(w *world) []candidate {
 	st := &w.base
 	var e cookEval
-	wt := cookWeights()
-	e.init(st, st.turn, w.unknown, &wt)
+	e.init(st, st.turn, w.unknown)
 	var out []candidate
 	switch st.phase {
 	case PhasePick, PhaseAward:
@@ -122,10 +121,7 @@ func shefCandidates(w *world) []candidate {
 
 // shefPlayout plays st to the end of its round with the cook heuristic for
 // every seat (each knowing only its own cards and what is out) and returns
-// seat me's utility: its game total minus the best other total, plus half
-// its lead over the others' mean. The first term is what wins games; the
-// second keeps a seat that cannot catch the leader this round from
-// throwing points away.
+// seat me's marginUtility.
 func shefPlayout(st *State, me uint8, r *rng) float64 {
 	round := st.round
 	for st.round == round && st.phase != PhaseOver {
@@ -140,6 +136,14 @@ func shefPlayout(st *State, me uint8, r *rng) float64 {
 			break // cannot happen: cookAct plays legal actions
 		}
 	}
+	return marginUtility(st, me)
+}
+
+// marginUtility is seat me's utility at the end of a playout: its game
+// total minus the best other total, plus half its lead over the others'
+// mean. The first term is what wins games; the second keeps a seat that
+// cannot catch the leader this round from throwing points away.
+func marginUtility(st *State, me uint8) float64 {
 	t := st.totals()
 	n := int(st.players)
 	best, sum := math.Inf(-1), 0.0

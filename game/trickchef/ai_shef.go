@@ -39,22 +39,7 @@ const (
 	// shefMaxDeals caps the deals of one decision; reached only when the
 	// playouts are a move or two long.
 	shefMaxDeals = 4000
-	// shefRoundSD is the spread (standard deviation) of one seat's round
-	// score: 2.57 over 9,000 rounds of cook play. shefMarginWeight is the
-	// weight of a point of lead beside the chance to win (see shefUtility).
-	shefRoundSD      = 2.6
-	shefMarginWeight = 0.01
 )
-
-// shefWeights are the playout policy's weights: the cook heuristic's, but
-// a coin spent counts double. Measured (1 such seat against 3 cooks,
-// 6,000 seeded games): 27.6% wins against cook's own 25.2%; cook spends
-// coins too readily.
-func shefWeights() policyWeights {
-	w := cookWeights()
-	w.coin = 2
-	return w
-}
 
 // roundMoves is the number of moves a playout from a round's start makes:
 // the chef picks, every card and every chef award.
@@ -156,7 +141,6 @@ func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 	if capped {
 		start = b.Clock().UnixNano()
 	}
-	wt := shefWeights()
 	race := newRaceStats(len(cands))
 	u := make([]float64, len(cands))
 	r := rng(seed ^ 0x73686566)
@@ -181,7 +165,7 @@ func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 			}
 			pr := rng(rs)
 			var m int
-			u[i], m = shefRollout(&st, w.me, &pr, &wt)
+			u[i], m = shefRollout(&st, w.me, &pr)
 			moves += m + 1
 		}
 		race.add(u)
@@ -194,7 +178,7 @@ func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 
 // shefRollout plays st to the end of its round like shefPlayout and also
 // returns the number of moves it made.
-func shefRollout(st *State, me uint8, r *rng, wt *policyWeights) (float64, int) {
+func shefRollout(st *State, me uint8, r *rng) (float64, int) {
 	round := st.round
 	moves := 0
 	for st.round == round && st.phase != PhaseOver {
@@ -214,71 +198,9 @@ func shefRollout(st *State, me uint8, r *rng, wt *policyWeights) (float64, int) 
 				out |= st.hands[i]
 			}
 		}
-		if st.Apply(game.Seat(seat), policyAct(st, out, r, shefRolloutNoise, wt)) != nil {
+		if st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise)) != nil {
 			break // cannot happen: cookAct plays legal actions
 		}
 	}
-	return shefUtility(st, me), moves
-}
-
-// shefUtility is seat me's utility at the end of a playout: its chance to
-// win the game, plus a little of its lead over the best other total (a
-// tie-break that also keeps a seat that cannot win from throwing points
-// away). After the last round the chance is the win itself (a shared win
-// counts 1/k); after round 1 or 2 each other seat is beaten with the
-// chance that the rounds left, about shefRoundSD points per seat and
-// round, do not overturn the difference. Aiming at the win, not the
-// margin, is what the arena and the leaderboards count: a seat far ahead
-// plays safe, one behind takes the risks that can still win.
-func shefUtility(st *State, me uint8) float64 {
-	t := st.totals()
-	n := int(st.players)
-	best := math.Inf(-1)
-	for i := 0; i < n; i++ {
-		if uint8(i) != me {
-			best = math.Max(best, float64(t[i]))
-		}
-	}
-	margin := float64(t[me]) - best
-	left := Rounds - st.finishedRounds()
-	if left <= 0 {
-		return winShare(st, &t, me) + shefMarginWeight*margin
-	}
-	p := 1.0
-	sd := shefRoundSD * math.Sqrt(2*float64(left))
-	for i := 0; i < n; i++ {
-		if uint8(i) != me {
-			p *= 0.5 * math.Erfc(-float64(t[me]-t[i])/(sd*math.Sqrt2))
-		}
-	}
-	return p + shefMarginWeight*margin
-}
-
-// winShare is seat me's share of the win in a finished game, by the rules'
-// tie-breaks: the highest total, then the highest round-3 score, then a
-// shared win.
-func winShare(st *State, t *[4]int, me uint8) float64 {
-	n := int(st.players)
-	best, bestR3, k := -1<<31, -1<<31, 0
-	for i := 0; i < n; i++ {
-		best = max(best, t[i])
-	}
-	if t[me] != best {
-		return 0
-	}
-	r3 := &st.results[Rounds-1]
-	for i := 0; i < n; i++ {
-		if t[i] == best {
-			bestR3 = max(bestR3, r3.score(i))
-		}
-	}
-	if r3.score(int(me)) != bestR3 {
-		return 0
-	}
-	for i := 0; i < n; i++ {
-		if t[i] == best && r3.score(i) == bestR3 {
-			k++
-		}
-	}
-	return 1 / float64(k)
+	return marginUtility(st, me), moves
 }
