@@ -10,7 +10,8 @@ import (
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
-// trickchefGame is Трик-н-Шеф: kinds are the AI levels plus the engine's
+// trickchefGame is Трик-н-Шеф: kinds are the AI levels (prevshef, the first
+// «Шеф», is the yardstick for today's) plus the engine's
 // Baseline; the score is the game total.
 type trickchefGame struct{}
 
