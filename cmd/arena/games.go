@@ -10,9 +10,9 @@ import (
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
-// trickchefGame is Трик-н-Шеф: kinds are the AI levels (prevshef, the first
-// «Шеф», is the yardstick for today's) plus the engine's
-// Baseline; the score is the game total.
+// trickchefGame is Трик-н-Шеф: kinds are the AI levels (prevshef, the
+// first «Шеф», is the yardstick for today's) plus the engine's Baseline;
+// the score is the game total.
 type trickchefGame struct{}
 
 // baseline names the engine's Baseline heuristic, the yardstick under the
