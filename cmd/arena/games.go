@@ -10,8 +10,9 @@ import (
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
-// trickchefGame is Трик-н-Шеф: kinds are the AI levels plus the engine's
-// Baseline; the score is the game total.
+// trickchefGame is Трик-н-Шеф: kinds are the AI levels (prevshef, the
+// first «Шеф», is the yardstick for today's) plus the engine's Baseline;
+// the score is the game total.
 type trickchefGame struct{}
 
 // baseline names the engine's Baseline heuristic, the yardstick under the
@@ -20,7 +21,7 @@ const baseline tc.Level = "baseline"
 
 func (trickchefGame) name() string { return "trickchef" }
 func (trickchefGame) kinds() []string {
-	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef), string(baseline)}
+	return []string{string(tc.Novice), string(tc.Cook), string(tc.Shef), string(tc.PrevShef), string(baseline)}
 }
 
 // prevShef is the level that keeps the previous top level's algorithm

@@ -53,3 +53,8 @@ func BenchmarkDecideShef(b *testing.B) { _, v := midGameT(b); benchDecide(b, She
 
 // BenchmarkDecideShefLead is the costliest search: leading trick 1.
 func BenchmarkDecideShefLead(b *testing.B) { benchDecide(b, Shef, roundStart(b)) }
+
+// BenchmarkDecidePrevShef and BenchmarkDecidePrevShefLead are the same
+// searches by PrevShef, the yardstick.
+func BenchmarkDecidePrevShef(b *testing.B)     { _, v := midGameT(b); benchDecide(b, PrevShef, v) }
+func BenchmarkDecidePrevShefLead(b *testing.B) { benchDecide(b, PrevShef, roundStart(b)) }

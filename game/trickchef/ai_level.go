@@ -16,15 +16,20 @@ const (
 	// Cook («Повар») plays the cook heuristic (ai_policy.go).
 	Cook Level = "cook"
 	// Shef («Шеф») searches: determinized Monte Carlo over deals consistent
-	// with everything its seat has seen, played out by the cook heuristic.
+	// with everything its seat has seen (ai_shef.go).
 	Shef Level = "shef"
+	// PrevShef is the first «Шеф» (ai_prevshef.go), kept unchanged as the
+	// yardstick the arena measures Shef against. The bot does not offer it.
+	PrevShef Level = "prevshef"
 )
 
-// DefaultPlayouts is Shef's search budget when Budget.Playouts is 0: the
-// number of playouts (one sampled deal, one candidate action, played to the
-// end of the round) per decision. A playout costs 5–50 µs (more early in
-// a round), so a decision takes 3–30 ms on one core and its p99 stays under
-// 250 ms; docs/ai.md has the measured strength and latency.
+// DefaultPlayouts is the search budget when Budget.Playouts is 0. For
+// PrevShef it is the number of playouts (one sampled deal, one candidate
+// action, played to the end of the round) per decision: 5–50 µs each (more
+// early in a round), so 3–30 ms on one idle core. Shef spends the moves
+// that many playouts from a round's start would make, whenever it decides,
+// so its every decision costs about PrevShef's costliest; docs/ai.md has
+// the measured strength and latency.
 const DefaultPlayouts = 600
 
 // Budget bounds Shef's search. The playout count keeps a decision
@@ -63,6 +68,8 @@ func Decide(level Level, v SeatView, h History, seed uint64, b Budget) game.Acti
 		a = novice(&v, seed)
 	case Shef:
 		a = shef(&v, h, seed, b)
+	case PrevShef:
+		a = prevShef(&v, h, seed, b)
 	default:
 		a = cook(&v, h, seed)
 	}

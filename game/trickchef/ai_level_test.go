@@ -12,7 +12,7 @@ import (
 )
 
 // testLevels are the levels every AI test covers.
-var testLevels = []Level{Novice, Cook, Shef}
+var testLevels = []Level{Novice, Cook, Shef, PrevShef}
 
 // tinyBudget keeps Shef fast in tests: a few deals per candidate.
 var tinyBudget = Budget{Playouts: 24}
@@ -59,7 +59,7 @@ func TestDecideAlwaysLegal(t *testing.T) {
 		s, _ := st.Current()
 		v := st.SeatView(s)
 		for _, l := range testLevels {
-			if l == Shef && step%shefEvery != 0 {
+			if (l == Shef || l == PrevShef) && step%shefEvery != 0 {
 				continue
 			}
 			a := Decide(l, v, h, uint64(step), tinyBudget)

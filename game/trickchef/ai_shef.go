@@ -3,33 +3,120 @@ package trickchef
 import (
 	"math"
 	"math/bits"
-	"sort"
 
 	"github.com/trickchef/trickchef/game"
 )
 
-// «Шеф»: determinized ("perfect information") Monte Carlo. Each iteration
-// deals the cards the seat cannot see, consistently with its hand and won
-// pile, every card seen played this round (History), the suits each seat
-// is known to lack, and the public hand sizes and trick counts; then every
-// candidate action is played out on that same deal to the end of the round
-// with the cook heuristic for all seats. Using the same deal (and the same
-// playout randomness) for every candidate compares them on equal terms, so
-// a few hundred deals separate them. The candidate with the best mean
-// utility is played.
+// «Шеф»: determinized Monte Carlo, like PrevShef (ai_prevshef.go), with the
+// search budget spent where it decides something:
 //
-// Candidates are the legal actions with coins pruned to those that change
-// the trick (the fewest coins to become its winner, or its lowest card):
-// any other coin count only spends points.
+//   - The budget counts simulated moves, not playouts. A playout late in a
+//     round is a few moves, one from the round's start about fifty; PrevShef
+//     gave both the same number of deals, so its late decisions (the coin
+//     swings, the last tricks) were as noisy as its first lead while costing
+//     a tenth. Shef plays as many deals as fit the moves its Playouts would
+//     cost from the round's start, so its worst case (and p99) stays
+//     PrevShef's while every later decision sees many more deals.
+//   - Candidates race: every candidate is played out on the same deals
+//     (common random numbers), and one whose paired mean is clearly below
+//     the leader's (shefRaceZ standard errors of the paired difference) is
+//     dropped, so the remaining moves go to the candidates still in doubt.
+//
+// The count of moves is deterministic, so a decision depends only on the
+// view, History, seed and Budget.Playouts; the wall cap stays a safety net.
 
-// shefRolloutNoise perturbs the playout policy's scores so that the
-// opponents in playouts are not perfectly predictable.
-const shefRolloutNoise = 0.15
+const (
+	// shefRaceZ is how many standard errors of the paired difference a
+	// candidate must trail the leader by to be dropped. High, because it
+	// is tested many times per decision.
+	shefRaceZ = 3.0
+	// shefRaceMin is the number of deals before any candidate is dropped,
+	// and shefRaceEvery how often (in deals) the race is checked after.
+	shefRaceMin   = 32
+	shefRaceEvery = 8
+	// shefDealMoves is what sampling one deal costs, counted in moves.
+	shefDealMoves = 4
+	// shefMaxDeals caps the deals of one decision; reached only when the
+	// playouts are a move or two long.
+	shefMaxDeals = 4000
+)
 
-type candidate struct {
-	a     game.Action
-	prior float64 // the cook heuristic's score: the tie-break
-	sum   float64
+// roundMoves is the number of moves a playout from a round's start makes:
+// the chef picks, every card and every chef award.
+func roundMoves(players int) int { return players - 1 + players*HandSize + HandSize }
+
+// raceStats accumulates, per candidate, the sum and sum of squares of its
+// utilities, and per pair the sum of products, over the deals every active
+// candidate was played out on.
+type raceStats struct {
+	n      int
+	sum    []float64
+	sq     []float64
+	cross  []float64 // k×k, row-major
+	active []bool
+	k      int
+}
+
+func newRaceStats(k int) *raceStats {
+	rs := &raceStats{k: k, sum: make([]float64, k), sq: make([]float64, k), cross: make([]float64, k*k), active: make([]bool, k)}
+	for i := range rs.active {
+		rs.active[i] = true
+	}
+	return rs
+}
+
+// add records one deal's utilities (u[i] for active i).
+func (rs *raceStats) add(u []float64) {
+	rs.n++
+	for i := 0; i < rs.k; i++ {
+		if !rs.active[i] {
+			continue
+		}
+		rs.sum[i] += u[i]
+		rs.sq[i] += u[i] * u[i]
+		for j := i + 1; j < rs.k; j++ {
+			if rs.active[j] {
+				rs.cross[i*rs.k+j] += u[i] * u[j]
+			}
+		}
+	}
+}
+
+// leader is the active candidate with the best mean; ties go to the lower
+// index (the better prior).
+func (rs *raceStats) leader() int {
+	best := -1
+	for i := 0; i < rs.k; i++ {
+		if rs.active[i] && (best < 0 || rs.sum[i] > rs.sum[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// prune drops every active candidate clearly behind the leader and
+// returns how many stay.
+func (rs *raceStats) prune() int {
+	l := rs.leader()
+	n := float64(rs.n)
+	left := 0
+	for i := 0; i < rs.k; i++ {
+		if !rs.active[i] {
+			continue
+		}
+		if i != l {
+			a, b := min(i, l), max(i, l)
+			d := (rs.sum[l] - rs.sum[i]) / n
+			// Var(u_l − u_i) from the running sums.
+			v := (rs.sq[l]+rs.sq[i]-2*rs.cross[a*rs.k+b])/n - d*d
+			if d > 0 && d*d*n > shefRaceZ*shefRaceZ*math.Max(v, 1e-9) {
+				rs.active[i] = false
+				continue
+			}
+		}
+		left++
+	}
+	return left
 }
 
 func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
@@ -48,85 +135,63 @@ func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 	if playouts <= 0 {
 		playouts = DefaultPlayouts
 	}
-	iters := max(1, playouts/len(cands))
+	budget := playouts * roundMoves(int(w.base.players))
 	var start int64
 	capped := b.Clock != nil && b.Wall > 0
 	if capped {
 		start = b.Clock().UnixNano()
 	}
+	race := newRaceStats(len(cands))
+	u := make([]float64, len(cands))
 	r := rng(seed ^ 0x73686566)
 	var deal, st State
-	for it := 0; it < iters; it++ {
-		if capped && it > 0 && b.Clock().UnixNano()-start >= int64(b.Wall) {
+	moves := 0
+	for d := 0; d < shefMaxDeals && moves < budget; d++ {
+		if capped && d > 0 && b.Clock().UnixNano()-start >= int64(b.Wall) {
 			break
 		}
 		w.sample(&deal, &r)
+		moves += shefDealMoves
 		rs := r.Next()
 		for i := range cands {
+			if !race.active[i] {
+				continue
+			}
 			st = deal
 			if st.Apply(st.turnSeat(), cands[i].a) != nil {
-				cands[i].sum = math.Inf(-1)
+				// Cannot happen: candidates are legal in every deal.
+				race.active[i] = false
 				continue
 			}
 			pr := rng(rs)
-			cands[i].sum += shefPlayout(&st, w.me, &pr)
+			var m int
+			u[i], m = shefRollout(&st, w.me, &pr)
+			moves += m + 1
+		}
+		race.add(u)
+		if race.n >= shefRaceMin && race.n%shefRaceEvery == 0 && race.prune() == 1 {
+			break
 		}
 	}
-	best := 0
-	for i := range cands {
-		if cands[i].sum > cands[best].sum {
-			best = i
-		}
-	}
-	return cands[best].a
+	return cands[race.leader()].a
 }
 
-func (st *State) turnSeat() game.Seat { return game.Seat(st.turn) }
-
-// shefCandidates lists the actions worth searching, best prior first.
-func shefCandidates(w *world) []candidate {
-	st := &w.base
-	var e cookEval
-	e.init(st, st.turn, w.unknown)
-	var out []candidate
-	switch st.phase {
-	case PhasePick, PhaseAward:
-		from := &st.pool
-		if st.phase == PhasePick {
-			from = &st.setAside
-		}
-		for s := Suit(0); s < NumSuits; s++ {
-			if from[s] > 0 {
-				out = append(out, candidate{a: ChefAction(s), prior: e.chefValue(s, st.phase == PhasePick)})
-			}
-		}
-	case PhasePlay:
-		for x := uint64(st.playable(st.turn)); x != 0; x &= x - 1 {
-			c := cardAt(uint8(bits.TrailingZeros64(x)))
-			out = append(out, candidate{a: PlayAction(c, 0), prior: e.playValue(c, 0)})
-			up, down := e.swings(c)
-			if up != 0 {
-				out = append(out, candidate{a: PlayAction(c, up), prior: e.playValue(c, up)})
-			}
-			if down != 0 {
-				out = append(out, candidate{a: PlayAction(c, down), prior: e.playValue(c, down)})
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].prior > out[j].prior })
-	return out
-}
-
-// shefPlayout plays st to the end of its round with the cook heuristic for
-// every seat (each knowing only its own cards and what is out) and returns
-// seat me's utility: its game total minus the best other total, plus half
-// its lead over the others' mean. The first term is what wins games; the
-// second keeps a seat that cannot catch the leader this round from
-// throwing points away.
-func shefPlayout(st *State, me uint8, r *rng) float64 {
+// shefRollout plays st to the end of its round like shefPlayout and also
+// returns the number of moves it made.
+func shefRollout(st *State, me uint8, r *rng) (float64, int) {
 	round := st.round
+	moves := 0
 	for st.round == round && st.phase != PhaseOver {
 		seat := st.turn
+		moves++
+		if st.phase == PhasePlay && st.coins[seat] == 0 {
+			// A forced card (one playable, no coins to add) needs no
+			// thought: most of the last tricks' moves.
+			if p := st.playable(seat); p != 0 && p&(p-1) == 0 {
+				st.playCard(uint8(bits.TrailingZeros64(uint64(p))), 0)
+				continue
+			}
+		}
 		var out cardSet
 		for i := 0; i < int(st.players); i++ {
 			if uint8(i) != seat {
@@ -137,16 +202,5 @@ func shefPlayout(st *State, me uint8, r *rng) float64 {
 			break // cannot happen: cookAct plays legal actions
 		}
 	}
-	t := st.totals()
-	n := int(st.players)
-	best, sum := math.Inf(-1), 0.0
-	for i := 0; i < n; i++ {
-		if uint8(i) == me {
-			continue
-		}
-		best = math.Max(best, float64(t[i]))
-		sum += float64(t[i])
-	}
-	mine := float64(t[me])
-	return mine - best + 0.5*(mine-sum/float64(n-1))
+	return marginUtility(st, me), moves
 }
