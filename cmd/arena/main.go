@@ -13,7 +13,8 @@
 // Player kinds: for trickchef novice, cook, shef and baseline (the
 // engine's Baseline), 3 or 4 of them; for sausages novice (Baseline), sly
 // (Sly), sharp (Sharp) and random (a uniformly random legal action,
-// seeded), 3 to 6 of them. -playouts and -budget only concern trickchef's shef. For sausages
+// seeded), 3 to 6 of them. -playouts and -budget concern the searching levels (trickchef's shef and
+// prevshef, chef's shef). For sausages
 // the average score is the average number of successes a player had at
 // the end of the game (2 for a winner by successes).
 //
@@ -104,12 +105,12 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&name, "game", "trickchef", "game to play: trickchef, sausages, chef or chekharda")
 	fs.IntVar(&c.games, "games", 100, "games to play")
 	fs.StringVar(&players, "players", "", "player kinds, comma-separated (default shef,cook,cook,cook for trickchef, sly,novice,novice,novice for sausages);\n"+
-		"trickchef: 3 or 4 of novice, cook, shef, baseline (the engine's Baseline); sausages: 3 to 6 of novice, sly, sharp, random;\n"+
+		"trickchef: 3 or 4 of novice, cook, shef, prevshef (the first shef), baseline (the engine's Baseline); sausages: 3 to 6 of novice, sly, sharp, random;\n"+
 		"every game: top, middle, bottom (the lobby's hardest, middle, easiest level); trickchef: prevtop")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the run; deal d uses a seed derived from it and d")
 	fs.BoolVar(&c.paired, "paired", true, "paired seeds: every deal is played once per rotation of the seats (-games rounded up to whole deals)")
-	fs.IntVar(&c.playouts, "playouts", 0, "trickchef: shef playouts per decision (0: the package default)")
-	fs.DurationVar(&c.budget, "budget", 0, "trickchef: wall-clock cap per shef decision (0: none; a cap makes results depend on machine speed)")
+	fs.IntVar(&c.playouts, "playouts", 0, "trickchef and chef: playouts per decision of the searching levels (0: the package default)")
+	fs.DurationVar(&c.budget, "budget", 0, "trickchef and chef: wall-clock cap per searching decision (0: none; a cap makes results depend on machine speed)")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "games played in parallel")
 	fs.BoolVar(&c.progress, "progress", false, "report progress on stderr")
 	if err := fs.Parse(args); err != nil {
