@@ -250,12 +250,20 @@ func Sly(v SeatView, seed uint64) game.Action {
 			return choose(&v, RevealAction(s))
 		}
 		return v.Legal[0]
+	}
+	return settle(&v, &r)
+}
+
+// settle plays the phases Sly and Sharp play alike: a random card to take
+// after a lost attempt, the card to give up, and whom to name (the player
+// with the fewest cards, the least dangerous); anything else is forced.
+func settle(v *SeatView, r *rng) game.Action {
+	switch v.Phase {
 	case PhasePick:
 		return v.Legal[r.Below(len(v.Legal))]
 	case PhaseLose:
-		return choose(&v, loseCard(&v))
+		return choose(v, loseCard(v))
 	case PhaseName:
-		// Name the player with the fewest cards: the least dangerous first.
 		best, fewest := v.Legal[0], CardsPerPlayer+1
 		for _, a := range v.Legal {
 			m, _ := Decode(a)

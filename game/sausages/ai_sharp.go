@@ -83,22 +83,8 @@ func Sharp(v SeatView, seed uint64) game.Action {
 			return choose(&v, RevealAction(s))
 		}
 		return v.Legal[0]
-	case PhasePick:
-		return v.Legal[r.Below(len(v.Legal))]
-	case PhaseLose:
-		return choose(&v, loseCard(&v))
-	case PhaseName:
-		// Name the player with the fewest cards: the least dangerous first.
-		best, fewest := v.Legal[0], CardsPerPlayer+1
-		for _, a := range v.Legal {
-			m, _ := Decode(a)
-			if o := v.Seats[m.Seat].Owned; o < fewest {
-				best, fewest = a, o
-			}
-		}
-		return best
 	}
-	return v.Legal[0]
+	return settle(&v, &r)
 }
 
 // wildShare is the share of the other players still in who have lost a
