@@ -28,14 +28,18 @@ func (sausagesGame) Start(t bot.TableView) (game.State, error) {
 
 func (sausagesGame) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
 
-func (sausagesGame) Levels() []string { return []string{"novice", "sly"} }
+func (sausagesGame) Levels() []string { return []string{"novice", "sly", "sharp"} }
 
-// Auto plays the easy AI for novices and timed-out people, the counting
-// one for stronger robots.
+// Auto plays the easy AI for novices and timed-out people, the counting one
+// for the middle level and the one that reads the table and bluffs on
+// purpose for the top level.
 func (sausagesGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
 	v := st.(*ss.State).SeatView(seat)
-	if d.Level == "" || d.Level == "novice" {
+	switch d.Level {
+	case "", "novice":
 		return ss.Baseline(v, d.Seed), true
+	case "sharp":
+		return ss.Sharp(v, d.Seed), true
 	}
 	return ss.Sly(v, d.Seed), true
 }
