@@ -82,7 +82,7 @@ func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot
 		if sp.Out {
 			line = l.T("sausages.seat_out", "Name", bot.SeatName(t, game.Seat(i)))
 		} else {
-			line = l.T("sausages.seat_line", "Name", bot.SeatName(t, game.Seat(i)), "Side", sp.Side,
+			line = l.T("sausages.seat_line", "Name", bot.SeatName(t, game.Seat(i)), "Wins", sp.Side-1,
 				"Stack", sp.Stack, "Owned", sp.Owned)
 			if sp.Passed {
 				line += " · " + l.T("sausages.passed")
@@ -182,7 +182,7 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 		b.WriteString(l.T("sausages.hand_out"))
 		return bot.Message{Text: b.String(), Lazy: true}
 	}
-	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Side", me.Side) + "\n")
+	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Wins", me.Side-1) + "\n")
 	if v.Lost != ss.NoCard {
 		b.WriteString(l.T("sausages.hand_lost", "Card", cardEmoji(v.Lost)) + "\n")
 	}
@@ -254,7 +254,7 @@ func (k sausagesGame) Announce(l bot.Loc, t bot.TableView, before, after game.St
 		case o.Success && o.Won:
 			// the winner message below says it
 		case o.Success:
-			out = append(out, bot.Message{Text: l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "N", o.N)})
+			out = append(out, bot.Message{Text: l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "Count", o.N)})
 		case o.OwnBoot:
 			out = append(out, bot.Message{Text: l.T("sausages.fail_own", "Name", bot.SeatName(t, o.Challenger))})
 		default:
