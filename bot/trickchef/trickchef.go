@@ -413,8 +413,11 @@ func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
 		var lines, bare, spare []string
 		for _, su := range sr.Suits {
 			if len(su.Covered) > 0 {
-				lines = append(lines, l.T("trickchef.round_covered", "Count", len(su.Covered),
-					"Cards", cardsText(su.Covered), "Stars", l.T("count.stars", "Count", su.Stars)))
+				key := "trickchef.round_chefs"
+				if len(su.Covered) == 1 {
+					key = "trickchef.round_chef"
+				}
+				lines = append(lines, l.T(key, "Cards", cardsText(su.Covered), "Stars", l.T("count.stars", "Count", su.Stars)))
 			}
 			if n := len(su.Won) - len(su.Covered); n > 0 {
 				bare = append(bare, suitEmoji(su.Suit)+"×"+strconv.Itoa(n))
