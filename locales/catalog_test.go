@@ -413,7 +413,7 @@ func TestRulesFacts(t *testing.T) {
 	c := newCatalog(t)
 	common := map[string][]string{
 		"trickchef.rules": {"3–4", "1–3 → 1★", "4–6 → 2★", "7–9 → 3★", "10 → 4★", "+2", "−2", "10",
-			"🍷", "🟡", "🟦", "🟩", "/rules trickchef"},
+			"🟥", "🟨", "🟦", "🟩", "/rules trickchef"},
 		"sausages.rules": {"3–6", "🌭", "🥾", "/rules sausages"},
 	}
 	byLang := map[string]map[string][]string{

@@ -211,16 +211,29 @@ func chefCardEmoji(c ce.Card) string {
 // chefEmptySlot marks a colour missing from a menu.
 const chefEmptySlot = "▫️"
 
-// chefCardText names a card in running text: a dish by its emoji, any other
-// card by its emoji and name («🥴 Похмелье»).
+// chefCardText names a card in running text where Russian wants the
+// nominative (a label, a subject: «сверху сброса: 🥗 Диета»): a dish by its
+// emoji, any other card by its emoji and name.
 func chefCardText(l bot.Loc, c ce.Card) string {
+	return chefCardForm(l, c, "chef.card.")
+}
+
+// chefCardAcc names a card as a verb's object, in the accusative: «тянет 🥗
+// Диету», «Вы вытянули 👨‍🍳 Шефа».
+func chefCardAcc(l bot.Loc, c ce.Card) string {
+	return chefCardForm(l, c, "chef.card_acc.")
+}
+
+// chefCardForm names a card with its name from the catalog table prefix,
+// which holds one grammatical case of every card name.
+func chefCardForm(l bot.Loc, c ce.Card, prefix string) string {
 	switch {
 	case c == ce.NoCard:
 		return "—" // an empty discard pile (its only card was taken)
 	case c.IsDish():
 		return chefDishEmoji(c)
 	}
-	return chefCardEmoji(c) + " " + l.T("chef.card."+c.Key())
+	return chefCardEmoji(c) + " " + l.T(prefix+c.Key())
 }
 
 // chefDishLabel names a dish on a button: «🍝 горячее».
@@ -388,13 +401,13 @@ func chefLog(l bot.Loc, t bot.TableView, v ce.Public) []string {
 		if e.Kind == ce.EventPlay && cont && prev.Kind == ce.EventDraw && prev.Card == e.Card {
 			// Drawn and played at once: «тянет 🥴 Похмелье → Серёжа: …».
 			cur := &lines[len(lines)-1]
-			cur.parts[len(cur.parts)-1] = l.T("chef.log.draw", "Card", chefPlayText(l, t, v, e))
+			cur.parts[len(cur.parts)-1] = l.T("chef.log.draw", "Card", chefPlayText(l, t, v, e, chefCardAcc))
 		} else {
 			text := chefEventText(l, t, v, e)
 			if cont {
 				cur := &lines[len(lines)-1]
 				if e.Kind == ce.EventPlay {
-					text = l.T("chef.log.plays", "Play", text)
+					text = l.T("chef.log.plays", "Play", chefPlayText(l, t, v, e, chefCardAcc))
 				}
 				cur.parts = append(cur.parts, text)
 			} else {
@@ -439,17 +452,17 @@ func chefEndsTurn(k ce.EventKind) bool {
 func chefEventText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string {
 	switch e.Kind {
 	case ce.EventDraw:
-		return l.T("chef.log.draw", "Card", chefCardText(l, e.Card))
+		return l.T("chef.log.draw", "Card", chefCardAcc(l, e.Card))
 	case ce.EventRedraw:
-		return l.T("chef.log.redraw", "Card", chefCardText(l, e.Card))
+		return l.T("chef.log.redraw", "Card", chefCardAcc(l, e.Card))
 	case ce.EventBillDiscarded:
 		return l.T("chef.log.bill_discarded")
 	case ce.EventTake:
-		return l.T("chef.log.take", "Card", chefCardText(l, e.Card))
+		return l.T("chef.log.take", "Card", chefCardAcc(l, e.Card))
 	case ce.EventDiscard:
-		return l.T("chef.log.discard", "Card", chefCardText(l, e.Card))
+		return l.T("chef.log.discard", "Card", chefCardAcc(l, e.Card))
 	case ce.EventPlay:
-		return chefPlayText(l, t, v, e)
+		return chefPlayText(l, t, v, e, chefCardText)
 	case ce.EventAnnounce:
 		return l.T("chef.log.announce")
 	case ce.EventLapse:
@@ -465,9 +478,11 @@ func chefEventText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string 
 }
 
 // chefPlayText is a played action card and what it did: «🥴 Похмелье →
-// Серёжа: −🍝 −☕, пропускает ход».
-func chefPlayText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string {
-	card, target := chefCardText(l, e.Card), bot.SeatName(t, e.Target)
+// Серёжа: −🍝 −☕, пропускает ход». name gives the card's case: the
+// nominative when the line opens with the card, the accusative after a verb
+// («тянет 🥗 Диету → …»).
+func chefPlayText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event, name func(bot.Loc, ce.Card) string) string {
+	card, target := name(l, e.Card), bot.SeatName(t, e.Target)
 	switch e.Card {
 	case ce.Hangover, ce.Diet:
 		lost := "−" + chefDishEmoji(e.Dishes[0])
@@ -531,7 +546,7 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 		if v.Drawn.IsAction() {
 			key = "chef.hand_drawn_action"
 		}
-		lines = append(lines, l.T(key, "Card", chefCardText(l, v.Drawn)))
+		lines = append(lines, l.T(key, "Card", chefCardAcc(l, v.Drawn)))
 	} else {
 		lines = append(lines, l.T("chef.hand_turn"))
 	}

@@ -1,6 +1,7 @@
 package chef
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trickchef/trickchef/bot"
@@ -88,6 +89,28 @@ func TestGoldenChef(t *testing.T) {
 			"0:orpgbnD 1:orpgbnn discard:p auto turn:1",
 			"discard:n", "play:D:r")
 		golden.Check(t, "chef_two", golden.Render(t, g, tab, nil))
+	})
+	t.Run("cards", func(t *testing.T) {
+		// Every action card drawn (the drawer's prompt, the log line) and
+		// drawn and played at once: each card name after «тянет», «Вы
+		// вытянули» and «сбрасывает», for the eye and for locales'
+		// TestCardCases.
+		var sb strings.Builder
+		for _, c := range []struct{ card, play string }{
+			{"H", "play:H:or"}, {"D", "play:D:o"}, {"E", "play:E"},
+			{"M", "play:M"}, {"C", "play:C:o"}, {"A", ""},
+		} {
+			deal := "0:pg 1:org discard:n pile:" + c.card
+			tab, _ := chefDeal(t, 2, nil, deal, "draw")
+			sb.WriteString("════════ " + deal + ": draw\n" + golden.Render(t, g, tab, nil))
+			if c.play != "" {
+				tab, _ = chefDeal(t, 2, nil, deal, "draw", c.play)
+				sb.WriteString("════════ " + deal + ": draw, " + c.play + "\n" + golden.Render(t, g, tab, nil))
+			}
+		}
+		tab, _ := chefDeal(t, 2, nil, "0:orpgbn 1:org discard:n pile:Cb", "announce", "draw", "redraw")
+		sb.WriteString("════════ a Chef drawn onto a complete menu, redrawn\n" + golden.Render(t, g, tab, nil))
+		golden.Check(t, "chef_cards", sb.String())
 	})
 	t.Run("over", func(t *testing.T) {
 		tab, st := golden.Table(t, g, 5, 0, "", 33, nil)

@@ -1,10 +1,14 @@
 package chekharda
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -69,4 +73,49 @@ func TestGoldenChekharda(t *testing.T) {
 		before := chekhardaUntil(t, g, tab, st, 8, func(s *ck.State) bool { return s.Over() })
 		golden.Check(t, "chekharda_over", golden.Render(t, g, tab, before))
 	})
+}
+
+// TestGoldenChekhardaExplain: what a refused player reads about who was
+// faster, in every language (the positions of TestChekhardaExplain).
+func TestGoldenChekhardaExplain(t *testing.T) {
+	g := Game().(chekhardaGame)
+	cat := bottest.Catalog(t)
+	cases := []struct {
+		name, deal string
+		before     []string // "seat move" applied first
+		seat       game.Seat
+		move       string
+	}{
+		{"beaten", "C / PPP | PT | PM", []string{"1 steal:P@0"}, 2, "steal:P@0"},
+		{"gone", "C / TT | PT | PM", nil, 2, "steal:P@0"},
+		{"own_stolen", "CP / PPP | PT | M", []string{"1 steal:P@0"}, 0, "add:P"},
+		{"played", "CP / PPP | T | M", []string{"0 add:P"}, 0, "add:P"},
+		{"paired", "CJ / TTT | PM | A ; deck P Z C", []string{"-1 deal"}, 1, "steal:P@2"},
+	}
+	var sb strings.Builder
+	for _, c := range cases {
+		tab, st := chekhardaDeal(t, c.deal)
+		for _, b := range c.before {
+			seat, m, _ := strings.Cut(b, " ")
+			s, err := strconv.Atoi(seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustApply(t, st, game.Seat(s), m)
+		}
+		mv, err := ck.ParseMove(c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code := game.CodeOf(st.Clone().Apply(c.seat, mv.Action()))
+		fmt.Fprintf(&sb, "════════ %s: %s by %s\n", c.name, c.move, tab.Seats[c.seat].Name)
+		for _, lang := range cat.Langs() {
+			text, ok := g.Explain(bot.NewLoc(cat, lang), tab.View(), st, int(c.seat), mv.Action(), code)
+			if !ok {
+				t.Fatalf("%s: no explanation", c.name)
+			}
+			fmt.Fprintf(&sb, "──── %s\n%s\n", lang, text)
+		}
+	}
+	golden.Check(t, "chekharda_explain", sb.String())
 }

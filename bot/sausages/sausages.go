@@ -28,14 +28,18 @@ func (sausagesGame) Start(t bot.TableView) (game.State, error) {
 
 func (sausagesGame) Decode(data []byte) (game.State, error) { return ss.Unmarshal(data) }
 
-func (sausagesGame) Levels() []string { return []string{"novice", "sly"} }
+func (sausagesGame) Levels() []string { return []string{"novice", "sly", "sharp"} }
 
-// Auto plays the easy AI for novices and timed-out people, the counting
-// one for stronger robots.
+// Auto plays the easy AI for novices and timed-out people, the counting one
+// for the middle level and the one that reads the table and bluffs on
+// purpose for the top level.
 func (sausagesGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
 	v := st.(*ss.State).SeatView(seat)
-	if d.Level == "" || d.Level == "novice" {
+	switch d.Level {
+	case "", "novice":
 		return ss.Baseline(v, d.Seed), true
+	case "sharp":
+		return ss.Sharp(v, d.Seed), true
 	}
 	return ss.Sly(v, d.Seed), true
 }
@@ -78,7 +82,7 @@ func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot
 		if sp.Out {
 			line = l.T("sausages.seat_out", "Name", bot.SeatName(t, game.Seat(i)))
 		} else {
-			line = l.T("sausages.seat_line", "Name", bot.SeatName(t, game.Seat(i)), "Side", sp.Side,
+			line = l.T("sausages.seat_line", "Name", bot.SeatName(t, game.Seat(i)), "Wins", sp.Side-1,
 				"Stack", sp.Stack, "Owned", sp.Owned)
 			if sp.Passed {
 				line += " · " + l.T("sausages.passed")
@@ -178,7 +182,7 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 		b.WriteString(l.T("sausages.hand_out"))
 		return bot.Message{Text: b.String(), Lazy: true}
 	}
-	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Side", me.Side) + "\n")
+	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Wins", me.Side-1) + "\n")
 	if v.Lost != ss.NoCard {
 		b.WriteString(l.T("sausages.hand_lost", "Card", cardEmoji(v.Lost)) + "\n")
 	}
@@ -250,7 +254,7 @@ func (k sausagesGame) Announce(l bot.Loc, t bot.TableView, before, after game.St
 		case o.Success && o.Won:
 			// the winner message below says it
 		case o.Success:
-			out = append(out, bot.Message{Text: l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "N", o.N)})
+			out = append(out, bot.Message{Text: l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "Count", o.N)})
 		case o.OwnBoot:
 			out = append(out, bot.Message{Text: l.T("sausages.fail_own", "Name", bot.SeatName(t, o.Challenger))})
 		default:

@@ -111,9 +111,9 @@ func chosenCoins(t bot.TableView, seat, have int) int {
 func suitEmoji(s tc.Suit) string {
 	switch s {
 	case tc.Red:
-		return "🍷"
+		return "🟥"
 	case tc.Yellow:
-		return "🟡"
+		return "🟨"
 	case tc.Blue:
 		return "🟦"
 	case tc.Green:
@@ -132,7 +132,7 @@ func cardsText(cs []tc.Card) string {
 	return strings.Join(parts, " ")
 }
 
-// playedText shows a card with its coins: "🍷9 +4 → 13".
+// playedText shows a card with its coins: "🟥9 +4 → 13".
 func playedText(p tc.Played) string {
 	s := cardText(p.Card)
 	if p.Coins != 0 {
@@ -149,7 +149,7 @@ func suitsText(ss []tc.Suit) string {
 	return strings.Join(parts, " ")
 }
 
-// chefsText lists chefs per suit: "🍷1 🟦2", or a dash.
+// chefsText lists chefs per suit: "🟥1 🟦2", or a dash.
 func chefsText(chefs [tc.NumSuits]int) string {
 	var parts []string
 	for s := tc.Suit(0); s < tc.NumSuits; s++ {
@@ -406,23 +406,37 @@ func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
 	var b strings.Builder
 	b.WriteString(l.T("trickchef.round_over", "Round", rr.Round) + "\n")
 	for _, sr := range rr.Seats {
-		var suits []string
+		// Per suit: the cards the seat's chefs stand on and what they
+		// earned; then, in one line each, the cards no chef reached and
+		// the chefs left without a card, so every won card and every chef
+		// is accounted for without listing empty suits.
+		var lines, bare, spare []string
 		for _, su := range sr.Suits {
-			if su.Chefs == 0 && len(su.Won) == 0 {
-				continue
-			}
-			covered := "—"
 			if len(su.Covered) > 0 {
-				covered = cardsText(su.Covered)
+				key := "trickchef.round_chefs"
+				if len(su.Covered) == 1 {
+					key = "trickchef.round_chef"
+				}
+				lines = append(lines, l.T(key, "Cards", cardsText(su.Covered), "Stars", l.T("count.stars", "Count", su.Stars)))
 			}
-			suits = append(suits, l.T("trickchef.round_suit", "Suit", suitEmoji(su.Suit), "Chefs", su.Chefs,
-				"Won", len(su.Won), "Covered", covered, "Stars", su.Stars))
+			if n := len(su.Won) - len(su.Covered); n > 0 {
+				bare = append(bare, suitEmoji(su.Suit)+"×"+strconv.Itoa(n))
+			}
+			if n := su.Chefs - len(su.Covered); n > 0 {
+				spare = append(spare, suitEmoji(su.Suit)+"×"+strconv.Itoa(n))
+			}
+		}
+		if len(bare) > 0 {
+			lines = append(lines, l.T("trickchef.round_bare", "Cards", strings.Join(bare, " ")))
+		}
+		if len(spare) > 0 {
+			lines = append(lines, l.T("trickchef.round_spare", "Chefs", strings.Join(spare, " ")))
 		}
 		b.WriteString("\n" + l.T("trickchef.round_seat", "Name", bot.SeatName(t, sr.Seat),
 			"Score", l.T("count.points", "Count", sr.Score), "Stars", l.T("count.stars", "Count", sr.Stars),
 			"Coins", l.T("count.coins", "Count", sr.Coins)) + "\n")
-		if len(suits) > 0 {
-			b.WriteString("   " + strings.Join(suits, "\n   ") + "\n")
+		if len(lines) > 0 {
+			b.WriteString("   " + strings.Join(lines, "\n   ") + "\n")
 		}
 	}
 	return b.String()
