@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
@@ -70,7 +71,10 @@ func (chefGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action
 	if d.Level == "" {
 		level = ce.Cook
 	}
-	a := ce.Decide(level, st.(*ce.State).SeatView(seat), d.Seed)
+	// The search's count of playouts decides; the wall cap (AI_BUDGET) is
+	// only a safety net a loaded machine might need, and the choice, like
+	// every move, is in the log the replay reads.
+	a := ce.DecideBudget(level, st.(*ce.State).SeatView(seat), d.Seed, ce.Budget{Wall: d.Budget, Clock: time.Now})
 	return a, a >= 0
 }
 
