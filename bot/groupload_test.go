@@ -29,11 +29,11 @@ import (
 // a round's end → its announcement p50/p99, 429s and the most group calls
 // in any minute; it asserts only correctness. A longer, slower run:
 //
-//	go test ./bot -run TestGroupBudgetUnderLoad -groupload.speedup 4 -groupload.for 3m -v -timeout 10m
+//	go test ./bot -run TestGroupBudgetUnderLoad -groupload.speedup 1 -groupload.for 4m -v -timeout 10m
 var (
-	groupLoadSpeedup = flag.Int("groupload.speedup", 20, "run Telegram's limits (and the bot's) this many times faster")
-	groupLoadFor     = flag.Duration("groupload.for", 25*time.Second, "how long the games are played (wall time)")
-	groupLoadEvery   = flag.Duration("groupload.every", 10*time.Second, "mean pause between commands in a group (real time, scaled)")
+	groupLoadSpeedup = flag.Int("groupload.speedup", 5, "run Telegram's limits (and the bot's) this many times faster")
+	groupLoadFor     = flag.Duration("groupload.for", 30*time.Second, "how long the games are played (wall time)")
+	groupLoadEvery   = flag.Duration("groupload.every", 20*time.Second, "mean pause between commands in a group (real time)")
 )
 
 // loadCommits records the commits of every table: when, the version, the
@@ -265,8 +265,14 @@ func TestGroupBudgetUnderLoad(t *testing.T) {
 		if peak := srv.PeakCalls(g.chat.ID(), time.Minute/speed); peak > 20 {
 			t.Errorf("%s: %d calls to the group in one minute, want ≤ 20", g.game, peak)
 		} else {
-			t.Logf("%s: %d commands, %d announcements, %d table changes seen, peak %d group calls in a minute",
-				g.game, len(g.commands), len(anns), len(g.seen), peak)
+			calls := map[string]int{}
+			for _, c := range srv.Calls()[firstCall:] {
+				if c.ChatID == g.chat.ID() && c.OK {
+					calls[c.Method]++
+				}
+			}
+			t.Logf("%s: %d commands, %d announcements, %d table changes seen, group calls %v (%.1f table edits a minute), peak %d in a minute",
+				g.game, len(g.commands), len(anns), len(g.seen), calls, float64(calls["editMessageText"])/(time.Since(start)*speed).Minutes(), peak)
 		}
 	}
 	n429 := 0
