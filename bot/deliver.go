@@ -516,7 +516,13 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 		return time.Time{}, save(r)
 	}
 	call := viewCall(t.ID, j.view)
-	if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
+	class := classOf(j.prio)
+	if rec.ID == 0 && j.seat < 0 {
+		// A group table posted anew answers someone: /newgame, /table,
+		// «play again». Edits are the table's share; this is a reply.
+		class = classReply
+	}
+	if at := b.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 		return wait(at)
 	}
 	if rec.ID != 0 {
@@ -532,7 +538,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 			return b.unreachable(ctx, t, j.seat, err)
 		}
 		// The message was deleted (by an admin, say): post it again.
-		if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
+		if at := b.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 			return wait(at)
 		}
 	}

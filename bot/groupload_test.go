@@ -272,7 +272,7 @@ func TestGroupBudgetUnderLoad(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d commands, %d announcements, %d table changes seen, group calls %v (%.1f table edits a minute), peak %d in a minute",
-				g.game, len(g.commands), len(anns), len(g.seen), calls, float64(calls["editMessageText"])/(time.Since(start)*speed).Minutes(), peak)
+				g.game, len(g.commands), len(anns), len(g.seen), calls, float64(calls["editMessageText"])/(played*speed).Minutes(), peak)
 		}
 	}
 	n429 := 0
