@@ -170,3 +170,52 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 		t.Fatalf("group calls %q: the announcement must come before the table's edit", calls)
 	}
 }
+
+// TestNewTableIsAReply: a group table posted anew (/newgame's lobby, «play
+// again») answers someone, so it goes while the group's window is past the
+// table edits' share; its edits then wait for that share.
+func TestNewTableIsAReply(t *testing.T) {
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := start
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	tg := &callLog{}
+	b := New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond,
+		GlobalPerSecond: 1000, GlobalSlice: time.Second}}, st, tg, testCatalog(t),
+		WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
+	b.now = clock
+	ctx := context.Background()
+	const id, chat = "-100", -100
+	// The last game's edits and announcements fill the window to 17.
+	for i := range groupAnnounceCalls {
+		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
+			t.Fatal("could not fill the window", err)
+		}
+	}
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t.openLobby(testGames()[0].ID(), Seat{UserID: 1, Name: "Аня"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.service(ctx, id)
+	if calls := tg.log(); len(calls) != 1 || calls[0][:5] != "send:" {
+		t.Fatalf("calls %q, want the lobby posted at once", calls)
+	}
+	// Someone joins: the edit is the table's, and the window holds 18.
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t.Seats = append(t.Seats, Seat{UserID: 2, Name: "Боря"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.service(ctx, id)
+	if calls := tg.log(); len(calls) != 1 {
+		t.Fatalf("calls %q: a table edit past its share", calls)
+	}
+}
