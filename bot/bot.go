@@ -53,8 +53,10 @@ type Config struct {
 // Limits keep the bot inside Telegram's flood limits. They are enforced
 // through the store, so replicas share them.
 type Limits struct {
-	// GroupInterval spaces messages to one group: 3.1s keeps any 60 s
-	// window at or below Telegram's 20 messages per group per minute.
+	// GroupInterval is a group's average spacing: the group's calls share
+	// a sliding window of 20 of them (3.1 s: 62 s, two seconds of slack
+	// for calls in flight over Telegram's 20 a minute), replies up to all
+	// 20, announcements up to 17, table edits up to 13 (budget.go).
 	GroupInterval time.Duration
 	// PrivateInterval spaces messages to one private chat: Telegram allows
 	// about one a second; a little slack keeps us clear of its window edges.

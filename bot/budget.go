@@ -149,16 +149,93 @@ func (u *budget) report(table string, waiting [4]int, now time.Time) {
 	}
 }
 
+// A group chat may take 20 calls in any rolling minute (sends, edits and
+// deletions alike), shared by everything the bot says there. Its calls
+// share one sliding window of groupCalls × GroupInterval (62 s by default:
+// two seconds of slack for calls in flight), and each kind of call may
+// fill that window only up to its own ceiling: replies to commands and
+// button-opened menus up to all 20, announcements up to 17, the table's
+// edits (and deletions) up to 13, spaced evenly over the window. So the
+// table takes what the others leave and never all of it: at least 7 calls
+// of every window are left for replies and announcements, and 3 for
+// replies alone, and because the table's share is spread over the window
+// one of its calls leaves the window every few seconds — a reply is never
+// long behind them. The store's window log is exact for mixed ceilings on
+// one key because they all use the same window.
+const (
+	groupCalls         = 20 // Telegram's calls per group per minute
+	groupAnnounceCalls = 17 // ceiling for announcements
+	groupViewCalls     = 13 // ceiling for table edits and deletions
+)
+
+// groupClass is what a call to a group is, for its share of the group's
+// calls; the order is by precedence.
+type groupClass int
+
+const (
+	classView     groupClass = iota // the table's edits, deletions of replaced messages
+	classAnnounce                   // announcements: round results, the winner
+	classReply                      // replies to commands and button-opened menus
+)
+
+// ceiling is how full the group's window may be for a call of class c to
+// still go.
+func (c groupClass) ceiling() int {
+	return [...]int{groupViewCalls, groupAnnounceCalls, groupCalls}[c]
+}
+
+// classOf is the group class of a call of priority p that is not a reply.
+func classOf(p priority) groupClass {
+	if p == prioAnnounce {
+		return classAnnounce
+	}
+	return classView
+}
+
+// groupWindow is the group's sliding window (see groupCalls).
+func (b *Bot) groupWindow() time.Duration {
+	return groupCalls * b.cfg.Limits.GroupInterval
+}
+
+// viewSpacing keeps a group's table edits evenly spread: their ceiling
+// spread over the window.
+func (b *Bot) viewSpacing() time.Duration {
+	return b.groupWindow() / groupViewCalls
+}
+
+// viewRateKey spaces a group's table edits (classView), apart from the
+// group's window.
+func viewRateKey(chatID int64) string { return store.ChatRateKey(chatID) + ":views" }
+
 // admitFor takes a unit of the chat's and the token's limits for a call of
-// priority p, due by deadline. The caller names the call (the same name
-// each time it tries again) so that it keeps its place in the token's
-// line; an empty name waits behind every named call and keeps no place.
-// It returns zero when the call may go now, else when to try again.
+// priority p, due by deadline; in a group it counts in the share of its
+// class (classOf(p)). See admitAs.
 func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call string, deadline time.Time) time.Time {
+	return b.admitAs(ctx, chatID, p, classOf(p), call, deadline)
+}
+
+// admitAs takes a unit of the chat's and the token's limits for a call of
+// priority p (and, in a group, of class c), due by deadline. The caller
+// names the call (the same name each time it tries again) so that it
+// keeps its place in the token's line; an empty name waits behind every
+// named call and keeps no place. It returns zero when the call may go
+// now, else when to try again.
+func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClass, call string, deadline time.Time) time.Time {
 	now := b.now()
-	interval := b.cfg.Limits.PrivateInterval
+	// The chat's limits: a private chat's spacing, or the group's window
+	// up to the class's ceiling (and the table's own spacing).
+	type limit struct {
+		key   string
+		n     int
+		per   time.Duration
+		wants bool
+	}
+	chat := []limit{{store.ChatRateKey(chatID), 1, b.cfg.Limits.PrivateInterval, true}}
 	if chatID < 0 {
-		interval = b.cfg.Limits.GroupInterval
+		chat = []limit{
+			{store.ChatRateKey(chatID), c.ceiling(), b.groupWindow(), true},
+			{viewRateKey(chatID), 1, b.viewSpacing(), c == classView},
+		}
 	}
 	later := func(wait time.Duration) time.Time {
 		b.metrics.deferred(p)
@@ -168,22 +245,26 @@ func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call strin
 		b.log.Error().Err(err).Msg("rate limit")
 		return now.Add(time.Second)
 	}
-	// The chat first, only looking: its spacing is known in advance, so a
-	// call waits for it without holding a place in the token's line (a
+	// The chat first, only looking: its limits are known in advance, so a
+	// call waits for them without holding a place in the token's line (a
 	// place it took before is given up: it would hold back everyone
 	// behind it).
-	chatKey := store.ChatRateKey(chatID)
-	ok, wait, err := b.store.Fits(ctx, chatKey, 1, interval, now)
-	if err != nil {
-		return failed(err)
-	}
-	if !ok {
-		b.withdraw(ctx, call)
-		return later(wait)
+	for _, l := range chat {
+		if !l.wants {
+			continue
+		}
+		ok, wait, err := b.store.Fits(ctx, l.key, l.n, l.per, now)
+		if err != nil {
+			return failed(err)
+		}
+		if !ok {
+			b.withdraw(ctx, call)
+			return later(wait)
+		}
 	}
 	slice := b.cfg.Limits.GlobalSlice
 	perSlice := max(1, int(math.Round(float64(b.cfg.Limits.GlobalPerSecond)*slice.Seconds())))
-	ok, wait, err = b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
+	ok, wait, err := b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
 	if err != nil {
 		return failed(err)
 	}
@@ -191,14 +272,21 @@ func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call strin
 		return later(wait)
 	}
 	b.budget.admitted(now)
-	ok, wait, err = b.store.Allow(ctx, chatKey, 1, interval, now)
-	if err != nil {
-		return failed(err)
-	}
-	if !ok {
-		// Another replica wrote to this chat since we looked: the token's
-		// unit goes unused, which costs budget, never a 429.
-		return later(wait)
+	for _, l := range chat {
+		if !l.wants {
+			continue
+		}
+		ok, wait, err = b.store.Allow(ctx, l.key, l.n, l.per, now)
+		if err != nil {
+			return failed(err)
+		}
+		if !ok {
+			// Another replica wrote to this chat since we looked: the
+			// token's unit goes unused, which costs budget, never a 429.
+			// (A table edit refused its spacing here has taken a unit of
+			// the group's window: budget again, never a 429.)
+			return later(wait)
+		}
 	}
 	return time.Time{}
 }
@@ -213,8 +301,8 @@ func (b *Bot) withdraw(ctx context.Context, call string) {
 	}
 }
 
-// admit is admitFor at the announcements' priority, for a direct reply
-// that tries once and keeps no place.
+// admit is admitAs for a direct reply (a button-opened menu turning its
+// page) that tries once and keeps no place.
 func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
-	return b.admitFor(ctx, chatID, prioAnnounce, "", b.now().Add(announcePatience))
+	return b.admitAs(ctx, chatID, prioAnnounce, classReply, "", b.now().Add(announcePatience))
 }

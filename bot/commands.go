@@ -95,7 +95,14 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		if m.Chat.Title != "" {
 			t.Title = m.Chat.Title
 		}
-		return fn(t, ch)
+		// What a command posts answers it: a reply, which goes before the
+		// group's announcements and table edits (budget.go).
+		n := len(ch.outbox)
+		err := fn(t, ch)
+		for i := n; i < len(ch.outbox); i++ {
+			ch.outbox[i].Reply = true
+		}
+		return err
 	})
 	return b.settle(err)
 }

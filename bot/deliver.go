@@ -165,11 +165,14 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 	if t.Phase == PhasePlaying {
 		later(t.nextTimer())
 	}
-	// Views before announcements: both take the group's spacing, and the
-	// table has waited since the move while an announcement may wait a
-	// few seconds (earliest deadline first within the chat too).
-	later(b.redraw(ctx, t, version))
-	later(b.sendOutbox(ctx, t))
+	// Announcements before views: an announcement (a round's result) must
+	// never arrive after the table already shows a later round, so while
+	// one to the group waits, the group table waits behind it (the table
+	// was loaded before the outbox was read, so it shows nothing later
+	// than what was sent). Players' own chats do not wait.
+	wait, holdGroup := b.sendOutbox(ctx, t)
+	later(wait)
+	later(b.redraw(ctx, t, version, holdGroup))
 	// A change committed while we worked must not wait for the next
 	// deadline: come back at once.
 	if rec, err := b.store.Load(ctx, id); err == nil && rec.Version != version {
@@ -178,17 +181,18 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 	return next
 }
 
-// sendOutbox posts queued announcements in order; it stops at the first
-// that must wait and returns when to try again.
-func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
+// sendOutbox posts queued announcements and replies in order; it stops at
+// the first that must wait and returns when to try again, and whether what
+// waits is for the table's group (whose table must then wait too).
+func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
 	for {
 		envs, err := b.store.Outbox(ctx, t.ID, 8)
 		if err != nil {
 			b.log.Error().Err(err).Str("table", t.ID).Msg("read outbox")
-			return b.now().Add(time.Second)
+			return b.now().Add(time.Second), true
 		}
 		if len(envs) == 0 {
-			return time.Time{}
+			return time.Time{}, false
 		}
 		for _, e := range envs {
 			m, err := decodeOutMsg(e.Data)
@@ -198,21 +202,26 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 				// order; a failure waits for a retry, never drops the entry.
 				if skip, err = b.resolveOut(ctx, t, &m); err != nil {
 					b.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("results entry not done, will retry")
-					return b.now().Add(2 * time.Second)
+					return b.now().Add(2 * time.Second), true
 				}
 			}
 			if err == nil && !skip {
 				call := t.ID + "/out/" + strconv.FormatInt(e.ID, 10)
-				if wait := b.admitFor(ctx, m.ChatID, prioAnnounce, call, b.now().Add(announcePatience)); !wait.IsZero() {
-					return wait
+				class := classAnnounce
+				if m.Reply {
+					class = classReply
+				}
+				group := m.ChatID == t.ChatID
+				if wait := b.admitAs(ctx, m.ChatID, prioAnnounce, class, call, b.now().Add(announcePatience)); !wait.IsZero() {
+					return wait, group
 				}
 				_, err = b.send(ctx, m.ChatID, m.Thread, m.Message)
 				if retry, ok := b.retryAfter(ctx, m.ChatID, err); ok {
-					return retry
+					return retry, group
 				}
 				if err != nil && !permanent(err) {
 					b.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
-					return b.now().Add(2 * time.Second)
+					return b.now().Add(2 * time.Second), group
 				}
 			}
 			if err != nil {
@@ -222,7 +231,7 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) time.Time {
 			}
 			if err := b.store.Ack(ctx, t.ID, e.ID); err != nil {
 				b.log.Error().Err(err).Str("table", t.ID).Msg("ack outbox")
-				return b.now().Add(time.Second)
+				return b.now().Add(time.Second), true
 			}
 		}
 	}
@@ -238,8 +247,9 @@ func permanent(err error) bool {
 // turn" message, then the group table, then other edits. Marks made after
 // version survive for the next round. Message records of earlier games are
 // pruned: only the current game's views are kept. Replaced messages are
-// deleted later, in batches (see cleanup).
-func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
+// deleted later, in batches (see cleanup). With holdGroup the group table
+// is left as it is: an announcement to the group waits before it.
+func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup bool) time.Time {
 	records, err := b.store.Messages(ctx, t.ID)
 	if err != nil {
 		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records")
@@ -298,6 +308,11 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64) time.Time {
 	})
 	var waiting [4]int
 	for _, j := range jobs {
+		if holdGroup && j.chatID == t.ChatID {
+			// Its dirty mark stays; the outbox's wait brings us back.
+			waiting[j.prio]++
+			continue
+		}
 		if j.quiet {
 			if j.rec.Pending != 0 {
 				b.withdraw(ctx, viewCall(t.ID, j.view))
@@ -501,7 +516,13 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 		return time.Time{}, save(r)
 	}
 	call := viewCall(t.ID, j.view)
-	if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
+	class := classOf(j.prio)
+	if rec.ID == 0 && j.seat < 0 {
+		// A group table posted anew answers someone: /newgame, /table,
+		// «play again». Edits are the table's share; this is a reply.
+		class = classReply
+	}
+	if at := b.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 		return wait(at)
 	}
 	if rec.ID != 0 {
@@ -517,7 +538,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 			return b.unreachable(ctx, t, j.seat, err)
 		}
 		// The message was deleted (by an admin, say): post it again.
-		if at := b.admitFor(ctx, j.chatID, j.prio, call, since.Add(j.patience)); !at.IsZero() {
+		if at := b.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 			return wait(at)
 		}
 	}
@@ -676,7 +697,7 @@ func (b *Bot) waitAdmit(ctx context.Context, chatID int64) {
 	call := "reply/" + strconv.FormatInt(chatID, 10) + "/" + strconv.FormatUint(rand.Uint64(), 36)
 	giveUp := time.Now().Add(replyPatience)
 	for ctx.Err() == nil && time.Now().Before(giveUp) {
-		wait := b.admitFor(ctx, chatID, prioAnnounce, call, b.now().Add(announcePatience))
+		wait := b.admitAs(ctx, chatID, prioAnnounce, classReply, call, b.now().Add(announcePatience))
 		if wait.IsZero() {
 			return
 		}

@@ -44,6 +44,9 @@ type outMsg struct {
 	// it (see results.go).
 	Result *resultEntry `json:"result,omitempty"`
 	Query  *resultQuery `json:"query,omitempty"`
+	// Reply marks the answer to a command, which may use all of the
+	// group's calls; anything else is an announcement (budget.go).
+	Reply bool `json:"reply,omitempty"`
 }
 
 func (m outMsg) encode() ([]byte, error) { return json.Marshal(m) }

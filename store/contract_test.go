@@ -453,6 +453,54 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		}
 	})
 
+	// A group's calls share one window with a ceiling per kind of call
+	// (bot/budget.go): every ceiling counts every event of the key, and
+	// the retry time is when the window falls below the caller's ceiling.
+	t.Run("MixedCeilings", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		allow := func(limit int, ms int) (bool, time.Duration) {
+			t.Helper()
+			ok, retry, err := s.Allow(ctx, "group:mixed", limit, time.Minute, base.Add(time.Duration(ms)*time.Millisecond))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok, retry
+		}
+		for i := range 13 {
+			if ok, _ := allow(13, i*1000); !ok {
+				t.Fatalf("event %d under 13 refused", i)
+			}
+		}
+		if ok, retry := allow(13, 20_000); ok || retry != 40*time.Second {
+			t.Fatalf("14th under 13 = %v retry %v, want refused retry 40s", ok, retry)
+		}
+		for i := range 4 {
+			if ok, _ := allow(17, 20_000+i); !ok {
+				t.Fatalf("event %d under 17 refused with %d in the window", i, 13+i)
+			}
+		}
+		if ok, retry := allow(17, 21_000); ok || retry != 39*time.Second {
+			t.Fatalf("18th under 17 = %v retry %v, want refused retry 39s", ok, retry)
+		}
+		for i := range 3 {
+			if ok, _ := allow(20, 22_000+i); !ok {
+				t.Fatalf("event %d under 20 refused with %d in the window", i, 17+i)
+			}
+		}
+		fits, retry, err := s.Fits(ctx, "group:mixed", 20, time.Minute, base.Add(23*time.Second))
+		ok(t, err)
+		if fits || retry != 37*time.Second {
+			t.Fatalf("21st under 20 fits = %v retry %v, want false retry 37s", fits, retry)
+		}
+		// Under 13, the window must lose 8 events: the 8th oldest leaves at 67 s.
+		if ok, retry := allow(13, 30_000); ok || retry != 37*time.Second {
+			t.Fatalf("under 13 with 20 in the window = %v retry %v, want refused retry 37s", ok, retry)
+		}
+		if ok, _ := allow(20, 60_000); !ok {
+			t.Fatal("under 20 refused once the oldest left the window")
+		}
+	})
+
 	t.Run("AllowInTurn", func(t *testing.T) {
 		s, ctx := newStore(t), t.Context()
 		const key = "token"

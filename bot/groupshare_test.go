@@ -1,0 +1,221 @@
+package bot
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/store"
+)
+
+// TestGroupShares: a busy table's edits cannot take a group's whole
+// minute. Edits tried every 100 ms for a minute get at most 13 of the
+// group's 20 calls, spaced evenly; announcements then still find 4 and
+// replies 3 more, at once, and nothing goes past 20.
+func TestGroupShares(t *testing.T) {
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	now := start
+	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1000, GlobalSlice: time.Second,
+	}}}
+	b.budget = newBudget(1000)
+	ctx := context.Background()
+	const group = -100
+	var edits []time.Time
+	for ; now.Before(start.Add(time.Minute)); now = now.Add(100 * time.Millisecond) {
+		if b.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
+			edits = append(edits, now)
+		}
+	}
+	if len(edits) != groupViewCalls {
+		t.Fatalf("%d table edits in a minute, want %d", len(edits), groupViewCalls)
+	}
+	for i := 1; i < len(edits); i++ {
+		if gap := edits[i].Sub(edits[i-1]); gap < b.viewSpacing() {
+			t.Fatalf("table edits %v apart, want ≥ %v", gap, b.viewSpacing())
+		}
+	}
+	// The window is 60 s: all 13 edits are still in it.
+	now = start.Add(time.Minute - 50*time.Millisecond)
+	announcements := 0
+	for b.admitFor(ctx, group, prioAnnounce, "", now.Add(announcePatience)).IsZero() {
+		announcements++
+		if announcements > groupCalls {
+			t.Fatal("announcements without end")
+		}
+	}
+	if announcements != groupAnnounceCalls-groupViewCalls {
+		t.Fatalf("%d announcements behind a busy table, want %d", announcements, groupAnnounceCalls-groupViewCalls)
+	}
+	replies := 0
+	for b.admit(ctx, group).IsZero() {
+		replies++
+		if replies > groupCalls {
+			t.Fatal("replies without end")
+		}
+	}
+	if replies != groupCalls-groupAnnounceCalls {
+		t.Fatalf("%d replies behind a busy table and announcements, want %d", replies, groupCalls-groupAnnounceCalls)
+	}
+	// Only replies leave the window full: when the first edit leaves it, a
+	// reply goes, and a table edit still does not.
+	now = start.Add(b.groupWindow() + 10*time.Millisecond)
+	if b.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
+		t.Fatal("a table edit with the window at its ceiling")
+	}
+	if !b.admit(ctx, group).IsZero() {
+		t.Fatal("a reply refused when a call had left the window")
+	}
+}
+
+// callLog is a Telegram that records the group calls in order.
+type callLog struct {
+	Telegram
+	mu    sync.Mutex
+	calls []string // "send:<text>" or "edit:<text>"
+	next  int
+}
+
+func (c *callLog) SendMessage(_ context.Context, p *tgbot.SendMessageParams) (*models.Message, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, "send:"+p.Text)
+	c.next++
+	return &models.Message{ID: c.next}, nil
+}
+
+func (c *callLog) EditMessageText(_ context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, "edit:"+p.Text)
+	return &models.Message{ID: p.MessageID}, nil
+}
+
+func (c *callLog) log() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
+
+// TestAnnouncementBeforeTheTable: a change that queues an announcement
+// (a round's result) and changes the table (the next round) reaches the
+// group announcement first, even when the table's edit asked for the
+// token's budget earlier: the group table is not edited past a waiting
+// announcement.
+func TestAnnouncementBeforeTheTable(t *testing.T) {
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := start
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	at := func(d time.Duration) { mu.Lock(); now = start.Add(d); mu.Unlock() }
+	tg := &callLog{}
+	// One call a second for the whole token: the announcement and the
+	// table edit cannot both go at once.
+	b := New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: time.Millisecond, PrivateInterval: time.Millisecond,
+		GlobalPerSecond: 1, GlobalSlice: time.Second}}, st, tg, testCatalog(t),
+		WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
+	b.now = clock
+	ctx := context.Background()
+	const id = "-100"
+	g := testGames()[0]
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t.Title = "Друзья"
+		t.openLobby(g.ID(), Seat{UserID: 1, Name: "Аня"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.service(ctx, id) // the lobby is posted
+	if calls := tg.log(); len(calls) != 1 {
+		t.Fatalf("calls after the lobby: %q", calls)
+	}
+	// The token's second is used up; then a change queues an announcement
+	// and changes the table.
+	at(2 * time.Second)
+	if ok, _, err := st.AllowInTurn(ctx, store.GlobalRateKey, "", now.Add(time.Hour), 1, time.Second, clock()); err != nil || !ok {
+		t.Fatal("could not use the token's second", err)
+	}
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t.Seats = append(t.Seats, Seat{UserID: 2, Name: "Боря"})
+		ch.post(t, Message{Text: "round over"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 20; step++ {
+		at(2*time.Second + time.Duration(step)*250*time.Millisecond)
+		b.service(ctx, id)
+	}
+	calls := tg.log()
+	if len(calls) != 3 {
+		t.Fatalf("group calls %q, want the lobby, the announcement and the edit", calls)
+	}
+	if calls[1] != "send:round over" || calls[2][:5] != "edit:" {
+		t.Fatalf("group calls %q: the announcement must come before the table's edit", calls)
+	}
+}
+
+// TestNewTableIsAReply: a group table posted anew (/newgame's lobby, «play
+// again») answers someone, so it goes while the group's window is past the
+// table edits' share; its edits then wait for that share.
+func TestNewTableIsAReply(t *testing.T) {
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := start
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	tg := &callLog{}
+	b := New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond,
+		GlobalPerSecond: 1000, GlobalSlice: time.Second}}, st, tg, testCatalog(t),
+		WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
+	b.now = clock
+	ctx := context.Background()
+	const id, chat = "-100", -100
+	// The last game's edits and announcements fill the window to 17.
+	for i := range groupAnnounceCalls {
+		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
+			t.Fatal("could not fill the window", err)
+		}
+	}
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t.openLobby(testGames()[0].ID(), Seat{UserID: 1, Name: "Аня"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.service(ctx, id)
+	if calls := tg.log(); len(calls) != 1 || calls[0][:5] != "send:" {
+		t.Fatalf("calls %q, want the lobby posted at once", calls)
+	}
+	// Someone joins: the edit is the table's, and the window holds 18.
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t.Seats = append(t.Seats, Seat{UserID: 2, Name: "Боря"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.service(ctx, id)
+	if calls := tg.log(); len(calls) != 1 {
+		t.Fatalf("calls %q: a table edit past its share", calls)
+	}
+}
