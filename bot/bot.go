@@ -56,7 +56,7 @@ type Limits struct {
 	// GroupInterval is a group's average spacing: the group's calls share
 	// a sliding window of 20 of them (3.1 s: 62 s, two seconds of slack
 	// for calls in flight over Telegram's 20 a minute), replies up to all
-	// 20, announcements up to 17, table edits up to 13 (budget.go).
+	// 20, announcements up to 18, table edits up to 16 (budget.go).
 	GroupInterval time.Duration
 	// PrivateInterval spaces messages to one private chat: Telegram allows
 	// about one a second; a little slack keeps us clear of its window edges.

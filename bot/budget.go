@@ -154,18 +154,20 @@ func (u *budget) report(table string, waiting [4]int, now time.Time) {
 // share one sliding window of groupCalls × GroupInterval (62 s by default:
 // two seconds of slack for calls in flight), and each kind of call may
 // fill that window only up to its own ceiling: replies to commands and
-// button-opened menus up to all 20, announcements up to 17, the table's
-// edits (and deletions) up to 13, spaced evenly over the window. So the
-// table takes what the others leave and never all of it: at least 7 calls
-// of every window are left for replies and announcements, and 3 for
-// replies alone, and because the table's share is spread over the window
-// one of its calls leaves the window every few seconds — a reply is never
-// long behind them. The store's window log is exact for mixed ceilings on
+// button-opened menus up to all 20, announcements up to 18, the table's
+// edits (and deletions) up to 16, spaced evenly over the window. So the
+// table takes what the others leave and never all of it: a quiet group's
+// table is edited every 3.9 s, at least 4 calls of every window are left
+// for replies and announcements and 2 for replies alone, and because the
+// table's share is spread over the window one of its calls leaves it every
+// few seconds, which the table itself may not take back (it is at its
+// ceiling): a reply or an announcement is never more than one table
+// spacing behind. The store's window log is exact for mixed ceilings on
 // one key because they all use the same window.
 const (
 	groupCalls         = 20 // Telegram's calls per group per minute
-	groupAnnounceCalls = 17 // ceiling for announcements
-	groupViewCalls     = 13 // ceiling for table edits and deletions
+	groupAnnounceCalls = 18 // ceiling for announcements
+	groupViewCalls     = 16 // ceiling for table edits and deletions
 )
 
 // groupClass is what a call to a group is, for its share of the group's

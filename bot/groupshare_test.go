@@ -15,9 +15,10 @@ import (
 )
 
 // TestGroupShares: a busy table's edits cannot take a group's whole
-// minute. Edits tried every 100 ms for a minute get at most 13 of the
-// group's 20 calls, spaced evenly; announcements then still find 4 and
-// replies 3 more, at once, and nothing goes past 20.
+// minute. Edits tried every 100 ms for a minute get at most their ceiling
+// (groupViewCalls) of the group's 20 calls, spaced evenly; announcements
+// then still find theirs and replies theirs, at once, and nothing goes
+// past 20.
 func TestGroupShares(t *testing.T) {
 	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
 	if err != nil {
@@ -46,7 +47,7 @@ func TestGroupShares(t *testing.T) {
 			t.Fatalf("table edits %v apart, want ≥ %v", gap, b.viewSpacing())
 		}
 	}
-	// The window is 60 s: all 13 edits are still in it.
+	// Less than the window has passed: every edit is still in it.
 	now = start.Add(time.Minute - 50*time.Millisecond)
 	announcements := 0
 	for b.admitFor(ctx, group, prioAnnounce, "", now.Add(announcePatience)).IsZero() {
@@ -191,7 +192,8 @@ func TestNewTableIsAReply(t *testing.T) {
 	b.now = clock
 	ctx := context.Background()
 	const id, chat = "-100", -100
-	// The last game's edits and announcements fill the window to 17.
+	// The last game's edits and announcements fill the window to the
+	// announcements' ceiling.
 	for i := range groupAnnounceCalls {
 		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
 			t.Fatal("could not fill the window", err)
