@@ -215,6 +215,9 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
 				if wait := b.admitAs(ctx, m.ChatID, prioAnnounce, class, call, b.now().Add(announcePatience)); !wait.IsZero() {
 					return wait, group
 				}
+				if wait, err := b.takeSend(ctx, call); !wait.IsZero() || err != nil {
+					return wait, group
+				}
 				_, err = b.send(ctx, m.ChatID, m.Thread, m.Message)
 				if retry, ok := b.retryAfter(ctx, m.ChatID, err); ok {
 					return retry, group
@@ -235,6 +238,27 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
 			}
 		}
 	}
+}
+
+// sendLease is how long an announcement's sender has it to itself: longer
+// than one call (callTimeout), so its ack lands first.
+const sendLease = 3 * callTimeout
+
+// takeSend makes the caller the only one to send an outbox entry for a
+// while. A commit wakes its table at once, so another replica may claim the
+// table while this one still serves it; both then read the same entry, and
+// without this both would post it. It returns when to come back if someone
+// else has the entry (zero when it is ours).
+func (b *Bot) takeSend(ctx context.Context, call string) (time.Time, error) {
+	ok, wait, err := b.store.Allow(ctx, "send:"+call, 1, sendLease, b.now())
+	switch {
+	case err != nil:
+		b.log.Error().Err(err).Str("call", call).Msg("take an announcement")
+		return b.now().Add(time.Second), err
+	case !ok:
+		return b.now().Add(wait), nil
+	}
+	return time.Time{}, nil
 }
 
 // permanent reports a Bot API refusal that sending again cannot fix.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -219,5 +220,57 @@ func TestNewTableIsAReply(t *testing.T) {
 	b.service(ctx, id)
 	if calls := tg.log(); len(calls) != 1 {
 		t.Fatalf("calls %q: a table edit past its share", calls)
+	}
+}
+
+// sendHook is a callLog that runs a hook inside the first sendMessage, to
+// interleave another replica at exactly that moment.
+type sendHook struct {
+	callLog
+	hooked atomic.Bool
+	hook   func()
+}
+
+func (s *sendHook) SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error) {
+	if s.hooked.CompareAndSwap(false, true) {
+		s.hook()
+	}
+	return s.callLog.SendMessage(ctx, p)
+}
+
+// TestAnnouncementSentOnceByTwoReplicas: a commit wakes its table at once,
+// so another replica may serve it while the first is still sending an
+// announcement; the second must not post it again (the sender has it to
+// itself until its ack lands).
+func TestAnnouncementSentOnceByTwoReplicas(t *testing.T) {
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	tg := &sendHook{}
+	newReplica := func() *Bot {
+		return New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: time.Millisecond, PrivateInterval: time.Millisecond,
+			GlobalPerSecond: 1000, GlobalSlice: time.Second}}, st, tg, testCatalog(t),
+			WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
+	}
+	first, second := newReplica(), newReplica()
+	ctx := context.Background()
+	const id = "-100"
+	if _, _, err := first.update(ctx, id, 0, func(t *Table, ch *change) error {
+		ch.post(t, Message{Text: "round over"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _, err := first.load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.hook = func() { second.sendOutbox(ctx, tbl) } // the other replica, mid-send
+	first.sendOutbox(ctx, tbl)
+	second.sendOutbox(ctx, tbl) // after the ack: nothing left
+	if calls := tg.log(); len(calls) != 1 || calls[0] != "send:round over" {
+		t.Fatalf("calls %q, want the announcement once", calls)
 	}
 }
