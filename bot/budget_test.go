@@ -2,12 +2,9 @@ package bot
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/trickchef/trickchef/store"
 )
 
 // TestEarliestDeadlineFirst: with the token's budget used up, waiting
@@ -15,11 +12,7 @@ import (
 // cleanup last — and a call the token refused has not spent its chat's
 // spacing.
 func TestEarliestDeadlineFirst(t *testing.T) {
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testBolt(t)
 	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	now := start
 	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,11 +20,7 @@ import (
 // then still find theirs and replies theirs, at once, and nothing goes
 // past 20.
 func TestGroupShares(t *testing.T) {
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testBolt(t)
 	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	now := start
 	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
@@ -116,11 +111,7 @@ func (c *callLog) log() []string {
 // token's budget earlier: the group table is not edited past a waiting
 // announcement.
 func TestAnnouncementBeforeTheTable(t *testing.T) {
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testBolt(t)
 	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	now := start
@@ -177,11 +168,7 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 // again») answers someone, so it goes while the group's window is past the
 // table edits' share; its edits then wait for that share.
 func TestNewTableIsAReply(t *testing.T) {
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testBolt(t)
 	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	now := start
@@ -243,11 +230,7 @@ func (s *sendHook) SendMessage(ctx context.Context, p *tgbot.SendMessageParams) 
 // announcement; the second must not post it again (the sender has it to
 // itself until its ack lands).
 func TestAnnouncementSentOnceByTwoReplicas(t *testing.T) {
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testBolt(t)
 	tg := &sendHook{}
 	newReplica := func() *Bot {
 		return New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: time.Millisecond, PrivateInterval: time.Millisecond,

@@ -1,11 +1,13 @@
 package bot
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
 )
 
 // testCatalog loads the real message catalogs.
@@ -16,6 +18,18 @@ func testCatalog(t testing.TB) *locales.Catalog {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// testBolt opens an embedded store in the test's temporary directory,
+// closed when the test ends.
+func testBolt(t testing.TB) *store.Bolt {
+	t.Helper()
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // Fixtures are what the package's internal tests borrow from the external
