@@ -35,20 +35,9 @@ type candidate struct {
 }
 
 func prevShef(v *SeatView, h History, seed uint64, b Budget) game.Action {
-	w, ok := newWorld(v, h)
-	if !ok {
-		return Baseline(*v, seed)
-	}
-	cands := shefCandidates(w)
-	if len(cands) == 0 {
-		return Baseline(*v, seed)
-	}
-	if len(cands) == 1 {
-		return cands[0].a
-	}
-	playouts := b.Playouts
-	if playouts <= 0 {
-		playouts = DefaultPlayouts
+	w, cands, playouts, decided, search := searchStart(v, h, seed, b)
+	if !search {
+		return decided
 	}
 	iters := max(1, playouts/len(cands))
 	var start int64
@@ -84,6 +73,29 @@ func prevShef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 }
 
 func (st *State) turnSeat() game.Seat { return game.Seat(st.turn) }
+
+// searchStart is where both searches begin: the world the seat's view
+// implies, the candidates, and the budget in playouts. With search false
+// there is nothing to search (no consistent world, at most one
+// candidate) and decided is the answer.
+func searchStart(v *SeatView, h History, seed uint64, b Budget) (w *world, cands []candidate, playouts int, decided game.Action, search bool) {
+	w, ok := newWorld(v, h)
+	if !ok {
+		return nil, nil, 0, Baseline(*v, seed), false
+	}
+	cands = shefCandidates(w)
+	switch len(cands) {
+	case 0:
+		return nil, nil, 0, Baseline(*v, seed), false
+	case 1:
+		return nil, nil, 0, cands[0].a, false
+	}
+	playouts = b.Playouts
+	if playouts <= 0 {
+		playouts = DefaultPlayouts
+	}
+	return w, cands, playouts, 0, true
+}
 
 // shefCandidates lists the actions worth searching, best prior first.
 func shefCandidates(w *world) []candidate {

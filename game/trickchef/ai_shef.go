@@ -120,20 +120,9 @@ func (rs *raceStats) prune() int {
 }
 
 func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
-	w, ok := newWorld(v, h)
-	if !ok {
-		return Baseline(*v, seed)
-	}
-	cands := shefCandidates(w)
-	if len(cands) == 0 {
-		return Baseline(*v, seed)
-	}
-	if len(cands) == 1 {
-		return cands[0].a
-	}
-	playouts := b.Playouts
-	if playouts <= 0 {
-		playouts = DefaultPlayouts
+	w, cands, playouts, decided, search := searchStart(v, h, seed, b)
+	if !search {
+		return decided
 	}
 	budget := playouts * roundMoves(int(w.base.players))
 	var start int64
