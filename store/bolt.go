@@ -135,11 +135,22 @@ func sub(tx *bolt.Tx, name, bucket string, create bool) (*bolt.Bucket, error) {
 
 // Load returns the table's state, or ErrNotFound.
 func (b *Bolt) Load(ctx context.Context, name string) (Record, error) {
+	rec, _, err := b.LoadFor(ctx, name, 0)
+	return rec, err
+}
+
+// LoadFor is Load and Applied in one read: the table's state, and whether
+// updateID was already applied to it (false for 0).
+func (b *Bolt) LoadFor(ctx context.Context, name string, updateID int64) (Record, bool, error) {
 	var rec Record
+	var seen bool
 	err := b.db.View(func(tx *bolt.Tx) error {
 		t := table(tx, name)
 		if t == nil {
 			return ErrNotFound
+		}
+		if u := t.Bucket([]byte(bucketUpd)); u != nil && updateID > 0 {
+			seen = u.Get(u64(updateID)) != nil
 		}
 		v := t.Get([]byte(keyRec))
 		if v == nil {
@@ -148,7 +159,10 @@ func (b *Bolt) Load(ctx context.Context, name string) (Record, error) {
 		rec = Record{Version: i64(v[:8]), Data: clone(v[8:])}
 		return nil
 	})
-	return rec, err
+	if err != nil {
+		return Record{}, false, err
+	}
+	return rec, seen, nil
 }
 
 // Applied reports whether update id was recorded with a change of the table
@@ -308,6 +322,17 @@ func (b *Bolt) Dirty(ctx context.Context, name string) (map[string]int64, error)
 		})
 	})
 	return out, err
+}
+
+// Views returns the table's message records and dirty marks (as Messages
+// and Dirty) in one read.
+func (b *Bolt) Views(ctx context.Context, name string) (map[string]string, map[string]int64, error) {
+	records, err := b.Messages(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	marks, err := b.Dirty(ctx, name)
+	return records, marks, err
 }
 
 // Clean removes the view's dirty mark if it was set at or before version, so

@@ -17,6 +17,8 @@ import (
 // its behaviour for each of them.
 type tableStore interface {
 	Load(ctx context.Context, table string) (store.Record, error)
+	LoadFor(ctx context.Context, table string, updateID int64) (store.Record, bool, error)
+	Views(ctx context.Context, table string) (map[string]string, map[string]int64, error)
 	Commit(ctx context.Context, table string, c store.Change) (int64, error)
 	Delete(ctx context.Context, table string) error
 	Dirty(ctx context.Context, table string) (map[string]int64, error)
@@ -147,6 +149,22 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		}
 		if get(s.Applied(ctx, "g", 101))(t) || get(s.Applied(ctx, "other", 100))(t) {
 			t.Fatal("Applied reports an update that was not applied to that table")
+		}
+		// LoadFor answers both questions in one read.
+		for _, c := range []struct {
+			table   string
+			update  int64
+			applied bool
+			err     error
+		}{{"g", 100, true, nil}, {"g", 101, false, nil}, {"g", 0, false, nil}, {"other", 100, false, store.ErrNotFound}} {
+			rec, applied, err := s.LoadFor(ctx, c.table, c.update)
+			wantErr(t, err, c.err)
+			if applied != c.applied {
+				t.Errorf("LoadFor(%s, %d) applied = %v, want %v", c.table, c.update, applied, c.applied)
+			}
+			if c.err == nil && (rec.Version != 1 || string(rec.Data) != "v1") {
+				t.Errorf("LoadFor(%s, %d) = %+v, want v1", c.table, c.update, rec)
+			}
 		}
 		if d := get(s.Dirty(ctx, "g"))(t); len(d) != 0 {
 			t.Fatalf("Dirty = %v after duplicate, want none", d)
@@ -353,9 +371,16 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		if rec := get(s.Load(ctx, "g"))(t); rec.Version != 2 {
 			t.Fatalf("version = %d after SetMessage, want 2", rec.Version)
 		}
+		// Views reads the records with the dirty marks.
+		get(s.Commit(ctx, "g", store.Change{Version: 2, Data: []byte("z"), Dirty: []string{"hand:42"}}))(t)
+		records, marks, err := s.Views(ctx, "g")
+		ok(t, err)
+		if !reflect.DeepEqual(records, map[string]string{"table": "503:d"}) || !reflect.DeepEqual(marks, map[string]int64{"hand:42": 3}) {
+			t.Fatalf("Views = %v, %v; want the table's record and hand:42 marked at 3", records, marks)
+		}
 		// Message ids of a table not yet created are fine too.
 		ok(t, s.SetMessage(ctx, "new", "lobby", "7"))
-		_, err := s.Load(ctx, "new")
+		_, err = s.Load(ctx, "new")
 		wantErr(t, err, store.ErrNotFound)
 		get(s.Commit(ctx, "new", store.Change{Data: []byte("x")}))(t)
 	})

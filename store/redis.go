@@ -33,8 +33,10 @@ import (
 //
 // All keys of one table carry the hash tag {T}, so in Redis Cluster they live
 // in one slot and Commit can touch them in one script. The wake set lives in
-// another slot, which is why Commit applies WakeAt with its own ZADD first: a
-// wake-up for a commit that then fails costs the worker one empty look.
+// another slot, which is why Commit applies WakeAt with a ZADD of its own
+// before the script and again after it (one pipeline on a single server,
+// three round trips in a cluster): a wake-up for a commit that then fails
+// costs the worker one empty look.
 type Redis struct {
 	c      redis.UniversalClient
 	prefix string
@@ -98,7 +100,12 @@ func (r *Redis) rateTurnKeys(key string) (deadlines, expiry string) {
 
 // Load returns the table's state, or ErrNotFound.
 func (r *Redis) Load(ctx context.Context, table string) (Record, error) {
-	vals, err := r.c.HMGet(ctx, r.recKey(table), "d", "v").Result()
+	return r.record(table, r.c.HMGet(ctx, r.recKey(table), "d", "v"))
+}
+
+// record reads a table's state from the reply of HMGET rec d v.
+func (r *Redis) record(table string, cmd *redis.SliceCmd) (Record, error) {
+	vals, err := cmd.Result()
 	if err != nil {
 		return Record{}, fmt.Errorf("store: load %s: %w", table, err)
 	}
@@ -112,6 +119,29 @@ func (r *Redis) Load(ctx context.Context, table string) (Record, error) {
 		return Record{}, fmt.Errorf("store: load %s: bad version %q", table, v)
 	}
 	return Record{Data: []byte(d), Version: ver}, nil
+}
+
+// LoadFor is Load and Applied in one round trip: the table's state, and
+// whether updateID was already applied to it (false for 0). A table that
+// does not exist gives ErrNotFound and applied false.
+func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64) (Record, bool, error) {
+	if updateID <= 0 {
+		rec, err := r.Load(ctx, table)
+		return rec, false, err
+	}
+	pipe := r.c.Pipeline()
+	seen := pipe.ZScore(ctx, r.updKey(table), strconv.FormatInt(updateID, 10))
+	load := pipe.HMGet(ctx, r.recKey(table), "d", "v")
+	_, _ = pipe.Exec(ctx) // each command's error is read below
+	applied := true
+	switch err := seen.Err(); {
+	case errors.Is(err, redis.Nil):
+		applied = false
+	case err != nil:
+		return Record{}, false, fmt.Errorf("store: applied %s: %w", table, err)
+	}
+	rec, err := r.record(table, load)
+	return rec, applied && err == nil, err
 }
 
 // commitScript applies one Change with compare-and-set on the version.
@@ -169,12 +199,6 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	if err := checkTable(table); err != nil {
 		return 0, err
 	}
-	if !c.WakeAt.IsZero() {
-		// Another slot, so not part of the script; see the type comment.
-		if err := r.Wake(ctx, table, c.WakeAt); err != nil {
-			return 0, err
-		}
-	}
 	args := make([]any, 0, 8+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
 	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget),
 		r.changesChannel(), table)
@@ -188,9 +212,15 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 		args = append(args, o)
 	}
 	keys := []string{r.recKey(table), r.updKey(table), r.dirtyKey(table), r.outKey(table), r.outseqKey(table), r.msgKey(table)}
-	ver, err := r.commit.Run(ctx, r.c, keys, args...).Int64()
+	var ver int64
+	var err error
+	if single, ok := r.c.(*redis.Client); ok && !c.WakeAt.IsZero() {
+		ver, err = r.commitPipelined(ctx, single, table, c.WakeAt, keys, args)
+	} else {
+		ver, err = r.commitInSteps(ctx, table, c.WakeAt, keys, args)
+	}
 	if err != nil {
-		return 0, fmt.Errorf("store: commit %s: %w", table, err)
+		return 0, err
 	}
 	switch ver {
 	case -1:
@@ -198,13 +228,58 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	case -2:
 		return 0, ErrDuplicate
 	}
-	if !c.WakeAt.IsZero() {
-		// Wake again now that the change is written: a worker may have
-		// claimed the first wake-up in between, served the old version and
-		// released the table until its old deadline. Best effort: the
-		// change is committed either way, and the wake-up above stands
-		// unless a worker took it in that short gap.
-		_ = r.Wake(ctx, table, c.WakeAt)
+	return ver, nil
+}
+
+// commitInSteps wakes the table, runs the commit script and wakes it again,
+// each a round trip of its own: in Redis Cluster the wake set is on another
+// node, and only a wait for each reply keeps the three in order there.
+//
+// The first wake-up comes before the change, so a change is never written
+// without one (a process that dies in between leaves at worst an empty
+// look). The second comes after it: a worker may have claimed the first
+// wake-up in between, served the old version and released the table until
+// its old deadline. It is best effort: the change is committed either way,
+// and the first wake-up stands unless a worker took it in that short gap.
+func (r *Redis) commitInSteps(ctx context.Context, table string, wakeAt time.Time, keys []string, args []any) (int64, error) {
+	if !wakeAt.IsZero() {
+		if err := r.Wake(ctx, table, wakeAt); err != nil {
+			return 0, err
+		}
+	}
+	ver, err := r.commit.Run(ctx, r.c, keys, args...).Int64()
+	if err != nil {
+		return 0, fmt.Errorf("store: commit %s: %w", table, err)
+	}
+	if !wakeAt.IsZero() && ver > 0 {
+		_ = r.Wake(ctx, table, wakeAt)
+	}
+	return ver, nil
+}
+
+// commitPipelined sends commitInSteps's three commands in one round trip.
+// One server runs a connection's commands in the order they were sent, so
+// the order that matters (wake, change, wake) holds without waiting for
+// each reply. A wake-up whose commit then fails costs the worker one empty
+// look, as in commitInSteps. A server that lost the script (restarted,
+// SCRIPT FLUSH) refuses it with NOSCRIPT before anything is written; the
+// steps then load it.
+func (r *Redis) commitPipelined(ctx context.Context, c *redis.Client, table string, wakeAt time.Time, keys []string, args []any) (int64, error) {
+	wake := redis.ZAddArgs{LT: true, Members: []redis.Z{{Score: float64(toMillis(wakeAt)), Member: table}}}
+	pipe := c.Pipeline()
+	first := pipe.ZAddArgs(ctx, r.wakeKey(), wake)
+	commit := pipe.EvalSha(ctx, r.commit.Hash(), keys, args...)
+	pipe.ZAddArgs(ctx, r.wakeKey(), wake)
+	_, _ = pipe.Exec(ctx) // each command's error is read below
+	if err := first.Err(); err != nil {
+		return 0, fmt.Errorf("store: wake %s: %w", table, err)
+	}
+	ver, err := commit.Int64()
+	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+		return r.commitInSteps(ctx, table, wakeAt, keys, args)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: commit %s: %w", table, err)
 	}
 	return ver, nil
 }
@@ -234,9 +309,30 @@ func (r *Redis) Delete(ctx context.Context, table string) error {
 	return nil
 }
 
+// Views returns the table's message records and dirty marks (as Messages
+// and Dirty) in one round trip: the delivery worker needs both each time it
+// serves a table.
+func (r *Redis) Views(ctx context.Context, table string) (map[string]string, map[string]int64, error) {
+	pipe := r.c.Pipeline()
+	msgs := pipe.HGetAll(ctx, r.msgKey(table))
+	dirty := pipe.HGetAll(ctx, r.dirtyKey(table))
+	_, _ = pipe.Exec(ctx) // each command's error is read below
+	records, err := msgs.Result()
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: messages %s: %w", table, err)
+	}
+	marks, err := dirtyMarks(table, dirty)
+	return records, marks, err
+}
+
 // Dirty returns the table's dirty views with the version each was marked at.
 func (r *Redis) Dirty(ctx context.Context, table string) (map[string]int64, error) {
-	m, err := r.c.HGetAll(ctx, r.dirtyKey(table)).Result()
+	return dirtyMarks(table, r.c.HGetAll(ctx, r.dirtyKey(table)))
+}
+
+// dirtyMarks reads the reply of HGETALL dirty.
+func dirtyMarks(table string, cmd *redis.MapStringStringCmd) (map[string]int64, error) {
+	m, err := cmd.Result()
 	if err != nil {
 		return nil, fmt.Errorf("store: dirty %s: %w", table, err)
 	}

@@ -100,3 +100,25 @@ func TestDialRedis(t *testing.T) {
 	ok(t, store.NewRedis(c, "x:").Close())
 	ok(t, c.Ping(ctx).Err())
 }
+
+// TestCommitAfterScriptFlush: a server that lost the commit script (a
+// restart, SCRIPT FLUSH) refuses the one-round-trip commit with NOSCRIPT
+// before writing anything; the commit then loads the script and goes
+// through, wake-up included.
+func TestCommitAfterScriptFlush(t *testing.T) {
+	ctx := t.Context()
+	c := redistest.Client(t)
+	s := store.NewRedis(c, redistest.Prefix(t))
+	get(s.Commit(ctx, "g", store.Change{Data: []byte("a")}))(t)
+	ok(t, c.ScriptFlush(ctx).Err())
+	v := get(s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("b"), Dirty: []string{"table"}, WakeAt: base}))(t)
+	if v != 2 {
+		t.Fatalf("version = %d, want 2", v)
+	}
+	if at, has := must2(t)(s.NextWake(ctx)); !has || !at.Equal(base) {
+		t.Fatalf("NextWake = %v %v, want %v", at, has, base)
+	}
+	if rec := get(s.Load(ctx, "g"))(t); string(rec.Data) != "b" {
+		t.Fatalf("Load = %+v", rec)
+	}
+}
