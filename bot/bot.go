@@ -110,10 +110,14 @@ func (c *Config) setDefaults() {
 // Store is what the bot needs from persistence (store.Redis or store.Bolt).
 type Store interface {
 	Load(ctx context.Context, table string) (store.Record, error)
+	// LoadFor is Load and Applied in one read.
+	LoadFor(ctx context.Context, table string, updateID int64) (store.Record, bool, error)
 	Commit(ctx context.Context, table string, c store.Change) (int64, error)
 	Applied(ctx context.Context, table string, updateID int64) (bool, error)
 	Delete(ctx context.Context, table string) error
 	Dirty(ctx context.Context, table string) (map[string]int64, error)
+	// Views is Messages and Dirty in one read.
+	Views(ctx context.Context, table string) (map[string]string, map[string]int64, error)
 	Clean(ctx context.Context, table, view string, version int64) error
 	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
 	Ack(ctx context.Context, table string, id int64) error
@@ -174,6 +178,8 @@ type Bot struct {
 	metrics  *Metrics // nil: not measured
 	// budget watches this replica's use of the token's calls per second.
 	budget *budget
+	// waits spares the store questions whose answer is known (see waits).
+	waits *waits
 }
 
 // Option changes a Bot at construction.
@@ -213,6 +219,7 @@ func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot 
 		o(b)
 	}
 	b.budget = newBudget(b.cfg.Limits.GlobalPerSecond)
+	b.waits = newWaits()
 	b.budget.onHot = func(use float64) {
 		b.log.Warn().Float64("budget_use", use).Int("calls_per_second", b.cfg.Limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
@@ -290,20 +297,20 @@ func conflictBackoff(attempt int) time.Duration {
 // when none exists. An error from fn commits nothing. updateID (if > 0) is
 // recorded with the change, so a redelivered update is not applied twice.
 func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *Table, ch *change) error) (*Table, *change, error) {
-	if updateID > 0 {
-		// A redelivered update must not be judged against the state its
-		// first delivery produced (it would be refused as stale).
-		if seen, err := b.store.Applied(ctx, id, updateID); err != nil {
-			return nil, nil, err
-		} else if seen {
-			t, _, err := b.load(ctx, id)
-			return t, &change{}, errors.Join(errDuplicate, err)
-		}
-	}
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
-		t, version, err := b.load(ctx, id)
+		// A redelivered update must not be judged against the state its
+		// first delivery produced (it would be refused as stale); the
+		// first load asks along.
+		check := updateID
+		if attempt > 0 {
+			check = 0
+		}
+		t, version, seen, err := b.loadFor(ctx, id, check)
 		if err != nil {
 			return nil, nil, err
+		}
+		if seen {
+			return t, &change{}, errDuplicate
 		}
 		ch := &change{}
 		if err := fn(t, ch); err != nil {
@@ -369,22 +376,29 @@ func (b *Bot) afterCommit(ctx context.Context, t *Table, ch *change) {
 
 // load returns the table and its version, or a fresh idle table at version 0.
 func (b *Bot) load(ctx context.Context, id string) (*Table, int64, error) {
-	rec, err := b.store.Load(ctx, id)
+	t, version, _, err := b.loadFor(ctx, id, 0)
+	return t, version, err
+}
+
+// loadFor is load, also telling whether updateID (if not 0) was already
+// applied to the table: one read of the store for both.
+func (b *Bot) loadFor(ctx context.Context, id string, updateID int64) (*Table, int64, bool, error) {
+	rec, seen, err := b.store.LoadFor(ctx, id, updateID)
 	if errors.Is(err, store.ErrNotFound) {
 		chat, thread, perr := parseTableID(id)
 		if perr != nil {
-			return nil, 0, perr
+			return nil, 0, false, perr
 		}
-		return &Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: PhaseIdle}, 0, nil
+		return &Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: PhaseIdle}, 0, false, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("load %s: %w", id, err)
+		return nil, 0, false, fmt.Errorf("load %s: %w", id, err)
 	}
 	t, err := decodeTable(rec.Data)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
-	return t, rec.Version, nil
+	return t, rec.Version, seen, nil
 }
 
 // views lists every view of the table; all are marked dirty on each change

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
 
@@ -224,21 +225,7 @@ func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call strin
 // now, else when to try again.
 func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClass, call string, deadline time.Time) time.Time {
 	now := b.now()
-	// The chat's limits: a private chat's spacing, or the group's window
-	// up to the class's ceiling (and the table's own spacing).
-	type limit struct {
-		key   string
-		n     int
-		per   time.Duration
-		wants bool
-	}
-	chat := []limit{{store.ChatRateKey(chatID), 1, b.cfg.Limits.PrivateInterval, true}}
-	if chatID < 0 {
-		chat = []limit{
-			{store.ChatRateKey(chatID), c.ceiling(), b.groupWindow(), true},
-			{viewRateKey(chatID), 1, b.viewSpacing(), c == classView},
-		}
-	}
+	chat := b.chatLimits(chatID, c)
 	later := func(wait time.Duration) time.Time {
 		b.metrics.deferred(p)
 		return now.Add(wait + time.Duration(rand.Int64N(int64(5*time.Millisecond))))
@@ -251,6 +238,20 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	// call waits for them without holding a place in the token's line (a
 	// place it took before is given up: it would hold back everyone
 	// behind it).
+	// A limit this process saw refuse until a later time is not asked
+	// again before then (see waits); a call refused that way has no
+	// place in the token's line to give up: it gave it up when the
+	// refusal was seen.
+	if until, known := b.chatRefused(chat, now); known {
+		return later(until.Sub(now))
+	}
+	if call != "" {
+		// Refused its turn in the token's line: it keeps its place there
+		// until it comes back at the time it was given.
+		if until, known := b.waits.refused("turn/"+call, deadline, now); known {
+			return later(until.Sub(now))
+		}
+	}
 	for _, l := range chat {
 		if !l.wants {
 			continue
@@ -260,6 +261,7 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 			return failed(err)
 		}
 		if !ok {
+			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
 			b.withdraw(ctx, call)
 			return later(wait)
 		}
@@ -271,6 +273,9 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 		return failed(err)
 	}
 	if !ok {
+		if call != "" {
+			b.waits.note("turn/"+call, deadline, now.Add(wait), now)
+		}
 		return later(wait)
 	}
 	b.budget.admitted(now)
@@ -279,6 +284,13 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 			continue
 		}
 		ok, wait, err = b.store.Allow(ctx, l.key, l.n, l.per, now)
+		switch {
+		case err == nil && !ok:
+			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
+		case err == nil && l.n == 1:
+			// One call per spacing: the next is refused until it has passed.
+			b.waits.note(l.memo(), time.Time{}, now.Add(l.per), now)
+		}
 		if err != nil {
 			return failed(err)
 		}
@@ -291,6 +303,42 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 		}
 	}
 	return time.Time{}
+}
+
+// chatLimit is one of a chat's limits on the bot's calls.
+type chatLimit struct {
+	key   string
+	n     int
+	per   time.Duration
+	wants bool // the call counts under it
+}
+
+// memo names the limit in waits: the key with its ceiling, as calls of
+// other classes fill one group window up to other ceilings.
+func (l chatLimit) memo() string { return l.key + "/" + strconv.Itoa(l.n) }
+
+// chatLimits are the chat's limits for a call of class c: a private
+// chat's spacing, or the group's window up to the class's ceiling (and the
+// table's own spacing).
+func (b *Bot) chatLimits(chatID int64, c groupClass) []chatLimit {
+	if chatID < 0 {
+		return []chatLimit{
+			{store.ChatRateKey(chatID), c.ceiling(), b.groupWindow(), true},
+			{viewRateKey(chatID), 1, b.viewSpacing(), c == classView},
+		}
+	}
+	return []chatLimit{{store.ChatRateKey(chatID), 1, b.cfg.Limits.PrivateInterval, true}}
+}
+
+// chatRefused reports until when this process knows one of the limits
+// refuses the call (see waits), without asking the store.
+func (b *Bot) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool) {
+	for _, l := range limits {
+		if until, known := b.waits.refused(l.memo(), time.Time{}, now); known && l.wants {
+			return until, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // withdraw gives up a call's place in the token's line, if it has one.

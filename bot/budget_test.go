@@ -18,7 +18,7 @@ func TestEarliestDeadlineFirst(t *testing.T) {
 	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 2, GlobalSlice: time.Second,
 	}}}
-	b.budget = newBudget(2)
+	b.budget, b.waits = newBudget(2), newWaits()
 	ctx := context.Background()
 	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
 	type call struct {

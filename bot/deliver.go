@@ -147,14 +147,22 @@ func (b *Bot) sleep(ctx context.Context, d time.Duration) {
 // next (zero: only on the next change).
 func (b *Bot) service(ctx context.Context, id string) time.Time {
 	log := b.log.With().Str("table", id).Logger()
-	if err := b.fireTimer(ctx, id); err != nil {
-		log.Error().Err(err).Msg("turn timer")
-		return b.now().Add(time.Second)
-	}
 	t, version, err := b.load(ctx, id)
 	if err != nil {
 		log.Error().Err(err).Msg("load for delivery")
 		return b.now().Add(time.Second)
+	}
+	if t.Phase == PhasePlaying && !b.now().Before(t.nextTimer()) {
+		// A timer is due (or none runs, which fireTimer repairs); most
+		// services come for a change, not a timer, and skip this.
+		if err := b.fireTimer(ctx, id); err != nil {
+			log.Error().Err(err).Msg("turn timer")
+			return b.now().Add(time.Second)
+		}
+		if t, version, err = b.load(ctx, id); err != nil {
+			log.Error().Err(err).Msg("load for delivery")
+			return b.now().Add(time.Second)
+		}
 	}
 	var next time.Time
 	later := func(at time.Time) {
@@ -274,16 +282,11 @@ func permanent(err error) bool {
 // deleted later, in batches (see cleanup). With holdGroup the group table
 // is left as it is: an announcement to the group waits before it.
 func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup bool) time.Time {
-	records, err := b.store.Messages(ctx, t.ID)
-	if err != nil {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records")
-		return b.now().Add(time.Second)
-	}
-	marks, err := b.store.Dirty(ctx, t.ID)
+	records, marks, err := b.store.Views(ctx, t.ID)
 	if err != nil {
 		// Releasing the table now would stall its delivery until the next
 		// move: come back soon instead.
-		b.log.Error().Err(err).Str("table", t.ID).Msg("read dirty views")
+		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records and dirty views")
 		return b.now().Add(time.Second)
 	}
 	var old []string
@@ -303,7 +306,14 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 		}
 	}
 	var jobs []redrawJob
+	var waiting [4]int
 	for v := range marks {
+		if at, ok := b.tableWaits(ctx, t, v, parseMsgRecord(records[v])); ok {
+			// Not rendered: it could not go before at anyway.
+			waiting[prioTable]++
+			later(at)
+			continue
+		}
 		j, ok, err := b.renderView(t, v, parseMsgRecord(records[v]))
 		switch {
 		case err != nil:
@@ -330,7 +340,7 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 		}
 		return jobs[i].view < jobs[j].view
 	})
-	var waiting [4]int
+	sent := false
 	for _, j := range jobs {
 		if holdGroup && j.chatID == t.ChatID {
 			// Its dirty mark stays; the outbox's wait brings us back.
@@ -361,13 +371,53 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 			later(wait)
 			continue
 		}
+		sent = true
 		b.clean(ctx, t, j.view, version, later)
 	}
-	if wait := b.cleanup(ctx, t, &waiting); !wait.IsZero() {
-		later(wait)
+	// Replaced messages are recorded when their view is sent anew, so
+	// there are none to delete unless a record had some or a view went.
+	if sent || hasStale(records) {
+		if wait := b.cleanup(ctx, t, &waiting); !wait.IsZero() {
+			later(wait)
+		}
 	}
 	b.budget.report(t.ID, waiting, b.now())
 	return next
+}
+
+// tableWaits reports whether the group table's view v is an edit this
+// process already knows the group's limits refuse until at, so it need not
+// be rendered now. The change it waits to show starts counting its
+// deadline now, as if the edit had been tried (see redrawView).
+func (b *Bot) tableWaits(ctx context.Context, t *Table, v string, rec msgRecord) (time.Time, bool) {
+	kind, gameNo, _, ok := parseView(v)
+	if !ok || kind != "table" || gameNo != t.GameNo || rec.ID == 0 {
+		return time.Time{}, false
+	}
+	at, known := b.chatRefused(b.chatLimits(t.ChatID, classView), b.now())
+	if !known {
+		return time.Time{}, false
+	}
+	if rec.Pending == 0 {
+		rec.Pending = b.now().UnixMilli()
+		if !t.Updated.IsZero() {
+			rec.Pending = t.Updated.UnixMilli()
+		}
+		if err := b.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
+			return time.Time{}, false // try it the ordinary way
+		}
+	}
+	return at, true
+}
+
+// hasStale reports whether any message record lists replaced messages.
+func hasStale(records map[string]string) bool {
+	for _, raw := range records {
+		if len(parseMsgRecord(raw).Stale) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // clean removes a view's dirty mark once its message shows version.

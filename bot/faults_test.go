@@ -579,7 +579,8 @@ func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 	}
 }
 
-// failingStore is store.Redis whose Dirty read fails while failDirty > 0
+// failingStore is store.Redis whose read of dirty views (Views) fails
+// while failDirty > 0
 // and whose Commit always loses the compare-and-set race while
 // conflictAll is set: faults injected into the real store.
 type failingStore struct {
@@ -588,11 +589,11 @@ type failingStore struct {
 	conflictAll *atomic.Bool
 }
 
-func (s failingStore) Dirty(ctx context.Context, table string) (map[string]int64, error) {
+func (s failingStore) Views(ctx context.Context, table string) (map[string]string, map[string]int64, error) {
 	if s.failDirty.Add(-1) >= 0 {
-		return nil, errors.New("injected: dirty views unreadable")
+		return nil, nil, errors.New("injected: dirty views unreadable")
 	}
-	return s.Redis.Dirty(ctx, table)
+	return s.Redis.Views(ctx, table)
 }
 
 func (s failingStore) Commit(ctx context.Context, table string, c store.Change) (int64, error) {

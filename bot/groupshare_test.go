@@ -26,7 +26,7 @@ func TestGroupShares(t *testing.T) {
 	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1000, GlobalSlice: time.Second,
 	}}}
-	b.budget = newBudget(1000)
+	b.budget, b.waits = newBudget(1000), newWaits()
 	ctx := context.Background()
 	const group = -100
 	var edits []time.Time
