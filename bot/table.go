@@ -44,7 +44,7 @@ type Table struct {
 	Seed    uint64 `json:"seed,omitempty"`
 	Game    []byte `json:"game,omitempty"`
 	// Log is every action applied, so a game can be replayed from its seed.
-	Log []Move `json:"log,omitempty"`
+	Log MoveLog `json:"log,omitempty"`
 	// Memory is what the robots remember of public events (per game).
 	Memory json.RawMessage `json:"memory,omitempty"`
 	// SystemAt is when the platform makes the game's system move (a deal
