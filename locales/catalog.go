@@ -47,8 +47,11 @@ type Catalog struct {
 
 // langCatalog is the catalog of one language.
 type langCatalog struct {
+	tag       language.Tag
 	localizer *i18n.Localizer
 	messages  map[string]*i18n.Message
+	// simple holds the messages rendered by substitution (see simple.go).
+	simple map[string]simpleMessage
 }
 
 // New loads the embedded catalogs. It fails on any TOML error, on a
@@ -95,9 +98,17 @@ func New() (*Catalog, error) {
 				messages[m.ID] = m
 			}
 		}
+		simple := make(map[string]simpleMessage)
+		for id, m := range messages {
+			if sm := newSimpleMessage(m); sm != nil {
+				simple[id] = sm
+			}
+		}
 		c.byLang[lang] = &langCatalog{
+			tag:       language.Make(lang),
 			localizer: i18n.NewLocalizer(bundle, lang),
 			messages:  messages,
+			simple:    simple,
 		}
 	}
 	return c, nil
@@ -148,6 +159,24 @@ func (c *Catalog) Render(lang, key string, args ...any) (string, error) {
 	if !ok {
 		return key, fmt.Errorf("locales: no message %q in %q", key, lang)
 	}
+	if err := checkArgs(args); err != nil {
+		return key, fmt.Errorf("locales: %s/%s: %w", lang, key, err)
+	}
+	if sm, ok := lc.simple[key]; ok {
+		s, done, err := renderSimple(lc.tag, sm, isPlural(msg), args)
+		if err != nil {
+			return key, fmt.Errorf("locales: %s/%s: %w", lang, key, err)
+		}
+		if done {
+			return s, nil
+		}
+	}
+	return c.localize(lc, lang, key, msg, args)
+}
+
+// localize renders through go-i18n: the reference for what a message says,
+// and the way for messages richer than {{.Name}}.
+func (c *Catalog) localize(lc *langCatalog, lang, key string, msg *i18n.Message, args []any) (string, error) {
 	data, err := templateData(args)
 	if err != nil {
 		return key, fmt.Errorf("locales: %s/%s: %w", lang, key, err)
