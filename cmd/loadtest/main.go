@@ -47,6 +47,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -66,7 +67,18 @@ func main() {
 	paceName := flag.String("pace", "full", `"full": system moves (deals, next rounds) as soon as only the system may act; "game": after the game's own pauses`)
 	perTable := flag.Int("games-per-table", 0, "storage check: play this many games in a row at every table and measure Redis after game 1, 5, 10, 20, …")
 	redisURL := flag.String("redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (go tool pprof reads it)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(2, err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(2, err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ns, err := measure.ParseCounts(*counts)
 	if err != nil {
 		fail(2, err)
