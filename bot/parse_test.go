@@ -135,6 +135,10 @@ func TestParseCommand(t *testing.T) {
 			if len(got.args) != len(tc.args) || (len(tc.args) > 0 && !reflect.DeepEqual(got.args, tc.args)) {
 				t.Errorf("args = %q, want %q", got.args, tc.args)
 			}
+			// Addressed to this bot by name: an unknown name gets a hint.
+			if want := strings.Contains(tc.text, "@"); got.addressed != want {
+				t.Errorf("addressed = %v, want %v", got.addressed, want)
+			}
 		})
 	}
 }
