@@ -16,25 +16,24 @@ import (
 // newGame opens a lobby in the group, or explains why not.
 func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Message, cmd command) error {
 	l := b.loc(t.Lang)
-	switch t.Phase {
-	case PhasePlaying:
+	if t.Phase == PhasePlaying {
 		ch.post(t, Message{Text: l.T("newgame.running")})
 		return nil
 	}
 	var wanted Game
+	named := false
 	if len(cmd.args) > 0 {
-		g, ok := b.games.find(strings.Join(cmd.args, " "))
-		if !ok {
-			ch.post(t, b.newGamePicker(l, t.ID))
-			return nil
-		}
-		wanted = g
+		wanted, named = b.games.find(strings.Join(cmd.args, " "))
 	} else if len(b.games.games) == 1 {
 		wanted = b.games.games[0]
 	}
-	if t.Phase == PhaseLobby {
+	switch {
+	case t.Phase == PhaseLobby:
 		// Say what is open instead of posting the lobby again.
 		ch.post(t, b.lobbyOpenReply(l, t, wanted))
+		return nil
+	case len(cmd.args) > 0 && !named:
+		ch.post(t, b.newGamePicker(l, t.ID))
 		return nil
 	}
 	kind := ""
