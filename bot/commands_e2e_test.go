@@ -227,16 +227,8 @@ func TestHelpAndPickers(t *testing.T) {
 		t.Errorf("a second ▶️ changed the table: version %d → %d", v, got)
 	}
 	h.ExpectAnswer(a, help, "o:"+strconv.FormatInt(group.ID(), 10)+":0:nosuchgame", h.T("error.bad_button"))
-	// 📖 turns the help into the game's rules.
-	if _, err := a.PressFunc(help, func(b telegramtest.Button) bool { return strings.HasSuffix(b.CallbackData, ":sausages:0") }); err != nil {
-		t.Fatal(err)
-	}
-	firstLine, _, _ := strings.Cut(h.Shown("sausages.rules"), "\n")
-	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-		return m.ID == help.ID && strings.HasPrefix(m.Text, firstLine)
-	}); err != nil {
-		t.Errorf("the help did not turn into the rules of Сосиски: %v", err)
-	}
+	// 📖 opens the rules of its game in private.
+	h.expectRulesLink(a, help.Keyboard[1][1], "sausages")
 
 	// An unknown word: the games as buttons.
 	other := h.Srv.NewGroup("Другая", a, b)
@@ -272,16 +264,26 @@ func TestLobbyLinksToItsRules(t *testing.T) {
 	group := h.Srv.NewGroup("Правила", a)
 	lobby := h.send(a, group, "/newgame chef", hasButton(h.T("lobby.join_button")))
 	link, ok := lobby.Button(h.T("lobby.rules_button"))
-	prefix := fmt.Sprintf("https://t.me/%s?start=", h.Srv.Bot().Username)
-	if !ok || !strings.HasPrefix(link.URL, prefix) {
-		t.Fatalf("the lobby's rules button: %+v", link)
+	if !ok {
+		t.Fatalf("the lobby has no rules button: %+v", lobby.Keyboard)
 	}
-	firstLine, _, _ := strings.Cut(h.Shown("chef.rules"), "\n")
-	sent := a.Start(strings.TrimPrefix(link.URL, prefix))
-	if _, err := a.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+	h.expectRulesLink(a, link, "chef")
+}
+
+// expectRulesLink follows a button's link into u's private chat, as
+// Telegram does, and wants the first page of the game's rules there.
+func (h *harness) expectRulesLink(u *telegramtest.User, link telegramtest.Button, game string) {
+	h.TB.Helper()
+	prefix := fmt.Sprintf("https://t.me/%s?start=", h.Srv.Bot().Username)
+	if !strings.HasPrefix(link.URL, prefix) {
+		h.TB.Fatalf("the rules button %+v does not open the private chat", link)
+	}
+	firstLine, _, _ := strings.Cut(h.Shown(game+".rules"), "\n")
+	sent := u.Start(strings.TrimPrefix(link.URL, prefix))
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return m.ID > sent.ID && strings.HasPrefix(m.Text, firstLine)
 	}); err != nil {
-		t.Errorf("no rules of Меню шефа in private: %v", err)
+		h.TB.Errorf("%s: no rules of %s in private: %v", link.URL, game, err)
 	}
 }
 

@@ -42,14 +42,20 @@ func rulesButton(text, tableID string, g Game) Button {
 	return Button{Text: text, Data: payload{Op: 'r', Table: tableID, Word: g.ID(), Args: []int{0}}.String()}
 }
 
-// helpMessage is /help: in a group each game's row starts it or shows its
-// rules; in private, where no game is played, the rules and a button that
-// adds the bot to a group.
+// rulesLink opens the private chat with g's rules: in a group, reading
+// them disturbs nobody's messages and costs the group nothing.
+func (b *Bot) rulesLink(text string, g Game) Button {
+	return Button{Text: text, URL: b.deepLink(rulesPrefix + g.ID())}
+}
+
+// helpMessage is /help: in a group each game's row starts it or links to
+// its rules in private; in private, where no game is played, the rules and
+// a button that adds the bot to a group.
 func (b *Bot) helpMessage(l Loc, tableID string, group bool) Message {
 	var kb [][]Button
 	for _, g := range b.games.games {
 		if group {
-			kb = append(kb, []Button{playButton(l, tableID, g), rulesButton(l.T("games.rules_short"), tableID, g)})
+			kb = append(kb, []Button{playButton(l, tableID, g), b.rulesLink(l.T("games.rules_short"), g)})
 		} else {
 			kb = append(kb, []Button{rulesButton(l.T("games.rules_button", "Game", Title(l, g)), tableID, g)})
 		}

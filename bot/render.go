@@ -103,7 +103,7 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	kb = append(kb, optionRows...)
 	kb = append(kb, []Button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
 	kb = append(kb, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)},
-		{Text: l.T("lobby.rules_button"), URL: b.deepLink(rulesPrefix + g.ID())}})
+		b.rulesLink(l.T("lobby.rules_button"), g)})
 	return Message{Text: sb.String(), Keyboard: kb}
 }
 
