@@ -15,7 +15,9 @@ import (
 //	i:<table>:<game>:<seat>                    show my private info (won cards)
 //	b:<table>:<game>:<seat>                    I'm back: stop playing for me
 //	l:<table>:<game>:<op>[:<arg>]              lobby buttons
-//	k:<table>:<game>:<game id>                 choose the lobby's game
+//	k:<table>:<game>:<game id>                 choose (or switch) the lobby's game
+//	o:<table>:0:<game id>                      open a lobby of this game (/help, the /newgame picker)
+//	g:<table>:0:<language>                     set the group's language (/lang)
 //	r:<table>:0:<game id>:<page>               turn a page of the rules
 //	s:<table>:<game>:<yes 1 | no 0>            confirm /stop
 //	n:<table>:<game>:<game id>                 play again after finished game <game>
@@ -27,7 +29,7 @@ type payload struct {
 	Op    byte
 	Table string
 	Game  int
-	Word  string // the game id of 'k' and 'r'
+	Word  string // the game id of 'k', 'r', 'n' and 'o'; the language of 'g'
 	Args  []int
 }
 
@@ -57,7 +59,7 @@ func argCount(op byte) (min, max int, ok bool) {
 		return 1, 1, true
 	case 'l':
 		return 1, 2, true
-	case 'k', 'n':
+	case 'k', 'n', 'o', 'g':
 		return 0, 0, true
 	case 'f':
 		return 1, 1, true
@@ -68,9 +70,10 @@ func argCount(op byte) (min, max int, ok bool) {
 }
 
 // hasWord reports whether an op carries a game id before its integers.
-func hasWord(op byte) bool { return op == 'k' || op == 'r' || op == 'n' }
+func hasWord(op byte) bool { return strings.IndexByte("krnog", op) >= 0 }
 
-// validWord accepts a game id: 1–16 lowercase ASCII letters and digits.
+// validWord accepts a game id or a language code: 1–16 lowercase ASCII
+// letters and digits.
 func validWord(w string) bool {
 	if len(w) == 0 || len(w) > 16 {
 		return false

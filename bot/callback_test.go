@@ -26,6 +26,8 @@ func TestPayloadRoundTrip(t *testing.T) {
 		{payload{Op: 's', Table: "-1001234567890", Game: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
 		{payload{Op: 's', Table: "-1001234567890_42", Game: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
 		{payload{Op: 's', Table: "12345", Game: 2, Args: []int{0}}, "s:12345:2:0"},
+		{payload{Op: 'o', Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
+		{payload{Op: 'g', Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {

@@ -77,19 +77,41 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		}
 	case "help", "start":
 		fn = func(t *Table, ch *change) error {
-			ch.post(t, Message{Text: b.loc(t.Lang).T("help.text")})
+			ch.post(t, b.helpMessage(b.loc(t.Lang), t.ID, true))
 			return nil
 		}
 	case "stats", "top", "history", "forgetme":
 		fn = func(t *Table, ch *change) error { return b.resultsCommand(t, ch, m, cmd) }
 	case "lang":
+		if len(cmd.args) == 0 {
+			fn = func(t *Table, ch *change) error {
+				ch.post(t, b.langChoice(b.loc(t.Lang), t.ID))
+				return nil
+			}
+			break
+		}
+		admin := b.isAdmin(ctx, m.Chat.ID, m.From.ID)
 		fn = func(t *Table, ch *change) error {
-			t.Lang = b.nextLang(t.Lang, cmd.args)
-			ch.post(t, Message{Text: b.loc(t.Lang).T("lang.set")})
+			lang, ok := b.langNamed(cmd.args)
+			switch {
+			case !ok:
+				ch.post(t, b.langChoice(b.loc(t.Lang), t.ID))
+			case !mayChangeLang(t, m.From.ID, admin):
+				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.not_allowed")})
+			default:
+				t.Lang = lang
+				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.set")})
+			}
 			return nil
 		}
 	default:
-		return nil // maybe another bot's command
+		if !cmd.addressed {
+			return nil // maybe another bot's command
+		}
+		fn = func(t *Table, ch *change) error {
+			ch.post(t, Message{Text: b.loc(t.Lang).T("command.unknown")})
+			return nil
+		}
 	}
 	_, _, err := b.update(ctx, id, updateID, func(t *Table, ch *change) error {
 		if m.Chat.Title != "" {
@@ -138,23 +160,23 @@ func (b *Bot) rulesGame(t *Table, args []string) Game {
 	return nil
 }
 
-// nextLang picks the language named in args (a code or a Telegram
-// language_code), or the next one in the catalog's list.
-func (b *Bot) nextLang(cur string, args []string) string {
-	langs := b.tr.Langs()
-	if len(args) > 0 {
-		switch w := strings.ToLower(args[0]); w {
-		case "рус", "русский":
-			return locales.Russian
-		case "eng", "english":
-			return locales.English
-		default:
-			if n := locales.Normalize(w); slices.Contains(langs, n) {
-				return n
-			}
-		}
+// langNamed is the catalog's language that args name (a code, a Telegram
+// language_code or the language's own name); ok=false when they name none.
+func (b *Bot) langNamed(args []string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
 	}
-	return langs[(slices.Index(langs, cur)+1)%len(langs)]
+	w := strings.ToLower(args[0])
+	if i := strings.IndexAny(w, "-_"); i > 0 {
+		w = w[:i] // a Telegram language_code: "en-GB"
+	}
+	switch w {
+	case "рус", "русский":
+		w = locales.Russian
+	case "eng", "english":
+		w = locales.English
+	}
+	return w, slices.Contains(b.tr.Langs(), w)
 }
 
 // isAdmin asks Telegram whether a user administers the group.
@@ -173,7 +195,7 @@ func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd comma
 	case "start":
 		return b.onStart(ctx, m, cmd, l)
 	case "help":
-		b.reply(ctx, m.Chat.ID, Message{Text: l.T("help.text")})
+		b.reply(ctx, m.Chat.ID, b.helpMessage(l, tableID(m.Chat.ID, 0), false))
 	case "rules":
 		b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
 	case "stats":
@@ -198,8 +220,12 @@ func (b *Bot) userLang(u *models.User) string {
 	return b.cfg.DefaultLang
 }
 
-// joinPrefix starts a deep-link payload that seats the user at a table.
-const joinPrefix = "j"
+// joinPrefix starts a deep-link payload that seats the user at a table;
+// rulesPrefix one that shows a game's rules (the lobby's link).
+const (
+	joinPrefix  = "j"
+	rulesPrefix = "r"
+)
 
 // deepLink opens the private chat with the bot and sends /start payload.
 func (b *Bot) deepLink(payload string) string {
@@ -207,7 +233,9 @@ func (b *Bot) deepLink(payload string) string {
 }
 
 // onStart greets a user in private, seats them when they came through a
-// table's deep link, and brings their hand back when they are in a game.
+// table's deep link, shows a game's rules through the lobby's link, and
+// otherwise finds the table they sit at: their hand comes back when they
+// are in a game, and a lobby that could not write to them learns it can.
 func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc) error {
 	user := m.From.ID
 	if err := b.store.SetPointer(ctx, store.StartedKey(user), "1"); err != nil {
@@ -235,16 +263,43 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc
 		}
 		return nil
 	}
-	// A player coming back: show their hand again at the bottom of the chat.
-	id, err := b.store.Pointer(ctx, store.UserTableKey(user))
-	if err == nil {
-		t, _, err := b.load(ctx, id)
-		if err == nil && t.Phase == PhasePlaying && t.SeatOf(user) >= 0 {
-			return b.settle(b.reachable(ctx, id, user, true))
+	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], rulesPrefix) {
+		if g, ok := b.games.get(strings.TrimPrefix(cmd.args[0], rulesPrefix)); ok {
+			b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), g, 0))
+			if t, ok := b.seatedTable(ctx, user); ok {
+				return b.settle(b.reachable(ctx, t.ID, user, false))
+			}
+			return nil
 		}
+	}
+	t, ok := b.seatedTable(ctx, user)
+	switch {
+	case ok && t.Phase == PhasePlaying:
+		// A player coming back: show their hand again at the bottom of the chat.
+		return b.settle(b.reachable(ctx, t.ID, user, true))
+	case ok && t.Phase == PhaseLobby:
+		if err := b.settle(b.reachable(ctx, t.ID, user, false)); err != nil {
+			return err
+		}
+		b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
+		return nil
 	}
 	b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.greeting")})
 	return nil
+}
+
+// seatedTable is the table the user's pointer names, when they sit at it
+// and it is open or playing.
+func (b *Bot) seatedTable(ctx context.Context, user int64) (*Table, bool) {
+	id, err := b.store.Pointer(ctx, store.UserTableKey(user))
+	if err != nil {
+		return nil, false
+	}
+	t, _, err := b.load(ctx, id)
+	if err != nil || t.Phase == PhaseIdle || t.SeatOf(user) < 0 {
+		return nil, false
+	}
+	return t, true
 }
 
 // reachable records that a user can (again) be written to, and posts their
@@ -253,6 +308,9 @@ func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool)
 	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
 		seat := t.SeatOf(user)
 		if seat < 0 {
+			return errNoChange
+		}
+		if !t.Seats[seat].Unreachable && !repost {
 			return errNoChange
 		}
 		t.Seats[seat].Unreachable = false

@@ -16,28 +16,35 @@ import (
 // newGame opens a lobby in the group, or explains why not.
 func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Message, cmd command) error {
 	l := b.loc(t.Lang)
-	switch t.Phase {
-	case PhasePlaying:
+	if t.Phase == PhasePlaying {
 		ch.post(t, Message{Text: l.T("newgame.running")})
 		return nil
-	case PhaseLobby:
-		// Bring the open lobby down to the bottom of the chat.
-		ch.forget = append(ch.forget, tableView(t.GameNo))
+	}
+	var wanted Game
+	named := false
+	if len(cmd.args) > 0 {
+		wanted, named = b.games.find(strings.Join(cmd.args, " "))
+	} else if len(b.games.games) == 1 {
+		wanted = b.games.games[0]
+	}
+	switch {
+	case t.Phase == PhaseLobby:
+		// Say what is open instead of posting the lobby again.
+		ch.post(t, b.lobbyOpenReply(l, t, wanted))
+		return nil
+	case len(cmd.args) > 0 && !named:
+		ch.post(t, b.newGamePicker(l, t.ID))
 		return nil
 	}
 	kind := ""
-	if len(cmd.args) > 0 {
-		g, ok := b.games.find(strings.Join(cmd.args, " "))
-		if !ok {
-			ch.post(t, Message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/newgame"))})
-			return nil
-		}
-		kind = g.ID()
-	} else if len(b.games.games) == 1 {
-		kind = b.games.games[0].ID()
+	if wanted != nil {
+		kind = wanted.ID()
 	}
 	started := b.hasStarted(ctx, m.From.ID)
 	t.openLobby(kind, Seat{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started})
+	if !started {
+		ch.seated = append(ch.seated, m.From.ID) // their /start finds this table
+	}
 	return nil
 }
 
@@ -59,7 +66,7 @@ func (t *Table) openLobby(kind string, creator Seat) {
 	t.stopTimers()
 }
 
-// gameList lists the games as commands: "/newgame chef — Меню шефа".
+// gameList lists the games as commands: "/top chef — Меню шефа".
 func (b *Bot) gameList(l Loc, command string) string {
 	var names []string
 	for _, g := range b.games.games {
@@ -73,8 +80,10 @@ func (b *Bot) hasStarted(ctx context.Context, user int64) bool {
 	return err == nil
 }
 
-// onChooseGame sets the game of a lobby opened without one.
-func (b *Bot) onChooseGame(t *Table, p payload, who int64) error {
+// onChooseGame sets the game of a lobby, opened without one or switched
+// from another (the reply to /newgame <game> while a lobby is open).
+// Robots keep their tier when the new game has robots, else leave.
+func (b *Bot) onChooseGame(t *Table, ch *change, p payload, who int64) error {
 	if t.Phase != PhaseLobby || p.Game != t.GameNo {
 		return refuse("error.stale")
 	}
@@ -85,12 +94,29 @@ func (b *Bot) onChooseGame(t *Table, p payload, who int64) error {
 	if !ok {
 		return refuse("error.bad_button")
 	}
-	if _, max := g.SeatRange(); len(t.Seats) > max {
+	old, _ := b.games.get(t.Kind)
+	seats := make([]Seat, 0, len(t.Seats))
+	for _, s := range t.Seats {
+		if !s.Human() {
+			if len(levels(g)) == 0 {
+				continue
+			}
+			s.AI = sameTier(old, g, s.AI)
+		}
+		seats = append(seats, s)
+	}
+	if _, max := g.SeatRange(); len(seats) > max {
 		return refuse("lobby.full")
 	}
+	l := b.loc(t.Lang)
+	if t.Kind == g.ID() {
+		return refuse("lobby.game_set", "Game", Title(l, g))
+	}
 	t.Kind = g.ID()
+	t.Seats = seats
 	t.Options = nil
 	t.AILevel = ""
+	ch.answer = l.T("lobby.game_set", "Game", Title(l, g))
 	return nil
 }
 
@@ -220,6 +246,18 @@ func aiLevel(g Game, level string) string {
 	return ls[0]
 }
 
+// sameTier is the level of game to that stands where level stands among
+// game from's levels (games name their tiers differently); the easiest
+// when from is unknown.
+func sameTier(from, to Game, level string) string {
+	ls := levels(to)
+	i := 0
+	if from != nil {
+		i = max(0, slices.Index(levels(from), level))
+	}
+	return ls[min(i, len(ls)-1)]
+}
+
 // nextLevel cycles through the game's robot levels.
 func nextLevel(g Game, level string) string {
 	ls := levels(g)
@@ -249,6 +287,10 @@ func (b *Bot) aiName(l Loc, t *Table) string {
 // joinFromLink seats a user who opened the private chat through a lobby's
 // deep link; it also marks them reachable at a table they already play at.
 func (b *Bot) joinFromLink(t *Table, u *models.User) error {
+	if t.Phase == PhaseIdle {
+		// Cancelled, stopped or over: its seats are no table to wait at.
+		return refuse("start.no_lobby")
+	}
 	if seat := t.SeatOf(u.ID); seat >= 0 {
 		if !t.Seats[seat].Unreachable {
 			return refuse("lobby.already_seated")

@@ -135,40 +135,46 @@ func TestParseCommand(t *testing.T) {
 			if len(got.args) != len(tc.args) || (len(tc.args) > 0 && !reflect.DeepEqual(got.args, tc.args)) {
 				t.Errorf("args = %q, want %q", got.args, tc.args)
 			}
+			// Addressed to this bot by name: an unknown name gets a hint.
+			if want := strings.Contains(tc.text, "@"); got.addressed != want {
+				t.Errorf("addressed = %v, want %v", got.addressed, want)
+			}
 		})
 	}
 }
 
-func TestNextLang(t *testing.T) {
+// TestLangNamed: /lang takes a language by its code, a Telegram
+// language_code or its own name; anything else names none (the bot then
+// offers the choice).
+func TestLangNamed(t *testing.T) {
 	tests := []struct {
-		cur  string
 		args []string
 		want string
+		ok   bool
 	}{
-		{"ru", nil, "en"},
-		{"en", nil, "ru"},
-		{"", nil, "ru"},
-		{"ru", []string{}, "en"},
-		{"ru", []string{"en"}, "en"},
-		{"en", []string{"en"}, "en"},
-		{"ru", []string{"EN"}, "en"},
-		{"ru", []string{"eng"}, "en"},
-		{"ru", []string{"English"}, "en"},
-		{"en", []string{"ru"}, "ru"},
-		{"ru", []string{"ru"}, "ru"},
-		{"en", []string{"RU"}, "ru"},
-		{"en", []string{"рус"}, "ru"},
-		{"en", []string{"Русский"}, "ru"},
-		{"en", []string{"РУССКИЙ"}, "ru"},
-		{"ru", []string{"de"}, "en"}, // any other language code: English
-		{"en", []string{"de"}, "en"},
-		{"en", []string{"uk"}, "ru"},
-		{"en", []string{"ru", "en"}, "ru"}, // only the first argument counts
+		{nil, "", false},
+		{[]string{}, "", false},
+		{[]string{"en"}, "en", true},
+		{[]string{"EN"}, "en", true},
+		{[]string{"en-GB"}, "en", true},
+		{[]string{"eng"}, "en", true},
+		{[]string{"English"}, "en", true},
+		{[]string{"ru"}, "ru", true},
+		{[]string{"RU"}, "ru", true},
+		{[]string{"ru_RU"}, "ru", true},
+		{[]string{"рус"}, "ru", true},
+		{[]string{"Русский"}, "ru", true},
+		{[]string{"РУССКИЙ"}, "ru", true},
+		{[]string{"de"}, "", false},
+		{[]string{"xx", "yy"}, "", false},
+		{[]string{"-"}, "", false},
+		{[]string{"ru", "en"}, "ru", true}, // only the first argument counts
 	}
 	b := &Bot{tr: testCatalog(t)}
 	for _, tc := range tests {
-		if got := b.nextLang(tc.cur, tc.args); got != tc.want {
-			t.Errorf("nextLang(%q, %q) = %q, want %q", tc.cur, tc.args, got, tc.want)
+		got, ok := b.langNamed(tc.args)
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("langNamed(%q) = %q, %v; want %q, %v", tc.args, got, ok, tc.want, tc.ok)
 		}
 	}
 }

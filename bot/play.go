@@ -34,10 +34,16 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	case 'f':
 		return b.onForget(ctx, q, p)
 	}
+	if (p.Op == 'o' || p.Op == 'g') && !pressedIn(q, p.Table) {
+		// A menu button changes the group it was posted in, never another.
+		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.bad_button"), false, "")
+		return nil
+	}
 	// Effects are read before the compare-and-set loop, which stays pure:
-	// whether the presser administers the group matters only for «cancel».
+	// whether the presser administers the group matters only for «cancel»
+	// and the language.
 	admin := false
-	if p.Op == 'l' && len(p.Args) > 0 && p.Args[0] == lobbyCancel {
+	if (p.Op == 'l' && len(p.Args) > 0 && p.Args[0] == lobbyCancel) || p.Op == 'g' {
 		if chat, _, err := parseTableID(p.Table); err == nil {
 			admin = b.isAdmin(ctx, chat, q.From.ID)
 		}
@@ -49,7 +55,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		case 'm':
 			return b.onDraft(t, ch, p, q.From.ID)
 		case 'k':
-			return b.onChooseGame(t, p, q.From.ID)
+			return b.onChooseGame(t, ch, p, q.From.ID)
 		case 'l':
 			return b.onLobby(ctx, t, ch, p, &q.From, admin)
 		case 's':
@@ -58,6 +64,10 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			return b.onBack(t, ch, p, q.From.ID)
 		case 'n':
 			return b.onAgain(ctx, t, ch, p, &q.From)
+		case 'o':
+			return b.onOpen(t, ch, p, &q.From, b.hasStarted(ctx, q.From.ID))
+		case 'g':
+			return b.onLang(t, ch, p, q.From.ID, admin)
 		}
 		return refuse("error.bad_button")
 	})
@@ -83,6 +93,13 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		return err // not answered: the redelivered update will answer it
 	}
 	return nil
+}
+
+// pressedIn reports whether a press came from the chat of table id (its
+// topic aside): what a forged payload naming another group fails.
+func pressedIn(q *models.CallbackQuery, id string) bool {
+	chat, _, err := parseTableID(id)
+	return err == nil && q.Message.Message != nil && q.Message.Message.Chat.ID == chat && chat < 0
 }
 
 func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {

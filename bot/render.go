@@ -58,7 +58,7 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	}
 	g, hasKind := b.games.get(t.Kind)
 	if !hasKind {
-		sb.WriteString(l.T("lobby.choose_title"))
+		sb.WriteString(l.T("lobby.choose_title") + "\n\n" + b.gameLines(l))
 		var kb [][]Button
 		for _, g := range b.games.games {
 			kb = append(kb, []Button{{Text: Title(l, g), Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
@@ -102,7 +102,8 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	}
 	kb = append(kb, optionRows...)
 	kb = append(kb, []Button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
-	kb = append(kb, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
+	kb = append(kb, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)},
+		b.rulesLink(l.T("lobby.rules_button"), g)})
 	return Message{Text: sb.String(), Keyboard: kb}
 }
 

@@ -21,10 +21,10 @@ func rulesPages(text string) []string {
 }
 
 // rulesPage renders page n of g's guide for a chat (tableID names it in
-// the buttons); a nil game gives the list of games and how to ask.
+// the buttons); a nil game gives the list of games to choose from.
 func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
 	if g == nil {
-		return Message{Text: l.T("rules.choose", "Games", b.gameList(l, "/rules"))}
+		return b.rulesPicker(l, tableID)
 	}
 	pages := rulesPages(l.T(g.ID() + ".rules"))
 	n = max(0, min(n, len(pages)-1))

@@ -57,7 +57,7 @@ func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd comman
 		if len(cmd.args) > 0 {
 			g, ok := b.games.find(strings.Join(cmd.args, " "))
 			if !ok {
-				ch.post(t, Message{Text: l.T("newgame.unknown", "Games", b.gameList(l, "/top"))})
+				ch.post(t, Message{Text: l.T("top.unknown", "Games", b.gameList(l, "/top"))})
 				return nil
 			}
 			q.Game = g.ID()

@@ -28,6 +28,9 @@ func (b *Bot) HandleUpdate(ctx context.Context, u *models.Update) error {
 type command struct {
 	name string
 	args []string
+	// addressed is set when the command names this bot ("/cmd@ourbot"):
+	// a name it does not know then gets an answer, not silence.
+	addressed bool
 }
 
 // parseCommand recognises "/cmd", "/cmd@ourbot" and their arguments; a
@@ -47,7 +50,7 @@ func parseCommand(text, username string) (command, bool) {
 	if name == "" {
 		return command{}, false
 	}
-	return command{name: strings.ToLower(name), args: fields[1:]}, true
+	return command{name: strings.ToLower(name), args: fields[1:], addressed: addressed}, true
 }
 
 func isGroup(c models.Chat) bool {
@@ -75,6 +78,10 @@ func (b *Bot) onMessage(ctx context.Context, updateID int64, m *models.Message) 
 	}
 	cmd, ok := parseCommand(m.Text, b.cfg.Username)
 	if !ok {
+		if m.Chat.Type == models.ChatTypePrivate && strings.TrimSpace(m.Text) != "" {
+			// Plain text in private: say what the bot understands.
+			b.reply(ctx, m.Chat.ID, Message{Text: b.loc(b.userLang(m.From)).T("command.hint_private")})
+		}
 		return nil
 	}
 	if isGroup(m.Chat) {

@@ -399,9 +399,14 @@ func TestSizes(t *testing.T) {
 			if strings.ContainsAny(d, "<>&") {
 				t.Errorf("%s/%s: command descriptions are plain text, got %q", lang, key, d)
 			}
-			help := c.T(lang, "help.text")
-			if !strings.Contains(help, "/"+cmd+" ") {
-				t.Errorf("%s/help.text does not mention /%s", lang, cmd)
+			if cmd == "start" {
+				continue // /start is what opening the private chat sends
+			}
+			for _, key := range []string{"help.group", "help.private"} {
+				help := c.T(lang, key, "Games", "")
+				if !strings.Contains(help, "/"+cmd+" ") {
+					t.Errorf("%s/%s does not mention /%s", lang, key, cmd)
+				}
 			}
 		}
 	}
@@ -517,7 +522,7 @@ func TestKeys(t *testing.T) {
 	keys := c.Keys()
 	for _, want := range []string{
 		"count.coins", "count.points", "count.cards", "count.tricks", "count.chefs",
-		"count.stars", "count.seconds", "count.players", "trickchef.rules", "sausages.rules", "help.text",
+		"count.stars", "count.seconds", "count.players", "trickchef.rules", "sausages.rules", "help.group", "help.private",
 		"commands.newgame", "commands.stop", "commands.rules", "commands.help",
 		"commands.lang", "commands.table", "commands.start",
 	} {

@@ -20,7 +20,7 @@
 // # Conventions
 //
 // Keys are `area.name` in lowercase ASCII: count.coins, rules.trickchef,
-// help.text, commands.newgame. Placeholders are Go templates with CamelCase
+// help.group, commands.newgame. Placeholders are Go templates with CamelCase
 // names ({{.Name}}, {{.Count}}); every language of a key uses the same
 // placeholders, and a plural message has every form its language needs.
 // The package tests enforce all of this, so a key added to one file only,

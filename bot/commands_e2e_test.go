@@ -1,0 +1,308 @@
+package bot_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store"
+)
+
+// End-to-end tests of the commands and their menus through the fake Bot
+// API: state and answers are checked by catalog keys; the look of the
+// replies is pinned by testdata/golden/commands.txt.
+
+// send sends text as u into chat and waits for the bot's next message
+// there that pred accepts.
+func (h *harness) send(u *telegramtest.User, chat *telegramtest.Chat, text string, pred func(*telegramtest.Message) bool) *telegramtest.Message {
+	h.TB.Helper()
+	sent := u.Send(chat, text)
+	m, err := chat.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID > sent.ID && m.FromBot && pred(m)
+	})
+	if err != nil {
+		h.DumpGroup(chat)
+		h.TB.Fatalf("%s: no such answer: %v", text, err)
+	}
+	return m
+}
+
+// press presses a button as u and wants the answer text want.
+func (h *harness) press(u *telegramtest.User, m *telegramtest.Message, button, want string) {
+	h.TB.Helper()
+	ans, err := u.Press(m, button)
+	if err != nil {
+		h.TB.Fatalf("press %q: %v", button, err)
+	}
+	if ans.Text != want {
+		h.TB.Errorf("press %q by %s: answer %q, want %q", button, u.User().FirstName, ans.Text, want)
+	}
+}
+
+// TestStartClearsTheUnreachableMark: a creator who had not opened the
+// chat is marked in the lobby; a plain /start clears the mark and names
+// the table that waits.
+func TestStartClearsTheUnreachableMark(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.Srv.NewUser("Аня")
+	group := h.Srv.NewGroup("Ждём", a)
+	h.send(a, group, "/newgame trickchef", hasButton(h.T("lobby.join_button")))
+	if tab, _ := h.Table(group); len(tab.Seats) != 1 || !tab.Seats[0].Unreachable {
+		t.Fatalf("the creator who never opened the chat: %+v", tab.Seats)
+	}
+	h.send(a, a.PrivateChat(), "/start", contains(h.Shown("start.joined", "Title", "Ждём")))
+	if tab, _ := h.Table(group); tab.Seats[0].Unreachable {
+		t.Errorf("/start left the mark: %+v", tab.Seats)
+	}
+	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(h.T("lobby.join_button"))
+		return ok && !strings.Contains(m.Text, h.Shown("lobby.unreachable_mark"))
+	}); err != nil {
+		t.Errorf("the lobby still shows the mark: %v", err)
+	}
+	// A second /start finds the same table and changes nothing.
+	v := h.Version(group)
+	h.send(a, a.PrivateChat(), "/start", contains(h.Shown("start.joined", "Title", "Ждём")))
+	if got := h.Version(group); got != v {
+		t.Errorf("a second /start changed the table: version %d → %d", v, got)
+	}
+}
+
+// TestNewGameWhileALobbyIsOpen: /newgame <another game> says what is open
+// and offers to join or (the creator) to switch; the lobby is not posted
+// again. Robots keep their tier in the new game.
+func TestNewGameWhileALobbyIsOpen(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Два стола", a, b)
+	join := h.T("lobby.join_button")
+	lobby := h.send(a, group, "/newgame trickchef", hasButton(join))
+	if _, err := a.Press(lobby, h.T("lobby.level_button", "Level", h.T("trickchef.level.novice"))); err != nil {
+		t.Fatal(err)
+	}
+	h.press(a, lobby, h.T("lobby.ai_button"), "")
+	before, _ := h.Table(group)
+	sausages := h.T("sausages.title")
+	reply := h.send(b, group, "/newgame сосиски", contains(h.Shown("newgame.lobby_open", "Game", h.T("trickchef.title"))))
+	if !strings.Contains(reply.Text, h.Shown("newgame.switch_hint", "Game", sausages)) {
+		t.Errorf("no offer to switch: %q", reply.Text)
+	}
+	if after, _ := h.Table(group); after.Kind != before.Kind || after.GameNo != before.GameNo || len(after.Seats) != len(before.Seats) {
+		t.Errorf("/newgame by another changed the lobby: %+v", after)
+	}
+	switchButton := h.T("newgame.switch_button", "Game", sausages)
+	h.press(b, reply, switchButton, h.T("lobby.creator_only"))
+	h.press(b, reply, join, h.T("lobby.joined"))
+	h.press(b, reply, join, h.T("lobby.already_seated"))
+	h.press(a, reply, switchButton, h.T("lobby.game_set", "Game", sausages))
+	tab, _ := h.Table(group)
+	if tab.Kind != "sausages" || tab.GameNo != before.GameNo || len(tab.Seats) != 3 {
+		t.Fatalf("after the switch: kind %q, game %d, seats %+v", tab.Kind, tab.GameNo, tab.Seats)
+	}
+	if tab.Seats[1].AI != "sly" {
+		t.Errorf("the robot of the second tier is %q in Сосиски, want sly", tab.Seats[1].AI)
+	}
+	h.press(a, reply, switchButton, h.T("lobby.game_set", "Game", sausages))
+	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("lobby.title", "Game", sausages))); err != nil {
+		t.Fatalf("the lobby did not turn into Сосиски: %v", err)
+	}
+	lobbies := 0
+	for _, m := range group.Messages() {
+		if strings.Contains(m.Text, h.Shown("lobby.hint")) {
+			lobbies++
+		}
+	}
+	if lobbies != 1 {
+		t.Errorf("%d lobby messages in the group, want the one", lobbies)
+	}
+}
+
+// TestCancelledLobbyLink: the join link of a cancelled lobby says no
+// lobby is open, even to someone who sat there.
+func TestCancelledLobbyLink(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Отмена", a, b)
+	lobby := h.send(a, group, "/newgame trickchef", hasButton(h.T("lobby.join_button")))
+	h.press(b, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
+	h.press(a, lobby, h.T("lobby.cancel_button"), "")
+	v := h.Version(group)
+	sent := b.Start("j" + strconv.FormatInt(group.ID(), 10))
+	if _, err := b.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID > sent.ID && m.Text == h.Shown("start.no_lobby")
+	}); err != nil {
+		t.Fatalf("the cancelled lobby's link: %v", err)
+	}
+	if got := h.Version(group); got != v {
+		t.Errorf("the link changed the closed table: version %d → %d", v, got)
+	}
+}
+
+// TestLangChoice: /lang offers the languages; only an admin or the
+// table's creator changes the group's; garbage and forged presses are
+// refused and change nothing.
+func TestLangChoice(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	owner := h.MustBegin(h.Srv.NewUser("Хозяйка"))
+	creator := h.MustBegin(h.Srv.NewUser("Аня"))
+	member := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Языки", owner, creator, member)
+	other := h.Srv.NewGroup("Другая", owner, member)
+	cat := bottest.Catalog(t)
+	choice := h.send(member, group, "/lang", hasButton(cat.T("ru", "lang.name")))
+	en, ok := choice.Button(cat.T("en", "lang.name"))
+	if !ok {
+		t.Fatalf("no English in %+v", choice.Keyboard)
+	}
+	v := h.Version(group)
+	h.press(member, choice, en.Text, h.T("lang.not_allowed"))
+	h.send(member, group, "/lang en", contains(h.Shown("lang.not_allowed")))
+	tid := strconv.FormatInt(group.ID(), 10)
+	h.ExpectAnswer(owner, choice, "g:"+tid+":0:de", h.T("error.bad_button"))
+	h.ExpectAnswer(owner, choice, "g:"+tid+":0:EN", h.T("error.bad_button"))
+	h.ExpectAnswer(owner, choice, "g:"+strconv.FormatInt(other.ID(), 10)+":0:en", h.T("error.bad_button"))
+	if tab, _ := h.Table(group); tab.Lang != "ru" {
+		t.Fatalf("refused presses changed the language to %q", tab.Lang)
+	}
+	if got := h.Version(group); got != v+1 { // the /lang en reply only
+		t.Errorf("refused presses changed the table: version %d → %d", v, got)
+	}
+	if _, err := h.Redis.Load(context.Background(), strconv.FormatInt(other.ID(), 10)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a press forged for another group made it a table: %v", err)
+	}
+
+	// The group's owner (an admin) may.
+	ans, err := owner.Press(choice, en.Text)
+	if err != nil || ans.Text != cat.T("en", "lang.set") {
+		t.Fatalf("the owner's press: %+v, %v", ans, err)
+	}
+	if tab, _ := h.Table(group); tab.Lang != "en" {
+		t.Fatalf("language %q after the owner's press", tab.Lang)
+	}
+	// The table's creator may too.
+	h.send(creator, group, "/newgame trickchef", hasButton(cat.T("en", "lobby.join_button")))
+	h.send(creator, group, "/lang русский", contains(h.Shown("lang.set")))
+	if tab, _ := h.Table(group); tab.Lang != "ru" {
+		t.Errorf("language %q after the creator's /lang русский", tab.Lang)
+	}
+}
+
+// TestHelpAndPickers: /help in a group starts a game and shows rules with
+// its buttons; in private it offers rules and adding the bot to a group;
+// /rules and an unknown /newgame word offer buttons.
+func TestHelpAndPickers(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Справка", a, b)
+	chef, sausages := h.T("chef.title"), h.T("sausages.title")
+	play := func(game string) string { return h.T("games.play_button", "Game", game) }
+
+	help := h.send(a, group, "/help", hasButton(play(chef)))
+	if n := len(help.Keyboard); n != 4 {
+		t.Errorf("/help in a group has %d rows of games, want 4", n)
+	}
+	h.press(b, help, play(chef), h.T("lobby.joined"))
+	tab, _ := h.Table(group)
+	if tab.Phase != bot.PhaseLobby || tab.Kind != "chef" || tab.Creator != b.ID() {
+		t.Fatalf("after ▶️ %s: %+v", chef, tab)
+	}
+	v := h.Version(group)
+	h.press(a, help, play(sausages), h.T("newgame.lobby_open_toast", "Game", chef))
+	if got := h.Version(group); got != v {
+		t.Errorf("a second ▶️ changed the table: version %d → %d", v, got)
+	}
+	h.ExpectAnswer(a, help, "o:"+strconv.FormatInt(group.ID(), 10)+":0:nosuchgame", h.T("error.bad_button"))
+	// 📖 opens the rules of its game in private.
+	h.expectRulesLink(a, help.Keyboard[1][1], "sausages")
+
+	// An unknown word: the games as buttons.
+	other := h.Srv.NewGroup("Другая", a, b)
+	picker := h.send(a, other, "/newgame домино", hasButton(play(sausages)))
+	h.press(a, picker, play(sausages), h.T("lobby.joined"))
+	if tab, _ := h.Table(other); tab.Kind != "sausages" {
+		t.Errorf("the picker opened %q", tab.Kind)
+	}
+
+	// In private: rules buttons and a link that adds the bot to a group.
+	private := h.send(a, a.PrivateChat(), "/help", hasButton(h.T("help.add_button")))
+	add, _ := private.Button(h.T("help.add_button"))
+	if want := fmt.Sprintf("https://t.me/%s?startgroup=1", h.Srv.Bot().Username); add.URL != want {
+		t.Errorf("add to a group: %q, want %q", add.URL, want)
+	}
+	for _, b := range private.Buttons() {
+		if strings.HasPrefix(b.CallbackData, "o:") {
+			t.Errorf("private /help offers to start a game: %+v", b)
+		}
+	}
+	rules := h.send(a, a.PrivateChat(), "/rules", hasButton(h.T("games.rules_button", "Game", chef)))
+	if n := len(rules.Keyboard); n != 4 {
+		t.Errorf("/rules offers %d games, want 4", n)
+	}
+}
+
+// TestLobbyLinksToItsRules: the lobby's rules button opens the private
+// chat with the game's rules.
+func TestLobbyLinksToItsRules(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	group := h.Srv.NewGroup("Правила", a)
+	lobby := h.send(a, group, "/newgame chef", hasButton(h.T("lobby.join_button")))
+	link, ok := lobby.Button(h.T("lobby.rules_button"))
+	if !ok {
+		t.Fatalf("the lobby has no rules button: %+v", lobby.Keyboard)
+	}
+	h.expectRulesLink(a, link, "chef")
+}
+
+// expectRulesLink follows a button's link into u's private chat, as
+// Telegram does, and wants the first page of the game's rules there.
+func (h *harness) expectRulesLink(u *telegramtest.User, link telegramtest.Button, game string) {
+	h.TB.Helper()
+	prefix := fmt.Sprintf("https://t.me/%s?start=", h.Srv.Bot().Username)
+	if !strings.HasPrefix(link.URL, prefix) {
+		h.TB.Fatalf("the rules button %+v does not open the private chat", link)
+	}
+	firstLine, _, _ := strings.Cut(h.Shown(game+".rules"), "\n")
+	sent := u.Start(strings.TrimPrefix(link.URL, prefix))
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID > sent.ID && strings.HasPrefix(m.Text, firstLine)
+	}); err != nil {
+		h.TB.Errorf("%s: no rules of %s in private: %v", link.URL, game, err)
+	}
+}
+
+// TestHints: a command addressed to the bot that it does not know, and
+// plain text in private, get a short hint; another bot's command does not.
+func TestHints(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	group := h.Srv.NewGroup("Подсказки", a)
+	unknown := h.Shown("command.unknown")
+	h.send(a, group, "/foo@"+h.Srv.Bot().Username, func(m *telegramtest.Message) bool { return m.Text == unknown })
+	sent := a.Send(group, "/foo@otherbot")
+	a.Send(group, "/foo")
+	h.send(a, group, "/table", contains(h.Shown("table.none")))
+	for _, m := range group.Messages() {
+		if m.ID > sent.ID && m.Text == unknown {
+			t.Errorf("answered another bot's command or an unaddressed one: %q", m.Text)
+		}
+	}
+	h.send(a, a.PrivateChat(), "привет", contains(h.Shown("command.hint_private")))
+}

@@ -1,0 +1,170 @@
+package bot
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// Menus answer commands with buttons instead of text to copy: /help, the
+// game pickers (/rules, an unknown /newgame word), /lang and the reply to
+// /newgame while a lobby is open. Their lists of games come from the
+// registered games: titles from the catalog, player counts from SeatRange.
+
+// gamePlayers is how many play g: "3–4 игрока", or "2 игрока" for a fixed
+// count.
+func gamePlayers(l Loc, g Game) string {
+	lo, hi := g.SeatRange()
+	if lo == hi {
+		return l.T("count.players", "Count", hi)
+	}
+	return l.T("games.players", "Min", lo, "Count", hi)
+}
+
+// gameLines lists the games, one line each with their player counts.
+func (b *Bot) gameLines(l Loc) string {
+	var lines []string
+	for _, g := range b.games.games {
+		lines = append(lines, l.T("games.line", "Game", Title(l, g), "Players", gamePlayers(l, g)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// playButton opens a lobby of g in the group of tableID.
+func playButton(l Loc, tableID string, g Game) Button {
+	return Button{Text: l.T("games.play_button", "Game", Title(l, g)), Data: payload{Op: 'o', Table: tableID, Word: g.ID()}.String()}
+}
+
+// rulesButton turns the message it sits on into the first page of g's
+// guide.
+func rulesButton(text, tableID string, g Game) Button {
+	return Button{Text: text, Data: payload{Op: 'r', Table: tableID, Word: g.ID(), Args: []int{0}}.String()}
+}
+
+// rulesLink opens the private chat with g's rules: in a group, reading
+// them disturbs nobody's messages and costs the group nothing.
+func (b *Bot) rulesLink(text string, g Game) Button {
+	return Button{Text: text, URL: b.deepLink(rulesPrefix + g.ID())}
+}
+
+// helpMessage is /help: in a group each game's row starts it or links to
+// its rules in private; in private, where no game is played, the rules and
+// a button that adds the bot to a group.
+func (b *Bot) helpMessage(l Loc, tableID string, group bool) Message {
+	var kb [][]Button
+	for _, g := range b.games.games {
+		if group {
+			kb = append(kb, []Button{playButton(l, tableID, g), b.rulesLink(l.T("games.rules_short"), g)})
+		} else {
+			kb = append(kb, []Button{rulesButton(l.T("games.rules_button", "Game", Title(l, g)), tableID, g)})
+		}
+	}
+	if group {
+		return Message{Text: l.T("help.group", "Games", b.gameLines(l)), Keyboard: kb}
+	}
+	kb = append(kb, []Button{{Text: l.T("help.add_button"), URL: "https://t.me/" + b.cfg.Username + "?startgroup=1"}})
+	return Message{Text: l.T("help.private", "Games", b.gameLines(l)), Keyboard: kb}
+}
+
+// rulesPicker asks which game's rules to show.
+func (b *Bot) rulesPicker(l Loc, tableID string) Message {
+	var kb [][]Button
+	for _, g := range b.games.games {
+		kb = append(kb, []Button{rulesButton(l.T("games.rules_button", "Game", Title(l, g)), tableID, g)})
+	}
+	return Message{Text: l.T("rules.choose", "Games", b.gameLines(l)), Keyboard: kb}
+}
+
+// newGamePicker answers /newgame with a word naming no game: the games,
+// each a button that opens its lobby.
+func (b *Bot) newGamePicker(l Loc, tableID string) Message {
+	var kb [][]Button
+	for _, g := range b.games.games {
+		kb = append(kb, []Button{playButton(l, tableID, g)})
+	}
+	return Message{Text: l.T("newgame.unknown", "Games", b.gameLines(l)), Keyboard: kb}
+}
+
+// lobbyOpenReply answers /newgame while a lobby is open: what is open, a
+// button to join it, and, when the command named another game, a button
+// that lets the creator switch the lobby to it. The open lobby is not
+// posted again, so no older copy of it is left behind.
+func (b *Bot) lobbyOpenReply(l Loc, t *Table, wanted Game) Message {
+	text := l.T("newgame.lobby_open_choosing")
+	if g, ok := b.games.get(t.Kind); ok {
+		text = l.T("newgame.lobby_open", "Game", Title(l, g))
+	}
+	kb := [][]Button{{{Text: l.T("lobby.join_button"), Data: payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}.String()}}}
+	if wanted != nil && wanted.ID() != t.Kind {
+		hint, button := "newgame.switch_hint", "newgame.switch_button"
+		if t.Kind == "" {
+			hint, button = "newgame.choose_hint", "newgame.choose_button"
+		}
+		text += "\n" + l.T(hint, "Game", Title(l, wanted))
+		kb = append(kb, []Button{{Text: l.T(button, "Game", Title(l, wanted)),
+			Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: wanted.ID()}.String()}})
+	}
+	return Message{Text: text, Keyboard: kb}
+}
+
+// langChoice offers the catalog's languages, each named in itself.
+func (b *Bot) langChoice(l Loc, tableID string) Message {
+	var row []Button
+	for _, lang := range b.tr.Langs() {
+		row = append(row, Button{Text: b.loc(lang).T("lang.name"), Data: payload{Op: 'g', Table: tableID, Word: lang}.String()})
+	}
+	return Message{Text: l.T("lang.choose"), Keyboard: [][]Button{row}}
+}
+
+// mayChangeLang says who may change a group's language: its admins and
+// the creator of its table.
+func mayChangeLang(t *Table, user int64, admin bool) bool {
+	return admin || (t.Creator != 0 && t.Creator == user)
+}
+
+// onLang sets the group's language from the /lang choice. It runs inside
+// update's closure.
+func (b *Bot) onLang(t *Table, ch *change, p payload, who int64, admin bool) error {
+	if !slices.Contains(b.tr.Langs(), p.Word) {
+		return refuse("error.bad_button")
+	}
+	if !mayChangeLang(t, who, admin) {
+		return refuse("lang.not_allowed")
+	}
+	if t.Lang == p.Word {
+		return refuse("lang.set") // nothing to change: says the language it is
+	}
+	t.Lang = p.Word
+	ch.answer = b.loc(t.Lang).T("lang.set")
+	return nil
+}
+
+// onOpen opens a lobby of the game a /help or picker button names, as
+// /newgame <game> would; the answer is a toast. It runs inside update's
+// closure, so it only reads the store.
+func (b *Bot) onOpen(t *Table, ch *change, p payload, who *models.User, started bool) error {
+	g, ok := b.games.get(p.Word)
+	if !ok {
+		return refuse("error.bad_button")
+	}
+	l := b.loc(t.Lang)
+	switch t.Phase {
+	case PhasePlaying:
+		return refuse("newgame.running")
+	case PhaseLobby:
+		if open, ok := b.games.get(t.Kind); ok {
+			return refuse("newgame.lobby_open_toast", "Game", Title(l, open))
+		}
+		if who.ID != t.Creator {
+			return refuse("newgame.choosing_toast")
+		}
+		return b.onChooseGame(t, ch, payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}, who.ID)
+	}
+	t.openLobby(g.ID(), Seat{UserID: who.ID, Name: userName(who), Unreachable: !started})
+	if !started {
+		ch.seated = append(ch.seated, who.ID) // their /start finds this table
+	}
+	ch.answer = l.T("lobby.joined")
+	return nil
+}
