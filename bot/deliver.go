@@ -406,10 +406,18 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	case "table":
 		j.m = b.GroupMessage(t)
 	case "hand":
-		if seat >= len(t.Seats) || !t.Seats[seat].Human() || t.Seats[seat].Unreachable || t.Game == nil {
+		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.Game == nil {
 			return redrawJob{}, false, nil
 		}
-		j.chatID, j.thread, j.seat = t.Seats[seat].UserID, 0, seat
+		s := t.Seats[seat]
+		user := s.UserID
+		switch {
+		case s.Leaver != nil:
+			user = s.Leaver.UserID // told once that they left
+		case !s.Human():
+			return redrawJob{}, false, nil
+		}
+		j.chatID, j.thread, j.seat = user, 0, seat
 		m, err := b.SeatMessage(t, seat)
 		if err != nil {
 			return redrawJob{}, false, err
@@ -430,12 +438,14 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if rec.shows(j.m) {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying {
+	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying && (j.seat < 0 || !b.showsOverlay(t, j.seat, rec)) {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
 		// which posts a fresh message anyway. No call spent; but the
 		// record must stop saying it pinged, or the next turn would be an
-		// edit, and an edit does not notify.
+		// edit, and an edit does not notify. A message showing the
+		// platform's own state (the bot plays for you, confirm leaving) is
+		// edited back into the hand, or that state would stay on screen.
 		j.quiet = true
 	}
 	return j, true, nil

@@ -39,16 +39,56 @@ func (b *Bot) GroupMessage(t *Table) Message {
 }
 
 // SeatMessage is seat's private message as the platform shows it now: the
-// game's RenderSeat with the platform's notices (the bot plays for you). It
-// reads t and changes nothing.
+// game's RenderSeat with the platform's «leave the game» button, or, in
+// its place, one of the platform's own states — the bot plays for you,
+// confirm leaving, you left. It reads t and changes nothing.
 func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
+	if seat >= 0 && seat < len(t.Seats) && t.Seats[seat].Leaver != nil {
+		return b.leftMessage(t), nil
+	}
 	g, st, err := b.decode(t)
 	if err != nil {
 		return Message{}, err
 	}
 	m := g.RenderSeat(b.loc(t.Lang), t.View(), st, seat)
-	b.addAutoNotice(t, seat, &m)
+	s := t.Seats[seat]
+	if t.Phase != PhasePlaying || !s.Human() {
+		return m, nil
+	}
+	switch {
+	case s.LeaveAsked:
+		return b.leaveConfirm(t, g, seat, m.Ping), nil
+	case s.Auto():
+		return b.autoMessage(t, g, seat), nil
+	}
+	if canLeave(g) {
+		l := b.loc(t.Lang)
+		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
+	}
 	return m, nil
+}
+
+// overlays are the platform's states a seat's message may show in place
+// of the game's (autoMessage, leaveConfirm), as they would render now.
+// When the game's rendering is lazy, a message showing one of them is
+// still edited: a player back from either must see their hand.
+func (b *Bot) overlays(t *Table, seat int) []Message {
+	g, ok := b.games.get(t.Kind)
+	if !ok || seat < 0 || seat >= len(t.Seats) {
+		return nil
+	}
+	return []Message{b.autoMessage(t, g, seat), b.leaveConfirm(t, g, seat, false), b.leaveConfirm(t, g, seat, true)}
+}
+
+// showsOverlay reports whether a message record shows one of the seat's
+// overlays.
+func (b *Bot) showsOverlay(t *Table, seat int, rec msgRecord) bool {
+	for _, m := range b.overlays(t, seat) {
+		if rec.Digest == m.digest() {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *Bot) renderLobby(l Loc, t *Table) Message {
@@ -122,17 +162,18 @@ func (b *Bot) addUnreachable(l Loc, t *Table, m *Message) {
 	m.Keyboard = append(m.Keyboard, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
 }
 
-// addAutoNotice tells a player the bot is playing for them (after two
-// timeouts in a row) and gives them the button to take over again.
-func (b *Bot) addAutoNotice(t *Table, seat int, m *Message) {
-	s := t.Seats[seat]
-	if t.Phase != PhasePlaying || !s.Human() || !s.Auto() {
-		return
-	}
+// autoMessage is a player's message while the bot plays for them (after
+// two timeouts in a row): that, and the buttons to take over again or to
+// leave — no hand and no «your turn», which the bot answers anyway. It
+// stays the same move after move, so it costs no calls.
+func (b *Bot) autoMessage(t *Table, g Game, seat int) Message {
 	l := b.loc(t.Lang)
-	m.Text += "\n\n" + l.T("auto.notice")
-	m.Keyboard = append(m.Keyboard, []Button{{Text: l.T("auto.back_button"),
-		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
+	kb := [][]Button{{{Text: l.T("auto.back_button"),
+		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}}}
+	if canLeave(g) {
+		kb = append(kb, []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
+	}
+	return Message{Text: l.T("auto.notice"), Keyboard: kb}
 }
 
 // Rendering helpers shared by the games' adapters: the same seat names,

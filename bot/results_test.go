@@ -343,7 +343,7 @@ func TestResultOfATable(t *testing.T) {
 
 // TestRateFunc: newcomers start from the default rating, winners gain.
 func TestRateFunc(t *testing.T) {
-	mu, sigma := rate([]int{2, 1, 3})([]store.PlayerStats{{Player: "u1"}, {Player: "u2"}, {Player: "u3", Mu: 30, Sigma: 2}})
+	mu, sigma := rate([]int{2, 1, 3}, nil, nil)([]store.PlayerStats{{Player: "u1"}, {Player: "u2"}, {Player: "u3", Mu: 30, Sigma: 2}})
 	if len(mu) != 3 || len(sigma) != 3 {
 		t.Fatalf("mu %v sigma %v", mu, sigma)
 	}
