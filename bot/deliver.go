@@ -402,6 +402,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
 	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
+	back := false // the hand replaces a platform state (showsOverlay)
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
@@ -424,6 +425,15 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		}
 		j.m = m
 		j.patience = handPatience
+		if rec.ID != 0 && t.Phase == PhasePlaying && (m.Lazy || m.Ping && !rec.Ping) && b.showsOverlay(t, seat, rec) {
+			// The player comes back from the platform's own state (the bot
+			// played for them, or they were asked to confirm leaving):
+			// they are looking at that message, so it turns into their
+			// hand in place — an edit, lazy or pinging — and that state
+			// does not stay on screen.
+			rec.Ping = m.Ping
+			j.rec, back = rec, true
+		}
 		switch {
 		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
 			j.prio, j.patience = prioPrompt, promptPatience
@@ -438,14 +448,12 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if rec.shows(j.m) {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying && (j.seat < 0 || !b.showsOverlay(t, j.seat, rec)) {
+	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying && !back {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
 		// which posts a fresh message anyway. No call spent; but the
 		// record must stop saying it pinged, or the next turn would be an
-		// edit, and an edit does not notify. A message showing the
-		// platform's own state (the bot plays for you, confirm leaving) is
-		// edited back into the hand, or that state would stay on screen.
+		// edit, and an edit does not notify.
 		j.quiet = true
 	}
 	return j, true, nil
