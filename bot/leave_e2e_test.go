@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,23 @@ func TestLeaveTheGame(t *testing.T) {
 	hand, err := chat.WaitMessage(10*time.Second, hasButton(leave))
 	if err != nil {
 		t.Fatalf("no leave button on Борис's hand: %v", err)
+	}
+
+	// Presses that are not Борис's to make, or not of this game: refused,
+	// nothing changes.
+	v := h.Version(group)
+	leaveData := mustData(t, hand, leave)
+	h.ExpectAnswer(a, lobby, leaveData, h.T("error.not_yours")) // pressed in the group
+	tid := strconv.FormatInt(group.ID(), 10)
+	h.ExpectAnswer(b, hand, "x:"+tid+":0:1:1", h.T("error.stale_game"))
+	h.ExpectAnswer(b, hand, "x:"+tid+":1:9:1", h.T("error.bad_button"))
+	if mine := strings.TrimSuffix(leaveData, ":1"); mine != leaveData {
+		h.ExpectAnswer(b, hand, mine+":7", h.T("error.bad_button")) // no such step
+	} else {
+		t.Errorf("the leave button's data %q does not end with the «ask» step", leaveData)
+	}
+	if got := h.Version(group); got != v {
+		t.Errorf("refused leave presses changed the table: version %d → %d", v, got)
 	}
 
 	// Asked, the same message asks to confirm; «no» turns it back.
