@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/trickchef/trickchef/game"
@@ -86,4 +87,88 @@ func TestSignedChange(t *testing.T) {
 			t.Errorf("signed(%v) = %q, want %q", x, got, want)
 		}
 	}
+}
+
+// TestLeaveInEveryGame: in each game a person asks to leave and confirms;
+// a robot at the table's level takes the seat and can move, the group is
+// told, the leaver's message says they left, and the finished game records
+// them last.
+func TestLeaveInEveryGame(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	for i, g := range testGames() {
+		t.Run(g.ID(), func(t *testing.T) {
+			lo, _ := g.SeatRange()
+			tab, st := fixtures.Table(t, g, max(lo, 3), 1, levels(g)[0], uint64(40+i), nil)
+			tab.AILevel = levels(g)[len(levels(g))-1]
+			press := func(step int) error {
+				ch := &change{}
+				err := b.onLeave(tab, ch, payload{Op: 'x', Table: tab.ID, Game: tab.GameNo, Args: []int{1, step}}, 2)
+				if err == nil && step == leaveYes && len(ch.outbox) != 1 {
+					t.Errorf("the group was told %d times", len(ch.outbox))
+				}
+				return err
+			}
+			if err := press(leaveYes); err == nil {
+				t.Fatal("left without confirming")
+			}
+			if err := press(leaveAsk); err != nil {
+				t.Fatal(err)
+			}
+			if m, _ := b.SeatMessage(tab, 1); len(m.Keyboard) != 1 || len(m.Keyboard[0]) != 2 {
+				t.Errorf("the confirmation: %+v", m)
+			}
+			if err := press(leaveYes); err != nil {
+				t.Fatal(err)
+			}
+			s := tab.Seats[1]
+			if s.Human() || s.AI != tab.AILevel || s.Leaver == nil || s.Leaver.UserID != 2 || tab.Phase != PhasePlaying {
+				t.Fatalf("the seat after leaving: %+v", s)
+			}
+			if key, _ := RefusalKey(press(leaveAsk)); key != "leave.already" {
+				t.Errorf("a press after leaving: %q", key)
+			}
+			if m, _ := b.SeatMessage(tab, 1); m.Text != b.leftMessage(tab).Text || len(m.Keyboard) != 0 {
+				t.Errorf("the leaver's message: %+v", m)
+			}
+			if m, _ := b.SeatMessage(tab, 0); !hasLeave(m) {
+				t.Errorf("no leave button for the others: %+v", m.Keyboard)
+			}
+			if slices.Contains(st.ToAct(), 1) {
+				if tab.Seats[1].Due.IsZero() {
+					t.Error("the robot has no timer")
+				}
+				if err := b.actFor(tab, &change{}, g, st, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fixtures.PlayRandom(t, g, tab, st, 1_000_000, uint64(i))
+			r := b.resultOf(tab, g, st, fixtures.Clock)
+			var left resultSeat
+			for _, rs := range r.Seats {
+				if rs.Player == humanPlayer(2) {
+					left = rs
+				}
+			}
+			if !left.Left || !r.valid() {
+				t.Fatalf("the leaver in the result: %+v of %+v", left, r.Seats)
+			}
+			for _, rs := range r.Seats {
+				if rs.Player != left.Player && rs.Place >= left.Place {
+					t.Errorf("the leaver is not last: %+v", r.Seats)
+				}
+			}
+		})
+	}
+}
+
+// hasLeave reports whether a message offers «leave the game».
+func hasLeave(m Message) bool {
+	for _, row := range m.Keyboard {
+		for _, bt := range row {
+			if p, err := parsePayload(bt.Data); err == nil && p.Op == 'x' && p.Args[1] == leaveAsk {
+				return true
+			}
+		}
+	}
+	return false
 }
