@@ -47,7 +47,7 @@ func (b *Bot) results() (resultStore, bool) {
 
 // resultEntry is a finished game as queued in the outbox (store.Result
 // with a stable JSON form). GameNo and Players serve the private results
-// (privateResults); entries queued before they existed have them zero.
+// (queuePrivateResults); entries queued before they existed have them zero.
 type resultEntry struct {
 	ID      string       `json:"id"`
 	Game    string       `json:"game"`
@@ -121,21 +121,18 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 	l := b.loc(t.Lang)
 	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
+	// The engine's places; all equal (shared first) when the game is not
+	// over because everyone left.
 	place := make([]int, len(t.Seats))
 	score := make([]int, len(t.Seats))
-	for i := range place {
-		place[i] = len(t.Seats) // a seat the engine gave no score: last
-	}
 	if st.Over() {
+		for i := range place {
+			place[i] = len(t.Seats) // a seat the engine gave no score: last
+		}
 		for _, s := range standings(st.Result()) {
 			if int(s.Seat) >= 0 && int(s.Seat) < len(t.Seats) && s.Place >= 1 {
 				place[s.Seat], score[s.Seat] = s.Place, s.Score
 			}
-		}
-	} else {
-		clear(score)
-		for i := range place {
-			place[i] = 1
 		}
 	}
 	stayed := 0
