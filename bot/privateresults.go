@@ -33,6 +33,9 @@ func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEn
 			if !ok || s.Left {
 				continue
 			}
+			if seat := t.SeatOf(user); seat >= 0 && t.Seats[seat].Unreachable {
+				continue // the bot cannot write to them: a call for nothing
+			}
 			var rc *ratingChange
 			if i < len(changes) {
 				rc = &changes[i]
