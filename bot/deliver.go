@@ -402,7 +402,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
 	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
-	back := false // the hand replaces a platform state (showsOverlay)
+	back := false // the hand replaces a platform state (showsPlatformState)
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
@@ -425,12 +425,12 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		}
 		j.m = m
 		j.patience = handPatience
-		if rec.ID != 0 && t.Phase == PhasePlaying && (m.Lazy || m.Ping && !rec.Ping) && b.showsOverlay(t, seat, rec) {
-			// The player comes back from the platform's own state (the bot
-			// played for them, or they were asked to confirm leaving):
-			// they are looking at that message, so it turns into their
-			// hand in place — an edit, lazy or pinging — and that state
-			// does not stay on screen.
+		if rec.ID != 0 && t.Phase == PhasePlaying && showsPlatformState(rec) {
+			// The message shows the platform's own state (the bot plays
+			// for them, or they were asked to confirm leaving), and the
+			// player is looking at it: it turns into what comes next in
+			// place — an edit, lazy or pinging — so that state does not
+			// stay on screen, nor a fresh message come for it.
 			rec.Ping = m.Ping
 			j.rec, back = rec, true
 		}

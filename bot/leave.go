@@ -128,6 +128,7 @@ func (b *Bot) leaveConfirm(t *Table, g Game, seat int, ping bool) Message {
 			leaveButton(t, seat, leaveYes, l.T("leave.yes")),
 			leaveButton(t, seat, leaveNo, l.T("leave.no")),
 		}},
-		Ping: ping,
+		Ping:     ping,
+		platform: true,
 	}
 }

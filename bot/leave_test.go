@@ -172,3 +172,24 @@ func hasLeave(m Message) bool {
 	}
 	return false
 }
+
+// BenchmarkRenderWaitingHand measures a waiting player's hand redrawn
+// after a move (the most frequent render: a lazy view, whose record is
+// checked for a platform state before it is left as it was).
+func BenchmarkRenderWaitingHand(bm *testing.B) {
+	b := goldenResultsBot(bm)
+	g := testGame(bm, "trickchef")
+	tab, st := fixtures.Table(bm, g, 4, 0, "", 3, nil)
+	seat := -1
+	for i := range tab.Seats {
+		if !slices.Contains(st.ToAct(), game.Seat(i)) {
+			seat = i
+		}
+	}
+	rec := msgRecord{ID: 7, Digest: "old"}
+	for bm.Loop() {
+		if j, ok, err := b.renderView(tab, handView(tab.GameNo, seat), rec); err != nil || !ok || !j.quiet {
+			bm.Fatalf("%+v %v %v", j, ok, err)
+		}
+	}
+}

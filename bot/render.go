@@ -68,28 +68,9 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	return m, nil
 }
 
-// overlays are the platform's states a seat's message may show in place
-// of the game's (autoMessage, leaveConfirm), as they would render now.
-// When the game's rendering is lazy, a message showing one of them is
-// still edited: a player back from either must see their hand.
-func (b *Bot) overlays(t *Table, seat int) []Message {
-	g, ok := b.games.get(t.Kind)
-	if !ok || seat < 0 || seat >= len(t.Seats) {
-		return nil
-	}
-	return []Message{b.autoMessage(t, g, seat), b.leaveConfirm(t, g, seat, false), b.leaveConfirm(t, g, seat, true)}
-}
-
-// showsOverlay reports whether a message record shows one of the seat's
-// overlays.
-func (b *Bot) showsOverlay(t *Table, seat int, rec msgRecord) bool {
-	for _, m := range b.overlays(t, seat) {
-		if rec.Digest == m.digest() {
-			return true
-		}
-	}
-	return false
-}
+// showsPlatformState reports whether a message record shows one of the
+// platform's states (autoMessage, leaveConfirm) rather than the game's.
+func showsPlatformState(rec msgRecord) bool { return strings.HasPrefix(rec.Digest, platformDigest) }
 
 func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	var sb strings.Builder
@@ -173,7 +154,7 @@ func (b *Bot) autoMessage(t *Table, g Game, seat int) Message {
 	if canLeave(g) {
 		kb = append(kb, []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}
-	return Message{Text: l.T("auto.notice"), Keyboard: kb}
+	return Message{Text: l.T("auto.notice"), Keyboard: kb, platform: true}
 }
 
 // Rendering helpers shared by the games' adapters: the same seat names,
