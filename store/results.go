@@ -44,7 +44,8 @@ type ResultSeat struct {
 	Place  int    // 1 = best; equal places are a tie
 	Score  int
 	// Left marks a person who left the game before its end: recorded
-	// last, rated as last, with score 0 (the bot's).
+	// last, rated as last, with score 0 (the robot that finished for them
+	// played the rest).
 	Left bool
 	// Unrated marks a person the bot played for most of the game: their
 	// place is recorded, their rating was not changed.
