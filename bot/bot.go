@@ -410,7 +410,7 @@ func (t *Table) views() []string {
 	v := []string{tableView(t.GameNo)}
 	if t.Game != nil {
 		for i, s := range t.Seats {
-			if s.Human() {
+			if s.Human() || s.Leaver != nil {
 				v = append(v, handView(t.GameNo, i))
 			}
 		}

@@ -14,6 +14,7 @@ import (
 //	m:<table>:<game>:<seat>:<nonce>:<mod>      choose a modifier for the next action (coins)
 //	i:<table>:<game>:<seat>                    show my private info (won cards)
 //	b:<table>:<game>:<seat>                    I'm back: stop playing for me
+//	x:<table>:<game>:<seat>:<step>             leave the game (ask 1, yes 2, no 0)
 //	l:<table>:<game>:<op>[:<arg>]              lobby buttons
 //	k:<table>:<game>:<game id>                 choose (or switch) the lobby's game
 //	o:<table>:0:<game id>                      open a lobby of this game (/help, the /newgame picker)
@@ -59,6 +60,8 @@ func argCount(op byte) (min, max int, ok bool) {
 		return 1, 1, true
 	case 'l':
 		return 1, 2, true
+	case 'x':
+		return 2, 2, true
 	case 'k', 'n', 'o', 'g':
 		return 0, 0, true
 	case 'f':

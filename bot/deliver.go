@@ -452,20 +452,38 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
 	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
+	back := false // the hand replaces a platform state (showsPlatformState)
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
 	case "hand":
-		if seat >= len(t.Seats) || !t.Seats[seat].Human() || t.Seats[seat].Unreachable || t.Game == nil {
+		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.Game == nil {
 			return redrawJob{}, false, nil
 		}
-		j.chatID, j.thread, j.seat = t.Seats[seat].UserID, 0, seat
+		s := t.Seats[seat]
+		user := s.UserID
+		switch {
+		case s.Leaver != nil:
+			user = s.Leaver.UserID // told once that they left
+		case !s.Human():
+			return redrawJob{}, false, nil
+		}
+		j.chatID, j.thread, j.seat = user, 0, seat
 		m, err := b.SeatMessage(t, seat)
 		if err != nil {
 			return redrawJob{}, false, err
 		}
 		j.m = m
 		j.patience = handPatience
+		if rec.ID != 0 && t.Phase == PhasePlaying && showsPlatformState(rec) {
+			// The message shows the platform's own state (the bot plays
+			// for them, or they were asked to confirm leaving), and the
+			// player is looking at it: it turns into what comes next in
+			// place — an edit, lazy or pinging — so that state does not
+			// stay on screen, nor a fresh message come for it.
+			rec.Ping = m.Ping
+			j.rec, back = rec, true
+		}
 		switch {
 		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
 			j.prio, j.patience = prioPrompt, promptPatience
@@ -480,7 +498,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if rec.shows(j.m) {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying {
+	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying && !back {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
 		// which posts a fresh message anyway. No call spent; but the

@@ -32,6 +32,11 @@ type Message struct {
 	// waiting player's hand. Its message is left as it was (its buttons are
 	// refused as stale) until the next Ping replaces it.
 	Lazy bool `json:"lazy,omitempty"`
+	// platform marks a state the platform shows in place of the game's
+	// message (the bot plays for you, confirm leaving); its digest says
+	// so, and a record showing one is edited back into the hand even when
+	// the hand is lazy (renderView).
+	platform bool
 }
 
 // outMsg is an announcement queued in a table's outbox: posted once, in order.
@@ -78,8 +83,16 @@ func (m Message) digest() string {
 	h := fnv.New64a()
 	raw, _ := json.Marshal(m)
 	h.Write(raw)
-	return strconv.FormatUint(h.Sum64(), 36)
+	d := strconv.FormatUint(h.Sum64(), 36)
+	if m.platform {
+		return platformDigest + d
+	}
+	return d
 }
+
+// platformDigest starts the digest of a platform state (base 36 never
+// has it).
+const platformDigest = "!"
 
 // Esc escapes user-provided text (names, titles) for HTML parse mode.
 func Esc(s string) string { return html.EscapeString(s) }

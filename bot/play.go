@@ -62,6 +62,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			return b.onStop(t, ch, p, q.From.ID)
 		case 'b':
 			return b.onBack(t, ch, p, q.From.ID)
+		case 'x':
+			return b.onLeave(t, ch, p, q.From.ID)
 		case 'n':
 			return b.onAgain(ctx, t, ch, p, &q.From)
 		case 'o':

@@ -39,17 +39,38 @@ func (b *Bot) GroupMessage(t *Table) Message {
 }
 
 // SeatMessage is seat's private message as the platform shows it now: the
-// game's RenderSeat with the platform's notices (the bot plays for you). It
-// reads t and changes nothing.
+// game's RenderSeat with the platform's «leave the game» button, or, in
+// its place, one of the platform's own states — the bot plays for you,
+// confirm leaving, you left. It reads t and changes nothing.
 func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
+	if seat >= 0 && seat < len(t.Seats) && t.Seats[seat].Leaver != nil {
+		return b.leftMessage(t), nil
+	}
 	g, st, err := b.decode(t)
 	if err != nil {
 		return Message{}, err
 	}
 	m := g.RenderSeat(b.loc(t.Lang), t.View(), st, seat)
-	b.addAutoNotice(t, seat, &m)
+	s := t.Seats[seat]
+	if t.Phase != PhasePlaying || !s.Human() {
+		return m, nil
+	}
+	switch {
+	case s.LeaveAsked:
+		return b.leaveConfirm(t, g, seat, m.Ping), nil
+	case s.Auto():
+		return b.autoMessage(t, g, seat), nil
+	}
+	if canLeave(g) {
+		l := b.loc(t.Lang)
+		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
+	}
 	return m, nil
 }
+
+// showsPlatformState reports whether a message record shows one of the
+// platform's states (autoMessage, leaveConfirm) rather than the game's.
+func showsPlatformState(rec msgRecord) bool { return strings.HasPrefix(rec.Digest, platformDigest) }
 
 func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	var sb strings.Builder
@@ -123,17 +144,18 @@ func (b *Bot) addUnreachable(l Loc, t *Table, m *Message) {
 	m.Keyboard = append(m.Keyboard, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)}})
 }
 
-// addAutoNotice tells a player the bot is playing for them (after two
-// timeouts in a row) and gives them the button to take over again.
-func (b *Bot) addAutoNotice(t *Table, seat int, m *Message) {
-	s := t.Seats[seat]
-	if t.Phase != PhasePlaying || !s.Human() || !s.Auto() {
-		return
-	}
+// autoMessage is a player's message while the bot plays for them (after
+// two timeouts in a row): that, and the buttons to take over again or to
+// leave — no hand and no «your turn», which the bot answers anyway. It
+// stays the same move after move, so it costs no calls.
+func (b *Bot) autoMessage(t *Table, g Game, seat int) Message {
 	l := b.loc(t.Lang)
-	m.Text += "\n\n" + l.T("auto.notice")
-	m.Keyboard = append(m.Keyboard, []Button{{Text: l.T("auto.back_button"),
-		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}})
+	kb := [][]Button{{{Text: l.T("auto.back_button"),
+		Data: payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}}}
+	if canLeave(g) {
+		kb = append(kb, []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
+	}
+	return Message{Text: l.T("auto.notice"), Keyboard: kb, platform: true}
 }
 
 // Rendering helpers shared by the games' adapters: the same seat names,

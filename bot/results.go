@@ -46,7 +46,8 @@ func (b *Bot) results() (resultStore, bool) {
 }
 
 // resultEntry is a finished game as queued in the outbox (store.Result
-// with a stable JSON form).
+// with a stable JSON form). GameNo and Players serve the private results
+// (queuePrivateResults); entries queued before they existed have them zero.
 type resultEntry struct {
 	ID      string       `json:"id"`
 	Game    string       `json:"game"`
@@ -55,13 +56,17 @@ type resultEntry struct {
 	Ended   time.Time    `json:"ended"`
 	Options string       `json:"opts,omitempty"`
 	Seats   []resultSeat `json:"seats"`
+	GameNo  int          `json:"game_no,omitempty"`
+	Players int          `json:"players,omitempty"`
 }
 
 type resultSeat struct {
-	Player string `json:"player"`
-	Name   string `json:"name"`
-	Place  int    `json:"place"`
-	Score  int    `json:"score"`
+	Player  string `json:"player"`
+	Name    string `json:"name"`
+	Place   int    `json:"place"`
+	Score   int    `json:"score"`
+	Left    bool   `json:"left,omitempty"`
+	Unrated bool   `json:"unrated,omitempty"`
 }
 
 // resultID names a game for exactly-once recording: the same on every
@@ -106,24 +111,62 @@ func againButton(l Loc, t *Table) Button {
 // and score from the final standings. Robots are rated per level, so two
 // robots of one level would be one player twice: only the better placed
 // of them is recorded (rating updates need distinct players).
+//
+// A person who left is recorded in place of the robot that finished for
+// them: last, after everyone who stayed (whose places are counted among
+// themselves), with score 0. A person the bot played for in most of their
+// moves is marked unrated. A game that ended because everyone left (not
+// over) ranks everyone who stayed — robots — first.
 func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *resultEntry {
 	l := b.loc(t.Lang)
-	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g)}
+	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
+		GameNo: t.GameNo, Players: len(t.Seats)}
+	// The engine's places; all equal (shared first) when the game is not
+	// over because everyone left.
 	place := make([]int, len(t.Seats))
 	score := make([]int, len(t.Seats))
-	for _, s := range standings(st.Result()) {
-		if int(s.Seat) >= 0 && int(s.Seat) < len(t.Seats) {
-			place[s.Seat], score[s.Seat] = s.Place, s.Score
+	if st.Over() {
+		for i := range place {
+			place[i] = len(t.Seats) // a seat the engine gave no score: last
+		}
+		for _, s := range standings(st.Result()) {
+			if int(s.Seat) >= 0 && int(s.Seat) < len(t.Seats) && s.Place >= 1 {
+				place[s.Seat], score[s.Seat] = s.Place, s.Score
+			}
+		}
+	}
+	stayed := 0
+	for _, s := range t.Seats {
+		if s.Leaver == nil {
+			stayed++
+		}
+	}
+	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
+	for _, m := range t.Log {
+		if s := int(m.Seat); s >= 0 && s < len(t.Seats) {
+			moves[s]++
+			if m.Auto {
+				auto[s]++
+			}
 		}
 	}
 	at := map[string]int{}
 	for i, s := range t.Seats {
-		seat := resultSeat{Player: humanPlayer(s.UserID), Name: s.Name, Place: place[i], Score: score[i]}
-		if !s.Human() {
+		seat := resultSeat{Player: humanPlayer(s.UserID), Name: s.Name, Place: 1, Score: score[i]}
+		switch {
+		case s.Leaver != nil:
+			seat = resultSeat{Player: humanPlayer(s.Leaver.UserID), Name: s.Leaver.Name, Place: stayed + 1, Left: true}
+		case !s.Human():
 			seat.Player, seat.Name = robotPlayer(s.AI), levelLabel(l, g, s.AI)
+		default:
+			seat.Unrated = 2*auto[i] > moves[i]
 		}
-		if seat.Place < 1 {
-			seat.Place = len(t.Seats) // a seat the engine gave no score: last
+		if !seat.Left {
+			for j, o := range t.Seats {
+				if o.Leaver == nil && place[j] < place[i] {
+					seat.Place++ // places among those who stayed
+				}
+			}
 		}
 		if j, dup := at[seat.Player]; dup {
 			if seat.Place < r.Seats[j].Place {
@@ -150,7 +193,7 @@ func optionsText(t *Table, g Game) string {
 func (e *resultEntry) storeResult() store.Result {
 	r := store.Result{ID: e.ID, Game: e.Game, Chat: e.Chat, Started: e.Started, Ended: e.Ended, Options: e.Options}
 	for _, s := range e.Seats {
-		r.Seats = append(r.Seats, store.ResultSeat{Player: s.Player, Name: s.Name, Place: s.Place, Score: s.Score})
+		r.Seats = append(r.Seats, store.ResultSeat{Player: s.Player, Name: s.Name, Place: s.Place, Score: s.Score, Left: s.Left, Unrated: s.Unrated})
 	}
 	return r
 }
@@ -177,60 +220,101 @@ func (e *resultEntry) places() []int {
 	return out
 }
 
-// rate is the store's rating callback: the seats' current ratings (a new
-// player starts at rating.New) updated by one free-for-all game. It is pure,
-// as the store may call it again when concurrent writers collide.
-func rate(places []int) store.RateFunc {
+// rated lists which seats the game rates, in seat order: all but the
+// people the bot played for.
+func (e *resultEntry) rated() []bool {
+	out := make([]bool, len(e.Seats))
+	for i, s := range e.Seats {
+		out[i] = !s.Unrated
+	}
+	return out
+}
+
+// ratingChange is a seat's shown rating (the ordinal) before and after a
+// game.
+type ratingChange struct{ Before, After float64 }
+
+// rate is the store's rating callback: the rated seats' current ratings
+// (a new player starts at rating.New) updated by one free-for-all game
+// among them; an unrated seat keeps its rating. It is pure but for seen,
+// which gets each call's changes in seat order (the store may call it
+// again when concurrent writers collide: the last call is the one
+// written).
+func rate(places []int, rated []bool, seen func([]ratingChange)) store.RateFunc {
 	return func(cur []store.PlayerStats) (mu, sigma []float64) {
-		rs := make([]rating.Rating, len(cur))
+		mu, sigma = make([]float64, len(cur)), make([]float64, len(cur))
+		var rs []rating.Rating
+		var ranks, idx []int
 		for i, p := range cur {
-			rs[i] = rating.New()
+			mu[i], sigma[i] = p.Mu, p.Sigma
+			if i < len(rated) && !rated[i] {
+				continue
+			}
+			r := rating.New()
 			if p.Sigma != 0 {
-				rs[i] = rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
+				r = rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
+			}
+			rs, ranks, idx = append(rs, r), append(ranks, places[i]), append(idx, i)
+		}
+		if len(rs) > 0 {
+			for k, r := range rating.Rate(rs, ranks) {
+				mu[idx[k]], sigma[idx[k]] = r.Mu, r.Sigma
 			}
 		}
-		next := rating.Rate(rs, places)
-		mu, sigma = make([]float64, len(next)), make([]float64, len(next))
-		for i, r := range next {
-			mu[i], sigma[i] = r.Mu, r.Sigma
+		if seen != nil {
+			ch := make([]ratingChange, len(cur))
+			for i, p := range cur {
+				ch[i] = ratingChange{Before: ordinal(p), After: ordinal(store.PlayerStats{Mu: mu[i], Sigma: sigma[i]})}
+			}
+			seen(ch)
 		}
 		return mu, sigma
 	}
 }
 
 // resolveOut does the results work of an outbox entry when the worker
-// reaches it: a result is recorded (skip: nothing to send), a results
-// command's answer is rendered into the message. An error means "retry
-// later": the entry stays queued.
+// reaches it: a result is recorded and the players' private results are
+// queued (skip: nothing to send), a results command's answer is rendered
+// into the message. An error means "retry later": the entry stays queued.
 func (b *Bot) resolveOut(ctx context.Context, t *Table, m *outMsg) (skip bool, err error) {
 	switch {
 	case m.Result != nil:
-		return true, b.record(ctx, m.Result)
+		changes, err := b.record(ctx, m.Result)
+		if err != nil {
+			return true, err
+		}
+		return true, b.queuePrivateResults(ctx, t.ID, m.Result, changes)
 	case m.Query != nil:
 		m.Message = b.answerQuery(ctx, t, m.Query)
 	}
 	return false, nil
 }
 
-// record stores a finished game. Recording the same entry again is a
-// no-op in the store, which is what makes a retry after a crash safe.
-func (b *Bot) record(ctx context.Context, e *resultEntry) error {
+// record stores a finished game and returns its seats' rating changes
+// (nil when this call did not rate it: already recorded, or no results
+// kept). Recording the same entry again is a no-op in the store, which is
+// what makes a retry after a crash safe.
+func (b *Bot) record(ctx context.Context, e *resultEntry) ([]ratingChange, error) {
 	rs, ok := b.results()
 	if !ok {
 		b.log.Warn().Str("result", e.ID).Msg("the store keeps no results: game not recorded")
-		return nil
+		return nil, nil
 	}
 	if !e.valid() {
 		// Retrying cannot fix it, and the queue must move on.
 		b.log.Error().Str("result", e.ID).Msg("malformed result dropped")
-		return nil
+		return nil, nil
 	}
-	recorded, err := rs.RecordResult(ctx, e.storeResult(), rate(e.places()))
+	var changes []ratingChange
+	recorded, err := rs.RecordResult(ctx, e.storeResult(), rate(e.places(), e.rated(), func(c []ratingChange) { changes = c }))
 	if err != nil {
-		return fmt.Errorf("record result %s: %w", e.ID, err)
+		return nil, fmt.Errorf("record result %s: %w", e.ID, err)
 	}
 	b.log.Debug().Str("result", e.ID).Bool("recorded", recorded).Msg("game result")
-	return nil
+	if !recorded {
+		return nil, nil
+	}
+	return changes, nil
 }
 
 // moveResults follows a group upgraded to a supergroup: results still
@@ -248,7 +332,7 @@ func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat in
 	}
 	for _, e := range envs {
 		if m, err := decodeOutMsg(e.Data); err == nil && m.Result != nil {
-			if err := b.record(ctx, m.Result); err != nil {
+			if _, err := b.record(ctx, m.Result); err != nil {
 				return err
 			}
 		}

@@ -13,7 +13,7 @@ import (
 // again», /stats, /top and /history, in every language
 // (go test ./bot -run Golden -update; the helpers are bottest/golden's, see Fixtures).
 
-func goldenResultsBot(t *testing.T) *Bot {
+func goldenResultsBot(t testing.TB) *Bot {
 	return &Bot{tr: testCatalog(t), games: &registry{games: testGames()}, cfg: Config{Username: "trickchefbot"},
 		now: func() time.Time { return fixtures.Clock }}
 }

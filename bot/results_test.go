@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -229,17 +230,30 @@ func TestResultRecordedOnceWhenTheAckIsLost(t *testing.T) {
 			// The final announcement carries «play again», for this game.
 			want := payload{Op: 'n', Table: id, Game: tab.GameNo, Word: g.ID()}.String()
 			found := false
+			private := map[string]int{} // chat → private results with the button
 			for _, m := range pb.messages() {
 				if kb, ok := m.ReplyMarkup.(*models.InlineKeyboardMarkup); ok {
 					for _, row := range kb.InlineKeyboard {
 						for _, bt := range row {
-							found = found || bt.CallbackData == want
+							if bt.CallbackData != want {
+								continue
+							}
+							if chat := fmt.Sprint(m.ChatID); chat == id {
+								found = true
+							} else {
+								private[chat]++
+							}
 						}
 					}
 				}
 			}
 			if !found {
 				t.Errorf("no announcement has the button %q", want)
+			}
+			// Each of the three people got their own result once, though
+			// the entry was served twice.
+			if len(private) != 3 || private["1"] != 1 || private["2"] != 1 || private["3"] != 1 {
+				t.Errorf("private results by chat: %v, want one for each of 1, 2, 3", private)
 			}
 		})
 	}
@@ -343,7 +357,7 @@ func TestResultOfATable(t *testing.T) {
 
 // TestRateFunc: newcomers start from the default rating, winners gain.
 func TestRateFunc(t *testing.T) {
-	mu, sigma := rate([]int{2, 1, 3})([]store.PlayerStats{{Player: "u1"}, {Player: "u2"}, {Player: "u3", Mu: 30, Sigma: 2}})
+	mu, sigma := rate([]int{2, 1, 3}, nil, nil)([]store.PlayerStats{{Player: "u1"}, {Player: "u2"}, {Player: "u3", Mu: 30, Sigma: 2}})
 	if len(mu) != 3 || len(sigma) != 3 {
 		t.Fatalf("mu %v sigma %v", mu, sigma)
 	}

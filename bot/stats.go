@@ -341,6 +341,7 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 	}
 	var sb strings.Builder
 	sb.WriteString(l.T("history.title"))
+	marks := map[string]bool{}
 	for _, r := range hist {
 		seats := slices.Clone(r.Seats)
 		slices.SortStableFunc(seats, func(a, b store.ResultSeat) int { return a.Place - b.Place })
@@ -350,7 +351,7 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 			if s.Place == 1 {
 				winners = append(winners, name)
 			}
-			scores = append(scores, name+" "+integer(s.Score))
+			scores = append(scores, name+markOf(s, marks))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
 			"Date", r.Ended.In(deadlineZone()).Format("02.01 15:04"),
@@ -358,7 +359,36 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
 	}
+	if marks[leftMark] || marks[unratedMark] {
+		sb.WriteString("\n")
+	}
+	for _, m := range []struct{ mark, key string }{{leftMark, "history.legend_left"}, {unratedMark, "history.legend_unrated"}} {
+		if marks[m.mark] {
+			sb.WriteString("\n" + l.T(m.key))
+		}
+	}
 	return Message{Text: sb.String()}
+}
+
+// Marks of /history's seats: a person who left (no score: the robot's
+// play is not theirs), a person the game did not rate.
+const (
+	leftMark    = "🚪"
+	unratedMark = "💤"
+)
+
+// markOf is what follows a seat's name in /history: its score, or its
+// mark; the marks used are noted in marks, for the legend.
+func markOf(s store.ResultSeat, marks map[string]bool) string {
+	switch {
+	case s.Left:
+		marks[leftMark] = true
+		return " " + leftMark
+	case s.Unrated:
+		marks[unratedMark] = true
+		return " " + integer(s.Score) + " " + unratedMark
+	}
+	return " " + integer(s.Score)
 }
 
 // gameOrder lists the games of a stats map: the bot's games in menu order,

@@ -54,9 +54,12 @@ type Table struct {
 	Started time.Time `json:"started,omitempty"`
 	// Event is the last notable thing that happened, shown on the table
 	// message (a timeout, a stop).
-	Event     *Event    `json:"event,omitempty"`
-	StopAsked int64     `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
-	Updated   time.Time `json:"updated"`
+	Event *Event `json:"event,omitempty"`
+	// ResultsSent is the result id whose private results were queued, so
+	// a result entry retried after a crash queues them once.
+	ResultsSent string    `json:"results_sent,omitempty"`
+	StopAsked   int64     `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
+	Updated     time.Time `json:"updated"`
 }
 
 // Seat is one player at the table.
@@ -77,6 +80,18 @@ type Seat struct {
 	// seat is auto-played at once until the player acts again.
 	Timeouts    int  `json:"timeouts,omitempty"`
 	Unreachable bool `json:"unreachable,omitempty"`
+	// LeaveAsked is set while the player's private message asks them to
+	// confirm «leave the game».
+	LeaveAsked bool `json:"leave_asked,omitempty"`
+	// Leaver is the person who left the game at this seat; a robot plays
+	// it since (AI is set). The results record the leaver, last.
+	Leaver *Leaver `json:"leaver,omitempty"`
+}
+
+// Leaver is a person who left a running game.
+type Leaver struct {
+	UserID int64  `json:"user"`
+	Name   string `json:"name"`
 }
 
 // Move is one applied action.

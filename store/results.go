@@ -43,6 +43,13 @@ type ResultSeat struct {
 	Name   string // display name at the time of the game; "" once forgotten
 	Place  int    // 1 = best; equal places are a tie
 	Score  int
+	// Left marks a person who left the game before its end: recorded
+	// last, rated as last, with score 0 (the robot that finished for them
+	// played the rest).
+	Left bool
+	// Unrated marks a person the bot played for most of the game: their
+	// place is recorded, their rating was not changed.
+	Unrated bool
 }
 
 // PlayerStats is one player's record in one group for one game.
@@ -80,9 +87,11 @@ const (
 	// movedHops bounds how many group migrations a write follows.
 	movedHops = 8
 	// resultFormat and statsFormat tag the encodings below, so that a later
-	// version can read older entries.
-	resultFormat = 1
-	statsFormat  = 1
+	// version can read older entries. Results of format 1 have no seat
+	// flags (resultFormatNoFlags); format 2 added them.
+	resultFormat        = 2
+	resultFormatNoFlags = 1
+	statsFormat         = 1
 )
 
 // ErrResultConflict is returned when a results write kept losing to
@@ -278,7 +287,8 @@ func moveMarker(from int64) string { return fmt.Sprintf("moved from %d", from) }
 //
 //	format byte, string id, string game, varint chat, varint started (ms),
 //	varint ended (ms), string options, uvarint seats,
-//	per seat: string player, string name, uvarint place, varint score
+//	per seat: string player, string name, uvarint place, varint score,
+//	uvarint flags (1 left, 2 unrated; not in format 1)
 //
 // where a string is a uvarint length and the bytes.
 
@@ -328,14 +338,33 @@ func encodeResult(r *Result) []byte {
 		b = appendString(b, s.Name)
 		b = binary.AppendUvarint(b, uint64(s.Place))
 		b = binary.AppendVarint(b, int64(s.Score))
+		b = binary.AppendUvarint(b, s.flags())
 	}
 	return b
 }
 
+// Seat flags in the result encoding.
+const (
+	seatLeft    = 1
+	seatUnrated = 2
+)
+
+func (s ResultSeat) flags() uint64 {
+	var f uint64
+	if s.Left {
+		f |= seatLeft
+	}
+	if s.Unrated {
+		f |= seatUnrated
+	}
+	return f
+}
+
 func decodeResult(b []byte) (Result, error) {
 	d := decoder{b: b}
-	if f := d.readByte(); f != resultFormat {
-		return Result{}, fmt.Errorf("store: result: unknown format %d", f)
+	format := d.readByte()
+	if format != resultFormat && format != resultFormatNoFlags {
+		return Result{}, fmt.Errorf("store: result: unknown format %d", format)
 	}
 	var r Result
 	r.ID = d.str()
@@ -355,6 +384,10 @@ func decodeResult(b []byte) (Result, error) {
 		s.Name = d.str()
 		s.Place = int(d.uvarint())
 		s.Score = int(d.varint())
+		if format != resultFormatNoFlags {
+			f := d.uvarint()
+			s.Left, s.Unrated = f&seatLeft != 0, f&seatUnrated != 0
+		}
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -399,6 +400,26 @@ func runResultsContract(t *testing.T, newStore func(t *testing.T) resultStore) {
 		}
 	})
 
+	t.Run("SeatFlags", func(t *testing.T) {
+		// A leaver and a person the bot played for: the flags come back
+		// from the history, and the game counts in their stats.
+		s, ctx := newStore(t), t.Context()
+		r := resGame("f1", "trickchef", resChatA, 0, "u1 1 30", "u2 2 -5", "u3 3 0")
+		r.Seats[1].Unrated = true
+		r.Seats[2].Left = true
+		resRecord(t, s, r)
+		h := resMust(s.History(ctx, resChatA, 1))(t)
+		if len(h) != 1 || h[0].Seats[0].Left || h[0].Seats[0].Unrated || !h[0].Seats[1].Unrated || h[0].Seats[1].Left ||
+			!h[0].Seats[2].Left || h[0].Seats[2].Unrated {
+			t.Fatalf("History = %+v: flags lost", h)
+		}
+		for _, player := range []string{"u2", "u3"} {
+			if p, _ := resGetStats(t, s, resChatA, "trickchef", player); p.Games != 1 {
+				t.Fatalf("%s = %+v: want the game counted", player, p)
+			}
+		}
+	})
+
 	t.Run("PlayerGamesAndChats", func(t *testing.T) {
 		s, ctx := newStore(t), t.Context()
 		resRecord(t, s, resGame("a1", "trickchef", resChatA, 1, "u1 1 10", "rshef 2 5"))
@@ -675,11 +696,46 @@ func TestResultRetention(t *testing.T) {
 	})
 }
 
+// TestResultFormat1Decodes reads a result as stored before seats had
+// flags (format 1): it must stay readable, its seats neither left nor
+// unrated.
+func TestResultFormat1Decodes(t *testing.T) {
+	old := []byte{1}
+	old = appendString(old, "-100:3:ab")
+	old = appendString(old, "trickchef")
+	old = binary.AppendVarint(old, -100)
+	old = binary.AppendVarint(old, 1_700_000_000_000)
+	old = binary.AppendVarint(old, 1_700_000_600_000)
+	old = appendString(old, "removed=2")
+	old = binary.AppendUvarint(old, 2)
+	for _, s := range []struct {
+		player, name string
+		place, score int
+	}{{"u7", "Оля", 1, 19}, {"rshef", "шеф", 2, -3}} {
+		old = appendString(old, s.player)
+		old = appendString(old, s.name)
+		old = binary.AppendUvarint(old, uint64(s.place))
+		old = binary.AppendVarint(old, int64(s.score))
+	}
+	r, err := decodeResult(old)
+	want := []ResultSeat{{Player: "u7", Name: "Оля", Place: 1, Score: 19}, {Player: "rshef", Name: "шеф", Place: 2, Score: -3}}
+	if err != nil || r.ID != "-100:3:ab" || r.Options != "removed=2" || !reflect.DeepEqual(r.Seats, want) ||
+		r.Ended.UnixMilli() != 1_700_000_600_000 {
+		t.Fatalf("format 1 = %+v, %v", r, err)
+	}
+	// Written again, it takes the current format and keeps everything.
+	again, err := decodeResult(encodeResult(&r))
+	if err != nil || !reflect.DeepEqual(again.Seats, want) || encodeResult(&again)[0] != resultFormat {
+		t.Fatalf("re-encoded = %+v, %v", again, err)
+	}
+}
+
 // TestResultEncoding checks the encodings round-trip and that damaged bytes
 // are refused rather than misread.
 func TestResultEncoding(t *testing.T) {
 	r := resGame("id-1", "trickchef", -1001234567890, 3, "u123 1 -40", "rshef 2 1000000")
 	r.Options = "Ⅱ ✓"
+	r.Seats[0].Unrated, r.Seats[1].Left = true, true
 	got, err := decodeResult(encodeResult(&r))
 	if err != nil || !reflect.DeepEqual(encodeResult(&got), encodeResult(&r)) || !got.Ended.Equal(r.Ended) || got.Chat != r.Chat {
 		t.Fatalf("round trip = %+v, %v; want %+v", got, err, r)

@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Private results: when a game's result is recorded, each person who
+// played it to the end gets their own in private — place, score, rating
+// change — with «Ещё партию», which works as the group's button does. The
+// rating change is known only once the store rated the game, so the
+// worker queues these messages right after recording (queuePrivateResults),
+// in a change of the table that remembers the result id: a retry after a
+// crash queues them once. A retry that finds the game recorded already
+// cannot know the change and leaves that line out. People who left get
+// nothing: their message already says they left.
+
+// queuePrivateResults queues one private message per person of a recorded
+// result, once per result id.
+func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEntry, changes []ratingChange) error {
+	if !e.valid() || e.GameNo == 0 {
+		return nil // malformed, or queued before private results existed
+	}
+	_, _, err := b.update(ctx, table, 0, func(t *Table, ch *change) error {
+		if t.ResultsSent == e.ID {
+			return errNoChange
+		}
+		t.ResultsSent = e.ID
+		for i, s := range e.Seats {
+			user, ok := personOf(s.Player)
+			if !ok || s.Left {
+				continue
+			}
+			if seat := t.SeatOf(user); seat >= 0 && t.Seats[seat].Unreachable {
+				continue // the bot cannot write to them: a call for nothing
+			}
+			var rc *ratingChange
+			if i < len(changes) {
+				rc = &changes[i]
+			}
+			ch.outbox = append(ch.outbox, outMsg{ChatID: user, Message: b.privateResult(t, e, i, rc)})
+		}
+		return nil
+	})
+	if errors.Is(err, errNoChange) {
+		return nil
+	}
+	return err
+}
+
+// personOf is the user id of a person's results player id.
+func personOf(player string) (int64, bool) {
+	id, ok := strings.CutPrefix(player, "u")
+	if !ok {
+		return 0, false
+	}
+	user, err := strconv.ParseInt(id, 10, 64)
+	return user, err == nil && user > 0
+}
+
+// privateResult is seat i's own result of e: the game and the group, the
+// place (shared places as «2–3»), the score, and the rating change (rc nil:
+// not known) or why the game was not rated.
+func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) Message {
+	l := b.loc(t.Lang)
+	s := e.Seats[i]
+	place := strconv.Itoa(s.Place)
+	shared := 0
+	for _, o := range e.Seats {
+		if o.Place == s.Place {
+			shared++
+		}
+	}
+	if shared > 1 {
+		place += "–" + strconv.Itoa(s.Place+shared-1)
+	}
+	players := max(e.Players, len(e.Seats))
+	lines := []string{
+		l.T("private.title", "Game", b.gameTitle(l, e.Game), "Title", Esc(t.Title)),
+		l.T("private.place", "Place", place, "Players", players, "Score", integer(s.Score)),
+	}
+	switch {
+	case s.Unrated:
+		lines = append(lines, l.T("private.unrated"))
+	case rc != nil:
+		lines = append(lines, l.T("private.rating", "Rating", decimal(l, rc.After), "Change", signed(l, rc.After-rc.Before)))
+	}
+	again := Button{Text: l.T("again.button"), Data: payload{Op: 'n', Table: t.ID, Game: e.GameNo, Word: e.Game}.String()}
+	return Message{Text: strings.Join(lines, "\n"), Keyboard: [][]Button{{again}}}
+}
+
+// signed shows a rating change with its sign as the ratings are shown
+// (one decimal): «+1,8», «−0,4», «±0,0».
+func signed(l Loc, x float64) string {
+	d := decimal(l, x)
+	switch {
+	case d == decimal(l, 0):
+		return "±" + d
+	case strings.HasPrefix(d, "−"):
+		return d
+	}
+	return "+" + d
+}
