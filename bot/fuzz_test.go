@@ -180,6 +180,7 @@ func FuzzCallbackData(f *testing.F) {
 		"o:{T}:0:trickchef", "o:{T}:0:sausages", "o:{T}:1:chef", "o:{T}:0:nosuchgame", "o:{T}:0:", "o:{T}:0:chef:1",
 		"o:-100200:0:chef", "o:{T}:0:Chef", "g:{T}:0:en", "g:{T}:0:ru", "g:{T}:0:de", "g:{T}:0:EN", "g:{T}:0:en:1",
 		"g:{T}:1:en", "g:-100200:0:en", "g:{T}:0:", "k:{T}:1:sausages", "k:{T}:1:trickchef", "k:{T}:0:chef",
+		"x:{T}:1:0:1", "x:{T}:1:0:2", "x:{T}:1:0:0", "x:{T}:1:0:3", "x:{T}:1:7:2", "x:{T}:0:0:2", "x:{T}:1:-1:2",
 	} {
 		f.Add(s, true)
 	}
