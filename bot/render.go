@@ -20,7 +20,7 @@ func (b *Bot) GroupMessage(t *Table) Message {
 	if t.Game != nil {
 		g, st, err := b.decode(t)
 		if err == nil {
-			m := g.RenderTable(l, t.View(), st)
+			m := g.RenderTable(l, b.view(t), st)
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 			}
@@ -39,14 +39,21 @@ func (b *Bot) GroupMessage(t *Table) Message {
 }
 
 // SeatMessage is seat's private message as the platform shows it now: the
-// game's RenderSeat with the platform's notices (the bot plays for you). It
-// reads t and changes nothing.
+// game's RenderSeat with the platform's notices (how long the player has to
+// move, the bot plays for you). It reads t and changes nothing.
 func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	g, st, err := b.decode(t)
 	if err != nil {
 		return Message{}, err
 	}
-	m := g.RenderSeat(b.loc(t.Lang), t.View(), st, seat)
+	v := b.view(t)
+	l := b.loc(t.Lang)
+	m := g.RenderSeat(l, v, st, seat)
+	if d := DeadlineText(l, v, game.Seat(seat)); d != "" && !m.Lazy {
+		// A hand that asks for a move says how long the player has,
+		// every game alike.
+		m.Text += "\n\n" + strings.TrimPrefix(d, " ")
+	}
 	b.addAutoNotice(t, seat, &m)
 	return m, nil
 }
@@ -192,18 +199,52 @@ func SeatMark(v TableView, s game.Seat, over bool) string {
 	return ""
 }
 
-// deadlineZone is how turn deadlines are shown; the players are mostly on
-// Moscow time.
+// deadlineZone is the zone dates are shown in (/history); the players are
+// mostly on Moscow time.
 func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
 
-// DeadlineText is " (до 12:34:56)" for a person's running turn timer, or "".
+// DeadlineText is " ⏳ осталось не больше минуты" for a person's running
+// turn timer, or "". A table message is edited rarely (its group's budget
+// is shared) and a waiting hand not at all, so a clock time would mean
+// nothing in another zone and a countdown would go stale: the text is an
+// upper bound of the time left, rounded up (deadlineLeft), which stays
+// true until the message is next drawn. It is "" in a view without a clock
+// and once the time is up (the timeout's own notice follows).
 func DeadlineText(l Loc, v TableView, s game.Seat) string {
 	t := v.t
 	ts := t.Seat(s)
-	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying {
+	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying || v.now.IsZero() {
 		return ""
 	}
-	return " " + l.T("table.deadline", "Time", ts.Due.In(deadlineZone()).Format("15:04:05"))
+	left := ts.Due.Sub(v.now)
+	if left <= 0 {
+		return ""
+	}
+	return " " + deadlineLeft(l, left)
+}
+
+// deadlineLeft says "at most" the time left: never less than is left.
+func deadlineLeft(l Loc, left time.Duration) string {
+	key, count, _ := deadlineBound(left)
+	if count == 0 {
+		return l.T(key)
+	}
+	return l.T(key, "Count", count)
+}
+
+// deadlineBound rounds the time left up: to a minute, to whole minutes up
+// to an hour, to whole hours past it. It gives the text's key, its count (0
+// for the key without one) and the bound the text states.
+func deadlineBound(left time.Duration) (key string, count int, bound time.Duration) {
+	switch {
+	case left <= time.Minute:
+		return "table.deadline_minute", 0, time.Minute
+	case left <= time.Hour:
+		n := int((left + time.Minute - 1) / time.Minute)
+		return "table.deadline_minutes", n, time.Duration(n) * time.Minute
+	}
+	n := int((left + time.Hour - 1) / time.Hour)
+	return "table.deadline_hours", n, time.Duration(n) * time.Hour
 }
 
 // EventLine is the table's last notice («время Оли вышло»), or "".
