@@ -300,10 +300,16 @@ func placeText(all []standing, i int) string {
 			n++
 		}
 	}
+	return placeLabel(all[i].Place, n)
+}
+
+// placeLabel is place p held by n players: "2." alone, "2–3." shared by
+// two.
+func placeLabel(p, n int) string {
 	if n > 1 {
-		return strconv.Itoa(all[i].Place) + "–" + strconv.Itoa(all[i].Place+n-1) + "."
+		return strconv.Itoa(p) + "–" + strconv.Itoa(p+n-1) + "."
 	}
-	return strconv.Itoa(all[i].Place) + "."
+	return strconv.Itoa(p) + "."
 }
 
 // ResultTable is the «Итоги» block: places best first, one line per seat,
