@@ -47,15 +47,12 @@ type ResultSeat struct {
 
 // PlayerStats is one player's record in one group for one game.
 type PlayerStats struct {
-	Player   string
-	Name     string // the latest name the player played under
-	Games    int
-	Wins     int // games with Place 1
-	PlaceSum int // for the average place: the sum of Place, a shared place counted as its best
-	// TieHalves is what shared places add to PlaceSum, in half places: a
-	// 2nd place shared with the 3rd is 2.5, half a place (1) more than its
-	// Place. Stats recorded before it was kept have 0.
-	TieHalves int
+	Player    string
+	Name      string // the latest name the player played under
+	Games     int
+	Wins      int // games with Place 1
+	PlaceSum  int // for the average place: the sum of Place, a shared place counted as its best
+	TieHalves int // what shared places add to PlaceSum in half places (2nd–3rd: 1 more); 0 in stats recorded before
 	BestScore int
 	Mu, Sigma float64 // current rating; zero Sigma = never rated
 }
