@@ -248,6 +248,9 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 	if s := t.Seat(seat); s != nil {
 		s.Nonce++
 		s.Draft = nil
+		if !auto {
+			s.Acted = b.now()
+		}
 		s.Due = time.Time{} // acting again later means a fresh timer
 	}
 	l := b.loc(t.Lang)

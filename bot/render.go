@@ -199,6 +199,26 @@ func SeatMark(v TableView, s game.Seat, over bool) string {
 	return ""
 }
 
+// IdleFor is how long a person has not made a move themselves in the
+// running game (since their last move, or since the deal), at the view's
+// clock: a real-time game's table may mark who seems to be away. 0 for a
+// robot, a game not running or a view without a clock.
+func IdleFor(v TableView, s game.Seat) time.Duration {
+	t := v.t
+	ts := t.Seat(s)
+	if ts == nil || !ts.Human() || t.Phase != PhasePlaying || v.now.IsZero() {
+		return 0
+	}
+	since := t.Started
+	if ts.Acted.After(since) {
+		since = ts.Acted
+	}
+	if since.IsZero() || !v.now.After(since) {
+		return 0
+	}
+	return v.now.Sub(since)
+}
+
 // deadlineZone is the zone dates are shown in (/history); the players are
 // mostly on Moscow time.
 func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }

@@ -77,6 +77,9 @@ type Seat struct {
 	// seat is auto-played at once until the player acts again.
 	Timeouts    int  `json:"timeouts,omitempty"`
 	Unreachable bool `json:"unreachable,omitempty"`
+	// Acted is when the person last made a move themselves (not the bot
+	// for them): how long they have been away shows from it (IdleFor).
+	Acted time.Time `json:"acted,omitempty"`
 }
 
 // Move is one applied action.

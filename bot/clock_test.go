@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trickchef/trickchef/game"
 )
 
 // The time a deadline states is an upper bound of the time left: never
@@ -75,5 +77,53 @@ func TestDeadlineTextAtTheViewsClock(t *testing.T) {
 	b := &Bot{now: func() time.Time { return due.Add(-time.Minute) }}
 	if got := DeadlineText(l, b.view(tab), 1); got != "" {
 		t.Errorf("a seat without a timer shows %q", got)
+	}
+}
+
+// A person's own move records when they acted; the bot's move for them
+// does not. IdleFor counts from that, or from the deal before any move,
+// at the view's clock.
+func TestIdleForCountsFromTheLastOwnMove(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	g := testGame(t, "trickchef")
+	b := &Bot{tr: testCatalog(t), games: &registry{games: testGames()}, now: func() time.Time { return now }}
+	tab := &Table{ID: "-1", ChatID: -1, Lang: "ru", Phase: PhasePlaying, Kind: g.ID(), Seed: 7, Started: now,
+		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+	st, err := g.Start(tab.View())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Game, err = st.MarshalBinary(); err != nil {
+		t.Fatal(err)
+	}
+	move := func(auto bool) game.Seat {
+		t.Helper()
+		st, err := g.Decode(tab.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.ToAct()[0]
+		if err := b.apply(tab, &change{}, g, st, s, st.Legal(s)[0], auto); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	now = now.Add(20 * time.Second)
+	own := move(false)
+	now = now.Add(5 * time.Second)
+	robot := move(true)
+	now = now.Add(10 * time.Second)
+	if got := IdleFor(b.view(tab), own); got != 15*time.Second {
+		t.Errorf("after their own move 15 s ago: idle %v", got)
+	}
+	if got := IdleFor(b.view(tab), robot); got != 35*time.Second || !tab.Seats[robot].Acted.IsZero() {
+		t.Errorf("the bot moved for them, the deal 35 s ago: idle %v, acted %v", got, tab.Seats[robot].Acted)
+	}
+	if got := IdleFor(tab.View(), own); got != 0 {
+		t.Errorf("a view without a clock: idle %v", got)
+	}
+	tab.Phase = PhaseIdle
+	if got := IdleFor(b.view(tab), own); got != 0 {
+		t.Errorf("a game no longer running: idle %v", got)
 	}
 }
