@@ -219,9 +219,9 @@ func IdleFor(v TableView, s game.Seat) time.Duration {
 	return v.now.Sub(since)
 }
 
-// deadlineZone is the zone dates are shown in (/history); the players are
+// historyZone is the zone /history shows dates in; the players are
 // mostly on Moscow time.
-func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
+func historyZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
 
 // DeadlineText is " ⏳ осталось не больше минуты" for a person's running
 // turn timer, or "". A table message is edited rarely (its group's budget

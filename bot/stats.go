@@ -361,7 +361,7 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 			scores = append(scores, placeLabel(s.Place, shared)+" "+name+" "+integer(s.Score))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
-			"Date", r.Ended.In(deadlineZone()).Format("02.01 15:04"),
+			"Date", r.Ended.In(historyZone()).Format("02.01 15:04"),
 			"Game", b.gameTitle(l, r.Game),
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
