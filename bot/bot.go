@@ -16,7 +16,7 @@
 // adapter renders with what this package exports for it: Loc for texts,
 // Message and Button for views, ActionButton, DraftButton and InfoButton
 // for keyboards, and the shared helpers (SeatName, Mention, SeatMark,
-// DeadlineText, EventLine, WinnerLine, ResultTable, Rows, Esc, Title,
+// DeadlineText, IdleFor, EventLine, WinnerLine, ResultTable, Rows, Esc, Title,
 // OptionValue, ErrorKey). Package bot imports no adapter: they import it,
 // and cmd/internal/games hands them to New with WithGames. bot/bottest is
 // the harness an adapter's tests use; docs/bot.md walks through a whole

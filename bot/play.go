@@ -226,7 +226,7 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) er
 		b.answer(ctx, q, l.T("error.bad_button"), false, "")
 		return nil
 	}
-	b.answer(ctx, q, info.Info(l, t.View(), st, seat), true, "")
+	b.answer(ctx, q, info.Info(l, b.view(t), st, seat), true, "")
 	return nil
 }
 
@@ -267,10 +267,13 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 	if s := t.Seat(seat); s != nil {
 		s.Nonce++
 		s.Draft = nil
+		if !auto {
+			s.Acted = b.now()
+		}
 		s.Due = time.Time{} // acting again later means a fresh timer
 	}
 	l := b.loc(t.Lang)
-	msgs := g.Announce(l, t.View(), before, st)
+	msgs := g.Announce(l, b.view(t), before, st)
 	if st.Over() {
 		// The result is queued ahead of the final announcement, which gets
 		// the «play again» button (results.go).
@@ -302,7 +305,7 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
 	l := b.loc(t.Lang)
 	if ex, ok := g.(ExplainGame); ok && seat >= 0 {
-		if text, ok := ex.Explain(l, t.View(), st, int(seat), a, code); ok {
+		if text, ok := ex.Explain(l, b.view(t), st, int(seat), a, code); ok {
 			return &refusal{rendered: text}
 		}
 	}

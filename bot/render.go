@@ -20,7 +20,7 @@ func (b *Bot) GroupMessage(t *Table) Message {
 	if t.Game != nil {
 		g, st, err := b.decode(t)
 		if err == nil {
-			m := g.RenderTable(l, t.View(), st)
+			m := g.RenderTable(l, b.view(t), st)
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 			}
@@ -39,9 +39,10 @@ func (b *Bot) GroupMessage(t *Table) Message {
 }
 
 // SeatMessage is seat's private message as the platform shows it now: the
-// game's RenderSeat with the platform's «leave the game» button, or, in
-// its place, one of the platform's own states — the bot plays for you,
-// confirm leaving, you left. It reads t and changes nothing.
+// game's RenderSeat with the platform's additions — how long the player
+// has to move, the «leave the game» button — or, in its place, one of the
+// platform's own states: the bot plays for you, confirm leaving, you left.
+// It reads t and changes nothing.
 func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	if seat >= 0 && seat < len(t.Seats) && t.Seats[seat].Leaver != nil {
 		return b.leftMessage(t), nil
@@ -50,7 +51,9 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	m := g.RenderSeat(b.loc(t.Lang), t.View(), st, seat)
+	v := b.view(t)
+	l := b.loc(t.Lang)
+	m := g.RenderSeat(l, v, st, seat)
 	s := t.Seats[seat]
 	if t.Phase != PhasePlaying || !s.Human() {
 		return m, nil
@@ -61,8 +64,12 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	case s.Auto():
 		return b.autoMessage(t, g, seat), nil
 	}
+	if d := DeadlineText(l, v, game.Seat(seat)); d != "" && !m.Lazy {
+		// A hand that asks for a move says how long the player has,
+		// every game alike.
+		m.Text += "\n\n" + strings.TrimPrefix(d, " ")
+	}
 	if canLeave(g) {
-		l := b.loc(t.Lang)
 		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}
 	return m, nil
@@ -215,18 +222,72 @@ func SeatMark(v TableView, s game.Seat, over bool) string {
 	return ""
 }
 
-// deadlineZone is how turn deadlines are shown; the players are mostly on
-// Moscow time.
-func deadlineZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
+// IdleFor is how long a person has not made a move themselves in the
+// running game (since their last move, or since the deal), at the view's
+// clock: a real-time game's table may mark who seems to be away. 0 for a
+// robot, a game not running or a view without a clock.
+func IdleFor(v TableView, s game.Seat) time.Duration {
+	t := v.t
+	ts := t.Seat(s)
+	if ts == nil || !ts.Human() || t.Phase != PhasePlaying || v.now.IsZero() {
+		return 0
+	}
+	since := t.Started
+	if ts.Acted.After(since) {
+		since = ts.Acted
+	}
+	if since.IsZero() || !v.now.After(since) {
+		return 0
+	}
+	return v.now.Sub(since)
+}
 
-// DeadlineText is " (до 12:34:56)" for a person's running turn timer, or "".
+// historyZone is the zone /history shows dates in; the players are
+// mostly on Moscow time.
+func historyZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
+
+// DeadlineText is " ⏳ осталось не больше минуты" for a person's running
+// turn timer, or "". A table message is edited rarely (its group's budget
+// is shared) and a waiting hand not at all, so a clock time would mean
+// nothing in another zone and a countdown would go stale: the text is an
+// upper bound of the time left, rounded up (deadlineLeft), which stays
+// true until the message is next drawn. It is "" in a view without a clock
+// and once the time is up (the timeout's own notice follows).
 func DeadlineText(l Loc, v TableView, s game.Seat) string {
 	t := v.t
 	ts := t.Seat(s)
-	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying {
+	if ts == nil || ts.Due.IsZero() || !ts.Human() || ts.Auto() || t.Phase != PhasePlaying || v.now.IsZero() {
 		return ""
 	}
-	return " " + l.T("table.deadline", "Time", ts.Due.In(deadlineZone()).Format("15:04:05"))
+	left := ts.Due.Sub(v.now)
+	if left <= 0 {
+		return ""
+	}
+	return " " + deadlineLeft(l, left)
+}
+
+// deadlineLeft says "at most" the time left: never less than is left.
+func deadlineLeft(l Loc, left time.Duration) string {
+	key, count, _ := deadlineBound(left)
+	if count == 0 {
+		return l.T(key)
+	}
+	return l.T(key, "Count", count)
+}
+
+// deadlineBound rounds the time left up: to a minute, to whole minutes up
+// to an hour, to whole hours past it. It gives the text's key, its count (0
+// for the key without one) and the bound the text states.
+func deadlineBound(left time.Duration) (key string, count int, bound time.Duration) {
+	switch {
+	case left <= time.Minute:
+		return "table.deadline_minute", 0, time.Minute
+	case left <= time.Hour:
+		n := int((left + time.Minute - 1) / time.Minute)
+		return "table.deadline_minutes", n, time.Duration(n) * time.Minute
+	}
+	n := int((left + time.Hour - 1) / time.Hour)
+	return "table.deadline_hours", n, time.Duration(n) * time.Hour
 }
 
 // EventLine is the table's last notice («время Оли вышло»), or "".
@@ -282,10 +343,16 @@ func placeText(all []standing, i int) string {
 			n++
 		}
 	}
+	return placeLabel(all[i].Place, n)
+}
+
+// placeLabel is place p held by n players: "2." alone, "2–3." shared by
+// two.
+func placeLabel(p, n int) string {
 	if n > 1 {
-		return strconv.Itoa(all[i].Place) + "–" + strconv.Itoa(all[i].Place+n-1) + "."
+		return strconv.Itoa(p) + "–" + strconv.Itoa(p+n-1) + "."
 	}
-	return strconv.Itoa(all[i].Place) + "."
+	return strconv.Itoa(p) + "."
 }
 
 // ResultTable is the «Итоги» block: places best first, one line per seat,

@@ -55,7 +55,7 @@ func TestGoldenResultsFinal(t *testing.T) {
 func TestGoldenResultsStats(t *testing.T) {
 	b := goldenResultsBot(t)
 	stats := map[string]store.PlayerStats{
-		"trickchef": {Player: "u1", Name: "Оля", Games: 5, Wins: 2, PlaceSum: 9, BestScore: 19, Mu: 27.31, Sigma: 4.12},
+		"trickchef": {Player: "u1", Name: "Оля", Games: 5, Wins: 2, PlaceSum: 9, TieHalves: 1, BestScore: 19, Mu: 27.31, Sigma: 4.12}, // one 2nd–3rd
 		"sausages":  {Player: "u1", Name: "Оля", Games: 1, Wins: 1, PlaceSum: 1, BestScore: 2, Mu: 27.9, Sigma: 7.6},
 		"domino":    {Player: "u1", Name: "Оля", Games: 22, Wins: 21, PlaceSum: 23, BestScore: -3, Mu: 31, Sigma: 1.5},
 	}
@@ -100,7 +100,7 @@ func TestGoldenResultsHistory(t *testing.T) {
 	hist := []store.Result{
 		{ID: "-100123:7:1", Game: "trickchef", Chat: -100123, Started: at.Add(-30 * time.Minute), Ended: at, Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 2, Score: 18}, {Player: "", Name: "", Place: 1, Score: 19},
-			{Player: "rshef", Name: "шеф", Place: 3, Score: 16}, {Player: "u4", Name: "Дима & Co", Place: 4, Score: 8}}},
+			{Player: "rshef", Name: "шеф", Place: 2, Score: 18}, {Player: "u4", Name: "Дима & Co", Place: 4, Score: 8}}},
 		{ID: "-100123:6:2", Game: "sausages", Chat: -100123, Ended: at.Add(-25 * time.Hour), Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 1, Score: 2}, {Player: "u2", Name: "Серёжа", Place: 1, Score: 2},
 			{Player: "rnovice", Name: "новичок", Place: 3, Score: 0}}},

@@ -495,9 +495,9 @@ func TestNumbers(t *testing.T) {
 		t.Errorf("integer: %q %q", integer(-3), integer(12))
 	}
 	a := store.PlayerStats{Games: 2, Wins: 1, PlaceSum: 3, BestScore: 7, Mu: 30, Sigma: 5}
-	b := store.PlayerStats{Games: 3, Wins: 2, PlaceSum: 4, BestScore: 5, Mu: 28, Sigma: 2}
+	b := store.PlayerStats{Games: 3, Wins: 2, PlaceSum: 4, TieHalves: 1, BestScore: 5, Mu: 28, Sigma: 2}
 	sum := addStats(addStats(store.PlayerStats{}, a), b)
-	if sum.Games != 5 || sum.Wins != 3 || sum.PlaceSum != 7 || sum.BestScore != 7 || sum.Mu != 28 || sum.Sigma != 2 {
+	if sum.Games != 5 || sum.Wins != 3 || sum.PlaceSum != 7 || sum.TieHalves != 1 || sum.BestScore != 7 || sum.Mu != 28 || sum.Sigma != 2 {
 		t.Errorf("sum %+v", sum)
 	}
 }

@@ -200,6 +200,7 @@ func addStats(sum, s store.PlayerStats) store.PlayerStats {
 	out.Games += s.Games
 	out.Wins += s.Wins
 	out.PlaceSum += s.PlaceSum
+	out.TieHalves += s.TieHalves
 	out.BestScore = max(out.BestScore, s.BestScore)
 	if ordinal(s) > ordinal(sum) {
 		out.Mu, out.Sigma = s.Mu, s.Sigma
@@ -292,13 +293,14 @@ func (b *Bot) renderStats(l Loc, name string, private bool, groups int, stats ma
 			"Games", l.T("count.games", "Count", s.Games),
 			"Wins", l.T("count.wins", "Count", s.Wins),
 			"Percent", int(math.Round(100*float64(s.Wins)/float64(s.Games))),
-			"Place", decimal(l, float64(s.PlaceSum)/float64(s.Games)),
+			"Place", decimal(l, s.AveragePlace()),
 			"Best", integer(s.BestScore),
 			"Rating", decimal(l, ordinal(s))))
 	}
 	if n == 0 {
 		return Message{Text: l.T(noneKey, "Name", name)}
 	}
+	sb.WriteString("\n\n" + l.T("stats.rating_note"))
 	return Message{Text: sb.String()}
 }
 
@@ -351,10 +353,16 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 			if s.Place == 1 {
 				winners = append(winners, name)
 			}
-			scores = append(scores, name+markOf(s, marks))
+			shared := 0
+			for _, o := range seats {
+				if o.Place == s.Place {
+					shared++
+				}
+			}
+			scores = append(scores, placeLabel(s.Place, shared)+" "+name+markOf(s, marks))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
-			"Date", r.Ended.In(deadlineZone()).Format("02.01 15:04"),
+			"Date", r.Ended.In(historyZone()).Format("02.01 15:04"),
 			"Game", b.gameTitle(l, r.Game),
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))

@@ -80,6 +80,9 @@ type Seat struct {
 	// seat is auto-played at once until the player acts again.
 	Timeouts    int  `json:"timeouts,omitempty"`
 	Unreachable bool `json:"unreachable,omitempty"`
+	// Acted is when the person last made a move themselves (not the bot
+	// for them): how long they have been away shows from it (IdleFor).
+	Acted time.Time `json:"acted,omitempty"`
 	// LeaveAsked is set while the player's private message asks them to
 	// confirm «leave the game».
 	LeaveAsked bool `json:"leave_asked,omitempty"`

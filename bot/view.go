@@ -11,10 +11,22 @@ import (
 // the record the platform keeps, so rendering a message or choosing a
 // robot's move cannot change what is stored. The render helpers and the
 // button makers take it too.
-type TableView struct{ t *Table }
+type TableView struct {
+	t   *Table
+	now time.Time
+}
 
-// View is the read-only view of t the platform hands to games.
+// View is the read-only view of t without a clock: what a game's logic
+// (Start, Delay) sees. The platform renders through Bot.view, whose views
+// know the moment they are drawn at, so a deadline can say how long is left.
 func (t *Table) View() TableView { return TableView{t: t} }
+
+// view is the read-only view of t at the bot's clock, for rendering.
+func (b *Bot) view(t *Table) TableView { return TableView{t: t, now: b.now()} }
+
+// Now is the moment the view is rendered at (the bot's clock); zero in a
+// view without one (Table.View), where nothing depends on the time.
+func (v TableView) Now() time.Time { return v.now }
 
 // Title is the chat's title as Telegram gives it (escape it with Esc).
 func (v TableView) Title() string { return v.t.Title }

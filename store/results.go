@@ -58,7 +58,8 @@ type PlayerStats struct {
 	Name      string // the latest name the player played under
 	Games     int
 	Wins      int // games with Place 1
-	PlaceSum  int // for the average place
+	PlaceSum  int // for the average place: the sum of Place, a shared place counted as its best
+	TieHalves int // what shared places add to PlaceSum in half places (2nd–3rd: 1 more); 0 in stats recorded before
 	BestScore int
 	Mu, Sigma float64 // current rating; zero Sigma = never rated
 }
@@ -92,6 +93,10 @@ const (
 	resultFormat        = 2
 	resultFormatNoFlags = 1
 	statsFormat         = 1
+	// statsFormatTies is statsFormat with TieHalves, written only when it
+	// is not zero, so stats without shared places stay readable by the
+	// code before it.
+	statsFormatTies = 2
 )
 
 // ErrResultConflict is returned when a results write kept losing to
@@ -202,9 +207,32 @@ func applyResult(r *Result, cur []PlayerStats, rate RateFunc) ([]PlayerStats, er
 			p.Wins++
 		}
 		p.PlaceSum += s.Place
+		p.TieHalves += r.tieHalves(i)
 		p.Name = s.Name
 	}
 	return next, nil
+}
+
+// tieHalves is what seat i's shared place adds to its Place, in half
+// places: n seats sharing place p take places p…p+n−1, on average p +
+// (n−1)/2.
+func (r *Result) tieHalves(i int) int {
+	n := 0
+	for _, s := range r.Seats {
+		if s.Place == r.Seats[i].Place {
+			n++
+		}
+	}
+	return n - 1
+}
+
+// AveragePlace is the player's mean place, a shared place counted as the
+// middle of the places it spans (2nd–3rd as 2.5); 0 without games.
+func (p PlayerStats) AveragePlace() float64 {
+	if p.Games == 0 {
+		return 0
+	}
+	return (float64(p.PlaceSum) + float64(p.TieHalves)/2) / float64(p.Games)
 }
 
 func finiteFloat(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
@@ -238,6 +266,7 @@ func mergeStats(into, from PlayerStats) PlayerStats {
 	out.Games += from.Games
 	out.Wins += from.Wins
 	out.PlaceSum += from.PlaceSum
+	out.TieHalves += from.TieHalves
 	out.BestScore = max(into.BestScore, from.BestScore)
 	if into.Sigma == 0 {
 		out.Mu, out.Sigma = from.Mu, from.Sigma
@@ -280,8 +309,12 @@ func moveMarker(from int64) string { return fmt.Sprintf("moved from %d", from) }
 
 // Encodings shared by both stores. Stats (the player id is the key):
 //
-//	format byte, uvarint games, wins, place sum, varint best score,
-//	8-byte mu, 8-byte sigma (IEEE 754, big-endian), name bytes to the end
+//	format byte, uvarint games, wins, place sum, [uvarint tie halves,]
+//	varint best score, 8-byte mu, 8-byte sigma (IEEE 754, big-endian),
+//	name bytes to the end
+//
+// where the tie halves are there in statsFormatTies only (format 1 has
+// none: 0).
 //
 // Result:
 //
@@ -294,10 +327,17 @@ func moveMarker(from int64) string { return fmt.Sprintf("moved from %d", from) }
 
 func encodeStats(p PlayerStats) []byte {
 	b := make([]byte, 0, 40+len(p.Name))
-	b = append(b, statsFormat)
+	format := byte(statsFormat)
+	if p.TieHalves != 0 {
+		format = statsFormatTies
+	}
+	b = append(b, format)
 	b = binary.AppendUvarint(b, uint64(p.Games))
 	b = binary.AppendUvarint(b, uint64(p.Wins))
 	b = binary.AppendUvarint(b, uint64(p.PlaceSum))
+	if format == statsFormatTies {
+		b = binary.AppendUvarint(b, uint64(p.TieHalves))
+	}
 	b = binary.AppendVarint(b, int64(p.BestScore))
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(p.Mu))
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(p.Sigma))
@@ -306,13 +346,17 @@ func encodeStats(p PlayerStats) []byte {
 
 func decodeStats(player string, b []byte) (PlayerStats, error) {
 	d := decoder{b: b}
-	if f := d.readByte(); f != statsFormat {
+	f := d.readByte()
+	if f != statsFormat && f != statsFormatTies {
 		return PlayerStats{}, fmt.Errorf("store: stats of %s: unknown format %d", player, f)
 	}
 	p := PlayerStats{Player: player}
 	p.Games = int(d.uvarint())
 	p.Wins = int(d.uvarint())
 	p.PlaceSum = int(d.uvarint())
+	if f == statsFormatTies {
+		p.TieHalves = int(d.uvarint())
+	}
 	p.BestScore = int(d.varint())
 	p.Mu = math.Float64frombits(d.u64())
 	p.Sigma = math.Float64frombits(d.u64())

@@ -310,6 +310,20 @@ func runResultsContract(t *testing.T, newStore func(t *testing.T) resultStore) {
 				t.Errorf("%s = %+v, want %d wins", player, p, wins)
 			}
 		}
+		// A shared place counts as the middle of the places it spans: 1–2
+		// is 1.5, 3–4 is 3.5; three sharing the 2nd take 2–4, 3 each.
+		resRecord(t, s, resGame("t2", "sausages", resChatA, 2, "u1 2 5", "u2 2 5", "u3 2 5", "u4 1 9"))
+		for player, want := range map[string]float64{"u1": 2.25, "u2": 2.25, "u3": 3.25, "u4": 2.25} {
+			p, _ := resGetStats(t, s, resChatA, "sausages", player)
+			if p.AveragePlace() != want {
+				t.Errorf("%s = %+v: average place %v, want %v", player, p, p.AveragePlace(), want)
+			}
+		}
+		// Merged into another group, the half places come along.
+		resOK(t, s.MoveChat(t.Context(), resChatA, resChatB))
+		if p, _ := resGetStats(t, s, resChatB, "sausages", "u3"); p.AveragePlace() != 3.25 {
+			t.Errorf("moved u3 = %+v: average place %v, want 3.25", p, p.AveragePlace())
+		}
 	})
 
 	t.Run("Leaderboard", func(t *testing.T) {
@@ -744,6 +758,22 @@ func TestResultEncoding(t *testing.T) {
 	q, err := decodeStats("u1", encodeStats(p))
 	if err != nil || q != p {
 		t.Fatalf("stats round trip = %+v, %v", q, err)
+	}
+	if f := encodeStats(p)[0]; f != statsFormat {
+		t.Fatalf("stats without shared places written in format %d, want %d (readable by older code)", f, statsFormat)
+	}
+	tied := p
+	tied.TieHalves = 5
+	if q, err := decodeStats("u1", encodeStats(tied)); err != nil || q != tied {
+		t.Fatalf("stats with shared places round trip = %+v, %v", q, err)
+	}
+	// Stats written before TieHalves existed, byte for byte.
+	old := []byte{1, 0xac, 0x02, 7, 0x84, 0x07, 5}
+	old = binary.BigEndian.AppendUint64(old, math.Float64bits(27.5))
+	old = binary.BigEndian.AppendUint64(old, math.Float64bits(1.0/3))
+	old = append(old, "Имя"...)
+	if q, err := decodeStats("u1", old); err != nil || q != p {
+		t.Fatalf("format 1 stats = %+v, %v; want %+v", q, err, p)
 	}
 	enc := encodeResult(&r)
 	for i := range len(enc) - 1 {

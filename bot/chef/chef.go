@@ -518,11 +518,18 @@ func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int
 	case t.Phase() != bot.PhasePlaying:
 		b.WriteString(l.T("hand.stopped"))
 		return bot.Message{Text: b.String()}
-	case len(v.Legal) == 0:
-		// The board is in the group; a waiting hand costs no edits.
-		b.WriteString(l.T("chef.hand_wait"))
-		return bot.Message{Text: b.String(), Lazy: true}
 	}
+	// What others took from the player since their last move: told in
+	// their own chat, where they may not be watching the group.
+	losses := chefLosses(l, t, v.Public, game.Seat(seat))
+	if len(v.Legal) == 0 {
+		// The board is in the group; a waiting hand costs no edits, but
+		// for news of their own losses: then their message is edited once
+		// (their next turn, a fresh message, repeats it).
+		b.WriteString(losses + l.T("chef.hand_wait"))
+		return bot.Message{Text: b.String(), Lazy: losses == ""}
+	}
+	b.WriteString(losses)
 	me := v.Seats[seat]
 	b.WriteString(l.T("chef.hand_mine", "Menu", chefFront(me.Cards)) + "\n")
 	if v.Next != v.Seat {
@@ -535,6 +542,46 @@ func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int
 	prompt, kb := k.keyboard(l, t, v, seat, draft)
 	b.WriteString("\n" + prompt)
 	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
+}
+
+// chefLosses tells seat, a line each, the plays that took its dishes since
+// its own last move (as far as the engine's bounded log reaches): «Оля
+// играет 🥗 Диету — вы теряете 🍝 и пропускаете ход». "" when there were
+// none.
+func chefLosses(l bot.Loc, t bot.TableView, v ce.Public, seat game.Seat) string {
+	var lines []string
+	for i := range v.Events {
+		e := &v.Events[i]
+		switch {
+		case e.Seat == seat && chefOwnMove(e.Kind):
+			lines = nil
+		case e.Kind != ce.EventPlay || e.Target != seat || e.Dishes[0] == ce.NoCard:
+		case e.Card == ce.ChefCard:
+			lines = append(lines, l.T("chef.hand_lost_chef", "Name", bot.SeatName(t, e.Seat),
+				"Card", chefCardAcc(l, e.Card), "Dish", chefDishEmoji(e.Dishes[0])))
+		default:
+			lost := chefDishEmoji(e.Dishes[0])
+			if e.Dishes[1] != ce.NoCard {
+				lost += " " + chefDishEmoji(e.Dishes[1])
+			}
+			lines = append(lines, l.T("chef.hand_lost_penalty", "Name", bot.SeatName(t, e.Seat),
+				"Card", chefCardAcc(l, e.Card), "Lost", lost))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// chefOwnMove reports whether an event is a move its seat made (not an
+// automatic announcement or a lapse others caused).
+func chefOwnMove(k ce.EventKind) bool {
+	switch k {
+	case ce.EventDraw, ce.EventRedraw, ce.EventTake, ce.EventDiscard, ce.EventPlay:
+		return true
+	}
+	return false
 }
 
 // keyboard is what the seat to act can do now: the turn's choices, or the

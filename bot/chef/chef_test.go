@@ -162,8 +162,10 @@ func chefCheckViews(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State) {
 		if !toAct && len(m.Keyboard) > 0 {
 			t.Fatalf("seat %d has buttons while not to act", i)
 		}
-		if !st.Over() && m.Lazy == toAct {
-			t.Fatalf("seat %d: lazy %v, to act %v", i, m.Lazy, toAct)
+		// A waiting hand is lazy but when it tells its player of a loss.
+		told := chefLosses(l, tab.View(), st.PublicView(), game.Seat(i)) != ""
+		if !st.Over() && m.Lazy != (!toAct && !told) {
+			t.Fatalf("seat %d: lazy %v, to act %v, told of a loss %v", i, m.Lazy, toAct, told)
 		}
 	}
 }
@@ -368,5 +370,36 @@ func TestChefTexts(t *testing.T) {
 			strings.TrimPrefix(cat.T("ru", key, "Count", 21), "21") != strings.TrimPrefix(one, "1") {
 			t.Errorf("%s: plural forms %q, %q, %q", key, one, few, many)
 		}
+	}
+}
+
+// TestChefLossesTold: a player whose dishes were taken is told in their own
+// chat. A waiting victim's hand is redrawn (not lazy) with the news, the
+// other waiting hands stay lazy; a Chef's victim, next to play, reads it in
+// their turn's message; after the victim's own move it is gone.
+func TestChefLossesTold(t *testing.T) {
+	g := chefGame{}
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	told := func(tab *bot.Table, st *ce.State, seat int, key string, args ...any) (bot.Message, bool) {
+		m := g.RenderSeat(l, tab.View(), st, seat)
+		return m, strings.Contains(m.Text, l.T(key, args...))
+	}
+	// Оля's Hangover at Серёжа (three at the table): he skips, so he waits.
+	tab, st := chefDeal(t, 3, nil, "0:H 1:org 2:pg discard:n pile:bbbb", "play:H:or")
+	if m, ok := told(tab, st, 1, "chef.hand_lost_penalty", "Name", "Оля", "Card", chefCardAcc(l, ce.Hangover), "Lost", "🍤 🍅"); !ok || m.Lazy || m.Ping {
+		t.Errorf("the Hangover's victim, waiting: told %v, lazy %v, ping %v\n%s", ok, m.Lazy, m.Ping, m.Text)
+	}
+	if m := g.RenderSeat(l, tab.View(), st, 0); !m.Lazy {
+		t.Errorf("the player who lost nothing is redrawn while waiting:\n%s", m.Text)
+	}
+	// Оля's Chef at Серёжа: his turn comes next, and its message says it.
+	tab, st = chefDeal(t, 3, nil, "0:C 1:org 2:pg discard:n pile:bbbb", "play:C:o")
+	if m, ok := told(tab, st, 1, "chef.hand_lost_chef", "Name", "Оля", "Card", chefCardAcc(l, ce.ChefCard), "Dish", "🍤"); !ok || !m.Ping {
+		t.Errorf("the Chef's victim, to play: told %v, ping %v\n%s", ok, m.Ping, m.Text)
+	}
+	// Серёжа draws: the news has been read.
+	tab, st = chefDeal(t, 3, nil, "0:C 1:org 2:pg discard:n pile:bbbb", "play:C:o", "draw")
+	if _, ok := told(tab, st, 1, "chef.hand_lost_chef", "Name", "Оля", "Card", chefCardAcc(l, ce.ChefCard), "Dish", "🍤"); ok {
+		t.Error("the news is repeated after the victim's own move")
 	}
 }

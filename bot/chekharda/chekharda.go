@@ -124,6 +124,11 @@ func (chekhardaGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.A
 	return a, ok
 }
 
+// chekhardaAwayAfter is how long a person may make no move before the
+// table marks them 💤: a round is seconds of pressing, so half a minute
+// of silence means they are not looking.
+const chekhardaAwayAfter = 30 * time.Second
+
 // chekhardaIdleTimeout is how long a person who could act may stall a round
 // in which no deal will come.
 const chekhardaIdleTimeout = 45 * time.Second
@@ -298,9 +303,23 @@ func (g chekhardaGame) tableLines(l bot.Loc, t bot.TableView, v ck.Public, you g
 			name = l.T("chekharda.you", "Name", name)
 		}
 		b.WriteString(l.T("chekharda.seat_line", "Name", name, "Points", l.T("chekharda.count.points", "Count", sp.Total),
-			"Hand", sp.Hand, "Sets", chekhardaSets(sp.Sets)) + bot.SeatMark(t, s, v.Phase == ck.PhaseOver) + "\n")
+			"Hand", sp.Hand, "Sets", chekhardaSets(sp.Sets)) + chekhardaMark(t, s, v.Phase == ck.PhaseOver) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// chekhardaMark is the platform's mark of a seat (⚠️, 💤 while the bot
+// plays for them), or 💤 for a person who has made no move for
+// chekhardaAwayAfter: with no turns, nothing else tells the table who
+// walked away. It shows from the next redraw, which a busy table has soon.
+func chekhardaMark(t bot.TableView, s game.Seat, over bool) string {
+	if m := bot.SeatMark(t, s, over); m != "" || over {
+		return m
+	}
+	if bot.IdleFor(t, s) >= chekhardaAwayAfter {
+		return " 💤"
+	}
+	return ""
 }
 
 // rulesLine says how cards come: the dealer after a quiet pause, or the

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
@@ -52,6 +53,12 @@ func TestGoldenChekharda(t *testing.T) {
 		chekhardaUntil(t, g, tab, st, 5, func(s *ck.State) bool {
 			return s.Phase() == ck.PhasePlay && stealsThisRound(s) >= 4 && s.Seats() == 6 && len(s.Legal(0)) >= 3
 		})
+		// Three minutes in, Маша has made no move for 40 s: 💤.
+		tab.Started = golden.Clock.Add(-3 * time.Minute)
+		for i := range tab.Seats {
+			tab.Seats[i].Acted = golden.Clock.Add(-5 * time.Second)
+		}
+		tab.Seats[2].Acted = golden.Clock.Add(-40 * time.Second)
 		golden.Check(t, "chekharda_mid", golden.Render(t, g, tab, nil))
 	})
 	t.Run("variant", func(t *testing.T) {

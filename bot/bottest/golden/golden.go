@@ -48,7 +48,7 @@ func Table(t testing.TB, g bot.Game, n, robots int, level string, seed uint64, o
 	if err != nil {
 		t.Fatal(err)
 	}
-	Sync(t, tab, st)
+	syncClocks(t, g, tab, st)
 	return tab, st
 }
 
@@ -72,6 +72,28 @@ func Sync(t testing.TB, tab *bot.Table, st game.State) {
 	for _, s := range st.ToAct() {
 		if ts := tab.Seat(s); ts != nil {
 			ts.Due = Clock.Add(time.Minute)
+		}
+	}
+}
+
+// syncClocks is Sync for a table of game g: a game with its own clocks
+// (bot.ClockGame) gives its people the timers it would give them in play,
+// so a hand shows a deadline only where a real one would.
+func syncClocks(t testing.TB, g bot.Game, tab *bot.Table, st game.State) {
+	t.Helper()
+	Sync(t, tab, st)
+	c, ok := g.(bot.ClockGame)
+	if !ok || st.Over() {
+		return
+	}
+	for i := range tab.Seats {
+		s := &tab.Seats[i]
+		if s.Due.IsZero() || !s.Human() {
+			continue
+		}
+		s.Due = time.Time{}
+		if d, ok := c.Delay(tab.View(), st, game.Seat(i), "", 0); ok {
+			s.Due = Clock.Add(d)
 		}
 	}
 }
@@ -110,14 +132,15 @@ func PlayWhile(t testing.TB, g bot.Game, tab *bot.Table, st game.State, r *rand.
 			ts.Nonce++
 		}
 	}
-	Sync(t, tab, st)
+	syncClocks(t, g, tab, st)
 	return before
 }
 
 // Bot is a bot that only renders: the games, the catalog and the username
-// golden renders use, no store and no Telegram.
+// golden renders use, its clock stopped at Clock, no store and no Telegram.
 func Bot(t testing.TB, games ...bot.Game) *bot.Bot {
-	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, bottest.Catalog(t), bot.WithGames(games...))
+	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, bottest.Catalog(t), bot.WithGames(games...),
+		bot.WithClock(func() time.Time { return Clock }))
 }
 
 // Render renders the group message and every seat's message of a table
