@@ -286,7 +286,11 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		}
 	}
 	b.WriteString(l.T("trickchef.hand_mine", "Coins", l.T("count.coins", "Count", me.Coins), "Chefs", chefsText(me.Chefs)) + "\n")
-	b.WriteString("\n" + l.T("trickchef.hand_cards", "Cards", cardsText(v.Hand)) + "\n")
+	if len(v.Hand) > 0 {
+		b.WriteString("\n" + l.T("trickchef.hand_cards", "Cards", cardsText(v.Hand)) + "\n")
+	} else {
+		b.WriteString("\n" + l.T("trickchef.hand_empty") + "\n")
+	}
 	var kb [][]bot.Button
 	switch {
 	case !myTurn:
