@@ -632,15 +632,21 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 func viewCall(table, view string) string { return table + "/" + view }
 
 // stripPatience is how long a replaced message may keep its buttons once
-// the message replacing it is there.
-const stripPatience = 3 * time.Second
+// the message replacing it is there; stripSpare is how often a hand's strip
+// refused spare budget looks again.
+const (
+	stripPatience = 3 * time.Second
+	stripSpare    = time.Second
+)
 
 // strip takes the buttons off replaced messages once the message replacing
 // them is posted: a hand's old «your turn» loses its keyboard (the batch
 // deletes it later, or never where Telegram refuses), and the group's old
 // table says the table moved below. One call per message, in its chat's
-// budget like a view's edit. It returns when to come back for those that
-// had to wait.
+// budget like a view's edit. While a game is on, a hand's strip takes only
+// budget nobody waits for (no place in the token's line): on a busy token
+// prompts and tables go first, and the old buttons meanwhile are refused
+// as stale. It returns when to come back for those that had to wait.
 func (b *Bot) strip(ctx context.Context, t *Table, holdGroup bool, waiting *[4]int) time.Time {
 	records, err := b.store.Messages(ctx, t.ID)
 	if err != nil {
@@ -667,11 +673,19 @@ func (b *Bot) strip(ctx context.Context, t *Table, holdGroup bool, waiting *[4]i
 		case holdGroup:
 			continue // the group's calls wait behind an announcement
 		}
+		call := t.ID + "/strip/" + view
+		spare := seat >= 0 && t.Phase == PhasePlaying
+		if spare {
+			call = ""
+		}
 		var done []int
 		for _, id := range rec.Strip {
-			call := t.ID + "/strip/" + view
-			if wait := b.admitFor(ctx, chatID, prioTable, call, b.now().Add(stripPatience)); !wait.IsZero() {
+			now := b.now()
+			if wait := b.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
 				waiting[prioTable]++
+				if spare && wait.Before(now.Add(stripSpare)) {
+					wait = now.Add(stripSpare)
+				}
 				later(wait)
 				break
 			}
