@@ -91,7 +91,8 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 		t.Errorf("refused game presses changed the table: version %d → %d", v, got)
 	}
 
-	// A double tap: both presses answered, exactly one applied.
+	// A double tap: both presses answered, exactly one applied; the other
+	// is stale, on the latest message: the move was made.
 	q1, err1 := a.PressDataAsync(hand, pick)
 	q2, err2 := a.PressDataAsync(hand, pick)
 	if err1 != nil || err2 != nil {
@@ -104,7 +105,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	}
 	stale := 0
 	for _, ans := range []string{ans1.Text, ans2.Text} {
-		if ans == h.T("error.stale") {
+		if ans == h.T("error.stale_done_wait") {
 			stale++
 		}
 	}
@@ -114,8 +115,9 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	if got := h.Version(group); got != v+1 {
 		t.Errorf("double tap: version %d → %d, want one change", v, got)
 	}
-	// The old button again: stale.
-	h.ExpectAnswer(a, hand, pick, h.T("error.stale"))
+	// The old button again: the move was made, new buttons come with
+	// Аня's next turn (the waiting hand is not redrawn).
+	h.ExpectAnswer(a, hand, pick, h.T("error.stale_done_wait"))
 
 	// Play on until someone must follow suit, and try to break the rule.
 	done := make(chan struct{})

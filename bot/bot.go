@@ -144,6 +144,7 @@ type Telegram interface {
 	GetMe(ctx context.Context) (*models.User, error)
 	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
 	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
+	EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error)
 	DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageParams) (bool, error)
 	DeleteMessages(ctx context.Context, p *tgbot.DeleteMessagesParams) (bool, error)
 	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
@@ -269,14 +270,11 @@ var errBusy = errors.New("table too busy")
 // change collects what one mutation does besides rewriting the table. The
 // closure that fills it is retried on conflicts, so it must be pure: no
 // Telegram call and no store write. Effects are recorded here and carried
-// out by the commit (forget) or after it (seated).
+// out by the commit (the outbox) or after it (seated).
 type change struct {
 	outbox []outMsg
 	// answer is the toast for the callback that caused the change.
 	answer string
-	// forget names views whose messages are posted anew (at the bottom of
-	// the chat) by the next delivery; part of the commit.
-	forget []string
 	// seated are users whose /start pointer moves to this table after the
 	// commit.
 	seated []int64
@@ -334,7 +332,6 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 			Data:     data,
 			UpdateID: updateID,
 			Dirty:    t.views(),
-			Forget:   ch.forget,
 			// Deliver now; the worker then sleeps until the turn deadline.
 			WakeAt: b.now(),
 		}

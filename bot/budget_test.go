@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
 )
 
 // TestEarliestDeadlineFirst: with the token's budget used up, waiting
@@ -123,17 +126,97 @@ func TestRunningHotIsReported(t *testing.T) {
 }
 
 // TestMessageRecordRoundTrip: a record survives the store's string form,
-// and a record written before Pending existed still reads.
+// and records written before Pending or Strip existed still read (their
+// messages taken to show buttons).
 func TestMessageRecordRoundTrip(t *testing.T) {
-	r := msgRecord{ID: 42, Digest: "ab12", Ping: true, Stale: []int{7, 9}, StaleSince: 1700000000000, Pending: 1700000000500}
-	if got := parseMsgRecord(r.String()); !reflect.DeepEqual(got, r) {
-		t.Fatalf("round trip: %+v, want %+v", got, r)
+	for _, r := range []msgRecord{
+		{ID: 42, Digest: "ab12", Ping: true, Stale: []int{7, 9}, StaleSince: 1700000000000, Pending: 1700000000500, Strip: []int{9}, Gen: 2, Buttons: true},
+		{ID: 43, Digest: "cd", Gen: 0},
+	} {
+		if got := parseMsgRecord(r.String()); !reflect.DeepEqual(got, r) {
+			t.Fatalf("round trip: %+v, want %+v", got, r)
+		}
 	}
 	old := parseMsgRecord("42:ab12:1:7,9:1700000000000")
-	if old.ID != 42 || !old.Ping || len(old.Stale) != 2 || old.Pending != 0 {
+	if old.ID != 42 || !old.Ping || len(old.Stale) != 2 || old.Pending != 0 || !old.Buttons {
 		t.Fatalf("five-field record read as %+v", old)
+	}
+	six := parseMsgRecord("42:ab12:0::0:1700000000500")
+	if six.Pending != 1700000000500 || len(six.Stale) != 0 || six.Strip != nil || !six.Buttons {
+		t.Fatalf("six-field record read as %+v", six)
 	}
 	if bad := parseMsgRecord("42:ab12"); bad.ID != 0 {
 		t.Fatalf("unreadable record read as %+v", bad)
+	}
+}
+
+// stripRecorder is a Bot API client that records the messages whose
+// buttons were taken away.
+type stripRecorder struct {
+	Telegram
+	stripped []int
+}
+
+func (r *stripRecorder) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {
+	r.stripped = append(r.stripped, p.MessageID)
+	return &models.Message{ID: p.MessageID}, nil
+}
+
+// TestHandStripTakesOnlySpareBudget: while a game is on, taking the
+// buttons off a replaced hand message never takes a turn a waiting call
+// wants — even a table edit with a later deadline — nor goes over the
+// token's budget; it goes once the budget is spare, and the record
+// forgets it.
+func TestHandStripTakesOnlySpareBudget(t *testing.T) {
+	st := testBolt(t)
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	now := start
+	tg := &stripRecorder{}
+	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1, GlobalSlice: time.Second,
+	}}}
+	b.budget = newBudget(1)
+	ctx := context.Background()
+	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
+	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
+	view := handView(1, 0)
+	if err := st.SetMessage(ctx, tab.ID, view, msgRecord{ID: 11, Strip: []int{10}, Buttons: true}.String()); err != nil {
+		t.Fatal(err)
+	}
+	strip := func() {
+		var waiting [4]int
+		b.strip(ctx, tab, false, &waiting)
+	}
+	// The token's one call of this second is used; a table edit waits in
+	// line, due after the strip would be.
+	if !b.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
+		t.Fatal("refused with the budget unused")
+	}
+	at(100)
+	edit := now.Add(tablePatience)
+	if b.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+		t.Fatal("a table edit went over the budget")
+	}
+	at(200)
+	strip()
+	at(1000)
+	strip()
+	if len(tg.stripped) != 0 {
+		t.Fatalf("the strip went over the budget or before a waiting table edit: %v", tg.stripped)
+	}
+	if !b.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+		t.Fatal("the table edit refused at its turn")
+	}
+	at(2000)
+	strip()
+	if len(tg.stripped) != 1 || tg.stripped[0] != 10 {
+		t.Fatalf("with spare budget stripped %v, want [10]", tg.stripped)
+	}
+	recs, err := st.Messages(ctx, tab.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := parseMsgRecord(recs[view]); len(rec.Strip) != 0 || rec.ID != 11 {
+		t.Fatalf("record after the strip: %+v", rec)
 	}
 }

@@ -66,8 +66,9 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 				ch.post(t, Message{Text: b.loc(t.Lang).T("table.none")})
 				return nil
 			}
-			// Forget the old message: the worker posts the view anew at the bottom.
-			ch.forget = append(ch.forget, tableView(t.GameNo))
+			// The worker posts the view anew at the bottom; the old message
+			// says where the table went.
+			t.repost(tableView(t.GameNo))
 			return nil
 		}
 	case "rules":
@@ -315,7 +316,7 @@ func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool)
 		}
 		t.Seats[seat].Unreachable = false
 		if repost && t.Game != nil {
-			ch.forget = append(ch.forget, handView(t.GameNo, seat))
+			t.repost(handView(t.GameNo, seat))
 		}
 		return nil
 	})

@@ -375,8 +375,12 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 		b.clean(ctx, t, j.view, version, later)
 	}
 	// Replaced messages are recorded when their view is sent anew, so
-	// there are none to delete unless a record had some or a view went.
-	if sent || hasStale(records) {
+	// there are none to strip or delete unless a view was sent in this
+	// pass or a record already had some.
+	if sent || hasReplaced(records) {
+		if wait := b.strip(ctx, t, holdGroup, &waiting); !wait.IsZero() {
+			later(wait)
+		}
 		if wait := b.cleanup(ctx, t, &waiting); !wait.IsZero() {
 			later(wait)
 		}
@@ -410,10 +414,11 @@ func (b *Bot) tableWaits(ctx context.Context, t *Table, v string, rec msgRecord)
 	return at, true
 }
 
-// hasStale reports whether any message record lists replaced messages.
-func hasStale(records map[string]string) bool {
+// hasReplaced reports whether any message record lists replaced messages
+// (to strip of their buttons, or to delete).
+func hasReplaced(records map[string]string) bool {
 	for _, raw := range records {
-		if len(parseMsgRecord(raw).Stale) > 0 {
+		if rec := parseMsgRecord(raw); len(rec.Stale) > 0 || len(rec.Strip) > 0 {
 			return true
 		}
 	}
@@ -439,6 +444,9 @@ type redrawJob struct {
 	prio   priority
 	// patience is how long the call may wait from the change it shows.
 	patience time.Duration
+	// gen is the view's repost count (Table.Reposts): a message posted
+	// for an older one is replaced by a fresh message.
+	gen int
 	// quiet: nothing to send, only the record to update (a lazy view).
 	quiet bool
 }
@@ -451,7 +459,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if !ok || gameNo != t.GameNo {
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
-	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience}
+	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience, gen: t.Reposts[view]}
 	back := false // the hand replaces a platform state (showsPlatformState)
 	switch kind {
 	case "table":
@@ -495,10 +503,10 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		}
 	}
 	j.m.Text = Clip(j.m.Text)
-	if rec.shows(j.m) {
+	if rec.shows(j.m) && rec.Gen == j.gen {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && t.Phase == PhasePlaying && !back {
+	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == PhasePlaying && !back {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
 		// which posts a fresh message anyway. No call spent; but the
@@ -511,7 +519,9 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 
 // msgRecord is what the store keeps about a view's message: its id, a
 // digest of what it shows, whether it pinged, replaced messages still to
-// delete (since when), and since when it has been waiting to show a change.
+// delete (since when), and since when it has been waiting to show a change;
+// replaced messages whose buttons are still to be taken away, the view's
+// repost count it was posted for (Table.Reposts) and whether it has buttons.
 // Kept in the table's message hash, so it goes with the table.
 type msgRecord struct {
 	ID         int
@@ -522,6 +532,14 @@ type msgRecord struct {
 	// Pending is the unix ms of the oldest change the message does not
 	// show yet, once a call to show it had to wait; 0 if none.
 	Pending int64
+	// Strip are replaced messages that still show buttons: they lose them
+	// as soon as the budget allows (strip), before any batch deletion.
+	Strip []int
+	// Gen is the view's repost count the message was posted for.
+	Gen int
+	// Buttons: the message shows buttons (records written before this
+	// existed are taken to).
+	Buttons bool
 }
 
 func (r msgRecord) String() string {
@@ -529,37 +547,61 @@ func (r msgRecord) String() string {
 	if r.Ping {
 		ping = "1"
 	}
-	stale := make([]string, len(r.Stale))
-	for i, id := range r.Stale {
-		stale[i] = strconv.Itoa(id)
+	buttons := "0"
+	if r.Buttons {
+		buttons = "1"
 	}
-	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + strings.Join(stale, ",") + ":" +
-		strconv.FormatInt(r.StaleSince, 10) + ":" + strconv.FormatInt(r.Pending, 10)
+	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + joinIDs(r.Stale) + ":" +
+		strconv.FormatInt(r.StaleSince, 10) + ":" + strconv.FormatInt(r.Pending, 10) + ":" +
+		joinIDs(r.Strip) + ":" + strconv.Itoa(r.Gen) + ":" + buttons
+}
+
+func joinIDs(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(id)
+	}
+	return strings.Join(s, ",")
+}
+
+func splitIDs(s string) []int {
+	var ids []int
+	for _, x := range strings.Split(s, ",") {
+		if n, err := strconv.Atoi(x); err == nil && n > 0 {
+			ids = append(ids, n)
+		}
+	}
+	return ids
 }
 
 // parseMsgRecord reads a record (records written before Pending existed
-// have five fields); anything unreadable is an empty record (the view is
-// then posted anew).
+// have five fields, before Strip six); anything unreadable is an empty
+// record (the view is then posted anew).
 func parseMsgRecord(s string) msgRecord {
 	f := strings.Split(s, ":")
-	if len(f) != 5 && len(f) != 6 {
+	if len(f) != 5 && len(f) != 6 && len(f) != 9 {
 		return msgRecord{}
 	}
 	id, err := strconv.Atoi(f[0])
 	if err != nil {
 		return msgRecord{}
 	}
-	r := msgRecord{ID: id, Digest: f[1], Ping: f[2] == "1"}
-	for _, x := range strings.Split(f[3], ",") {
-		if n, err := strconv.Atoi(x); err == nil && n > 0 {
-			r.Stale = append(r.Stale, n)
-		}
-	}
+	r := msgRecord{ID: id, Digest: f[1], Ping: f[2] == "1", Stale: splitIDs(f[3]), Buttons: true}
 	r.StaleSince, _ = strconv.ParseInt(f[4], 10, 64)
-	if len(f) == 6 {
+	if len(f) >= 6 {
 		r.Pending, _ = strconv.ParseInt(f[5], 10, 64)
 	}
+	if len(f) == 9 {
+		r.Strip = splitIDs(f[6])
+		r.Gen, _ = strconv.Atoi(f[7])
+		r.Buttons = f[8] == "1"
+	}
 	return r
+}
+
+// replaced reports whether id is a message this view showed before.
+func (r msgRecord) replaced(id int) bool {
+	return slices.Contains(r.Stale, id) || slices.Contains(r.Strip, id)
 }
 
 // shows reports whether the record's message already shows m.
@@ -572,14 +614,24 @@ func (r msgRecord) shows(m Message) bool {
 func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time, error) {
 	rec, m := j.rec, j.m
 	save := func(r msgRecord) error { return b.store.SetMessage(ctx, t.ID, j.view, r.String()) }
-	if rec.ID != 0 && m.Ping && !rec.Ping {
-		// Turning to "your move": post a fresh message (it notifies at
-		// once); the old one joins the messages to delete later. It is
-		// recorded first, so a crash cannot leave it undeleted.
-		if len(rec.Stale) == 0 {
-			rec.StaleSince = b.now().UnixMilli()
+	if rec.ID != 0 && (m.Ping && !rec.Ping || rec.Gen != j.gen) {
+		// Turning to "your move", or asked to come down to the bottom of
+		// the chat: post a fresh message (it notifies at once). The old
+		// one loses its buttons as soon as the fresh one is there (strip)
+		// and, in a private chat, joins the messages to delete later. It
+		// is recorded first, so a crash cannot leave it behind.
+		old := rec
+		rec = msgRecord{Stale: old.Stale, StaleSince: old.StaleSince, Pending: old.Pending, Strip: old.Strip}
+		if old.Buttons || j.seat < 0 {
+			// The group's old table also says where the table went.
+			rec.Strip = append(slices.Clone(old.Strip), old.ID)
 		}
-		rec = msgRecord{Stale: append(rec.Stale, rec.ID), StaleSince: rec.StaleSince, Pending: rec.Pending}
+		if j.seat >= 0 {
+			if len(old.Stale) == 0 {
+				rec.StaleSince = b.now().UnixMilli()
+			}
+			rec.Stale = append(slices.Clone(old.Stale), old.ID)
+		}
 		if err := save(rec); err != nil {
 			return time.Time{}, err
 		}
@@ -624,7 +676,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 		}
 		switch {
 		case err == nil || isNotModified(err):
-			rec.Digest, rec.Ping = m.digest(), m.Ping
+			rec.Digest, rec.Ping, rec.Buttons = m.digest(), m.Ping, len(m.Keyboard) > 0
 			return done(rec)
 		case !isEditGone(err):
 			return b.unreachable(ctx, t, j.seat, err)
@@ -641,13 +693,123 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 	if err != nil {
 		return b.unreachable(ctx, t, j.seat, err)
 	}
-	rec.ID, rec.Digest, rec.Ping = sent.ID, m.digest(), m.Ping
+	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, m.digest(), m.Ping, j.gen, len(m.Keyboard) > 0
 	return done(rec)
 }
 
 // viewCall names the call that shows a view, for its place in the token's
 // line: the same on every try, so the place is kept (and given up) by name.
 func viewCall(table, view string) string { return table + "/" + view }
+
+// stripPatience is how long a replaced message may keep its buttons once
+// the message replacing it is there; stripSpare is how often a hand's strip
+// refused spare budget looks again.
+const (
+	stripPatience = 3 * time.Second
+	stripSpare    = time.Second
+)
+
+// strip takes the buttons off replaced messages once the message replacing
+// them is posted: a hand's old «your turn» loses its keyboard (the batch
+// deletes it later, or never where Telegram refuses), and the group's old
+// table says the table moved below. One call per message, in its chat's
+// budget like a view's edit. While a game is on, a hand's strip takes only
+// budget nobody waits for (no place in the token's line): on a busy token
+// prompts and tables go first, and the old buttons meanwhile are refused
+// as stale. It returns when to come back for those that had to wait.
+func (b *Bot) strip(ctx context.Context, t *Table, holdGroup bool, waiting *[4]int) time.Time {
+	records, err := b.store.Messages(ctx, t.ID)
+	if err != nil {
+		return b.now().Add(time.Second)
+	}
+	var next time.Time
+	later := func(at time.Time) {
+		if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	for view, raw := range records {
+		rec := parseMsgRecord(raw)
+		kind, _, seat, ok := parseView(view)
+		if !ok || len(rec.Strip) == 0 || rec.ID == 0 {
+			continue // nothing to strip, or its successor is not posted yet
+		}
+		chatID := t.ChatID
+		switch {
+		case seat >= 0 && seat < len(t.Seats):
+			chatID = t.Seats[seat].UserID
+		case seat >= 0:
+			continue
+		case holdGroup:
+			continue // the group's calls wait behind an announcement
+		}
+		call := t.ID + "/strip/" + view
+		spare := seat >= 0 && t.Phase == PhasePlaying
+		if spare {
+			call = ""
+		}
+		var done []int
+		for _, id := range rec.Strip {
+			now := b.now()
+			if wait := b.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
+				waiting[prioTable]++
+				if spare && wait.Before(now.Add(stripSpare)) {
+					wait = now.Add(stripSpare)
+				}
+				later(wait)
+				break
+			}
+			var err error
+			if kind == "table" {
+				// The group's old table says where the table went.
+				err = b.edit(ctx, chatID, id, Message{Text: b.loc(t.Lang).T("table.moved")})
+				if isNotModified(err) {
+					err = nil
+				}
+			} else {
+				err = b.unbutton(ctx, chatID, id)
+			}
+			if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+				later(retry)
+				break
+			}
+			if err != nil && !permanent(err) {
+				b.log.Warn().Err(err).Str("table", t.ID).Msg("old buttons not removed, will retry")
+				later(b.now().Add(2 * time.Second))
+				break
+			}
+			// Done, or Telegram refuses for good (the message is gone).
+			done = append(done, id)
+		}
+		if len(done) == 0 {
+			continue
+		}
+		// Read again: the view may have been redrawn meanwhile.
+		cur := rec
+		if fresh, err := b.store.Messages(ctx, t.ID); err == nil {
+			cur = parseMsgRecord(fresh[view])
+		}
+		cur.Strip = slices.DeleteFunc(cur.Strip, func(id int) bool { return slices.Contains(done, id) })
+		if err := b.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
+			later(b.now().Add(time.Second))
+		}
+	}
+	return next
+}
+
+// unbutton takes a message's buttons away, leaving its text.
+func (b *Bot) unbutton(ctx context.Context, chatID int64, id int) error {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	_, err := b.tg.EditMessageReplyMarkup(cctx, &tgbot.EditMessageReplyMarkupParams{
+		ChatID: chatID, MessageID: id,
+		ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}},
+	})
+	if err != nil && !isNotModified(err) {
+		return fmt.Errorf("editMessageReplyMarkup: %w", err)
+	}
+	return nil
+}
 
 // Replaced messages are deleted in batches, one deleteMessages call for up
 // to 100 of a chat, at the lowest priority: when the oldest has waited

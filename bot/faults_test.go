@@ -405,7 +405,9 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 	close(gate)
 	wg.Wait()
 	applied, stale, notYours := 0, 0, 0
-	staleText, notYoursText := h.T("error.stale"), h.T("error.not_yours")
+	// The hand is the latest message and its owner waits: stale presses
+	// say the move was made.
+	staleText, notYoursText := h.T("error.stale_done_wait"), h.T("error.not_yours")
 	for i, r := range results {
 		if r.err != nil {
 			t.Fatalf("press %d: %v", i, r.err)

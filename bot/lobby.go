@@ -63,6 +63,7 @@ func (t *Table) openLobby(kind string, creator Seat) {
 	t.Memory = nil
 	t.Event = nil
 	t.StopAsked = 0
+	t.Reposts = nil
 	t.stopTimers()
 }
 
@@ -393,8 +394,11 @@ func (b *Bot) askStop(t *Table, ch *change, user int64, admin bool) error {
 
 // onStop handles the confirmation buttons of /stop.
 func (b *Bot) onStop(t *Table, ch *change, p payload, who int64) error {
-	if t.Phase == PhaseIdle || p.Game != t.GameNo || t.StopAsked == 0 {
-		return refuse("error.stale")
+	switch {
+	case t.Phase == PhaseIdle || p.Game != t.GameNo:
+		return refuse("error.stale_game")
+	case t.StopAsked == 0:
+		return refuse("stop.answered")
 	}
 	if who != t.StopAsked {
 		return refuse("stop.not_yours")

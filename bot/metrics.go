@@ -172,6 +172,12 @@ func (t instrumented) EditMessageText(ctx context.Context, p *tgbot.EditMessageT
 	return r, err
 }
 
+func (t instrumented) EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {
+	r, err := t.Telegram.EditMessageReplyMarkup(ctx, p)
+	t.record("editMessageReplyMarkup", err)
+	return r, err
+}
+
 func (t instrumented) DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageParams) (bool, error) {
 	r, err := t.Telegram.DeleteMessage(ctx, p)
 	t.record("deleteMessage", err)

@@ -26,6 +26,10 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
 	}
+	if !fromItsMessage(q, p) {
+		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.foreign"), false, "")
+		return nil
+	}
 	switch p.Op {
 	case 'i':
 		return b.onInfo(ctx, q, p)
@@ -48,7 +52,14 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			admin = b.isAdmin(ctx, chat, q.From.ID)
 		}
 	}
+	// A seat's button on a hand message that was replaced (its buttons
+	// not yet taken away) is stale even if the seat has not acted since;
+	// on the current message a stale button means the move was made.
+	hand := b.handMessage(ctx, q, p)
 	t, ch, err := b.update(ctx, p.Table, updateID, func(t *Table, ch *change) error {
+		if hand.replaced && t.Phase == PhasePlaying && p.Game == t.GameNo {
+			return refuse("error.stale")
+		}
 		switch p.Op {
 		case 'a':
 			return b.onAction(t, ch, p, q.From.ID)
@@ -84,6 +95,14 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		b.answer(ctx, q, ch.answer, false, "")
 	case errors.Is(err, errOpenChat):
 		b.answer(ctx, q, l.T("lobby.open_chat"), false, b.deepLink(joinPrefix+p.Table))
+	case errors.As(err, &r) && r.key == "error.stale" && hand.current:
+		// The latest message: its buttons wait for the player's turn
+		// (a waiting hand is not redrawn), or are about to be redrawn.
+		key := "error.stale_done_wait"
+		if b.toAct(t, p.Args[0]) {
+			key = "error.stale_done_now"
+		}
+		b.answer(ctx, q, l.T(key), false, "")
 	case errors.As(err, &r):
 		b.answer(ctx, q, r.text(l), false, "")
 	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
@@ -94,6 +113,9 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	default:
 		return err // not answered: the redelivered update will answer it
 	}
+	if p.Op == 's' {
+		b.settleStop(ctx, q, ch, err)
+	}
 	return nil
 }
 
@@ -102,6 +124,83 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 func pressedIn(q *models.CallbackQuery, id string) bool {
 	chat, _, err := parseTableID(id)
 	return err == nil && q.Message.Message != nil && q.Message.Message.Chat.ID == chat && chat < 0
+}
+
+// fromItsMessage reports whether a press that changes the very message it
+// came from (a rules page turned, a question answered) came from a message
+// made for it: one that carries a button of the same kind. Telegram sends
+// the message as it is now, keyboard included, so a forged press (a page
+// turn sent against the winner's message) is refused and changes nothing.
+// Other presses change the table, whose messages the bot keeps itself.
+func fromItsMessage(q *models.CallbackQuery, p payload) bool {
+	if p.Op != 'r' && p.Op != 'f' && p.Op != 's' {
+		return true
+	}
+	msg := q.Message.Message
+	if msg == nil {
+		// Too old to be sent along: no message is changed (a /forgetme
+		// answer is sent anew, a page cannot be turned).
+		return p.Op != 'r'
+	}
+	if msg.ReplyMarkup == nil {
+		return false
+	}
+	for _, row := range msg.ReplyMarkup.InlineKeyboard {
+		for _, bt := range row {
+			if o, err := parsePayload(bt.CallbackData); err == nil && o.Op == p.Op {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pressedHand is where a seat's button was pressed: on a hand message
+// the view replaced, or on its current one.
+type pressedHand struct{ replaced, current bool }
+
+// handMessage looks up the seat's hand record for a seat's button (read
+// before the change, which stays pure); a lookup that fails knows nothing.
+func (b *Bot) handMessage(ctx context.Context, q *models.CallbackQuery, p payload) pressedHand {
+	msg := q.Message.Message
+	if msg == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b') {
+		return pressedHand{}
+	}
+	records, err := b.store.Messages(ctx, p.Table)
+	if err != nil {
+		return pressedHand{}
+	}
+	rec := parseMsgRecord(records[handView(p.Game, p.Args[0])])
+	return pressedHand{replaced: rec.replaced(msg.ID), current: rec.ID != 0 && rec.ID == msg.ID}
+}
+
+// toAct reports whether a seat has to act in the table's game now.
+func (b *Bot) toAct(t *Table, seat int) bool {
+	if t == nil || t.Phase != PhasePlaying {
+		return false
+	}
+	_, st, err := b.decode(t)
+	return err == nil && slices.Contains(st.ToAct(), game.Seat(seat))
+}
+
+// settleStop turns an answered /stop question into its answer, so its
+// buttons are gone; a press on a question already settled (answered on
+// another copy, or its game over) takes that copy's buttons away.
+func (b *Bot) settleStop(ctx context.Context, q *models.CallbackQuery, ch *change, err error) {
+	msg := q.Message.Message
+	key, _ := RefusalKey(err)
+	if msg == nil || (err != nil && key != "stop.answered" && key != "error.stale_game") {
+		return
+	}
+	b.waitAdmit(ctx, msg.Chat.ID)
+	if err == nil {
+		err = b.edit(ctx, msg.Chat.ID, msg.ID, Message{Text: ch.answer})
+	} else {
+		err = b.unbutton(ctx, msg.Chat.ID, msg.ID)
+	}
+	if err != nil && !isNotModified(err) {
+		b.log.Debug().Err(err).Msg("stop question not settled")
+	}
 }
 
 func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {

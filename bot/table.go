@@ -54,12 +54,17 @@ type Table struct {
 	Started time.Time `json:"started,omitempty"`
 	// Event is the last notable thing that happened, shown on the table
 	// message (a timeout, a stop).
-	Event *Event `json:"event,omitempty"`
+	Event     *Event `json:"event,omitempty"`
+	StopAsked int64  `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
 	// ResultsSent is the result id whose private results were queued, so
 	// a result entry retried after a crash queues them once.
-	ResultsSent string    `json:"results_sent,omitempty"`
-	StopAsked   int64     `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
-	Updated     time.Time `json:"updated"`
+	ResultsSent string `json:"results_sent,omitempty"`
+	// Reposts counts, per view of this game, the requests to post its
+	// message anew at the bottom of the chat (/table, /start): a message
+	// showing an older count is replaced, and the replaced one loses its
+	// buttons (deliver.go).
+	Reposts map[string]int `json:"reposts,omitempty"`
+	Updated time.Time      `json:"updated"`
 }
 
 // Seat is one player at the table.
@@ -223,6 +228,15 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 		return "hand", gameNo, seat, err == nil && seat >= 0 && handView(gameNo, seat) == v
 	}
 	return "", 0, 0, false
+}
+
+// repost asks for a view's message to be posted anew at the bottom of the
+// chat by the next delivery.
+func (t *Table) repost(view string) {
+	if t.Reposts == nil {
+		t.Reposts = map[string]int{}
+	}
+	t.Reposts[view]++
 }
 
 // Replay rebuilds a table's game from its seed and action log. It must

@@ -593,11 +593,7 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 	me := v.Seats[seat]
 	var lines []string
 	if v.Step == ce.StepDrawn {
-		key := "chef.hand_drawn_dish"
-		if v.Drawn.IsAction() {
-			key = "chef.hand_drawn_action"
-		}
-		lines = append(lines, l.T(key, "Card", chefCardAcc(l, v.Drawn)))
+		lines = append(lines, l.T(chefDrawnKey(v), "Card", chefCardAcc(l, v.Drawn)))
 	} else {
 		lines = append(lines, l.T("chef.hand_turn"))
 	}
@@ -664,6 +660,29 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 		kb = append(kb, []bot.Button{btn(l.T("chef.btn.end"), ce.EndAction())})
 	}
 	return strings.Join(lines, "\n"), kb
+}
+
+// chefDrawnKey is the line after a draw, naming only what the keyboard
+// offers: playing the action card drawn (when it can be played now),
+// discarding a dish (when there is one), keeping everything.
+func chefDrawnKey(v ce.SeatView) string {
+	discard := len(chefFlowActions(v.Legal, chefFlowDiscard)) > 0
+	if !v.Drawn.IsAction() {
+		return "chef.hand_drawn_dish" // a dish drawn can always go back
+	}
+	play := slices.ContainsFunc(v.Legal, func(a game.Action) bool {
+		m, ok := ce.DecodeAction(a)
+		return ok && m.Kind == ce.KindPlay && m.Card == v.Drawn
+	})
+	switch {
+	case play && discard:
+		return "chef.hand_drawn_action"
+	case play:
+		return "chef.hand_drawn_action_keep"
+	case discard:
+		return "chef.hand_drawn_unplayable"
+	}
+	return "chef.hand_drawn_unplayable_keep"
 }
 
 // moveLabel is the button of a flow's only move, named in full: «🥗 Диета

@@ -108,6 +108,16 @@ func TestGoldenChef(t *testing.T) {
 				sb.WriteString("════════ " + deal + ": draw, " + c.play + "\n" + golden.Render(t, g, tab, nil))
 			}
 		}
+		// What the drawer is told can be done: only what the buttons do.
+		for _, deal := range []string{
+			"0:- 1:org 2:o discard:n pile:D", // playable, nothing to discard
+			"0:pg 1:- 2:o discard:n pile:D",  // not playable (Серёжа has no dish), a dish to discard
+			"0:- 1:- 2:org discard:n pile:D", // neither: only «keep»
+			"0:- 1:- 2:org discard:n pile:C",
+		} {
+			tab, _ := chefDeal(t, 3, nil, deal, "draw")
+			sb.WriteString("════════ " + deal + ": draw\n" + golden.Render(t, g, tab, nil))
+		}
 		tab, _ := chefDeal(t, 2, nil, "0:orpgbn 1:org discard:n pile:Cb", "announce", "draw", "redraw")
 		sb.WriteString("════════ a Chef drawn onto a complete menu, redrawn\n" + golden.Render(t, g, tab, nil))
 		golden.Check(t, "chef_cards", sb.String())

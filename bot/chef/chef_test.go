@@ -403,3 +403,49 @@ func TestChefLossesTold(t *testing.T) {
 		t.Error("the news is repeated after the victim's own move")
 	}
 }
+
+// TestChefDrawnLineSaysWhatTheButtonsDo plays random games and checks, at
+// every draw of an action card, that the line above the buttons offers
+// playing it only when a button plays it and discarding only when a button
+// discards: «play it at once — or discard» was shown with only «keep» on
+// the keyboard.
+func TestChefDrawnLineSaysWhatTheButtonsDo(t *testing.T) {
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	seen := map[string]int{}
+	for k := 0; k < 40 && len(seen) < 4; k++ {
+		n := ce.MinPlayers + k%(ce.MaxPlayers-ce.MinPlayers+1)
+		tab, st := chefTestTable(t, n, nil, uint64(7000+k))
+		r := rand.New(rand.NewPCG(uint64(k), 3))
+		for !st.Over() {
+			seat := int(st.ToAct()[0])
+			v := st.SeatView(game.Seat(seat))
+			if v.Step == ce.StepDrawn && v.Drawn.IsAction() {
+				play, discard := false, false
+				for a := range chefReachable(t, l, tab, st, seat) {
+					m, _ := ce.DecodeAction(a)
+					play = play || m.Kind == ce.KindPlay && m.Card == v.Drawn
+					discard = discard || m.Kind == ce.KindDiscard
+				}
+				want := map[[2]bool]string{
+					{true, true}:   "chef.hand_drawn_action",
+					{true, false}:  "chef.hand_drawn_action_keep",
+					{false, true}:  "chef.hand_drawn_unplayable",
+					{false, false}: "chef.hand_drawn_unplayable_keep",
+				}[[2]bool{play, discard}]
+				if got := chefDrawnKey(v); got != want {
+					t.Fatalf("drawn %v, play %v, discard %v: line %s, want %s", v.Drawn, play, discard, got, want)
+				}
+				seen[want]++
+			}
+			legal := st.Legal(game.Seat(seat))
+			if err := st.Apply(game.Seat(seat), legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+			tab.Seats[seat].Nonce++
+			golden.Sync(t, tab, st)
+		}
+	}
+	if seen["chef.hand_drawn_unplayable_keep"] == 0 || len(seen) < 3 {
+		t.Fatalf("drawn lines met: %v; want the unplayable card with nothing to discard among three", seen)
+	}
+}

@@ -267,12 +267,14 @@ func TestChefStaleAndForeignPresses(t *testing.T) {
 		if ans, err := u.PressData(msg, final.CallbackData); err != nil || ans.Text != "" {
 			t.Fatalf("final press %q: %+v, %v", final.Text, ans, err)
 		}
-		// The same buttons again, after the move: stale, harmless.
+		// The same buttons again, after the move: stale, harmless; the
+		// message is still the latest (a waiting hand is not redrawn), so
+		// the toast says the move was made.
 		v = h.Version(group)
-		h.ExpectAnswer(u, msg, draft.CallbackData, h.T("error.stale"))
-		h.ExpectAnswer(u, msg, final.CallbackData, h.T("error.stale"))
+		h.ExpectAnswer(u, msg, draft.CallbackData, h.T("error.stale_done_wait"))
+		h.ExpectAnswer(u, msg, final.CallbackData, h.T("error.stale_done_wait"))
 		if move.CallbackData != "" {
-			h.ExpectAnswer(u, msg, move.CallbackData, h.T("error.stale"))
+			h.ExpectAnswer(u, msg, move.CallbackData, h.T("error.stale_done_wait"))
 		}
 		if got := h.Version(group); got != v {
 			t.Fatalf("stale presses changed the table: version %d → %d", v, got)

@@ -51,6 +51,10 @@ func (t *instantTelegram) EditMessageText(_ context.Context, p *tgbot.EditMessag
 	return t.msg(p.ChatID), nil
 }
 
+func (t *instantTelegram) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {
+	return t.msg(p.ChatID), nil
+}
+
 func (t *instantTelegram) DeleteMessage(context.Context, *tgbot.DeleteMessageParams) (bool, error) {
 	return true, nil
 }
