@@ -175,7 +175,7 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1, GlobalSlice: time.Second,
 	}}}
-	b.budget = newBudget(1)
+	b.budget, b.waits = newBudget(1), newWaits()
 	ctx := context.Background()
 	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
 	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
