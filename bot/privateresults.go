@@ -66,20 +66,16 @@ func personOf(player string) (int64, bool) {
 func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) Message {
 	l := b.loc(t.Lang)
 	s := e.Seats[i]
-	place := strconv.Itoa(s.Place)
 	shared := 0
 	for _, o := range e.Seats {
 		if o.Place == s.Place {
 			shared++
 		}
 	}
-	if shared > 1 {
-		place += "–" + strconv.Itoa(s.Place+shared-1)
-	}
 	players := max(e.Players, len(e.Seats))
 	lines := []string{
 		l.T("private.title", "Game", b.gameTitle(l, e.Game), "Title", Esc(t.Title)),
-		l.T("private.place", "Place", place, "Players", players, "Score", integer(s.Score)),
+		l.T("private.place", "Place", placeRange(s.Place, shared), "Players", players, "Score", integer(s.Score)),
 	}
 	switch {
 	case s.Unrated:

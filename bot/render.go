@@ -348,11 +348,14 @@ func placeText(all []standing, i int) string {
 
 // placeLabel is place p held by n players: "2." alone, "2–3." shared by
 // two.
-func placeLabel(p, n int) string {
+func placeLabel(p, n int) string { return placeRange(p, n) + "." }
+
+// placeRange is place p shared by n seats: «2», or «2–3» for two.
+func placeRange(p, n int) string {
 	if n > 1 {
-		return strconv.Itoa(p) + "–" + strconv.Itoa(p+n-1) + "."
+		return strconv.Itoa(p) + "–" + strconv.Itoa(p+n-1)
 	}
-	return strconv.Itoa(p) + "."
+	return strconv.Itoa(p)
 }
 
 // ResultTable is the «Итоги» block: places best first, one line per seat,
