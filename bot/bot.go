@@ -110,8 +110,9 @@ func (c *Config) setDefaults() {
 // Store is what the bot needs from persistence (store.Redis or store.Bolt).
 type Store interface {
 	Load(ctx context.Context, table string) (store.Record, error)
-	// LoadFor is Load and Applied in one read.
-	LoadFor(ctx context.Context, table string, updateID int64) (store.Record, bool, error)
+	// LoadFor is Load and Applied in one read, with a view's message
+	// record when asked.
+	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
 	Commit(ctx context.Context, table string, c store.Change) (int64, error)
 	Applied(ctx context.Context, table string, updateID int64) (bool, error)
 	Delete(ctx context.Context, table string) error
@@ -280,6 +281,9 @@ type change struct {
 	seated []int64
 	// finished is set when the change ended a game.
 	finished bool
+	// viewRecord is the message record of the view updateSeeing was asked
+	// to read along ("" for none): input, not an effect.
+	viewRecord string
 }
 
 const maxCommitAttempts = 8
@@ -295,6 +299,14 @@ func conflictBackoff(attempt int) time.Duration {
 // when none exists. An error from fn commits nothing. updateID (if > 0) is
 // recorded with the change, so a redelivered update is not applied twice.
 func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *Table, ch *change) error) (*Table, *change, error) {
+	return b.updateSeeing(ctx, id, updateID, "", fn)
+}
+
+// updateSeeing is update whose change also sees the message record of view
+// (change.viewRecord), read with the table in one round trip on every
+// attempt: a press on a hand message learns whether that message is the
+// hand's current one without a read of its own.
+func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view string, fn func(t *Table, ch *change) error) (*Table, *change, error) {
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		// A redelivered update must not be judged against the state its
 		// first delivery produced (it would be refused as stale); the
@@ -303,14 +315,14 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 		if attempt > 0 {
 			check = 0
 		}
-		t, version, seen, err := b.loadFor(ctx, id, check)
+		t, version, seen, viewRecord, err := b.loadFor(ctx, id, check, view)
 		if err != nil {
 			return nil, nil, err
 		}
 		if seen {
 			return t, &change{}, errDuplicate
 		}
-		ch := &change{}
+		ch := &change{viewRecord: viewRecord}
 		if err := fn(t, ch); err != nil {
 			var r *refusal
 			if updateID > 0 && errors.As(err, &r) {
@@ -373,29 +385,30 @@ func (b *Bot) afterCommit(ctx context.Context, t *Table, ch *change) {
 
 // load returns the table and its version, or a fresh idle table at version 0.
 func (b *Bot) load(ctx context.Context, id string) (*Table, int64, error) {
-	t, version, _, err := b.loadFor(ctx, id, 0)
+	t, version, _, _, err := b.loadFor(ctx, id, 0, "")
 	return t, version, err
 }
 
 // loadFor is load, also telling whether updateID (if not 0) was already
-// applied to the table: one read of the store for both.
-func (b *Bot) loadFor(ctx context.Context, id string, updateID int64) (*Table, int64, bool, error) {
-	rec, seen, err := b.store.LoadFor(ctx, id, updateID)
+// applied to the table, and the message record of view (if not ""): one
+// read of the store for all.
+func (b *Bot) loadFor(ctx context.Context, id string, updateID int64, view string) (*Table, int64, bool, string, error) {
+	rec, seen, viewRecord, err := b.store.LoadFor(ctx, id, updateID, view)
 	if errors.Is(err, store.ErrNotFound) {
 		chat, thread, perr := parseTableID(id)
 		if perr != nil {
-			return nil, 0, false, perr
+			return nil, 0, false, "", perr
 		}
-		return &Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: PhaseIdle}, 0, false, nil
+		return &Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: PhaseIdle}, 0, false, "", nil
 	}
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("load %s: %w", id, err)
+		return nil, 0, false, "", fmt.Errorf("load %s: %w", id, err)
 	}
 	t, err := decodeTable(rec.Data)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, "", err
 	}
-	return t, rec.Version, seen, nil
+	return t, rec.Version, seen, viewRecord, nil
 }
 
 // views lists every view of the table; all are marked dirty on each change

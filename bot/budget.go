@@ -245,12 +245,12 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	if until, known := b.chatRefused(chat, now); known {
 		return later(until.Sub(now))
 	}
-	if call != "" {
-		// Refused its turn in the token's line: it keeps its place there
-		// until it comes back at the time it was given.
-		if until, known := b.waits.refused("turn/"+call, deadline, now); known {
-			return later(until.Sub(now))
-		}
+	// Refused its turn in the token's line: a named call keeps its place
+	// there until it comes back at the time it was given; a call without a
+	// name (spare budget) waits behind every named one, so one refusal
+	// holds for them all until then.
+	if until, known := b.waits.refused(turnMemo(call), deadline, now); known {
+		return later(until.Sub(now))
 	}
 	for _, l := range chat {
 		if !l.wants {
@@ -273,9 +273,7 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 		return failed(err)
 	}
 	if !ok {
-		if call != "" {
-			b.waits.note("turn/"+call, deadline, now.Add(wait), now)
-		}
+		b.waits.note(turnMemo(call), deadline, now.Add(wait), now)
 		return later(wait)
 	}
 	b.budget.admitted(now)
@@ -303,6 +301,15 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 		}
 	}
 	return time.Time{}
+}
+
+// turnMemo names a call's refused turn in waits; every call without a name
+// shares one.
+func turnMemo(call string) string {
+	if call == "" {
+		return "spare"
+	}
+	return "turn/" + call
 }
 
 // chatLimit is one of a chat's limits on the bot's calls.

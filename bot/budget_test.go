@@ -185,7 +185,11 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	}
 	strip := func() {
 		var waiting [4]int
-		b.strip(ctx, tab, false, &waiting)
+		records, err := b.store.Messages(ctx, tab.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.strip(ctx, tab, records, false, &waiting)
 	}
 	// The token's one call of this second is used; a table edit waits in
 	// line, due after the strip would be.

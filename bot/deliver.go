@@ -165,11 +165,7 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 		}
 	}
 	var next time.Time
-	later := func(at time.Time) {
-		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
+	later := func(at time.Time) { next = earliest(next, at) }
 	if t.Phase == PhasePlaying {
 		later(t.nextTimer())
 	}
@@ -300,11 +296,7 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 		b.log.Warn().Err(err).Str("table", t.ID).Msg("prune message records")
 	}
 	var next time.Time
-	later := func(at time.Time) {
-		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
+	later := func(at time.Time) { next = earliest(next, at) }
 	var jobs []redrawJob
 	var waiting [4]int
 	for v := range marks {
@@ -378,10 +370,7 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 	// there are none to strip or delete unless a view was sent in this
 	// pass or a record already had some.
 	if sent || hasReplaced(records) {
-		if wait := b.strip(ctx, t, holdGroup, &waiting); !wait.IsZero() {
-			later(wait)
-		}
-		if wait := b.cleanup(ctx, t, &waiting); !wait.IsZero() {
+		if wait := b.tidy(ctx, t, records, sent, holdGroup, &waiting); !wait.IsZero() {
 			later(wait)
 		}
 	}
@@ -701,6 +690,39 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 // line: the same on every try, so the place is kept (and given up) by name.
 func viewCall(table, view string) string { return table + "/" + view }
 
+// tidy strips replaced messages of their buttons, then deletes those due
+// (strip, cleanup). records are the table's message records as the pass
+// read them; they are read again when the pass sent a view (which records
+// the message it replaced) or the strip wrote them. Both write a record
+// only after reading it afresh, so a view redrawn meanwhile is kept.
+func (b *Bot) tidy(ctx context.Context, t *Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
+	reread := func() bool {
+		fresh, err := b.store.Messages(ctx, t.ID)
+		if err != nil {
+			return false
+		}
+		records = fresh
+		return true
+	}
+	retry := b.now().Add(time.Second)
+	if sent && !reread() {
+		return retry
+	}
+	next, wrote := b.strip(ctx, t, records, holdGroup, waiting)
+	if wrote && !reread() {
+		return earliest(next, retry)
+	}
+	return earliest(next, b.cleanup(ctx, t, records, waiting))
+}
+
+// earliest is the sooner of two times, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
 // stripPatience is how long a replaced message may keep its buttons once
 // the message replacing it is there; stripSpare is how often a hand's strip
 // refused spare budget looks again.
@@ -717,17 +739,10 @@ const (
 // budget nobody waits for (no place in the token's line): on a busy token
 // prompts and tables go first, and the old buttons meanwhile are refused
 // as stale. It returns when to come back for those that had to wait.
-func (b *Bot) strip(ctx context.Context, t *Table, holdGroup bool, waiting *[4]int) time.Time {
-	records, err := b.store.Messages(ctx, t.ID)
-	if err != nil {
-		return b.now().Add(time.Second)
-	}
+func (b *Bot) strip(ctx context.Context, t *Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
+	wrote := false
 	var next time.Time
-	later := func(at time.Time) {
-		if next.IsZero() || at.Before(next) {
-			next = at
-		}
-	}
+	later := func(at time.Time) { next = earliest(next, at) }
 	for view, raw := range records {
 		rec := parseMsgRecord(raw)
 		kind, _, seat, ok := parseView(view)
@@ -790,11 +805,12 @@ func (b *Bot) strip(ctx context.Context, t *Table, holdGroup bool, waiting *[4]i
 			cur = parseMsgRecord(fresh[view])
 		}
 		cur.Strip = slices.DeleteFunc(cur.Strip, func(id int) bool { return slices.Contains(done, id) })
+		wrote = true
 		if err := b.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
 			later(b.now().Add(time.Second))
 		}
 	}
-	return next
+	return next, wrote
 }
 
 // unbutton takes a message's buttons away, leaving its text.
@@ -829,17 +845,9 @@ const (
 
 // cleanup deletes the replaced messages that are due. It returns when to
 // come back for those that are not, or that had to wait for the limits.
-func (b *Bot) cleanup(ctx context.Context, t *Table, waiting *[4]int) time.Time {
-	records, err := b.store.Messages(ctx, t.ID)
-	if err != nil {
-		return b.now().Add(time.Second)
-	}
+func (b *Bot) cleanup(ctx context.Context, t *Table, records map[string]string, waiting *[4]int) time.Time {
 	var next time.Time
-	later := func(at time.Time) {
-		if next.IsZero() || at.Before(next) {
-			next = at
-		}
-	}
+	later := func(at time.Time) { next = earliest(next, at) }
 	now := b.now()
 	for view, raw := range records {
 		rec := parseMsgRecord(raw)

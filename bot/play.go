@@ -55,8 +55,9 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	// A seat's button on a hand message that was replaced (its buttons
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.
-	hand := b.handMessage(ctx, q, p)
-	t, ch, err := b.update(ctx, p.Table, updateID, func(t *Table, ch *change) error {
+	var hand pressedHand
+	t, ch, err := b.updateSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *Table, ch *change) error {
+		hand = pressedOn(q, ch.viewRecord)
 		if hand.replaced && t.Phase == PhasePlaying && p.Game == t.GameNo {
 			return refuse("error.stale")
 		}
@@ -159,18 +160,23 @@ func fromItsMessage(q *models.CallbackQuery, p payload) bool {
 // the view replaced, or on its current one.
 type pressedHand struct{ replaced, current bool }
 
-// handMessage looks up the seat's hand record for a seat's button (read
-// before the change, which stays pure); a lookup that fails knows nothing.
-func (b *Bot) handMessage(ctx context.Context, q *models.CallbackQuery, p payload) pressedHand {
+// handOf is the hand view whose message a seat's button was pressed on,
+// or "" for any other press.
+func handOf(q *models.CallbackQuery, p payload) string {
+	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b') {
+		return ""
+	}
+	return handView(p.Game, p.Args[0])
+}
+
+// pressedOn tells where a seat's button was pressed from the hand's message
+// record (read with the table); no record knows nothing.
+func pressedOn(q *models.CallbackQuery, record string) pressedHand {
 	msg := q.Message.Message
-	if msg == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b') {
+	if msg == nil || record == "" {
 		return pressedHand{}
 	}
-	records, err := b.store.Messages(ctx, p.Table)
-	if err != nil {
-		return pressedHand{}
-	}
-	rec := parseMsgRecord(records[handView(p.Game, p.Args[0])])
+	rec := parseMsgRecord(record)
 	return pressedHand{replaced: rec.replaced(msg.ID), current: rec.ID != 0 && rec.ID == msg.ID}
 }
 

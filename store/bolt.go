@@ -135,15 +135,17 @@ func sub(tx *bolt.Tx, name, bucket string, create bool) (*bolt.Bucket, error) {
 
 // Load returns the table's state, or ErrNotFound.
 func (b *Bolt) Load(ctx context.Context, name string) (Record, error) {
-	rec, _, err := b.LoadFor(ctx, name, 0)
+	rec, _, _, err := b.LoadFor(ctx, name, 0, "")
 	return rec, err
 }
 
-// LoadFor is Load and Applied in one read: the table's state, and whether
-// updateID was already applied to it (false for 0).
-func (b *Bolt) LoadFor(ctx context.Context, name string, updateID int64) (Record, bool, error) {
+// LoadFor is Load and Applied in one read: the table's state, whether
+// updateID was already applied to it (false for 0), and, when view is not
+// empty, that view's message record ("" for none).
+func (b *Bolt) LoadFor(ctx context.Context, name string, updateID int64, view string) (Record, bool, string, error) {
 	var rec Record
 	var seen bool
+	var message string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		t := table(tx, name)
 		if t == nil {
@@ -157,12 +159,15 @@ func (b *Bolt) LoadFor(ctx context.Context, name string, updateID int64) (Record
 			return ErrNotFound
 		}
 		rec = Record{Version: i64(v[:8]), Data: clone(v[8:])}
+		if m := t.Bucket([]byte(bucketMsg)); m != nil && view != "" {
+			message = string(m.Get([]byte(view)))
+		}
 		return nil
 	})
 	if err != nil {
-		return Record{}, false, err
+		return Record{}, false, "", err
 	}
-	return rec, seen, nil
+	return rec, seen, message, nil
 }
 
 // Applied reports whether update id was recorded with a change of the table

@@ -17,7 +17,7 @@ import (
 // its behaviour for each of them.
 type tableStore interface {
 	Load(ctx context.Context, table string) (store.Record, error)
-	LoadFor(ctx context.Context, table string, updateID int64) (store.Record, bool, error)
+	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
 	Views(ctx context.Context, table string) (map[string]string, map[string]int64, error)
 	Commit(ctx context.Context, table string, c store.Change) (int64, error)
 	Delete(ctx context.Context, table string) error
@@ -157,7 +157,7 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 			applied bool
 			err     error
 		}{{"g", 100, true, nil}, {"g", 101, false, nil}, {"g", 0, false, nil}, {"other", 100, false, store.ErrNotFound}} {
-			rec, applied, err := s.LoadFor(ctx, c.table, c.update)
+			rec, applied, _, err := s.LoadFor(ctx, c.table, c.update, "")
 			wantErr(t, err, c.err)
 			if applied != c.applied {
 				t.Errorf("LoadFor(%s, %d) applied = %v, want %v", c.table, c.update, applied, c.applied)
@@ -377,6 +377,19 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		ok(t, err)
 		if !reflect.DeepEqual(records, map[string]string{"table": "503:d"}) || !reflect.DeepEqual(marks, map[string]int64{"hand:42": 3}) {
 			t.Fatalf("Views = %v, %v; want the table's record and hand:42 marked at 3", records, marks)
+		}
+		// LoadFor reads one view's record along with the table.
+		for view, want := range map[string]string{"table": "503:d", "hand:42": "", "": ""} {
+			rec, applied, msg, err := s.LoadFor(ctx, "g", 0, view)
+			ok(t, err)
+			if rec.Version != 3 || applied || msg != want {
+				t.Fatalf("LoadFor(g, 0, %q) = v%d, %v, %q; want v3, false, %q", view, rec.Version, applied, msg, want)
+			}
+		}
+		_, _, msg, err := s.LoadFor(ctx, "absent", 5, "table")
+		wantErr(t, err, store.ErrNotFound)
+		if msg != "" {
+			t.Fatalf("LoadFor of an absent table gave the message %q", msg)
 		}
 		// Message ids of a table not yet created are fine too.
 		ok(t, s.SetMessage(ctx, "new", "lobby", "7"))

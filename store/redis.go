@@ -121,27 +121,50 @@ func (r *Redis) record(table string, cmd *redis.SliceCmd) (Record, error) {
 	return Record{Data: []byte(d), Version: ver}, nil
 }
 
-// LoadFor is Load and Applied in one round trip: the table's state, and
-// whether updateID was already applied to it (false for 0). A table that
-// does not exist gives ErrNotFound and applied false.
-func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64) (Record, bool, error) {
-	if updateID <= 0 {
+// LoadFor is Load and Applied in one round trip: the table's state,
+// whether updateID was already applied to it (false for 0), and, when view
+// is not empty, that view's message record as Messages has it ("" for
+// none) — what a press needs to know of the message it came from. A table
+// that does not exist gives ErrNotFound and applied false.
+func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64, view string) (Record, bool, string, error) {
+	if updateID <= 0 && view == "" {
 		rec, err := r.Load(ctx, table)
-		return rec, false, err
+		return rec, false, "", err
 	}
 	pipe := r.c.Pipeline()
-	seen := pipe.ZScore(ctx, r.updKey(table), strconv.FormatInt(updateID, 10))
+	var seen *redis.FloatCmd
+	if updateID > 0 {
+		seen = pipe.ZScore(ctx, r.updKey(table), strconv.FormatInt(updateID, 10))
+	}
 	load := pipe.HMGet(ctx, r.recKey(table), "d", "v")
+	var msg *redis.StringCmd
+	if view != "" {
+		msg = pipe.HGet(ctx, r.msgKey(table), view)
+	}
 	_, _ = pipe.Exec(ctx) // each command's error is read below
-	applied := true
-	switch err := seen.Err(); {
-	case errors.Is(err, redis.Nil):
-		applied = false
-	case err != nil:
-		return Record{}, false, fmt.Errorf("store: applied %s: %w", table, err)
+	applied := false
+	if seen != nil {
+		switch err := seen.Err(); {
+		case err == nil:
+			applied = true
+		case !errors.Is(err, redis.Nil):
+			return Record{}, false, "", fmt.Errorf("store: applied %s: %w", table, err)
+		}
+	}
+	message := ""
+	if msg != nil {
+		switch err := msg.Err(); {
+		case err == nil:
+			message = msg.Val()
+		case !errors.Is(err, redis.Nil):
+			return Record{}, false, "", fmt.Errorf("store: message %s %s: %w", table, view, err)
+		}
 	}
 	rec, err := r.record(table, load)
-	return rec, applied && err == nil, err
+	if err != nil {
+		return Record{}, false, "", err
+	}
+	return rec, applied, message, nil
 }
 
 // commitScript applies one Change with compare-and-set on the version.
