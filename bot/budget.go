@@ -268,6 +268,11 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	}
 	slice := b.cfg.Limits.GlobalSlice
 	perSlice := max(1, int(math.Round(float64(b.cfg.Limits.GlobalPerSecond)*slice.Seconds())))
+	if call == "" {
+		// Spare budget is what a slice has left at half its calls: a call
+		// nobody waits for must not fill the slice a prompt arrives in.
+		perSlice = max(1, perSlice/2)
+	}
 	ok, wait, err := b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
 	if err != nil {
 		return failed(err)

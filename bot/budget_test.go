@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -222,5 +223,34 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	}
 	if rec := parseMsgRecord(recs[view]); len(rec.Strip) != 0 || rec.ID != 11 {
 		t.Fatalf("record after the strip: %+v", rec)
+	}
+}
+
+// TestSpareCallsLeaveHalfASlice: a call nobody waits for (no name: a
+// strip, a cleanup) takes the token's budget only while its slice is less
+// than half used, so a prompt that arrives next still finds room.
+func TestSpareCallsLeaveHalfASlice(t *testing.T) {
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	now := start
+	b := &Bot{store: testBolt(t), now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 4, GlobalSlice: time.Second,
+	}}}
+	b.budget, b.waits = newBudget(4), newWaits()
+	ctx := context.Background()
+	spare := func(chat int64) bool { return b.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero() }
+	if !spare(1) || !spare(2) {
+		t.Fatal("spare calls refused with the slice unused")
+	}
+	if spare(3) {
+		t.Fatal("a spare call took more than half the slice")
+	}
+	for i, chat := range []int64{4, 5} {
+		if !b.admitFor(ctx, chat, prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+			t.Fatalf("prompt %d refused: the spare calls left no room", i)
+		}
+	}
+	now = now.Add(1100 * time.Millisecond)
+	if !spare(6) {
+		t.Fatal("a spare call refused in a fresh slice")
 	}
 }
