@@ -269,8 +269,14 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	slice := b.cfg.Limits.GlobalSlice
 	perSlice := max(1, int(math.Round(float64(b.cfg.Limits.GlobalPerSecond)*slice.Seconds())))
 	if call == "" {
-		// Spare budget is what a slice has left at half its calls: a call
-		// nobody waits for must not fill the slice a prompt arrives in.
+		// Spare budget is what a slice has left at half its calls, while
+		// the token is not running hot: a call nobody waits for must not
+		// fill the slice a prompt arrives in, nor, second after second, the
+		// token a busy bot needs for its players' moves.
+		if b.budget.use(now) >= spareUse {
+			b.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
+			return later(spareBackoff)
+		}
 		perSlice = max(1, perSlice/2)
 	}
 	ok, wait, err := b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
@@ -307,6 +313,14 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	}
 	return time.Time{}
 }
+
+// spareUse is the share of the token's calls a second (this process's)
+// above which calls nobody waits for (strips, cleanups) are not made;
+// spareBackoff is when they look again.
+const (
+	spareUse     = 0.8
+	spareBackoff = time.Second
+)
 
 // turnMemo names a call's refused turn in waits; every call without a name
 // shares one.

@@ -254,3 +254,30 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 		t.Fatal("a spare call refused in a fresh slice")
 	}
 }
+
+// TestSpareCallsWaitWhileTheTokenRunsHot: with most of the token's calls
+// of the last second taken, a call nobody waits for is not made even in
+// an empty slice: a busy bot's budget goes to its players' moves.
+func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	now := start
+	b := &Bot{store: testBolt(t), now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 10, GlobalSlice: 100 * time.Millisecond,
+	}}}
+	b.budget, b.waits = newBudget(10), newWaits()
+	ctx := context.Background()
+	for i := range 8 {
+		now = start.Add(time.Duration(i) * 100 * time.Millisecond)
+		if !b.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+			t.Fatalf("prompt %d refused", i)
+		}
+	}
+	now = start.Add(850 * time.Millisecond) // a slice of its own, empty
+	if b.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
+		t.Fatal("a spare call went with 8 of the token's 10 calls a second taken")
+	}
+	now = start.Add(2 * time.Second)
+	if !b.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
+		t.Fatal("a spare call refused once the token cooled down")
+	}
+}
