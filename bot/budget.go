@@ -270,9 +270,9 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	perSlice := max(1, int(math.Round(float64(b.cfg.Limits.GlobalPerSecond)*slice.Seconds())))
 	if call == "" {
 		// Spare budget is what a slice has left at half its calls, while
-		// the token is not running hot: a call nobody waits for must not
-		// fill the slice a prompt arrives in, nor, second after second, the
-		// token a busy bot needs for its players' moves.
+		// the token has half of its calls a second free: a call nobody
+		// waits for must not fill the slice a prompt arrives in, nor, second
+		// after second, the token a busy bot needs for its players' moves.
 		if b.budget.use(now) >= spareUse {
 			b.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
 			return later(spareBackoff)
@@ -318,7 +318,7 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 // above which calls nobody waits for (strips, cleanups) are not made;
 // spareBackoff is when they look again.
 const (
-	spareUse     = 0.8
+	spareUse     = 0.5
 	spareBackoff = time.Second
 )
 

@@ -165,18 +165,21 @@ func (r *stripRecorder) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditM
 
 // TestHandStripTakesOnlySpareBudget: while a game is on, taking the
 // buttons off a replaced hand message never takes a turn a waiting call
-// wants — even a table edit with a later deadline — nor goes over the
-// token's budget; it goes once the budget is spare, and the record
-// forgets it.
+// wants — even a table edit with a later deadline, of another replica —
+// nor goes over the token's budget; it goes once the budget is spare, and
+// the record forgets it.
 func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	st := testBolt(t)
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	now := start
+	limits := Limits{GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1, GlobalSlice: time.Second}
 	tg := &stripRecorder{}
-	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
-		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1, GlobalSlice: time.Second,
-	}}}
+	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: limits}}
 	b.budget, b.waits = newBudget(1), newWaits()
+	// Another replica on the same token: its calls fill the token's line
+	// without counting in this process's own use.
+	other := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: limits}}
+	other.budget, other.waits = newBudget(1), newWaits()
 	ctx := context.Background()
 	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
 	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
@@ -194,12 +197,12 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	}
 	// The token's one call of this second is used; a table edit waits in
 	// line, due after the strip would be.
-	if !b.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
+	if !other.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
 		t.Fatal("refused with the budget unused")
 	}
 	at(100)
 	edit := now.Add(tablePatience)
-	if b.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+	if other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("a table edit went over the budget")
 	}
 	at(200)
@@ -209,7 +212,7 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	if len(tg.stripped) != 0 {
 		t.Fatalf("the strip went over the budget or before a waiting table edit: %v", tg.stripped)
 	}
-	if !b.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+	if !other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("the table edit refused at its turn")
 	}
 	at(2000)
@@ -226,6 +229,49 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	}
 }
 
+// TestBusyTokenDropsHandStrips: while this process uses half or more of
+// the token's calls a second, a hand's pending strip is given up without
+// a call (its message stays listed for the batch deletion, and presses on
+// it stay stale); a strip kept for a lull would take the lull's calls from
+// the next prompts.
+func TestBusyTokenDropsHandStrips(t *testing.T) {
+	st := testBolt(t)
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	tg := &stripRecorder{}
+	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 4, GlobalSlice: time.Second,
+	}}}
+	b.budget, b.waits = newBudget(4), newWaits()
+	ctx := context.Background()
+	for i := range 2 {
+		if !b.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+			t.Fatalf("prompt %d refused", i)
+		}
+	}
+	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
+	view := handView(1, 0)
+	if err := st.SetMessage(ctx, tab.ID, view, msgRecord{ID: 11, Strip: []int{10}, Stale: []int{10}, StaleSince: 1, Buttons: true}.String()); err != nil {
+		t.Fatal(err)
+	}
+	records, err := st.Messages(ctx, tab.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiting [4]int
+	b.strip(ctx, tab, records, false, &waiting)
+	if len(tg.stripped) != 0 {
+		t.Fatalf("a busy token stripped %v", tg.stripped)
+	}
+	after, err := st.Messages(ctx, tab.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := parseMsgRecord(after[view])
+	if len(rec.Strip) != 0 || !rec.replaced(10) || len(rec.Stale) != 1 {
+		t.Fatalf("record after a busy strip: %+v; want the strip given up, the message still to delete", rec)
+	}
+}
+
 // TestSpareCallsLeaveHalfASlice: a call nobody waits for (no name: a
 // strip, a cleanup) takes the token's budget only while its slice is less
 // than half used, so a prompt that arrives next still finds room.
@@ -233,9 +279,9 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	now := start
 	b := &Bot{store: testBolt(t), now: func() time.Time { return now }, cfg: Config{Limits: Limits{
-		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 4, GlobalSlice: time.Second,
+		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 40, GlobalSlice: 100 * time.Millisecond,
 	}}}
-	b.budget, b.waits = newBudget(4), newWaits()
+	b.budget, b.waits = newBudget(40), newWaits()
 	ctx := context.Background()
 	spare := func(chat int64) bool { return b.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero() }
 	if !spare(1) || !spare(2) {
@@ -249,14 +295,14 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 			t.Fatalf("prompt %d refused: the spare calls left no room", i)
 		}
 	}
-	now = now.Add(1100 * time.Millisecond)
+	now = now.Add(150 * time.Millisecond)
 	if !spare(6) {
 		t.Fatal("a spare call refused in a fresh slice")
 	}
 }
 
-// TestSpareCallsWaitWhileTheTokenRunsHot: with most of the token's calls
-// of the last second taken, a call nobody waits for is not made even in
+// TestSpareCallsWaitWhileTheTokenRunsHot: with half or more of the
+// token's calls of the last second taken, a call nobody waits for is not made even in
 // an empty slice: a busy bot's budget goes to its players' moves.
 func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)

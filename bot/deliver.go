@@ -764,7 +764,18 @@ func (b *Bot) strip(ctx context.Context, t *Table, records map[string]string, ho
 			call = ""
 		}
 		var done []int
+		// A busy token spends nothing on looks: a hand's old buttons are
+		// then refused as stale until the batch deletes their message; a
+		// strip kept for a lull would only take that lull's calls from the
+		// next prompts.
+		busy := spare && b.budget.use(b.now()) >= spareUse
+		if busy {
+			done = slices.Clone(rec.Strip)
+		}
 		for _, id := range rec.Strip {
+			if busy {
+				break
+			}
 			now := b.now()
 			if wait := b.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
 				waiting[prioTable]++
