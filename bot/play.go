@@ -57,7 +57,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	// on the current message a stale button means the move was made.
 	var hand pressedHand
 	t, ch, err := b.updateSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *Table, ch *change) error {
-		hand = pressedOn(q, ch.viewRecord)
+		hand = pressedOn(q, t, p, ch.viewRecord)
 		if hand.replaced && t.Phase == PhasePlaying && p.Game == t.GameNo {
 			return refuse("error.stale")
 		}
@@ -170,10 +170,15 @@ func handOf(q *models.CallbackQuery, p payload) string {
 }
 
 // pressedOn tells where a seat's button was pressed from the hand's message
-// record (read with the table); no record knows nothing.
-func pressedOn(q *models.CallbackQuery, record string) pressedHand {
+// record (read with the table). Message ids count per chat, so only a
+// message in the seat's own private chat can be its hand; no record knows
+// nothing.
+func pressedOn(q *models.CallbackQuery, t *Table, p payload, record string) pressedHand {
 	msg := q.Message.Message
-	if msg == nil || record == "" {
+	if msg == nil || record == "" || len(p.Args) == 0 {
+		return pressedHand{}
+	}
+	if s := t.Seat(game.Seat(p.Args[0])); s == nil || !s.Human() || s.UserID != msg.Chat.ID {
 		return pressedHand{}
 	}
 	rec := parseMsgRecord(record)
