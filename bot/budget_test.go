@@ -19,10 +19,9 @@ func TestEarliestDeadlineFirst(t *testing.T) {
 	st := testBolt(t)
 	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	now := start
-	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+	b := budgetBot(st, nil, &now, Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 2, GlobalSlice: time.Second,
-	}}}
-	b.budget, b.waits = newBudget(2), newWaits()
+	})
 	ctx := context.Background()
 	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
 	type call struct {
@@ -174,12 +173,10 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	now := start
 	limits := Limits{GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1, GlobalSlice: time.Second}
 	tg := &stripRecorder{}
-	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: limits}}
-	b.budget, b.waits = newBudget(1), newWaits()
+	b := budgetBot(st, tg, &now, limits)
 	// Another replica on the same token: its calls fill the token's line
 	// without counting in this process's own use.
-	other := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: limits}}
-	other.budget, other.waits = newBudget(1), newWaits()
+	other := budgetBot(st, nil, &now, limits)
 	ctx := context.Background()
 	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
 	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
@@ -238,10 +235,9 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 	st := testBolt(t)
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	tg := &stripRecorder{}
-	b := &Bot{store: st, tg: tg, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+	b := budgetBot(st, tg, &now, Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 4, GlobalSlice: time.Second,
-	}}}
-	b.budget, b.waits = newBudget(4), newWaits()
+	})
 	ctx := context.Background()
 	for i := range 2 {
 		if !b.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
@@ -278,10 +274,9 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	now := start
-	b := &Bot{store: testBolt(t), now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+	b := budgetBot(testBolt(t), nil, &now, Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 40, GlobalSlice: 100 * time.Millisecond,
-	}}}
-	b.budget, b.waits = newBudget(40), newWaits()
+	})
 	ctx := context.Background()
 	spare := func(chat int64) bool { return b.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero() }
 	if !spare(1) || !spare(2) {
@@ -307,10 +302,9 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	now := start
-	b := &Bot{store: testBolt(t), now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+	b := budgetBot(testBolt(t), nil, &now, Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 10, GlobalSlice: 100 * time.Millisecond,
-	}}}
-	b.budget, b.waits = newBudget(10), newWaits()
+	})
 	ctx := context.Background()
 	for i := range 8 {
 		now = start.Add(time.Duration(i) * 100 * time.Millisecond)
@@ -326,4 +320,13 @@ func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
 	if !b.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
 		t.Fatal("a spare call refused once the token cooled down")
 	}
+}
+
+// budgetBot is a Bot with only what admitting calls needs: the store, the
+// clock (read through now), the limits, the token's budget at their rate,
+// and tg (nil when nothing is sent).
+func budgetBot(st Store, tg Telegram, now *time.Time, limits Limits) *Bot {
+	b := &Bot{store: st, tg: tg, now: func() time.Time { return *now }, cfg: Config{Limits: limits}}
+	b.budget, b.waits = newBudget(limits.GlobalPerSecond), newWaits()
+	return b
 }
