@@ -47,7 +47,12 @@ type Config struct {
 	AIDelay     time.Duration // pause before the bot moves for an AI seat, so people can follow
 	AIBudget    time.Duration // how long a searching robot («Шеф») may think (default 200ms)
 	DefaultLang string        // "ru" or "en"
-	Limits      Limits
+	// WebAppURL is the public HTTPS address of the «Стол» page; when set,
+	// hands carry a button that opens it. WebAppShortName is the Mini
+	// App's short name from @BotFather, for the group's direct link.
+	WebAppURL       string
+	WebAppShortName string
+	Limits          Limits
 }
 
 // Limits keep the bot inside Telegram's flood limits. They are enforced

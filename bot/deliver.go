@@ -164,11 +164,23 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 			return b.now().Add(time.Second)
 		}
 	}
+	if at := t.webExpiry(); !at.IsZero() && !b.now().Before(at) {
+		// A page stopped saying it is open: its hand is drawn again.
+		if err := b.expireWeb(ctx, id); err != nil {
+			log.Error().Err(err).Msg("expire web pages")
+			return b.now().Add(time.Second)
+		}
+		if t, version, err = b.load(ctx, id); err != nil {
+			log.Error().Err(err).Msg("load for delivery")
+			return b.now().Add(time.Second)
+		}
+	}
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
 	if t.Phase == PhasePlaying {
 		later(t.nextTimer())
 	}
+	later(t.webExpiry())
 	// Announcements before views: an announcement (a round's result) must
 	// never arrive after the table already shows a later round, so while
 	// one to the group waits, the group table waits behind it (the table
@@ -472,6 +484,12 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		}
 		j.m = m
 		j.patience = handPatience
+		if b.webShown(t, seat) {
+			// The page shows the hand: the chat's copy waits, as a
+			// waiting hand does, and is drawn again when the page hides.
+			j.quiet = true
+			return j, true, nil
+		}
 		if rec.ID != 0 && t.Phase == PhasePlaying && showsPlatformState(rec) {
 			// The message shows the platform's own state (the bot plays
 			// for them, or they were asked to confirm leaving), and the

@@ -17,6 +17,8 @@ type Button struct {
 	Text string `json:"t"`
 	Data string `json:"d,omitempty"`
 	URL  string `json:"u,omitempty"`
+	// WebApp opens this address as a Mini App (private chats only).
+	WebApp string `json:"w,omitempty"`
 }
 
 // Message is a rendered view: Telegram HTML text and an inline keyboard.
@@ -71,7 +73,11 @@ func (m Message) markup() models.ReplyMarkup {
 	for _, r := range m.Keyboard {
 		row := make([]models.InlineKeyboardButton, 0, len(r))
 		for _, bt := range r {
-			row = append(row, models.InlineKeyboardButton{Text: bt.Text, CallbackData: bt.Data, URL: bt.URL})
+			btn := models.InlineKeyboardButton{Text: bt.Text, CallbackData: bt.Data, URL: bt.URL}
+			if bt.WebApp != "" {
+				btn.WebApp = &models.WebAppInfo{URL: bt.WebApp}
+			}
+			row = append(row, btn)
 		}
 		rows = append(rows, row)
 	}

@@ -23,6 +23,9 @@ func (b *Bot) GroupMessage(t *Table) Message {
 			m := g.RenderTable(l, b.view(t), st)
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
+				if link, ok := b.webAppLink(l, t); ok {
+					m.Keyboard = append(slices.Clone(m.Keyboard), []Button{link})
+				}
 			}
 			return m
 		}
@@ -71,6 +74,9 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	}
 	if canLeave(g) {
 		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
+	}
+	if web, ok := b.webAppButton(l, t); ok {
+		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{web})
 	}
 	return m, nil
 }

@@ -88,6 +88,10 @@ type Seat struct {
 	// Acted is when the person last made a move themselves (not the bot
 	// for them): how long they have been away shows from it (IdleFor).
 	Acted time.Time `json:"acted,omitempty"`
+	// Web is until when the person's «Стол» page counts as open and
+	// visible (renewed while it is): their hand is not redrawn in the chat
+	// meanwhile (WebSeen).
+	Web time.Time `json:"web,omitempty"`
 	// LeaveAsked is set while the player's private message asks them to
 	// confirm «leave the game».
 	LeaveAsked bool `json:"leave_asked,omitempty"`

@@ -1,5 +1,19 @@
 package bot
 
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/game"
+)
+
 // WebState is what the «Стол» page shows of a table to one viewer: the
 // table's scene as that viewer may see it, and the page's own words in the
 // table's language. Version is the table record's version: the page asks
@@ -40,4 +54,327 @@ type WebReply struct {
 	Text string `json:"text,omitempty"`
 	// Alert asks for a dialog instead of a toast (private information).
 	Alert bool `json:"alert,omitempty"`
+	// Refused says why nothing changed (Refused* kinds); "" when OK.
+	Refused string `json:"refused,omitempty"`
+}
+
+// The web table's errors: the server answers them with a 4xx, and nothing
+// changed.
+var (
+	// ErrWebBadRequest is a request that makes no sense: no such table
+	// id, an action that is no button of this table's.
+	ErrWebBadRequest = errors.New("web: bad request")
+	// ErrWebNotFound is a table the bot has never seen.
+	ErrWebNotFound = errors.New("web: no such table")
+)
+
+// Refusal kinds of a WebReply: why an action changed nothing.
+const (
+	RefusedBad     = "bad"       // not a button of this viewer's (400)
+	RefusedForeign = "not_yours" // another seat's button (403)
+	RefusedStale   = "stale"     // drawn before a later change (409)
+	RefusedRule    = "rule"      // the game's rules forbid it now (422)
+	RefusedBusy    = "busy"      // the table stayed too busy (503)
+)
+
+// webLease is how long a page that said it is visible counts as visible;
+// webRenew is how much of it may be left before a heartbeat renews it (a
+// commit), so an open page costs a commit every half minute or so, and a
+// page closed without a word frees its hand within a minute and a half.
+const (
+	webLease = 90 * time.Second
+	webRenew = 60 * time.Second
+)
+
+// webKeyBase marks an update id made from a web action's idempotency key:
+// Telegram's update ids stay far below it, so the two never collide, and a
+// retried request is refused by the store as a duplicate in the very
+// commit that would apply it again.
+const webKeyBase = int64(1) << 62
+
+// webUpdateID is the store's update id for a user's idempotency key.
+func webUpdateID(user int64, key string) int64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d:%s", user, key)
+	return webKeyBase | int64(h.Sum64()&uint64(webKeyBase-1))
+}
+
+// Text is a catalog text in a language (the web page's own words).
+func (b *Bot) Text(lang, key string, args ...any) string { return b.loc(lang).T(key, args...) }
+
+// WebState is table id as user sees it on the web page: their seat's
+// scene when they play in its current game, the public one otherwise.
+// It reads the store once and changes nothing.
+func (b *Bot) WebState(ctx context.Context, id string, user int64) (WebState, error) {
+	if _, _, err := parseTableID(id); err != nil {
+		return WebState{}, ErrWebBadRequest
+	}
+	t, version, err := b.load(ctx, id)
+	if err != nil {
+		return WebState{}, err
+	}
+	if version == 0 {
+		return WebState{}, ErrWebNotFound
+	}
+	l := b.loc(t.Lang)
+	ws := WebState{Table: id, Version: version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: Spectator, Now: b.now().UnixMilli()}
+	g, ok := b.games.get(t.Kind)
+	if !ok {
+		return ws, nil
+	}
+	ws.Game, ws.Title = g.ID(), Title(l, g)
+	ws.Rules = PlainText(strings.ReplaceAll(l.T(g.ID()+".rules"), rulesPageBreak, "\n\n"))
+	if t.Phase == PhaseLobby || t.Game == nil {
+		ws.Scene = b.lobbyScene(l, t)
+		return ws, nil
+	}
+	_, st, err := b.decode(t)
+	if err != nil {
+		return WebState{}, err
+	}
+	seat := t.SeatOf(user)
+	ws.Seat = seat
+	sc := b.scene(l, t, g, st, seat)
+	ws.Scene = &sc
+	ws.Over = st.Over()
+	if ws.Over && t.Phase == PhaseIdle && seat >= 0 {
+		ws.Again = againButton(l, t).Data
+	}
+	return ws, nil
+}
+
+// scene is the game's Scene with the platform's marks on the seats and,
+// for a seat the bot plays for, the «I'm back» choice. A game without
+// WebGame gets its chat messages as text and its buttons as choices.
+func (b *Bot) scene(l Loc, t *Table, g Game, st game.State, seat int) Scene {
+	v := b.view(t)
+	var sc Scene
+	if wg, ok := g.(WebGame); ok {
+		sc = wg.Scene(l, v, st, seat)
+	} else {
+		sc.Status = PlainText(g.RenderTable(l, v, st).Text)
+		if seat >= 0 {
+			m := g.RenderSeat(l, v, st, seat)
+			sc.Prompt = PlainText(m.Text)
+			sc.Choices = ChoicesFrom(m.Keyboard)
+		}
+	}
+	if len(sc.Seats) != len(t.Seats) {
+		sc.Seats = make([]SceneSeat, len(t.Seats))
+	}
+	playing := t.Phase == PhasePlaying
+	for i, s := range t.Seats {
+		ss := &sc.Seats[i]
+		if ss.Name == "" {
+			ss.Name = s.Name
+		}
+		ss.You = i == seat
+		ss.Robot = !s.Human()
+		ss.Away = playing && s.Human() && s.Auto()
+		if playing && s.Human() && !s.Auto() && !s.Due.IsZero() {
+			ss.Deadline = s.Due.UnixMilli()
+		}
+	}
+	if playing && seat >= 0 && t.Seats[seat].Auto() {
+		back := payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()
+		sc.Prompt = PlainText(l.T("auto.notice"))
+		sc.Hand, sc.Choices = nil, []Choice{{Text: l.T("auto.back_button"), Act: back}}
+	}
+	return sc
+}
+
+// lobbyScene shows who sits at a table being gathered.
+func (b *Bot) lobbyScene(l Loc, t *Table) *Scene {
+	sc := &Scene{Status: l.T("web.lobby")}
+	for _, s := range t.Seats {
+		sc.Seats = append(sc.Seats, SceneSeat{Name: s.Name, Robot: !s.Human()})
+	}
+	return sc
+}
+
+// WebAct applies an action the page sent for user: the data of one of the
+// buttons its scene offered, judged exactly as the same press in the chat
+// (the seat's checks, the staleness check, the engine's rules) and
+// committed with the idempotency key, so a retried request is a no-op.
+// A refused action changes nothing and says why in the reply.
+func (b *Bot) WebAct(ctx context.Context, id string, user models.User, data, key string) (WebReply, error) {
+	if _, _, err := parseTableID(id); err != nil {
+		return WebReply{}, ErrWebBadRequest
+	}
+	p, err := parsePayload(data)
+	if err != nil || p.Table != id || key == "" || len(key) > 64 {
+		return WebReply{}, ErrWebBadRequest
+	}
+	switch p.Op {
+	case 'a', 'm', 'b', 'n', 'i':
+	default:
+		return WebReply{}, ErrWebBadRequest // lobby, menus and questions stay in the chat
+	}
+	if p.Op == 'i' {
+		return b.webInfo(ctx, p, user.ID)
+	}
+	t, ch, err := b.update(ctx, id, webUpdateID(user.ID, key), func(t *Table, ch *change) error {
+		switch p.Op {
+		case 'a':
+			return b.onAction(t, ch, p, user.ID)
+		case 'm':
+			return b.onDraft(t, ch, p, user.ID)
+		case 'b':
+			return b.onBack(t, ch, p, user.ID)
+		}
+		if t.SeatOf(user.ID) < 0 {
+			// «Once more» from the page is for those who played: anyone
+			// may open a table's page, only the group sees its lobby.
+			return refuse("error.not_yours")
+		}
+		return b.onAgain(ctx, t, ch, p, &user)
+	})
+	lang := b.cfg.DefaultLang
+	if t != nil {
+		lang = t.Lang
+	}
+	l := b.loc(lang)
+	var r *refusal
+	switch {
+	case err == nil:
+		return WebReply{OK: true, Text: ch.answer}, nil
+	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
+		return WebReply{OK: true}, nil
+	case errors.Is(err, errOpenChat):
+		return WebReply{Text: l.T("lobby.open_chat"), Refused: RefusedRule}, nil
+	case errors.As(err, &r):
+		return WebReply{Text: r.text(l), Refused: refusedKind(r.key)}, nil
+	case errors.Is(err, errBusy):
+		return WebReply{Text: l.T("error.busy"), Refused: RefusedBusy}, nil
+	}
+	return WebReply{}, err
+}
+
+// webInfo is a seat's private information (InfoGame), as an alert.
+func (b *Bot) webInfo(ctx context.Context, p payload, user int64) (WebReply, error) {
+	t, version, err := b.load(ctx, p.Table)
+	if err != nil {
+		return WebReply{}, err
+	}
+	if version == 0 {
+		return WebReply{}, ErrWebNotFound
+	}
+	l := b.loc(t.Lang)
+	seat, err := b.seatFor(t, payload{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, user)
+	var r *refusal
+	if errors.As(err, &r) {
+		return WebReply{Text: r.text(l), Refused: refusedKind(r.key)}, nil
+	}
+	g, st, err := b.decode(t)
+	if err != nil {
+		return WebReply{}, err
+	}
+	info, ok := g.(InfoGame)
+	if !ok {
+		return WebReply{Text: l.T("error.bad_button"), Refused: RefusedBad}, nil
+	}
+	return WebReply{OK: true, Text: info.Info(l, b.view(t), st, seat), Alert: true}, nil
+}
+
+// refusedKind sorts a refusal's catalog key into a WebReply kind.
+func refusedKind(key string) string {
+	switch {
+	case key == "error.not_yours":
+		return RefusedForeign
+	case key == "error.bad_button" || key == "error.bad_choice":
+		return RefusedBad
+	case strings.HasPrefix(key, "error.stale"):
+		return RefusedStale
+	}
+	return RefusedRule
+}
+
+// WebSeen records whether user's page of table id is open and visible:
+// while it is, their hand in the chat is not redrawn (the page shows it,
+// and the calls go to those who need them); when it is hidden, or its
+// lease runs out unrenewed, the hand is drawn again, and it pings when it
+// is their turn. A spectator's page changes nothing.
+func (b *Bot) WebSeen(ctx context.Context, id string, user int64, visible bool) error {
+	if _, _, err := parseTableID(id); err != nil {
+		return ErrWebBadRequest
+	}
+	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		seat := t.SeatOf(user)
+		if t.Phase != PhasePlaying || seat < 0 {
+			return errNoChange
+		}
+		s := &t.Seats[seat]
+		now := b.now()
+		switch {
+		case visible && s.Web.Sub(now) > webRenew:
+			return errNoChange
+		case visible:
+			s.Web = now.Add(webLease)
+		case s.Web.IsZero():
+			return errNoChange
+		default:
+			s.Web = time.Time{}
+		}
+		return nil
+	})
+	if errors.Is(err, errNoChange) {
+		return nil
+	}
+	return err
+}
+
+// webShown reports whether the seat's page is open and visible now.
+func (b *Bot) webShown(t *Table, seat int) bool {
+	s := t.Seats[seat]
+	return t.Phase == PhasePlaying && s.Leaver == nil && s.Web.After(b.now())
+}
+
+// webExpiry is the earliest lease of an open page, zero when none.
+func (t *Table) webExpiry() time.Time {
+	var at time.Time
+	for _, s := range t.Seats {
+		if !s.Web.IsZero() && (at.IsZero() || s.Web.Before(at)) {
+			at = s.Web
+		}
+	}
+	return at
+}
+
+// expireWeb ends the leases that ran out, so those hands are drawn again.
+func (b *Bot) expireWeb(ctx context.Context, id string) error {
+	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		now, changed := b.now(), false
+		for i := range t.Seats {
+			if s := &t.Seats[i]; !s.Web.IsZero() && !now.Before(s.Web) {
+				s.Web, changed = time.Time{}, true
+			}
+		}
+		if !changed {
+			return errNoChange
+		}
+		return nil
+	})
+	if errors.Is(err, errNoChange) {
+		return nil
+	}
+	return err
+}
+
+// webAppButton opens the page from a seat's private message (Telegram
+// allows web_app buttons in private chats only); none when no page is
+// served.
+func (b *Bot) webAppButton(l Loc, t *Table) (Button, bool) {
+	if b.cfg.WebAppURL == "" {
+		return Button{}, false
+	}
+	return Button{Text: l.T("web.button"), WebApp: b.cfg.WebAppURL + "?table=" + url.QueryEscape(t.ID)}, true
+}
+
+// webAppLink opens the page from the group: a direct link to the Mini App
+// by its short name, the table in its start parameter.
+func (b *Bot) webAppLink(l Loc, t *Table) (Button, bool) {
+	if b.cfg.WebAppURL == "" || b.cfg.WebAppShortName == "" || b.cfg.Username == "" {
+		return Button{}, false
+	}
+	return Button{Text: l.T("web.button"), URL: "https://t.me/" + b.cfg.Username + "/" + b.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.ID)}, true
 }
