@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -41,6 +42,13 @@ type config struct {
 	WebhookURL    string
 	WebhookSecret string
 	ListenAddr    string
+	// WebAppURL is the public HTTPS address of the «Стол» page, served on
+	// ListenAddr at its path; empty: no page. WebAppShortName is the Mini
+	// App's short name (@BotFather /newapp), for the group's link.
+	WebAppURL       string
+	WebAppShortName string
+	// InitDataMaxAge is how old a page's initData may be.
+	InitDataMaxAge time.Duration
 	// TelegramRate is the token's calls per second, shared by all replicas.
 	TelegramRate int
 }
@@ -72,7 +80,10 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	level := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	webhook := fs.String("webhook-url", env("WEBHOOK_URL", ""), "public HTTPS URL for updates; empty: long polling (WEBHOOK_URL)")
 	secret := fs.String("webhook-secret", "", "secret Telegram sends with each update (WEBHOOK_SECRET)")
-	listen := fs.String("listen", env("LISTEN_ADDR", ":8080"), "address of the webhook server (LISTEN_ADDR)")
+	listen := fs.String("listen", env("LISTEN_ADDR", ":8080"), "address of the webhook server, the «Стол» page and /healthz (LISTEN_ADDR)")
+	webApp := fs.String("webapp-url", env("WEBAPP_URL", ""), "public HTTPS address of the «Стол» Mini App, served on LISTEN_ADDR; empty: none (WEBAPP_URL)")
+	webAppName := fs.String("webapp-short-name", env("WEBAPP_SHORT_NAME", ""), "the Mini App's short name from @BotFather /newapp, for the group's link (WEBAPP_SHORT_NAME)")
+	maxAge := fs.String("initdata-max-age", env("INITDATA_MAX_AGE", "24h"), "how old a page's Telegram initData may be (INITDATA_MAX_AGE)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -83,7 +94,8 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 		*secret = getenv("WEBHOOK_SECRET")
 	}
 	c := config{Token: *token, APIURL: *apiURL, RedisURL: *redisURL, DataDir: *dataDir,
-		DefaultLang: *lang, WebhookURL: *webhook, WebhookSecret: *secret, ListenAddr: *listen}
+		DefaultLang: *lang, WebhookURL: *webhook, WebhookSecret: *secret, ListenAddr: *listen,
+		WebAppURL: *webApp, WebAppShortName: *webAppName}
 	var problems []string
 	if c.Token == "" {
 		problems = append(problems, "TELEGRAM_TOKEN is required: get a token from @BotFather")
@@ -122,6 +134,15 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 		if !validSecret(c.WebhookSecret) {
 			problems = append(problems, "WEBHOOK_SECRET is required with WEBHOOK_URL: 1-256 characters of A-Z, a-z, 0-9, _ and -")
 		}
+	}
+	if c.InitDataMaxAge, err = time.ParseDuration(*maxAge); err != nil || c.InitDataMaxAge < time.Minute {
+		problems = append(problems, fmt.Sprintf("INITDATA_MAX_AGE %q must be a Go duration of at least 1m, e.g. 24h", *maxAge))
+	}
+	if c.WebAppURL != "" && !validWebhookURL(c.WebAppURL) {
+		problems = append(problems, fmt.Sprintf("WEBAPP_URL %q must be an https URL", c.WebAppURL))
+	}
+	if c.WebAppShortName != "" && (c.WebAppURL == "" || !validShortName(c.WebAppShortName)) {
+		problems = append(problems, "WEBAPP_SHORT_NAME needs WEBAPP_URL and is 3-30 characters of a-z, A-Z, 0-9 and _")
 	}
 	if c.RedisURL != "" {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "redis-cluster") {
@@ -199,6 +220,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 // backend is a store the process owns: the bot's part, plus health and close.
 type backend interface {
 	bot.Store
+	webapp.Changes
 	Ping(ctx context.Context) error
 	Close() error
 }
@@ -278,7 +300,8 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
-		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate}},
+		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
+		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
 		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games.All()...))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -308,6 +331,11 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
+	if cfg.WebAppURL != "" {
+		if err := serveWebApp(ctx, cfg, b, st, mux, log); err != nil {
+			return err
+		}
+	}
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- b.RunWorker(ctx) }()
 	if cfg.WebhookURL != "" {
@@ -322,6 +350,33 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	}
 	<-workerDone
 	return err
+}
+
+// serveWebApp mounts the «Стол» page and its API at the path of
+// WEBAPP_URL, on the same listener as the webhook and /healthz.
+func serveWebApp(ctx context.Context, cfg config, b *bot.Bot, st backend, mux *http.ServeMux, log zerolog.Logger) error {
+	web := webapp.New(webapp.Config{Token: cfg.Token, MaxAge: cfg.InitDataMaxAge, DefaultLang: cfg.DefaultLang}, b, st, log)
+	if err := web.Run(ctx); err != nil {
+		return fmt.Errorf("web table: %w", err)
+	}
+	u, _ := url.Parse(cfg.WebAppURL)
+	prefix := strings.TrimSuffix(u.Path, "/")
+	mux.Handle(prefix+"/", http.StripPrefix(prefix, web.Handler()))
+	log.Info().Str("url", cfg.WebAppURL).Str("listen", cfg.ListenAddr).Msg("«Стол» web table served")
+	return nil
+}
+
+// validShortName is a Mini App short name as @BotFather accepts it.
+func validShortName(s string) bool {
+	if len(s) < 3 || len(s) > 30 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // serveOps serves /healthz and /metrics in polling mode. A busy port is

@@ -1,0 +1,519 @@
+// Package webapp serves «Стол», the table as a Telegram Mini App: a static
+// page (embedded, see static.go) that draws any game's bot.Scene, and the
+// API it talks to — the viewer's state, a live stream of it, actions and
+// the page's visibility. Every request is authenticated by the initData
+// Telegram gives the page (bot/initdata); actions go through the bot's own
+// apply path (bot.Bot.WebAct), so the chat and the page are one game.
+//
+// Live updates are Server-Sent Events: every commit, on any replica,
+// announces itself through the store (WatchChanges), and each open stream
+// reloads its viewer's state when its table changed, coalescing a burst into
+// the latest version. Views travel over our own connection: no Bot API
+// call is spent on a page.
+package webapp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/initdata"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Tables is what the page's API needs of the bot (bot.Bot has it).
+type Tables interface {
+	WebState(ctx context.Context, id string, user int64) (bot.WebState, error)
+	WebAct(ctx context.Context, id string, user models.User, data, key string) (bot.WebReply, error)
+	WebSeen(ctx context.Context, id string, user int64, visible bool) error
+	Text(lang, key string, args ...any) string
+}
+
+// Changes tells of committed tables (store.Redis and store.Bolt have it).
+type Changes interface {
+	WatchChanges(ctx context.Context) (<-chan store.TableChange, error)
+}
+
+// Config tunes the server. Zero values get the defaults.
+type Config struct {
+	// Token is the bot's token: initData is signed with a key derived
+	// from it.
+	Token string
+	// MaxAge is how old initData may be (default 24 h, as Telegram
+	// suggests).
+	MaxAge time.Duration
+	// DefaultLang is the language of answers before a table is known.
+	DefaultLang string
+	// ActionsPerSecond and ActionBurst limit each user's actions
+	// (default 4 a second, bursts of 8): more than fingers make.
+	ActionsPerSecond float64
+	ActionBurst      int
+	// Ping is how often an idle stream says it is alive (default 15 s),
+	// under the idle timeouts of proxies.
+	Ping time.Duration
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+}
+
+// maxBody bounds a request body: an action is well under a kilobyte.
+const maxBody = 4 << 10
+
+// Server is the page and its API. Create it with New, start Run, and serve
+// Handler.
+type Server struct {
+	cfg     Config
+	tables  Tables
+	changes Changes
+	check   *initdata.Checker
+	log     zerolog.Logger
+	hub     *hub
+	limit   *limiter
+	static  http.Handler
+}
+
+// New makes a server; it serves nothing live until Run has started.
+func New(cfg Config, tables Tables, changes Changes, log zerolog.Logger) *Server {
+	if cfg.ActionsPerSecond <= 0 {
+		cfg.ActionsPerSecond = 4
+	}
+	if cfg.ActionBurst <= 0 {
+		cfg.ActionBurst = 8
+	}
+	if cfg.Ping <= 0 {
+		cfg.Ping = 15 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.DefaultLang == "" {
+		cfg.DefaultLang = "ru"
+	}
+	return &Server{
+		cfg:     cfg,
+		tables:  tables,
+		changes: changes,
+		check:   initdata.NewChecker(cfg.Token, cfg.MaxAge),
+		log:     log,
+		hub:     newHub(),
+		limit:   newLimiter(cfg.ActionsPerSecond, cfg.ActionBurst),
+		static:  http.FileServerFS(Static()),
+	}
+}
+
+// Run follows the store's changes until ctx is done. It returns once it
+// listens, with an error when it cannot.
+func (s *Server) Run(ctx context.Context) error {
+	ch, err := s.changes.WatchChanges(ctx)
+	if err != nil {
+		return err
+	}
+	go s.hub.run(ch)
+	return nil
+}
+
+// Handler serves the page at "/" and its API under "/api/"; mount it under
+// the path of the page's public address with http.StripPrefix.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/state", s.serveState)
+	mux.HandleFunc("GET /api/events", s.serveEvents)
+	mux.HandleFunc("POST /api/act", s.serveAct)
+	mux.HandleFunc("POST /api/seen", s.serveSeen)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusNotFound, "not_found", "web.bad_request", "")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		s.static.ServeHTTP(w, r)
+	})
+	return secure(mux)
+}
+
+// secure adds the headers every answer carries: a Content-Security-Policy
+// that allows only our own files (no inline script, no other origin), no
+// type sniffing, no referrer; and lets Telegram's web client frame it.
+func secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "+
+			"base-uri 'none'; form-action 'none'; frame-ancestors 'self' https://web.telegram.org")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		if strings.Contains(r.URL.Path, "/api/") {
+			h.Set("Cache-Control", "no-store")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// viewer is who sent a request, as their initData says.
+type viewer struct {
+	user models.User
+	lang string
+}
+
+// auth checks the request's initData ("Authorization: tma <initData>").
+func (s *Server) auth(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "tma ")
+	if !ok {
+		s.fail(w, r, http.StatusUnauthorized, "auth", "web.auth", "")
+		return viewer{}, false
+	}
+	d, err := s.check.Check(raw, s.cfg.Now())
+	if err != nil {
+		s.log.Debug().Err(err).Msg("web: initData refused")
+		s.fail(w, r, http.StatusUnauthorized, "auth", "web.auth", "")
+		return viewer{}, false
+	}
+	u := d.User
+	return viewer{
+		user: models.User{ID: u.ID, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username, LanguageCode: u.LanguageCode},
+		lang: u.LanguageCode,
+	}, true
+}
+
+// errorBody is a refused request's answer: a code for the page and the
+// text to show.
+type errorBody struct {
+	Error string `json:"error"`
+	Text  string `json:"text"`
+}
+
+// fail answers a refused request in the viewer's language (the table's
+// when known).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, code, key, lang string) {
+	if lang == "" {
+		lang = s.cfg.DefaultLang
+	}
+	writeJSON(w, status, errorBody{Error: code, Text: s.tables.Text(lang, key)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// state loads the viewer's state with the page's words filled in; a
+// failure is answered and reported as false.
+func (s *Server) state(w http.ResponseWriter, r *http.Request, v viewer, table string) (bot.WebState, bool) {
+	ws, err := s.tables.WebState(r.Context(), table, v.user.ID)
+	switch {
+	case errors.Is(err, bot.ErrWebBadRequest):
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+		return ws, false
+	case errors.Is(err, bot.ErrWebNotFound):
+		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
+		return ws, false
+	case err != nil:
+		s.log.Error().Err(err).Str("table", table).Msg("web: state")
+		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+		return ws, false
+	}
+	ws.Texts = s.texts(ws.Lang)
+	return ws, true
+}
+
+// texts are the page's words in a language, read from the catalog.
+func (s *Server) texts(lang string) map[string]string {
+	keys := TextKeys()
+	out := make(map[string]string, len(keys))
+	for _, k := range keys {
+		out[k] = s.tables.Text(lang, "web."+k)
+	}
+	return out
+}
+
+func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return
+	}
+	ws, ok := s.state(w, r, v, r.URL.Query().Get("table"))
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, ws)
+}
+
+// serveEvents streams the viewer's state: at once (unless Last-Event-ID
+// says the page has this version), then after every change of the table.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return
+	}
+	table := r.URL.Query().Get("table")
+	ws, ok := s.state(w, r, v, table)
+	if !ok {
+		return
+	}
+	rc := http.NewResponseController(w)
+	// A stream lives long: the server's write timeout must not cut it.
+	_ = rc.SetWriteDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: pass events through at once
+	w.WriteHeader(http.StatusOK)
+
+	sub := s.hub.subscribe(table)
+	defer s.hub.unsubscribe(table, sub)
+	last, _ := strconv.ParseInt(r.Header.Get("Last-Event-ID"), 10, 64)
+	ping := time.NewTicker(s.cfg.Ping)
+	defer ping.Stop()
+	for {
+		if ws.Version != last {
+			if err := writeEvent(w, ws); err != nil {
+				return
+			}
+			last = ws.Version
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ping.C:
+			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+				return
+			}
+			continue
+		case <-sub:
+		}
+		next, err := s.tables.WebState(r.Context(), table, v.user.ID)
+		if err != nil {
+			if r.Context().Err() == nil {
+				s.log.Warn().Err(err).Str("table", table).Msg("web: state for a stream")
+			}
+			return // the page reconnects and resumes
+		}
+		if next.Version > ws.Version {
+			next.Texts = s.texts(next.Lang)
+			ws = next
+		}
+	}
+}
+
+// writeEvent sends one state as an event whose id is its version.
+func writeEvent(w io.Writer, ws bot.WebState) error {
+	data, err := json.Marshal(ws)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "id: "+strconv.FormatInt(ws.Version, 10)+"\nevent: state\ndata: "+string(data)+"\n\n")
+	return err
+}
+
+// actRequest is an action from the page.
+type actRequest struct {
+	Table string `json:"table"`
+	Act   string `json:"act"`
+	Key   string `json:"key"`
+}
+
+// seenRequest says whether the page is visible.
+type seenRequest struct {
+	Table   string `json:"table"`
+	Visible bool   `json:"visible"`
+}
+
+// readJSON decodes a small JSON body, refusing anything else.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v viewer, into any) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, r, http.StatusRequestEntityTooLarge, "too_large", "web.bad_request", v.lang)
+		} else {
+			s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+		}
+		return false
+	}
+	return true
+}
+
+// refusedStatus is the HTTP status of a refused action.
+var refusedStatus = map[string]int{
+	bot.RefusedBad:     http.StatusBadRequest,
+	bot.RefusedForeign: http.StatusForbidden,
+	bot.RefusedStale:   http.StatusConflict,
+	bot.RefusedRule:    http.StatusUnprocessableEntity,
+	bot.RefusedBusy:    http.StatusServiceUnavailable,
+}
+
+func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return
+	}
+	if !s.limit.allow(v.user.ID, s.cfg.Now()) {
+		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
+		return
+	}
+	var req actRequest
+	if !s.readJSON(w, r, v, &req) {
+		return
+	}
+	reply, err := s.tables.WebAct(r.Context(), req.Table, v.user, req.Act, req.Key)
+	switch {
+	case errors.Is(err, bot.ErrWebBadRequest):
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+		return
+	case errors.Is(err, bot.ErrWebNotFound):
+		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
+		return
+	case err != nil:
+		s.log.Error().Err(err).Str("table", req.Table).Msg("web: action")
+		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+		return
+	}
+	status := http.StatusOK
+	if !reply.OK {
+		status = refusedStatus[reply.Refused]
+		if status == 0 {
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	writeJSON(w, status, reply)
+}
+
+func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return
+	}
+	if !s.limit.allow(v.user.ID, s.cfg.Now()) {
+		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
+		return
+	}
+	var req seenRequest
+	if !s.readJSON(w, r, v, &req) {
+		return
+	}
+	err := s.tables.WebSeen(r.Context(), req.Table, v.user.ID, req.Visible)
+	switch {
+	case errors.Is(err, bot.ErrWebBadRequest):
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+	case err != nil:
+		s.log.Error().Err(err).Str("table", req.Table).Msg("web: visibility")
+		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// hub hands table changes to the streams watching those tables. A
+// stream's signal holds one pending change at most: a burst of moves
+// becomes one reload of the latest state.
+type hub struct {
+	mu   sync.Mutex
+	subs map[string]map[chan struct{}]struct{}
+}
+
+func newHub() *hub { return &hub{subs: map[string]map[chan struct{}]struct{}{}} }
+
+func (h *hub) subscribe(table string) chan struct{} {
+	c := make(chan struct{}, 1)
+	h.mu.Lock()
+	if h.subs[table] == nil {
+		h.subs[table] = map[chan struct{}]struct{}{}
+	}
+	h.subs[table][c] = struct{}{}
+	h.mu.Unlock()
+	return c
+}
+
+func (h *hub) unsubscribe(table string, c chan struct{}) {
+	h.mu.Lock()
+	delete(h.subs[table], c)
+	if len(h.subs[table]) == 0 {
+		delete(h.subs, table)
+	}
+	h.mu.Unlock()
+}
+
+// run signals the streams of each changed table; a resync (notices were
+// lost) signals every stream, which reloads and sends only what changed.
+func (h *hub) run(changes <-chan store.TableChange) {
+	for c := range changes {
+		h.mu.Lock()
+		if c.Table == "" {
+			for _, subs := range h.subs {
+				signal(subs)
+			}
+		} else {
+			signal(h.subs[c.Table])
+		}
+		h.mu.Unlock()
+	}
+}
+
+func signal(subs map[chan struct{}]struct{}) {
+	for c := range subs {
+		select {
+		case c <- struct{}{}:
+		default: // already signalled: the reload will see this change too
+		}
+	}
+}
+
+// limiter is a token bucket per user, in this process: a page that sends
+// faster than a person taps is told to slow down.
+type limiter struct {
+	mu      sync.Mutex
+	rate    float64
+	burst   float64
+	buckets map[int64]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func newLimiter(rate float64, burst int) *limiter {
+	return &limiter{rate: rate, burst: float64(burst), buckets: map[int64]*bucket{}}
+}
+
+func (l *limiter) allow(user int64, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.buckets) > 10000 {
+		// Forget full buckets now and then, so the map stays small.
+		for id, b := range l.buckets {
+			if now.Sub(b.at).Seconds()*l.rate >= l.burst {
+				delete(l.buckets, id)
+			}
+		}
+	}
+	b := l.buckets[user]
+	if b == nil {
+		b = &bucket{tokens: l.burst, at: now}
+		l.buckets[user] = b
+	}
+	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
+	b.at = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

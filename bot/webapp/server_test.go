@@ -1,0 +1,560 @@
+package webapp_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/initdata"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// table is a Трик-н-Шеф game of three people in a group, with the page's
+// server in front of the bot that runs it.
+type table struct {
+	h      *bottest.Test
+	web    *httptest.Server
+	id     string
+	group  *telegramtest.Chat
+	people []*telegramtest.User
+}
+
+func newTable(t *testing.T, cfg webapp.Config) *table {
+	t.Helper()
+	h := bottest.NewTest(t, []bot.Game{trickchef.Game()}, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	group := h.Srv.NewGroup("Стол", people...)
+	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	h.MustStartGame(people[0], lobby)
+	cfg.Token = bottest.Token
+	srv := webapp.New(cfg, h.Bot, h.Redis, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel))
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := srv.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	web := httptest.NewServer(srv.Handler())
+	t.Cleanup(web.Close)
+	return &table{h: h, web: web, id: strconv.FormatInt(group.ID(), 10), group: group, people: people}
+}
+
+// initData is what Telegram would give u's page now.
+func initData(u *telegramtest.User) string {
+	return initdata.SignUser(bottest.Token, initdata.User{ID: u.ID(), FirstName: u.User().FirstName}, time.Now(), "")
+}
+
+func (x *table) request(t *testing.T, method, path, auth string, body any) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, x.web.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", "tma "+auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+func (x *table) state(t *testing.T, u *telegramtest.User) bot.WebState {
+	t.Helper()
+	code, body := x.request(t, "GET", "/api/state?table="+url.QueryEscape(x.id), initData(u), nil)
+	if code != http.StatusOK {
+		t.Fatalf("state for %s: %d %s", u.User().FirstName, code, body)
+	}
+	var ws bot.WebState
+	if err := json.Unmarshal(body, &ws); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func (x *table) act(t *testing.T, u *telegramtest.User, data, key string) (int, bot.WebReply) {
+	t.Helper()
+	code, body := x.request(t, "POST", "/api/act", initData(u), map[string]string{"table": x.id, "act": data, "key": key})
+	var r bot.WebReply
+	_ = json.Unmarshal(body, &r)
+	return code, r
+}
+
+func (x *table) version(t *testing.T) int64 { return x.h.Version(x.group) }
+
+// acts lists the presses a viewer's scene offers: cards first.
+func acts(ws bot.WebState) []string {
+	var out []string
+	if ws.Scene == nil {
+		return nil
+	}
+	for _, c := range ws.Scene.Hand {
+		if c.Act != "" && !c.Dim {
+			out = append(out, c.Act)
+		}
+	}
+	for _, c := range ws.Scene.Choices {
+		out = append(out, c.Act)
+	}
+	return out
+}
+
+// move makes one move of whoever is to act through the page, and returns
+// who moved.
+func (x *table) move(t *testing.T) *telegramtest.User {
+	t.Helper()
+	before := x.version(t)
+	for _, u := range x.people {
+		for _, a := range acts(x.state(t, u)) {
+			p, err := bot.ParseButton(a)
+			if err != nil || p.Op != 'a' {
+				continue
+			}
+			code, r := x.act(t, u, a, fmt.Sprintf("move-%d-%d", before, u.ID()))
+			if code == http.StatusOK && r.OK {
+				return u
+			}
+		}
+	}
+	t.Fatal("nobody could move through the page")
+	return nil
+}
+
+// TestForgedInitDataIsRefused: every request whose initData Telegram did not
+// sign for this bot, or signed too long ago, gets 401 with a text, and
+// nothing changes.
+func TestForgedInitDataIsRefused(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	u := x.people[0]
+	good := initData(u)
+	user := initdata.User{ID: u.ID(), FirstName: u.User().FirstName}
+	tampered := strings.Replace(good, "auth_date=", "auth_date=1", 1)
+	cases := map[string]string{
+		"missing":       "",
+		"another bot":   initdata.SignUser("654321:another-bot-token", user, time.Now(), ""),
+		"expired":       initdata.SignUser(bottest.Token, user, time.Now().Add(-25*time.Hour), ""),
+		"tampered":      tampered,
+		"no hash":       "auth_date=1&user=%7B%22id%22%3A1%7D",
+		"no user":       initdata.Sign(bottest.Token, url.Values{"auth_date": {strconv.FormatInt(time.Now().Unix(), 10)}}),
+		"someone else":  strings.Replace(good, strconv.FormatInt(u.ID(), 10), strconv.FormatInt(x.people[1].ID(), 10), 1),
+		"not urlencode": "%%%",
+	}
+	ws := x.state(t, u)
+	before := x.version(t)
+	for name, auth := range cases {
+		for _, r := range []struct {
+			method, path string
+			body         any
+		}{
+			{"GET", "/api/state?table=" + x.id, nil},
+			{"GET", "/api/events?table=" + x.id, nil},
+			{"POST", "/api/act", map[string]string{"table": x.id, "act": acts(ws)[0], "key": "k"}},
+			{"POST", "/api/seen", map[string]any{"table": x.id, "visible": true}},
+		} {
+			code, body := x.request(t, r.method, r.path, auth, r.body)
+			var e struct{ Error, Text string }
+			if code != http.StatusUnauthorized || json.Unmarshal(body, &e) != nil || e.Error != "auth" || e.Text == "" {
+				t.Errorf("%s: %s %s: %d %s, want 401 with a text", name, r.method, r.path, code, body)
+			}
+		}
+	}
+	if v := x.version(t); v != before {
+		t.Errorf("refused requests changed the table: version %d → %d", before, v)
+	}
+}
+
+// TestAnotherSeatsHand: a player's page shows their own hand only; a
+// spectator's shows none; pressing another seat's card is refused with
+// 403 and changes nothing.
+func TestAnotherSeatsHand(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	stranger := x.h.Srv.NewUser("Гость")
+	spect := x.state(t, stranger)
+	if spect.Seat != bot.Spectator || spect.Scene == nil || len(spect.Scene.Hand) > 0 || len(spect.Scene.Choices) > 0 {
+		t.Fatalf("a spectator's scene offers a hand or choices: %+v", spect.Scene)
+	}
+	for i, u := range x.people {
+		ws := x.state(t, u)
+		if ws.Seat != i || !ws.Scene.Seats[i].You {
+			t.Fatalf("%s sees seat %d", u.User().FirstName, ws.Seat)
+		}
+		for _, a := range acts(ws) {
+			p, err := bot.ParseButton(a)
+			if err != nil {
+				t.Fatalf("%s's scene offers %q: %v", u.User().FirstName, a, err)
+			}
+			if p.Args[0] != i {
+				t.Fatalf("%s's scene offers seat %d's button %q", u.User().FirstName, p.Args[0], a)
+			}
+		}
+	}
+	before := x.version(t)
+	mine := acts(x.state(t, x.people[0]))
+	for _, u := range append([]*telegramtest.User{stranger}, x.people[1:]...) {
+		for _, a := range mine {
+			code, r := x.act(t, u, a, "foreign-"+a)
+			if code != http.StatusForbidden || r.OK || r.Refused != bot.RefusedForeign || r.Text == "" {
+				t.Errorf("%s pressing Аня's %q: %d %+v, want 403 not_yours", u.User().FirstName, a, code, r)
+			}
+		}
+	}
+	if v := x.version(t); v != before {
+		t.Errorf("refused presses changed the table: version %d → %d", before, v)
+	}
+}
+
+// TestRetriedActionIsANoOp: the same key twice applies once.
+func TestRetriedActionIsANoOp(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	for _, u := range x.people {
+		for _, a := range acts(x.state(t, u)) {
+			if p, _ := bot.ParseButton(a); p.Op != 'a' {
+				continue
+			}
+			code, r := x.act(t, u, a, "once")
+			if code != http.StatusOK || !r.OK {
+				continue // not this card, or not this seat's turn
+			}
+			after := x.version(t)
+			code, r = x.act(t, u, a, "once")
+			if code != http.StatusOK || !r.OK {
+				t.Fatalf("the retried request: %d %+v, want 200 ok", code, r)
+			}
+			if v := x.version(t); v != after {
+				t.Fatalf("the retried request changed the table again: version %d → %d", after, v)
+			}
+			// The same card under a new key is judged anew: stale now.
+			code, r = x.act(t, u, a, "twice")
+			if code == http.StatusOK || r.OK || r.Text == "" {
+				t.Fatalf("the same press under a new key: %d %+v, want a refusal", code, r)
+			}
+			return
+		}
+	}
+	t.Fatal("nobody could move")
+}
+
+// TestIllegalCardExplained: a card the rules forbid now is refused with
+// 422 and the chat's reason, and nothing changes.
+func TestIllegalCardExplained(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	for i := 0; i < 12; i++ {
+		for _, u := range x.people {
+			ws := x.state(t, u)
+			for _, c := range ws.Scene.Hand {
+				if !c.Dim || c.Act == "" {
+					continue
+				}
+				before := x.version(t)
+				code, r := x.act(t, u, c.Act, "dim")
+				if code != http.StatusUnprocessableEntity || r.Refused != bot.RefusedRule || r.Text == "" {
+					t.Fatalf("a dim card: %d %+v, want 422 with the reason", code, r)
+				}
+				if v := x.version(t); v != before {
+					t.Fatalf("a refused card changed the table")
+				}
+				return
+			}
+		}
+		x.move(t)
+	}
+	t.Skip("no unplayable card came up in 12 moves of this deal")
+}
+
+// TestGarbageChangesNothing sends a thousand malformed requests, signed
+// and not: each gets a 4xx, and the table stays as it was.
+func TestGarbageChangesNothing(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{ActionsPerSecond: 1e6, ActionBurst: 1e6})
+	rng := rand.New(rand.NewPCG(1, 2))
+	good := initData(x.people[0])
+	valid := acts(x.state(t, x.people[0]))
+	before := x.version(t)
+	junk := func() string {
+		const chars = "aAzZ09:-_!%{}[]\"\\/ \x00é🃏"
+		rs := []rune(chars)
+		n := rng.IntN(40)
+		var b strings.Builder
+		for range n {
+			b.WriteRune(rs[rng.IntN(len(rs))])
+		}
+		return b.String()
+	}
+	for i := 0; i < 1000; i++ {
+		auth := good
+		if rng.IntN(4) == 0 {
+			auth = url.QueryEscape(junk()) // a header must stay sendable
+		}
+		var method, path string
+		var body io.Reader
+		switch rng.IntN(6) {
+		case 0:
+			method, path = "GET", "/api/state?table="+url.QueryEscape(junk())
+		case 1:
+			method, path = "POST", "/api/act"
+			act := junk()
+			if len(valid) > 0 && rng.IntN(2) == 0 {
+				// A real button with a digit changed or a table swapped.
+				act = strings.Replace(valid[rng.IntN(len(valid))], ":", ":9", 1)
+			}
+			raw, _ := json.Marshal(map[string]any{"table": x.id, "act": act, "key": junk()})
+			body = bytes.NewReader(raw)
+		case 2:
+			method, path = "POST", "/api/act"
+			body = strings.NewReader(junk())
+		case 3:
+			method, path = "POST", "/api/seen"
+			body = strings.NewReader(`{"table":"` + url.QueryEscape(junk()) + `","visible":true,"x":1}`)
+		case 4:
+			method, path = []string{"PUT", "DELETE", "PATCH", "GET"}[rng.IntN(4)], "/api/"+url.PathEscape(junk())
+		case 5:
+			method, path = "POST", "/api/act"
+			body = bytes.NewReader(bytes.Repeat([]byte("{"), 5<<10))
+		}
+		req, err := http.NewRequest(method, x.web.URL+path, body)
+		if err != nil {
+			continue
+		}
+		req.Header.Set("Authorization", "tma "+auth)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode < 400 || resp.StatusCode >= 500 {
+			t.Fatalf("%s %s: %d, want a 4xx", method, path, resp.StatusCode)
+		}
+	}
+	if v := x.version(t); v != before {
+		t.Fatalf("garbage changed the table: version %d → %d", before, v)
+	}
+}
+
+// TestActionsAreRateLimited: a page sending faster than fingers is told to
+// slow down, in words.
+func TestActionsAreRateLimited(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{ActionsPerSecond: 1, ActionBurst: 3})
+	u := x.people[2]
+	limited := 0
+	for i := 0; i < 10; i++ {
+		code, body := x.request(t, "POST", "/api/act", initData(u), map[string]string{"table": x.id, "act": "junk", "key": strconv.Itoa(i)})
+		if code == http.StatusTooManyRequests {
+			var e struct{ Error, Text string }
+			if json.Unmarshal(body, &e) != nil || e.Error != "rate" || e.Text == "" {
+				t.Fatalf("429 without a text: %s", body)
+			}
+			limited++
+		}
+	}
+	if limited < 5 {
+		t.Fatalf("%d of 10 fast requests limited, want most", limited)
+	}
+}
+
+// TestSecurityHeaders: the page and the API carry a strict CSP.
+func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	for _, path := range []string{"/", "/api/state?table=" + x.id} {
+		resp, err := http.Get(x.web.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: CSP %q, nosniff %q", path, csp, resp.Header.Get("X-Content-Type-Options"))
+		}
+	}
+}
+
+// stream reads a page's event stream.
+type stream struct {
+	resp   *http.Response
+	events chan bot.WebState
+}
+
+func (x *table) stream(t *testing.T, u *telegramtest.User, last int64) *stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", x.web.URL+"/api/events?table="+x.id, nil)
+	req.Header.Set("Authorization", "tma "+initData(u))
+	if last > 0 {
+		req.Header.Set("Last-Event-ID", strconv.FormatInt(last, 10))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	s := &stream{resp: resp, events: make(chan bot.WebState, 64)}
+	go func() {
+		defer close(s.events)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var ws bot.WebState
+				if json.Unmarshal([]byte(data), &ws) == nil {
+					s.events <- ws
+				}
+			}
+		}
+	}()
+	return s
+}
+
+func (s *stream) next(t *testing.T, within time.Duration) (bot.WebState, bool) {
+	t.Helper()
+	select {
+	case ws, ok := <-s.events:
+		return ws, ok
+	case <-time.After(within):
+		return bot.WebState{}, false
+	}
+}
+
+// TestEventsFollowMoves: an open stream gets the state at once, then a
+// newer one after every move, whether it was made in the page or in the
+// chat; a stream resumed at the version shown sends nothing until the
+// next change.
+func TestEventsFollowMoves(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	watcher := x.people[0]
+	s := x.stream(t, watcher, 0)
+	first, ok := s.next(t, 10*time.Second)
+	if !ok || first.Version == 0 || first.Texts["loading"] == "" {
+		t.Fatalf("no first state (or no texts): %+v", first)
+	}
+	shown := first.Version
+	for i := 0; i < 3; i++ {
+		x.move(t)
+		want := x.version(t)
+		for shown < want {
+			ws, ok := s.next(t, 10*time.Second)
+			if !ok {
+				t.Fatalf("no event after move %d (shown %d, table at %d)", i, shown, want)
+			}
+			if ws.Version <= shown {
+				t.Fatalf("an event went back: %d after %d", ws.Version, shown)
+			}
+			shown = ws.Version
+		}
+	}
+	resumed := x.stream(t, watcher, shown)
+	if ws, ok := resumed.next(t, 300*time.Millisecond); ok {
+		t.Fatalf("a stream resumed at the version shown sent %d at once", ws.Version)
+	}
+	x.move(t)
+	if ws, ok := resumed.next(t, 10*time.Second); !ok || ws.Version <= shown {
+		t.Fatalf("the resumed stream missed the next move")
+	}
+}
+
+// callsTo counts the sends and edits to a chat since call n.
+func callsTo(x *table, chat int64, n int) int {
+	c := 0
+	for _, call := range x.h.Srv.CallsSince(n) {
+		if call.ChatID == chat && call.OK && call.Method != "answerCallbackQuery" {
+			c++
+		}
+	}
+	return c
+}
+
+// TestVisiblePageSparesTheHand: while a player's page is open and visible,
+// their hand in the chat is not redrawn, not even for their turn; when the
+// page hides, the hand comes back in the chat and it pings on their turn.
+func TestVisiblePageSparesTheHand(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	u := x.people[0]
+	seen := func(visible bool) {
+		t.Helper()
+		code, body := x.request(t, "POST", "/api/seen", initData(u), map[string]any{"table": x.id, "visible": visible})
+		if code != http.StatusNoContent {
+			t.Fatalf("seen: %d %s", code, body)
+		}
+	}
+	// Let the first hands arrive, then open the page.
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(*telegramtest.Message) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	seen(true)
+	time.Sleep(300 * time.Millisecond) // the commit's own redraw
+	mark := len(x.h.Srv.CallsSince(0))
+	moves, mine := 0, 0
+	for moves < 8 {
+		if x.move(t) == u {
+			mine++
+		}
+		moves++
+	}
+	time.Sleep(time.Second) // deliveries of the last move
+	if n := callsTo(x, u.ID(), mark); n != 0 || mine == 0 {
+		t.Fatalf("with the page visible, %d calls went to the player's chat over %d moves (%d of them theirs)", n, moves, mine)
+	}
+	if n := callsTo(x, x.group.ID(), mark); n == 0 {
+		t.Fatal("the group table was not kept up to date")
+	}
+	// Hidden: a waiting hand stays as it is (as in the chat alone), and
+	// the player's turn brings a fresh one.
+	mark = len(x.h.Srv.CallsSince(0))
+	seen(false)
+	for i := 0; i < 8 && callsTo(x, u.ID(), mark) == 0; i++ {
+		deadline := time.Now().Add(2 * time.Second)
+		for callsTo(x, u.ID(), mark) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if callsTo(x, u.ID(), mark) == 0 {
+			x.move(t)
+		}
+	}
+	if callsTo(x, u.ID(), mark) == 0 {
+		t.Fatal("the hand did not come back in the chat when the page hid")
+	}
+}
