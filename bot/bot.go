@@ -52,6 +52,9 @@ type Config struct {
 	// App's short name from @BotFather, for the group's direct link.
 	WebAppURL       string
 	WebAppShortName string
+	// WebLease is how long a page that said it is visible counts as
+	// visible without saying it again (default 90 s; see WebSeen).
+	WebLease time.Duration
 	Limits          Limits
 }
 
@@ -97,6 +100,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.DefaultLang == "" {
 		c.DefaultLang = locales.Default
+	}
+	if c.WebLease <= 0 {
+		c.WebLease = 90 * time.Second
 	}
 	if c.Limits.GroupInterval == 0 {
 		c.Limits.GroupInterval = 3100 * time.Millisecond

@@ -77,14 +77,6 @@ const (
 	RefusedBusy    = "busy"      // the table stayed too busy (503)
 )
 
-// webLease is how long a page that said it is visible counts as visible;
-// webRenew is how much of it may be left before a heartbeat renews it (a
-// commit), so an open page costs a commit every half minute or so, and a
-// page closed without a word frees its hand within a minute and a half.
-const (
-	webLease = 90 * time.Second
-	webRenew = 60 * time.Second
-)
 
 // webKeyBase marks an update id made from a web action's idempotency key:
 // Telegram's update ids stay far below it, so the two never collide, and a
@@ -306,10 +298,14 @@ func (b *Bot) WebSeen(ctx context.Context, id string, user int64, visible bool) 
 		s := &t.Seats[seat]
 		now := b.now()
 		switch {
-		case visible && s.Web.Sub(now) > webRenew:
+		case visible && s.Web.Sub(now) > b.cfg.WebLease*2/3:
+			// Renewed when a third of the lease is used: an open page
+			// (saying so every 25 s) costs a commit every half minute or
+			// so, and one closed without a word frees its hand within
+			// the lease.
 			return errNoChange
 		case visible:
-			s.Web = now.Add(webLease)
+			s.Web = now.Add(b.cfg.WebLease)
 		case s.Web.IsZero():
 			return errNoChange
 		default:

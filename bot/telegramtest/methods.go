@@ -122,6 +122,9 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *APIError) {
 		return nil, e
 	}
 	kb, e := parseKeyboard(p["reply_markup"])
+	if e == nil {
+		e = checkWebApps(c, kb)
+	}
 	if e != nil {
 		return nil, e
 	}
@@ -189,6 +192,9 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *APIError) {
 	}
 	// Like Telegram, an edit without reply_markup removes the keyboard.
 	kb, e := parseKeyboard(p["reply_markup"])
+	if e == nil {
+		e = checkWebApps(c, kb)
+	}
 	if e != nil {
 		return nil, e
 	}
@@ -209,6 +215,9 @@ func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *APIE
 		return nil, e
 	}
 	kb, e := parseKeyboard(p["reply_markup"])
+	if e == nil {
+		e = checkWebApps(c, kb)
+	}
 	if e != nil {
 		return nil, e
 	}

@@ -698,3 +698,28 @@ func TestJSONAndFormBodies(t *testing.T) {
 		t.Fatalf("violations %v", v)
 	}
 }
+
+// TestWebAppButtonsOnlyInPrivate: Telegram offers web_app buttons in
+// private chats only, and opens HTTPS addresses only.
+func TestWebAppButtonsOnlyInPrivate(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	u := s.NewUser("Аня")
+	u.Start("")
+	g := s.NewGroup("Группа", u)
+	kb := func(addr string) map[string]any {
+		return map[string]any{"inline_keyboard": [][]map[string]any{{{"text": "Стол", "web_app": map[string]string{"url": addr}}}}}
+	}
+	if r := callJSON(t, s, "sendMessage", map[string]any{"chat_id": u.ID(), "text": "рука", "reply_markup": kb("https://example.org/t")}); !r.OK {
+		t.Fatalf("web_app in private refused: %s", r.Description)
+	}
+	if r := callJSON(t, s, "sendMessage", map[string]any{"chat_id": g.ID(), "text": "стол", "reply_markup": kb("https://example.org/t")}); r.OK || !strings.Contains(r.Description, "BUTTON_TYPE_INVALID") {
+		t.Fatalf("web_app in a group: ok=%v %s", r.OK, r.Description)
+	}
+	if r := callJSON(t, s, "sendMessage", map[string]any{"chat_id": u.ID(), "text": "рука", "reply_markup": kb("http://example.org/t")}); r.OK {
+		t.Fatal("a web_app button with an http address was accepted")
+	}
+	if m := u.PrivateChat().Last(); m == nil || len(m.Buttons()) != 1 || m.Buttons()[0].WebApp != "https://example.org/t" {
+		t.Fatalf("the private message's web_app button: %+v", m)
+	}
+}

@@ -204,6 +204,22 @@ func parseKeyboard(raw string) ([][]Button, *APIError) {
 	return out, nil
 }
 
+// checkWebApps refuses web_app buttons outside private chats, as Telegram
+// does: "Available only in private chats between a user and the bot".
+func checkWebApps(c *chatState, kb [][]Button) *APIError {
+	if c.chat.Type == models.ChatTypePrivate {
+		return nil
+	}
+	for _, row := range kb {
+		for _, b := range row {
+			if b.WebApp != "" {
+				return badRequest("BUTTON_TYPE_INVALID")
+			}
+		}
+	}
+	return nil
+}
+
 func parseButton(btn map[string]json.RawMessage) (Button, *APIError) {
 	var b Button
 	if err := json.Unmarshal(btn["text"], &b.Text); err != nil {
@@ -229,7 +245,17 @@ func parseButton(btn map[string]json.RawMessage) (Button, *APIError) {
 			kinds++
 		}
 	}
-	for _, k := range []string{"web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
+	if v, ok := btn["web_app"]; ok && string(v) != "null" {
+		var wa struct {
+			URL string `json:"url"`
+		}
+		if err := json.Unmarshal(v, &wa); err != nil || !strings.HasPrefix(wa.URL, "https://") {
+			return b, badRequest("BUTTON_URL_INVALID") // Web Apps open HTTPS addresses only
+		}
+		b.WebApp = wa.URL
+		kinds++
+	}
+	for _, k := range []string{"login_url", "switch_inline_query", "switch_inline_query_current_chat",
 		"switch_inline_query_chosen_chat", "callback_game", "pay"} {
 		if v, ok := btn[k]; ok && string(v) != "null" && string(v) != "false" {
 			kinds++

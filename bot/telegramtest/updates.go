@@ -25,6 +25,9 @@ type wireButton struct {
 	Text         string `json:"text"`
 	URL          string `json:"url,omitempty"`
 	CallbackData string `json:"callback_data,omitempty"`
+	WebApp       *struct {
+		URL string `json:"url"`
+	} `json:"web_app,omitempty"`
 }
 
 type wireMarkup struct {
@@ -79,7 +82,13 @@ func (s *Server) wireLocked(c *chatState, m *msgState) *wireMessage {
 		for _, row := range m.keyboard {
 			var wr []wireButton
 			for _, b := range row {
-				wr = append(wr, wireButton{Text: b.Text, URL: b.URL, CallbackData: b.CallbackData})
+				wb := wireButton{Text: b.Text, URL: b.URL, CallbackData: b.CallbackData}
+				if b.WebApp != "" {
+					wb.WebApp = &struct {
+						URL string `json:"url"`
+					}{b.WebApp}
+				}
+				wr = append(wr, wb)
 			}
 			mk.InlineKeyboard = append(mk.InlineKeyboard, wr)
 		}

@@ -55,6 +55,8 @@ type Button struct {
 	Text         string
 	CallbackData string
 	URL          string
+	// WebApp is the address a web_app button opens (private chats only).
+	WebApp string
 }
 
 // Message is a snapshot of a chat message as it currently looks (after edits).

@@ -11,11 +11,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	tgbot "github.com/go-telegram/bot"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
@@ -24,6 +26,7 @@ import (
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -114,6 +117,17 @@ func (x *table) act(t *testing.T, u *telegramtest.User, data, key string) (int, 
 }
 
 func (x *table) version(t *testing.T) int64 { return x.h.Version(x.group) }
+
+// toAct reports whether seat has to act now.
+func (x *table) toAct(t *testing.T, seat int) bool {
+	t.Helper()
+	tab, _ := x.h.Table(x.group)
+	st, err := bot.State(tab, trickchef.Game())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Contains(st.ToAct(), game.Seat(seat))
+}
 
 // acts lists the presses a viewer's scene offers: cards first.
 func acts(ws bot.WebState) []string {
@@ -556,5 +570,142 @@ func TestVisiblePageSparesTheHand(t *testing.T) {
 	}
 	if callsTo(x, u.ID(), mark) == 0 {
 		t.Fatal("the hand did not come back in the chat when the page hid")
+	}
+}
+
+// replica is a second bot process over the same store, serving pages
+// only: it applies nothing from Telegram and draws no chat message.
+func (x *table) replica(t *testing.T) *httptest.Server {
+	t.Helper()
+	tg, err := tgbot.New(bottest.Token, tgbot.WithServerURL(x.h.Srv.URL), tgbot.WithSkipGetMe())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := bot.New(x.h.Cfg, x.h.Redis, tg, bottest.Catalog(t), bot.WithGames(trickchef.Game()))
+	srv := webapp.New(webapp.Config{Token: bottest.Token}, other, x.h.Redis, zerolog.Nop())
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := srv.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	web := httptest.NewServer(srv.Handler())
+	t.Cleanup(web.Close)
+	return web
+}
+
+// TestPagesOnAnotherReplica: pages connected to one replica see the moves
+// another replica applies, through the store's change notices.
+func TestPagesOnAnotherReplica(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	other := x.replica(t)
+	var streams []*stream
+	for _, u := range x.people {
+		onOther := *x
+		onOther.web = other
+		streams = append(streams, onOther.stream(t, u, 0))
+	}
+	shown := make([]int64, len(streams))
+	for i := 0; i < 5; i++ {
+		x.move(t) // applied through the first replica's page server
+		want := x.version(t)
+		for j, s := range streams {
+			for shown[j] < want {
+				ws, ok := s.next(t, 10*time.Second)
+				if !ok {
+					t.Fatalf("page %d on the other replica missed move %d (shown %d, table at %d)", j, i, shown[j], want)
+				}
+				shown[j] = ws.Version
+			}
+		}
+	}
+}
+
+// TestButtonsOpenThePage: with the page configured, each hand carries a
+// web_app button to its table, and the group's table a direct link to
+// the Mini App with the table as its start parameter (web_app buttons are
+// for private chats only: the fake refuses them elsewhere, as Telegram does).
+func TestButtonsOpenThePage(t *testing.T) {
+	t.Parallel()
+	h := bottest.NewTest(t, []bot.Game{trickchef.Game()}, time.Minute)
+	h.Stop()
+	h.Cfg.WebAppURL = "https://example.org/table/"
+	h.Cfg.WebAppShortName = "table"
+	h.MustStart()
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	group := h.Srv.NewGroup("Стол", people...)
+	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	h.MustStartGame(people[0], lobby)
+	id := strconv.FormatInt(group.ID(), 10)
+	for _, u := range people {
+		m, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+			_, ok := m.ButtonFunc(func(b telegramtest.Button) bool { return b.WebApp != "" })
+			return ok
+		})
+		if err != nil {
+			t.Fatalf("%s's hand has no web_app button: %v", u.User().FirstName, err)
+		}
+		b, _ := m.ButtonFunc(func(b telegramtest.Button) bool { return b.WebApp != "" })
+		if b.WebApp != "https://example.org/table/?table="+url.QueryEscape(id) {
+			t.Fatalf("the hand's page button opens %q", b.WebApp)
+		}
+	}
+	m, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.ButtonFunc(func(b telegramtest.Button) bool { return strings.Contains(b.URL, "startapp=") })
+		return ok
+	})
+	if err != nil {
+		t.Fatalf("the group's table has no link to the page: %v", err)
+	}
+	b, _ := m.ButtonFunc(func(b telegramtest.Button) bool { return strings.Contains(b.URL, "startapp=") })
+	if !strings.HasSuffix(b.URL, "/table?startapp="+url.QueryEscape(id)) || !strings.HasPrefix(b.URL, "https://t.me/") {
+		t.Fatalf("the group's link is %q", b.URL)
+	}
+}
+
+// TestClosedPageLeaseRunsOut: a page that stops saying it is visible (closed
+// without a word) frees its hand when its lease runs out: the player's turn
+// is then prompted in the chat.
+func TestClosedPageLeaseRunsOut(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	x.h.Stop()
+	const lease = 4 * time.Second
+	x.h.Cfg.WebLease = lease
+	x.h.MustStart()
+	srv := webapp.New(webapp.Config{Token: bottest.Token}, x.h.Bot, x.h.Redis, zerolog.Nop())
+	x.web = httptest.NewServer(srv.Handler()) // in front of the restarted bot
+	t.Cleanup(x.web.Close)
+	u := x.people[0]
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(*telegramtest.Message) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	// The page says it is visible once, then nothing more. The others play
+	// until it is the player's turn: the chat stays quiet meanwhile.
+	code, body := x.request(t, "POST", "/api/seen", initData(u), map[string]any{"table": x.id, "visible": true})
+	if code != http.StatusNoContent {
+		t.Fatalf("seen: %d %s", code, body)
+	}
+	seen := time.Now()
+	mark := len(x.h.Srv.CallsSince(0))
+	for i := 0; i < 6 && !x.toAct(t, 0); i++ {
+		x.move(t)
+	}
+	if !x.toAct(t, 0) {
+		t.Fatal("the player's turn never came")
+	}
+	if n := callsTo(x, u.ID(), mark); n != 0 && time.Since(seen) < lease*3/4 {
+		t.Fatalf("%d calls to the player's chat while the page counted as visible", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for callsTo(x, u.ID(), mark) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if callsTo(x, u.ID(), mark) == 0 {
+		t.Fatal("the lease ran out and the hand never came back in the chat")
 	}
 }
