@@ -276,10 +276,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	last, _ := strconv.ParseInt(r.Header.Get("Last-Event-ID"), 10, 64)
 	ping := time.NewTicker(s.cfg.Ping)
 	defer ping.Stop()
+	var shown string // what the page shows, version and clock aside
 	for {
 		if ws.Version != last {
-			if err := writeEvent(w, ws); err != nil {
-				return
+			if c := content(ws); c != shown {
+				if err := writeEvent(w, ws); err != nil {
+					return
+				}
+				shown = c
 			}
 			last = ws.Version
 		}
@@ -308,6 +312,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			ws = next
 		}
 	}
+}
+
+// content is a state as the page draws it: a commit that changes nothing
+// a viewer sees (another page saying it is visible) sends them nothing.
+func content(ws bot.WebState) string {
+	ws.Version, ws.Now = 0, 0
+	data, _ := json.Marshal(ws)
+	return string(data)
 }
 
 // writeEvent sends one state as an event whose id is its version.
