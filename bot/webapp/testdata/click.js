@@ -1,0 +1,12 @@
+// Dev only (served by testdata/devserver at /t/): clicks the elements named
+// in the hash's "click" parameter (CSS selectors joined by "|") one by one,
+// so a headless screenshot can show a modal or a toast.
+'use strict';
+(() => {
+  const sel = new URLSearchParams(location.hash.slice(1)).get('click') || '';
+  let delay = 800;
+  for (const s of sel.split('|').filter(Boolean)) {
+    setTimeout(() => { const e = document.querySelector(s); if (e) e.click(); }, delay);
+    delay += 600;
+  }
+})();
