@@ -49,7 +49,7 @@
     state: null, // the WebState shown
     version: -1,
     offset: 0, // server clock minus the phone's (ms)
-    connected: false,
+    connected: null, // unknown until the stream first opens or fails
     busy: false,
     visible: document.visibilityState !== 'hidden',
     myTurn: false,
@@ -255,7 +255,7 @@
     if (!res.ok) {
       const e = await readError(res);
       if (res.status >= 400 && res.status < 500 && res.status !== 429) {
-        fatal(e.text);
+        fatal(e.text, res.status);
         return true;
       }
       return false;
@@ -278,7 +278,7 @@
         if (!res.ok || !res.body) {
           const e = await readError(res);
           if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 408) {
-            fatal(e.text);
+            fatal(e.text, res.status);
             return;
           }
           throw new Error(`events: ${res.status}`);
@@ -603,7 +603,7 @@
 
   // ----------------------------------------------------------------- render
 
-  function fatal(text) {
+  function fatal(text, status) {
     app.fatal = true;
     if (app.streamAbort) app.streamAbort.abort();
     document.getElementById('badge').hidden = true;
@@ -617,7 +617,8 @@
     }
     const root = document.getElementById('app');
     const box = el('div', 'empty');
-    box.append(el('div', 'empty-icon', '🔒'), el('p', 'empty-title', msg));
+    const icon = status === 401 || status === 403 ? '🔒' : status === 404 ? '🔍' : '⚠️';
+    box.append(el('div', 'empty-icon', icon), el('p', 'empty-title', msg));
     root.replaceChildren(box);
   }
 
@@ -853,9 +854,11 @@
       const mid = (n - 1) / 2;
       cards.forEach((c, i) => {
         c.style.marginLeft = i === 0 ? '0px' : `${Math.round(step - cw)}px`;
-        const d = i - mid;
-        c.style.setProperty('--rot', fanned ? `${(d * 2.2).toFixed(2)}deg` : '0deg');
-        c.style.setProperty('--drop', fanned ? `${(d * d * 0.9).toFixed(1)}px` : '0px');
+        // A gentle arc: at most ±9° and 9 px at the ends, whatever n.
+        const d = mid > 0 ? (i - mid) / mid : 0;
+        const spread = Math.min(9, n * 1.1);
+        c.style.setProperty('--rot', fanned ? `${(d * spread).toFixed(2)}deg` : '0deg');
+        c.style.setProperty('--drop', fanned ? `${(d * d * spread).toFixed(1)}px` : '0px');
         c.style.zIndex = String(i + 1);
       });
       hand.classList.toggle('fanned', fanned);

@@ -10,3 +10,15 @@
     delay += 600;
   }
 })();
+
+// Reports what the page shows every second to the dev server's log, to
+// follow a live page in a headless browser.
+(() => {
+  const text = (sel) => { const e = document.querySelector(sel); return e && !e.hidden ? e.textContent : ''; };
+  setInterval(() => {
+    fetch('/t/report', {
+      method: 'POST',
+      body: JSON.stringify({ status: text('.status-text'), badge: text('#badge'), toast: text('#toast'), modal: text('.modal') }),
+    }).catch(() => {});
+  }, 1000);
+})();

@@ -1,8 +1,9 @@
 // Command devserver serves the «Стол» page with canned states, to look at
 // it in a browser without the bot: go run ./bot/webapp/testdata/devserver
 // and open http://127.0.0.1:8089/?table=demo#tgWebAppData=x. Tables:
-// demo, six, idle (files here), over and watch (demo finished / as a
-// spectator), denied (an auth error). Acts starting "x:" are refused,
+// demo, six, eight, duo, idle (files here), over, watch and flaky (demo
+// finished / as a spectator / with the event stream down), denied (an
+// auth error). Acts starting "x:" are refused,
 // "alert:" answer with a dialog.
 package main
 
@@ -15,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +41,7 @@ func main() {
 	state := func(table string) (map[string]any, error) {
 		name := table
 		switch table {
-		case "over", "watch":
+		case "over", "watch", "flaky", "live", "retry":
 			name = "demo"
 		}
 		data, err := os.ReadFile(filepath.Join(*dir, "testdata", name+".json"))
@@ -106,6 +108,7 @@ func main() {
 		}
 		return st, true
 	}
+	seenKeys := map[string]bool{} // touched by one request at a time in practice: a dev tool
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/state", func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := check(w, r); ok {
@@ -118,22 +121,47 @@ func main() {
 		if !ok {
 			return
 		}
+		if r.URL.Query().Get("table") == "flaky" {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Cache-Control", "no-store")
-		data, _ := json.Marshal(st)
-		if fmt.Sprint(st["version"]) != r.Header.Get("Last-Event-ID") {
+		log.Printf("events %s Last-Event-ID %q", r.URL.Query().Get("table"), r.Header.Get("Last-Event-ID"))
+		send := func() {
+			data, _ := json.Marshal(st)
 			fmt.Fprintf(w, "id: %v\nevent: state\ndata: %s\n\n", st["version"], data)
+			w.(http.Flusher).Flush()
+		}
+		if fmt.Sprint(st["version"]) != r.Header.Get("Last-Event-ID") {
+			send()
 		}
 		w.(http.Flusher).Flush()
-		tick := time.NewTicker(15 * time.Second)
-		defer tick.Stop()
-		for {
+		ping := time.NewTicker(15 * time.Second)
+		defer ping.Stop()
+		// "live" changes every second and drops the stream after three
+		// changes, to watch the page follow and reconnect.
+		live := time.NewTicker(time.Second)
+		defer live.Stop()
+		for n := 1; ; {
 			select {
 			case <-r.Context().Done():
 				return
-			case <-tick.C:
+			case <-ping.C:
 				fmt.Fprint(w, ": ping\n\n")
 				w.(http.Flusher).Flush()
+			case <-live.C:
+				if r.URL.Query().Get("table") != "live" {
+					continue
+				}
+				if n > 3 {
+					return
+				}
+				v, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
+				st["version"] = max(v, 42) + n
+				st["scene"].(map[string]any)["status"] = fmt.Sprintf("Версия %d", st["version"])
+				n++
+				send()
 			}
 		}
 	})
@@ -144,6 +172,12 @@ func main() {
 			return
 		}
 		log.Printf("act %q key %s", req.Act, req.Key)
+		if req.Table == "retry" && !seenKeys[req.Key] {
+			// The first try of a tap is lost: the page must retry with
+			// the same key.
+			seenKeys[req.Key] = true
+			panic(http.ErrAbortHandler)
+		}
 		time.Sleep(300 * time.Millisecond)
 		reply := map[string]any{"ok": true, "text": "Принято: " + req.Act}
 		switch {
@@ -156,6 +190,8 @@ func main() {
 		json.NewEncoder(w).Encode(reply)
 	})
 	mux.HandleFunc("POST /api/seen", func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		log.Printf("seen %s (auth %q)", data, r.Header.Get("Authorization"))
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.Handle("GET /", http.FileServerFS(os.DirFS(filepath.Join(*dir, "static"))))
@@ -171,6 +207,10 @@ func main() {
 		html = strings.ReplaceAll(html, `src="app.js" defer>`, `src="/app.js" defer></script><script src="/t/click.js" defer>`)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, html)
+	})
+	mux.HandleFunc("POST /t/report", func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		log.Printf("page: %s", data)
 	})
 	mux.HandleFunc("GET /t/click.js", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, filepath.Join(*dir, "testdata", "click.js"))
