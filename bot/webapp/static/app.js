@@ -271,6 +271,7 @@
     while (!app.fatal) {
       const ctrl = new AbortController();
       app.streamAbort = ctrl;
+      app.lastByte = Date.now();
       try {
         const h = headers({ Accept: 'text/event-stream' });
         if (app.version >= 0) h['Last-Event-ID'] = String(app.version);
@@ -284,10 +285,10 @@
           throw new Error(`events: ${res.status}`);
         }
         app.lastByte = Date.now();
+        setConnected(true);
         await readEvents(res.body, () => {
           app.lastByte = Date.now();
           delay = 500;
-          setConnected(true);
         });
       } catch { /* dropped: reconnect below */ }
       app.streamAbort = null;
@@ -338,9 +339,10 @@
     }
   }
 
-  // watchdog drops a stream that went silent (the server pings).
+  // watchdog drops a stream that went silent, or a request that never
+  // got an answer: the server pings well within this time.
   function watchdog() {
-    if (app.streamAbort && app.connected && Date.now() - app.lastByte > 45000) app.streamAbort.abort();
+    if (app.streamAbort && Date.now() - app.lastByte > 45000) app.streamAbort.abort();
   }
 
   function reconnectNow() {
@@ -892,6 +894,7 @@
       if (boot) boot.append(el('p', 'boot-text', t('loading')));
     }
     document.addEventListener('visibilitychange', () => setVisible(document.visibilityState === 'visible'));
+    window.addEventListener('pagehide', () => sendSeen(false));
     window.addEventListener('online', reconnectNow);
     window.addEventListener('resize', layout);
     if (window.ResizeObserver) new ResizeObserver(() => layout()).observe(document.getElementById('app'));
