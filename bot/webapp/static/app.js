@@ -510,6 +510,19 @@
     return s;
   }
 
+  // cardKeys names the cards of a row so that the same card keeps its
+  // name when others come or go (only new ones are animated): where, what,
+  // and which of equal cards.
+  function cardKeys(where, cards) {
+    const seen = new Map();
+    return cards.map((c) => {
+      const k = `${where}:${c && c.back ? '#' : str(c && c.name)}`;
+      const n = (seen.get(k) || 0) + 1;
+      seen.set(k, n);
+      return `${k}:${n}`;
+    });
+  }
+
   // cardEl is one card with its note; a card with Act is a button.
   function cardEl(c, size, key, fresh) {
     const tappable = size === 'lg' && !!str(c.act);
@@ -686,7 +699,8 @@
     if (cards.length) {
       const row = el('div', 'seat-cards');
       const shown = cards.slice(0, 6);
-      shown.forEach((c, j) => row.append(cardEl(c, 'sm', `s${index}:${j}:${str(c.name)}`, fresh)));
+      const keys = cardKeys(`s${index}`, shown);
+      shown.forEach((c, j) => row.append(cardEl(c, 'sm', keys[j], fresh)));
       if (cards.length > shown.length) row.append(el('span', 'more', `+${cards.length - shown.length}`));
       e.append(row);
     }
@@ -710,7 +724,8 @@
       const pile = el('div', 'pile');
       if (str(p.label)) pile.append(el('div', 'pile-label', p.label));
       const row = el('div', 'pile-cards');
-      arr(p.cards).forEach((c, j) => row.append(cardEl(c, 'md', `p${i}:${j}:${str(c.name)}`, fresh)));
+      const keys = cardKeys(`p${i}`, arr(p.cards));
+      arr(p.cards).forEach((c, j) => row.append(cardEl(c, 'md', keys[j], fresh)));
       pile.append(row);
       center.append(pile);
     });
@@ -733,7 +748,8 @@
     if (hand.length) {
       if (str(sc.hand_label)) wrap.append(el('div', 'hand-label', sc.hand_label));
       const row = el('div', 'hand');
-      hand.forEach((c, i) => row.append(cardEl(c, 'lg', `h${i}:${str(c.name)}:${str(c.act)}`, fresh)));
+      const keys = cardKeys('h', hand);
+      hand.forEach((c, i) => row.append(cardEl(c, 'lg', keys[i], fresh)));
       wrap.append(row);
     }
     const choices = arr(sc.choices).filter((c) => c && str(c.text));

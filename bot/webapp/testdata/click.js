@@ -18,7 +18,7 @@
   setInterval(() => {
     fetch('/t/report', {
       method: 'POST',
-      body: JSON.stringify({ status: text('.status-text'), badge: text('#badge'), toast: text('#toast'), modal: text('.modal') }),
+      body: JSON.stringify({ status: text('.status-text'), badge: text('#badge'), toast: text('#toast'), modal: text('.modal'), enter: [...document.querySelectorAll('.card.enter')].map((e) => e.getAttribute('aria-label')) }),
     }).catch(() => {});
   }, 1000);
 })();

@@ -159,7 +159,14 @@ func main() {
 				}
 				v, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
 				st["version"] = max(v, 42) + n
-				st["scene"].(map[string]any)["status"] = fmt.Sprintf("Версия %d", st["version"])
+				sc := st["scene"].(map[string]any)
+				sc["status"] = fmt.Sprintf("Версия %d", st["version"])
+				// The first card of the hand moves to the trick.
+				if hand, _ := sc["hand"].([]any); len(hand) > 0 {
+					pile := sc["center"].([]any)[0].(map[string]any)
+					pile["cards"] = append(pile["cards"].([]any), hand[0])
+					sc["hand"] = hand[1:]
+				}
 				n++
 				send()
 			}
