@@ -1,3 +1,5 @@
+// Package webapp serves the «Стол» web page, a Telegram Mini App that draws
+// a table live from the bot's WebState.
 package webapp
 
 import (
@@ -5,11 +7,48 @@ import (
 	"io/fs"
 )
 
+// static holds the page: index.html, app.js, app.css. go:embed only works
+// on a package-level variable; it is never written to.
+//
 //go:embed static
-var files embed.FS
+var static embed.FS
 
-// Static is the page's files.
-func Static() fs.FS { s, _ := fs.Sub(files, "static"); return s }
+// Static returns the page's files, rooted so that "index.html" is at the
+// top (served at "/").
+func Static() fs.FS {
+	sub, err := fs.Sub(static, "static")
+	if err != nil {
+		panic(err) // "static" is a valid path: fs.Sub cannot fail on it
+	}
+	return sub
+}
 
-// TextKeys are the page's words.
-func TextKeys() []string { return []string{"loading"} }
+// TextKeys lists the page's own words: the catalog keys "web.<key>" the
+// server copies into WebState.Texts (by key, without the prefix). app.js
+// reads each one as t('<key>'); static_test.go keeps the two in step.
+func TextKeys() []string {
+	return []string{
+		"loading",
+		"reconnecting",
+		"offline",
+		"spectator",
+		"rules",
+		"log",
+		"again",
+		"your_turn",
+		"no_game",
+		"no_game_hint",
+		"lobby",
+		"over",
+		"close",
+		"ok",
+		"you",
+		"robot",
+		"away",
+		"leader",
+		"out",
+		"turn",
+		"seconds_short",
+		"minutes_short",
+	}
+}

@@ -1,0 +1,932 @@
+// «Стол»: the web table of the Trickchef bot, a Telegram Mini App.
+//
+// The page draws any game from the server's WebState (bot/web.go,
+// bot/scene.go) and sends the viewer's taps back. It talks to Telegram
+// through its own small bridge (no telegram.org script) and builds every
+// element with createElement/textContent: all text it shows is untrusted.
+// Its fixed words come from WebState.Texts, read only through t('key')
+// (bot/webapp/static_test.go checks the keys against TextKeys).
+'use strict';
+
+(() => {
+  // ---------------------------------------------------------------- helpers
+
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  const store = {
+    get(k) { try { return sessionStorage.getItem(k); } catch { return null; } },
+    set(k, v) { try { sessionStorage.setItem(k, v); } catch { /* private mode */ } },
+  };
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null && text !== '') e.textContent = String(text);
+    return e;
+  }
+
+  function svgEl(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const k of Object.keys(attrs || {})) e.setAttribute(k, String(attrs[k]));
+    return e;
+  }
+
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const str = (v) => (typeof v === 'string' ? v : '');
+  const arr = (v) => (Array.isArray(v) ? v : []);
+
+  function newKey() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  }
+
+  // ------------------------------------------------------------------ state
+
+  const app = {
+    initData: '',
+    table: '',
+    texts: {},
+    state: null, // the WebState shown
+    version: -1,
+    offset: 0, // server clock minus the phone's (ms)
+    connected: null, // unknown until the stream first opens or fails
+    busy: false,
+    visible: document.visibilityState !== 'hidden',
+    myTurn: false,
+    fatal: false,
+    logOpen: false,
+    cardKeys: new Set(), // cards drawn last time, to animate new ones
+    timers: [], // {el, deadline}
+    streamAbort: null,
+    wake: null, // ends the reconnect wait early
+    lastByte: 0,
+    cardSeq: 0, // unique ids for SVG gradients
+  };
+
+  // t returns the page's word for key (WebState.Texts), the key itself when
+  // missing so the gap is visible.
+  function t(key) {
+    const s = app.texts[key];
+    return typeof s === 'string' && s !== '' ? s : key;
+  }
+
+  // --------------------------------------------------------- launch params
+
+  function hashParams() {
+    try { return new URLSearchParams(location.hash.replace(/^#/, '')); } catch { return new URLSearchParams(); }
+  }
+
+  function readLaunch() {
+    const hp = hashParams();
+    const tg = window.Telegram && window.Telegram.WebApp;
+    let init = (tg && typeof tg.initData === 'string' && tg.initData) || hp.get('tgWebAppData') || '';
+    if (init) store.set('tc.initData', init);
+    else init = store.get('tc.initData') || '';
+    app.initData = init;
+
+    let table = new URLSearchParams(location.search).get('table') || '';
+    if (!table) {
+      try { table = new URLSearchParams(init).get('start_param') || ''; } catch { table = ''; }
+    }
+    if (!table) table = hp.get('tgWebAppStartParam') || '';
+    app.table = table;
+
+    let theme = hp.get('tgWebAppThemeParams');
+    if (theme) store.set('tc.theme', theme);
+    else theme = store.get('tc.theme');
+    if (theme) {
+      try { applyTheme(JSON.parse(theme)); } catch { /* bad JSON: keep the defaults */ }
+    }
+    try { app.texts = JSON.parse(store.get('tc.texts') || '{}') || {}; } catch { app.texts = {}; }
+  }
+
+  // ------------------------------------------------------------------ theme
+
+  const themeVars = {
+    bg_color: '--bg',
+    text_color: '--text',
+    hint_color: '--hint',
+    link_color: '--link',
+    button_color: '--button',
+    button_text_color: '--button-text',
+    secondary_bg_color: '--bg2',
+    section_bg_color: '--section',
+    accent_text_color: '--accent',
+    destructive_text_color: '--danger',
+  };
+  const hexRE = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+  let themed = false;
+
+  function rgb(hex) {
+    let h = hex.slice(1);
+    if (h.length === 3) h = h.split('').map((c) => c + c).join('');
+    const n = parseInt(h, 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+
+  function luminance(hex) {
+    const [r, g, b] = rgb(hex);
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255;
+  }
+
+  function applyTheme(tp) {
+    if (!tp || typeof tp !== 'object') return;
+    const root = document.documentElement;
+    for (const [k, v] of Object.entries(themeVars)) {
+      const c = tp[k];
+      if (typeof c === 'string' && hexRE.test(c)) {
+        root.style.setProperty(v, c);
+        themed = true;
+      }
+    }
+    if (typeof tp.bg_color === 'string' && hexRE.test(tp.bg_color)) {
+      root.classList.toggle('dark', luminance(tp.bg_color) < 0.5);
+    }
+    root.classList.toggle('tg', themed);
+  }
+
+  function systemScheme() {
+    if (themed) return;
+    const mq = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)');
+    document.documentElement.classList.toggle('dark', !!(mq && mq.matches));
+  }
+
+  // ----------------------------------------------------- Telegram's bridge
+
+  function postEvent(type, data) {
+    const payload = data === undefined ? '' : data;
+    try {
+      const proxy = window.TelegramWebviewProxy;
+      if (proxy && typeof proxy.postEvent === 'function') {
+        proxy.postEvent(type, JSON.stringify(payload));
+      } else if (window.parent !== window) {
+        window.parent.postMessage(JSON.stringify({ eventType: type, eventData: payload }), 'https://web.telegram.org');
+      }
+    } catch { /* outside Telegram: nothing to tell */ }
+  }
+
+  function haptic(kind) {
+    if (kind === 'tap') postEvent('web_app_trigger_haptic_feedback', { type: 'impact', impact_style: 'light' });
+    else postEvent('web_app_trigger_haptic_feedback', { type: 'notification', notification_type: kind });
+  }
+
+  function onTelegram(type, data) {
+    const d = data && typeof data === 'object' ? data : {};
+    switch (type) {
+      case 'theme_changed':
+        applyTheme(d.theme_params);
+        if (d.theme_params) store.set('tc.theme', JSON.stringify(d.theme_params));
+        break;
+      case 'viewport_changed':
+        if (typeof d.height === 'number' && d.height > 0) {
+          document.documentElement.style.setProperty('--vh', `${Math.round(d.height)}px`);
+          layout();
+        }
+        break;
+      case 'visibility_changed':
+        setVisible(!!d.is_visible);
+        break;
+      default:
+    }
+  }
+
+  function bridge() {
+    window.Telegram = window.Telegram || {};
+    window.Telegram.WebView = Object.assign(window.Telegram.WebView || {}, { receiveEvent: onTelegram });
+    window.TelegramGameProxy = Object.assign(window.TelegramGameProxy || {}, { receiveEvent: onTelegram });
+    window.addEventListener('message', (ev) => {
+      if (window.parent === window || ev.source !== window.parent || typeof ev.data !== 'string') return;
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m && typeof m.eventType === 'string') onTelegram(m.eventType, m.eventData);
+    });
+    postEvent('web_app_ready');
+    postEvent('web_app_expand');
+    postEvent('web_app_request_theme');
+    postEvent('web_app_request_viewport');
+  }
+
+  // -------------------------------------------------------------------- API
+
+  function apiURL(path, query) {
+    const u = new URL(path, location.href);
+    u.search = '';
+    u.hash = '';
+    for (const [k, v] of Object.entries(query || {})) u.searchParams.set(k, v);
+    return u.toString();
+  }
+
+  function headers(extra) {
+    return Object.assign({ Authorization: `tma ${app.initData}` }, extra);
+  }
+
+  async function readError(res) {
+    try {
+      const j = await res.json();
+      return { code: str(j.error) || String(res.status), text: str(j.text) };
+    } catch {
+      return { code: String(res.status), text: '' };
+    }
+  }
+
+  // accept shows a state unless an older one than what is shown.
+  function accept(st) {
+    if (!st || typeof st !== 'object' || typeof st.version !== 'number') return;
+    if (typeof st.now === 'number' && st.now > 0) app.offset = st.now - Date.now();
+    if (st.version < app.version || (st.version === app.version && app.state)) return;
+    app.version = st.version;
+    app.state = st;
+    if (st.texts && typeof st.texts === 'object') {
+      app.texts = st.texts;
+      store.set('tc.texts', JSON.stringify(st.texts));
+    }
+    render();
+  }
+
+  // loadState asks for the state once: true when shown, false on a network
+  // failure; a refusal (4xx) stops the page with the server's words.
+  async function loadState() {
+    let res;
+    try {
+      res = await fetch(apiURL('/api/state', { table: app.table }), { headers: headers(), cache: 'no-store' });
+    } catch {
+      return false;
+    }
+    if (!res.ok) {
+      const e = await readError(res);
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+        fatal(e.text, res.status);
+        return true;
+      }
+      return false;
+    }
+    try { accept(await res.json()); } catch { return false; }
+    return true;
+  }
+
+  // stream follows the table's events; it reconnects with backoff and asks
+  // only for what changed after the version shown.
+  async function stream() {
+    let delay = 500;
+    while (!app.fatal) {
+      const ctrl = new AbortController();
+      app.streamAbort = ctrl;
+      app.lastByte = Date.now();
+      try {
+        const h = headers({ Accept: 'text/event-stream' });
+        if (app.version >= 0) h['Last-Event-ID'] = String(app.version);
+        const res = await fetch(apiURL('/api/events', { table: app.table }), { headers: h, cache: 'no-store', signal: ctrl.signal });
+        if (!res.ok || !res.body) {
+          const e = await readError(res);
+          if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 408) {
+            fatal(e.text, res.status);
+            return;
+          }
+          throw new Error(`events: ${res.status}`);
+        }
+        app.lastByte = Date.now();
+        setConnected(true);
+        await readEvents(res.body, () => {
+          app.lastByte = Date.now();
+          delay = 500;
+        });
+      } catch { /* dropped: reconnect below */ }
+      app.streamAbort = null;
+      setConnected(false);
+      if (app.fatal) return;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        app.wake = () => { clearTimeout(timer); resolve(); };
+      });
+      app.wake = null;
+      delay = Math.min(delay * 2, 10000);
+    }
+  }
+
+  // readEvents parses a text/event-stream body and shows each state.
+  async function readEvents(body, onBytes) {
+    const reader = body.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    let data = [];
+    let name = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      onBytes();
+      buf += dec.decode(value, { stream: true });
+      for (;;) {
+        const i = buf.search(/[\r\n]/);
+        if (i < 0 || (buf[i] === '\r' && i === buf.length - 1)) break;
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + (buf[i] === '\r' && buf[i + 1] === '\n' ? 2 : 1));
+        if (line === '') {
+          if (data.length && (name === 'state' || name === '')) {
+            try { accept(JSON.parse(data.join('\n'))); } catch { /* a bad event: wait for the next */ }
+          }
+          data = [];
+          name = '';
+          continue;
+        }
+        if (line[0] === ':') continue;
+        const c = line.indexOf(':');
+        const field = c < 0 ? line : line.slice(0, c);
+        let v = c < 0 ? '' : line.slice(c + 1);
+        if (v[0] === ' ') v = v.slice(1);
+        if (field === 'data') data.push(v);
+        else if (field === 'event') name = v;
+      }
+    }
+  }
+
+  // watchdog drops a stream that went silent, or a request that never
+  // got an answer: the server pings well within this time.
+  function watchdog() {
+    if (app.streamAbort && Date.now() - app.lastByte > 45000) app.streamAbort.abort();
+  }
+
+  function reconnectNow() {
+    if (app.wake) app.wake();
+  }
+
+  let badgeTimer = 0;
+  function setConnected(on) {
+    if (app.connected === on) return;
+    app.connected = on;
+    const badge = document.getElementById('badge');
+    clearTimeout(badgeTimer);
+    if (on) {
+      badge.hidden = true;
+      return;
+    }
+    // A quick reconnect goes unnoticed: the badge waits a moment.
+    badgeTimer = setTimeout(() => {
+      if (app.connected || app.fatal || !app.state) return;
+      badge.textContent = t('reconnecting');
+      badge.hidden = false;
+    }, 1500);
+  }
+
+  async function act(data, source) {
+    if (app.busy || !data) return;
+    app.busy = true;
+    document.body.classList.add('busy');
+    if (source) source.classList.add('pending');
+    haptic('tap');
+    const key = newKey();
+    const body = JSON.stringify({ table: app.table, act: data, key });
+    let reply = null;
+    let refusal = '';
+    for (let attempt = 0; attempt <= 3 && !reply && !refusal; attempt++) {
+      if (attempt > 0) await sleep(400 * attempt);
+      try {
+        const res = await fetch(apiURL('/api/act'), {
+          method: 'POST',
+          headers: headers({ 'Content-Type': 'application/json' }),
+          body,
+          cache: 'no-store',
+        });
+        if (res.ok) {
+          reply = await res.json();
+        } else if (res.status < 500) {
+          refusal = (await readError(res)).text || t('offline');
+        }
+      } catch { /* network: retry with the same key */ }
+    }
+    app.busy = false;
+    document.body.classList.remove('busy');
+    if (source) source.classList.remove('pending');
+    if (reply && typeof reply === 'object') {
+      const text = str(reply.text);
+      if (text) {
+        if (reply.alert) showAlert(text);
+        else toast(text);
+      }
+      if (!reply.ok) haptic('error');
+    } else {
+      toast(refusal || t('offline'));
+      haptic('error');
+    }
+    if (!app.connected) loadState();
+  }
+
+  function sendSeen(visible) {
+    if (!app.table || app.fatal) return;
+    try {
+      fetch(apiURL('/api/seen'), {
+        method: 'POST',
+        headers: headers({ 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ table: app.table, visible }),
+        keepalive: true,
+      }).catch(() => {});
+    } catch { /* best effort */ }
+  }
+
+  function setVisible(v) {
+    if (app.visible === v) return;
+    app.visible = v;
+    sendSeen(v);
+    if (v) reconnectNow();
+  }
+
+  // ------------------------------------------------------------------ cards
+
+  const EMOJI_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, " +
+    "'Apple Color Emoji', 'Segoe UI Emoji', 'Noto Color Emoji', sans-serif";
+
+  function mix(c, to, k) {
+    return `rgb(${c.map((v, i) => Math.round(v + (to[i] - v) * k)).join(',')})`;
+  }
+
+  // graphemes counts what the eye sees as characters: an emoji joined
+  // from several code points («👨‍🍳») is one.
+  function graphemes(s) {
+    if (window.Intl && Intl.Segmenter) return [...new Intl.Segmenter().segment(s)].length;
+    return [...s.replace(/\u200d\p{Extended_Pictographic}|[\ufe0f\u{1f3fb}-\u{1f3ff}]/gu, '')].length;
+  }
+
+  function faceSize(face, small) {
+    const n = graphemes(face);
+    if (small) return n <= 1 ? 62 : n === 2 ? 50 : 34;
+    return n <= 1 ? 60 : n === 2 ? 50 : n === 3 ? 36 : 26;
+  }
+
+  // cardSVG draws a card as a picture (viewBox 100×146).
+  function cardSVG(c, small) {
+    const id = `c${++app.cardSeq}`;
+    const s = svgEl('svg', { viewBox: '0 0 100 146', 'aria-hidden': 'true', focusable: 'false' });
+    const defs = svgEl('defs');
+    s.append(defs);
+    if (c.back) {
+      const g = svgEl('linearGradient', { id: `${id}g`, x1: 0, y1: 0, x2: 1, y2: 1 });
+      g.append(svgEl('stop', { offset: 0, 'stop-color': '#3d56a8' }), svgEl('stop', { offset: 1, 'stop-color': '#1d2a5e' }));
+      const p = svgEl('pattern', { id: `${id}p`, width: 9, height: 9, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+      p.append(svgEl('rect', { width: 4.5, height: 9, fill: '#ffffff', 'fill-opacity': 0.11 }));
+      defs.append(g, p);
+      s.append(
+        svgEl('rect', { x: 1, y: 1, width: 98, height: 144, rx: 10, fill: `url(#${id}g)`, stroke: '#0b1230', 'stroke-opacity': 0.5, 'stroke-width': 1.5 }),
+        svgEl('rect', { x: 8, y: 8, width: 84, height: 130, rx: 6, fill: `url(#${id}p)`, stroke: '#ffffff', 'stroke-opacity': 0.45, 'stroke-width': 1.5 }),
+        svgEl('path', { d: 'M50 52 L66 73 L50 94 L34 73 Z', fill: '#ffffff', 'fill-opacity': 0.22, stroke: '#ffffff', 'stroke-opacity': 0.5, 'stroke-width': 1.5 }),
+      );
+      return s;
+    }
+    const color = hexRE.test(str(c.color)) ? c.color : '';
+    const base = color ? rgb(color) : [246, 244, 238];
+    const ink = color && luminance(color) < 0.62 ? '#ffffff' : '#1f2329';
+    const g = svgEl('linearGradient', { id: `${id}g`, x1: 0, y1: 0, x2: 0.6, y2: 1 });
+    g.append(
+      svgEl('stop', { offset: 0, 'stop-color': mix(base, [255, 255, 255], 0.28) }),
+      svgEl('stop', { offset: 0.55, 'stop-color': mix(base, [255, 255, 255], 0) }),
+      svgEl('stop', { offset: 1, 'stop-color': mix(base, [0, 0, 0], 0.18) }),
+    );
+    defs.append(g);
+    s.append(
+      svgEl('rect', { x: 1, y: 1, width: 98, height: 144, rx: 10, fill: `url(#${id}g)`, stroke: '#000000', 'stroke-opacity': 0.22, 'stroke-width': 1.5 }),
+      svgEl('rect', { x: 5.5, y: 5.5, width: 89, height: 135, rx: 7, fill: 'none', stroke: '#ffffff', 'stroke-opacity': color ? 0.35 : 0.9, 'stroke-width': 1.5 }),
+    );
+    const face = str(c.face);
+    const corner = str(c.corner) || face;
+    const text = (x, y, size, value, extra) => {
+      const e = svgEl('text', Object.assign({
+        x, y, 'font-size': size, 'font-family': EMOJI_FONT, 'font-weight': 800, fill: ink,
+        'text-anchor': 'middle', 'dominant-baseline': 'central',
+      }, extra || {}));
+      e.textContent = value;
+      return e;
+    };
+    if (face) s.append(text(50, small ? 73 : 75, faceSize(face, small), face));
+    if (corner && !small) {
+      // The corner mark sits on a light badge: a suit drawn as a square
+      // of the card's own colour stays visible.
+      const cs = graphemes(corner) > 2 ? 11 : 15;
+      for (const turn of [0, 180]) {
+        const g = svgEl('g', { transform: `rotate(${turn} 50 73)` });
+        if (color) g.append(svgEl('rect', { x: 7, y: 7, width: 22, height: 22, rx: 6, fill: '#ffffff', 'fill-opacity': 0.92 }));
+        g.append(text(18, 18.5, cs, corner, color ? { fill: '#1f2329' } : {}));
+        s.append(g);
+      }
+    }
+    s.append(svgEl('rect', { class: 'veil', x: 1, y: 1, width: 98, height: 144, rx: 10 }));
+    return s;
+  }
+
+  // cardKeys names the cards of a row so that the same card keeps its
+  // name when others come or go (only new ones are animated): where, what,
+  // and which of equal cards.
+  function cardKeys(where, cards) {
+    const seen = new Map();
+    return cards.map((c) => {
+      const k = `${where}:${c && c.back ? '#' : str(c && c.name)}`;
+      const n = (seen.get(k) || 0) + 1;
+      seen.set(k, n);
+      return `${k}:${n}`;
+    });
+  }
+
+  // cardEl is one card with its note; a card with Act is a button.
+  function cardEl(c, size, key, fresh) {
+    const tappable = size === 'lg' && !!str(c.act);
+    const e = el(tappable ? 'button' : 'div', `card ${size}`);
+    if (tappable) {
+      e.type = 'button';
+      e.addEventListener('click', () => act(c.act, e));
+    } else {
+      e.setAttribute('role', 'img');
+    }
+    const name = str(c.name);
+    e.setAttribute('aria-label', c.note ? `${name} (${c.note})` : name);
+    if (name) e.title = name;
+    if (c.dim) e.classList.add('dim');
+    if (c.selected) e.classList.add('selected');
+    if (c.back) e.classList.add('back');
+    const face = el('span', 'face');
+    face.append(cardSVG(c, size === 'sm'));
+    e.append(face);
+    if (size !== 'sm' && str(c.note)) e.append(el('span', 'note', c.note));
+    if (fresh.has(key) === false && app.cardKeys.size > 0 && !app.cardKeys.has(key)) e.classList.add('enter');
+    fresh.add(key);
+    return e;
+  }
+
+  // ------------------------------------------------------------------ modal
+
+  function modal(title, build) {
+    const back = el('div', 'backdrop');
+    const box = el('div', 'modal');
+    box.setAttribute('role', 'dialog');
+    box.setAttribute('aria-modal', 'true');
+    const close = () => {
+      back.remove();
+      document.removeEventListener('keydown', onKey);
+    };
+    const onKey = (ev) => { if (ev.key === 'Escape') close(); };
+    back.addEventListener('click', (ev) => { if (ev.target === back) close(); });
+    document.addEventListener('keydown', onKey);
+    if (title) {
+      const head = el('div', 'modal-head');
+      head.append(el('h2', '', title));
+      const x = el('button', 'icon', '✕');
+      x.type = 'button';
+      x.setAttribute('aria-label', t('close'));
+      x.addEventListener('click', close);
+      head.append(x);
+      box.append(head);
+    }
+    build(box, close);
+    back.append(box);
+    document.body.append(back);
+    const focus = title ? box : box.querySelector('button');
+    if (title) box.tabIndex = -1;
+    if (focus) focus.focus();
+  }
+
+  function showAlert(text) {
+    modal('', (box, close) => {
+      box.classList.add('alert');
+      box.append(el('p', 'alert-text', text));
+      const ok = el('button', 'primary', app.state ? t('ok') : 'OK');
+      ok.type = 'button';
+      ok.addEventListener('click', close);
+      box.append(ok);
+    });
+  }
+
+  function showRules() {
+    const rules = str(app.state && app.state.rules);
+    modal(t('rules'), (box) => {
+      box.classList.add('sheet');
+      const body = el('div', 'rules');
+      rules.split(/\n-{3,}\n/).forEach((page, i) => {
+        if (i > 0) body.append(el('hr'));
+        for (const para of page.split(/\n{2,}/)) body.append(el('p', '', para));
+      });
+      box.append(body);
+    });
+  }
+
+  let toastTimer = 0;
+  function toast(text) {
+    const e = document.getElementById('toast');
+    e.textContent = text;
+    e.hidden = false;
+    e.classList.remove('show');
+    void e.offsetWidth; // restart the animation
+    e.classList.add('show');
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { e.hidden = true; }, Math.min(6000, 1800 + 55 * text.length));
+  }
+
+  // ----------------------------------------------------------------- render
+
+  function fatal(text, status) {
+    app.fatal = true;
+    if (app.streamAbort) app.streamAbort.abort();
+    document.getElementById('badge').hidden = true;
+    const msg = text || (app.state ? t('offline') : '⚠️');
+    if (app.state) {
+      const bar = el('div', 'fatal-bar', msg);
+      bar.setAttribute('role', 'alert');
+      document.body.prepend(bar);
+      haptic('error');
+      return;
+    }
+    const root = document.getElementById('app');
+    const box = el('div', 'empty');
+    const icon = status === 401 || status === 403 ? '🔒' : status === 404 ? '🔍' : '⚠️';
+    box.append(el('div', 'empty-icon', icon), el('p', 'empty-title', msg));
+    root.replaceChildren(box);
+  }
+
+  function header(st, sc) {
+    const h = el('header', 'head');
+    const top = el('div', 'head-top');
+    const names = el('div', 'head-names');
+    if (str(st.title)) names.append(el('h1', 'title', st.title));
+    if (str(st.chat)) names.append(el('div', 'chat', st.chat));
+    top.append(names);
+    if (str(st.rules)) {
+      const b = el('button', 'pill', t('rules'));
+      b.type = 'button';
+      b.addEventListener('click', showRules);
+      top.append(b);
+    }
+    h.append(top);
+    if (sc) {
+      const status = el('div', 'status');
+      if (app.myTurn) status.append(el('span', 'your-turn', t('your_turn')));
+      status.append(el('span', 'status-text', str(sc.status)));
+      h.append(status);
+      const info = arr(sc.info).filter((x) => typeof x === 'string' && x);
+      if (info.length) {
+        const row = el('div', 'info');
+        for (const line of info) row.append(el('span', 'chip', line));
+        h.append(row);
+      }
+    }
+    return h;
+  }
+
+  function mark(text, label, cls) {
+    const m = el('span', cls ? `mark ${cls}` : 'mark', text);
+    m.title = label;
+    m.setAttribute('aria-label', label);
+    m.setAttribute('role', 'img');
+    return m;
+  }
+
+  function seatEl(s, index, fresh) {
+    const e = el('div', 'seat');
+    for (const k of ['you', 'turn', 'out', 'leader', 'away', 'robot']) if (s[k]) e.classList.add(k);
+    if (s.leader) e.append(mark('👑', t('leader'), 'crown'));
+    if (s.robot || s.away) {
+      const who = el('span', 'badges');
+      if (s.robot) who.append(mark('🤖', t('robot')));
+      if (s.away) who.append(mark('💤', t('away')));
+      e.append(who);
+    }
+    e.append(el('div', 'seat-name', str(s.name)));
+    const tags = [];
+    if (s.you) tags.push(t('you'));
+    if (s.out) tags.push(t('out'));
+    const stats = arr(s.stats).filter((x) => typeof x === 'string' && x);
+    if (stats.length || tags.length) {
+      const row = el('div', 'seat-stats');
+      for (const tag of tags) row.append(el('span', 'tag', tag));
+      for (const x of stats) row.append(el('span', 'stat', x));
+      e.append(row);
+    }
+    const cards = arr(s.cards);
+    if (cards.length) {
+      const row = el('div', 'seat-cards');
+      const shown = cards.slice(0, 6);
+      const keys = cardKeys(`s${index}`, shown);
+      shown.forEach((c, j) => row.append(cardEl(c, 'sm', keys[j], fresh)));
+      if (cards.length > shown.length) row.append(el('span', 'more', `+${cards.length - shown.length}`));
+      e.append(row);
+    }
+    if (typeof s.deadline === 'number' && s.deadline > 0) {
+      const tm = el('div', 'timer');
+      app.timers.push({ el: tm, deadline: s.deadline });
+      e.append(tm);
+    }
+    if (s.turn) e.setAttribute('aria-current', 'true');
+    e.setAttribute('aria-label', [str(s.name), ...tags, s.turn ? t('turn') : ''].filter(Boolean).join(', '));
+    return e;
+  }
+
+  function tableEl(st, sc, fresh) {
+    const seats = arr(sc.seats);
+    const n = seats.length;
+    const box = el('section', `table n${Math.min(Math.max(n, 2), 8)}`);
+    box.append(el('div', 'felt'));
+    const center = el('div', 'center');
+    arr(sc.center).forEach((p, i) => {
+      const pile = el('div', 'pile');
+      if (str(p.label)) pile.append(el('div', 'pile-label', p.label));
+      const row = el('div', 'pile-cards');
+      const keys = cardKeys(`p${i}`, arr(p.cards));
+      arr(p.cards).forEach((c, j) => row.append(cardEl(c, 'md', keys[j], fresh)));
+      pile.append(row);
+      center.append(pile);
+    });
+    box.append(center);
+    // The viewer's seat sits at the bottom; the others follow clockwise.
+    const me = typeof st.seat === 'number' && st.seat >= 0 && st.seat < n ? st.seat : 0;
+    seats.forEach((s, i) => {
+      const e = seatEl(s, i, fresh);
+      const k = (i - me + n) % n;
+      e.dataset.angle = String(90 + (k * 360) / n);
+      box.append(e);
+    });
+    return box;
+  }
+
+  function handEl(sc, fresh) {
+    const wrap = el('section', 'hand-area');
+    if (str(sc.prompt)) wrap.append(el('div', app.myTurn ? 'prompt mine' : 'prompt', sc.prompt));
+    const hand = arr(sc.hand);
+    if (hand.length) {
+      if (str(sc.hand_label)) wrap.append(el('div', 'hand-label', sc.hand_label));
+      const row = el('div', 'hand');
+      const keys = cardKeys('h', hand);
+      hand.forEach((c, i) => row.append(cardEl(c, 'lg', keys[i], fresh)));
+      wrap.append(row);
+    }
+    const choices = arr(sc.choices).filter((c) => c && str(c.text));
+    if (choices.length) {
+      const rows = new Map();
+      for (const c of choices) {
+        const r = typeof c.row === 'number' ? c.row : 0;
+        if (!rows.has(r)) rows.set(r, []);
+        rows.get(r).push(c);
+      }
+      const box = el('div', 'choices');
+      for (const group of rows.values()) {
+        const row = el('div', 'choice-row');
+        for (const c of group) {
+          const b = el('button', c.selected ? 'choice selected' : 'choice', c.text);
+          b.type = 'button';
+          if (c.selected) b.setAttribute('aria-pressed', 'true');
+          if (str(c.act)) b.addEventListener('click', () => act(c.act, b));
+          else b.disabled = true;
+          row.append(b);
+        }
+        box.append(row);
+      }
+      wrap.append(box);
+    }
+    return wrap;
+  }
+
+  function logEl(sc) {
+    const lines = arr(sc.log).filter((x) => typeof x === 'string' && x);
+    if (!lines.length) return null;
+    const d = el('details', 'log');
+    d.open = app.logOpen;
+    d.addEventListener('toggle', () => { app.logOpen = d.open; });
+    const sum = el('summary');
+    sum.append(el('span', 'log-title', t('log')), el('span', 'log-last', lines[lines.length - 1]));
+    d.append(sum);
+    const ol = el('ol');
+    for (const line of lines) ol.append(el('li', '', line));
+    d.append(ol);
+    return d;
+  }
+
+  function render() {
+    const st = app.state;
+    if (!st) return;
+    const sc = st.scene && typeof st.scene === 'object' ? st.scene : null;
+    const wasMyTurn = app.myTurn;
+    app.myTurn = !!(sc && !st.over && arr(sc.seats).some((s) => s && s.you && s.turn));
+    if (app.myTurn && !wasMyTurn && app.cardKeys.size > 0) haptic('success');
+
+    document.documentElement.lang = str(st.lang) || 'ru';
+    document.title = [str(st.title), str(st.chat)].filter(Boolean).join(' · ') || '🃏';
+    const root = document.getElementById('app');
+    const handScroll = root.querySelector('.hand');
+    const scrollX = handScroll ? handScroll.scrollLeft : 0;
+    app.timers = [];
+    const fresh = new Set();
+    const parts = [header(st, sc)];
+
+    if (!sc) {
+      const box = el('div', 'empty');
+      box.append(el('div', 'empty-icon', st.phase === 'lobby' ? '⏳' : '🃏'));
+      box.append(el('p', 'empty-title', st.phase === 'lobby' ? t('lobby') : t('no_game')));
+      if (st.phase !== 'lobby') box.append(el('p', 'empty-hint', t('no_game_hint')));
+      parts.push(box);
+    } else {
+      parts.push(tableEl(st, sc, fresh));
+      if (st.over) {
+        const over = el('section', 'over');
+        over.append(el('div', 'over-title', `🏁 ${t('over')}`));
+        if (str(st.again)) {
+          const b = el('button', 'primary', t('again'));
+          b.type = 'button';
+          b.addEventListener('click', () => act(st.again, b));
+          over.append(b);
+        }
+        parts.push(over);
+      }
+      if (st.seat === -1 && !st.over && st.phase === 'playing') parts.push(el('div', 'spectator', `👀 ${t('spectator')}`));
+      parts.push(handEl(sc, fresh));
+      const log = logEl(sc);
+      if (log) parts.push(log);
+    }
+    root.replaceChildren(...parts);
+    app.cardKeys = fresh.size ? fresh : new Set(['-']);
+    const hand = root.querySelector('.hand');
+    if (hand) hand.scrollLeft = scrollX;
+    layout();
+    tick();
+  }
+
+  // layout places the seats around the oval and fans the hand; it runs
+  // after each render and on resize.
+  function layout() {
+    const table = document.querySelector('.table');
+    if (table) {
+      const w = table.clientWidth;
+      const h = table.clientHeight;
+      for (const s of table.querySelectorAll('.seat')) {
+        const a = (Number(s.dataset.angle) * Math.PI) / 180;
+        const sw = s.offsetWidth;
+        const sh = s.offsetHeight;
+        const x = w / 2 + (w / 2 - sw / 2 - 2) * Math.cos(a);
+        const y = h / 2 + (h / 2 - sh / 2 - 2) * Math.sin(a);
+        s.style.left = `${Math.round(x - sw / 2)}px`;
+        s.style.top = `${Math.round(y - sh / 2)}px`;
+      }
+    }
+    const hand = document.querySelector('.hand');
+    if (hand) {
+      const cards = [...hand.children];
+      const n = cards.length;
+      if (!n) return;
+      const cw = cards[0].offsetWidth;
+      const room = hand.clientWidth - 40;
+      const natural = cw + 8;
+      const step = n > 1 ? Math.max(30, Math.min(natural, (room - cw) / (n - 1))) : natural;
+      const fanned = step < natural;
+      const mid = (n - 1) / 2;
+      cards.forEach((c, i) => {
+        c.style.marginLeft = i === 0 ? '0px' : `${Math.round(step - cw)}px`;
+        // A gentle arc: at most ±9° and 9 px at the ends, whatever n.
+        const d = mid > 0 ? (i - mid) / mid : 0;
+        const spread = Math.min(9, n * 1.1);
+        c.style.setProperty('--rot', fanned ? `${(d * spread).toFixed(2)}deg` : '0deg');
+        c.style.setProperty('--drop', fanned ? `${(d * d * spread).toFixed(1)}px` : '0px');
+        c.style.zIndex = String(i + 1);
+      });
+      hand.classList.toggle('fanned', fanned);
+      hand.style.setProperty('--step', `${Math.round(step)}px`);
+    }
+  }
+
+  // tick updates the countdowns from the server's clock.
+  function tick() {
+    const now = Date.now() + app.offset;
+    for (const { el: e, deadline } of app.timers) {
+      const left = Math.max(0, deadline - now);
+      const sec = Math.ceil(left / 1000);
+      e.textContent = sec < 60 ? `⏱ ${sec} ${t('seconds_short')}` : `⏱ ${Math.ceil(sec / 60)} ${t('minutes_short')}`;
+      e.classList.toggle('urgent', sec <= 10);
+    }
+  }
+
+  // ------------------------------------------------------------------- boot
+
+  async function boot() {
+    readLaunch();
+    systemScheme();
+    if (window.matchMedia) {
+      const mq = window.matchMedia('(prefers-color-scheme: dark)');
+      if (mq.addEventListener) mq.addEventListener('change', systemScheme);
+    }
+    bridge();
+    if (app.texts.loading) {
+      const boot = document.querySelector('.boot');
+      if (boot) boot.append(el('p', 'boot-text', t('loading')));
+    }
+    document.addEventListener('visibilitychange', () => setVisible(document.visibilityState === 'visible'));
+    window.addEventListener('pagehide', () => sendSeen(false));
+    window.addEventListener('online', reconnectNow);
+    window.addEventListener('resize', layout);
+    if (window.ResizeObserver) new ResizeObserver(() => layout()).observe(document.getElementById('app'));
+    setInterval(tick, 1000);
+    setInterval(watchdog, 5000);
+    setInterval(() => { if (app.visible) sendSeen(true); }, 25000);
+
+    let delay = 500;
+    while (!(await loadState())) {
+      await sleep(delay);
+      delay = Math.min(delay * 2, 10000);
+    }
+    if (app.fatal) return;
+    if (app.visible) sendSeen(true);
+    stream();
+  }
+
+  boot();
+})();
