@@ -68,7 +68,7 @@ func kind(t *testing.T, c bot.Card) ss.Card {
 // checkPublic checks what a scene shows of the seats against the public
 // view: each stack face down but for the cards the attempt turned, which
 // show as they were turned; a spectator gets no hand and no buttons.
-func checkPublic(t *testing.T, l bot.Loc, v ss.Public, sc bot.Scene, spectator bool) {
+func checkPublic(t *testing.T, v ss.Public, sc bot.Scene, spectator bool) {
 	t.Helper()
 	if spectator && (len(sc.Hand) > 0 || len(sc.Choices) > 0 || sc.Prompt != "" || sc.HandLabel != "") {
 		t.Fatalf("a spectator's scene has a hand or choices: %s", sceneJSON(t, sc))
@@ -206,7 +206,7 @@ func TestSceneHidesAndPresses(t *testing.T) {
 			pa, pb := a.(*ss.State).PublicView(), b.(*ss.State).PublicView()
 			same = same && reflect.DeepEqual(pa, pb)
 			spec := scene(l, tab, a, bot.Spectator)
-			checkPublic(t, l, pa, spec, true)
+			checkPublic(t, pa, spec, true)
 			if same {
 				if x, y := sceneJSON(t, spec), sceneJSON(t, scene(l, tab, b, bot.Spectator)); x != y {
 					t.Fatalf("seed %d: the spectators of two games that look the same see different scenes:\n%s\n%s", seed, x, y)
@@ -214,7 +214,7 @@ func TestSceneHidesAndPresses(t *testing.T) {
 			}
 			for s := 0; s < n; s++ {
 				sc := scene(l, tab, a, s)
-				checkPublic(t, l, pa, sc, false)
+				checkPublic(t, pa, sc, false)
 				if got, want := sceneJSON(t, withoutPrivate(l, sc)), sceneJSON(t, spec); got != want {
 					t.Fatalf("seed %d: seat %d's scene differs from the spectator's outside what it alone knows:\n%s\nspectator:\n%s", seed, s, got, want)
 				}
@@ -250,7 +250,7 @@ func TestSceneHidesAndPresses(t *testing.T) {
 			tab.Seats[seat].Nonce++
 			golden.Sync(t, tab, a)
 		}
-		checkPublic(t, l, a.(*ss.State).PublicView(), scene(l, tab, a, bot.Spectator), true)
+		checkPublic(t, a.(*ss.State).PublicView(), scene(l, tab, a, bot.Spectator), true)
 	}
 	if differed < 50 {
 		t.Fatalf("only %d positions where the twin games differed in hidden cards", differed)
@@ -301,4 +301,30 @@ func TestGoldenSausagesScene(t *testing.T) {
 		golden.PlayRandom(t, g, tab, st, 100000, 4)
 		golden.Check(t, "sausages_scene_over", renderScenes(t, l, tab, st))
 	})
+}
+
+// TestSceneStopped: a stopped game's scene says so and offers no press.
+func TestSceneStopped(t *testing.T) {
+	g, l := sausages.Game(), ru(t)
+	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
+	golden.PlayRandom(t, g, tab, st, 20, 5)
+	tab.Phase = bot.PhaseIdle
+	tab.Event = &bot.Event{Key: "event.stopped"}
+	want := bot.PlainText(l.T("event.stopped"))
+	for seat := bot.Spectator; seat < len(tab.Seats); seat++ {
+		sc := scene(l, tab, st, seat)
+		if sc.Status != want || len(sc.Choices) > 0 || sc.Prompt != "" {
+			t.Fatalf("seat %d: %s", seat, sceneJSON(t, sc))
+		}
+		for _, s := range sc.Seats {
+			if s.Turn {
+				t.Fatalf("seat %d: a turn in a stopped game: %s", seat, sceneJSON(t, sc))
+			}
+		}
+		for _, c := range sc.Hand {
+			if c.Act != "" {
+				t.Fatalf("seat %d: a card to press in a stopped game: %s", seat, sceneJSON(t, sc))
+			}
+		}
+	}
 }

@@ -182,7 +182,11 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		}
 	}
 	if e := bot.EventLine(l, t); e != "" {
-		sc.Log = append(sc.Log, bot.PlainText(e))
+		if !over && !playing {
+			sc.Status = bot.PlainText(e) // «⛔ Игра остановлена.» says why
+		} else {
+			sc.Log = append(sc.Log, bot.PlainText(e))
+		}
 	}
 
 	if !viewer {

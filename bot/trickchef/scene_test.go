@@ -278,13 +278,18 @@ func TestGoldenTrickchefScene(t *testing.T) {
 		golden.Check(t, "trickchef_scene_start", renderScenes(t, l, tab, st))
 	})
 	t.Run("mid", func(t *testing.T) {
-		// Оля plays into a trick with coins chosen, holding a card she
-		// may not play, after a trick was taken.
+		// Оля plays into a trick with coins on a card, her own coins
+		// chosen, holding a card she may not play, after a trick was
+		// taken.
 		tab, st := golden.Table(t, g, 3, 0, "", 12, map[string]int{"removed": 2})
 		r := rand.New(rand.NewPCG(12, 1))
 		golden.PlayWhile(t, g, tab, st, r, func(i int, st game.State) bool {
 			v := st.(*tc.State).SeatView(0)
-			ready := v.Phase == tc.PhasePlay && v.ToAct == 0 && v.LastTrick != nil && len(v.CurrentTrick) > 0 &&
+			coins := false
+			for _, p := range v.CurrentTrick {
+				coins = coins || p.Coins != 0
+			}
+			ready := v.Phase == tc.PhasePlay && v.ToAct == 0 && v.LastTrick != nil && coins &&
 				v.Seats[0].Coins > 0 && len(v.Playable) < len(v.Hand) && v.Seats[0].Chefs != [tc.NumSuits]int{}
 			return !ready && !st.Over()
 		})
@@ -299,4 +304,30 @@ func TestGoldenTrickchefScene(t *testing.T) {
 		golden.PlayRandom(t, g, tab, st, 10000, 2)
 		golden.Check(t, "trickchef_scene_over", renderScenes(t, l, tab, st))
 	})
+}
+
+// TestSceneStopped: a stopped game's scene says so and offers no press.
+func TestSceneStopped(t *testing.T) {
+	g, l := trickchef.Game(), ru(t)
+	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
+	golden.PlayRandom(t, g, tab, st, 20, 5)
+	tab.Phase = bot.PhaseIdle
+	tab.Event = &bot.Event{Key: "event.stopped"}
+	want := bot.PlainText(l.T("event.stopped"))
+	for seat := bot.Spectator; seat < len(tab.Seats); seat++ {
+		sc := scene(l, tab, st, seat)
+		if sc.Status != want || len(sc.Choices) > 0 || sc.Prompt != "" {
+			t.Fatalf("seat %d: %s", seat, sceneJSON(t, sc))
+		}
+		for _, s := range sc.Seats {
+			if s.Turn {
+				t.Fatalf("seat %d: a turn in a stopped game: %s", seat, sceneJSON(t, sc))
+			}
+		}
+		for _, c := range sc.Hand {
+			if c.Act != "" {
+				t.Fatalf("seat %d: a card to press in a stopped game: %s", seat, sceneJSON(t, sc))
+			}
+		}
+	}
 }
