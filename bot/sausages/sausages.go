@@ -190,28 +190,8 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 		b.WriteString("\n" + l.T("hand.wait"))
 		return bot.Message{Text: b.String(), Lazy: true}
 	}
-	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
+	keys := seatKeysOf(l, t, v, seat)
 	var kb [][]bot.Button
-	var place, bids, other []bot.Button
-	for _, a := range v.Legal {
-		m, _ := ss.Decode(a)
-		switch m.Kind {
-		case ss.KindPlace:
-			place = append(place, btn(l.T("sausages.place_button", "Card", cardEmoji(m.Card)), a))
-		case ss.KindBid:
-			bids = append(bids, btn(strconv.Itoa(m.N), a))
-		case ss.KindPass:
-			other = append(other, btn(l.T("sausages.pass_button"), a))
-		case ss.KindReveal:
-			other = append(other, btn(l.T("sausages.reveal_button", "Name", bot.SeatName(t, m.Seat)), a))
-		case ss.KindPick:
-			place = append(place, btn("🂠 "+strconv.Itoa(m.Index+1), a))
-		case ss.KindLose:
-			place = append(place, btn(l.T("sausages.lose_button", "Card", cardEmoji(m.Card)), a))
-		case ss.KindName:
-			other = append(other, btn(bot.SeatName(t, m.Seat), a))
-		}
-	}
 	switch v.Phase {
 	case ss.PhaseSetup:
 		b.WriteString("\n" + l.T("sausages.hand_setup"))
@@ -228,15 +208,59 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 	case ss.PhaseName:
 		b.WriteString("\n" + l.T("sausages.hand_name"))
 	}
-	if len(place) > 0 {
-		kb = append(kb, place)
+	if len(keys.first) > 0 {
+		kb = append(kb, keys.first)
 	}
-	if len(bids) > 0 {
+	if len(keys.bids) > 0 {
 		b.WriteString("\n" + l.T("sausages.hand_bid_hint"))
-		kb = append(kb, bot.Rows(bids, 6)...)
 	}
-	kb = append(kb, bot.Rows(other, 3)...)
+	kb = append(kb, keys.rows()...)
 	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
+}
+
+// seatKeys are a seat's buttons, shared by its chat keyboard and its web
+// table: the chat's first row (place, pick, lose) and the rows of bids and
+// other moves; the web draws place and lose as the hand's cards.
+type seatKeys struct {
+	first []bot.Button            // place, pick and lose, in the engine's order
+	cards map[ss.Card]game.Action // place or lose a card of the hand, by kind
+	picks []bot.Button            // the blind pick of the challenger's cards
+	bids  []bot.Button
+	other []bot.Button // pass, reveal, name
+}
+
+func seatKeysOf(l bot.Loc, t bot.TableView, v ss.SeatView, seat int) seatKeys {
+	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
+	k := seatKeys{cards: map[ss.Card]game.Action{}}
+	for _, a := range v.Legal {
+		m, _ := ss.Decode(a)
+		switch m.Kind {
+		case ss.KindPlace:
+			k.first = append(k.first, btn(l.T("sausages.place_button", "Card", cardEmoji(m.Card)), a))
+			k.cards[m.Card] = a
+		case ss.KindBid:
+			k.bids = append(k.bids, btn(strconv.Itoa(m.N), a))
+		case ss.KindPass:
+			k.other = append(k.other, btn(l.T("sausages.pass_button"), a))
+		case ss.KindReveal:
+			k.other = append(k.other, btn(l.T("sausages.reveal_button", "Name", bot.SeatName(t, m.Seat)), a))
+		case ss.KindPick:
+			b := btn("🂠 "+strconv.Itoa(m.Index+1), a)
+			k.first = append(k.first, b)
+			k.picks = append(k.picks, b)
+		case ss.KindLose:
+			k.first = append(k.first, btn(l.T("sausages.lose_button", "Card", cardEmoji(m.Card)), a))
+			k.cards[m.Card] = a
+		case ss.KindName:
+			k.other = append(k.other, btn(bot.SeatName(t, m.Seat), a))
+		}
+	}
+	return k
+}
+
+// rows are the rows after the first: bids, then the other moves.
+func (k seatKeys) rows() [][]bot.Button {
+	return append(bot.Rows(k.bids, 6), bot.Rows(k.other, 3)...)
 }
 
 func (k sausagesGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {

@@ -292,42 +292,32 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		b.WriteString("\n" + l.T("trickchef.hand_empty") + "\n")
 	}
 	var kb [][]bot.Button
+	keys := seatKeysOf(l, t, v, seat)
 	switch {
 	case !myTurn:
 		b.WriteString("\n" + l.T("hand.wait"))
-	case v.Phase == tc.PhasePick || v.Phase == tc.PhaseAward:
-		key, counts := "trickchef.hand_pick", v.SetAside
+	case keys.pick:
+		key := "trickchef.hand_pick"
 		if v.Phase == tc.PhaseAward {
-			key, counts = "trickchef.hand_award", v.Pool
+			key = "trickchef.hand_award"
 		}
 		b.WriteString("\n" + l.T(key))
-		var row []bot.Button
-		for _, su := range v.Suits {
-			if counts[su] > 0 {
-				row = append(row, bot.ActionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
-			}
-		}
-		kb = append(kb, row)
+		kb = append(kb, keys.chefs)
 	default:
 		b.WriteString("\n" + l.T("trickchef.hand_play"))
-		mod := chosenCoins(t, seat, me.Coins)
-		if mod != 0 {
-			b.WriteString(" " + l.T("trickchef.hand_coins_chosen", "Delta", fmt.Sprintf("%+d", 2*mod), "Coins", l.T("count.coins", "Count", abs(mod))))
-		}
-		playable := map[tc.Card]bool{}
-		for _, c := range v.Playable {
-			playable[c] = true
+		if keys.mod != 0 {
+			b.WriteString(" " + coinsChosenText(l, keys.mod))
 		}
 		var row []bot.Button
-		for _, c := range v.Hand {
-			label := cardText(c)
-			if mod != 0 {
-				label += fmt.Sprintf("→%d", c.Value+2*mod)
+		for _, h := range keys.cards {
+			label := cardText(h.card)
+			if keys.mod != 0 {
+				label += fmt.Sprintf("→%d", h.card.Value+2*keys.mod)
 			}
-			if !playable[c] {
+			if !h.playable {
 				label = "(" + label + ")"
 			}
-			row = append(row, bot.ActionButton(t, seat, label, tc.PlayAction(c, mod)))
+			row = append(row, bot.ActionButton(t, seat, label, h.action))
 			if len(row) == 5 {
 				kb = append(kb, row)
 				row = nil
@@ -336,34 +326,102 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		if len(row) > 0 {
 			kb = append(kb, row)
 		}
-		kb = append(kb, coinRows(t, seat, me.Coins, mod)...)
+		for _, r := range keys.coins {
+			var row []bot.Button
+			for _, c := range r {
+				if c.value == keys.mod {
+					c.button.Text = "• " + c.button.Text + " •"
+				}
+				row = append(row, c.button)
+			}
+			kb = append(kb, row)
+		}
 	}
-	kb = append(kb, []bot.Button{bot.InfoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))})
+	kb = append(kb, []bot.Button{keys.info})
 	return bot.Message{Text: b.String(), Keyboard: kb, Ping: myTurn, Lazy: !myTurn}
 }
 
-// coinRows lets a player choose the coins for the next card in one tap:
+func coinsChosenText(l bot.Loc, mod int) string {
+	return l.T("trickchef.hand_coins_chosen", "Delta", fmt.Sprintf("%+d", 2*mod), "Coins", l.T("count.coins", "Count", abs(mod)))
+}
+
+// seatKeys are a seat's buttons while the game runs, shared by its chat
+// keyboard and its web table: the cards of the hand when it plays one, the
+// chefs when it picks one, the coins and the info button.
+type seatKeys struct {
+	pick  bool         // the seat picks a chef (chefs holds the row)
+	chefs []bot.Button // one per suit that has a chef to take
+	cards []handKey    // the hand, when the seat plays a card now
+	mod   int          // the coins chosen for the next card
+	coins [][]coinKey  // coin rows, when the seat plays a card now
+	info  bot.Button   // the won pile, always
+}
+
+// handKey is a card of the hand with the action it plays.
+type handKey struct {
+	card     tc.Card
+	playable bool
+	action   game.Action
+}
+
+// coinKey is a coin choice: its value (the k of ±2k) and its button,
+// labelled plainly (the chat marks the chosen one itself).
+type coinKey struct {
+	value  int
+	button bot.Button
+}
+
+func seatKeysOf(l bot.Loc, t bot.TableView, v tc.SeatView, seat int) seatKeys {
+	k := seatKeys{info: bot.InfoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))}
+	if v.ToAct != game.Seat(seat) {
+		return k
+	}
+	switch v.Phase {
+	case tc.PhasePick, tc.PhaseAward:
+		k.pick = true
+		counts := v.SetAside
+		if v.Phase == tc.PhaseAward {
+			counts = v.Pool
+		}
+		for _, su := range v.Suits {
+			if counts[su] > 0 {
+				k.chefs = append(k.chefs, bot.ActionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
+			}
+		}
+	case tc.PhasePlay:
+		me := v.Seats[seat]
+		k.mod = chosenCoins(t, seat, me.Coins)
+		playable := map[tc.Card]bool{}
+		for _, c := range v.Playable {
+			playable[c] = true
+		}
+		for _, c := range v.Hand {
+			k.cards = append(k.cards, handKey{card: c, playable: playable[c], action: tc.PlayAction(c, k.mod)})
+		}
+		k.coins = coinKeys(t, seat, me.Coins, k.mod)
+	}
+	return k
+}
+
+// coinKeys let a player choose the coins for the next card in one tap:
 // +2, +4, … and −2, −4, … up to the coins they hold, and 0 to reset.
-func coinRows(t bot.TableView, seat, coins, chosen int) [][]bot.Button {
+func coinKeys(t bot.TableView, seat, coins, chosen int) [][]coinKey {
 	if coins == 0 {
 		return nil
 	}
-	btn := func(k int) bot.Button {
+	key := func(k int) coinKey {
 		label := fmt.Sprintf("🪙%+d", 2*k)
 		if k == 0 {
 			label = "🪙0"
 		}
-		if k == chosen {
-			label = "• " + label + " •"
-		}
-		return bot.DraftButton(t, seat, label, k)
+		return coinKey{value: k, button: bot.DraftButton(t, seat, label, k)}
 	}
 	const perRow = 6
-	var rows [][]bot.Button
+	var rows [][]coinKey
 	for _, sign := range []int{1, -1} {
-		var row []bot.Button
+		var row []coinKey
 		for k := 1; k <= coins; k++ {
-			row = append(row, btn(sign*k))
+			row = append(row, key(sign*k))
 			if len(row) == perRow {
 				rows = append(rows, row)
 				row = nil
@@ -374,7 +432,7 @@ func coinRows(t bot.TableView, seat, coins, chosen int) [][]bot.Button {
 		}
 	}
 	if chosen != 0 {
-		rows = append(rows, []bot.Button{btn(0)})
+		rows = append(rows, []coinKey{key(0)})
 	}
 	return rows
 }
