@@ -40,17 +40,34 @@ type table struct {
 	id     string
 	group  *telegramtest.Chat
 	people []*telegramtest.User
+	game   bot.Game
 }
 
 func newTable(t *testing.T, cfg webapp.Config) *table {
 	t.Helper()
-	h := bottest.NewTest(t, []bot.Game{trickchef.Game()}, time.Minute)
+	return newGame(t, trickchef.Game(), []string{"Аня", "Борис", "Вера"}, cfg)
+}
+
+// newTableOf is a Трик-н-Шеф table of these people.
+func newTableOf(t *testing.T, names []string) *table {
+	t.Helper()
+	return newGame(t, trickchef.Game(), names, webapp.Config{})
+}
+
+// newGame starts game g for people of these names, with the page's server
+// in front of the bot.
+func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table {
+	t.Helper()
+	h := bottest.NewTest(t, []bot.Game{g}, time.Minute)
 	var people []*telegramtest.User
-	for _, name := range []string{"Аня", "Борис", "Вера"} {
+	for _, name := range names {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
 	}
 	group := h.Srv.NewGroup("Стол", people...)
-	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	lobby, err := h.LobbyFor(g.ID(), group, people[0], people[1:], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h.MustStartGame(people[0], lobby)
 	cfg.Token = bottest.Token
 	srv := webapp.New(cfg, h.Bot, h.Redis, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel))
@@ -61,7 +78,7 @@ func newTable(t *testing.T, cfg webapp.Config) *table {
 	}
 	web := httptest.NewServer(srv.Handler())
 	t.Cleanup(web.Close)
-	return &table{h: h, web: web, id: strconv.FormatInt(group.ID(), 10), group: group, people: people}
+	return &table{h: h, web: web, id: strconv.FormatInt(group.ID(), 10), group: group, people: people, game: g}
 }
 
 // initData is what Telegram would give u's page now.
@@ -118,11 +135,40 @@ func (x *table) act(t *testing.T, u *telegramtest.User, data, key string) (int, 
 
 func (x *table) version(t *testing.T) int64 { return x.h.Version(x.group) }
 
+// over reports whether the table's game is over.
+func (x *table) over(t *testing.T) bool {
+	t.Helper()
+	tab, _ := x.h.Table(x.group)
+	st, err := bot.State(tab, x.game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Over()
+}
+
+// again starts the next game from the first player's page.
+func (x *table) again(t *testing.T) {
+	t.Helper()
+	ws := x.state(t, x.people[0])
+	if code, r := x.act(t, x.people[0], ws.Again, fmt.Sprintf("again-%d", ws.Version)); code != http.StatusOK || !r.OK {
+		t.Fatalf("again: %d %+v", code, r)
+	}
+	// The lobby seats the same players; its creator starts it.
+	lobby, err := x.group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(x.h.T("lobby.start_button"))
+		return ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.h.MustStartGame(x.people[0], lobby)
+}
+
 // toAct reports whether seat has to act now.
 func (x *table) toAct(t *testing.T, seat int) bool {
 	t.Helper()
 	tab, _ := x.h.Table(x.group)
-	st, err := bot.State(tab, trickchef.Game())
+	st, err := bot.State(tab, x.game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -581,7 +627,7 @@ func (x *table) replica(t *testing.T) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := bot.New(x.h.Cfg, x.h.Redis, tg, bottest.Catalog(t), bot.WithGames(trickchef.Game()))
+	other := bot.New(x.h.Cfg, x.h.Redis, tg, bottest.Catalog(t), bot.WithGames(x.game))
 	srv := webapp.New(webapp.Config{Token: bottest.Token}, other, x.h.Redis, zerolog.Nop())
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

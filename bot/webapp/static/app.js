@@ -248,7 +248,7 @@
   async function loadState() {
     let res;
     try {
-      res = await fetch(apiURL('/api/state', { table: app.table }), { headers: headers(), cache: 'no-store' });
+      res = await fetch(apiURL('api/state', { table: app.table }), { headers: headers(), cache: 'no-store' });
     } catch {
       return false;
     }
@@ -275,7 +275,7 @@
       try {
         const h = headers({ Accept: 'text/event-stream' });
         if (app.version >= 0) h['Last-Event-ID'] = String(app.version);
-        const res = await fetch(apiURL('/api/events', { table: app.table }), { headers: h, cache: 'no-store', signal: ctrl.signal });
+        const res = await fetch(apiURL('api/events', { table: app.table }), { headers: h, cache: 'no-store', signal: ctrl.signal });
         if (!res.ok || !res.body) {
           const e = await readError(res);
           if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 408) {
@@ -380,7 +380,7 @@
     for (let attempt = 0; attempt <= 3 && !reply && !refusal; attempt++) {
       if (attempt > 0) await sleep(400 * attempt);
       try {
-        const res = await fetch(apiURL('/api/act'), {
+        const res = await fetch(apiURL('api/act'), {
           method: 'POST',
           headers: headers({ 'Content-Type': 'application/json' }),
           body,
@@ -413,7 +413,7 @@
   function sendSeen(visible) {
     if (!app.table || app.fatal) return;
     try {
-      fetch(apiURL('/api/seen'), {
+      fetch(apiURL('api/seen'), {
         method: 'POST',
         headers: headers({ 'Content-Type': 'application/json' }),
         body: JSON.stringify({ table: app.table, visible }),
@@ -529,6 +529,7 @@
     const e = el(tappable ? 'button' : 'div', `card ${size}`);
     if (tappable) {
       e.type = 'button';
+      e.dataset.act = c.act;
       e.addEventListener('click', () => act(c.act, e));
     } else {
       e.setAttribute('role', 'img');
@@ -767,7 +768,10 @@
           const b = el('button', c.selected ? 'choice selected' : 'choice', c.text);
           b.type = 'button';
           if (c.selected) b.setAttribute('aria-pressed', 'true');
-          if (str(c.act)) b.addEventListener('click', () => act(c.act, b));
+          if (str(c.act)) {
+            b.dataset.act = c.act;
+            b.addEventListener('click', () => act(c.act, b));
+          }
           else b.disabled = true;
           row.append(b);
         }
@@ -835,6 +839,10 @@
       if (log) parts.push(log);
     }
     root.replaceChildren(...parts);
+    // What the page shows and when it drew it: tests and measurements
+    // read these, and they tell a bug report which state was on screen.
+    root.dataset.version = String(st.version);
+    root.dataset.drawn = String(Date.now());
     app.cardKeys = fresh.size ? fresh : new Set(['-']);
     const hand = root.querySelector('.hand');
     if (hand) hand.scrollLeft = scrollX;
@@ -847,6 +855,19 @@
   function layout() {
     const table = document.querySelector('.table');
     if (table) {
+      // The oval grows when what lies in the middle would otherwise run
+      // under the seats at the top and the bottom.
+      table.style.height = '';
+      let above = 0;
+      let below = 0;
+      for (const s of table.querySelectorAll('.seat')) {
+        const sin = Math.sin((Number(s.dataset.angle) * Math.PI) / 180);
+        if (sin < -0.5) above = Math.max(above, s.offsetHeight);
+        if (sin > 0.5) below = Math.max(below, s.offsetHeight);
+      }
+      const center = table.querySelector('.center');
+      const need = (center ? center.offsetHeight : 0) + 2 * Math.max(above, below) + 12;
+      if (need > table.clientHeight) table.style.height = `${need}px`;
       const w = table.clientWidth;
       const h = table.clientHeight;
       for (const s of table.querySelectorAll('.seat')) {

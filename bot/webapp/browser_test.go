@@ -1,0 +1,270 @@
+package webapp_test
+
+import (
+	"context"
+	"flag"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trickchef/trickchef/bot/telegramtest"
+)
+
+var (
+	screenshots   = flag.String("screenshots", "", "directory to save each game's table screenshots in (docs/img to refresh the README's)")
+	browserSample = flag.Int("browser.sample", 0, "measure move → the other page's DOM updated over this many moves (0: not measured)")
+)
+
+// browser is one headless Chromium for a test; its pages are tabs. The
+// browser tests never skip: without Chromium they fail and say how to get
+// it (.ci/run installs it).
+type browser struct{ ctx context.Context }
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("the web table's browser tests need Chromium: apt-get install chromium")
+	}
+	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(412, 915),
+		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("force-device-scale-factor", "2"))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil { // starts the browser
+		t.Fatal(err)
+	}
+	return &browser{ctx: ctx}
+}
+
+// page opens the table's page as u, the way Telegram opens it: the
+// signed initData in the URL's fragment.
+func (b *browser) page(t *testing.T, base, table string, u *telegramtest.User) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	t.Cleanup(cancel)
+	addr := base + "/?table=" + url.QueryEscape(table) + "#tgWebAppData=" + url.QueryEscape(initData(u)) + "&tgWebAppVersion=8.0&tgWebAppPlatform=weba"
+	if err := chromedp.Do(ctx, chromedp.Navigate(addr), chromedp.WaitVisible(`#app[data-version]`)); err != nil {
+		t.Fatalf("%s's page: %v", u.User().FirstName, err)
+	}
+	return ctx
+}
+
+// shownVersion is the table version a page shows, and when it drew it
+// (the page's clock, Unix ms: the same machine's clock as the test's).
+func shownVersion(ctx context.Context) (version, at int64, err error) {
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById('app').dataset.version || '0', document.getElementById('app').dataset.drawn || '0']`))
+	if err != nil || len(out) != 2 {
+		return 0, 0, err
+	}
+	version, _ = strconv.ParseInt(out[0], 10, 64)
+	at, _ = strconv.ParseInt(out[1], 10, 64)
+	return version, at, nil
+}
+
+// waitShown waits until a page shows version v or later.
+func waitShown(t *testing.T, ctx context.Context, v int64, within time.Duration) int64 {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		got, at, err := shownVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got >= v {
+			return at
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page shows version %d, not %d, after %v", got, v, within)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// tapMove taps one of the page's moves when it is the viewer's turn: a
+// playable card, else a choice that makes a move; it returns the data
+// tapped, "" when there was nothing to do.
+const tapMove = `(() => {
+  if (!document.querySelector('.prompt.mine')) return '';
+  const cards = [...document.querySelectorAll('.hand button.card[data-act]:not(.dim)')];
+  const choices = [...document.querySelectorAll('button.choice[data-act^="a:"]')];
+  const all = cards.length ? cards : choices;
+  if (!all.length) return '';
+  const b = all[Math.floor(Math.random() * all.length)];
+  b.click();
+  return b.dataset.act;
+})()`
+
+// playPage plays a seat from its page until the game is over there.
+func playPage(ctx context.Context, done <-chan struct{}) (taps int, err error) {
+	for {
+		select {
+		case <-done:
+			return taps, nil
+		case <-time.After(150 * time.Millisecond):
+		}
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('.over')`))
+		if err != nil {
+			return taps, err
+		}
+		if over {
+			return taps, nil
+		}
+		tapped, err := chromedp.Run(ctx, chromedp.Evaluate[string](tapMove))
+		if err != nil {
+			return taps, err
+		}
+		if tapped != "" {
+			taps++
+			time.Sleep(300 * time.Millisecond) // let the answer and the next state come
+		}
+	}
+}
+
+// TestBrowserGameWithChatAndPages plays Трик-н-Шеф to the end with two
+// players in browser pages and two in the chat. The pages are served by a
+// second replica over the same Redis: their moves are applied there, the
+// chat's by the replica that polls Telegram, and each sees the other's.
+func TestBrowserGameWithChatAndPages(t *testing.T) {
+	x := newTableOf(t, []string{"Аня", "Борис", "Вера", "Глеб"})
+	other := x.replica(t)
+	b := newBrowser(t)
+	pages := []context.Context{b.page(t, other.URL, x.id, x.people[0]), b.page(t, other.URL, x.id, x.people[1])}
+	done := make(chan struct{})
+	var waits []func() []string
+	for _, u := range x.people[2:] {
+		waits = append(waits, x.h.Player(u, done, nil))
+	}
+	var wg sync.WaitGroup
+	taps := make([]int, len(pages))
+	errs := make([]error, len(pages))
+	for i, p := range pages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			taps[i], errs[i] = playPage(p, done)
+		}()
+	}
+	_, err := x.group.WaitMessage(4*time.Minute, x.h.Won())
+	close(done)
+	wg.Wait()
+	for _, w := range waits {
+		w()
+	}
+	if err != nil {
+		x.h.DumpGroup(x.group)
+		t.Fatalf("the game did not end: %v", err)
+	}
+	for i, e := range errs {
+		if e != nil {
+			t.Fatalf("page %d: %v", i, e)
+		}
+		if taps[i] == 0 {
+			t.Fatalf("page %d never played", i)
+		}
+	}
+	for i, p := range pages {
+		over := false
+		deadline := time.Now().Add(10 * time.Second)
+		for !over && time.Now().Before(deadline) {
+			var err error
+			if over, err = chromedp.Run(p, chromedp.Evaluate[bool](`!!document.querySelector('.over')`)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if !over {
+			t.Fatalf("page %d does not show the game over", i)
+		}
+	}
+	x.h.CheckLimits(x.group)
+	x.h.CheckReplay(x.group)
+}
+
+// TestBrowserNamesAreText: a name made of markup is shown as text and
+// runs nothing.
+func TestBrowserNamesAreText(t *testing.T) {
+	evil := `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>`
+	x := newTableOf(t, []string{evil, "Борис", "Вера"})
+	b := newBrowser(t)
+	p := b.page(t, x.web.URL, x.id, x.people[1])
+	res, err := chromedp.Run(p, chromedp.Evaluate[[]any](`[window.pwned === undefined, document.querySelectorAll('#app img, #app script').length, document.body.textContent.includes('<img src=x')]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0] != true || res[1] != float64(0) || res[2] != true {
+		t.Fatalf("a name of markup: not pwned %v, elements made %v, shown as text %v", res[0], res[1], res[2])
+	}
+}
+
+// TestBrowserSample measures, with -browser.sample=N, the time from a move's
+// request to the other page's DOM showing it, over N moves.
+func TestBrowserSample(t *testing.T) {
+	if *browserSample == 0 {
+		t.Skip("a measurement: run with -browser.sample=200")
+	}
+	x := newTableOf(t, []string{"Аня", "Борис", "Вера", "Глеб"})
+	b := newBrowser(t)
+	pages := make([]context.Context, len(x.people))
+	for i, u := range x.people {
+		pages[i] = b.page(t, x.web.URL, x.id, u)
+	}
+	var lat []time.Duration
+	for len(lat) < *browserSample {
+		if x.over(t) {
+			x.again(t)
+		}
+		sent := time.Now()
+		mover := x.move(t)
+		v := x.version(t)
+		for i, u := range x.people {
+			if u == mover {
+				continue
+			}
+			drawn := waitShown(t, pages[i], v, 10*time.Second)
+			lat = append(lat, time.UnixMilli(drawn).Sub(sent))
+			break // one other page per move
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	t.Logf("move → the other page's DOM updated, %d moves: p50 %v, p99 %v, max %v", len(lat), q(0.5), q(0.99), lat[len(lat)-1])
+}
+
+// TestBrowserScreenshots draws each game's table as a player sees it (in
+// Russian) and saves the pictures: to -screenshots when given (docs/img
+// for the README), else to a temporary directory.
+func TestBrowserScreenshots(t *testing.T) {
+	dir := *screenshots
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	x := newTableOf(t, []string{"Аня", "Борис", "Вера", "Глеб"})
+	for i := 0; i < 5; i++ {
+		x.move(t)
+	}
+	b := newBrowser(t)
+	p := b.page(t, x.web.URL, x.id, x.people[0])
+	time.Sleep(500 * time.Millisecond) // the cards' entrance
+	png, err := chromedp.Run(p, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "trickchef.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(png) < 10_000 {
+		t.Fatalf("a screenshot of %d bytes: nothing drawn?", len(png))
+	}
+}
