@@ -55,7 +55,7 @@ type Config struct {
 	// WebLease is how long a page that said it is visible counts as
 	// visible without saying it again (default 90 s; see WebSeen).
 	WebLease time.Duration
-	Limits          Limits
+	Limits   Limits
 }
 
 // Limits keep the bot inside Telegram's flood limits. They are enforced

@@ -77,7 +77,6 @@ const (
 	RefusedBusy    = "busy"      // the table stayed too busy (503)
 )
 
-
 // webKeyBase marks an update id made from a web action's idempotency key:
 // Telegram's update ids stay far below it, so the two never collide, and a
 // retried request is refused by the store as a duplicate in the very
