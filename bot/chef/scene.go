@@ -163,6 +163,18 @@ func (k chefGame) seatScene(l bot.Loc, t bot.TableView, v ce.SeatView, seat int,
 	if !toAct {
 		return
 	}
+	// The pile and the discard's top press too: draw, take.
+	for i := range sc.Center {
+		for j := range sc.Center[i].Cards {
+			c := &sc.Center[i].Cards[j]
+			switch {
+			case c.Back && slices.Contains(v.Legal, ce.DrawAction()):
+				c.Act = bot.ActionButton(t, seat, "", ce.DrawAction()).Data
+			case i == len(sc.Center)-1-chefRemovedPiles(v.Public) && slices.Contains(v.Legal, ce.TakeAction()):
+				c.Act = bot.ActionButton(t, seat, "", ce.TakeAction()).Data
+			}
+		}
+	}
 	prompt, kb := k.keyboard(l, t, v, seat, draft)
 	sc.Prompt = bot.PlainText(prompt)
 	sc.Choices = bot.ChoicesFrom(kb.choices())
@@ -176,6 +188,15 @@ func (k chefGame) seatScene(l bot.Loc, t bot.TableView, v ce.SeatView, seat int,
 			cards[i].Selected = true
 		}
 	}
+}
+
+// chefRemovedPiles is 1 when the centre ends with the dishes out of the
+// game (after the discard), else 0.
+func chefRemovedPiles(v ce.Public) int {
+	if chefRemoved(v.Removed) != "" {
+		return 1
+	}
+	return 0
 }
 
 // cardPress is the data a press on card c in front of seat sends: the

@@ -140,6 +140,13 @@ func TestChefSceneActs(t *testing.T) {
 			for _, c := range sc.Choices {
 				presses = append(presses, press{"choice " + c.Text, c.Act, false})
 			}
+			for _, p := range sc.Center {
+				for _, c := range p.Cards {
+					if c.Act != "" {
+						presses = append(presses, press{"centre " + c.Name, c.Act, c.Dim})
+					}
+				}
+			}
 			for _, ss := range sc.Seats {
 				for _, c := range ss.Cards {
 					if c.Act != "" {

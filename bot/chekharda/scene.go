@@ -175,6 +175,9 @@ func (g chekhardaGame) seatScene(l bot.Loc, t bot.TableView, v ck.SeatView, seat
 		}
 		return
 	}
+	if slices.Contains(v.Legal, ck.DrawAction()) && len(sc.Center) > 0 && len(sc.Center[0].Cards) > 0 {
+		sc.Center[0].Cards[0].Act = press(ck.DrawAction()) // the variant: draw from the deck
+	}
 	kb := g.seatKeyboard(l, t, seat, v)
 	sc.Seats[seat].Turn = len(kb) > 0
 	sc.Choices = bot.ChoicesFrom(kb)

@@ -124,6 +124,13 @@ func TestChekhardaSceneNoHiddenCards(t *testing.T) {
 				}
 			}
 			sc.Seats[s].Turn = false
+			sc.Center = slices.Clone(sc.Center)
+			for i := range sc.Center {
+				sc.Center[i].Cards = slices.Clone(sc.Center[i].Cards)
+				for j := range sc.Center[i].Cards {
+					sc.Center[i].Cards[j].Act = ""
+				}
+			}
 			// A seat's log shows more kinds of public events than the group's.
 			sc.Log = nil
 			pub := spec
@@ -159,6 +166,11 @@ func TestChekhardaSceneActs(t *testing.T) {
 			}
 			for _, ss := range sc.Seats {
 				for _, c := range ss.Cards {
+					acts = append(acts, c.Act)
+				}
+			}
+			for _, p := range sc.Center {
+				for _, c := range p.Cards {
 					acts = append(acts, c.Act)
 				}
 			}
@@ -222,6 +234,14 @@ func TestGoldenChekhardaScene(t *testing.T) {
 		})
 		sb.WriteString(sceneJSON(t, "mid: spectator", g.Scene(l, tab.View(), st, bot.Spectator)))
 		sb.WriteString(sceneJSON(t, "mid: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
+	}
+	{
+		// «Хотите большего?»: nothing to press but the deck.
+		tab, st := golden.Table(t, g, 3, 0, "", 45, map[string]int{chekhardaOptVariant: 1})
+		chekhardaUntil(t, g, tab, st, 8, func(s *ck.State) bool {
+			return s.Phase() == ck.PhasePlay && slices.Contains(s.Legal(0), ck.DrawAction())
+		})
+		sb.WriteString(sceneJSON(t, "variant, nothing but the deck: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
 	}
 	{
 		tab, st := golden.Table(t, g, 3, 0, "", 43, map[string]int{chekhardaOptTarget: 1})
