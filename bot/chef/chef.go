@@ -633,7 +633,7 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 	case me.Announced:
 		lines = append(lines, l.T("chef.hand_announced"))
 	}
-	next := bot.SeatName(t, v.Next)
+	next := bot.SeatPlainName(t, v.Next) // button texts are not HTML
 	var kb chefKeyboard
 	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
 	if slices.Contains(v.Legal, ce.TakeAction()) {
@@ -719,7 +719,7 @@ func chefDrawnKey(v ce.SeatView) string {
 // → Серёжа: −🍝», «🗑 Сбросить 🍝».
 func (chefGame) moveLabel(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Action) string {
 	m, _ := ce.DecodeAction(a)
-	next := bot.SeatName(t, v.Next)
+	next := bot.SeatPlainName(t, v.Next) // button texts are not HTML
 	switch {
 	case m.Kind == ce.KindDiscard:
 		return l.T("chef.btn.discard", "Card", chefDishEmoji(m.Dish))

@@ -237,3 +237,26 @@ func TestGoldenChefScene(t *testing.T) {
 	}
 	golden.Check(t, "chef_scene", sb.String())
 }
+
+// TestChefButtonNames: a name on a button is plain text (buttons are not
+// HTML), in the chat and on the web table alike.
+func TestChefButtonNames(t *testing.T) {
+	g := chefGame{}
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	tab, st := chefDeal(t, 3, nil, "0:oH 1:org 2:o discard:n pile:b")
+	tab.Seats[1].Name = "Том & Джерри"
+	var texts []string
+	for _, row := range g.RenderSeat(l, tab.View(), st, 0).Keyboard {
+		for _, b := range row {
+			texts = append(texts, b.Text)
+		}
+	}
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, "Том & Джерри") || strings.Contains(all, "&amp;") {
+		t.Fatalf("buttons: %q", texts)
+	}
+	sc := g.Scene(l, tab.View(), st, 0)
+	if sc.Seats[1].Name != "Том & Джерри" || !strings.Contains(sc.Status, "Том & Джерри") {
+		t.Fatalf("scene: %q, %q", sc.Seats[1].Name, sc.Status)
+	}
+}
