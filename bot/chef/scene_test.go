@@ -260,3 +260,11 @@ func TestChefButtonNames(t *testing.T) {
 		t.Fatalf("scene: %q, %q", sc.Seats[1].Name, sc.Status)
 	}
 }
+
+// TestChefIsWebGame: the platform finds the capability on the game it is
+// handed.
+func TestChefIsWebGame(t *testing.T) {
+	if _, ok := Game().(bot.WebGame); !ok {
+		t.Fatal("Меню шефа is not a bot.WebGame")
+	}
+}

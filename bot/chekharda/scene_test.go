@@ -255,3 +255,11 @@ func TestGoldenChekhardaScene(t *testing.T) {
 	}
 	golden.Check(t, "chekharda_scene", sb.String())
 }
+
+// TestChekhardaIsWebGame: the platform finds the capability on the game it
+// is handed.
+func TestChekhardaIsWebGame(t *testing.T) {
+	if _, ok := Game().(bot.WebGame); !ok {
+		t.Fatal("Чехарда is not a bot.WebGame")
+	}
+}
