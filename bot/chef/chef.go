@@ -541,7 +541,7 @@ func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int
 	draft := chefValidDraft(v.Legal, t.Draft(seat))
 	prompt, kb := k.keyboard(l, t, v, seat, draft)
 	b.WriteString("\n" + prompt)
-	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
+	return bot.Message{Text: b.String(), Keyboard: kb.buttons(), Ping: true}
 }
 
 // chefLosses tells seat, a line each, the plays that took its dishes since
@@ -584,9 +584,39 @@ func chefOwnMove(k ce.EventKind) bool {
 	return false
 }
 
+// chefRow is one row of a seat's keyboard. card marks a row that presses
+// a card in front of the seat (an action card, a dish to discard): the web
+// table draws those as the cards themselves, the other rows as choices.
+type chefRow struct {
+	buttons []bot.Button
+	card    bool
+}
+
+type chefKeyboard []chefRow
+
+// buttons is the chat keyboard: every row.
+func (kb chefKeyboard) buttons() [][]bot.Button {
+	out := make([][]bot.Button, len(kb))
+	for i, r := range kb {
+		out[i] = r.buttons
+	}
+	return out
+}
+
+// choices is the web table's keyboard: the rows that are not cards.
+func (kb chefKeyboard) choices() [][]bot.Button {
+	var out [][]bot.Button
+	for _, r := range kb {
+		if !r.card {
+			out = append(out, r.buttons)
+		}
+	}
+	return out
+}
+
 // keyboard is what the seat to act can do now: the turn's choices, or the
 // open flow's dishes with a way back.
-func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, [][]bot.Button) {
+func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, chefKeyboard) {
 	if draft != nil {
 		return k.flowKeyboard(l, t, v, seat, draft)
 	}
@@ -603,21 +633,21 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 	case me.Announced:
 		lines = append(lines, l.T("chef.hand_announced"))
 	}
-	next := bot.SeatName(t, v.Next)
-	var kb [][]bot.Button
+	next := bot.SeatPlainName(t, v.Next) // button texts are not HTML
+	var kb chefKeyboard
 	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
 	if slices.Contains(v.Legal, ce.TakeAction()) {
 		label := l.T("chef.btn.take", "Card", chefDishEmoji(v.DiscardTop))
 		if v.DiscardTop == ce.Addition {
 			label = l.T("chef.btn.take_bill")
 		}
-		kb = append(kb, []bot.Button{btn(label, ce.TakeAction())})
+		kb = append(kb, chefRow{buttons: []bot.Button{btn(label, ce.TakeAction())}})
 	}
 	if slices.Contains(v.Legal, ce.DrawAction()) {
-		kb = append(kb, []bot.Button{btn(l.T("chef.btn.draw"), ce.DrawAction())})
+		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.draw"), ce.DrawAction())}})
 	}
 	if slices.Contains(v.Legal, ce.AnnounceAction()) {
-		kb = append(kb, []bot.Button{btn(l.T("chef.btn.announce"), ce.AnnounceAction())})
+		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.announce"), ce.AnnounceAction())}})
 	}
 	// The action cards in front (after a draw, only the card drawn).
 	for _, c := range []ce.Card{ce.Hangover, ce.Diet, ce.EmptyPlate, ce.ChefCard, ce.BlankMenu} {
@@ -631,33 +661,33 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 			if c == ce.BlankMenu {
 				label = l.T("chef.btn.blank_menu", "Card", chefCardText(l, c), "Direction", chefDirection(l, !v.Clockwise))
 			}
-			kb = append(kb, []bot.Button{btn(label, a)})
+			kb = append(kb, chefRow{buttons: []bot.Button{btn(label, a)}, card: true})
 		default:
 			flow := chefFlowCard + int(c)
 			acts := chefFlowActions(v.Legal, flow)
 			switch {
 			case len(acts) == 1:
-				kb = append(kb, []bot.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])})
+				kb = append(kb, chefRow{buttons: []bot.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
 			case len(acts) > 1:
-				kb = append(kb, []bot.Button{bot.DraftButton(t, seat, l.T("chef.btn.open_"+c.Key(), "Card", chefCardText(l, c), "Name", next), flow)})
+				kb = append(kb, chefRow{buttons: []bot.Button{bot.DraftButton(t, seat, l.T("chef.btn.open_"+c.Key(), "Card", chefCardText(l, c), "Name", next), flow)}, card: true})
 			}
 		}
 	}
 	if slices.Contains(v.Legal, ce.RedrawAction()) {
-		kb = append(kb, []bot.Button{btn(l.T("chef.btn.redraw"), ce.RedrawAction())})
+		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.redraw"), ce.RedrawAction())}})
 	}
 	switch acts := chefFlowActions(v.Legal, chefFlowDiscard); {
 	case len(acts) == 1:
-		kb = append(kb, []bot.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])})
+		kb = append(kb, chefRow{buttons: []bot.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
 	case len(acts) > 1:
 		key := "chef.btn.open_discard_duplicate"
 		if v.Step == ce.StepDrawn {
 			key = "chef.btn.open_discard"
 		}
-		kb = append(kb, []bot.Button{bot.DraftButton(t, seat, l.T(key), chefFlowDiscard)})
+		kb = append(kb, chefRow{buttons: []bot.Button{bot.DraftButton(t, seat, l.T(key), chefFlowDiscard)}, card: true})
 	}
 	if slices.Contains(v.Legal, ce.EndAction()) {
-		kb = append(kb, []bot.Button{btn(l.T("chef.btn.end"), ce.EndAction())})
+		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.end"), ce.EndAction())}})
 	}
 	return strings.Join(lines, "\n"), kb
 }
@@ -689,7 +719,7 @@ func chefDrawnKey(v ce.SeatView) string {
 // → Серёжа: −🍝», «🗑 Сбросить 🍝».
 func (chefGame) moveLabel(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Action) string {
 	m, _ := ce.DecodeAction(a)
-	next := bot.SeatName(t, v.Next)
+	next := bot.SeatPlainName(t, v.Next) // button texts are not HTML
 	switch {
 	case m.Kind == ce.KindDiscard:
 		return l.T("chef.btn.discard", "Card", chefDishEmoji(m.Dish))
@@ -705,7 +735,7 @@ func (chefGame) moveLabel(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Acti
 
 // flowKeyboard is an open flow: a prompt, one button per dish that can be
 // chosen, and the way back.
-func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, [][]bot.Button) {
+func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, chefKeyboard) {
 	next := bot.SeatName(t, v.Next)
 	flow := draft[0]
 	card := ce.Card(flow - chefFlowCard)
@@ -760,8 +790,11 @@ func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int
 			dishes = append(dishes, bot.ActionButton(t, seat, label(m.Dish, victim[m.Dish]), a))
 		}
 	}
-	kb := bot.Rows(dishes, 3)
-	return prompt, append(kb, back)
+	var kb chefKeyboard
+	for _, r := range append(bot.Rows(dishes, 3), back) {
+		kb = append(kb, chefRow{buttons: r})
+	}
+	return prompt, kb
 }
 
 func (k chefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {

@@ -396,20 +396,24 @@ func (g chekhardaGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		}
 	}
 	kb := g.seatKeyboard(l, t, seat, v)
-	b.WriteString("\n")
-	switch {
-	case len(kb) > 0 && slices.Contains(v.Legal, ck.DrawAction()):
-		b.WriteString(l.T("chekharda.hand_draw"))
-	case len(kb) > 0:
-		b.WriteString(l.T("chekharda.hand_act"))
-	case v.Deck > 0 && !v.DrawForSelf:
-		b.WriteString(l.T("chekharda.hand_wait_deal", "Pause", l.T("chekharda.count.pause", "Count", int(g.quietPause(t)/time.Second))))
-	default:
-		b.WriteString(l.T("chekharda.hand_wait"))
-	}
+	b.WriteString("\n" + g.seatPrompt(l, t, v, len(kb) > 0))
 	// Ping: the first message of a round notifies (a fresh message);
 	// every later change of the round is an edit, which does not.
 	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
+}
+
+// seatPrompt tells a seat in a round what to do now: press (or draw), or
+// wait for the deal or for the others.
+func (g chekhardaGame) seatPrompt(l bot.Loc, t bot.TableView, v ck.SeatView, buttons bool) string {
+	switch {
+	case buttons && slices.Contains(v.Legal, ck.DrawAction()):
+		return l.T("chekharda.hand_draw")
+	case buttons:
+		return l.T("chekharda.hand_act")
+	case v.Deck > 0 && !v.DrawForSelf:
+		return l.T("chekharda.hand_wait_deal", "Pause", l.T("chekharda.count.pause", "Count", int(g.quietPause(t)/time.Second)))
+	}
+	return l.T("chekharda.hand_wait")
 }
 
 // seatKeyboard has a button per legal move: steals two to a row (they
