@@ -3,6 +3,8 @@ package webapp_test
 import (
 	"context"
 	"flag"
+	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -10,13 +12,20 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/chef"
+	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/webapp"
 )
 
 var (
@@ -243,28 +252,154 @@ func TestBrowserSample(t *testing.T) {
 }
 
 // TestBrowserScreenshots draws each game's table as a player sees it (in
-// Russian) and saves the pictures: to -screenshots when given (docs/img
-// for the README), else to a temporary directory.
+// Russian) a few moves in, and saves the pictures: to -screenshots when
+// given (docs/img for the README), else to a temporary directory.
 func TestBrowserScreenshots(t *testing.T) {
 	dir := *screenshots
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	x := newTableOf(t, []string{"Аня", "Борис", "Вера", "Глеб"})
-	for i := 0; i < 5; i++ {
-		x.move(t)
-	}
 	b := newBrowser(t)
-	p := b.page(t, x.web.URL, x.id, x.people[0])
-	time.Sleep(500 * time.Millisecond) // the cards' entrance
-	png, err := chromedp.Run(p, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		game  bot.Game
+		names []string
+		moves int
+	}{
+		{trickchef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 5},
+		{sausages.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 6},
+		{chef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 6},
+		{chekharda.Game(), []string{"Аня", "Борис", "Вера"}, 4},
+	} {
+		x := newGame(t, c.game, c.names, webapp.Config{})
+		for i := 0; i < c.moves; i++ {
+			x.move(t)
+		}
+		p := b.page(t, x.web.URL, x.id, x.people[0])
+		time.Sleep(700 * time.Millisecond) // the cards' entrance
+		png, err := chromedp.Run(p, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(png) < 20_000 {
+			t.Fatalf("%s: a screenshot of %d bytes: nothing drawn?", c.game.ID(), len(png))
+		}
+		if err := os.WriteFile(filepath.Join(dir, c.game.ID()+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "trickchef.png"), png, 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// layBy makes one of u's moves that grabs nothing (a card laid from the
+// hand), reporting whether there was one.
+func (x *table) layBy(t *testing.T, u *telegramtest.User) bool {
+	t.Helper()
+	ws := x.state(t, u)
+	if ws.Scene == nil {
+		return false
 	}
-	if len(png) < 10_000 {
-		t.Fatalf("a screenshot of %d bytes: nothing drawn?", len(png))
+	for _, c := range ws.Scene.Hand {
+		if c.Act == "" || c.Dim {
+			continue
+		}
+		if code, r := x.act(t, u, c.Act, fmt.Sprintf("lay-%d", ws.Version)); code == http.StatusOK && r.OK {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBrowserChekhardaRace: two pages grab the same set at the same moment;
+// one gets it, and the other page is told who was faster.
+func TestBrowserChekhardaRace(t *testing.T) {
+	x := newGame(t, chekharda.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{})
+	a, b := x.people[0], x.people[1]
+	br := newBrowser(t)
+	pages := []context.Context{br.page(t, x.web.URL, x.id, a), br.page(t, x.web.URL, x.id, b)}
+	grabs := `[...document.querySelectorAll('button.choice')].map((e) => e.textContent).filter((s) => s.startsWith('⚡'))`
+	// Play on until both pages offer to grab the same set from the same
+	// player, then press it in both at once.
+	var grab string
+	var before int64
+	var logLen int
+	clicked := make([]bool, 2)
+	for i := 0; i < 300 && grab == ""; i++ {
+		mine, err := chromedp.Run(pages[0], chromedp.Evaluate[[]string](grabs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := chromedp.Run(pages[1], chromedp.Evaluate[[]string](grabs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range theirs {
+			if slices.Contains(mine, g) {
+				grab = g
+			}
+		}
+		if grab == "" {
+			if x.over(t) {
+				x.again(t) // the pages follow the table into its next game
+			}
+			// Only Вера lays cards (never grabs): sets pile up in front
+			// of her while the racers' hands grow with every deal.
+			if !x.layBy(t, x.people[2]) {
+				time.Sleep(300 * time.Millisecond) // the dealer deals after a quiet pause
+			}
+			continue
+		}
+		before = x.version(t)
+		tab, _ := x.h.Table(x.group)
+		logLen = len(tab.Log)
+		click := `(() => { const b = [...document.querySelectorAll('button.choice')].find((e) => e.textContent === ` + strconv.Quote(grab) + `); if (!b) return false; b.click(); return true; })()`
+		var wg sync.WaitGroup
+		for i, p := range pages {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				clicked[i], _ = chromedp.Run(p, chromedp.Evaluate[bool](click))
+			}()
+		}
+		wg.Wait()
+		if !clicked[0] || !clicked[1] {
+			grab = "" // the dealer dealt in between: look again
+		}
+	}
+	if grab == "" {
+		t.Fatal("no set both could grab came up in 300 moves")
+	}
+	// One grab was applied: whose, the table says; the other page says so.
+	deadline := time.Now().Add(10 * time.Second)
+	var toasts []string
+	for time.Now().Before(deadline) {
+		toasts = toasts[:0]
+		for _, p := range pages {
+			text, err := chromedp.Run(p, chromedp.Evaluate[string](`(() => { const t = document.getElementById('toast'); return t.hidden ? '' : t.textContent; })()`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			toasts = append(toasts, text)
+		}
+		if toasts[0] != "" || toasts[1] != "" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if x.version(t) <= before {
+		t.Fatal("neither grab was applied")
+	}
+	tab, _ := x.h.Table(x.group)
+	var racers []int
+	for _, m := range tab.Log[logLen:] {
+		if m.Seat == 0 || m.Seat == 1 {
+			racers = append(racers, int(m.Seat))
+		}
+	}
+	if len(racers) != 1 {
+		t.Fatalf("the racers made %d moves (%v), want one; toasts %q", len(racers), racers, toasts)
+	}
+	winner, loser := racers[0], 1-racers[0]
+	name := x.people[winner].User().FirstName
+	if !strings.Contains(toasts[loser], name) {
+		t.Fatalf("the slower page says %q, not who was faster (%s); the faster says %q", toasts[loser], name, toasts[winner])
 	}
 }

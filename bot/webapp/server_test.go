@@ -213,6 +213,24 @@ func (x *table) move(t *testing.T) *telegramtest.User {
 	return nil
 }
 
+// moveAny makes one move of anybody who can, through the page, or waits a
+// little when nobody can (a real-time game's dealer deals after a pause).
+func (x *table) moveAny(t *testing.T) {
+	t.Helper()
+	before := x.version(t)
+	for _, u := range x.people {
+		for _, a := range acts(x.state(t, u)) {
+			if p, err := bot.ParseButton(a); err != nil || p.Op != 'a' {
+				continue
+			}
+			if code, r := x.act(t, u, a, fmt.Sprintf("any-%d-%d", before, u.ID())); code == http.StatusOK && r.OK {
+				return
+			}
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+}
+
 // TestForgedInitDataIsRefused: every request whose initData Telegram did not
 // sign for this bot, or signed too long ago, gets 401 with a text, and
 // nothing changes.
