@@ -12,7 +12,8 @@
 // The platform never names a game. A game is an engine (game/<id>, a
 // game.State) plus an adapter package (bot/<id>) that implements Game and
 // whichever optional capabilities it needs (OptionGame, RobotGame,
-// MemoryGame, DraftGame, InfoGame, ClockGame, LiveGame, ExplainGame). The
+// MemoryGame, DraftGame, InfoGame, ClockGame, LiveGame, ExplainGame,
+// WebGame). The
 // adapter renders with what this package exports for it: Loc for texts,
 // Message and Button for views, ActionButton, DraftButton and InfoButton
 // for keyboards, and the shared helpers (SeatName, Mention, SeatMark,
