@@ -17,11 +17,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
@@ -402,4 +406,73 @@ func TestBrowserChekhardaRace(t *testing.T) {
 	if !strings.Contains(toasts[loser], name) {
 		t.Fatalf("the slower page says %q, not who was faster (%s); the faster says %q", toasts[loser], name, toasts[winner])
 	}
+}
+
+// TestBrowserDirectLink: opened from the group's direct link, the page
+// finds its table in the start parameter Telegram signs into initData.
+func TestBrowserDirectLink(t *testing.T) {
+	x := newTable(t, webapp.Config{})
+	u := x.people[1]
+	data := initdata.SignUser(bottest.Token, initdata.User{ID: u.ID(), FirstName: u.User().FirstName}, time.Now(), x.id)
+	b := newBrowser(t)
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	defer cancel()
+	addr := x.web.URL + "/#tgWebAppData=" + url.QueryEscape(data) + "&tgWebAppVersion=8.0&tgWebAppPlatform=android"
+	if err := chromedp.Do(ctx, chromedp.Navigate(addr), chromedp.WaitVisible(`#app[data-version]`)); err != nil {
+		t.Fatal(err)
+	}
+	you, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('.seat.you')`))
+	if err != nil || !you {
+		t.Fatalf("the page opened by the direct link does not show the viewer's seat (%v)", err)
+	}
+}
+
+// TestBrowserTelegramTheme: the page takes Telegram's theme colours (a dark
+// theme here) and tells Telegram it is ready through the bridge Telegram's
+// apps provide (window.TelegramWebviewProxy on phones).
+func TestBrowserTelegramTheme(t *testing.T) {
+	x := newTable(t, webapp.Config{})
+	u := x.people[0]
+	b := newBrowser(t)
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	defer cancel()
+	theme := `{"bg_color":"#17212b","text_color":"#f5f5f5","hint_color":"#708499","button_color":"#5288c1","button_text_color":"#ffffff","secondary_bg_color":"#232e3c"}`
+	// The phone app's bridge, as a page script sees it, recording what the
+	// page asks of Telegram.
+	proxy := `window.__events = []; window.TelegramWebviewProxy = { postEvent: (type, data) => window.__events.push(type) };`
+	addr := x.web.URL + "/?table=" + url.QueryEscape(x.id) + "#tgWebAppData=" + url.QueryEscape(initData(u)) +
+		"&tgWebAppVersion=8.0&tgWebAppPlatform=android&tgWebAppThemeParams=" + url.QueryEscape(theme)
+	if err := chromedp.Do(ctx, addScript(proxy), chromedp.Navigate(addr), chromedp.WaitVisible(`#app[data-version]`)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[getComputedStyle(document.body).backgroundColor, document.documentElement.classList.contains('dark'), window.__events]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != "rgb(23, 33, 43)" || got[1] != true {
+		t.Fatalf("Telegram's dark theme not taken: background %v, dark %v", got[0], got[1])
+	}
+	events, _ := got[2].([]any)
+	if !slices.Contains(events, any("web_app_ready")) || !slices.Contains(events, any("web_app_expand")) {
+		t.Fatalf("the page told Telegram %v, want web_app_ready and web_app_expand", events)
+	}
+	if *screenshots != "" {
+		time.Sleep(500 * time.Millisecond)
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(*screenshots, "trickchef-dark.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// addScript runs source in every document the tab loads from now on,
+// before the page's own scripts (what a Telegram app injects).
+func addScript(source string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source})
+		return err
+	})
 }
