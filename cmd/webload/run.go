@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -388,7 +389,7 @@ func drive(ctx context.Context, c *client, t *table, first time.Time, cfg config
 }
 
 // move makes one move of whoever may act, trying the people from the
-// first'th on: each one's state, then one of their acts.
+// first'th on: each one's state, then a few of their acts.
 func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Rand) (int, move, error) {
 	for try := 0; try < 5; try++ {
 		for k := range t.people {
@@ -398,41 +399,36 @@ func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Ran
 			if err != nil {
 				return 0, move{}, err
 			}
-			a := pick(ws, rng)
-			if a == "" {
-				continue
+			for i, a := range candidates(ws, rng) {
+				if i == 3 { // within the server's burst of a person's actions
+					break
+				}
+				sent := time.Now()
+				ok, err := c.act(ctx, t, u, a, fmt.Sprintf("m%d-%d-%d-%d", n, try, p, i))
+				took := time.Since(sent)
+				if err != nil {
+					return 0, move{}, err
+				}
+				if ok {
+					return p, move{sent: sent, act: took}, nil
+				}
+				t.refused++
 			}
-			sent := time.Now()
-			ok, err := c.act(ctx, t, u, a, fmt.Sprintf("m%d-%d-%d", n, try, p))
-			took := time.Since(sent)
-			if err != nil {
-				return 0, move{}, err
-			}
-			if ok {
-				return p, move{sent: sent, act: took}, nil
-			}
-			t.refused++
 		}
-		if !sleepCtx(ctx, 100*time.Millisecond) {
+		if !sleepCtx(ctx, 300*time.Millisecond) {
 			return 0, move{}, ctx.Err()
 		}
 	}
-	var seen []string
-	for _, u := range t.people {
-		ws, _ := c.state(ctx, t, u)
-		if ws.Scene != nil {
-			seen = append(seen, fmt.Sprintf("%q %q %d cards %d choices", ws.Scene.Status, ws.Scene.Prompt, len(ws.Scene.Hand), len(ws.Scene.Choices)))
-		}
-	}
-	return 0, move{}, fmt.Errorf("nobody could move: %v", seen)
+	return 0, move{}, fmt.Errorf("nobody could move")
 }
 
-// pick chooses one of the acts a viewer's scene offers: a move (a card
-// that is not dim, or a choice) when there is one, else a step of a
-// choice in parts.
-func pick(ws bot.WebState, rng *rand.Rand) string {
+// candidates are the acts a viewer's scene offers, in random order: moves
+// (cards that are not dim, choices) first, then steps of a choice in
+// parts. A choice labelled in brackets is a card the chat shows as not
+// playable (a game that draws its chat buttons as choices).
+func candidates(ws bot.WebState, rng *rand.Rand) []string {
 	if ws.Scene == nil {
-		return ""
+		return nil
 	}
 	var moves, steps []string
 	add := func(a string) {
@@ -451,15 +447,13 @@ func pick(ws bot.WebState, rng *rand.Rand) string {
 		}
 	}
 	for _, ch := range ws.Scene.Choices {
-		add(ch.Act)
+		if !strings.HasPrefix(ch.Text, "(") {
+			add(ch.Act)
+		}
 	}
-	if len(moves) == 0 {
-		moves = steps
-	}
-	if len(moves) == 0 {
-		return ""
-	}
-	return moves[rng.IntN(len(moves))]
+	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
+	return append(moves, steps...)
 }
 
 func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (bot.WebState, error) {
