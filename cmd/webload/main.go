@@ -12,7 +12,8 @@
 //   - move → event: for every move and every open stream, from sending
 //     the act request to the stream receiving the event with a newer
 //     version (p50/p99/max over all (move, stream) pairs);
-//   - act: the act request's own latency (sent → answer read);
+//   - act: the act request's own latency (sent → answer read), and the
+//     rest, answer → event: the change's way to the pages once committed;
 //   - per stream: heap in use (after a GC) and goroutines with every
 //     stream open, minus before opening them, divided by the streams.
 //     Server and clients share this process, so both sides are counted:
@@ -104,12 +105,12 @@ func printJSON(rows []result) {
 }
 
 func printHeader(w io.Writer) {
-	fmt.Fprintln(w, "                                    move → event (ms)       act (ms)             per stream")
-	fmt.Fprintln(w, "tables streams  moves  moves/s  samples   p50    p99    max    p50    p99    max   heap KiB  goroutines  missed  refused")
+	fmt.Fprintln(w, "                                    move → event (ms)      act (ms)              answer → event (ms)  per stream")
+	fmt.Fprintln(w, "tables streams  moves  moves/s  samples   p50    p99    max    p50    p99    max    p50    p99        heap KiB  goroutines  missed  refused")
 }
 
 func printRow(w io.Writer, r result) {
-	fmt.Fprintf(w, "%6d %7d %6d %8.1f %8d %5.1f %6.1f %6.1f %6.1f %6.1f %6.1f %10.1f %11.2f %7d %8d\n",
+	fmt.Fprintf(w, "%6d %7d %6d %8.1f %8d %5.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %15.1f %11.2f %7d %8d\n",
 		r.Tables, r.Streams, r.Moves, r.MovesPerSec, r.EventN, r.EventP50ms, r.EventP99ms, r.EventMaxms,
-		r.ActP50ms, r.ActP99ms, r.ActMaxms, r.HeapPerStreamKiB, r.GoroutinesPerStream, r.Missed, r.Refused)
+		r.ActP50ms, r.ActP99ms, r.ActMaxms, r.FanoutP50ms, r.FanoutP99ms, r.HeapPerStreamKiB, r.GoroutinesPerStream, r.Missed, r.Refused)
 }

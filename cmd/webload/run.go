@@ -59,12 +59,20 @@ type result struct {
 	EventP99ms float64 `json:"event_p99_ms"`
 	EventMaxms float64 `json:"event_max_ms"`
 	Missed     int     `json:"missed"`
-	ActP50ms   float64 `json:"act_p50_ms"`
-	ActP99ms   float64 `json:"act_p99_ms"`
-	ActMaxms   float64 `json:"act_max_ms"`
+	// Fanout is the part after the act's answer: from the answer to the
+	// event (the commit is done by then; this is the change's way through
+	// Redis Pub/Sub, the state's reload and the stream).
+	FanoutP50ms float64 `json:"fanout_p50_ms"`
+	FanoutP99ms float64 `json:"fanout_p99_ms"`
+	ActP50ms    float64 `json:"act_p50_ms"`
+	ActP99ms    float64 `json:"act_p99_ms"`
+	ActMaxms    float64 `json:"act_max_ms"`
 	// Refused counts act requests not applied (another seat's turn is
 	// found by trying; these are the refusals of a chosen act).
 	Refused int `json:"refused"`
+	// StateKiB is the largest state sent to a page: a stream keeps its
+	// viewer's last one.
+	StateKiB float64 `json:"state_kib"`
 	// Per stream, server and client in one process.
 	HeapPerStreamKiB    float64 `json:"heap_per_stream_kib"`
 	GoroutinesPerStream float64 `json:"goroutines_per_stream"`
@@ -114,6 +122,8 @@ type client struct {
 	token   string
 	streams *http.Client // long-lived event streams
 	calls   *http.Client // state and act requests
+	// stateBytes is the largest state a page was sent (its JSON).
+	stateBytes atomic.Int64
 }
 
 func (c *client) auth(u *telegramtest.User) string {
@@ -234,7 +244,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 		HeapPerStreamKiB:    float64(int64(heap1)-int64(heap0)) / 1024 / float64(len(all)),
 		GoroutinesPerStream: float64(gor1-gor0) / float64(len(all)),
 	}
-	var events, acts []time.Duration
+	var events, fanout, acts []time.Duration
 	for _, t := range tables {
 		res.Moves += len(t.moves)
 		res.Refused += t.refused
@@ -243,15 +253,19 @@ func run(ctx context.Context, cfg config) (result, error) {
 			for _, s := range t.streams {
 				if d, ok := s.after(m.before, m.sent); ok {
 					events = append(events, d)
+					fanout = append(fanout, d-m.act)
 				} else {
 					res.Missed++
 				}
 			}
 		}
 	}
+	res.StateKiB = float64(c.stateBytes.Load()) / 1024
 	res.MovesPerSec = float64(res.Moves) / max(res.Seconds, 1e-9)
 	slices.Sort(events)
 	slices.Sort(acts)
+	slices.Sort(fanout)
+	res.FanoutP50ms, res.FanoutP99ms = quantile(fanout, 0.5), quantile(fanout, 0.99)
 	res.EventN = len(events)
 	res.EventP50ms, res.EventP99ms, res.EventMaxms = quantile(events, 0.5), quantile(events, 0.99), quantile(events, 1)
 	res.ActP50ms, res.ActP99ms, res.ActMaxms = quantile(acts, 0.5), quantile(acts, 0.99), quantile(acts, 1)
@@ -471,7 +485,14 @@ func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (bot
 	if resp.StatusCode != http.StatusOK {
 		return ws, fmt.Errorf("state: %d", resp.StatusCode)
 	}
-	return ws, json.NewDecoder(resp.Body).Decode(&ws)
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return ws, err
+	}
+	if n := int64(len(raw)); n > c.stateBytes.Load() {
+		c.stateBytes.Store(n) // one driver a table: a rare lost update is fine
+	}
+	return ws, json.Unmarshal(raw, &ws)
 }
 
 // act sends one action and reports whether it was applied.
