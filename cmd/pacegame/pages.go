@@ -110,7 +110,8 @@ type arrived struct {
 }
 
 // stream opens u's event stream; the returned channel holds the newest
-// state (an older one not yet taken is replaced).
+// state (an older one not yet taken is replaced) and is closed when the
+// stream ends.
 func (p *pages) stream(ctx context.Context, t *table, u *telegramtest.User) (<-chan arrived, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", p.base+"/api/events?table="+url.QueryEscape(t.id), nil)
 	if err != nil {
@@ -127,6 +128,7 @@ func (p *pages) stream(ctx context.Context, t *table, u *telegramtest.User) (<-c
 	}
 	out := make(chan arrived, 1)
 	go func() {
+		defer close(out)
 		defer resp.Body.Close()
 		r := bufio.NewReader(resp.Body)
 		for {
@@ -196,8 +198,17 @@ func (p *pages) playPage(ctx context.Context, t *table, u *telegramtest.User, th
 			case <-t.done:
 				return
 			case a, ok := <-states:
-				if !ok {
-					return
+				if !ok { // the server ended the stream: reopen it, as the page does
+					if !sleepCtx(ctx, time.Second) {
+						return
+					}
+					if states, err = p.stream(ctx, t, u); err != nil {
+						t.mu.Lock()
+						t.pressErrors++
+						t.mu.Unlock()
+						return
+					}
+					continue
 				}
 				cur = a
 				if len(pageActs(cur.ws, nil)) == 0 {
@@ -217,9 +228,12 @@ func (p *pages) playPage(ctx context.Context, t *table, u *telegramtest.User, th
 			return
 		}
 		select { // a newer state came while thinking: act on it
-		case a := <-states:
-			cur, tried = a, map[string]bool{}
-			continue
+		case a, ok := <-states:
+			if ok {
+				cur, tried = a, map[string]bool{}
+				continue
+			}
+			// Ended: the wait above reopens it.
 		default:
 		}
 		a := acts[rng.IntN(len(acts))]
