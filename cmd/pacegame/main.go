@@ -13,6 +13,13 @@
 //
 //	go run ./cmd/pacegame -tables 1,10,20,40,60 -moves 60
 //
+// With -pages every person keeps the table's «Стол» page open and
+// visible (saying so every 25 s, as the page does) and plays through it
+// (POST /api/act of an act their page's state offers) instead of the
+// chat's buttons; the page server runs in this process:
+//
+//	go run ./cmd/pacegame -pages -tables 40,80,120 -moves 60
+//
 // The last line is one JSON object with the numbers.
 //
 // What is measured, so runs compare:
@@ -24,6 +31,9 @@
 //   - prompt latency: from a move's press to the moment the next player's
 //     private chat shows their new playable buttons (the fresh "your turn"
 //     message; an edit when the same player moves again).
+//     With -pages: to the moment their page receives a state with
+//     something to press; a press's handling time is then the act
+//     request's latency.
 //   - table latency: from a move's press to the first edit of the group's
 //     message that reached Telegram after the bot answered the press (the
 //     answer follows the commit, and the table is drawn from the latest
@@ -58,6 +68,7 @@ func main() {
 	tables := flag.String("tables", "", "capacity mode: table counts to measure one after another, comma-separated (e.g. 1,10,20,40)")
 	moves := flag.Int("moves", 60, "capacity mode: stop each table after this many moves (0: play to the end)")
 	gameID := flag.String("game", "trickchef", "game to play")
+	withPages := flag.Bool("pages", false, "every person keeps the table's web page open and visible and plays through it")
 	turnTimeout := flag.Duration("turn-timeout", 10*time.Minute, "the bot's turn timeout (long, so a table that stopped at -moves stays quiet while others play)")
 	flag.Parse()
 
@@ -67,6 +78,7 @@ func main() {
 	cfg := config{
 		Game: *gameID, People: *people, Robots: *robots, Pace: *pace, Seed: *seed,
 		TurnTimeout: *turnTimeout, Timeout: *timeout, RedisURL: *redisURL, Log: os.Stderr,
+		Pages: *withPages,
 	}
 	if *tables == "" {
 		cfg.Tables = 1
@@ -89,8 +101,8 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Moves = *moves
-	fmt.Printf("%s, %d people + %d robots a table, %v a move (%v–%v), %s\n", cfg.Game, cfg.People, cfg.Robots,
-		cfg.Pace, cfg.Pace/2, cfg.Pace*3/2, movesText(cfg.Moves))
+	fmt.Printf("%s, %d people + %d robots a table, %v a move (%v–%v), %s%s\n", cfg.Game, cfg.People, cfg.Robots,
+		cfg.Pace, cfg.Pace/2, cfg.Pace*3/2, movesText(cfg.Moves), pagesText(cfg.Pages))
 	printHeader(os.Stdout)
 	var rows []result
 	for _, n := range counts {
@@ -117,6 +129,13 @@ func movesText(n int) string {
 		return "games played to the end"
 	}
 	return "tables stopped after " + strconv.Itoa(n) + " moves"
+}
+
+func pagesText(on bool) string {
+	if on {
+		return ", everyone playing through their open page"
+	}
+	return ""
 }
 
 func flagSet(name string) bool {

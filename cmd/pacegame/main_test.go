@@ -93,3 +93,34 @@ func TestCountCalls(t *testing.T) {
 		t.Errorf("peak %d, want 2 (the 429 is not counted)", n)
 	}
 }
+
+// TestPages plays a few moves at one table with every page open, then the
+// same in the chat: the moves went through the pages (no button pressed
+// in a chat but «start»), and the private chats cost far less per move.
+func TestPages(t *testing.T) {
+	play := func(pages bool) result {
+		t.Helper()
+		res, err := run(t.Context(), config{
+			Game: "trickchef", Tables: 1, People: 4, Pace: 40 * time.Millisecond, Moves: 8, Seed: 1,
+			TurnTimeout: 10 * time.Minute, Timeout: 2 * time.Minute, RedisURL: redistest.URL(t), Pages: pages,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Moves < 8 || res.Presses < 8 || res.Refused+res.PressErrors != 0 {
+			t.Fatalf("pages %v: moves %d, presses %d, refused %d, failed %d", pages, res.Moves, res.Presses, res.Refused, res.PressErrors)
+		}
+		return res
+	}
+	web, chat := play(true), play(false)
+	if !web.Pages || web.Calls.Answers > 1 {
+		t.Errorf("with pages: %d callback answers, want only «start»'s", web.Calls.Answers)
+	}
+	if web.PromptN == 0 || web.AnswerMaxms <= 0 {
+		t.Errorf("with pages: %d prompts, act latency %.1f ms", web.PromptN, web.AnswerMaxms)
+	}
+	private := func(r result) float64 { p := r.PerMove.Private; return p.Send + p.Edit + p.Delete }
+	if w, c := private(web), private(chat); w > c/2 {
+		t.Errorf("private calls per move: %.2f with pages, %.2f without; want at most half", w, c)
+	}
+}

@@ -41,6 +41,9 @@ type config struct {
 	RedisURL string
 	// Log receives the bot's warnings.
 	Log io.Writer
+	// Pages has every person keep the table's web page open and visible
+	// and play through it instead of the chat's buttons.
+	Pages bool
 }
 
 // result is what one measurement found. Latencies are in milliseconds.
@@ -51,6 +54,8 @@ type result struct {
 	Robots        int     `json:"robots"`
 	PaceSeconds   float64 `json:"pace_s"`
 	MovesPerTable int     `json:"moves_limit"` // 0: games played to the end
+	// Pages: the people played through their open pages (-pages).
+	Pages bool `json:"pages,omitempty"`
 	// Seconds runs from the first Start press until every table's last
 	// change was delivered.
 	Seconds float64 `json:"seconds"`
@@ -154,11 +159,16 @@ func run(ctx context.Context, cfg config) (result, error) {
 	defer srv.Close()
 	var amu sync.Mutex
 	var answers []time.Duration
+	botCfg := bot.Config{TurnTimeout: cfg.TurnTimeout}
+	if cfg.Pages {
+		// As deployed with the page: hands carry the button that opens it.
+		botCfg.WebAppURL = "https://stol.example/"
+	}
 	h := &bottest.Harness{
 		Srv:   srv,
 		Store: st,
 		Games: games.All(),
-		Cfg:   bot.Config{TurnTimeout: cfg.TurnTimeout},
+		Cfg:   botCfg,
 		Log:   zerolog.New(cfg.Log).Level(zerolog.WarnLevel),
 		Answered: func(d time.Duration) {
 			amu.Lock()
@@ -170,6 +180,18 @@ func run(ctx context.Context, cfg config) (result, error) {
 		return result{}, err
 	}
 	defer h.Stop()
+	var web *pages
+	if cfg.Pages {
+		if web, err = startPages(ctx, h.Bot, st, zerolog.New(cfg.Log).Level(zerolog.WarnLevel)); err != nil {
+			return result{}, err
+		}
+		defer web.close()
+	}
+	observe := func(d time.Duration) {
+		amu.Lock()
+		answers = append(answers, d)
+		amu.Unlock()
+	}
 
 	tables := make([]*table, cfg.Tables)
 	nudges := map[int64]chan struct{}{} // private chat → its person's wake-up
@@ -231,7 +253,14 @@ func run(ctx context.Context, cfg config) (result, error) {
 				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)<<8|uint64(j)))
 				think := bottest.HumanPace(cfg.Pace, rand.New(rand.NewPCG(cfg.Seed^0x5eed, uint64(i)<<8|uint64(j))))
 				players.Add(1)
-				go func() { defer players.Done(); play(playCtx, t, u, nudges[u.ID()], think, rng, cfg.Moves) }()
+				go func() {
+					defer players.Done()
+					if web != nil {
+						web.playPage(playCtx, t, u, think, rng, cfg.Moves, observe)
+						return
+					}
+					play(playCtx, t, u, nudges[u.ID()], think, rng, cfg.Moves)
+				}()
 			}
 		}()
 	}
@@ -257,7 +286,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	res := result{
 		Game: cfg.Game, Tables: cfg.Tables, People: cfg.People, Robots: cfg.Robots,
-		PaceSeconds: cfg.Pace.Seconds(), MovesPerTable: cfg.Moves,
+		PaceSeconds: cfg.Pace.Seconds(), MovesPerTable: cfg.Moves, Pages: cfg.Pages,
 	}
 	res.Unsettled = settle(ctx, st, tables)
 	end := time.Now()

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// TestEveryStreamGetsEveryMove: one table, two pages open, a few moves
+// through the page: each page hears of each move.
+func TestEveryStreamGetsEveryMove(t *testing.T) {
+	res, err := run(t.Context(), config{
+		Tables: 1, People: 3, Conns: 2, Moves: 4, Pace: 100 * time.Millisecond,
+		Seed: 1, Timeout: 2 * time.Minute, RedisURL: redistest.URL(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Moves != 4 || res.Streams != 2 {
+		t.Fatalf("moves %d, streams %d; want 4 and 2", res.Moves, res.Streams)
+	}
+	if res.EventN != 8 || res.Missed != 0 {
+		t.Errorf("events %d, missed %d; want all 8 (move, stream) pairs", res.EventN, res.Missed)
+	}
+	if res.EventMaxms <= 0 || res.ActMaxms <= 0 || res.GoroutinesPerStream <= 0 {
+		t.Errorf("not measured: %+v", res)
+	}
+	var out bytes.Buffer
+	printHeader(&out)
+	printRow(&out, res)
+	if strings.Count(out.String(), "\n") != 3 {
+		t.Errorf("report:\n%s", out.String())
+	}
+}

@@ -1,0 +1,529 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/initdata"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/cmd/internal/measure"
+	"github.com/trickchef/trickchef/store"
+)
+
+// config is one measurement.
+type config struct {
+	Tables, People, Conns, Moves int
+	// Pace is the time between two moves of one table; tables start
+	// spread over one pace.
+	Pace     time.Duration
+	Seed     uint64
+	Timeout  time.Duration
+	RedisURL string
+	Log      io.Writer // the bot's and the server's warnings
+}
+
+// result is what one measurement found. Latencies are in milliseconds.
+type result struct {
+	Tables      int     `json:"tables"`
+	People      int     `json:"people"`
+	Streams     int     `json:"streams"`
+	PaceSeconds float64 `json:"pace_s"`
+	Moves       int     `json:"moves"`
+	Seconds     float64 `json:"seconds"`
+	MovesPerSec float64 `json:"moves_per_s"`
+	// EventN are the (move, stream) pairs; Missed those whose event did
+	// not come within eventWait.
+	EventN     int     `json:"event_samples"`
+	EventP50ms float64 `json:"event_p50_ms"`
+	EventP99ms float64 `json:"event_p99_ms"`
+	EventMaxms float64 `json:"event_max_ms"`
+	Missed     int     `json:"missed"`
+	// Fanout is the part after the act's answer: from the answer to the
+	// event (the commit is done by then; this is the change's way through
+	// Redis Pub/Sub, the state's reload and the stream).
+	FanoutP50ms float64 `json:"fanout_p50_ms"`
+	FanoutP99ms float64 `json:"fanout_p99_ms"`
+	ActP50ms    float64 `json:"act_p50_ms"`
+	ActP99ms    float64 `json:"act_p99_ms"`
+	ActMaxms    float64 `json:"act_max_ms"`
+	// Refused counts act requests not applied (another seat's turn is
+	// found by trying; these are the refusals of a chosen act).
+	Refused int `json:"refused"`
+	// StateKiB is the largest state sent to a page: a stream keeps its
+	// viewer's last one.
+	StateKiB float64 `json:"state_kib"`
+	// Per stream, server and client in one process.
+	HeapPerStreamKiB    float64 `json:"heap_per_stream_kib"`
+	GoroutinesPerStream float64 `json:"goroutines_per_stream"`
+}
+
+// eventWait bounds how long a move's event may take to reach a stream.
+const eventWait = 30 * time.Second
+
+// table is one group, its people and the streams of their pages.
+type table struct {
+	id      string
+	group   *telegramtest.Chat
+	people  []*telegramtest.User
+	lobby   *telegramtest.Message
+	start   string
+	streams []*stream
+	notify  chan struct{} // a stream of this table got an event
+	moves   []move
+	refused int
+}
+
+// move is one applied act: when it was sent, the version every stream
+// had before, and the act request's latency.
+type move struct {
+	sent   time.Time
+	before int64
+	act    time.Duration
+}
+
+// stream is one open page: the versions it received and when.
+type stream struct {
+	t      *table
+	user   *telegramtest.User
+	latest atomic.Int64
+	mu     sync.Mutex
+	got    []arrival
+}
+
+type arrival struct {
+	version int64
+	at      time.Time
+}
+
+// client talks to the page's server as the pages would.
+type client struct {
+	base    string
+	token   string
+	streams *http.Client // long-lived event streams
+	calls   *http.Client // state and act requests
+	// stateBytes is the largest state a page was sent (its JSON).
+	stateBytes atomic.Int64
+}
+
+func (c *client) auth(u *telegramtest.User) string {
+	return "tma " + initdata.SignUser(c.token, initdata.User{ID: u.ID(), FirstName: u.User().FirstName}, time.Now(), "")
+}
+
+// run makes one measurement.
+func run(ctx context.Context, cfg config) (result, error) {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	prefix := "webload:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
+	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	if err != nil {
+		return result{}, err
+	}
+	defer st.Close()
+	defer measure.DeletePrefix(cfg.RedisURL, prefix)
+
+	srv := telegramtest.NewServer() // Telegram's limits, on
+	defer srv.Close()
+	log := zerolog.New(cfg.Log).Level(zerolog.WarnLevel)
+	h := &bottest.Harness{
+		Srv: srv, Store: st, Games: []bot.Game{trickchef.Game()},
+		Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log,
+	}
+	if err := h.Start(); err != nil {
+		return result{}, err
+	}
+	defer h.Stop()
+
+	web := webapp.New(webapp.Config{Token: bottest.Token}, h.Bot, st, log)
+	webCtx, stopWeb := context.WithCancel(ctx)
+	defer stopWeb()
+	if err := web.Run(webCtx); err != nil {
+		return result{}, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return result{}, err
+	}
+	hs := &http.Server{Handler: web.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	defer hs.Close()
+	c := &client{
+		base:  "http://" + ln.Addr().String(),
+		token: bottest.Token,
+		streams: &http.Client{Transport: &http.Transport{
+			MaxConnsPerHost: 0, MaxIdleConnsPerHost: 16, DisableCompression: true,
+		}},
+		calls: &http.Client{Timeout: time.Minute, Transport: &http.Transport{
+			MaxConnsPerHost: 0, MaxIdleConnsPerHost: 256, DisableCompression: true,
+		}},
+	}
+	defer c.streams.CloseIdleConnections()
+	defer c.calls.CloseIdleConnections()
+
+	tables := make([]*table, cfg.Tables)
+	for i := range tables {
+		t := &table{notify: make(chan struct{}, 1)}
+		for j := range cfg.People {
+			t.people = append(t.people, srv.NewUser(personNames[j]+" "+strconv.Itoa(i+1)))
+		}
+		t.group = srv.NewGroup("Стол "+strconv.Itoa(i+1), t.people...)
+		t.id = strconv.FormatInt(t.group.ID(), 10)
+		tables[i] = t
+	}
+	if err := setup(ctx, h, st, tables, cfg.People); err != nil {
+		return result{}, fmt.Errorf("setup: %w", err)
+	}
+	err = parallel(len(tables), 8, func(i int) error { return startGame(ctx, st, tables[i]) })
+	if err != nil {
+		return result{}, fmt.Errorf("start: %w", err)
+	}
+
+	// The streams' cost: the process before and after opening them all.
+	heap0, gor0 := footprint()
+	streamCtx, closeStreams := context.WithCancel(ctx)
+	var readers sync.WaitGroup
+	defer func() { closeStreams(); readers.Wait() }()
+	var all []*stream
+	for _, t := range tables {
+		for j := range cfg.Conns {
+			s := &stream{t: t, user: t.people[j%len(t.people)]}
+			t.streams = append(t.streams, s)
+			all = append(all, s)
+		}
+	}
+	err = parallel(len(all), 32, func(i int) error {
+		return c.open(streamCtx, all[i], &readers)
+	})
+	if err != nil {
+		return result{}, fmt.Errorf("open streams: %w", err)
+	}
+	for _, s := range all {
+		if !waitFor(ctx, s.t, 0, eventWait) {
+			return result{}, fmt.Errorf("table %s: a stream got no first event", s.t.id)
+		}
+	}
+	heap1, gor1 := footprint()
+
+	start := time.Now()
+	err = parallel(len(tables), len(tables), func(i int) error {
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+		stagger := time.Duration(i) * cfg.Pace / time.Duration(len(tables))
+		return drive(ctx, c, tables[i], start.Add(stagger), cfg, rng)
+	})
+	if err != nil {
+		return result{}, err
+	}
+	end := time.Now()
+
+	res := result{
+		Tables: cfg.Tables, People: cfg.People, Streams: len(all), PaceSeconds: cfg.Pace.Seconds(),
+		Seconds:             end.Sub(start).Seconds(),
+		HeapPerStreamKiB:    float64(int64(heap1)-int64(heap0)) / 1024 / float64(len(all)),
+		GoroutinesPerStream: float64(gor1-gor0) / float64(len(all)),
+	}
+	var events, fanout, acts []time.Duration
+	for _, t := range tables {
+		res.Moves += len(t.moves)
+		res.Refused += t.refused
+		for _, m := range t.moves {
+			acts = append(acts, m.act)
+			for _, s := range t.streams {
+				if d, ok := s.after(m.before, m.sent); ok {
+					events = append(events, d)
+					fanout = append(fanout, d-m.act)
+				} else {
+					res.Missed++
+				}
+			}
+		}
+	}
+	res.StateKiB = float64(c.stateBytes.Load()) / 1024
+	res.MovesPerSec = float64(res.Moves) / max(res.Seconds, 1e-9)
+	slices.Sort(events)
+	slices.Sort(acts)
+	slices.Sort(fanout)
+	res.FanoutP50ms, res.FanoutP99ms = quantile(fanout, 0.5), quantile(fanout, 0.99)
+	res.EventN = len(events)
+	res.EventP50ms, res.EventP99ms, res.EventMaxms = quantile(events, 0.5), quantile(events, 0.99), quantile(events, 1)
+	res.ActP50ms, res.ActP99ms, res.ActMaxms = quantile(acts, 0.5), quantile(acts, 0.99), quantile(acts, 1)
+	return res, nil
+}
+
+// footprint is the heap in use after a collection and the goroutines.
+func footprint() (uint64, int) {
+	time.Sleep(300 * time.Millisecond) // let connections settle
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse, runtime.NumGoroutine()
+}
+
+// open starts s's event stream and a reader that notes each event's
+// version and arrival.
+func (c *client) open(ctx context.Context, s *stream, readers *sync.WaitGroup) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", c.base+"/api/events?table="+url.QueryEscape(s.t.id), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", c.auth(s.user))
+	resp, err := c.streams.Do(req)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		resp.Body.Close()
+		return fmt.Errorf("events: %d %s", resp.StatusCode, body)
+	}
+	readers.Add(1)
+	go func() {
+		defer readers.Done()
+		defer resp.Body.Close()
+		s.read(resp.Body)
+	}()
+	return nil
+}
+
+// read follows an event stream. Only the ids are read: a long data line
+// is skipped piecewise, so a reader holds a small buffer.
+func (s *stream) read(body io.Reader) {
+	r := bufio.NewReaderSize(body, 4096)
+	var id int64
+	midLine := false
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			midLine = true
+			continue
+		}
+		if err != nil {
+			return
+		}
+		if midLine {
+			midLine = false
+			continue
+		}
+		switch {
+		case len(line) == 1 && id > 0: // the blank line ends an event
+			s.mu.Lock()
+			s.got = append(s.got, arrival{version: id, at: time.Now()})
+			s.mu.Unlock()
+			s.latest.Store(id)
+			id = 0
+			select {
+			case s.t.notify <- struct{}{}:
+			default:
+			}
+		case bytes.HasPrefix(line, []byte("id: ")):
+			id, _ = strconv.ParseInt(string(bytes.TrimSpace(line[4:])), 10, 64)
+		}
+	}
+}
+
+// after is how long after sent the first event newer than before came.
+func (s *stream) after(before int64, sent time.Time) (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.got {
+		if a.version > before {
+			return a.at.Sub(sent), true
+		}
+	}
+	return 0, false
+}
+
+// waitFor waits until every stream of t has an event newer than version.
+func waitFor(ctx context.Context, t *table, version int64, within time.Duration) bool {
+	timer := time.NewTimer(within)
+	defer timer.Stop()
+	for {
+		ok := true
+		for _, s := range t.streams {
+			ok = ok && s.latest.Load() > version
+		}
+		if ok {
+			return true
+		}
+		select {
+		case <-t.notify:
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// drive makes the table's moves, one a pace from first, each once every
+// stream saw the one before.
+func drive(ctx context.Context, c *client, t *table, first time.Time, cfg config, rng *rand.Rand) error {
+	next := 0 // the player tried first: the one after the last mover
+	for m := range cfg.Moves {
+		if !sleepCtx(ctx, time.Until(first.Add(time.Duration(m)*cfg.Pace))) {
+			return ctx.Err()
+		}
+		before := t.streams[0].latest.Load()
+		for _, s := range t.streams {
+			before = max(before, s.latest.Load())
+		}
+		mover, mv, err := c.move(ctx, t, next, m, rng)
+		if err != nil {
+			return fmt.Errorf("table %s, move %d: %w", t.id, m+1, err)
+		}
+		mv.before = before
+		t.moves = append(t.moves, mv)
+		next = (mover + 1) % len(t.people)
+		waitFor(ctx, t, before, eventWait) // a miss is counted later
+	}
+	return nil
+}
+
+// move makes one move of whoever may act, trying the people from the
+// first'th on: each one's state, then a few of their acts.
+func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Rand) (int, move, error) {
+	for try := 0; try < 5; try++ {
+		for k := range t.people {
+			p := (first + k) % len(t.people)
+			u := t.people[p]
+			ws, err := c.state(ctx, t, u)
+			if err != nil {
+				return 0, move{}, err
+			}
+			for i, a := range candidates(ws, rng) {
+				if i == 3 { // within the server's burst of a person's actions
+					break
+				}
+				sent := time.Now()
+				ok, err := c.act(ctx, t, u, a, fmt.Sprintf("m%d-%d-%d-%d", n, try, p, i))
+				took := time.Since(sent)
+				if err != nil {
+					return 0, move{}, err
+				}
+				if ok {
+					return p, move{sent: sent, act: took}, nil
+				}
+				t.refused++
+			}
+		}
+		if !sleepCtx(ctx, 300*time.Millisecond) {
+			return 0, move{}, ctx.Err()
+		}
+	}
+	return 0, move{}, fmt.Errorf("nobody could move")
+}
+
+// candidates are the acts a viewer's scene offers, in random order: moves
+// (cards that are not dim, choices) first, then steps of a choice in
+// parts. A choice labelled in brackets is a card the chat shows as not
+// playable (a game that draws its chat buttons as choices).
+func candidates(ws bot.WebState, rng *rand.Rand) []string {
+	if ws.Scene == nil {
+		return nil
+	}
+	var moves, steps []string
+	add := func(a string) {
+		p, err := bot.ParseButton(a)
+		switch {
+		case err != nil:
+		case p.Op == 'a':
+			moves = append(moves, a)
+		case p.Op == 'm' || p.Op == 'b':
+			steps = append(steps, a)
+		}
+	}
+	for _, card := range ws.Scene.Hand {
+		if card.Act != "" && !card.Dim {
+			add(card.Act)
+		}
+	}
+	for _, ch := range ws.Scene.Choices {
+		if !strings.HasPrefix(ch.Text, "(") {
+			add(ch.Act)
+		}
+	}
+	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
+	return append(moves, steps...)
+}
+
+func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (bot.WebState, error) {
+	var ws bot.WebState
+	req, err := http.NewRequestWithContext(ctx, "GET", c.base+"/api/state?table="+url.QueryEscape(t.id), nil)
+	if err != nil {
+		return ws, err
+	}
+	req.Header.Set("Authorization", c.auth(u))
+	resp, err := c.calls.Do(req)
+	if err != nil {
+		return ws, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return ws, fmt.Errorf("state: %d", resp.StatusCode)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return ws, err
+	}
+	if n := int64(len(raw)); n > c.stateBytes.Load() {
+		c.stateBytes.Store(n) // one driver a table: a rare lost update is fine
+	}
+	return ws, json.Unmarshal(raw, &ws)
+}
+
+// act sends one action and reports whether it was applied.
+func (c *client) act(ctx context.Context, t *table, u *telegramtest.User, data, key string) (bool, error) {
+	body, _ := json.Marshal(map[string]string{"table": t.id, "act": data, "key": key})
+	req, err := http.NewRequestWithContext(ctx, "POST", c.base+"/api/act", bytes.NewReader(body))
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Authorization", c.auth(u))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.calls.Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	var r bot.WebReply
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		return false, fmt.Errorf("act: %d: %w", resp.StatusCode, err)
+	}
+	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests {
+		return false, fmt.Errorf("act: %d %s", resp.StatusCode, r.Text)
+	}
+	return resp.StatusCode == http.StatusOK && r.OK, nil
+}
+
+// quantile of sorted durations, in milliseconds (q = 1: the maximum).
+func quantile(d []time.Duration, q float64) float64 {
+	if len(d) == 0 {
+		return 0
+	}
+	i := min(int(q*float64(len(d))), len(d)-1)
+	return float64(d[i].Microseconds()) / 1000
+}
