@@ -376,9 +376,3 @@ func (b *Bot) withdraw(ctx context.Context, call string) {
 		b.log.Warn().Err(err).Msg("leave the token's line")
 	}
 }
-
-// admit is admitAs for a direct reply (a button-opened menu turning its
-// page) that tries once and keeps no place.
-func (b *Bot) admit(ctx context.Context, chatID int64) time.Time {
-	return b.admitAs(ctx, chatID, prioAnnounce, classReply, "", b.now().Add(announcePatience))
-}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -56,7 +57,11 @@ func TestGroupShares(t *testing.T) {
 		t.Fatalf("%d announcements behind a busy table, want %d", announcements, groupAnnounceCalls-groupViewCalls)
 	}
 	replies := 0
-	for b.admit(ctx, group).IsZero() {
+	// A reply, as waitAdmit asks: a named call of the reply class.
+	reply := func() time.Time {
+		return b.admitAs(ctx, group, prioAnnounce, classReply, "reply/test/"+strconv.Itoa(replies), now.Add(announcePatience))
+	}
+	for reply().IsZero() {
 		replies++
 		if replies > groupCalls {
 			t.Fatal("replies without end")
@@ -71,7 +76,7 @@ func TestGroupShares(t *testing.T) {
 	if b.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
 		t.Fatal("a table edit with the window at its ceiling")
 	}
-	if !b.admit(ctx, group).IsZero() {
+	if !reply().IsZero() {
 		t.Fatal("a reply refused when a call had left the window")
 	}
 }

@@ -62,9 +62,9 @@ func (b *Bot) onRulesPage(ctx context.Context, q *models.CallbackQuery, p payloa
 		return nil
 	}
 	b.answer(ctx, q, "", false, "")
-	if wait := b.admit(ctx, msg.Chat.ID); !wait.IsZero() {
-		return nil // the chat is busy: the reader may press again
-	}
+	// The reader waits for the page: a reply's share of the group, not
+	// the spare calls a busy token gives up.
+	b.waitAdmit(ctx, msg.Chat.ID)
 	err := b.edit(ctx, msg.Chat.ID, msg.ID, b.rulesPage(l, p.Table, g, p.Args[0]))
 	if err != nil && !isNotModified(err) && !errors.Is(err, context.Canceled) {
 		b.log.Debug().Err(err).Msg("rules page not turned")
