@@ -219,6 +219,8 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request, v viewer, table s
 	case errors.Is(err, bot.ErrWebNotFound):
 		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
 		return ws, false
+	case err != nil && r.Context().Err() != nil:
+		return ws, false // the page went away
 	case err != nil:
 		s.log.Error().Err(err).Str("table", table).Msg("web: state")
 		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
@@ -277,13 +279,23 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	ping := time.NewTicker(s.cfg.Ping)
 	defer ping.Stop()
 	var shown string // what the page shows, version and clock aside
+	var sentLang, sentRules string
 	for {
 		if ws.Version != last {
 			if c := content(ws); c != shown {
-				if err := writeEvent(w, ws); err != nil {
+				// The page's words and the guide go once per stream (and
+				// again when they change): the page keeps them.
+				ev := ws
+				if ev.Lang == sentLang {
+					ev.Texts = nil
+				}
+				if ev.Rules == sentRules {
+					ev.Rules = ""
+				}
+				if err := writeEvent(w, ev); err != nil {
 					return
 				}
-				shown = c
+				shown, sentLang, sentRules = c, ws.Lang, ws.Rules
 			}
 			last = ws.Version
 		}
@@ -392,6 +404,8 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, bot.ErrWebNotFound):
 		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
 		return
+	case err != nil && r.Context().Err() != nil:
+		return // the page went away: nobody to answer
 	case err != nil:
 		s.log.Error().Err(err).Str("table", req.Table).Msg("web: action")
 		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
@@ -424,6 +438,8 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, bot.ErrWebBadRequest):
 		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+	case r.Context().Err() != nil:
+		// The page went away (closed while saying it is hidden).
 	case err != nil:
 		s.log.Error().Err(err).Str("table", req.Table).Msg("web: visibility")
 		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)

@@ -544,7 +544,7 @@ func TestEventsFollowMoves(t *testing.T) {
 	watcher := x.people[0]
 	s := x.stream(t, watcher, 0)
 	first, ok := s.next(t, 10*time.Second)
-	if !ok || first.Version == 0 || first.Texts["loading"] == "" {
+	if !ok || first.Version == 0 || first.Texts["loading"] == "" || first.Rules == "" {
 		t.Fatalf("no first state (or no texts): %+v", first)
 	}
 	shown := first.Version
@@ -558,6 +558,9 @@ func TestEventsFollowMoves(t *testing.T) {
 			}
 			if ws.Version <= shown {
 				t.Fatalf("an event went back: %d after %d", ws.Version, shown)
+			}
+			if ws.Texts != nil || ws.Rules != "" {
+				t.Fatal("a later event carries the page's words or the guide again")
 			}
 			shown = ws.Version
 		}

@@ -234,6 +234,8 @@
     if (!st || typeof st !== 'object' || typeof st.version !== 'number') return;
     if (typeof st.now === 'number' && st.now > 0) app.offset = st.now - Date.now();
     if (st.version < app.version || (st.version === app.version && app.state)) return;
+    // A stream sends the guide once: keep it while the game stays.
+    if (!str(st.rules) && app.state && app.state.game === st.game) st.rules = app.state.rules;
     app.version = st.version;
     app.state = st;
     if (st.texts && typeof st.texts === 'object') {
