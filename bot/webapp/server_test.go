@@ -41,6 +41,10 @@ type table struct {
 	group  *telegramtest.Chat
 	people []*telegramtest.User
 	game   bot.Game
+	// lastSent is when move sent the request that made its move, and
+	// lastVersion the table's version right after it.
+	lastSent    time.Time
+	lastVersion int64
 }
 
 func newTable(t *testing.T, cfg webapp.Config) *table {
@@ -203,8 +207,10 @@ func (x *table) move(t *testing.T) *telegramtest.User {
 			if err != nil || p.Op != 'a' {
 				continue
 			}
+			sent := time.Now()
 			code, r := x.act(t, u, a, fmt.Sprintf("move-%d-%d", before, u.ID()))
 			if code == http.StatusOK && r.OK {
+				x.lastSent, x.lastVersion = sent, x.version(t)
 				return u
 			}
 		}

@@ -454,7 +454,21 @@
   }
 
   // cardSVG draws a card as a picture (viewBox 100×146).
+  // cardSVG draws a card, or clones the same card drawn before: a state
+  // redraws every card on the table, and most of them are the same.
+  const drawnCards = new Map();
   function cardSVG(c, small) {
+    const key = [small ? 1 : 0, c.back ? 1 : 0, str(c.face), str(c.corner), str(c.color)].join('|');
+    let s = drawnCards.get(key);
+    if (!s) {
+      s = drawCardSVG(c, small);
+      if (drawnCards.size > 500) drawnCards.clear();
+      drawnCards.set(key, s);
+    }
+    return s.cloneNode(true);
+  }
+
+  function drawCardSVG(c, small) {
     const id = `c${++app.cardSeq}`;
     const s = svgEl('svg', { viewBox: '0 0 100 146', 'aria-hidden': 'true', focusable: 'false' });
     const defs = svgEl('defs');
@@ -855,57 +869,62 @@
   // layout places the seats around the oval and fans the hand; it runs
   // after each render and on resize.
   function layout() {
+    // Every size is read first and every position written after, so the
+    // browser lays the page out once, not once per seat and card.
     const table = document.querySelector('.table');
+    const hand = document.querySelector('.hand');
+    if (table) table.style.height = '';
+    const seats = table ? [...table.querySelectorAll('.seat')].map((e) => ({
+      e, a: (Number(e.dataset.angle) * Math.PI) / 180, w: e.offsetWidth, h: e.offsetHeight,
+    })) : [];
+    const center = table && table.querySelector('.center');
+    const centerH = center ? center.offsetHeight : 0;
+    const tw = table ? table.clientWidth : 0;
+    let th = table ? table.clientHeight : 0;
+    const cards = hand ? [...hand.children] : [];
+    const cw = cards.length ? cards[0].offsetWidth : 0;
+    const room = hand ? hand.clientWidth - 40 : 0;
+
     if (table) {
       // The oval grows when what lies in the middle would otherwise run
       // under the seats at the top and the bottom.
-      table.style.height = '';
       let above = 0;
       let below = 0;
-      for (const s of table.querySelectorAll('.seat')) {
-        const sin = Math.sin((Number(s.dataset.angle) * Math.PI) / 180);
-        if (sin < -0.5) above = Math.max(above, s.offsetHeight);
-        if (sin > 0.5) below = Math.max(below, s.offsetHeight);
+      for (const s of seats) {
+        if (Math.sin(s.a) < -0.5) above = Math.max(above, s.h);
+        if (Math.sin(s.a) > 0.5) below = Math.max(below, s.h);
       }
-      const center = table.querySelector('.center');
-      const need = (center ? center.offsetHeight : 0) + 2 * Math.max(above, below) + 12;
-      if (need > table.clientHeight) table.style.height = `${need}px`;
-      const w = table.clientWidth;
-      const h = table.clientHeight;
-      for (const s of table.querySelectorAll('.seat')) {
-        const a = (Number(s.dataset.angle) * Math.PI) / 180;
-        const sw = s.offsetWidth;
-        const sh = s.offsetHeight;
-        const x = w / 2 + (w / 2 - sw / 2 - 2) * Math.cos(a);
-        const y = h / 2 + (h / 2 - sh / 2 - 2) * Math.sin(a);
-        s.style.left = `${Math.round(x - sw / 2)}px`;
-        s.style.top = `${Math.round(y - sh / 2)}px`;
+      const need = centerH + 2 * Math.max(above, below) + 12;
+      if (need > th) {
+        th = need;
+        table.style.height = `${need}px`;
+      }
+      for (const s of seats) {
+        const x = tw / 2 + (tw / 2 - s.w / 2 - 2) * Math.cos(s.a);
+        const y = th / 2 + (th / 2 - s.h / 2 - 2) * Math.sin(s.a);
+        s.e.style.left = `${Math.round(x - s.w / 2)}px`;
+        s.e.style.top = `${Math.round(y - s.h / 2)}px`;
       }
     }
-    const hand = document.querySelector('.hand');
-    if (hand) {
-      const cards = [...hand.children];
-      const n = cards.length;
-      if (!n) return;
-      const cw = cards[0].offsetWidth;
-      const room = hand.clientWidth - 40;
-      const natural = cw + 8;
-      const step = n > 1 ? Math.max(30, Math.min(natural, (room - cw) / (n - 1))) : natural;
-      const fanned = step < natural;
-      const mid = (n - 1) / 2;
-      cards.forEach((c, i) => {
-        c.style.marginLeft = i === 0 ? '0px' : `${Math.round(step - cw)}px`;
-        // A gentle arc: at most ±9° and 9 px at the ends, whatever n.
-        const d = mid > 0 ? (i - mid) / mid : 0;
-        const spread = Math.min(9, n * 1.1);
-        c.style.setProperty('--rot', fanned ? `${(d * spread).toFixed(2)}deg` : '0deg');
-        c.style.setProperty('--drop', fanned ? `${(d * d * spread).toFixed(1)}px` : '0px');
-        c.style.zIndex = String(i + 1);
-      });
-      hand.classList.toggle('fanned', fanned);
-      hand.style.setProperty('--step', `${Math.round(step)}px`);
-    }
+    const n = cards.length;
+    if (!n) return;
+    const natural = cw + 8;
+    const step = n > 1 ? Math.max(30, Math.min(natural, (room - cw) / (n - 1))) : natural;
+    const fanned = step < natural;
+    const mid = (n - 1) / 2;
+    cards.forEach((c, i) => {
+      c.style.marginLeft = i === 0 ? '0px' : `${Math.round(step - cw)}px`;
+      // A gentle arc: at most ±9° and 9 px at the ends, whatever n.
+      const d = mid > 0 ? (i - mid) / mid : 0;
+      const spread = Math.min(9, n * 1.1);
+      c.style.setProperty('--rot', fanned ? `${(d * spread).toFixed(2)}deg` : '0deg');
+      c.style.setProperty('--drop', fanned ? `${(d * d * spread).toFixed(1)}px` : '0px');
+      c.style.zIndex = String(i + 1);
+    });
+    hand.classList.toggle('fanned', fanned);
+    hand.style.setProperty('--step', `${Math.round(step)}px`);
   }
+
 
   // tick updates the countdowns from the server's clock.
   function tick() {
