@@ -271,7 +271,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	}{
 		{trickchef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 5},
 		{sausages.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 6},
-		{chef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 6},
+		{chef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}, 16},
 		{chekharda.Game(), []string{"Аня", "Борис", "Вера"}, 4},
 	} {
 		x := newGame(t, c.game, c.names, webapp.Config{})
