@@ -212,18 +212,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // failure is answered and reported as false.
 func (s *Server) state(w http.ResponseWriter, r *http.Request, v viewer, table string) (bot.WebState, bool) {
 	ws, err := s.tables.WebState(r.Context(), table, v.user.ID)
-	switch {
-	case errors.Is(err, bot.ErrWebBadRequest):
-		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
-		return ws, false
-	case errors.Is(err, bot.ErrWebNotFound):
-		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
-		return ws, false
-	case err != nil && r.Context().Err() != nil:
-		return ws, false // the page went away
-	case err != nil:
-		s.log.Error().Err(err).Str("table", table).Msg("web: state")
-		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+	if s.failed(w, r, v, err, table, "state") {
 		return ws, false
 	}
 	ws.Texts = s.texts(ws.Lang)
@@ -383,32 +372,49 @@ var refusedStatus = map[string]int{
 	bot.RefusedBusy:    http.StatusServiceUnavailable,
 }
 
-func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
+// post reads a page's request that changes something: its sender, within
+// their rate, and its JSON body; a refusal is answered and reported as
+// false.
+func (s *Server) post(w http.ResponseWriter, r *http.Request, into any) (viewer, bool) {
 	v, ok := s.auth(w, r)
 	if !ok {
-		return
+		return v, false
 	}
 	if !s.limit.allow(v.user.ID, s.cfg.Now()) {
 		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
-		return
+		return v, false
 	}
+	return v, s.readJSON(w, r, v, into)
+}
+
+// failed answers what the bot refused or failed to do (4xx for the page's
+// mistakes, 503 for ours) and reports whether it did; a request the page
+// abandoned gets no answer and is not logged.
+func (s *Server) failed(w http.ResponseWriter, r *http.Request, v viewer, err error, table, what string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, bot.ErrWebBadRequest):
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+	case errors.Is(err, bot.ErrWebNotFound):
+		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
+	case r.Context().Err() != nil:
+		// The page went away: nobody to answer.
+	default:
+		s.log.Error().Err(err).Str("table", table).Msg("web: " + what)
+		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+	}
+	return true
+}
+
+func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	var req actRequest
-	if !s.readJSON(w, r, v, &req) {
+	v, ok := s.post(w, r, &req)
+	if !ok {
 		return
 	}
 	reply, err := s.tables.WebAct(r.Context(), req.Table, v.user, req.Act, req.Key)
-	switch {
-	case errors.Is(err, bot.ErrWebBadRequest):
-		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
-		return
-	case errors.Is(err, bot.ErrWebNotFound):
-		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
-		return
-	case err != nil && r.Context().Err() != nil:
-		return // the page went away: nobody to answer
-	case err != nil:
-		s.log.Error().Err(err).Str("table", req.Table).Msg("web: action")
-		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+	if s.failed(w, r, v, err, req.Table, "action") {
 		return
 	}
 	status := http.StatusOK
@@ -422,30 +428,16 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.auth(w, r)
+	var req seenRequest
+	v, ok := s.post(w, r, &req)
 	if !ok {
 		return
 	}
-	if !s.limit.allow(v.user.ID, s.cfg.Now()) {
-		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
-		return
-	}
-	var req seenRequest
-	if !s.readJSON(w, r, v, &req) {
-		return
-	}
 	err := s.tables.WebSeen(r.Context(), req.Table, v.user.ID, req.Visible)
-	switch {
-	case errors.Is(err, bot.ErrWebBadRequest):
-		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
-	case r.Context().Err() != nil:
-		// The page went away (closed while saying it is hidden).
-	case err != nil:
-		s.log.Error().Err(err).Str("table", req.Table).Msg("web: visibility")
-		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
-	default:
-		w.WriteHeader(http.StatusNoContent)
+	if s.failed(w, r, v, err, req.Table, "visibility") {
+		return
 	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // hub hands table changes to the streams watching those tables. A
