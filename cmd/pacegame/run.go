@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,16 +140,11 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	prefix := "pacegame:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "pacegame")
 	if err != nil {
 		return result{}, err
 	}
-	defer st.Close()
-	defer measure.DeletePrefix(cfg.RedisURL, prefix)
-
-	srv := telegramtest.NewServer() // Telegram's limits, on
-	defer srv.Close()
+	defer closeAll()
 	var amu sync.Mutex
 	var answers []time.Duration
 	botCfg := bot.Config{TurnTimeout: cfg.TurnTimeout}

@@ -22,7 +22,6 @@ import (
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
-	"github.com/trickchef/trickchef/store"
 )
 
 // config is one measurement.
@@ -129,16 +128,11 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	prefix := "webload:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "webload")
 	if err != nil {
 		return result{}, err
 	}
-	defer st.Close()
-	defer measure.DeletePrefix(cfg.RedisURL, prefix)
-
-	srv := telegramtest.NewServer() // Telegram's limits, on
-	defer srv.Close()
+	defer closeAll()
 	log := zerolog.New(cfg.Log).Level(zerolog.WarnLevel)
 	h := &bottest.Harness{
 		Srv: srv, Store: st, Games: []bot.Game{trickchef.Game()},

@@ -184,3 +184,21 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
+
+// Open gives a measurement its Redis, under a fresh key prefix named
+// after the tool so runs never share keys, and a fake Bot API server with
+// Telegram's limits on; done closes both and removes every key the
+// measurement left.
+func Open(ctx context.Context, url, tool string) (st *store.Redis, srv *telegramtest.Server, done func(), err error) {
+	prefix := tool + ":" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
+	st, err = store.DialRedis(ctx, url, prefix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	srv = telegramtest.NewServer()
+	return st, srv, func() {
+		srv.Close()
+		DeletePrefix(url, prefix)
+		_ = st.Close()
+	}, nil
+}
