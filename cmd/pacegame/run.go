@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
+	"github.com/trickchef/trickchef/cmd/internal/webpage"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -89,11 +89,7 @@ type result struct {
 
 // table is one group of simulated people and what they observed.
 type table struct {
-	id     string
-	group  *telegramtest.Chat
-	people []*telegramtest.User
-	lobby  *telegramtest.Message
-	start  string // the payload of the lobby's «start»
+	*measure.Table
 
 	applied  atomic.Int64 // presses answered as applied
 	done     chan struct{}
@@ -117,9 +113,6 @@ func (t *table) finished() bool {
 	}
 }
 
-// names of the simulated people; a table number is appended.
-var personNames = [...]string{"Аня", "Борис", "Вера", "Глеб", "Даша", "Егор"}
-
 // findGame returns the game the bot offers under id.
 func findGame(id string) (bot.Game, error) {
 	var ids []string
@@ -138,25 +131,20 @@ func run(ctx context.Context, cfg config) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if lo, hi := g.SeatRange(); cfg.People < 1 || cfg.People > len(personNames) || cfg.People+cfg.Robots < lo || cfg.People+cfg.Robots > hi {
+	if lo, hi := g.SeatRange(); cfg.People < 1 || cfg.People > measure.MaxPeople || cfg.People+cfg.Robots < lo || cfg.People+cfg.Robots > hi {
 		return result{}, fmt.Errorf("%s needs %d-%d seats and 1-%d people, not %d people + %d robots",
-			cfg.Game, lo, hi, len(personNames), cfg.People, cfg.Robots)
+			cfg.Game, lo, hi, measure.MaxPeople, cfg.People, cfg.Robots)
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	prefix := "pacegame:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "pacegame")
 	if err != nil {
 		return result{}, err
 	}
-	defer st.Close()
-	defer measure.DeletePrefix(cfg.RedisURL, prefix)
-
-	srv := telegramtest.NewServer() // Telegram's limits, on
-	defer srv.Close()
+	defer closeAll()
 	var amu sync.Mutex
 	var answers []time.Duration
 	botCfg := bot.Config{TurnTimeout: cfg.TurnTimeout}
@@ -180,12 +168,12 @@ func run(ctx context.Context, cfg config) (result, error) {
 		return result{}, err
 	}
 	defer h.Stop()
-	var web *pages
+	var web *webpage.Client
 	if cfg.Pages {
-		if web, err = startPages(ctx, h.Bot, st, zerolog.New(cfg.Log).Level(zerolog.WarnLevel)); err != nil {
+		if web, err = webpage.Serve(ctx, h.Bot, st, zerolog.New(cfg.Log).Level(zerolog.WarnLevel)); err != nil {
 			return result{}, err
 		}
-		defer web.close()
+		defer web.Close()
 	}
 	observe := func(d time.Duration) {
 		amu.Lock()
@@ -194,19 +182,17 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 
 	tables := make([]*table, cfg.Tables)
+	seats := make([]*measure.Table, cfg.Tables)
 	nudges := map[int64]chan struct{}{} // private chat → its person's wake-up
 	for i := range tables {
-		t := &table{done: make(chan struct{})}
-		for j := 0; j < cfg.People; j++ {
-			u := srv.NewUser(personNames[j] + " " + strconv.Itoa(i+1))
-			t.people = append(t.people, u)
+		seats[i] = measure.NewTable(srv, i, cfg.People)
+		tables[i] = &table{Table: seats[i], done: make(chan struct{})}
+		for _, u := range seats[i].People {
 			nudges[u.ID()] = make(chan struct{}, 1)
 		}
-		t.group = srv.NewGroup("Стол "+strconv.Itoa(i+1), t.people...)
-		t.id = strconv.FormatInt(t.group.ID(), 10)
-		tables[i] = t
 	}
-	if err := setup(ctx, h, st, tables, cfg); err != nil {
+	setup := measure.Setup{H: h, Store: st, Game: cfg.Game, Robots: cfg.Robots, Wait: setupWait}
+	if err := setup.Seat(ctx, seats); err != nil {
 		return result{}, fmt.Errorf("setup (the token's peak so far: %d calls in a second): %w",
 			telegramtest.Peak(srv.Calls(), 0, time.Second), err)
 	}
@@ -239,24 +225,24 @@ func run(ctx context.Context, cfg config) (result, error) {
 		go func() {
 			defer players.Done()
 			// Tables start spread over two thinking times, not all at once.
-			if !sleepCtx(playCtx, time.Duration(i)*2*cfg.Pace/time.Duration(len(tables))) {
+			if !measure.Sleep(playCtx, time.Duration(i)*2*cfg.Pace/time.Duration(len(tables))) {
 				return
 			}
-			if err := startGame(playCtx, st, t); err != nil {
-				startErr <- fmt.Errorf("table %s: %w", t.id, err)
+			if err := setup.StartGame(playCtx, t.Table); err != nil {
+				startErr <- fmt.Errorf("table %s: %w", t.ID, err)
 				t.finish()
 				return
 			}
 			players.Add(1)
 			go func() { defer players.Done(); monitor(playCtx, st, t, cfg.Moves) }()
-			for j, u := range t.people {
+			for j, u := range t.People {
 				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)<<8|uint64(j)))
 				think := bottest.HumanPace(cfg.Pace, rand.New(rand.NewPCG(cfg.Seed^0x5eed, uint64(i)<<8|uint64(j))))
 				players.Add(1)
 				go func() {
 					defer players.Done()
 					if web != nil {
-						web.playPage(playCtx, t, u, think, rng, cfg.Moves, observe)
+						playPage(playCtx, web, t, u, think, rng, cfg.Moves, observe)
 						return
 					}
 					play(playCtx, t, u, nudges[u.ID()], think, rng, cfg.Moves)
@@ -300,9 +286,9 @@ func run(ctx context.Context, cfg config) (result, error) {
 	var prompts, draws []time.Duration
 	var promptP99, drawP99 []float64
 	for _, t := range tables {
-		rec, err := st.Load(context.WithoutCancel(ctx), t.id)
+		rec, err := st.Load(context.WithoutCancel(ctx), t.ID)
 		if err != nil {
-			return result{}, fmt.Errorf("table %s: %w", t.id, err)
+			return result{}, fmt.Errorf("table %s: %w", t.ID, err)
 		}
 		tb, err := bot.DecodeTable(rec.Data)
 		if err != nil {
@@ -314,13 +300,13 @@ func run(ctx context.Context, cfg config) (result, error) {
 				res.AutoMoves++
 			}
 		}
-		res.GroupPeak = max(res.GroupPeak, telegramtest.Peak(calls, t.group.ID(), time.Minute))
+		res.GroupPeak = max(res.GroupPeak, telegramtest.Peak(calls, t.Group.ID(), time.Minute))
 		t.mu.Lock()
 		res.Presses += len(t.presses)
 		res.Refused += t.refused
 		res.PressErrors += t.pressErrors
 		p := sortDurations(promptLatencies(t.presses, t.prompts))
-		d := sortDurations(tableLatencies(t.presses, groupDraws(calls, t.group.ID())))
+		d := sortDurations(tableLatencies(t.presses, groupDraws(calls, t.Group.ID())))
 		t.mu.Unlock()
 		prompts, draws = append(prompts, p...), append(draws, d...)
 		if len(p) > 0 {
@@ -347,126 +333,9 @@ func run(ctx context.Context, cfg config) (result, error) {
 	return res, nil
 }
 
-// setupWait bounds each step of the setup: with many tables the greetings
-// and lobbies queue for Telegram's global budget.
+// setupWait bounds each step of the setup (measure.Setup): with many
+// tables the greetings and lobbies queue for Telegram's global budget.
 const setupWait = 2 * time.Minute
-
-// setup has every person open their private chat with the bot, then opens
-// each table's lobby with everyone seated, a few at a time. It finds
-// buttons by their payloads and checks the tables in the store, so it does
-// not depend on the bot's texts.
-func setup(ctx context.Context, h *bottest.Harness, st *store.Redis, tables []*table, cfg config) error {
-	var people []*telegramtest.User
-	for _, t := range tables {
-		people = append(people, t.people...)
-	}
-	err := parallel(len(people), 16, func(i int) error {
-		u := people[i]
-		u.Start("")
-		_, err := u.PrivateChat().WaitMessage(setupWait, func(m *telegramtest.Message) bool { return m.FromBot })
-		if err != nil {
-			return fmt.Errorf("no greeting for %s: %w", u.User().FirstName, err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return parallel(len(tables), 8, func(i int) error {
-		if err := openLobby(ctx, h, st, tables[i], cfg); err != nil {
-			return fmt.Errorf("table %s: %w", tables[i].id, err)
-		}
-		return nil
-	})
-}
-
-// openLobby opens the table's lobby with /newgame <game>, seats the others
-// through «join» and adds the robots.
-func openLobby(ctx context.Context, h *bottest.Harness, st *store.Redis, t *table, cfg config) error {
-	creator := t.people[0]
-	creator.Send(t.group, "/newgame@"+h.Srv.Bot().Username+" "+cfg.Game)
-	tb, err := waitTable(ctx, st, t.id, func(tb *bot.Table) bool { return tb.Phase == bot.PhaseLobby && tb.Kind == cfg.Game })
-	if err != nil {
-		return fmt.Errorf("no lobby: %w", err)
-	}
-	join := bot.LobbyPayload(tb, "join")
-	lobby, err := t.group.WaitMessage(setupWait, func(m *telegramtest.Message) bool {
-		_, ok := m.ButtonFunc(func(b telegramtest.Button) bool { return b.CallbackData == join })
-		return ok
-	})
-	if err != nil {
-		return fmt.Errorf("no lobby message: %w", err)
-	}
-	for _, u := range t.people[1:] {
-		if _, err := u.PressData(lobby, join); err != nil {
-			return fmt.Errorf("join: %w", err)
-		}
-	}
-	for range cfg.Robots {
-		if _, err := creator.PressData(lobby, bot.LobbyPayload(tb, "robot")); err != nil {
-			return fmt.Errorf("add a robot: %w", err)
-		}
-	}
-	if tb, err = waitTable(ctx, st, t.id, func(tb *bot.Table) bool { return len(tb.Seats) == cfg.People+cfg.Robots }); err != nil {
-		return fmt.Errorf("seats: %w", err)
-	}
-	t.lobby, t.start = lobby, bot.LobbyPayload(tb, "start")
-	return nil
-}
-
-// startGame presses «start» as the creator and checks the game is on.
-func startGame(ctx context.Context, st *store.Redis, t *table) error {
-	if _, err := t.people[0].PressData(t.lobby, t.start); err != nil {
-		return err
-	}
-	_, err := waitTable(ctx, st, t.id, func(tb *bot.Table) bool { return tb.Phase == bot.PhasePlaying })
-	return err
-}
-
-// waitTable polls the table's record until ok holds.
-func waitTable(ctx context.Context, st *store.Redis, id string, ok func(*bot.Table) bool) (*bot.Table, error) {
-	deadline := time.Now().Add(setupWait)
-	for {
-		rec, err := st.Load(ctx, id)
-		var tb *bot.Table
-		if err == nil {
-			tb, err = bot.DecodeTable(rec.Data)
-		}
-		if err == nil && ok(tb) {
-			return tb, nil
-		}
-		if time.Now().After(deadline) {
-			if err == nil {
-				err = fmt.Errorf("phase %q, game %q, %d seats", tb.Phase, tb.Kind, len(tb.Seats))
-			}
-			return nil, fmt.Errorf("table %s not ready after %v: %w", id, setupWait, err)
-		}
-		if !sleepCtx(ctx, 20*time.Millisecond) {
-			return nil, ctx.Err()
-		}
-	}
-}
-
-// parallel runs fn(0..n-1) on at most k goroutines and returns the first
-// error.
-func parallel(n, k int, fn func(i int) error) error {
-	errs := make(chan error, n)
-	sem := make(chan struct{}, k)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if err := fn(i); err != nil {
-				errs <- err
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	return <-errs
-}
 
 // settle waits until every table's views are drawn and its announcements
 // sent, and returns how many tables still had work when it gave up.
@@ -475,16 +344,16 @@ func settle(ctx context.Context, st *store.Redis, tables []*table) int {
 	for {
 		pending := 0
 		for _, t := range tables {
-			dirty, err := st.Dirty(ctx, t.id)
+			dirty, err := st.Dirty(ctx, t.ID)
 			if err != nil || len(dirty) > 0 {
 				pending++
 				continue
 			}
-			if out, err := st.Outbox(ctx, t.id, 1); err != nil || len(out) > 0 {
+			if out, err := st.Outbox(ctx, t.ID, 1); err != nil || len(out) > 0 {
 				pending++
 			}
 		}
-		if pending == 0 || time.Now().After(deadline) || !sleepCtx(ctx, 200*time.Millisecond) {
+		if pending == 0 || time.Now().After(deadline) || !measure.Sleep(ctx, 200*time.Millisecond) {
 			return pending
 		}
 	}
@@ -515,8 +384,8 @@ func follow(ctx context.Context, srv *telegramtest.Server, nudges map[int64]chan
 // monitor ends a table once its game is over or it reached the move limit
 // (robots' and timeouts' moves count too).
 func monitor(ctx context.Context, st *store.Redis, t *table, limit int) {
-	for sleepCtx(ctx, 300*time.Millisecond) {
-		rec, err := st.Load(ctx, t.id)
+	for measure.Sleep(ctx, 300*time.Millisecond) {
+		rec, err := st.Load(ctx, t.ID)
 		if err != nil {
 			continue
 		}
@@ -558,7 +427,7 @@ func play(ctx context.Context, t *table, u *telegramtest.User, nudge <-chan stru
 			t.prompts = append(t.prompts, at)
 			t.mu.Unlock()
 		}
-		if !sleepCtx(ctx, think()) || t.finished() || (limit > 0 && int(t.applied.Load()) >= limit) {
+		if !measure.Sleep(ctx, think()) || t.finished() || (limit > 0 && int(t.applied.Load()) >= limit) {
 			return
 		}
 		at := time.Now()
@@ -603,19 +472,4 @@ func playable(u *telegramtest.User) (*telegramtest.Message, string, []string) {
 		}
 	}
 	return nil, "", nil
-}
-
-// sleepCtx sleeps for d, or less if ctx ends first (then it reports false).
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }

@@ -4,17 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
-	"net/http"
-	"net/url"
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,12 +18,10 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
-	"github.com/trickchef/trickchef/bot/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
-	"github.com/trickchef/trickchef/store"
+	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )
 
 // config is one measurement.
@@ -83,11 +76,7 @@ const eventWait = 30 * time.Second
 
 // table is one group, its people and the streams of their pages.
 type table struct {
-	id      string
-	group   *telegramtest.Chat
-	people  []*telegramtest.User
-	lobby   *telegramtest.Message
-	start   string
+	*measure.Table
 	streams []*stream
 	notify  chan struct{} // a stream of this table got an event
 	moves   []move
@@ -118,17 +107,19 @@ type arrival struct {
 
 // client talks to the page's server as the pages would.
 type client struct {
-	base    string
-	token   string
-	streams *http.Client // long-lived event streams
-	calls   *http.Client // state and act requests
+	*webpage.Client
 	// stateBytes is the largest state a page was sent (its JSON).
 	stateBytes atomic.Int64
 }
 
-func (c *client) auth(u *telegramtest.User) string {
-	return "tma " + initdata.SignUser(c.token, initdata.User{ID: u.ID(), FirstName: u.User().FirstName}, time.Now(), "")
-}
+// The setup is cmd/pacegame's: people open their private chats, then each
+// table's lobby opens with everyone seated, a few tables at a time.
+const (
+	// setupWait bounds each step of the setup: with many tables the
+	// greetings and lobbies queue for Telegram's global budget.
+	setupWait = 3 * time.Minute
+	game      = "trickchef"
+)
 
 // run makes one measurement.
 func run(ctx context.Context, cfg config) (result, error) {
@@ -137,16 +128,11 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	prefix := "webload:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "webload")
 	if err != nil {
 		return result{}, err
 	}
-	defer st.Close()
-	defer measure.DeletePrefix(cfg.RedisURL, prefix)
-
-	srv := telegramtest.NewServer() // Telegram's limits, on
-	defer srv.Close()
+	defer closeAll()
 	log := zerolog.New(cfg.Log).Level(zerolog.WarnLevel)
 	h := &bottest.Harness{
 		Srv: srv, Store: st, Games: []bot.Game{trickchef.Game()},
@@ -157,46 +143,31 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	defer h.Stop()
 
-	web := webapp.New(webapp.Config{Token: bottest.Token}, h.Bot, st, log)
 	webCtx, stopWeb := context.WithCancel(ctx)
 	defer stopWeb()
-	if err := web.Run(webCtx); err != nil {
-		return result{}, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	pages, err := webpage.Serve(webCtx, h.Bot, st, log)
 	if err != nil {
 		return result{}, err
 	}
-	hs := &http.Server{Handler: web.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
-	defer hs.Close()
-	c := &client{
-		base:  "http://" + ln.Addr().String(),
-		token: bottest.Token,
-		streams: &http.Client{Transport: &http.Transport{
-			MaxConnsPerHost: 0, MaxIdleConnsPerHost: 16, DisableCompression: true,
-		}},
-		calls: &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-			MaxConnsPerHost: 0, MaxIdleConnsPerHost: 256, DisableCompression: true,
-		}},
-	}
-	defer c.streams.CloseIdleConnections()
-	defer c.calls.CloseIdleConnections()
+	defer pages.Close()
+	c := &client{Client: pages}
 
 	tables := make([]*table, cfg.Tables)
+	seats := make([]*measure.Table, cfg.Tables)
 	for i := range tables {
-		t := &table{notify: make(chan struct{}, 1)}
-		for j := range cfg.People {
-			t.people = append(t.people, srv.NewUser(personNames[j]+" "+strconv.Itoa(i+1)))
-		}
-		t.group = srv.NewGroup("Стол "+strconv.Itoa(i+1), t.people...)
-		t.id = strconv.FormatInt(t.group.ID(), 10)
-		tables[i] = t
+		seats[i] = measure.NewTable(srv, i, cfg.People)
+		tables[i] = &table{Table: seats[i], notify: make(chan struct{}, 1)}
 	}
-	if err := setup(ctx, h, st, tables, cfg.People); err != nil {
+	setup := measure.Setup{H: h, Store: st, Game: game, Wait: setupWait}
+	if err := setup.Seat(ctx, seats); err != nil {
 		return result{}, fmt.Errorf("setup: %w", err)
 	}
-	err = parallel(len(tables), 8, func(i int) error { return startGame(ctx, st, tables[i]) })
+	err = measure.Parallel(len(tables), 8, func(i int) error {
+		if err := setup.StartGame(ctx, seats[i]); err != nil {
+			return fmt.Errorf("table %s: %w", seats[i].ID, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return result{}, fmt.Errorf("start: %w", err)
 	}
@@ -209,12 +180,12 @@ func run(ctx context.Context, cfg config) (result, error) {
 	var all []*stream
 	for _, t := range tables {
 		for j := range cfg.Conns {
-			s := &stream{t: t, user: t.people[j%len(t.people)]}
+			s := &stream{t: t, user: t.People[j%len(t.People)]}
 			t.streams = append(t.streams, s)
 			all = append(all, s)
 		}
 	}
-	err = parallel(len(all), 32, func(i int) error {
+	err = measure.Parallel(len(all), 32, func(i int) error {
 		return c.open(streamCtx, all[i], &readers)
 	})
 	if err != nil {
@@ -222,13 +193,13 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	for _, s := range all {
 		if !waitFor(ctx, s.t, 0, eventWait) {
-			return result{}, fmt.Errorf("table %s: a stream got no first event", s.t.id)
+			return result{}, fmt.Errorf("table %s: a stream got no first event", s.t.ID)
 		}
 	}
 	heap1, gor1 := footprint()
 
 	start := time.Now()
-	err = parallel(len(tables), len(tables), func(i int) error {
+	err = measure.Parallel(len(tables), len(tables), func(i int) error {
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
 		stagger := time.Duration(i) * cfg.Pace / time.Duration(len(tables))
 		return drive(ctx, c, tables[i], start.Add(stagger), cfg, rng)
@@ -285,25 +256,15 @@ func footprint() (uint64, int) {
 // open starts s's event stream and a reader that notes each event's
 // version and arrival.
 func (c *client) open(ctx context.Context, s *stream, readers *sync.WaitGroup) error {
-	req, err := http.NewRequestWithContext(ctx, "GET", c.base+"/api/events?table="+url.QueryEscape(s.t.id), nil)
+	body, err := c.Events(ctx, s.t.ID, s.user)
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Authorization", c.auth(s.user))
-	resp, err := c.streams.Do(req)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		resp.Body.Close()
-		return fmt.Errorf("events: %d %s", resp.StatusCode, body)
 	}
 	readers.Add(1)
 	go func() {
 		defer readers.Done()
-		defer resp.Body.Close()
-		s.read(resp.Body)
+		defer body.Close()
+		s.read(body)
 	}()
 	return nil
 }
@@ -383,7 +344,7 @@ func waitFor(ctx context.Context, t *table, version int64, within time.Duration)
 func drive(ctx context.Context, c *client, t *table, first time.Time, cfg config, rng *rand.Rand) error {
 	next := 0 // the player tried first: the one after the last mover
 	for m := range cfg.Moves {
-		if !sleepCtx(ctx, time.Until(first.Add(time.Duration(m)*cfg.Pace))) {
+		if !measure.Sleep(ctx, time.Until(first.Add(time.Duration(m)*cfg.Pace))) {
 			return ctx.Err()
 		}
 		before := t.streams[0].latest.Load()
@@ -392,11 +353,11 @@ func drive(ctx context.Context, c *client, t *table, first time.Time, cfg config
 		}
 		mover, mv, err := c.move(ctx, t, next, m, rng)
 		if err != nil {
-			return fmt.Errorf("table %s, move %d: %w", t.id, m+1, err)
+			return fmt.Errorf("table %s, move %d: %w", t.ID, m+1, err)
 		}
 		mv.before = before
 		t.moves = append(t.moves, mv)
-		next = (mover + 1) % len(t.people)
+		next = (mover + 1) % len(t.People)
 		waitFor(ctx, t, before, eventWait) // a miss is counted later
 	}
 	return nil
@@ -406,9 +367,9 @@ func drive(ctx context.Context, c *client, t *table, first time.Time, cfg config
 // first'th on: each one's state, then a few of their acts.
 func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Rand) (int, move, error) {
 	for try := 0; try < 5; try++ {
-		for k := range t.people {
-			p := (first + k) % len(t.people)
-			u := t.people[p]
+		for k := range t.People {
+			p := (first + k) % len(t.People)
+			u := t.People[p]
 			ws, err := c.state(ctx, t, u)
 			if err != nil {
 				return 0, move{}, err
@@ -418,7 +379,7 @@ func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Ran
 					break
 				}
 				sent := time.Now()
-				ok, err := c.act(ctx, t, u, a, fmt.Sprintf("m%d-%d-%d-%d", n, try, p, i))
+				ok, err := c.Act(ctx, t.ID, u, a, fmt.Sprintf("m%d-%d-%d-%d", n, try, p, i))
 				took := time.Since(sent)
 				if err != nil {
 					return 0, move{}, err
@@ -429,7 +390,7 @@ func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Ran
 				t.refused++
 			}
 		}
-		if !sleepCtx(ctx, 300*time.Millisecond) {
+		if !measure.Sleep(ctx, 300*time.Millisecond) {
 			return 0, move{}, ctx.Err()
 		}
 	}
@@ -437,86 +398,21 @@ func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Ran
 }
 
 // candidates are the acts a viewer's scene offers, in random order: moves
-// (cards that are not dim, choices) first, then steps of a choice in
-// parts. A choice labelled in brackets is a card the chat shows as not
-// playable (a game that draws its chat buttons as choices).
+// first, then steps of a choice in parts.
 func candidates(ws bot.WebState, rng *rand.Rand) []string {
-	if ws.Scene == nil {
-		return nil
-	}
-	var moves, steps []string
-	add := func(a string) {
-		p, err := bot.ParseButton(a)
-		switch {
-		case err != nil:
-		case p.Op == 'a':
-			moves = append(moves, a)
-		case p.Op == 'm' || p.Op == 'b':
-			steps = append(steps, a)
-		}
-	}
-	for _, card := range ws.Scene.Hand {
-		if card.Act != "" && !card.Dim {
-			add(card.Act)
-		}
-	}
-	for _, ch := range ws.Scene.Choices {
-		if !strings.HasPrefix(ch.Text, "(") {
-			add(ch.Act)
-		}
-	}
+	moves, steps := webpage.Acts(ws, nil)
 	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
 	rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
 	return append(moves, steps...)
 }
 
+// state asks for u's state and notes its size.
 func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (bot.WebState, error) {
-	var ws bot.WebState
-	req, err := http.NewRequestWithContext(ctx, "GET", c.base+"/api/state?table="+url.QueryEscape(t.id), nil)
-	if err != nil {
-		return ws, err
-	}
-	req.Header.Set("Authorization", c.auth(u))
-	resp, err := c.calls.Do(req)
-	if err != nil {
-		return ws, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return ws, fmt.Errorf("state: %d", resp.StatusCode)
-	}
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return ws, err
-	}
-	if n := int64(len(raw)); n > c.stateBytes.Load() {
+	ws, size, err := c.State(ctx, t.ID, u)
+	if n := int64(size); n > c.stateBytes.Load() {
 		c.stateBytes.Store(n) // one driver a table: a rare lost update is fine
 	}
-	return ws, json.Unmarshal(raw, &ws)
-}
-
-// act sends one action and reports whether it was applied.
-func (c *client) act(ctx context.Context, t *table, u *telegramtest.User, data, key string) (bool, error) {
-	body, _ := json.Marshal(map[string]string{"table": t.id, "act": data, "key": key})
-	req, err := http.NewRequestWithContext(ctx, "POST", c.base+"/api/act", bytes.NewReader(body))
-	if err != nil {
-		return false, err
-	}
-	req.Header.Set("Authorization", c.auth(u))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.calls.Do(req)
-	if err != nil {
-		return false, err
-	}
-	defer resp.Body.Close()
-	var r bot.WebReply
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return false, fmt.Errorf("act: %d: %w", resp.StatusCode, err)
-	}
-	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests {
-		return false, fmt.Errorf("act: %d %s", resp.StatusCode, r.Text)
-	}
-	return resp.StatusCode == http.StatusOK && r.OK, nil
+	return ws, err
 }
 
 // quantile of sorted durations, in milliseconds (q = 1: the maximum).

@@ -1,6 +1,7 @@
 // Package measure holds what the measuring tools (cmd/loadtest,
-// cmd/pacegame) share: their table-count lists, their defaults from the
-// environment, and removing the keys a measurement left in Redis.
+// cmd/pacegame, cmd/webload) share: their table-count lists, their
+// defaults from the environment, removing the keys a measurement left in
+// Redis, and seating simulated people at tables through the fake Bot API.
 package measure
 
 import (
