@@ -110,3 +110,54 @@ func TestMainServesOpsAndDrains(t *testing.T) {
 		t.Error("the token's secret appears in the logs")
 	}
 }
+
+// TestMainServesTheWebTable: with WEBAPP_URL set, the process serves the
+// «Стол» page and its API at that URL's path on LISTEN_ADDR, beside
+// /healthz, with the embedded store; an unsigned request is refused.
+func TestMainServesTheWebTable(t *testing.T) {
+	srv := telegramtest.NewServer(telegramtest.WithTB(t))
+	defer srv.Close()
+	addr := freeAddr(t)
+	env := map[string]string{
+		"TELEGRAM_TOKEN":    testToken,
+		"TELEGRAM_API_URL":  srv.URL,
+		"DATA_DIR":          t.TempDir(),
+		"LISTEN_ADDR":       addr,
+		"LOG_LEVEL":         "warn",
+		"WEBAPP_URL":        "https://cards.example.org/table/",
+		"WEBAPP_SHORT_NAME": "table",
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr syncBuffer
+	code := make(chan int, 1)
+	go func() { code <- Main(ctx, nil, func(k string) string { return env[k] }, &stderr) }()
+	base := "http://" + addr
+	deadline := time.Now().Add(10 * time.Second)
+	status, body := get(t, base+"/table/")
+	for status != http.StatusOK && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		status, body = get(t, base+"/table/")
+	}
+	if status != http.StatusOK || !strings.Contains(body, `src="app.js"`) {
+		t.Fatalf("the page at /table/: %d %.200s\n%s", status, body, stderr.String())
+	}
+	if status, body := get(t, base+"/table/app.js"); status != http.StatusOK || len(body) < 1000 {
+		t.Fatalf("/table/app.js: %d, %d bytes", status, len(body))
+	}
+	if status, body := get(t, base+"/table/api/state?table=-100"); status != http.StatusUnauthorized || !strings.Contains(body, `"auth"`) {
+		t.Fatalf("an unsigned state request: %d %s", status, body)
+	}
+	if status, _ := get(t, base+"/healthz"); status != http.StatusOK {
+		t.Fatalf("/healthz beside the page: %d", status)
+	}
+	cancel()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("Main exited %d:\n%s", c, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Main did not stop")
+	}
+}
