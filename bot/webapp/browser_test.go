@@ -221,11 +221,13 @@ func TestBrowserNamesAreText(t *testing.T) {
 	}
 }
 
-// TestBrowserSample measures, with -browser.sample=N, the time from a move's
-// request to the other page's DOM showing it, over N moves.
+// TestBrowserSample measures the time from a move's request to the other
+// page's DOM showing it: over N moves with -browser.sample=N (the
+// measurement in docs/web.md), over a few otherwise.
 func TestBrowserSample(t *testing.T) {
-	if *browserSample == 0 {
-		t.Skip("a measurement: run with -browser.sample=200")
+	n := *browserSample
+	if n == 0 {
+		n = 10 // a smoke run: the numbers are logged, never asserted
 	}
 	x := newTableOf(t, []string{"Аня", "Борис", "Вера", "Глеб"})
 	b := newBrowser(t)
@@ -234,7 +236,7 @@ func TestBrowserSample(t *testing.T) {
 	// timed.
 	pages := []context.Context{b.page(t, x.web.URL, x.id, x.people[0]), b.page(t, x.web.URL, x.id, x.people[1])}
 	var lat []time.Duration
-	for len(lat) < *browserSample {
+	for len(lat) < n {
 		if x.over(t) {
 			x.again(t)
 		}
