@@ -1,7 +1,6 @@
 package chef
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -194,14 +193,9 @@ func TestChefSceneActs(t *testing.T) {
 	}
 }
 
-// sceneJSON is scenes as indented JSON, one after another.
+// sceneJSON is a titled scene as indented JSON, one after another.
 func sceneJSON(t *testing.T, title string, sc bot.Scene) string {
-	t.Helper()
-	b, err := json.MarshalIndent(sc, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "════ " + title + "\n" + string(b) + "\n"
+	return "════ " + title + "\n" + golden.SceneJSON(t, sc) + "\n"
 }
 
 func TestGoldenChefScene(t *testing.T) {
@@ -267,4 +261,12 @@ func TestChefIsWebGame(t *testing.T) {
 	if _, ok := Game().(bot.WebGame); !ok {
 		t.Fatal("Меню шефа is not a bot.WebGame")
 	}
+}
+
+// TestSceneStopped: a stopped game's scene says so and offers no press.
+func TestSceneStopped(t *testing.T) {
+	g := chefGame{}
+	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
+	golden.PlayRandom(t, g, tab, st, 20, 5)
+	golden.CheckStoppedScene(t, g, bot.NewLoc(bottest.Catalog(t), "ru"), tab, st)
 }

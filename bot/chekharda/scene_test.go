@@ -208,13 +208,9 @@ func TestChekhardaSceneActs(t *testing.T) {
 	}
 }
 
+// sceneJSON is a titled scene as indented JSON, one after another.
 func sceneJSON(t *testing.T, title string, sc bot.Scene) string {
-	t.Helper()
-	b, err := json.MarshalIndent(sc, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "════ " + title + "\n" + string(b) + "\n"
+	return "════ " + title + "\n" + golden.SceneJSON(t, sc) + "\n"
 }
 
 func TestGoldenChekhardaScene(t *testing.T) {
@@ -262,4 +258,12 @@ func TestChekhardaIsWebGame(t *testing.T) {
 	if _, ok := Game().(bot.WebGame); !ok {
 		t.Fatal("Чехарда is not a bot.WebGame")
 	}
+}
+
+// TestSceneStopped: a stopped game's scene says so and offers no press.
+func TestSceneStopped(t *testing.T) {
+	g := chekhardaGame{}
+	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
+	golden.PlayRandom(t, g, tab, st, 20, 5)
+	golden.CheckStoppedScene(t, g, bot.NewLoc(bottest.Catalog(t), "ru"), tab, st)
 }

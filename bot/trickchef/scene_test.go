@@ -1,7 +1,6 @@
 package trickchef_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -24,14 +23,7 @@ func scene(l bot.Loc, tab *bot.Table, st game.State, seat int) bot.Scene {
 	return trickchef.Game().(bot.WebGame).Scene(l, tab.View(), st, seat)
 }
 
-func sceneJSON(t *testing.T, sc bot.Scene) string {
-	t.Helper()
-	data, err := json.MarshalIndent(sc, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
+func sceneJSON(t *testing.T, sc bot.Scene) string { return golden.SceneJSON(t, sc) }
 
 // suitCorners are the corners of restaurant cards (chef tokens have 👨‍🍳).
 var suitCorners = map[string]tc.Suit{"🟥": tc.Red, "🟨": tc.Yellow, "🟦": tc.Blue, "🟩": tc.Green}
@@ -308,26 +300,8 @@ func TestGoldenTrickchefScene(t *testing.T) {
 
 // TestSceneStopped: a stopped game's scene says so and offers no press.
 func TestSceneStopped(t *testing.T) {
-	g, l := trickchef.Game(), ru(t)
+	g := trickchef.Game()
 	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
 	golden.PlayRandom(t, g, tab, st, 20, 5)
-	tab.Phase = bot.PhaseIdle
-	tab.Event = &bot.Event{Key: "event.stopped"}
-	want := bot.PlainText(l.T("event.stopped"))
-	for seat := bot.Spectator; seat < len(tab.Seats); seat++ {
-		sc := scene(l, tab, st, seat)
-		if sc.Status != want || len(sc.Choices) > 0 || sc.Prompt != "" {
-			t.Fatalf("seat %d: %s", seat, sceneJSON(t, sc))
-		}
-		for _, s := range sc.Seats {
-			if s.Turn {
-				t.Fatalf("seat %d: a turn in a stopped game: %s", seat, sceneJSON(t, sc))
-			}
-		}
-		for _, c := range sc.Hand {
-			if c.Act != "" {
-				t.Fatalf("seat %d: a card to press in a stopped game: %s", seat, sceneJSON(t, sc))
-			}
-		}
-	}
+	golden.CheckStoppedScene(t, g, ru(t), tab, st)
 }
