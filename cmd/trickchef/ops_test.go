@@ -45,25 +45,60 @@ func get(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// TestMainServesOpsAndDrains runs the real process wiring against the fake
-// Bot API with the embedded store: a user's /start is answered, /healthz
-// and /metrics answer, and cancelling (SIGTERM) ends Main cleanly.
-func TestMainServesOpsAndDrains(t *testing.T) {
+// process is Main running against the fake Bot API with the embedded
+// store, listening on addr.
+type process struct {
+	srv    *telegramtest.Server
+	addr   string
+	stderr *syncBuffer
+	cancel context.CancelFunc
+	code   chan int
+}
+
+// startMain runs Main with the settings every process test needs, and
+// extra ones.
+func startMain(t *testing.T, extra map[string]string) *process {
+	t.Helper()
 	srv := telegramtest.NewServer(telegramtest.WithTB(t))
-	defer srv.Close()
-	addr := freeAddr(t)
+	t.Cleanup(srv.Close)
+	p := &process{srv: srv, addr: freeAddr(t), stderr: &syncBuffer{}, code: make(chan int, 1)}
 	env := map[string]string{
 		"TELEGRAM_TOKEN":   testToken,
 		"TELEGRAM_API_URL": srv.URL,
 		"DATA_DIR":         t.TempDir(),
-		"LISTEN_ADDR":      addr,
+		"LISTEN_ADDR":      p.addr,
 		"LOG_LEVEL":        "warn",
 	}
+	for k, v := range extra {
+		env[k] = v
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stderr syncBuffer
-	code := make(chan int, 1)
-	go func() { code <- Main(ctx, nil, func(k string) string { return env[k] }, &stderr) }()
+	p.cancel = cancel
+	t.Cleanup(cancel)
+	go func() { p.code <- Main(ctx, nil, func(k string) string { return env[k] }, p.stderr) }()
+	return p
+}
+
+// stop ends Main as a stop signal does; it must exit cleanly.
+func (p *process) stop(t *testing.T) {
+	t.Helper()
+	p.cancel()
+	select {
+	case c := <-p.code:
+		if c != 0 {
+			t.Fatalf("Main exited %d after a stop signal:\n%s", c, p.stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Main did not stop")
+	}
+}
+
+// TestMainServesOpsAndDrains runs the real process wiring against the fake
+// Bot API with the embedded store: a user's /start is answered, /healthz
+// and /metrics answer, and cancelling (SIGTERM) ends Main cleanly.
+func TestMainServesOpsAndDrains(t *testing.T) {
+	p := startMain(t, nil)
+	srv, addr, stderr := p.srv, p.addr, p.stderr
 
 	greeting := texts(t).Shown("start.greeting")
 	u := srv.NewUser("Аня")
@@ -97,15 +132,7 @@ func TestMainServesOpsAndDrains(t *testing.T) {
 	if !counted() {
 		t.Fatalf("/metrics: %d\n%s", status, body)
 	}
-	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("Main exited %d after a stop signal:\n%s", c, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Main did not stop")
-	}
+	p.stop(t)
 	if strings.Contains(stderr.String(), testSecret) {
 		t.Error("the token's secret appears in the logs")
 	}
@@ -115,23 +142,11 @@ func TestMainServesOpsAndDrains(t *testing.T) {
 // «Стол» page and its API at that URL's path on LISTEN_ADDR, beside
 // /healthz, with the embedded store; an unsigned request is refused.
 func TestMainServesTheWebTable(t *testing.T) {
-	srv := telegramtest.NewServer(telegramtest.WithTB(t))
-	defer srv.Close()
-	addr := freeAddr(t)
-	env := map[string]string{
-		"TELEGRAM_TOKEN":    testToken,
-		"TELEGRAM_API_URL":  srv.URL,
-		"DATA_DIR":          t.TempDir(),
-		"LISTEN_ADDR":       addr,
-		"LOG_LEVEL":         "warn",
+	p := startMain(t, map[string]string{
 		"WEBAPP_URL":        "https://cards.example.org/table/",
 		"WEBAPP_SHORT_NAME": "table",
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stderr syncBuffer
-	code := make(chan int, 1)
-	go func() { code <- Main(ctx, nil, func(k string) string { return env[k] }, &stderr) }()
+	})
+	addr, stderr := p.addr, p.stderr
 	base := "http://" + addr
 	deadline := time.Now().Add(10 * time.Second)
 	status, body := get(t, base+"/table/")
@@ -151,13 +166,5 @@ func TestMainServesTheWebTable(t *testing.T) {
 	if status, _ := get(t, base+"/healthz"); status != http.StatusOK {
 		t.Fatalf("/healthz beside the page: %d", status)
 	}
-	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("Main exited %d:\n%s", c, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Main did not stop")
-	}
+	p.stop(t)
 }
