@@ -229,3 +229,12 @@ func (l Loc) Lang() string { return l.lang }
 func (l Loc) Has(key string) bool { return l.tr.Has(key) }
 
 func (b *Bot) loc(lang string) Loc { return Loc{tr: b.tr, lang: lang} }
+
+// tableLoc speaks the table's language, or the bot's default when a press
+// or a request names no table the bot still has.
+func (b *Bot) tableLoc(t *Table) Loc {
+	if t == nil {
+		return b.loc(b.cfg.DefaultLang)
+	}
+	return b.loc(t.Lang)
+}

@@ -85,11 +85,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		}
 		return refuse("error.bad_button")
 	})
-	lang := b.cfg.DefaultLang
-	if t != nil {
-		lang = t.Lang
-	}
-	l := b.loc(lang)
+	l := b.tableLoc(t)
 	var r *refusal
 	switch {
 	case err == nil:

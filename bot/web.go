@@ -220,11 +220,7 @@ func (b *Bot) WebAct(ctx context.Context, id string, user models.User, data, key
 		}
 		return b.onAgain(ctx, t, ch, p, &user)
 	})
-	lang := b.cfg.DefaultLang
-	if t != nil {
-		lang = t.Lang
-	}
-	l := b.loc(lang)
+	l := b.tableLoc(t)
 	var r *refusal
 	switch {
 	case err == nil:
