@@ -197,10 +197,28 @@ func acts(ws bot.WebState) []string {
 }
 
 // move makes one move of whoever is to act through the page, and returns
-// who moved.
+// who moved. In a real-time game there are moments when only the dealer
+// can act (no one has a press until it deals after the quiet pause), so it
+// waits for a press to appear, up to a deadline.
 func (x *table) move(t *testing.T) *telegramtest.User {
 	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if u, tried := x.tryMove(t); u != nil {
+			return u
+		} else if time.Now().After(deadline) {
+			t.Fatalf("%s: nobody could move through the page (version %d); tried %q", x.game.ID(), x.version(t), tried)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// tryMove makes the first move a page offers any player, or returns nil
+// and what it tried.
+func (x *table) tryMove(t *testing.T) (*telegramtest.User, []string) {
+	t.Helper()
 	before := x.version(t)
+	var tried []string
 	for _, u := range x.people {
 		for _, a := range acts(x.state(t, u)) {
 			p, err := bot.ParseButton(a)
@@ -211,30 +229,12 @@ func (x *table) move(t *testing.T) *telegramtest.User {
 			code, r := x.act(t, u, a, fmt.Sprintf("move-%d-%d", before, u.ID()))
 			if code == http.StatusOK && r.OK {
 				x.lastSent, x.lastVersion = sent, x.version(t)
-				return u
+				return u, nil
 			}
+			tried = append(tried, fmt.Sprintf("%s %s: %d %+v", u.User().FirstName, a, code, r))
 		}
 	}
-	t.Fatal("nobody could move through the page")
-	return nil
-}
-
-// moveAny makes one move of anybody who can, through the page, or waits a
-// little when nobody can (a real-time game's dealer deals after a pause).
-func (x *table) moveAny(t *testing.T) {
-	t.Helper()
-	before := x.version(t)
-	for _, u := range x.people {
-		for _, a := range acts(x.state(t, u)) {
-			if p, err := bot.ParseButton(a); err != nil || p.Op != 'a' {
-				continue
-			}
-			if code, r := x.act(t, u, a, fmt.Sprintf("any-%d-%d", before, u.ID())); code == http.StatusOK && r.OK {
-				return
-			}
-		}
-	}
-	time.Sleep(200 * time.Millisecond)
+	return nil, tried
 }
 
 // TestForgedInitDataIsRefused: every request whose initData Telegram did not
