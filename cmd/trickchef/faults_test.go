@@ -420,6 +420,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 			}
 		}
 	}
+	delivered := !t.Failed()
 	for _, g := range groups {
 		checkDelivered(t, x, srv, rc, g)
 	}
@@ -427,6 +428,15 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 	for _, l := range append(logs, p.out.String()) {
 		if strings.Contains(l, "panic") || strings.Contains(l, "DATA RACE") {
 			t.Errorf("a bot process reported a problem:\n%s", l)
+		}
+		if delivered && t.Failed() {
+			// An announcement posted twice: the processes' words about
+			// sending and acking say which path sent it again.
+			for line := range strings.Lines(l) {
+				if strings.Contains(line, "announcement") || strings.Contains(line, "outbox") {
+					t.Log(strings.TrimSpace(line))
+				}
+			}
 		}
 	}
 	t.Logf("%d games, %d moves, %d kills in %v; all games over %v after the start, delivered %v after",
