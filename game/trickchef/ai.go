@@ -131,37 +131,47 @@ func (k *knowledge) chefValue(s Suit, roundStart bool) float64 {
 	}
 	expect *= float64(k.v.Players) / 2
 	spare := float64(max(k.chefs[s]-k.won.ofSuit(s).count(), 0))
-	return chefWorth(now, expect-spare, 1, !roundStart && k.v.Pool[s] > 1, k.hand.ofSuit(s).count())
+	return baselineWorth.chefWorth(now, expect-spare, !roundStart && k.v.Pool[s] > 1, k.hand.ofSuit(s).count())
 }
 
 // chefWorth combines a chef's stars now with its worth later: the
 // expected cards of its suit still to win beyond the chefs held (capped),
 // plus a little when taking it makes the suit scarcer, so more likely
 // trump, for the cards of it in hand. Shared by the baseline and «Повар».
-func chefWorth(now, uncovered, capAt float64, scarcer bool, inHand int) float64 {
-	future := 1.5 * clamp(uncovered, 0, capAt)
+func (p *cookParams) chefWorth(now, uncovered float64, scarcer bool, inHand int) float64 {
+	future := p.chefLater * clamp(uncovered, 0, p.chefCap)
 	if scarcer {
-		future += 0.05 * float64(inHand)
+		future += p.chefScarce * float64(inHand)
 	}
 	if now > 0 {
-		return now + 0.5*future
+		return now + p.chefNowMix*future
 	}
 	return future
 }
 
+// baselineWorth is the cook's numbers as Baseline uses them in chefWorth
+// and keepWorth: it caps a chef's later worth at one card.
+var baselineWorth = func() cookParams {
+	p := defaultCook
+	p.chefCap = 1
+	return p
+}()
+
 // keepValue is what holding card c is worth for later tricks.
-func (k *knowledge) keepValue(c Card) float64 { return keepWorth(c, k.winChance(c), k.chefs[c.Suit]) }
+func (k *knowledge) keepValue(c Card) float64 {
+	return baselineWorth.keepWorth(c, k.winChance(c), k.chefs[c.Suit])
+}
 
 // keepWorth is what holding c is worth, given its chance to win a later
 // trick and the chefs of its suit held: more on cards chefs will sit on,
 // and low cards are useful to take chefs later.
-func keepWorth(c Card, win float64, chefs int) float64 {
-	w := 0.3 * win
+func (p *cookParams) keepWorth(c Card, win float64, chefs int) float64 {
+	w := p.keepWin * win
 	if chefs > 0 {
-		w *= 1 + float64(c.Stars())/2
+		w *= 1 + float64(c.Stars())*p.keepStars
 	}
-	if c.Value <= 2 {
-		w += 0.3
+	if c.Value <= p.keepLowMax {
+		w += p.keepLow
 	}
 	return w
 }

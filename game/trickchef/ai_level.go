@@ -106,5 +106,5 @@ func cook(v *SeatView, h History, seed uint64) game.Action {
 		return Baseline(*v, seed)
 	}
 	r := rng(seed ^ 0x636f6f6b)
-	return cookAct(&w.base, w.unknown, &r, 0)
+	return cookAct(&w.base, w.unknown, &r, 0, &defaultCook)
 }

@@ -21,8 +21,44 @@ import (
 // out" is the union of the other hands, which that seat could have worked
 // out from the public record). It allocates nothing.
 
+// cookParams are the numbers that shape the cook heuristic's choices, in
+// one place so a playout policy can be tuned (TestTuneCook) without
+// touching the yardstick: defaultCook is the heuristic as the cook level,
+// PrevShef and Baseline's shared parts play it.
+type cookParams struct {
+	winBonus   float64 // a won trick's worth beyond its stars: leading the next
+	spareChef  float64 // per card still to come that a spare chef of the led suit would sit on
+	laterTrump float64 // weight of each trump out against a card held for later
+	nowTrump   float64 // weight of each trump out against a non-trump winning now
+	holdLater  float64 // chance a card out that beats ours is played on it (later tricks)
+	holdWin    float64 // the same, for the trick's current winner
+	holdChef   float64 // the same, for a lower card than the trick's lowest
+	income     float64 // the coin a trick's loser takes, when the reserve has one
+	coinCost   float64 // each coin spent (a point at round end)
+	maxCoins   int     // the most coins a swing may spend
+	chefBase   float64 // the chef's worth when no pool suit is worth more
+	chefSpread float64 // cards of a suit per trick won in it, per player
+	chefCap    float64 // cap on the uncovered cards a chef is worth later
+	chefLater  float64 // worth of each uncovered card later
+	chefNowMix float64 // weight of the later worth when a chef is worth stars now
+	chefScarce float64 // per card in hand of a suit made scarcer by taking its chef
+	keepWin    float64 // a held card's worth per unit of its chance to win later
+	keepStars  float64 // per star, the boost when chefs of its suit are held
+	keepLow    float64 // a low card's worth for taking chefs later
+	keepLowMax int     // the highest value that counts as low
+}
+
+// defaultCook is the cook heuristic as it was built.
+var defaultCook = cookParams{
+	winBonus: 0.2, spareChef: 1.5, laterTrump: 0.3, nowTrump: 0.35,
+	holdLater: 0.7, holdWin: 0.8, holdChef: 0.6, income: 1, coinCost: 1, maxCoins: 4,
+	chefBase: 0.5, chefSpread: 0.5, chefCap: 1.5, chefLater: 1.5, chefNowMix: 0.5, chefScarce: 0.05,
+	keepWin: 0.3, keepStars: 0.5, keepLow: 0.3, keepLowMax: 2,
+}
+
 // cookEval is what the heuristic derives once per decision.
 type cookEval struct {
+	p       *cookParams
 	st      *State
 	me      uint8
 	n       int
@@ -37,8 +73,8 @@ type cookEval struct {
 	chef    float64 // chefNow, once computed (-1 before)
 }
 
-func (e *cookEval) init(st *State, me uint8, out cardSet) {
-	*e = cookEval{st: st, me: me, n: int(st.players), hand: st.hands[me], won: st.won[me], out: out}
+func (e *cookEval) init(st *State, me uint8, out cardSet, p *cookParams) {
+	*e = cookEval{p: p, st: st, me: me, n: int(st.players), hand: st.hands[me], won: st.won[me], out: out}
 	e.outN = float64(out.count())
 	others := 0
 	for i := 0; i < e.n; i++ {
@@ -62,7 +98,7 @@ func (e *cookEval) init(st *State, me uint8, out cardSet) {
 // the pool. It is computed on first use; most plays cannot take the chef.
 func (e *cookEval) chefNow() float64 {
 	if e.chef < 0 {
-		e.chef = 0.5
+		e.chef = e.p.chefBase
 		for s := Suit(0); s < NumSuits; s++ {
 			if e.st.pool[s] > 0 {
 				e.chef = math.Max(e.chef, e.chefValue(s, false))
@@ -74,11 +110,11 @@ func (e *cookEval) chefNow() float64 {
 
 // cookAct chooses an action for the seat to act in st, knowing only its
 // own cards, the public state and out. noise scales a random perturbation
-// of the scores (0: none beyond tie-breaking).
-func cookAct(st *State, out cardSet, r *rng, noise float64) game.Action {
+// of the scores (0: none beyond tie-breaking); p are the heuristic's numbers.
+func cookAct(st *State, out cardSet, r *rng, noise float64, p *cookParams) game.Action {
 	var e cookEval
 	me := st.turn
-	e.init(st, me, out)
+	e.init(st, me, out, p)
 	best, bestU := game.Action(-1), math.Inf(-1)
 	consider := func(a game.Action, u float64) {
 		u += (r.Float64() - 0.5) * (noise + 1e-6)
@@ -139,7 +175,7 @@ func (e *cookEval) swings(c Card) (up, down int) {
 		// trump is played.
 		if top := eff[w]; e.trumps.Has(c.Suit) || (c.Suit == suits[0] && !e.trumps.Has(suits[w])) {
 			// Ties go to the card played last, so reaching top is enough.
-			if need := (top - c.Value + 1) / 2; need > 0 && need <= have && need <= 4 {
+			if need := (top - c.Value + 1) / 2; need > 0 && need <= have && need <= e.p.maxCoins {
 				up = need
 			}
 		}
@@ -147,7 +183,7 @@ func (e *cookEval) swings(c Card) (up, down int) {
 	if ch != k && k > 0 {
 		low := eff[ch]
 		// Strictly lower than the lowest so far (ties go to the first).
-		if need := (c.Value - low + 2) / 2; need <= have && need <= 4 {
+		if need := (c.Value - low + 2) / 2; need <= have && need <= e.p.maxCoins {
 			down = -need
 		}
 	}
@@ -183,9 +219,9 @@ func (e *cookEval) winChance(c Card) float64 {
 	higher := e.out.ofSuit(c.Suit) >> (uint(c.Suit)*MaxValue + uint(c.Value))
 	m := float64(higher.count())
 	if !e.trumps.Has(c.Suit) {
-		m += 0.3 * float64((e.out & deckOf(e.trumps)).count())
+		m += e.p.laterTrump * float64((e.out & deckOf(e.trumps)).count())
 	}
-	return e.holdChance(m, e.n-1, 0.7)
+	return e.holdChance(m, e.n-1, e.p.holdLater)
 }
 
 // chefValue is what one more chef of suit s is worth: stars on cards won
@@ -196,14 +232,14 @@ func (e *cookEval) chefValue(s Suit, roundStart bool) float64 {
 	for x := uint64(e.hand.ofSuit(s)); x != 0; x &= x - 1 {
 		expect += e.winChance(cardAt(uint8(bits.TrailingZeros64(x))))
 	}
-	expect *= float64(e.n) / 2
+	expect *= float64(e.n) * e.p.chefSpread
 	spare := float64(max(int(e.chefs[s])-e.won.ofSuit(s).count(), 0))
-	return chefWorth(now, expect-spare, 1.5, !roundStart && e.st.pool[s] > 1, e.hand.ofSuit(s).count())
+	return e.p.chefWorth(now, expect-spare, !roundStart && e.st.pool[s] > 1, e.hand.ofSuit(s).count())
 }
 
 // keepValue is what holding c is worth for later tricks.
 func (e *cookEval) keepValue(c Card) float64 {
-	return keepWorth(c, e.winChance(c), int(e.chefs[c.Suit]))
+	return e.p.keepWorth(c, e.winChance(c), int(e.chefs[c.Suit]))
 }
 
 // playValue scores playing c with coins.
@@ -222,10 +258,10 @@ func (e *cookEval) playValue(c Card, coins int) float64 {
 	cards |= 1 << c.index()
 	w, ch := resolve(k+1, &suits, &eff, e.trumps)
 	led := suits[0]
-	winGain := e.gain(cards) + 0.2
+	winGain := e.gain(cards) + e.p.winBonus
 	if e.after > 0 {
 		if spare := int(e.chefs[led]) - e.won.ofSuit(led).count() - cards.ofSuit(led).count(); spare > 0 {
-			winGain += float64(min(spare, e.after)) * 1.5
+			winGain += float64(min(spare, e.after)) * e.p.spareChef
 		}
 	}
 	pWin, pChef := 0.0, 0.0
@@ -241,26 +277,26 @@ func (e *cookEval) playValue(c Card, coins int) float64 {
 			if e.trumps.Has(c.Suit) {
 				m = float64(countAtLeast(trumpOut, v))
 			} else {
-				m = float64(countAtLeast(e.out.ofSuit(led), v)) + 0.35*float64(trumpOut.count())
+				m = float64(countAtLeast(e.out.ofSuit(led), v)) + e.p.nowTrump*float64(trumpOut.count())
 			}
-			pWin = e.holdChance(m, e.after, 0.8)
+			pWin = e.holdChance(m, e.after, e.p.holdWin)
 		}
 	}
 	if ch == k {
 		pChef = 1
 		if e.after > 0 {
-			pChef = e.holdChance(float64(countBelow(e.out, eff[k])), e.after, 0.6)
+			pChef = e.holdChance(float64(countBelow(e.out, eff[k])), e.after, e.p.holdChef)
 		}
 	}
 	income := 0.0
 	if st.reserve > 0 {
-		income = 1
+		income = e.p.income
 	}
 	u := pWin*winGain + (1-pWin)*(1-pChef)*income
 	if pChef > 0 {
 		u += pChef * e.chefNow()
 	}
-	return u - float64(max(coins, -coins)) - e.keepValue(c)
+	return u - e.p.coinCost*float64(max(coins, -coins)) - e.keepValue(c)
 }
 
 // countAtLeast counts the cards of m whose face value is at least v.
@@ -288,3 +324,6 @@ func countBelow(m cardSet, v int) int {
 	}
 	return m.count() - countAtLeast(m, v)
 }
+
+// shefCook is the cook heuristic as Shef's playouts play it.
+var shefCook = defaultCook

@@ -101,7 +101,7 @@ func searchStart(v *SeatView, h History, seed uint64, b Budget) (w *world, cands
 func shefCandidates(w *world) []candidate {
 	st := &w.base
 	var e cookEval
-	e.init(st, st.turn, w.unknown)
+	e.init(st, st.turn, w.unknown, &defaultCook)
 	var out []candidate
 	switch st.phase {
 	case PhasePick, PhaseAward:
@@ -144,7 +144,7 @@ func shefPlayout(st *State, me uint8, r *rng) float64 {
 				out |= st.hands[i]
 			}
 		}
-		if st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise)) != nil {
+		if st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise, &defaultCook)) != nil {
 			break // cannot happen: cookAct plays legal actions
 		}
 	}
