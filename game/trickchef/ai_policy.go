@@ -326,14 +326,9 @@ func countBelow(m cardSet, v int) int {
 }
 
 // shefCook is the cook heuristic as Shef's playouts play it for its own
-// seat (tuned by TestTuneCook); shefCookAll says whether the other seats
+// seat; shefCookAll says whether the other seats
 // play it too, or defaultCook, as PrevShef's real play follows it.
-var shefCook = cookParams{
-	winBonus: 0, spareChef: 1.5, laterTrump: 0.6, nowTrump: 0.245,
-	holdLater: 1.4, holdWin: 0.4, holdChef: 1.2, income: 1.4, coinCost: 1.4, maxCoins: 4,
-	chefBase: 0.5, chefSpread: 0.5, chefCap: 1.05, chefLater: 1.5, chefNowMix: 0.5, chefScarce: 0.07,
-	keepWin: 0.15, keepStars: 0.25, keepLow: 0.3, keepLowMax: 3,
-}
+var shefCook = defaultCook
 
 const shefCookAll = false
 
