@@ -187,7 +187,7 @@ func shefRollout(st *State, me uint8, r *rng) (float64, int) {
 				out |= st.hands[i]
 			}
 		}
-		if st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise, shefPolicy(seat, me))) != nil {
+		if st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise, &shefCook)) != nil {
 			break // cannot happen: cookAct plays legal actions
 		}
 	}
