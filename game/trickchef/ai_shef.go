@@ -21,6 +21,10 @@ import (
 //     (common random numbers), and one whose paired mean is clearly below
 //     the leader's (shefRaceZ standard errors of the paired difference) is
 //     dropped, so the remaining moves go to the candidates still in doubt.
+//   - Its playouts are played by shefCook (ai_policy.go), cook numbers
+//     tuned to beat the cook heuristic, for every seat: the playouts are
+//     its forecast of the round, and better players in them forecast
+//     better play.
 //
 // The count of moves is deterministic, so a decision depends only on the
 // view, History, seed and Budget.Playouts; the wall cap stays a safety net.
