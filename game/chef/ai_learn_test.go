@@ -11,7 +11,7 @@ import (
 
 // A measurement behind docs/ai.md («Меню шефа», a learned continuation):
 // can a policy that plays differently from Cook beat it over whole games?
-// It runs only when asked, for about a quarter of an hour.
+// It runs only when asked, for about half an hour on two cores.
 var (
 	learnGames  = flag.Int("chef-learn", 0, "tune a linear afterstate policy against three Cook, this many paired games per step")
 	learnPasses = flag.Int("chef-learn-passes", 3, "with -chef-learn: coordinate search passes over the features")
