@@ -150,6 +150,14 @@ type Store interface {
 	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
 	Withdraw(ctx context.Context, key, caller string) error
 	Block(ctx context.Context, key string, until time.Time) error
+
+	// The chats' inboxes (see inbox.go).
+	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
+	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
+	Handled(ctx context.Context, chat string, id int64) error
+	ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	ReleaseChat(ctx context.Context, c store.Claim, next, now time.Time) error
+	NextChat(ctx context.Context) (time.Time, bool, error)
 }
 
 // Telegram is the part of the Bot API the bot calls; *tgbot.Bot has it.
@@ -194,6 +202,12 @@ type Bot struct {
 	budget *budget
 	// waits spares the store questions whose answer is known (see waits).
 	waits *waits
+	// inboxKick wakes the local RunInbox after an ingest.
+	inboxKick chan struct{}
+	// flood refuses a flooding user's updates before they are stored;
+	// floodAnswers bounds the answers to them in flight.
+	flood        *floodGate
+	floodAnswers chan struct{}
 }
 
 // Option changes a Bot at construction.
@@ -228,6 +242,10 @@ func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot 
 		now:      time.Now,
 		kick:     make(chan struct{}, 1),
 		answered: func(time.Duration) {},
+
+		inboxKick:    make(chan struct{}, 1),
+		flood:        newFloodGate(),
+		floodAnswers: make(chan struct{}, 16),
 	}
 	for _, o := range opts {
 		o(b)

@@ -190,25 +190,24 @@ func (b *Bot) isAdmin(ctx context.Context, chatID, userID int64) bool {
 	return cm.Type == models.ChatMemberTypeOwner || cm.Type == models.ChatMemberTypeAdministrator
 }
 
-func (b *Bot) onPrivateCommand(ctx context.Context, m *models.Message, cmd command) error {
+func (b *Bot) onPrivateCommand(ctx context.Context, updateID int64, m *models.Message, cmd command) error {
 	l := b.loc(b.userLang(m.From))
 	switch cmd.name {
 	case "start":
-		return b.onStart(ctx, m, cmd, l)
+		return b.onStart(ctx, updateID, m, cmd, l)
 	case "help":
-		b.reply(ctx, m.Chat.ID, b.helpMessage(l, tableID(m.Chat.ID, 0), false))
+		return b.reply(ctx, updateID, m.Chat.ID, b.helpMessage(l, tableID(m.Chat.ID, 0), false))
 	case "rules":
-		b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
+		return b.reply(ctx, updateID, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
 	case "stats":
-		return b.privateStats(ctx, m, l)
+		return b.privateStats(ctx, updateID, m, l)
 	case "forgetme":
-		b.askForget(ctx, m, l)
+		return b.askForget(ctx, updateID, m, l)
 	case "newgame", "stop", "table", "lang", "top", "history":
-		b.reply(ctx, m.Chat.ID, Message{Text: l.T("command.group_only")})
+		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("command.group_only")})
 	default:
-		b.reply(ctx, m.Chat.ID, Message{Text: l.T("command.unknown")})
+		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("command.unknown")})
 	}
-	return nil
 }
 
 // userLang picks a language for a user from their Telegram client.
@@ -237,7 +236,7 @@ func (b *Bot) deepLink(payload string) string {
 // table's deep link, shows a game's rules through the lobby's link, and
 // otherwise finds the table they sit at: their hand comes back when they
 // are in a game, and a lobby that could not write to them learns it can.
-func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc) error {
+func (b *Bot) onStart(ctx context.Context, updateID int64, m *models.Message, cmd command, l Loc) error {
 	user := m.From.ID
 	if err := b.store.SetPointer(ctx, store.StartedKey(user), "1"); err != nil {
 		return err
@@ -245,8 +244,7 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc
 	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], joinPrefix) {
 		id := strings.TrimPrefix(cmd.args[0], joinPrefix)
 		if _, _, err := parseTableID(id); err != nil {
-			b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.bad_link")})
-			return nil
+			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.bad_link")})
 		}
 		t, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
 			return b.joinFromLink(t, m.From)
@@ -254,19 +252,20 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc
 		var r *refusal
 		switch {
 		case errors.As(err, &r):
-			b.reply(ctx, m.Chat.ID, Message{Text: l.T(r.key, r.args...)})
-			return nil
+			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T(r.key, r.args...)})
 		case err != nil:
 			return err
 		}
 		if t.Phase == PhaseLobby {
-			b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
+			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
 		}
 		return nil
 	}
 	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], rulesPrefix) {
 		if g, ok := b.games.get(strings.TrimPrefix(cmd.args[0], rulesPrefix)); ok {
-			b.reply(ctx, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), g, 0))
+			if err := b.reply(ctx, updateID, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), g, 0)); err != nil {
+				return err
+			}
 			if t, ok := b.seatedTable(ctx, user); ok {
 				return b.settle(b.reachable(ctx, t.ID, user, false))
 			}
@@ -282,11 +281,9 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc
 		if err := b.settle(b.reachable(ctx, t.ID, user, false)); err != nil {
 			return err
 		}
-		b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
-		return nil
+		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
 	}
-	b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.greeting")})
-	return nil
+	return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.greeting")})
 }
 
 // seatedTable is the table the user's pointer names, when they sit at it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"strconv"
@@ -210,10 +209,10 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
 		if len(envs) == 0 {
 			return time.Time{}, false
 		}
-		for _, e := range envs {
+		for i, e := range envs {
 			m, err := decodeOutMsg(e.Data)
-			skip := false
-			if err == nil {
+			skip := err == nil && superseded(m, envs[i+1:])
+			if err == nil && !skip {
 				// A result is recorded, a results answer rendered, in queue
 				// order; a failure waits for a retry, never drops the entry.
 				if skip, err = b.resolveOut(ctx, t, &m); err != nil {
@@ -234,7 +233,7 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
 				if wait, err := b.takeSend(ctx, call); !wait.IsZero() || err != nil {
 					return wait, group
 				}
-				_, err = b.send(ctx, m.ChatID, m.Thread, m.Message)
+				err = b.post(ctx, m)
 				if retry, ok := b.retryAfter(ctx, m.ChatID, err); ok {
 					return retry, group
 				}
@@ -254,6 +253,38 @@ func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
 			}
 		}
 	}
+}
+
+// post carries out one outbox entry: a new message, or an edit of one.
+func (b *Bot) post(ctx context.Context, m outMsg) error {
+	var err error
+	switch {
+	case m.Edit != 0 && m.Unbutton:
+		err = b.unbutton(ctx, m.ChatID, m.Edit)
+	case m.Edit != 0:
+		err = b.edit(ctx, m.ChatID, m.Edit, m.Message)
+	default:
+		_, err = b.send(ctx, m.ChatID, m.Thread, m.Message)
+	}
+	if isNotModified(err) {
+		return nil
+	}
+	return err
+}
+
+// superseded reports whether a later entry edits the same message as m
+// does, so m need not be shown: a reader turning pages quickly costs one
+// call for the page they stopped at.
+func superseded(m outMsg, later []store.Envelope) bool {
+	if m.Edit == 0 {
+		return false
+	}
+	for _, e := range later {
+		if n, err := decodeOutMsg(e.Data); err == nil && n.ChatID == m.ChatID && n.Edit == m.Edit {
+			return true
+		}
+	}
+	return false
 }
 
 // sendLease is how long an announcement's sender has it to itself: longer
@@ -975,26 +1006,6 @@ func (b *Bot) unreachable(ctx context.Context, t *Table, seat int, err error) (t
 		return time.Time{}, uerr
 	}
 	return time.Time{}, nil
-}
-
-// replyPatience bounds how long a direct reply waits for the limits; a
-// burst of new users (each greeted) can fill the token for several seconds.
-const replyPatience = 30 * time.Second
-
-// waitAdmit blocks until a call to the chat is within the limits (for
-// direct replies to a user, which have no queue to wait in). It keeps its
-// place in the token's line while it waits.
-func (b *Bot) waitAdmit(ctx context.Context, chatID int64) {
-	call := "reply/" + strconv.FormatInt(chatID, 10) + "/" + strconv.FormatUint(rand.Uint64(), 36)
-	giveUp := time.Now().Add(replyPatience)
-	for ctx.Err() == nil && time.Now().Before(giveUp) {
-		wait := b.admitAs(ctx, chatID, prioAnnounce, classReply, call, b.now().Add(announcePatience))
-		if wait.IsZero() {
-			return
-		}
-		b.sleep(ctx, wait.Sub(b.now()))
-	}
-	b.log.Warn().Int64("chat", chatID).Msg("reply sent without waiting for the limits")
 }
 
 // retryAfter handles a 429: the chat is blocked for every replica until

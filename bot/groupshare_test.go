@@ -57,7 +57,7 @@ func TestGroupShares(t *testing.T) {
 		t.Fatalf("%d announcements behind a busy table, want %d", announcements, groupAnnounceCalls-groupViewCalls)
 	}
 	replies := 0
-	// A reply, as waitAdmit asks: a named call of the reply class.
+	// A reply, as the outbox asks for one: a named call of the reply class.
 	reply := func() time.Time {
 		return b.admitAs(ctx, group, prioAnnounce, classReply, "reply/test/"+strconv.Itoa(replies), now.Add(announcePatience))
 	}

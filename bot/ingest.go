@@ -10,18 +10,19 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-telegram/bot/models"
 )
 
-// Updates come in at least once and take effect exactly once: the poller
-// confirms an offset (by asking for the next one) only after the whole
-// batch was applied, and the webhook answers 200 only after the update was
-// applied. A redelivered update is recognised by its id, recorded with the
-// change it made. (go-telegram/bot's own Start and WebhookHandler confirm
-// before handling, so a crash there loses updates; we don't use them.)
+// Updates come in at least once and take effect exactly once. Fetching
+// (Poll, or the webhook) only puts each update into its chat's inbox in
+// the store and confirms it to Telegram; RunInbox applies each chat's
+// updates in order, chats independently, so a slow chat never holds up
+// another or the next fetch. An update leaves its inbox only once applied,
+// and a redelivered one is recognised by its id, recorded with the change
+// it made. (go-telegram/bot's own Start and WebhookHandler confirm before
+// handling, so a crash there loses updates; we don't use them.)
 
 // allowedUpdates are the update types the bot asks Telegram for.
 func allowedUpdates() []string {
@@ -107,16 +108,12 @@ type UpdateSource interface {
 	GetUpdates(ctx context.Context, offset int64) ([]*models.Update, error)
 }
 
-// Poll handles updates from src until ctx is done. A batch is confirmed
-// only when all of it was applied; on failure the same batch comes again.
+// Poll fetches updates from src until ctx is done and puts each into its
+// chat's inbox; asking for the next batch confirms the last one, so a
+// batch is confirmed only once it is in the store. RunInbox applies them.
 func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 	var offset int64
 	backoff := 100 * time.Millisecond
-	// failures counts attempts at updates that keep failing; after
-	// maxUpdateAttempts one is given up (and logged) rather than holding
-	// its chat forever.
-	failures := map[int64]int{}
-	skip := map[int64]bool{}
 	for ctx.Err() == nil {
 		ups, err := src.GetUpdates(ctx, offset)
 		if err != nil {
@@ -133,87 +130,27 @@ func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 			backoff = min(backoff*2, 5*time.Second)
 			continue
 		}
-		backoff = 100 * time.Millisecond
 		if len(ups) == 0 {
+			backoff = 100 * time.Millisecond
 			continue
 		}
-		// A fetched batch is applied in full even when we are asked to stop.
-		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		failed := b.handleBatch(bctx, ups, skip)
+		// A fetched batch is stored even when we are asked to stop: it
+		// costs one round trip, and spares Telegram sending it again.
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
+		err = b.ingest(ictx, ups)
 		cancel()
-		if len(failed) > 0 {
-			if ctx.Err() != nil {
-				break
-			}
-			b.giveUp(failures, skip, failed)
-			b.log.Error().Err(errors.Join(mapValues(failed)...)).Msg("batch not applied; it will be fetched again")
-			b.sleep(ctx, time.Second)
+		if err != nil {
+			// Not confirmed: the same batch comes again (an update stored
+			// twice is kept once).
+			b.log.Error().Err(err).Msg("updates not stored; they will be fetched again")
+			b.sleep(ctx, backoff)
+			backoff = min(backoff*2, 5*time.Second)
 			continue
 		}
-		clear(failures)
-		clear(skip)
+		backoff = 100 * time.Millisecond
 		offset = ups[len(ups)-1].ID + 1
 	}
 	return nil
-}
-
-const maxUpdateAttempts = 5
-
-// giveUp counts another failure of each update; one that failed too
-// often is skipped from now on, so the updates after it can go through.
-func (b *Bot) giveUp(failures map[int64]int, skip map[int64]bool, failed map[int64]error) {
-	for id, err := range failed {
-		failures[id]++
-		if failures[id] >= maxUpdateAttempts {
-			skip[id] = true
-			b.log.Error().Err(err).Int64("update", id).Msg("update given up after repeated failures")
-		}
-	}
-}
-
-func mapValues(m map[int64]error) []error {
-	var out []error
-	for _, e := range m {
-		out = append(out, e)
-	}
-	return out
-}
-
-// handleBatch applies a batch: updates of one chat in order, chats in
-// parallel, so one slow table doesn't hold up the others. It returns the
-// updates that failed (the rest of a failed chat's updates are not tried).
-func (b *Bot) handleBatch(ctx context.Context, ups []*models.Update, skip map[int64]bool) map[int64]error {
-	groups := map[int64][]*models.Update{}
-	var order []int64
-	for _, u := range ups {
-		if skip[u.ID] {
-			continue
-		}
-		key := chatOf(u)
-		if _, ok := groups[key]; !ok {
-			order = append(order, key)
-		}
-		groups[key] = append(groups[key], u)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	failed := map[int64]error{}
-	for _, key := range order {
-		wg.Add(1)
-		go func(us []*models.Update) {
-			defer wg.Done()
-			for _, u := range us {
-				if err := b.handleSafely(ctx, u); err != nil {
-					mu.Lock()
-					failed[u.ID] = err
-					mu.Unlock()
-					return
-				}
-			}
-		}(groups[key])
-	}
-	wg.Wait()
-	return failed
 }
 
 // handleSafely applies an update and turns a panic into an error, so a
@@ -248,8 +185,9 @@ func chatOf(u *models.Update) int64 {
 }
 
 // WebhookHandler receives updates pushed by Telegram. It refuses a request
-// without the right secret (401) and answers 200 only after the update
-// was applied; any other answer makes Telegram deliver it again.
+// without the right secret (401) and answers 200 as soon as the update is
+// in its chat's inbox (RunInbox applies it); any other answer makes
+// Telegram deliver it again.
 func (b *Bot) WebhookHandler(secret string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -266,8 +204,8 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		if err := b.handleSafely(r.Context(), &u); err != nil {
-			b.log.Error().Err(err).Int64("update", u.ID).Msg("webhook update not applied")
+		if err := b.ingest(r.Context(), []*models.Update{&u}); err != nil {
+			b.log.Error().Err(err).Int64("update", u.ID).Msg("webhook update not stored")
 			http.Error(w, "try again", http.StatusInternalServerError)
 			return
 		}

@@ -54,6 +54,12 @@ type outMsg struct {
 	// Reply marks the answer to a command, which may use all of the
 	// group's calls; anything else is an announcement (budget.go).
 	Reply bool `json:"reply,omitempty"`
+	// Edit, when set, is a message of the chat that this entry changes in
+	// place (a rules page turned, a question answered) instead of posting
+	// a new one; a later entry editing the same message supersedes it.
+	Edit int `json:"edit,omitempty"`
+	// Unbutton takes Edit's buttons away and leaves its text.
+	Unbutton bool `json:"unbutton,omitempty"`
 }
 
 func (m outMsg) encode() ([]byte, error) { return json.Marshal(m) }

@@ -111,6 +111,13 @@ func (m *Metrics) observeUpdate(u *models.Update, took time.Duration, err error)
 	m.apply.Observe(took.Seconds())
 }
 
+// flooded counts an update refused because its sender floods the bot.
+func (m *Metrics) flooded(u *models.Update) {
+	if m != nil {
+		m.updates.WithLabelValues(kindOf(u), "flooded").Inc()
+	}
+}
+
 func (m *Metrics) observeAnswer(d time.Duration) {
 	if m != nil {
 		m.answer.Observe(d.Seconds())

@@ -34,9 +34,9 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	case 'i':
 		return b.onInfo(ctx, q, p)
 	case 'r':
-		return b.onRulesPage(ctx, q, p)
+		return b.onRulesPage(ctx, updateID, q, p)
 	case 'f':
-		return b.onForget(ctx, q, p)
+		return b.onForget(ctx, updateID, q, p)
 	}
 	if (p.Op == 'o' || p.Op == 'g') && !pressedIn(q, p.Table) {
 		// A menu button changes the group it was posted in, never another.
@@ -71,7 +71,14 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		case 'l':
 			return b.onLobby(ctx, t, ch, p, &q.From, admin)
 		case 's':
-			return b.onStop(t, ch, p, q.From.ID)
+			if err := b.onStop(t, ch, p, q.From.ID); err != nil {
+				return err
+			}
+			// The question turns into its answer with the same commit.
+			if msg := q.Message.Message; msg != nil {
+				ch.outbox = append(ch.outbox, outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Message: Message{Text: ch.answer}, Reply: true})
+			}
+			return nil
 		case 'b':
 			return b.onBack(t, ch, p, q.From.ID)
 		case 'x':
@@ -110,8 +117,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	default:
 		return err // not answered: the redelivered update will answer it
 	}
-	if p.Op == 's' {
-		b.settleStop(ctx, q, ch, err)
+	if p.Op == 's' && err != nil {
+		return b.settleStop(ctx, updateID, q, p, err)
 	}
 	return nil
 }
@@ -190,24 +197,16 @@ func (b *Bot) toAct(t *Table, seat int) bool {
 	return err == nil && slices.Contains(st.ToAct(), game.Seat(seat))
 }
 
-// settleStop turns an answered /stop question into its answer, so its
-// buttons are gone; a press on a question already settled (answered on
-// another copy, or its game over) takes that copy's buttons away.
-func (b *Bot) settleStop(ctx context.Context, q *models.CallbackQuery, ch *change, err error) {
+// settleStop takes the buttons off a /stop question that was already
+// settled (answered on another copy, or its game over) when it is pressed.
+// (An answer that counts edits the question in its own change.)
+func (b *Bot) settleStop(ctx context.Context, updateID int64, q *models.CallbackQuery, p payload, err error) error {
 	msg := q.Message.Message
 	key, _ := RefusalKey(err)
-	if msg == nil || (err != nil && key != "stop.answered" && key != "error.stale_game") {
-		return
+	if msg == nil || (key != "stop.answered" && key != "error.stale_game") {
+		return nil
 	}
-	b.waitAdmit(ctx, msg.Chat.ID)
-	if err == nil {
-		err = b.edit(ctx, msg.Chat.ID, msg.ID, Message{Text: ch.answer})
-	} else {
-		err = b.unbutton(ctx, msg.Chat.ID, msg.ID)
-	}
-	if err != nil && !isNotModified(err) {
-		b.log.Debug().Err(err).Msg("stop question not settled")
-	}
+	return b.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Unbutton: true, Reply: true})
 }
 
 func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {

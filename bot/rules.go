@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
@@ -47,7 +46,7 @@ func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
 }
 
 // onRulesPage turns a page of the rules message the button sits on.
-func (b *Bot) onRulesPage(ctx context.Context, q *models.CallbackQuery, p payload) error {
+func (b *Bot) onRulesPage(ctx context.Context, updateID int64, q *models.CallbackQuery, p payload) error {
 	lang := b.userLang(&q.From)
 	if chat, _, err := parseTableID(p.Table); err == nil && chat < 0 {
 		if t, _, err := b.load(ctx, p.Table); err == nil {
@@ -62,12 +61,8 @@ func (b *Bot) onRulesPage(ctx context.Context, q *models.CallbackQuery, p payloa
 		return nil
 	}
 	b.answer(ctx, q, "", false, "")
-	// The reader waits for the page: a reply's share of the group, not
-	// the spare calls a busy token gives up.
-	b.waitAdmit(ctx, msg.Chat.ID)
-	err := b.edit(ctx, msg.Chat.ID, msg.ID, b.rulesPage(l, p.Table, g, p.Args[0]))
-	if err != nil && !isNotModified(err) && !errors.Is(err, context.Canceled) {
-		b.log.Debug().Err(err).Msg("rules page not turned")
-	}
-	return nil
+	// The page turns through the outbox of the chat it is in, as a reply
+	// (a group's reader is not kept behind the table's edits).
+	page := outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Message: b.rulesPage(l, p.Table, g, p.Args[0]), Reply: true}
+	return b.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, page)
 }

@@ -161,11 +161,10 @@ func (b *Bot) topGame(ctx context.Context, rs resultStore, chat int64) (string, 
 
 // privateStats answers /stats in private: the user's results summed over
 // every group they played in.
-func (b *Bot) privateStats(ctx context.Context, m *models.Message, l Loc) error {
+func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Message, l Loc) error {
 	rs, ok := b.results()
 	if !ok {
-		b.reply(ctx, m.Chat.ID, Message{Text: l.T("stats.unavailable")})
-		return nil
+		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("stats.unavailable")})
 	}
 	player := humanPlayer(m.From.ID)
 	chats, err := rs.PlayerChats(ctx, player)
@@ -186,8 +185,7 @@ func (b *Bot) privateStats(ctx context.Context, m *models.Message, l Loc) error 
 			sums[id] = addStats(sums[id], s)
 		}
 	}
-	b.reply(ctx, m.Chat.ID, b.renderStats(l, Esc(userName(m.From)), true, groups, sums))
-	return nil
+	return b.reply(ctx, updateID, m.Chat.ID, b.renderStats(l, Esc(userName(m.From)), true, groups, sums))
 }
 
 // addStats adds one group's record of a game to a sum over groups; the
@@ -219,11 +217,11 @@ func ordinal(p store.PlayerStats) float64 {
 // askForget asks for a confirmation of /forgetme. The buttons carry the
 // asker and the time of the question, so only they can confirm, and only
 // for a while.
-func (b *Bot) askForget(ctx context.Context, m *models.Message, l Loc) {
+func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, l Loc) error {
 	btn := func(text string, yes int) Button {
 		return Button{Text: text, Data: payload{Op: 'f', Table: tableID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
 	}
-	b.reply(ctx, m.Chat.ID, Message{Text: l.T("forget.confirm"), Keyboard: [][]Button{{
+	return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("forget.confirm"), Keyboard: [][]Button{{
 		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
 	}}})
 }
@@ -231,7 +229,7 @@ func (b *Bot) askForget(ctx context.Context, m *models.Message, l Loc) {
 // onForget handles the /forgetme confirmation: the user's results are
 // deleted everywhere, and the question is replaced by the outcome so its
 // buttons are gone. Forgetting twice is harmless.
-func (b *Bot) onForget(ctx context.Context, q *models.CallbackQuery, p payload) error {
+func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p payload) error {
 	l := b.loc(b.userLang(&q.From))
 	user, _, _ := parseTableID(p.Table) // parsePayload checked it
 	asked := time.Unix(int64(p.Game), 0)
@@ -257,14 +255,13 @@ func (b *Bot) onForget(ctx context.Context, q *models.CallbackQuery, p payload) 
 		text = l.T("forget.done")
 	}
 	b.answer(ctx, q, "", false, "")
+	// The question turns into its outcome; sent anew when Telegram sent
+	// the press without its message (too old).
+	out := outMsg{ChatID: user, Message: Message{Text: text}, Reply: true}
 	if msg := q.Message.Message; msg != nil {
-		b.waitAdmit(ctx, msg.Chat.ID)
-		if err := b.edit(ctx, msg.Chat.ID, msg.ID, Message{Text: text}); err == nil || isNotModified(err) {
-			return nil
-		}
+		out.Edit = msg.ID
 	}
-	b.reply(ctx, user, Message{Text: text})
-	return nil
+	return b.queue(ctx, tableID(user, 0), updateID, out)
 }
 
 // Rendering. These are pure, so the golden files pin them.

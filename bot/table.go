@@ -172,6 +172,16 @@ func tableID(chatID int64, thread int) string {
 	return strconv.FormatInt(chatID, 10)
 }
 
+// tableIn is the table of chat that a button naming table id belongs to:
+// id itself when it is in that chat (its topic kept), else the chat's own
+// table — a forged id never reaches another chat's record.
+func tableIn(id string, chat int64) string {
+	if c, _, err := parseTableID(id); err == nil && c == chat {
+		return id
+	}
+	return tableID(chat, 0)
+}
+
 // parseTableID splits a table id back into chat and topic.
 func parseTableID(id string) (chatID int64, thread int, err error) {
 	chat, topic, hasTopic := strings.Cut(id, "_")

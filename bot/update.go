@@ -3,9 +3,12 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/store"
 )
 
 // HandleUpdate applies one update durably. Bad input is answered and counts
@@ -80,7 +83,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int64, m *models.Message) 
 	if !ok {
 		if m.Chat.Type == models.ChatTypePrivate && strings.TrimSpace(m.Text) != "" {
 			// Plain text in private: say what the bot understands.
-			b.reply(ctx, m.Chat.ID, Message{Text: b.loc(b.userLang(m.From)).T("command.hint_private")})
+			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: b.loc(b.userLang(m.From)).T("command.hint_private")})
 		}
 		return nil
 	}
@@ -88,7 +91,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int64, m *models.Message) 
 		return b.onGroupCommand(ctx, updateID, m, cmd)
 	}
 	if m.Chat.Type == models.ChatTypePrivate {
-		return b.onPrivateCommand(ctx, m, cmd)
+		return b.onPrivateCommand(ctx, updateID, m, cmd)
 	}
 	return nil
 }
@@ -126,13 +129,35 @@ func (b *Bot) closeTable(t *Table) {
 	t.StopAsked = 0
 }
 
-// reply sends a direct answer into a private chat.
-func (b *Bot) reply(ctx context.Context, chatID int64, m Message) {
-	b.waitAdmit(ctx, chatID)
-	_, err := b.send(ctx, chatID, 0, m)
-	if err != nil {
-		b.log.Warn().Err(err).Int64("chat", chatID).Msg("reply failed")
+// reply queues answers to an update in a private chat, through that
+// chat's own outbox (see queue).
+func (b *Bot) reply(ctx context.Context, updateID, chatID int64, msgs ...Message) error {
+	out := make([]outMsg, len(msgs))
+	for i, m := range msgs {
+		out[i] = outMsg{ChatID: chatID, Message: m, Reply: true}
 	}
+	return b.queue(ctx, tableID(chatID, 0), updateID, out...)
+}
+
+// queue hands what an update has to say, and that changes no table, to
+// the delivery worker: it joins table id's outbox, recorded with the
+// update (a redelivered update is not answered twice), and the handler
+// returns at once. A private chat's outbox is its own table's, which holds
+// nothing else until a game is played there.
+func (b *Bot) queue(ctx context.Context, id string, updateID int64, msgs ...outMsg) error {
+	c := store.Change{OnlyQueue: true, UpdateID: updateID, WakeAt: b.now()}
+	for _, m := range msgs {
+		raw, err := m.encode()
+		if err != nil {
+			return err
+		}
+		c.Outbox = append(c.Outbox, raw)
+	}
+	if _, err := b.store.Commit(ctx, id, c); err != nil && !errors.Is(err, store.ErrDuplicate) {
+		return fmt.Errorf("queue %s: %w", id, err)
+	}
+	b.poke()
+	return nil
 }
 
 func noPreview() *models.LinkPreviewOptions {

@@ -30,6 +30,7 @@ import (
 //	wake/    table → wake-up (ms)
 //	wakeidx/ wake-up (ms) + table → ""      the same, in time order
 //	ptr/     key → value
+//	in/, indue/, indueidx/                 chats' waiting updates (inbox_bolt.go)
 //	meta/    owner → the bot the file belongs to (Own)
 type Bolt struct {
 	db  *bolt.DB
@@ -78,7 +79,8 @@ func OpenBolt(path string) (*Bolt, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketWake), []byte(bucketWakeIdx), []byte(bucketPtr)} {
+		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketWake), []byte(bucketWakeIdx), []byte(bucketPtr),
+			[]byte(bucketInbox), []byte(bucketInDue), []byte(bucketInDueIdx)} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -206,18 +208,23 @@ func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error)
 				cur = i64(v[:8])
 			}
 		}
-		if cur != c.Version {
+		if c.OnlyQueue {
+			ver, c.Dirty, c.Forget = cur, nil, nil
+		} else if cur != c.Version {
 			return ErrConflict
+		} else {
+			ver = cur + 1
 		}
-		ver = cur + 1
 		if t == nil {
 			var err error
 			if t, err = tx.Bucket([]byte(bucketTables)).CreateBucket([]byte(name)); err != nil {
 				return err
 			}
 		}
-		if err := t.Put([]byte(keyRec), append(u64(ver), c.Data...)); err != nil {
-			return err
+		if !c.OnlyQueue {
+			if err := t.Put([]byte(keyRec), append(u64(ver), c.Data...)); err != nil {
+				return err
+			}
 		}
 		if c.UpdateID > 0 {
 			if err := b.recordUpdate(t, c.UpdateID); err != nil {
@@ -265,7 +272,9 @@ func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	b.changes.publish(TableChange{Table: name, Version: ver})
+	if !c.OnlyQueue {
+		b.changes.publish(TableChange{Table: name, Version: ver})
+	}
 	return ver, nil
 }
 
@@ -389,36 +398,83 @@ func (b *Bolt) Ack(ctx context.Context, name string, id int64) error {
 	})
 }
 
-// wake sets the table's wake-up to at, or to min(current, at) when onlyEarlier.
-func wake(tx *bolt.Tx, name string, at time.Time, onlyEarlier bool) error {
-	w, idx := tx.Bucket([]byte(bucketWake)), tx.Bucket([]byte(bucketWakeIdx))
+// dueSet is a set of names each due at a time, kept twice: name → time,
+// and time + name in time order. The tables' wake set and the chats'
+// inbox set are both one.
+type dueSet struct{ byName, byTime *bolt.Bucket }
+
+func wakeSet(tx *bolt.Tx) dueSet {
+	return dueSet{tx.Bucket([]byte(bucketWake)), tx.Bucket([]byte(bucketWakeIdx))}
+}
+
+// at is name's encoded due time, nil when it has none.
+func (d dueSet) at(name string) []byte { return d.byName.Get([]byte(name)) }
+
+// set makes name due at at, or at min(current, at) when onlyEarlier.
+func (d dueSet) set(name string, at time.Time, onlyEarlier bool) error {
 	enc := orderedMillis(at)
-	if cur := w.Get([]byte(name)); cur != nil {
+	if cur := d.at(name); cur != nil {
 		if onlyEarlier && bytes.Compare(cur, enc) <= 0 {
 			return nil
 		}
-		if err := idx.Delete(append(clone(cur), name...)); err != nil {
+		if err := d.byTime.Delete(append(clone(cur), name...)); err != nil {
 			return err
 		}
 	}
-	if err := w.Put([]byte(name), enc); err != nil {
+	if err := d.byName.Put([]byte(name), enc); err != nil {
 		return err
 	}
-	return idx.Put(append(clone(enc), name...), nil)
+	return d.byTime.Put(append(clone(enc), name...), nil)
 }
 
-// unwake removes the table's wake-up, if any.
-func unwake(tx *bolt.Tx, name string) error {
-	w, idx := tx.Bucket([]byte(bucketWake)), tx.Bucket([]byte(bucketWakeIdx))
-	cur := w.Get([]byte(name))
+// remove takes name out of the set, if it is there.
+func (d dueSet) remove(name string) error {
+	cur := d.at(name)
 	if cur == nil {
 		return nil
 	}
-	if err := idx.Delete(append(clone(cur), name...)); err != nil {
+	if err := d.byTime.Delete(append(clone(cur), name...)); err != nil {
 		return err
 	}
-	return w.Delete([]byte(name))
+	return d.byName.Delete([]byte(name))
 }
+
+// claim moves up to limit names due at now to now+lease and returns them,
+// earliest first.
+func (d dueSet) claim(now time.Time, lease time.Duration, limit int) ([]Claim, error) {
+	until := fromMillis(toMillis(now.Add(lease)))
+	nowEnc := orderedMillis(now)
+	var due []string
+	c := d.byTime.Cursor()
+	for k, _ := c.First(); k != nil && len(due) < limit && bytes.Compare(k[:8], nowEnc) <= 0; k, _ = c.Next() {
+		due = append(due, string(k[8:]))
+	}
+	claims := make([]Claim, 0, len(due))
+	for _, name := range due {
+		if err := d.set(name, until, false); err != nil {
+			return nil, err
+		}
+		claims = append(claims, Claim{Table: name, Lease: until})
+	}
+	return claims, nil
+}
+
+// first is the earliest due time; ok is false when the set is empty.
+func (d dueSet) first() (time.Time, bool) {
+	k, _ := d.byTime.Cursor().First()
+	if k == nil {
+		return time.Time{}, false
+	}
+	return fromOrderedMillis(k[:8]), true
+}
+
+// wake sets the table's wake-up to at, or to min(current, at) when onlyEarlier.
+func wake(tx *bolt.Tx, name string, at time.Time, onlyEarlier bool) error {
+	return wakeSet(tx).set(name, at, onlyEarlier)
+}
+
+// unwake removes the table's wake-up, if any.
+func unwake(tx *bolt.Tx, name string) error { return wakeSet(tx).remove(name) }
 
 // Wake makes the table due no later than at.
 func (b *Bolt) Wake(ctx context.Context, name string, at time.Time) error {
@@ -432,23 +488,11 @@ func (b *Bolt) ClaimDue(ctx context.Context, now time.Time, lease time.Duration,
 	if lease <= 0 || limit <= 0 {
 		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
 	}
-	until := fromMillis(toMillis(now.Add(lease)))
-	nowEnc := orderedMillis(now)
 	var claims []Claim
 	err := b.db.Update(func(tx *bolt.Tx) error {
-		claims = claims[:0]
-		var due []string
-		c := tx.Bucket([]byte(bucketWakeIdx)).Cursor()
-		for k, _ := c.First(); k != nil && len(due) < limit && bytes.Compare(k[:8], nowEnc) <= 0; k, _ = c.Next() {
-			due = append(due, string(k[8:]))
-		}
-		for _, name := range due {
-			if err := wake(tx, name, until, false); err != nil {
-				return err
-			}
-			claims = append(claims, Claim{Table: name, Lease: until})
-		}
-		return nil
+		var err error
+		claims, err = wakeSet(tx).claim(now, lease, limit)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -478,10 +522,7 @@ func (b *Bolt) NextWake(ctx context.Context) (time.Time, bool, error) {
 	var at time.Time
 	var ok bool
 	err := b.db.View(func(tx *bolt.Tx) error {
-		k, _ := tx.Bucket([]byte(bucketWakeIdx)).Cursor().First()
-		if k != nil {
-			at, ok = fromOrderedMillis(k[:8]), true
-		}
+		at, ok = wakeSet(tx).first()
 		return nil
 	})
 	return at, ok, err

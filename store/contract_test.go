@@ -43,6 +43,12 @@ type tableStore interface {
 	Withdraw(ctx context.Context, key, caller string) error
 	Block(ctx context.Context, key string, until time.Time) error
 	Ping(ctx context.Context) error
+	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
+	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
+	Handled(ctx context.Context, chat string, id int64) error
+	ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	ReleaseChat(ctx context.Context, c store.Claim, next, now time.Time) error
+	NextChat(ctx context.Context) (time.Time, bool, error)
 }
 
 var (
@@ -692,6 +698,128 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		s := newStore(t)
 		testConcurrentCAS(t, s, 32, 50)
 	})
+
+	t.Run("Inbox", func(t *testing.T) { testInbox(t, newStore(t)) })
+
+	t.Run("OnlyQueue", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		// On a table that does not exist: queued, and still no state.
+		v := get(s.Commit(ctx, "q", store.Change{OnlyQueue: true, UpdateID: 3, Outbox: [][]byte{[]byte("hello")}, WakeAt: base}))(t)
+		if v != 0 {
+			t.Fatalf("version after a queue-only change = %d, want 0", v)
+		}
+		if _, err := s.Load(ctx, "q"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a queue-only change made a table: %v", err)
+		}
+		_, err := s.Commit(ctx, "q", store.Change{OnlyQueue: true, UpdateID: 3, Outbox: [][]byte{[]byte("again")}})
+		wantErr(t, err, store.ErrDuplicate)
+		// On a table: its state, version and views are left as they are.
+		ok(t, s.Clean(ctx, "q", "x", 0))
+		get(s.Commit(ctx, "q", store.Change{Data: []byte("s1"), Dirty: []string{"table"}}))(t)
+		ok(t, s.Clean(ctx, "q", "table", 1))
+		v = get(s.Commit(ctx, "q", store.Change{OnlyQueue: true, Version: 7, Data: []byte("ignored"), Dirty: []string{"table"},
+			UpdateID: 4, Outbox: [][]byte{[]byte("page")}}))(t)
+		if v != 1 {
+			t.Fatalf("version after a queue-only change = %d, want 1 (unchanged)", v)
+		}
+		if rec := get(s.Load(ctx, "q"))(t); string(rec.Data) != "s1" || rec.Version != 1 {
+			t.Fatalf("record after a queue-only change = %+v", rec)
+		}
+		if d := get(s.Dirty(ctx, "q"))(t); len(d) != 0 {
+			t.Fatalf("a queue-only change marked views dirty: %v", d)
+		}
+		out := get(s.Outbox(ctx, "q", 10))(t)
+		if len(out) != 2 || string(out[0].Data) != "hello" || string(out[1].Data) != "page" {
+			t.Fatalf("outbox = %v", out)
+		}
+		if seen := get(s.Applied(ctx, "q", 4))(t); !seen {
+			t.Fatal("a queue-only change did not record its update")
+		}
+		if at, has := must2(t)(s.NextWake(ctx)); !has || !at.Equal(base) {
+			t.Fatalf("wake-up = %v, %v; want %v", at, has, base)
+		}
+	})
+}
+
+// testInbox pins the chats' inboxes: entries in id order, each once, a
+// chat claimed by one taker at a time, and no entry left without a due
+// chat whatever the order of an ingest and a release.
+func testInbox(t *testing.T, s tableStore) {
+	ctx := t.Context()
+	ids := func(es []store.InboxEntry) []int64 {
+		var out []int64
+		for _, e := range es {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	if _, has := must2(t)(s.NextChat(ctx)); has {
+		t.Fatal("a new store has a due chat")
+	}
+	ok(t, s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 7, Data: []byte("seven:\x00")}, {ID: 5, Data: []byte("five")}}, base))
+	ok(t, s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 5, Data: []byte("five again")}, {ID: 9, Data: []byte("nine")}}, base.Add(time.Second)))
+	ok(t, s.Ingest(ctx, "42", []store.InboxEntry{{ID: 6, Data: []byte("six")}}, base.Add(2*time.Second)))
+	got := get(s.Inbox(ctx, "-100", 10))(t)
+	if !reflect.DeepEqual(ids(got), []int64{5, 7, 9}) || string(got[0].Data) != "five" || string(got[1].Data) != "seven:\x00" {
+		t.Fatalf("inbox = %v", ids(got))
+	}
+	if got := get(s.Inbox(ctx, "-100", 2))(t); len(got) != 2 {
+		t.Fatalf("Inbox(2) = %d entries", len(got))
+	}
+	if at, _ := must2(t)(s.NextChat(ctx)); !at.Equal(base) {
+		t.Fatalf("next chat due at %v, want %v (the first ingest)", at, base)
+	}
+
+	// Claims: the earliest due first, each chat to one taker.
+	claims := get(s.ClaimChats(ctx, base.Add(time.Second), 30*time.Second, 10))(t)
+	if got := tables(claims); !reflect.DeepEqual(got, []string{"-100"}) {
+		t.Fatalf("claimed %v, want [-100] (42 is due later)", got)
+	}
+	if again := get(s.ClaimChats(ctx, base.Add(5*time.Second), 30*time.Second, 10))(t); !reflect.DeepEqual(tables(again), []string{"42"}) {
+		t.Fatalf("claimed %v, want [42]: -100 is leased", tables(again))
+	}
+	// An ingest into a claimed chat keeps the claim.
+	ok(t, s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 11, Data: []byte("eleven")}}, base.Add(6*time.Second)))
+	if c := get(s.ClaimChats(ctx, base.Add(7*time.Second), 30*time.Second, 10))(t); len(c) != 0 {
+		t.Fatalf("claimed %v while both chats are leased", tables(c))
+	}
+	for _, id := range []int64{5, 7, 9} {
+		ok(t, s.Handled(ctx, "-100", id))
+	}
+	ok(t, s.Handled(ctx, "-100", 5)) // twice is harmless
+	// Released with an update still waiting: due again at once.
+	ok(t, s.ReleaseChat(ctx, claims[0], time.Time{}, base.Add(8*time.Second)))
+	c2 := get(s.ClaimChats(ctx, base.Add(8*time.Second), 30*time.Second, 10))(t)
+	if !reflect.DeepEqual(tables(c2), []string{"-100"}) {
+		t.Fatalf("claimed %v after a release with an entry left, want [-100]", tables(c2))
+	}
+	// A stale claim's release changes nothing.
+	ok(t, s.ReleaseChat(ctx, claims[0], time.Time{}, base.Add(9*time.Second)))
+	if c := get(s.ClaimChats(ctx, base.Add(9*time.Second), 30*time.Second, 10))(t); len(c) != 0 {
+		t.Fatalf("a stale release freed the chat: %v", tables(c))
+	}
+	ok(t, s.Handled(ctx, "-100", 11))
+	if got := get(s.Inbox(ctx, "-100", 10))(t); len(got) != 0 {
+		t.Fatalf("inbox after all handled = %v", ids(got))
+	}
+	// Released empty: gone from the due set; released with a time: due then.
+	ok(t, s.ReleaseChat(ctx, c2[0], time.Time{}, base.Add(10*time.Second)))
+	c3 := get(s.ClaimChats(ctx, base.Add(40*time.Second), 30*time.Second, 10))(t)
+	if !reflect.DeepEqual(tables(c3), []string{"42"}) {
+		t.Fatalf("claimed %v after the lease ran out, want [42] (a crashed taker's chat)", tables(c3))
+	}
+	ok(t, s.ReleaseChat(ctx, c3[0], base.Add(50*time.Second), base.Add(41*time.Second)))
+	if c := get(s.ClaimChats(ctx, base.Add(49*time.Second), 30*time.Second, 10))(t); len(c) != 0 {
+		t.Fatalf("claimed %v before the retry time", tables(c))
+	}
+	if c := get(s.ClaimChats(ctx, base.Add(50*time.Second), 30*time.Second, 10))(t); !reflect.DeepEqual(tables(c), []string{"42"}) {
+		t.Fatalf("claimed %v at the retry time, want [42]", tables(c))
+	}
+	// An empty ingest writes nothing.
+	ok(t, s.Ingest(ctx, "7", nil, base))
+	if got := get(s.Inbox(ctx, "7", 10))(t); len(got) != 0 {
+		t.Fatalf("empty ingest left %v", got)
+	}
 }
 
 // testConcurrentCAS has workers increment one counter through

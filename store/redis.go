@@ -30,6 +30,8 @@ import (
 //	P ptr:{K}       string pointer value
 //	P rate:{K}      zset   sliding-window log of allowed events (µs)
 //	P rate:{K}:meta hash   seq = member counter, until = blocked until (µs)
+//	P in:{C}        zset   a chat's updates waiting to be applied (inbox_redis.go)
+//	P inbox         zset   chat → when its inbox is due (ms)
 //
 // All keys of one table carry the hash tag {T}, so in Redis Cluster they live
 // in one slot and Commit can touch them in one script. The wake set lives in
@@ -50,6 +52,7 @@ type Redis struct {
 	allow   *redis.Script
 	turn    *redis.Script
 	block   *redis.Script
+	ingest  *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
@@ -66,6 +69,7 @@ func NewRedis(c redis.UniversalClient, prefix string) *Redis {
 		allow:   redis.NewScript(allowScript),
 		turn:    redis.NewScript(turnScript),
 		block:   redis.NewScript(blockScript),
+		ingest:  redis.NewScript(ingestScript),
 	}
 }
 
@@ -170,7 +174,7 @@ func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64, view 
 // commitScript applies one Change with compare-and-set on the version.
 //
 // KEYS[1] rec, KEYS[2] upd, KEYS[3] dirty, KEYS[4] out, KEYS[5] outseq, KEYS[6] msg
-// ARGV[1] expected version (0 = create)
+// ARGV[1] expected version (0 = create; -1 = only queue: no state, no CAS)
 // ARGV[2] state bytes
 // ARGV[3] update id (0 = none)
 // ARGV[4] update retention in ms
@@ -188,11 +192,14 @@ if upd > 0 and redis.call('ZSCORE', KEYS[2], ARGV[3]) then
   return -2
 end
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if cur ~= tonumber(ARGV[1]) then
-  return -1
+local ver = cur
+if tonumber(ARGV[1]) >= 0 then
+  if cur ~= tonumber(ARGV[1]) then
+    return -1
+  end
+  ver = cur + 1
+  redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', ver)
 end
-local ver = cur + 1
-redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', ver)
 if upd > 0 then
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -211,7 +218,9 @@ for i = 9 + n + f, #ARGV do
   local id = redis.call('INCR', KEYS[5])
   redis.call('ZADD', KEYS[4], id, string.format('%d:', id) .. ARGV[i])
 end
-redis.call('PUBLISH', ARGV[7], string.format('%d:', ver) .. ARGV[8])
+if ver ~= cur then
+  redis.call('PUBLISH', ARGV[7], string.format('%d:', ver) .. ARGV[8])
+end
 return ver
 `
 
@@ -221,6 +230,9 @@ return ver
 func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, error) {
 	if err := checkTable(table); err != nil {
 		return 0, err
+	}
+	if c.OnlyQueue {
+		c.Version, c.Data, c.Dirty, c.Forget = -1, nil, nil, nil
 	}
 	args := make([]any, 0, 8+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
 	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget),

@@ -60,6 +60,13 @@ type Change struct {
 	// Forget names views whose message records (see SetMessage) are
 	// deleted with the change, so the next delivery posts them anew.
 	Forget []string
+	// OnlyQueue makes a change that only appends Outbox, records UpdateID
+	// and applies WakeAt: the state, its version, the views and the
+	// message records are left as they are, with no compare-and-set (Data,
+	// Version, Dirty and Forget are ignored), and Commit returns the
+	// current version. It is for what a chat is told without any table
+	// changing: a reply, a rules page turned, a settled question.
+	OnlyQueue bool
 }
 
 // Envelope is one queued announcement; IDs increase per table.

@@ -186,8 +186,9 @@ func (h *Harness) Start() error {
 	}
 	h.cancel = cancel
 	h.Bot = b
-	h.done.Add(2)
+	h.done.Add(3)
 	go func() { defer h.done.Done(); b.RunWorker(ctx) }()
+	go func() { defer h.done.Done(); b.RunInbox(ctx) }()
 	go func() {
 		defer h.done.Done()
 		b.Poll(ctx, &bot.Poller{APIURL: h.Srv.URL, Token: Token, Timeout: time.Second})

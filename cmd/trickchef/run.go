@@ -338,6 +338,8 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	}
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- b.RunWorker(ctx) }()
+	inboxDone := make(chan error, 1)
+	go func() { inboxDone <- b.RunInbox(ctx) }()
 	if cfg.WebhookURL != "" {
 		err = serveWebhook(ctx, cfg, b, tg, mux)
 	} else {
@@ -349,6 +351,7 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 		shutdown(ops)
 	}
 	<-workerDone
+	<-inboxDone
 	return err
 }
 
