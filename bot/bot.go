@@ -78,6 +78,11 @@ type Limits struct {
 	// would land in the same second of Telegram's as the next one.
 	GlobalPerSecond int
 	GlobalSlice     time.Duration
+	// PressesPerSecond and PressBurst bound one user's presses and
+	// commands (default 8 a second, 16 at once): past them the bot answers
+	// «not so fast» and the update never reaches the store (flood.go).
+	PressesPerSecond float64
+	PressBurst       int
 }
 
 // DefaultConfig is the configuration a bot runs with when nothing is set:
@@ -113,6 +118,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.Limits.GlobalPerSecond == 0 {
 		c.Limits.GlobalPerSecond = 25
+	}
+	if c.Limits.PressesPerSecond <= 0 {
+		c.Limits.PressesPerSecond = 8
+	}
+	if c.Limits.PressBurst <= 0 {
+		c.Limits.PressBurst = 16
 	}
 	if c.Limits.GlobalSlice == 0 {
 		c.Limits.GlobalSlice = 200 * time.Millisecond
@@ -244,7 +255,7 @@ func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot 
 		answered: func(time.Duration) {},
 
 		inboxKick:    make(chan struct{}, 1),
-		flood:        newFloodGate(),
+		flood:        newFloodGate(cfg.Limits.PressesPerSecond, cfg.Limits.PressBurst),
 		floodAnswers: make(chan struct{}, 16),
 	}
 	for _, o := range opts {

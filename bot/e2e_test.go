@@ -11,6 +11,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -28,6 +29,16 @@ type harness struct{ *bottest.Test }
 func newHarness(t *testing.T, turnTimeout time.Duration) *harness {
 	t.Helper()
 	return &harness{bottest.NewTest(t, allGames(), turnTimeout)}
+}
+
+// newFloodHarness is newHarness whose bot limits each person's presses as
+// in production (Telegram's limits stay scaled): for tests of a flood.
+func newFloodHarness(t *testing.T, turnTimeout time.Duration) *harness {
+	t.Helper()
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	return &harness{bottest.NewTestLimits(t, st, allGames(), turnTimeout, func(l *bot.Limits) {
+		l.PressesPerSecond, l.PressBurst = 0, 0 // the defaults
+	})}
 }
 
 var (

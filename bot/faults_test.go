@@ -355,10 +355,11 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 // TestFiftyPressesOfOneButtonAtOnce presses the player's move button fifty
 // times at once: thirty times by the player (in their private chat) and
 // twenty times by four strangers (on the group table, with the same data).
-// Exactly one press may be applied; every press must be answered.
+// Exactly one press may be applied; every press must be answered (the
+// player's flood, past the first presses, as too fast).
 func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, time.Minute)
+	h := newFloodHarness(t, time.Minute)
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	c := h.MustBegin(h.Srv.NewUser("Вера"))

@@ -6,12 +6,14 @@ import (
 )
 
 // floodGate keeps one user's presses and commands from costing everyone
-// else: each user has a bucket of floodBurst that refills at floodRate a
-// second, and what comes with the bucket empty is refused before it
-// reaches the store. A person pressing fast (a real-time game, a page
-// turned twice) stays well inside it. It lives in the process: a replica
-// limits what it fetches.
+// else: each user has a bucket of burst that refills at rate a second
+// (Limits.PressesPerSecond, PressBurst), and what comes with the bucket
+// empty is refused before it reaches the store. A person pressing fast (a
+// real-time game, a page turned twice) stays well inside it. It lives in
+// the process: a replica limits what it fetches.
 type floodGate struct {
+	rate, burst float64
+
 	mu    sync.Mutex
 	users map[int64]*bucket
 	swept time.Time
@@ -22,14 +24,12 @@ type bucket struct {
 	at     time.Time
 }
 
-const (
-	floodRate  = 8  // presses and commands a second, sustained
-	floodBurst = 16 // at once
-	// floodUsers bounds the users remembered; past it, idle ones go first.
-	floodUsers = 100_000
-)
+// floodUsers bounds the users remembered; past it, idle ones go first.
+const floodUsers = 100_000
 
-func newFloodGate() *floodGate { return &floodGate{users: map[int64]*bucket{}} }
+func newFloodGate(rate float64, burst int) *floodGate {
+	return &floodGate{rate: rate, burst: float64(burst), users: map[int64]*bucket{}}
+}
 
 // allow takes one token of user's bucket; user 0 (no sender) always passes.
 func (f *floodGate) allow(user int64, now time.Time) bool {
@@ -41,10 +41,10 @@ func (f *floodGate) allow(user int64, now time.Time) bool {
 	f.sweep(now)
 	b, ok := f.users[user]
 	if !ok {
-		b = &bucket{tokens: floodBurst, at: now}
+		b = &bucket{tokens: f.burst, at: now}
 		f.users[user] = b
 	}
-	b.tokens = min(floodBurst, b.tokens+now.Sub(b.at).Seconds()*floodRate)
+	b.tokens = min(f.burst, b.tokens+now.Sub(b.at).Seconds()*f.rate)
 	b.at = now
 	if b.tokens < 1 {
 		return false
@@ -56,7 +56,7 @@ func (f *floodGate) allow(user int64, now time.Time) bool {
 // sweep forgets users whose bucket is full again (they are as new), every
 // few seconds or when too many are remembered, so memory stays bounded.
 func (f *floodGate) sweep(now time.Time) {
-	full := time.Duration(float64(time.Second) * floodBurst / floodRate)
+	full := time.Duration(float64(time.Second) * f.burst / f.rate)
 	if now.Sub(f.swept) < 10*time.Second && len(f.users) < floodUsers {
 		return
 	}

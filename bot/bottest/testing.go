@@ -36,6 +36,9 @@ func ScaledLimits() (telegramtest.Limits, bot.Limits) {
 		PrivateInterval: 1600 * time.Millisecond / Speedup,
 		GlobalPerSecond: 25 * Speedup,
 		GlobalSlice:     200 * time.Millisecond / Speedup,
+		// People press at Speedup times their pace too.
+		PressesPerSecond: 8 * Speedup,
+		PressBurst:       16 * Speedup,
 	}
 	return fake, ours
 }
@@ -60,7 +63,17 @@ func NewTest(t testing.TB, games []bot.Game, turnTimeout time.Duration) *Test {
 // NewTestOn is NewTest over a given Redis store.
 func NewTestOn(t testing.TB, st *store.Redis, games []bot.Game, turnTimeout time.Duration) *Test {
 	t.Helper()
+	return NewTestLimits(t, st, games, turnTimeout, nil)
+}
+
+// NewTestLimits is NewTestOn whose bot's scaled limits adjust changes
+// first (a test of the flood limits puts them back to a person's pace).
+func NewTestLimits(t testing.TB, st *store.Redis, games []bot.Game, turnTimeout time.Duration, adjust func(*bot.Limits)) *Test {
+	t.Helper()
 	fake, ours := ScaledLimits()
+	if adjust != nil {
+		adjust(&ours)
+	}
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
 	h := &Test{
