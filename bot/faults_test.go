@@ -443,8 +443,8 @@ func TestFiftyPressesOfOneButtonAtOnce(t *testing.T) {
 }
 
 // TestRepeatedCoinChoiceIsAnswered presses a coin button whose choice is
-// already made: what a double tap on «🪙+2», or a tap on «🪙0» when no
-// coins are chosen, sends. Nothing changes, but the press must be answered
+// already made: what a double tap on «✖️ Без монет» sends (the second
+// finds no coins chosen). Nothing changes, but the press must be answered
 // and the bot must go on handling updates.
 func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
 	t.Parallel()

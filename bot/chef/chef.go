@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/game"
@@ -534,7 +536,8 @@ func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int
 	b.WriteString(l.T("chef.hand_mine", "Menu", chefFront(me.Cards)) + "\n")
 	if v.Next != v.Seat {
 		nx := v.Seats[v.Next]
-		b.WriteString(l.T("chef.hand_next", "Name", bot.SeatName(t, v.Next), "Dishes", l.T("chef.dishes", "Count", nx.Dishes),
+		// Colours, not dishes: a duplicate does not bring a menu closer.
+		b.WriteString(l.T("chef.hand_next", "Name", bot.SeatName(t, v.Next), "Colours", l.T("chef.colours", "Count", nx.Colours),
 			"Menu", chefFront(nx.Cards)) + "\n")
 	}
 	b.WriteString(l.T("chef.hand_top", "Card", chefCardText(l, v.DiscardTop)) + "\n")
@@ -625,7 +628,7 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 	if v.Step == ce.StepDrawn {
 		lines = append(lines, l.T(chefDrawnKey(v), "Card", chefCardAcc(l, v.Drawn)))
 	} else {
-		lines = append(lines, l.T("chef.hand_turn"))
+		lines = append(lines, chefTurnPrompt(l, v))
 	}
 	switch {
 	case slices.Contains(v.Legal, ce.AnnounceAction()):
@@ -690,6 +693,53 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.end"), ce.EndAction())}})
 	}
 	return strings.Join(lines, "\n"), kb
+}
+
+// chefTurnPrompt is the line at the start of a turn, naming only the moves
+// the keyboard offers, in its order: taking the discard's top, drawing,
+// playing an action card (by name when only one can be played),
+// discarding a duplicate. Announcing has a line of its own.
+func chefTurnPrompt(l bot.Loc, v ce.SeatView) string {
+	var moves []string
+	if slices.Contains(v.Legal, ce.TakeAction()) {
+		if v.DiscardTop == ce.Addition {
+			moves = append(moves, l.T("chef.move.take_bill"))
+		} else {
+			moves = append(moves, l.T("chef.move.take", "Card", chefDishEmoji(v.DiscardTop)))
+		}
+	}
+	if slices.Contains(v.Legal, ce.DrawAction()) {
+		moves = append(moves, l.T("chef.move.draw"))
+	}
+	var plays []ce.Card
+	for _, a := range v.Legal {
+		if m, ok := ce.DecodeAction(a); ok && m.Kind == ce.KindPlay && !slices.Contains(plays, m.Card) {
+			plays = append(plays, m.Card)
+		}
+	}
+	switch {
+	case len(plays) == 1:
+		moves = append(moves, l.T("chef.move.play", "Card", chefCardAcc(l, plays[0])))
+	case len(plays) > 1:
+		moves = append(moves, l.T("chef.move.play_any"))
+	}
+	if len(chefFlowActions(v.Legal, chefFlowDiscard)) > 0 {
+		moves = append(moves, l.T("chef.move.discard"))
+	}
+	if len(moves) == 0 {
+		return l.T("chef.hand_turn_only")
+	}
+	list := moves[0]
+	if n := len(moves); n > 1 {
+		list = l.T("chef.move.or", "List", strings.Join(moves[:n-1], ", "), "Last", moves[n-1])
+	}
+	return l.T("chef.hand_turn", "Moves", upperFirst(list))
+}
+
+// upperFirst capitalises a sentence built from lower-case parts.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // chefDrawnKey is the line after a draw, naming only what the keyboard

@@ -73,6 +73,13 @@ func TestGoldenChef(t *testing.T) {
 		tab.Seats[3].Timeouts = 2 // the bot plays for Дима
 		golden.Check(t, "chef_mid", golden.Render(t, g, tab, nil))
 	})
+	t.Run("turn", func(t *testing.T) {
+		// Оля may take the discard's top, draw, play her Диета and discard
+		// her second 🍤: the turn's line names all four; Серёжа, next,
+		// has three dishes of two colours.
+		tab, _ := chefDeal(t, 3, nil, "0:oorpD 1:rrg 2:b discard:n pile:go")
+		golden.Check(t, "chef_turn", golden.Render(t, g, tab, nil))
+	})
 	t.Run("announced", func(t *testing.T) {
 		// Оля announced «Счёт!» and drew a Chef onto her complete menu:
 		// she may redraw, play the Chef, discard a dish or end the turn.

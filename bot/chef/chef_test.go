@@ -364,7 +364,7 @@ func TestChefTexts(t *testing.T) {
 		t.Errorf("errorKey: %s", k)
 	}
 	// Russian counts take three forms (1, 2, 5), and 21 takes 1's.
-	for _, key := range []string{"chef.dishes", "chef.colours", "chef.surplus"} {
+	for _, key := range []string{"chef.colours", "chef.surplus"} {
 		one, few, many := cat.T("ru", key, "Count", 1), cat.T("ru", key, "Count", 2), cat.T("ru", key, "Count", 5)
 		if strings.TrimPrefix(one, "1") == strings.TrimPrefix(few, "2") || strings.TrimPrefix(few, "2") == strings.TrimPrefix(many, "5") ||
 			strings.TrimPrefix(cat.T("ru", key, "Count", 21), "21") != strings.TrimPrefix(one, "1") {
@@ -447,5 +447,102 @@ func TestChefDrawnLineSaysWhatTheButtonsDo(t *testing.T) {
 	}
 	if seen["chef.hand_drawn_unplayable_keep"] == 0 || len(seen) < 3 {
 		t.Fatalf("drawn lines met: %v; want the unplayable card with nothing to discard among three", seen)
+	}
+}
+
+// TestChefTurnLineSaysWhatTheButtonsDo plays random games and checks, at
+// every start of a turn, that the line above the buttons names exactly the
+// moves the buttons make (it named all four when only drawing was
+// offered), and that the next player's line counts their colours, not
+// their dishes with duplicates.
+func TestChefTurnLineSaysWhatTheButtonsDo(t *testing.T) {
+	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	var drawOnly, several, duplicates int
+	for k := 0; k < 12; k++ {
+		n := ce.MinPlayers + k%(ce.MaxPlayers-ce.MinPlayers+1)
+		tab, st := chefTestTable(t, n, nil, uint64(9000+k))
+		r := rand.New(rand.NewPCG(uint64(k), 5))
+		for !st.Over() {
+			seat := int(st.ToAct()[0])
+			v := st.SeatView(game.Seat(seat))
+			if v.Step != ce.StepDrawn && len(v.Legal) > 0 {
+				text := strings.ToLower(chefGame{}.RenderSeat(l, tab.View(), st, seat).Text)
+				var take, draw, discard bool
+				var plays []ce.Card
+				for a := range chefReachable(t, l, tab, st, seat) {
+					m, _ := ce.DecodeAction(a)
+					switch m.Kind {
+					case ce.KindTake:
+						take = true
+					case ce.KindDraw:
+						draw = true
+					case ce.KindDiscard:
+						discard = true
+					case ce.KindPlay:
+						if !slices.Contains(plays, m.Card) {
+							plays = append(plays, m.Card)
+						}
+					}
+				}
+				want := map[string]bool{
+					l.T("chef.move.draw"):     draw,
+					l.T("chef.move.discard"):  discard,
+					l.T("chef.move.play_any"): len(plays) > 1,
+				}
+				if v.DiscardTop == ce.Addition {
+					want[l.T("chef.move.take_bill")] = take
+				} else {
+					want[l.T("chef.move.take", "Card", chefDishEmoji(v.DiscardTop))] = take
+				}
+				for c := ce.Hangover; c <= ce.ChefCard; c++ {
+					want[l.T("chef.move.play", "Card", chefCardAcc(l, c))] = len(plays) == 1 && plays[0] == c
+				}
+				for move, offered := range want {
+					if strings.Contains(text, strings.ToLower(move)) != offered {
+						t.Fatalf("take %v, draw %v, plays %v, discard %v: «%s» named %v:\n%s",
+							take, draw, plays, discard, move, !offered, text)
+					}
+				}
+				moves := len(plays)
+				for _, b := range []bool{take, draw, discard} {
+					if b {
+						moves++
+					}
+				}
+				switch {
+				case moves == 1 && draw:
+					drawOnly++
+				case moves > 2:
+					several++
+				}
+				if v.Next != v.Seat {
+					nx := v.Seats[v.Next]
+					colours := 0
+					for c := ce.Starter; c <= ce.Drink; c++ {
+						if nx.Cards[c] > 0 {
+							colours++
+						}
+					}
+					if colours != nx.Dishes {
+						duplicates++
+					}
+					line := l.T("chef.hand_next", "Name", bot.SeatName(tab.View(), v.Next),
+						"Colours", l.T("chef.colours", "Count", colours), "Menu", chefFront(nx.Cards))
+					if !strings.Contains(text, strings.ToLower(line)) {
+						t.Fatalf("next player with %d dishes of %d colours: no %q in\n%s", nx.Dishes, colours, line, text)
+					}
+				}
+			}
+			legal := st.Legal(game.Seat(seat))
+			if err := st.Apply(game.Seat(seat), legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+			tab.Seats[seat].Nonce++
+			golden.Sync(t, tab, st)
+		}
+	}
+	if drawOnly == 0 || several == 0 || duplicates == 0 {
+		t.Fatalf("turns met: %d with only the draw, %d with three moves or more, %d with a next player holding duplicates; want some of each",
+			drawOnly, several, duplicates)
 	}
 }

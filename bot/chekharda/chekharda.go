@@ -241,8 +241,9 @@ func chekhardaEvent(l bot.Loc, t bot.TableView, e ck.Event) string {
 	name := bot.SeatName(t, e.Seat)
 	switch e.Type {
 	case ck.EventSteal:
+		// The victim loses this kind's set only, and may hold others.
 		return l.T("chekharda.ev.steal", "Name", name, "Set", chekhardaSet(e.Kind, e.N), "Victim", bot.SeatName(t, e.Victim),
-			"Kind", chekhardaKindName(l, e.Kind))
+			"Kind", chekhardaKindName(l, e.Kind), "Emoji", e.Kind.Emoji())
 	case ck.EventAdd:
 		return l.T("chekharda.ev.add", "Name", name, "Emoji", e.Kind.Emoji(), "Set", chekhardaSet(e.Kind, e.Size))
 	case ck.EventLay:

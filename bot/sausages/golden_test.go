@@ -30,6 +30,23 @@ func TestGoldenSausages(t *testing.T) {
 		before := golden.PlayRandom(t, g, tab, st, 100000, 4)
 		golden.Check(t, "sausages_over", golden.Render(t, g, tab, before))
 	})
+	for _, at := range []struct {
+		name  string
+		phase ss.Phase
+	}{{"attempt", ss.PhaseAttempt}, {"pick", ss.PhasePick}} {
+		// An attempt under way (the challenger asked whose top card to
+		// open next) and the blind pick after a boot of another player.
+		t.Run(at.name, func(t *testing.T) {
+			tab, st := golden.Table(t, g, 4, 0, "", 24, nil)
+			golden.PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(24, 1)), func(_ int, s game.State) bool {
+				return !s.Over() && s.(*ss.State).PublicView().Phase != at.phase
+			})
+			if st.Over() {
+				t.Fatalf("no %s phase met", at.name)
+			}
+			golden.Check(t, "sausages_"+at.name, golden.Render(t, g, tab, nil))
+		})
+	}
 	t.Run("attempts", func(t *testing.T) {
 		// The group's announcements after an attempt: a success (with
 		// bids of one and of several cards), a boot of another player,

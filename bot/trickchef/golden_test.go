@@ -1,11 +1,15 @@
 package trickchef_test
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/game"
+	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
 func TestGoldenTrickchef(t *testing.T) {
@@ -21,6 +25,22 @@ func TestGoldenTrickchef(t *testing.T) {
 		tab.Event = &bot.Event{Key: "event.timeout", Seat: 1} // and just did
 		tab.Seats[0].Draft = []int{1}
 		golden.Check(t, "trickchef_mid", golden.Render(t, g, tab, nil))
+	})
+	t.Run("trumps", func(t *testing.T) {
+		// Two trump suits, and a last trick with coins on their −2 side.
+		tab, st := golden.Table(t, g, 4, 0, "", 14, nil)
+		golden.PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(14, 2)), func(_ int, s game.State) bool {
+			v := s.(*tc.State).PublicView()
+			if s.Over() {
+				return false
+			}
+			minus := v.LastTrick != nil && slices.ContainsFunc(v.LastTrick.Cards, func(p tc.Played) bool { return p.Coins < 0 })
+			return !(len(v.Trumps) == 2 && minus && v.Phase == tc.PhasePlay)
+		})
+		if st.Over() {
+			t.Fatal("no position with two trumps after minus coins")
+		}
+		golden.Check(t, "trickchef_trumps", golden.Render(t, g, tab, nil))
 	})
 	t.Run("over", func(t *testing.T) {
 		tab, st := golden.Table(t, g, 4, 0, "", 13, nil)

@@ -1,7 +1,6 @@
 package trickchef
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/trickchef/trickchef/bot"
@@ -58,7 +57,7 @@ func playedPicture(l bot.Loc, t bot.TableView, p tc.Played) bot.Card {
 	c := cardPicture(l, p.Card)
 	c.Note = bot.SeatPlainName(t, p.Seat)
 	if p.Coins != 0 {
-		c.Note += fmt.Sprintf(" · %+d → %d", 2*p.Coins, p.Effective)
+		c.Note += " · " + signed(2*p.Coins) + " → " + number(p.Effective)
 	}
 	return c
 }
@@ -200,7 +199,7 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		for _, h := range keys.cards {
 			c := cardPicture(l, h.card)
 			if keys.mod != 0 {
-				c.Note = fmt.Sprintf("→ %d", h.card.Value+2*keys.mod)
+				c.Note = "→ " + number(h.card.Value+2*keys.mod)
 			}
 			// An unplayable card still presses: the refusal says why.
 			c.Act = bot.ActionButton(t, seat, cardText(h.card), h.action).Data

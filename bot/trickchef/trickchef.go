@@ -5,7 +5,6 @@ package trickchef
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -88,13 +87,14 @@ func (trickchefGame) Observe(memory []byte, st game.State) []byte {
 }
 
 // Draft keeps the coins chosen for the next card: one value, from −coins
-// to +coins; 0 clears the choice.
-func (trickchefGame) Draft(st game.State, seat game.Seat, _ []int, coins int) ([]int, bool) {
+// to +coins; 0 clears the choice, and so does pressing the chosen value
+// again (a player undoes a choice where they made it).
+func (trickchefGame) Draft(st game.State, seat game.Seat, current []int, coins int) ([]int, bool) {
 	have := st.(*tc.State).PublicView().Seats[seat].Coins
 	switch {
 	case coins < -have || coins > have:
 		return nil, false
-	case coins == 0:
+	case coins == 0, len(current) == 1 && current[0] == coins:
 		return nil, true
 	}
 	return []int{coins}, true
@@ -132,13 +132,30 @@ func cardsText(cs []tc.Card) string {
 	return strings.Join(parts, " ")
 }
 
-// playedText shows a card with its coins: "🟥9 +4 → 13".
+// playedText shows a card with its coins: "🟥9 +4 → 13", "🟥3 −4 → −1".
 func playedText(p tc.Played) string {
 	s := cardText(p.Card)
 	if p.Coins != 0 {
-		s += fmt.Sprintf(" %+d → %d", 2*p.Coins, p.Effective)
+		s += " " + signed(2*p.Coins) + " → " + number(p.Effective)
 	}
 	return s
+}
+
+// number writes n with a real minus sign (−2, not the hyphen of -2), as
+// every value a player reads is printed.
+func number(n int) string {
+	if n < 0 {
+		return "−" + strconv.Itoa(-n)
+	}
+	return strconv.Itoa(n)
+}
+
+// signed writes n with its sign, a real minus for negatives: "+2", "−2".
+func signed(n int) string {
+	if n > 0 {
+		return "+" + strconv.Itoa(n)
+	}
+	return number(n)
 }
 
 func suitsText(ss []tc.Suit) string {
@@ -170,6 +187,9 @@ func trumpLine(l bot.Loc, v tc.Public) string {
 	}
 	if len(v.Trumps) == len(v.Suits) {
 		return l.T("trickchef.trump_all")
+	}
+	if len(v.Trumps) > 1 {
+		return l.T("trickchef.trumps", "Suits", suitsText(v.Trumps))
 	}
 	return l.T("trickchef.trump", "Suits", suitsText(v.Trumps))
 }
@@ -240,12 +260,11 @@ func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bo
 	return bot.Message{Text: b.String(), Keyboard: kb}
 }
 
+// lastTrickText says who took the last trick, then who played which card
+// (the arrow only ever means a card's value with its coins), then the chef
+// and the income it brought.
 func lastTrickText(l bot.Loc, t bot.TableView, lt *tc.TrickResult) string {
-	var cards []string
-	for _, p := range lt.Cards {
-		cards = append(cards, playedText(p))
-	}
-	s := l.T("trickchef.last_trick", "Cards", strings.Join(cards, ", "), "Winner", bot.SeatName(t, lt.Winner))
+	s := l.T("trickchef.last_trick", "Cards", trickText(t, lt.Cards), "Winner", bot.SeatName(t, lt.Winner))
 	if lt.ChefChosen {
 		s += "\n" + l.T("trickchef.last_chef", "Name", bot.SeatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit))
 	} else {
@@ -255,6 +274,16 @@ func lastTrickText(l bot.Loc, t bot.TableView, lt *tc.TrickResult) string {
 		s += "\n" + l.T("trickchef.last_income", "Names", bot.SeatNames(t, lt.Income))
 	}
 	return s
+}
+
+// trickText names each card of a trick with the seat that played it:
+// "Оля 🟩3, Маша 🟦10 −2 → 8".
+func trickText(t bot.TableView, cards []tc.Played) string {
+	parts := make([]string, len(cards))
+	for i, p := range cards {
+		parts[i] = bot.SeatName(t, p.Seat) + " " + playedText(p)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
@@ -278,11 +307,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		b.WriteString(trumpLine(l, v.Public) + "\n")
 		b.WriteString(poolLine(l, v.Public) + "\n")
 		if len(v.CurrentTrick) > 0 {
-			var cards []string
-			for _, p := range v.CurrentTrick {
-				cards = append(cards, bot.SeatName(t, p.Seat)+" "+playedText(p))
-			}
-			b.WriteString(l.T("trickchef.hand_trick", "Cards", strings.Join(cards, ", ")) + "\n")
+			b.WriteString(l.T("trickchef.hand_trick", "Cards", trickText(t, v.CurrentTrick)) + "\n")
 		}
 	}
 	b.WriteString(l.T("trickchef.hand_mine", "Coins", l.T("count.coins", "Count", me.Coins), "Chefs", chefsText(me.Chefs)) + "\n")
@@ -312,7 +337,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		for _, h := range keys.cards {
 			label := cardText(h.card)
 			if keys.mod != 0 {
-				label += fmt.Sprintf("→%d", h.card.Value+2*keys.mod)
+				label += "→" + number(h.card.Value+2*keys.mod)
 			}
 			if !h.playable {
 				label = "(" + label + ")"
@@ -342,7 +367,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 }
 
 func coinsChosenText(l bot.Loc, mod int) string {
-	return l.T("trickchef.hand_coins_chosen", "Delta", fmt.Sprintf("%+d", 2*mod), "Coins", l.T("count.coins", "Count", abs(mod)))
+	return l.T("trickchef.hand_coins_chosen", "Delta", signed(2*mod), "Coins", l.T("count.coins", "Count", abs(mod)))
 }
 
 // seatKeys are a seat's buttons while the game runs, shared by its chat
@@ -372,7 +397,8 @@ type coinKey struct {
 }
 
 func seatKeysOf(l bot.Loc, t bot.TableView, v tc.SeatView, seat int) seatKeys {
-	k := seatKeys{info: bot.InfoButton(t, seat, l.T("trickchef.won_button", "Count", len(v.Won)))}
+	// The button counts tricks, as the table does; its alert lists their cards.
+	k := seatKeys{info: bot.InfoButton(t, seat, l.T("trickchef.won_button", "Count", v.Seats[seat].TricksWon))}
 	if v.ToAct != game.Seat(seat) {
 		return k
 	}
@@ -398,21 +424,22 @@ func seatKeysOf(l bot.Loc, t bot.TableView, v tc.SeatView, seat int) seatKeys {
 		for _, c := range v.Hand {
 			k.cards = append(k.cards, handKey{card: c, playable: playable[c], action: tc.PlayAction(c, k.mod)})
 		}
-		k.coins = coinKeys(t, seat, me.Coins, k.mod)
+		k.coins = coinKeys(l, t, seat, me.Coins, k.mod)
 	}
 	return k
 }
 
 // coinKeys let a player choose the coins for the next card in one tap:
-// +2, +4, … and −2, −4, … up to the coins they hold, and 0 to reset.
-func coinKeys(t bot.TableView, seat, coins, chosen int) [][]coinKey {
+// +2, +4, … and −2, −4, … up to the coins they hold (pressing the chosen
+// one again clears it), and, once chosen, a button that says it clears.
+func coinKeys(l bot.Loc, t bot.TableView, seat, coins, chosen int) [][]coinKey {
 	if coins == 0 {
 		return nil
 	}
 	key := func(k int) coinKey {
-		label := fmt.Sprintf("🪙%+d", 2*k)
+		label := "🪙" + signed(2*k)
 		if k == 0 {
-			label = "🪙0"
+			label = l.T("trickchef.coins_none")
 		}
 		return coinKey{value: k, button: bot.DraftButton(t, seat, label, k)}
 	}
