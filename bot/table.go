@@ -36,7 +36,7 @@ type Table struct {
 	Kind    string `json:"kind,omitempty"`
 	Creator int64  `json:"creator,omitempty"`
 	Seats   []Seat `json:"seats,omitempty"`
-	// Options are the game's lobby settings by key (see option); the game
+	// Options are the game's lobby settings by key (see OptionGame); the game
 	// validates them.
 	Options map[string]int `json:"opts,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
@@ -76,7 +76,7 @@ type Seat struct {
 	// before the seat's last action is recognised as stale.
 	Nonce int `json:"nonce"`
 	// Draft is the choice in progress on the seat's keyboard, composed in
-	// several presses into one action (see withDrafts).
+	// several presses into one action (see DraftGame).
 	Draft []int `json:"draft,omitempty"`
 	// Due is when the bot acts for this seat: a person's turn deadline, or
 	// a robot's moment to move. Zero while the seat has nothing to do.

@@ -18,7 +18,7 @@ import (
 // state after its reaction time, as a person would (in real time it must
 // not grab a set a few milliseconds after it appeared); the system's timer
 // restarts with every move too, so "deal after a quiet pause" means what
-// it says. Without the withClocks capability a person has
+// it says. Without the ClockGame capability a person has
 // TurnTimeout, a robot (or a person the bot plays for) AIDelay, and the
 // system moves at once.
 
