@@ -502,6 +502,9 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		switch {
 		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
 			j.prio, j.patience = prioPrompt, promptPatience
+		case j.m.Lazy && rec.ID != 0 && rec.Ping:
+			// The message that asked for the move confirms it: the
+			// player is looking at it (handPatience).
 		case j.m.Lazy:
 			// A waiting player's hand, shown for the first time (later
 			// ones wait for their turn, below): wanted before their turn,
@@ -513,12 +516,13 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if rec.shows(j.m) && rec.Gen == j.gen {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == PhasePlaying && !back {
-		// The player is waiting: their last message stays as it is (its
-		// buttons are refused as stale) until it is their turn again,
-		// which posts a fresh message anyway. No call spent; but the
-		// record must stop saying it pinged, or the next turn would be an
-		// edit, and an edit does not notify.
+	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == PhasePlaying && !back && !rec.Ping {
+		// The player is waiting and their message already says so: it
+		// stays as it is until it is their turn again, which posts a
+		// fresh message anyway. No call spent. A message that still asks
+		// for a move (it pinged) is edited once into the waiting view,
+		// which confirms the move (moved.go) — unless the next prompt
+		// comes first and replaces it.
 		j.quiet = true
 	}
 	return j, true, nil
