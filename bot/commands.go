@@ -73,7 +73,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		}
 	case "rules":
 		fn = func(t *Table, ch *change) error {
-			ch.post(t, b.rulesPage(b.loc(t.Lang), t.ID, b.rulesGame(t, cmd.args), 0))
+			ch.post(t, b.rulesPageAt(b.loc(t.Lang), t.ID, b.rulesGame(t, cmd.args), 0, b.turnTime(t)))
 			return nil
 		}
 	case "help", "start":
@@ -98,7 +98,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 			case !ok:
 				ch.post(t, b.langChoice(b.loc(t.Lang), t.ID))
 			case !mayChangeLang(t, m.From.ID, admin):
-				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.not_allowed")})
+				ch.post(t, Message{Text: b.loc(t.Lang).T(langRefusal(t))})
 			default:
 				t.Lang = lang
 				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.set")})
@@ -285,7 +285,7 @@ func (b *Bot) onStart(ctx context.Context, m *models.Message, cmd command, l Loc
 		b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
 		return nil
 	}
-	b.reply(ctx, m.Chat.ID, Message{Text: l.T("start.greeting")})
+	b.reply(ctx, m.Chat.ID, b.greeting(l))
 	return nil
 }
 

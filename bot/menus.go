@@ -123,6 +123,21 @@ func mayChangeLang(t *Table, user int64, admin bool) bool {
 	return admin || (t.Creator != 0 && t.Creator == user)
 }
 
+// langRefusal is who may change the language, as the refusal says it: a
+// group that never had a table has no creator to name.
+func langRefusal(t *Table) string {
+	if t.Creator == 0 {
+		return "lang.not_allowed_admin"
+	}
+	return "lang.not_allowed"
+}
+
+// greeting answers /start in private when there is nothing else to say:
+// what the bot is, with the button that adds it to a group.
+func (b *Bot) greeting(l Loc) Message {
+	return Message{Text: l.T("start.greeting"), Keyboard: [][]Button{{{Text: l.T("help.add_button"), URL: "https://t.me/" + b.cfg.Username + "?startgroup=1"}}}}
+}
+
 // onLang sets the group's language from the /lang choice. It runs inside
 // update's closure.
 func (b *Bot) onLang(t *Table, ch *change, p payload, who int64, admin bool) error {
@@ -130,7 +145,7 @@ func (b *Bot) onLang(t *Table, ch *change, p payload, who int64, admin bool) err
 		return refuse("error.bad_button")
 	}
 	if !mayChangeLang(t, who, admin) {
-		return refuse("lang.not_allowed")
+		return refuse(langRefusal(t))
 	}
 	if t.Lang == p.Word {
 		return refuse("lang.set") // nothing to change: says the language it is

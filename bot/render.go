@@ -36,7 +36,7 @@ func (b *Bot) GroupMessage(t *Table) Message {
 	}
 	text := l.T("lobby.closed")
 	if t.Event != nil {
-		text = l.T(t.Event.Key, "Name", "")
+		text = l.T(t.Event.Key, "Name", eventNames(b.view(t), t.Event))
 	}
 	return Message{Text: text}
 }
@@ -66,6 +66,11 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 		return b.leaveConfirm(t, g, seat, m.Ping), nil
 	case s.Auto():
 		return b.autoMessage(t, g, seat), nil
+	}
+	if mv := movedNote(&t.Seats[seat]); mv != nil && m.Lazy {
+		// The player waits after their move: the message that asked
+		// for it says it counted, and offers nothing to press.
+		return movedMessage(l, v, st, seat, mv, m), nil
 	}
 	if d := DeadlineText(l, v, game.Seat(seat)); d != "" && !m.Lazy {
 		// A hand that asks for a move says how long the player has,
@@ -125,14 +130,33 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 		sb.WriteString(label + "\n")
 		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyOption, i)})
 	}
-	sb.WriteString("\n" + l.T("lobby.hint"))
-	kb := [][]Button{
-		{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)},
+	if hasTurnTime(g) {
+		label := l.T("lobby.turn_button", "Time", TurnTimeText(l, b.turnTime(t)))
+		sb.WriteString(label + "\n")
+		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyTurn)})
 	}
+	sb.WriteString("\n" + l.T("lobby.hint"))
+	// Only buttons that can work now: no join or robot on a full table,
+	// no «remove a robot» without one.
+	full := len(t.Seats) >= hi
+	robots := slices.ContainsFunc(t.Seats, func(s Seat) bool { return !s.Human() })
+	var seatRow, robotRow []Button
+	if !full {
+		seatRow = append(seatRow, lobbyBtn(l.T("lobby.join_button"), lobbyJoin))
+	}
+	seatRow = append(seatRow, lobbyBtn(l.T("lobby.leave_button"), lobbyLeave))
+	kb := [][]Button{seatRow}
 	if len(levels(g)) > 0 {
-		kb = append(kb,
-			[]Button{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
-			[]Button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
+		if !full {
+			robotRow = append(robotRow, lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI))
+		}
+		if robots {
+			robotRow = append(robotRow, lobbyBtn(l.T("lobby.kick_button"), lobbyKick))
+		}
+		if len(robotRow) > 0 {
+			kb = append(kb, robotRow)
+		}
+		kb = append(kb, []Button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
 	}
 	kb = append(kb, optionRows...)
 	kb = append(kb, []Button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
@@ -248,10 +272,6 @@ func IdleFor(v TableView, s game.Seat) time.Duration {
 	return v.now.Sub(since)
 }
 
-// historyZone is the zone /history shows dates in; the players are
-// mostly on Moscow time.
-func historyZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
-
 // DeadlineText is " ⏳ осталось не больше минуты" for a person's running
 // turn timer, or "". A table message is edited rarely (its group's budget
 // is shared) and a waiting hand not at all, so a clock time would mean
@@ -281,11 +301,20 @@ func deadlineLeft(l Loc, left time.Duration) string {
 	return l.T(key, "Count", count)
 }
 
-// deadlineBound rounds the time left up: to a minute, to whole minutes up
-// to an hour, to whole hours past it. It gives the text's key, its count (0
-// for the key without one) and the bound the text states.
+// deadlineStep is how finely a deadline under a minute is said: a table
+// may give 20 s a move, and «at most a minute» would then say three times
+// too much.
+const deadlineStep = 5 * time.Second
+
+// deadlineBound rounds the time left up: to 5 seconds under a minute, to a
+// minute, to whole minutes up to an hour, to whole hours past it. It gives
+// the text's key, its count (0 for the key without one) and the bound the
+// text states.
 func deadlineBound(left time.Duration) (key string, count int, bound time.Duration) {
 	switch {
+	case left <= time.Minute-deadlineStep:
+		n := int((left + deadlineStep - 1) / deadlineStep)
+		return "table.deadline_seconds", n * int(deadlineStep/time.Second), time.Duration(n) * deadlineStep
 	case left <= time.Minute:
 		return "table.deadline_minute", 0, time.Minute
 	case left <= time.Hour:
@@ -296,13 +325,26 @@ func deadlineBound(left time.Duration) (key string, count int, bound time.Durati
 	return "table.deadline_hours", n, time.Duration(n) * time.Hour
 }
 
-// EventLine is the table's last notice («время Оли вышло»), or "".
+// EventLine is the table's last notice («Оля, Серёжа: время вышло»), or "".
 func EventLine(l Loc, v TableView) string {
 	t := v.t
 	if t.Event == nil {
 		return ""
 	}
-	return l.T(t.Event.Key, "Name", SeatName(v, game.Seat(t.Event.Seat)))
+	return l.T(t.Event.Key, "Name", eventNames(v, t.Event))
+}
+
+// eventNames names who an event is about: its seats, or a person without
+// one.
+func eventNames(v TableView, e *Event) string {
+	if e.Name != "" {
+		return Esc(e.Name)
+	}
+	seats := []game.Seat{game.Seat(e.Seat)}
+	for _, s := range e.Also {
+		seats = append(seats, game.Seat(s))
+	}
+	return SeatNames(v, seats)
 }
 
 // standing is one line of the final results.
@@ -341,17 +383,6 @@ func standings(r game.Result) []standing {
 	return out
 }
 
-// placeText is "1." or, for a shared place, "1–2.".
-func placeText(all []standing, i int) string {
-	n := 0
-	for _, s := range all {
-		if s.Place == all[i].Place {
-			n++
-		}
-	}
-	return placeLabel(all[i].Place, n)
-}
-
 // placeLabel is place p held by n players: "2." alone, "2–3." shared by
 // two.
 func placeLabel(p, n int) string { return placeRange(p, n) + "." }
@@ -364,28 +395,47 @@ func placeRange(p, n int) string {
 	return strconv.Itoa(p)
 }
 
-// ResultTable is the «Итоги» block: places best first, one line per seat,
-// each with the game's own detail (score, rounds).
+// ResultTable is the «Итоги» block: the game's one result list (see
+// finalList), best first, one line per seat with the game's own detail
+// (score, rounds); a person who left is last, marked 🚪, without one.
 func ResultTable(l Loc, v TableView, r game.Result, detail func(s game.Seat) string) string {
 	var sb strings.Builder
 	sb.WriteString(l.T("result.title") + "\n")
-	all := standings(r)
-	for i, s := range all {
-		medal := ""
-		if s.Place == 1 {
-			medal = "🏆 "
+	list := finalList(v.t, r, true)
+	left := false
+	for _, f := range list {
+		line := placeLabel(f.Place, sharedBy(list, f.Place)) + " "
+		switch {
+		case f.Left:
+			line += Esc(f.Name) + " " + leftMark
+			left = true
+		case f.Place == 1:
+			line += "🏆 " + SeatName(v, game.Seat(f.Seat)) + " — " + detail(game.Seat(f.Seat))
+		default:
+			line += SeatName(v, game.Seat(f.Seat)) + " — " + detail(game.Seat(f.Seat))
 		}
-		sb.WriteString(placeText(all, i) + " " + medal + SeatName(v, s.Seat) + " — " + detail(s.Seat) + "\n")
+		sb.WriteString(line + "\n")
+	}
+	if left {
+		sb.WriteString(l.T("history.legend_left"))
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-// WinnerLine announces the winner or winners of a finished game.
+// WinnerLine announces the winner or winners of a finished game: first
+// place of its one result list (a robot that finished for someone who
+// left does not win in their name).
 func WinnerLine(l Loc, v TableView, r game.Result) string {
-	if len(r.Winners) == 1 {
-		return l.T("result.winner", "Name", Mention(v, r.Winners[0]))
+	var winners []game.Seat
+	for _, f := range finalList(v.t, r, true) {
+		if f.Place == 1 && !f.Left {
+			winners = append(winners, game.Seat(f.Seat))
+		}
 	}
-	return l.T("result.winners", "Names", Mentions(v, r.Winners))
+	if len(winners) == 1 {
+		return l.T("result.winner", "Name", Mention(v, winners[0]))
+	}
+	return l.T("result.winners", "Names", Mentions(v, winners))
 }
 
 // Rows breaks buttons into rows of at most n.

@@ -112,35 +112,14 @@ func againButton(l Loc, t *Table) Button {
 // robots of one level would be one player twice: only the better placed
 // of them is recorded (rating updates need distinct players).
 //
-// A person who left is recorded in place of the robot that finished for
-// them: last, after everyone who stayed (whose places are counted among
-// themselves), with score 0. A person the bot played for in most of their
-// moves is marked unrated. A game that ended because everyone left (not
-// over) ranks everyone who stayed — robots — first.
+// The seats and places are the game's one result list (finalList): a
+// person who left is recorded in place of the robot that finished for
+// them, last, with score 0. A robot is recorded under its name at the
+// table («Робот 1»). A person the bot played for in most of their moves is
+// marked unrated.
 func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *resultEntry {
-	l := b.loc(t.Lang)
 	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
-	// The engine's places; all equal (shared first) when the game is not
-	// over because everyone left.
-	place := make([]int, len(t.Seats))
-	score := make([]int, len(t.Seats))
-	if st.Over() {
-		for i := range place {
-			place[i] = len(t.Seats) // a seat the engine gave no score: last
-		}
-		for _, s := range standings(st.Result()) {
-			if int(s.Seat) >= 0 && int(s.Seat) < len(t.Seats) && s.Place >= 1 {
-				place[s.Seat], score[s.Seat] = s.Place, s.Score
-			}
-		}
-	}
-	stayed := 0
-	for _, s := range t.Seats {
-		if s.Leaver == nil {
-			stayed++
-		}
-	}
 	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
 	for _, m := range t.Log {
 		if s := int(m.Seat); s >= 0 && s < len(t.Seats) {
@@ -150,23 +129,17 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 			}
 		}
 	}
+	list := finalList(t, st.Result(), st.Over())
+	slices.SortFunc(list, func(a, b finalSeat) int { return a.Seat - b.Seat }) // the record is in seat order
 	at := map[string]int{}
-	for i, s := range t.Seats {
-		seat := resultSeat{Player: humanPlayer(s.UserID), Name: s.Name, Place: 1, Score: score[i]}
+	for _, f := range list {
+		seat := resultSeat{Player: humanPlayer(f.User), Name: f.Name, Place: f.Place, Score: f.Score, Left: f.Left}
 		switch {
-		case s.Leaver != nil:
-			seat = resultSeat{Player: humanPlayer(s.Leaver.UserID), Name: s.Leaver.Name, Place: stayed + 1, Left: true}
-		case !s.Human():
-			seat.Player, seat.Name = robotPlayer(s.AI), levelLabel(l, g, s.AI)
+		case f.Left:
+		case f.Level != "":
+			seat.Player = robotPlayer(f.Level)
 		default:
-			seat.Unrated = 2*auto[i] > moves[i]
-		}
-		if !seat.Left {
-			for j, o := range t.Seats {
-				if o.Leaver == nil && place[j] < place[i] {
-					seat.Place++ // places among those who stayed
-				}
-			}
+			seat.Unrated = 2*auto[f.Seat] > moves[f.Seat]
 		}
 		if j, dup := at[seat.Player]; dup {
 			if seat.Place < r.Seats[j].Place {

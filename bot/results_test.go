@@ -297,7 +297,7 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		return b.onStop(t, ch, payload{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, 1)
+		return b.onStop(t, ch, payload{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
 	})
 	if err != nil || tab.Phase != PhaseIdle {
 		t.Fatalf("stop: %v (phase %v)", err, tab)

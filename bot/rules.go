@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -15,18 +16,31 @@ import (
 
 const rulesPageBreak = "\n---\n"
 
+// rulesText is g's guide for a table whose time for a move is turn: the
+// guide names it as «{{.Turn}}», the deadline a hand shows at the start of
+// a move as «{{.Left}}» and the lobby's choices as «{{.Turns}}».
+func rulesText(l Loc, g Game, turn time.Duration) string {
+	return l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", deadlineLeft(l, turn), "Turns", turnChoicesText(l))
+}
+
 // rulesPages splits a guide into its pages.
 func rulesPages(text string) []string {
 	return strings.Split(text, rulesPageBreak)
 }
 
 // rulesPage renders page n of g's guide for a chat (tableID names it in
-// the buttons); a nil game gives the list of games to choose from.
+// the buttons) at the bot's time for a move; a nil game gives the list of
+// games to choose from.
 func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
+	return b.rulesPageAt(l, tableID, g, n, b.cfg.TurnTimeout)
+}
+
+// rulesPageAt is rulesPage for a table whose time for a move is turn.
+func (b *Bot) rulesPageAt(l Loc, tableID string, g Game, n int, turn time.Duration) Message {
 	if g == nil {
 		return b.rulesPicker(l, tableID)
 	}
-	pages := rulesPages(l.T(g.ID() + ".rules"))
+	pages := rulesPages(rulesText(l, g, turn))
 	n = max(0, min(n, len(pages)-1))
 	text := pages[n]
 	if len(pages) == 1 {
@@ -48,10 +62,10 @@ func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
 
 // onRulesPage turns a page of the rules message the button sits on.
 func (b *Bot) onRulesPage(ctx context.Context, q *models.CallbackQuery, p payload) error {
-	lang := b.userLang(&q.From)
+	lang, turn := b.userLang(&q.From), b.cfg.TurnTimeout
 	if chat, _, err := parseTableID(p.Table); err == nil && chat < 0 {
 		if t, _, err := b.load(ctx, p.Table); err == nil {
-			lang = t.Lang
+			lang, turn = t.Lang, b.turnTime(t)
 		}
 	}
 	l := b.loc(lang)
@@ -65,7 +79,7 @@ func (b *Bot) onRulesPage(ctx context.Context, q *models.CallbackQuery, p payloa
 	// The reader waits for the page: a reply's share of the group, not
 	// the spare calls a busy token gives up.
 	b.waitAdmit(ctx, msg.Chat.ID)
-	err := b.edit(ctx, msg.Chat.ID, msg.ID, b.rulesPage(l, p.Table, g, p.Args[0]))
+	err := b.edit(ctx, msg.Chat.ID, msg.ID, b.rulesPageAt(l, p.Table, g, p.Args[0], turn))
 	if err != nil && !isNotModified(err) && !errors.Is(err, context.Canceled) {
 		b.log.Debug().Err(err).Msg("rules page not turned")
 	}
