@@ -99,9 +99,11 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 	}
 }
 
-// TestConfirmingEditIsMadeOnce: a waiting hand whose message still asks
-// for a move (it pinged) is edited once into the confirmation; once the
-// message waits, later waiting hands cost nothing until the next prompt.
+// TestConfirmingEditIsMadeOnce: a waiting hand whose message still shows
+// the buttons of the move just made is edited once into the confirmation
+// (and its record stops saying it pinged, so the next turn is a fresh
+// message even if the edit had to wait); once the message shows none,
+// later waiting hands cost nothing until the next prompt.
 func TestConfirmingEditIsMadeOnce(t *testing.T) {
 	b, _ := resultsBot(t, nil)
 	g := testGame(t, "trickchef")
@@ -111,12 +113,12 @@ func TestConfirmingEditIsMadeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	view := handView(tab.GameNo, int(seat))
-	asked := msgRecord{ID: 7, Digest: "asked", Ping: true}
+	asked := msgRecord{ID: 7, Digest: "asked", Ping: true, Buttons: true}
 	j, ok, err := b.renderView(tab, view, asked)
-	if err != nil || !ok || j.quiet || !j.m.Lazy || len(j.m.Keyboard) != 0 || j.patience != handPatience {
+	if err != nil || !ok || j.quiet || !j.m.Lazy || len(j.m.Keyboard) != 0 || j.patience != handPatience || j.rec.Ping {
 		t.Fatalf("the asking message: job %+v ok=%v err=%v, want an edit without buttons", j, ok, err)
 	}
-	waiting := msgRecord{ID: 7, Digest: "older", Ping: false}
+	waiting := msgRecord{ID: 7, Digest: "older", Ping: false, Buttons: false}
 	if j, ok, _ := b.renderView(tab, view, waiting); !ok || !j.quiet {
 		t.Errorf("a message that already waits: job %+v, want no call", j)
 	}
