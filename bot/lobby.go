@@ -30,7 +30,11 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 	switch {
 	case t.Phase == PhaseLobby:
 		// Say what is open instead of posting the lobby again.
-		ch.post(t, b.lobbyOpenReply(l, t, wanted))
+		unknown := ""
+		if len(cmd.args) > 0 && !named {
+			unknown = strings.Join(cmd.args, " ")
+		}
+		ch.post(t, b.lobbyOpenReply(l, t, wanted, unknown))
 		return nil
 	case len(cmd.args) > 0 && !named:
 		ch.post(t, b.newGamePicker(l, t.ID))

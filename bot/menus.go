@@ -88,12 +88,17 @@ func (b *Bot) newGamePicker(l Loc, tableID string) Message {
 
 // lobbyOpenReply answers /newgame while a lobby is open: what is open, a
 // button to join it, and, when the command named another game, a button
-// that lets the creator switch the lobby to it. The open lobby is not
-// posted again, so no older copy of it is left behind.
-func (b *Bot) lobbyOpenReply(l Loc, t *Table, wanted Game) Message {
+// that lets the creator switch the lobby to it; a word naming no game
+// (unknown) is said to be unknown. The open lobby is not posted again, so
+// no older copy of it is left behind. The text stays true once the game is
+// chosen.
+func (b *Bot) lobbyOpenReply(l Loc, t *Table, wanted Game, unknown string) Message {
 	text := l.T("newgame.lobby_open_choosing")
 	if g, ok := b.games.get(t.Kind); ok {
 		text = l.T("newgame.lobby_open", "Game", Title(l, g))
+	}
+	if unknown != "" {
+		text = l.T("newgame.unknown_word", "Word", Esc(unknown)) + "\n" + text
 	}
 	kb := [][]Button{{{Text: l.T("lobby.join_button"), Data: payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}.String()}}}
 	if wanted != nil && wanted.ID() != t.Kind {

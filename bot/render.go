@@ -97,29 +97,25 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	}
 	g, hasKind := b.games.get(t.Kind)
 	if !hasKind {
-		sb.WriteString(l.T("lobby.choose_title") + "\n\n" + b.gameLines(l))
-		var kb [][]Button
+		// The game is still to be chosen: who sits here already, and
+		// «join», as the lobby of a chosen game has.
+		sb.WriteString(l.T("lobby.choose_title") + "\n\n" + b.gameLines(l) + "\n\n")
+		sb.WriteString(l.T("lobby.seated") + "\n")
+		for i, s := range t.Seats {
+			sb.WriteString(b.lobbySeatLine(l, t, nil, i, s) + "\n")
+		}
+		kb := [][]Button{{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)}}
 		for _, g := range b.games.games {
 			kb = append(kb, []Button{{Text: Title(l, g), Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
 		}
 		kb = append(kb, []Button{lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
-		return Message{Text: sb.String(), Keyboard: kb}
+		return Message{Text: strings.TrimRight(sb.String(), "\n"), Keyboard: kb}
 	}
 	lo, hi := g.SeatRange()
 	sb.WriteString(l.T("lobby.title", "Game", Title(l, g)) + "\n")
 	sb.WriteString(l.T("lobby.seats", "Count", len(t.Seats), "Min", lo, "Max", hi) + "\n")
 	for i, s := range t.Seats {
-		line := strconv.Itoa(i+1) + ". " + Esc(s.Name)
-		switch {
-		case !s.Human():
-			line = strconv.Itoa(i+1) + ". 🤖 " + Esc(s.Name) + " · " + levelLabel(l, g, s.AI)
-		case s.UserID == t.Creator:
-			line += " " + l.T("lobby.creator_mark")
-		}
-		if s.Unreachable {
-			line += " " + l.T("lobby.unreachable_mark")
-		}
-		sb.WriteString(line + "\n")
+		sb.WriteString(b.lobbySeatLine(l, t, g, i, s) + "\n")
 	}
 	var optionRows [][]Button
 	for i, o := range options(g) {
@@ -163,6 +159,22 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	kb = append(kb, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)},
 		b.rulesLink(l.T("lobby.rules_button"), g)})
 	return Message{Text: sb.String(), Keyboard: kb}
+}
+
+// lobbySeatLine is seat i's line in the lobby: «2. Оля — создатель
+// стола», a robot with its level (g nil: no game chosen, no robots yet).
+func (b *Bot) lobbySeatLine(l Loc, t *Table, g Game, i int, s Seat) string {
+	line := strconv.Itoa(i+1) + ". " + Esc(s.Name)
+	switch {
+	case !s.Human() && g != nil:
+		line = strconv.Itoa(i+1) + ". 🤖 " + Esc(s.Name) + " · " + levelLabel(l, g, s.AI)
+	case s.UserID == t.Creator:
+		line += " " + l.T("lobby.creator_mark")
+	}
+	if s.Unreachable {
+		line += " " + l.T("lobby.unreachable_mark")
+	}
+	return line
 }
 
 // addUnreachable names the players the bot cannot write to and offers the

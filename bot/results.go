@@ -315,23 +315,31 @@ func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat in
 
 // onAgain handles «play again» under a final result: the first press opens
 // a lobby of the same game and options with the same players in the same
-// order (robots at their levels, the same creator); later presses join
-// that lobby. It runs inside update's closure, so it only reads the store.
+// order (robots at their levels), run by the presser; later presses join
+// that lobby, or any later lobby of the same game. Should that lobby have
+// been cancelled, the button opens it again (no dead end). It runs inside
+// update's closure, so it only reads the store.
 //
 // The button belongs to game p.Game of kind p.Word: it opens a lobby only
-// while the table is idle after that very game (finished, not stopped),
-// and joins only the lobby numbered right after it, of the same game.
-// Anything else is stale.
+// while the table is idle after that very game (finished, not stopped) or
+// after the lobby that followed it was cancelled. Anything else is stale.
 func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who *models.User) error {
+	cancelledNext := t.Phase == PhaseIdle && t.GameNo == p.Game+1 && t.Kind == p.Word && t.Game == nil
 	switch {
-	case t.Phase == PhaseLobby && t.GameNo == p.Game+1 && t.Kind == p.Word:
+	case t.Phase == PhaseLobby && t.GameNo > p.Game && t.Kind == p.Word:
 		return b.onLobby(ctx, t, ch, payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}, who, false)
+	case cancelledNext:
 	case t.Phase != PhaseIdle || t.GameNo != p.Game || t.Kind != p.Word || t.Game == nil:
 		return refuse("error.stale")
 	}
-	g, st, err := b.decode(t)
-	if err != nil || !st.Over() {
-		return refuse("error.stale") // the game was stopped, not finished
+	g, ok := b.games.get(p.Word)
+	if !ok {
+		return refuse("error.stale")
+	}
+	if !cancelledNext {
+		if _, st, err := b.decode(t); err != nil || !st.Over() {
+			return refuse("error.stale") // the game was stopped, not finished
+		}
 	}
 	old, creator := t.Seats, t.Creator
 	opts, level := maps.Clone(t.Options), t.AILevel
@@ -348,17 +356,20 @@ func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who 
 			t.Seats = append(t.Seats, Seat{UserID: who.ID, Name: userName(who)})
 		}
 	}
-	t.Creator = creator
-	if t.SeatOf(creator) < 0 {
-		// The creator always plays today; should they be gone, the presser
-		// (or else the first person seated) runs the new table.
-		t.Creator = who.ID
-		if t.SeatOf(who.ID) < 0 {
-			for _, s := range t.Seats {
-				if s.Human() {
-					t.Creator = s.UserID
-					break
-				}
+	// The presser asked for the table, so they run it (and may start it);
+	// else the old creator, else the first person seated.
+	t.Creator = 0
+	for _, c := range []int64{who.ID, creator} {
+		if c != 0 && t.SeatOf(c) >= 0 {
+			t.Creator = c
+			break
+		}
+	}
+	if t.Creator == 0 {
+		for _, s := range t.Seats {
+			if s.Human() {
+				t.Creator = s.UserID
+				break
 			}
 		}
 	}

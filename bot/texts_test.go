@@ -109,3 +109,33 @@ func TestSmallTexts(t *testing.T) {
 }
 
 func containsLine(text, line string) bool { return slices.Contains(strings.Split(text, "\n"), line) }
+
+// TestLobbyWhileChoosing: a lobby whose game is still to be chosen lists
+// who sits there and offers «join»; /newgame naming no game while a lobby
+// is open says the word is unknown and changes nothing.
+func TestLobbyWhileChoosing(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	tab := &Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: PhaseLobby, GameNo: 2, Creator: 1,
+		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}}}
+	m := b.GroupMessage(tab)
+	if !hasButtonData(m, payload{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyJoin}}.String()) {
+		t.Errorf("the game picker offers no «join»: %+v", m.Keyboard)
+	}
+	l := b.loc("ru")
+	for i, s := range tab.Seats {
+		if !containsLine(m.Text, b.lobbySeatLine(l, tab, nil, i, s)) {
+			t.Errorf("the game picker does not list %s: %q", s.Name, m.Text)
+		}
+	}
+	ch := &change{}
+	msg := &models.Message{From: &models.User{ID: 2, FirstName: "Серёжа"}, Chat: models.Chat{ID: tab.ChatID}}
+	if err := b.newGame(t.Context(), tab, ch, msg, command{name: "newgame", args: []string{"покер"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.outbox) != 1 || !strings.HasPrefix(ch.outbox[0].Text, l.T("newgame.unknown_word", "Word", "покер")+"\n") {
+		t.Errorf("/newgame покер while a lobby is open: %+v", ch.outbox)
+	}
+	if tab.Phase != PhaseLobby || tab.Kind != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
+		t.Errorf("the lobby changed: %+v", tab)
+	}
+}
