@@ -159,3 +159,31 @@ func TestGoldenMoveConfirmed(t *testing.T) {
 	}
 	fixtures.Check(t, "moved", sb.String())
 }
+
+// TestMoveNoteEndsWithTheNextTurn: once a person's turn comes again, their
+// last move's note is gone, so a prompt that stops asking without their
+// move is not taken for a confirmation of an older one.
+func TestMoveNoteEndsWithTheNextTurn(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	g := testGame(t, "trickchef")
+	tab, st := fixtures.Table(t, g, 3, 0, "", 3, nil)
+	first := st.ToAct()[0]
+	if err := b.apply(tab, &change{}, g, st, first, st.Legal(first)[0], false); err != nil {
+		t.Fatal(err)
+	}
+	if movedNote(&tab.Seats[first]) == nil {
+		t.Fatal("no note after the move")
+	}
+	for !slices.Contains(st.ToAct(), first) {
+		s := st.ToAct()[0]
+		if err := b.apply(tab, &change{}, g, st, s, st.Legal(s)[0], false); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(st.ToAct(), first) && movedNote(&tab.Seats[first]) == nil {
+			t.Fatal("the note went while the seat waited")
+		}
+	}
+	if tab.Seats[first].Moved != nil {
+		t.Errorf("the seat's turn came again and the note stayed: %+v", tab.Seats[first].Moved)
+	}
+}

@@ -392,6 +392,14 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 	for _, m := range msgs {
 		ch.post(t, m)
 	}
+	acting := st.ToAct()
+	for i := range t.Seats {
+		if game.Seat(i) != seat && slices.Contains(acting, game.Seat(i)) {
+			// Their turn: a waiting view of theirs is no longer about
+			// their last move (the confirmation, moved.go).
+			t.Seats[i].Moved = nil
+		}
+	}
 	if st.Over() {
 		t.Phase = PhaseIdle
 		t.stopTimers()

@@ -101,7 +101,7 @@ type Seat struct {
 	LeaveAsked bool `json:"leave_asked,omitempty"`
 	// Moved is the person's last move (their own, or the bot's for them),
 	// named when it was made: their private message says it counted
-	// until they act again (SeatMessage).
+	// while they wait; it is dropped when their turn comes again.
 	Moved *SeatMove `json:"moved,omitempty"`
 	// Leaver is the person who left the game at this seat; a robot plays
 	// it since (AI is set). The results record the leaver, last.
