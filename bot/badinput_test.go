@@ -193,7 +193,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	for _, w := range waits {
 		w()
 	}
-	h.expectReply(group, "event.stopped")
+	h.expectReply(group, "event.stopped", "Name", "Аня") // who stopped it
 	if _, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("hand.stopped"))); err != nil {
 		t.Errorf("the hand does not say the game was stopped: %v", err)
 	}

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,13 +58,13 @@ func TestReplacedPromptLosesItsButtons(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := first.Keyboard[0][0].CallbackData
-	if ans, err := a.Press(first, first.Keyboard[0][0].Text); err != nil || ans.Text != "" {
+	if ans, err := a.Press(first, first.Keyboard[0][0].Text); err != nil || !h.Accepted(ans.Text) {
 		t.Fatalf("Аня's pick: %+v, %v", ans, err)
 	}
 	// Her next turn posts a fresh message.
 	prompt, err := a.PrivateChat().WaitMessage(30*time.Second, func(m *telegramtest.Message) bool {
 		_, _, ok := playable(a)
-		return ok && m.ID != first.ID && len(m.Keyboard) > 0
+		return ok && m.ID > first.ID && len(m.Keyboard) > 0
 	})
 	if err != nil {
 		t.Fatalf("Аня's turn never came again: %v", err)
@@ -238,8 +239,15 @@ func TestRepostedHandOldButtonsAreStale(t *testing.T) {
 	if got := h.Version(group); got != v {
 		t.Errorf("a press on the replaced hand changed the table: version %d → %d", v, got)
 	}
-	h.ExpectAnswer(a, again, again.Keyboard[0][0].CallbackData, "")
+	h.ExpectAnswer(a, again, again.Keyboard[0][0].CallbackData, chefToast(h, again.Keyboard[0][0].Text))
 	if got := h.Version(group); got != v+1 {
 		t.Errorf("the latest hand's press: version %d → %d, want one change", v, got)
 	}
+}
+
+// chefToast is the toast that confirms taking the chef of a Трик-н-Шеф
+// chef button («👨‍🍳 🟥 (3)»): it names the chef taken.
+func chefToast(h *harness, button string) string {
+	chef, _, _ := strings.Cut(button, " (")
+	return h.T("move.toast", "Move", chef)
 }

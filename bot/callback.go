@@ -49,6 +49,7 @@ const (
 	_           // was: choose the game by index (now the 'k' op)
 	lobbyKick   // remove the last robot
 	lobbyLevel  // cycle the level of the next robot
+	lobbyTurn   // cycle the time for a move (turnChoices)
 )
 
 // argCount is how many integers each op carries after the game number.

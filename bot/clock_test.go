@@ -24,14 +24,17 @@ func TestDeadlineBoundNeverPromisesLess(t *testing.T) {
 		if bound < left {
 			t.Errorf("%v left: states %v, less than is left", left, bound)
 		}
-		unit := time.Minute
-		if bound > time.Hour {
-			unit = time.Hour
+		unit, countUnit := time.Minute, time.Minute
+		switch {
+		case bound > time.Hour:
+			unit, countUnit = time.Hour, time.Hour
+		case bound < time.Minute:
+			unit, countUnit = deadlineStep, time.Second
 		}
 		if bound-left >= unit {
 			t.Errorf("%v left: states %v, a whole %v too much", left, bound, unit)
 		}
-		if (count == 0) != (bound == time.Minute) || count != 0 && time.Duration(count)*unit != bound {
+		if (count == 0) != (bound == time.Minute) || count != 0 && time.Duration(count)*countUnit != bound {
 			t.Errorf("%v left: count %d does not say %v", left, count, bound)
 		}
 		for _, lang := range cat.Langs() {
@@ -59,7 +62,9 @@ func TestDeadlineTextAtTheViewsClock(t *testing.T) {
 		{90 * time.Minute, deadlineLeft(l, 2*time.Hour)},
 		{61 * time.Second, deadlineLeft(l, 2*time.Minute)},
 		{time.Minute, deadlineLeft(l, time.Minute)},
-		{time.Second, deadlineLeft(l, time.Minute)},
+		{56 * time.Second, deadlineLeft(l, time.Minute)},
+		{20 * time.Second, deadlineLeft(l, 20*time.Second)},
+		{time.Second, deadlineLeft(l, 5*time.Second)},
 		{0, ""},
 		{-time.Second, ""},
 	} {

@@ -73,7 +73,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		}
 	case "rules":
 		fn = func(t *Table, ch *change) error {
-			ch.post(t, b.rulesPage(b.loc(t.Lang), t.ID, b.rulesGame(t, cmd.args), 0))
+			ch.post(t, b.rulesPageAt(b.loc(t.Lang), t.ID, b.rulesGame(t, cmd.args), 0, b.turnTime(t)))
 			return nil
 		}
 	case "help", "start":
@@ -98,7 +98,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 			case !ok:
 				ch.post(t, b.langChoice(b.loc(t.Lang), t.ID))
 			case !mayChangeLang(t, m.From.ID, admin):
-				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.not_allowed")})
+				ch.post(t, Message{Text: b.loc(t.Lang).T(langRefusal(t))})
 			default:
 				t.Lang = lang
 				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.set")})
@@ -283,7 +283,7 @@ func (b *Bot) onStart(ctx context.Context, updateID int64, m *models.Message, cm
 		}
 		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
 	}
-	return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.greeting")})
+	return b.reply(ctx, updateID, m.Chat.ID, b.greeting(l))
 }
 
 // seatedTable is the table the user's pointer names, when they sit at it

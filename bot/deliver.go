@@ -492,7 +492,8 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
 	j := redrawJob{view: view, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience, gen: t.Reposts[view]}
-	back := false // the hand replaces a platform state (showsPlatformState)
+	back := false    // the hand replaces a platform state (showsPlatformState)
+	confirm := false // a waiting hand confirms the move its message still shows buttons for
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
@@ -530,9 +531,17 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 			rec.Ping = m.Ping
 			j.rec, back = rec, true
 		}
+		confirm = j.m.Lazy && rec.ID != 0 && rec.Buttons && !back && movedNote(&t.Seats[seat]) != nil
 		switch {
 		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
 			j.prio, j.patience = prioPrompt, promptPatience
+		case confirm:
+			// The message that asked for the move confirms it: the
+			// player is looking at it (handPatience). Whether or not the
+			// edit gets through before their next turn, that turn is a
+			// fresh message (it must notify): the record stops saying it
+			// pinged now, as it does for any waiting hand.
+			j.rec.Ping = false
 		case j.m.Lazy:
 			// A waiting player's hand, shown for the first time (later
 			// ones wait for their turn, below): wanted before their turn,
@@ -544,12 +553,16 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	if rec.shows(j.m) && rec.Gen == j.gen {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == PhasePlaying && !back {
+	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == PhasePlaying && !back && !confirm {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
 		// which posts a fresh message anyway. No call spent; but the
 		// record must stop saying it pinged, or the next turn would be an
-		// edit, and an edit does not notify.
+		// edit, and an edit does not notify. The one exception: a message
+		// that still shows the buttons of the move just made is edited
+		// once into the waiting view, which confirms the move (moved.go)
+		// and has none — unless the next prompt comes first and replaces
+		// it.
 		j.quiet = true
 	}
 	return j, true, nil

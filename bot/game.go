@@ -115,6 +115,37 @@ type ExplainGame interface {
 	Explain(l Loc, t TableView, st game.State, seat int, a game.Action, code game.Code) (string, bool)
 }
 
+// MoveGame is a game that names a move for the player who made it: the
+// toast that confirms a press («Ход принят: 🟨9») and the line their
+// private message turns into while they wait («Вы сыграли 🟨9»). Without
+// it the platform only says that the move counted.
+type MoveGame interface {
+	// MoveName is a short name of seat's action a, judged in the state
+	// before it, in plain text as on a button (the platform escapes it):
+	// a card, the label of the button that made the move. "" for none.
+	MoveName(l Loc, t TableView, before game.State, seat game.Seat, a game.Action) string
+}
+
+// ScoreGame is a game whose scores have a unit of their own: the private
+// result and /history say «1 успех», «6 цветов». Without it a score is
+// shown as points («27 очков», count.points).
+type ScoreGame interface {
+	ScoreText(l Loc, score int) string
+}
+
+// ScoreText is a score of game g with its unit, a negative one with a
+// true minus («−3 очка»).
+func ScoreText(l Loc, g Game, score int) string {
+	text := l.T("count.points", "Count", score)
+	if s, ok := g.(ScoreGame); ok {
+		text = s.ScoreText(l, score)
+	}
+	if score < 0 {
+		text = strings.Replace(text, "-", "−", 1)
+	}
+	return text
+}
+
 // Decision is what a move the bot makes for a seat depends on: the
 // platform fills it from the seat and the table record, so the same
 // inputs give the same move on any replica and in a replay.

@@ -30,7 +30,11 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 	switch {
 	case t.Phase == PhaseLobby:
 		// Say what is open instead of posting the lobby again.
-		ch.post(t, b.lobbyOpenReply(l, t, wanted))
+		unknown := ""
+		if len(cmd.args) > 0 && !named {
+			unknown = strings.Join(cmd.args, " ")
+		}
+		ch.post(t, b.lobbyOpenReply(l, t, wanted, unknown))
 		return nil
 	case len(cmd.args) > 0 && !named:
 		ch.post(t, b.newGamePicker(l, t.ID))
@@ -221,6 +225,15 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			t.Options = map[string]int{}
 		}
 		t.Options[o.Key] = (OptionValue(t.View(), kind, o.Key) + 1) % o.Values
+	case lobbyTurn:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if !hasKind || !hasTurnTime(kind) {
+			return refuse("error.bad_button")
+		}
+		t.TurnTime = nextTurnTime(b.turnTime(t))
+		ch.answer = l.T("lobby.turn_set", "Time", TurnTimeText(l, t.TurnTime))
 	case lobbyCancel:
 		if !creator && !admin {
 			return refuse("lobby.creator_only")
@@ -393,7 +406,8 @@ func (b *Bot) askStop(t *Table, ch *change, user int64, admin bool) error {
 }
 
 // onStop handles the confirmation buttons of /stop.
-func (b *Bot) onStop(t *Table, ch *change, p payload, who int64) error {
+func (b *Bot) onStop(t *Table, ch *change, p payload, user *models.User) error {
+	who := user.ID
 	switch {
 	case t.Phase == PhaseIdle || p.Game != t.GameNo:
 		return refuse("error.stale_game")
@@ -410,7 +424,10 @@ func (b *Bot) onStop(t *Table, ch *change, p payload, who int64) error {
 		return nil
 	}
 	b.closeTable(t)
-	t.Event = &Event{Key: "event.stopped"}
+	t.Event = &Event{Key: "event.stopped", Name: userName(user)}
+	if seat := t.SeatOf(who); seat >= 0 {
+		t.Event = &Event{Key: "event.stopped", Seat: seat}
+	}
 	ch.answer = l.T("stop.done")
 	return nil
 }

@@ -88,12 +88,17 @@ func (b *Bot) newGamePicker(l Loc, tableID string) Message {
 
 // lobbyOpenReply answers /newgame while a lobby is open: what is open, a
 // button to join it, and, when the command named another game, a button
-// that lets the creator switch the lobby to it. The open lobby is not
-// posted again, so no older copy of it is left behind.
-func (b *Bot) lobbyOpenReply(l Loc, t *Table, wanted Game) Message {
+// that lets the creator switch the lobby to it; a word naming no game
+// (unknown) is said to be unknown. The open lobby is not posted again, so
+// no older copy of it is left behind. The text stays true once the game is
+// chosen.
+func (b *Bot) lobbyOpenReply(l Loc, t *Table, wanted Game, unknown string) Message {
 	text := l.T("newgame.lobby_open_choosing")
 	if g, ok := b.games.get(t.Kind); ok {
 		text = l.T("newgame.lobby_open", "Game", Title(l, g))
+	}
+	if unknown != "" {
+		text = l.T("newgame.unknown_word", "Word", Esc(unknown)) + "\n" + text
 	}
 	kb := [][]Button{{{Text: l.T("lobby.join_button"), Data: payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}.String()}}}
 	if wanted != nil && wanted.ID() != t.Kind {
@@ -123,6 +128,21 @@ func mayChangeLang(t *Table, user int64, admin bool) bool {
 	return admin || (t.Creator != 0 && t.Creator == user)
 }
 
+// langRefusal is who may change the language, as the refusal says it: a
+// group that never had a table has no creator to name.
+func langRefusal(t *Table) string {
+	if t.Creator == 0 {
+		return "lang.not_allowed_admin"
+	}
+	return "lang.not_allowed"
+}
+
+// greeting answers /start in private when there is nothing else to say:
+// what the bot is, with the button that adds it to a group.
+func (b *Bot) greeting(l Loc) Message {
+	return Message{Text: l.T("start.greeting"), Keyboard: [][]Button{{{Text: l.T("help.add_button"), URL: "https://t.me/" + b.cfg.Username + "?startgroup=1"}}}}
+}
+
 // onLang sets the group's language from the /lang choice. It runs inside
 // update's closure.
 func (b *Bot) onLang(t *Table, ch *change, p payload, who int64, admin bool) error {
@@ -130,7 +150,7 @@ func (b *Bot) onLang(t *Table, ch *change, p payload, who int64, admin bool) err
 		return refuse("error.bad_button")
 	}
 	if !mayChangeLang(t, who, admin) {
-		return refuse("lang.not_allowed")
+		return refuse(langRefusal(t))
 	}
 	if t.Lang == p.Word {
 		return refuse("lang.set") // nothing to change: says the language it is

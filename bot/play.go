@@ -71,7 +71,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		case 'l':
 			return b.onLobby(ctx, t, ch, p, &q.From, admin)
 		case 's':
-			if err := b.onStop(t, ch, p, q.From.ID); err != nil {
+			if err := b.onStop(t, ch, p, &q.From); err != nil {
 				return err
 			}
 			// The question turns into its answer with the same commit.
@@ -260,6 +260,7 @@ func (b *Bot) onAction(t *Table, ch *change, p payload, who int64) error {
 	if t.Event != nil && t.Event.Seat == seat && t.Event.Key == "event.timeout" {
 		t.Event = nil
 	}
+	ch.answer = moveToast(b.loc(t.Lang), t.Seats[seat].Moved)
 	return nil
 }
 
@@ -369,6 +370,7 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		t.Memory = m.Observe(t.Memory, st)
 	}
 	t.Log = append(t.Log, Move{Seat: seat, Action: a, Auto: auto})
+	l := b.loc(t.Lang)
 	if s := t.Seat(seat); s != nil {
 		s.Nonce++
 		s.Draft = nil
@@ -376,8 +378,10 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 			s.Acted = b.now()
 		}
 		s.Due = time.Time{} // acting again later means a fresh timer
+		if s.Human() {
+			s.Moved = &SeatMove{Nonce: s.Nonce, Name: moveName(l, b.view(t), g, before, seat, a), Auto: auto}
+		}
 	}
-	l := b.loc(t.Lang)
 	msgs := g.Announce(l, b.view(t), before, st)
 	if st.Over() {
 		// The result is queued ahead of the final announcement, which gets
@@ -387,9 +391,20 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 	for _, m := range msgs {
 		ch.post(t, m)
 	}
+	acting := st.ToAct()
+	for i := range t.Seats {
+		if game.Seat(i) != seat && slices.Contains(acting, game.Seat(i)) {
+			// Their turn: a waiting view of theirs is no longer about
+			// their last move (the confirmation, moved.go).
+			t.Seats[i].Moved = nil
+		}
+	}
 	if st.Over() {
 		t.Phase = PhaseIdle
 		t.stopTimers()
+		if t.Event != nil && t.Event.Key == "event.timeout" {
+			t.Event = nil // the finished table shows the result, not a timeout long past
+		}
 		ch.finished = true
 		return nil
 	}

@@ -75,7 +75,7 @@ func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) M
 	players := max(e.Players, len(e.Seats))
 	lines := []string{
 		l.T("private.title", "Game", b.gameTitle(l, e.Game), "Title", Esc(t.Title)),
-		l.T("private.place", "Place", placeRange(s.Place, shared), "Players", players, "Score", integer(s.Score)),
+		l.T("private.place", "Place", placeRange(s.Place, shared), "Players", players, "Score", b.scoreText(l, e.Game, s.Score)),
 	}
 	switch {
 	case s.Unrated:

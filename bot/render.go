@@ -36,7 +36,7 @@ func (b *Bot) GroupMessage(t *Table) Message {
 	}
 	text := l.T("lobby.closed")
 	if t.Event != nil {
-		text = l.T(t.Event.Key, "Name", "")
+		text = l.T(t.Event.Key, "Name", eventNames(b.view(t), t.Event))
 	}
 	return Message{Text: text}
 }
@@ -67,6 +67,11 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 	case s.Auto():
 		return b.autoMessage(t, g, seat), nil
 	}
+	if mv := movedNote(&t.Seats[seat]); mv != nil && m.Lazy {
+		// The player waits after their move: the message that asked
+		// for it says it counted, and offers nothing to press.
+		return movedMessage(l, v, st, seat, mv, m), nil
+	}
 	if d := DeadlineText(l, v, game.Seat(seat)); d != "" && !m.Lazy {
 		// A hand that asks for a move says how long the player has,
 		// every game alike.
@@ -92,29 +97,25 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 	}
 	g, hasKind := b.games.get(t.Kind)
 	if !hasKind {
-		sb.WriteString(l.T("lobby.choose_title") + "\n\n" + b.gameLines(l))
-		var kb [][]Button
+		// The game is still to be chosen: who sits here already, and
+		// «join», as the lobby of a chosen game has.
+		sb.WriteString(l.T("lobby.choose_title") + "\n\n" + b.gameLines(l) + "\n\n")
+		sb.WriteString(l.T("lobby.seated") + "\n")
+		for i, s := range t.Seats {
+			sb.WriteString(b.lobbySeatLine(l, t, nil, i, s) + "\n")
+		}
+		kb := [][]Button{{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)}}
 		for _, g := range b.games.games {
 			kb = append(kb, []Button{{Text: Title(l, g), Data: payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
 		}
 		kb = append(kb, []Button{lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
-		return Message{Text: sb.String(), Keyboard: kb}
+		return Message{Text: strings.TrimRight(sb.String(), "\n"), Keyboard: kb}
 	}
 	lo, hi := g.SeatRange()
 	sb.WriteString(l.T("lobby.title", "Game", Title(l, g)) + "\n")
 	sb.WriteString(l.T("lobby.seats", "Count", len(t.Seats), "Min", lo, "Max", hi) + "\n")
 	for i, s := range t.Seats {
-		line := strconv.Itoa(i+1) + ". " + Esc(s.Name)
-		switch {
-		case !s.Human():
-			line = strconv.Itoa(i+1) + ". 🤖 " + Esc(s.Name) + " · " + levelLabel(l, g, s.AI)
-		case s.UserID == t.Creator:
-			line += " " + l.T("lobby.creator_mark")
-		}
-		if s.Unreachable {
-			line += " " + l.T("lobby.unreachable_mark")
-		}
-		sb.WriteString(line + "\n")
+		sb.WriteString(b.lobbySeatLine(l, t, g, i, s) + "\n")
 	}
 	var optionRows [][]Button
 	for i, o := range options(g) {
@@ -125,20 +126,55 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 		sb.WriteString(label + "\n")
 		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyOption, i)})
 	}
-	sb.WriteString("\n" + l.T("lobby.hint"))
-	kb := [][]Button{
-		{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)},
+	if hasTurnTime(g) {
+		label := l.T("lobby.turn_button", "Time", TurnTimeText(l, b.turnTime(t)))
+		sb.WriteString(label + "\n")
+		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyTurn)})
 	}
+	sb.WriteString("\n" + l.T("lobby.hint"))
+	// Only buttons that can work now: no join or robot on a full table,
+	// no «remove a robot» without one.
+	full := len(t.Seats) >= hi
+	robots := slices.ContainsFunc(t.Seats, func(s Seat) bool { return !s.Human() })
+	var seatRow, robotRow []Button
+	if !full {
+		seatRow = append(seatRow, lobbyBtn(l.T("lobby.join_button"), lobbyJoin))
+	}
+	seatRow = append(seatRow, lobbyBtn(l.T("lobby.leave_button"), lobbyLeave))
+	kb := [][]Button{seatRow}
 	if len(levels(g)) > 0 {
-		kb = append(kb,
-			[]Button{lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI), lobbyBtn(l.T("lobby.kick_button"), lobbyKick)},
-			[]Button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
+		if !full {
+			robotRow = append(robotRow, lobbyBtn(l.T("lobby.ai_button"), lobbyAddAI))
+		}
+		if robots {
+			robotRow = append(robotRow, lobbyBtn(l.T("lobby.kick_button"), lobbyKick))
+		}
+		if len(robotRow) > 0 {
+			kb = append(kb, robotRow)
+		}
+		kb = append(kb, []Button{lobbyBtn(l.T("lobby.level_button", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))), lobbyLevel)})
 	}
 	kb = append(kb, optionRows...)
 	kb = append(kb, []Button{lobbyBtn(l.T("lobby.start_button"), lobbyStart), lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
 	kb = append(kb, []Button{{Text: l.T("lobby.open_chat_button"), URL: b.deepLink(joinPrefix + t.ID)},
 		b.rulesLink(l.T("lobby.rules_button"), g)})
 	return Message{Text: sb.String(), Keyboard: kb}
+}
+
+// lobbySeatLine is seat i's line in the lobby: «2. Оля — создатель
+// стола», a robot with its level (g nil: no game chosen, no robots yet).
+func (b *Bot) lobbySeatLine(l Loc, t *Table, g Game, i int, s Seat) string {
+	line := strconv.Itoa(i+1) + ". " + Esc(s.Name)
+	switch {
+	case !s.Human() && g != nil:
+		line = strconv.Itoa(i+1) + ". 🤖 " + Esc(s.Name) + " · " + levelLabel(l, g, s.AI)
+	case s.UserID == t.Creator:
+		line += " " + l.T("lobby.creator_mark")
+	}
+	if s.Unreachable {
+		line += " " + l.T("lobby.unreachable_mark")
+	}
+	return line
 }
 
 // addUnreachable names the players the bot cannot write to and offers the
@@ -248,10 +284,6 @@ func IdleFor(v TableView, s game.Seat) time.Duration {
 	return v.now.Sub(since)
 }
 
-// historyZone is the zone /history shows dates in; the players are
-// mostly on Moscow time.
-func historyZone() *time.Location { return time.FixedZone("MSK", 3*60*60) }
-
 // DeadlineText is " ⏳ осталось не больше минуты" for a person's running
 // turn timer, or "". A table message is edited rarely (its group's budget
 // is shared) and a waiting hand not at all, so a clock time would mean
@@ -281,11 +313,20 @@ func deadlineLeft(l Loc, left time.Duration) string {
 	return l.T(key, "Count", count)
 }
 
-// deadlineBound rounds the time left up: to a minute, to whole minutes up
-// to an hour, to whole hours past it. It gives the text's key, its count (0
-// for the key without one) and the bound the text states.
+// deadlineStep is how finely a deadline under a minute is said: a table
+// may give 20 s a move, and «at most a minute» would then say three times
+// too much.
+const deadlineStep = 5 * time.Second
+
+// deadlineBound rounds the time left up: to 5 seconds under a minute, to a
+// minute, to whole minutes up to an hour, to whole hours past it. It gives
+// the text's key, its count (0 for the key without one) and the bound the
+// text states.
 func deadlineBound(left time.Duration) (key string, count int, bound time.Duration) {
 	switch {
+	case left <= time.Minute-deadlineStep:
+		n := int((left + deadlineStep - 1) / deadlineStep)
+		return "table.deadline_seconds", n * int(deadlineStep/time.Second), time.Duration(n) * deadlineStep
 	case left <= time.Minute:
 		return "table.deadline_minute", 0, time.Minute
 	case left <= time.Hour:
@@ -296,13 +337,26 @@ func deadlineBound(left time.Duration) (key string, count int, bound time.Durati
 	return "table.deadline_hours", n, time.Duration(n) * time.Hour
 }
 
-// EventLine is the table's last notice («время Оли вышло»), or "".
+// EventLine is the table's last notice («Оля, Серёжа: время вышло»), or "".
 func EventLine(l Loc, v TableView) string {
 	t := v.t
 	if t.Event == nil {
 		return ""
 	}
-	return l.T(t.Event.Key, "Name", SeatName(v, game.Seat(t.Event.Seat)))
+	return l.T(t.Event.Key, "Name", eventNames(v, t.Event))
+}
+
+// eventNames names who an event is about: its seats, or a person without
+// one.
+func eventNames(v TableView, e *Event) string {
+	if e.Name != "" {
+		return Esc(e.Name)
+	}
+	seats := []game.Seat{game.Seat(e.Seat)}
+	for _, s := range e.Also {
+		seats = append(seats, game.Seat(s))
+	}
+	return SeatNames(v, seats)
 }
 
 // standing is one line of the final results.
@@ -341,17 +395,6 @@ func standings(r game.Result) []standing {
 	return out
 }
 
-// placeText is "1." or, for a shared place, "1–2.".
-func placeText(all []standing, i int) string {
-	n := 0
-	for _, s := range all {
-		if s.Place == all[i].Place {
-			n++
-		}
-	}
-	return placeLabel(all[i].Place, n)
-}
-
 // placeLabel is place p held by n players: "2." alone, "2–3." shared by
 // two.
 func placeLabel(p, n int) string { return placeRange(p, n) + "." }
@@ -364,28 +407,47 @@ func placeRange(p, n int) string {
 	return strconv.Itoa(p)
 }
 
-// ResultTable is the «Итоги» block: places best first, one line per seat,
-// each with the game's own detail (score, rounds).
+// ResultTable is the «Итоги» block: the game's one result list (see
+// finalList), best first, one line per seat with the game's own detail
+// (score, rounds); a person who left is last, marked 🚪, without one.
 func ResultTable(l Loc, v TableView, r game.Result, detail func(s game.Seat) string) string {
 	var sb strings.Builder
 	sb.WriteString(l.T("result.title") + "\n")
-	all := standings(r)
-	for i, s := range all {
-		medal := ""
-		if s.Place == 1 {
-			medal = "🏆 "
+	list := finalList(v.t, r, true)
+	left := false
+	for _, f := range list {
+		line := placeLabel(f.Place, sharedBy(list, f.Place)) + " "
+		switch {
+		case f.Left:
+			line += Esc(f.Name) + " " + leftMark
+			left = true
+		case f.Place == 1:
+			line += "🏆 " + SeatName(v, game.Seat(f.Seat)) + " — " + detail(game.Seat(f.Seat))
+		default:
+			line += SeatName(v, game.Seat(f.Seat)) + " — " + detail(game.Seat(f.Seat))
 		}
-		sb.WriteString(placeText(all, i) + " " + medal + SeatName(v, s.Seat) + " — " + detail(s.Seat) + "\n")
+		sb.WriteString(line + "\n")
+	}
+	if left {
+		sb.WriteString(l.T("history.legend_left"))
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-// WinnerLine announces the winner or winners of a finished game.
+// WinnerLine announces the winner or winners of a finished game: first
+// place of its one result list (a robot that finished for someone who
+// left does not win in their name).
 func WinnerLine(l Loc, v TableView, r game.Result) string {
-	if len(r.Winners) == 1 {
-		return l.T("result.winner", "Name", Mention(v, r.Winners[0]))
+	var winners []game.Seat
+	for _, f := range finalList(v.t, r, true) {
+		if f.Place == 1 && !f.Left {
+			winners = append(winners, game.Seat(f.Seat))
+		}
 	}
-	return l.T("result.winners", "Names", Mentions(v, r.Winners))
+	if len(winners) == 1 {
+		return l.T("result.winner", "Name", Mention(v, winners[0]))
+	}
+	return l.T("result.winners", "Names", Mentions(v, winners))
 }
 
 // Rows breaks buttons into rows of at most n.

@@ -112,35 +112,14 @@ func againButton(l Loc, t *Table) Button {
 // robots of one level would be one player twice: only the better placed
 // of them is recorded (rating updates need distinct players).
 //
-// A person who left is recorded in place of the robot that finished for
-// them: last, after everyone who stayed (whose places are counted among
-// themselves), with score 0. A person the bot played for in most of their
-// moves is marked unrated. A game that ended because everyone left (not
-// over) ranks everyone who stayed — robots — first.
+// The seats and places are the game's one result list (finalList): a
+// person who left is recorded in place of the robot that finished for
+// them, last, with score 0. A robot is recorded under its name at the
+// table («Робот 1»). A person the bot played for in most of their moves is
+// marked unrated.
 func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *resultEntry {
-	l := b.loc(t.Lang)
 	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
-	// The engine's places; all equal (shared first) when the game is not
-	// over because everyone left.
-	place := make([]int, len(t.Seats))
-	score := make([]int, len(t.Seats))
-	if st.Over() {
-		for i := range place {
-			place[i] = len(t.Seats) // a seat the engine gave no score: last
-		}
-		for _, s := range standings(st.Result()) {
-			if int(s.Seat) >= 0 && int(s.Seat) < len(t.Seats) && s.Place >= 1 {
-				place[s.Seat], score[s.Seat] = s.Place, s.Score
-			}
-		}
-	}
-	stayed := 0
-	for _, s := range t.Seats {
-		if s.Leaver == nil {
-			stayed++
-		}
-	}
 	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
 	for _, m := range t.Log {
 		if s := int(m.Seat); s >= 0 && s < len(t.Seats) {
@@ -150,23 +129,17 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 			}
 		}
 	}
+	list := finalList(t, st.Result(), st.Over())
+	slices.SortFunc(list, func(a, b finalSeat) int { return a.Seat - b.Seat }) // the record is in seat order
 	at := map[string]int{}
-	for i, s := range t.Seats {
-		seat := resultSeat{Player: humanPlayer(s.UserID), Name: s.Name, Place: 1, Score: score[i]}
+	for _, f := range list {
+		seat := resultSeat{Player: humanPlayer(f.User), Name: f.Name, Place: f.Place, Score: f.Score, Left: f.Left}
 		switch {
-		case s.Leaver != nil:
-			seat = resultSeat{Player: humanPlayer(s.Leaver.UserID), Name: s.Leaver.Name, Place: stayed + 1, Left: true}
-		case !s.Human():
-			seat.Player, seat.Name = robotPlayer(s.AI), levelLabel(l, g, s.AI)
+		case f.Left:
+		case f.Level != "":
+			seat.Player = robotPlayer(f.Level)
 		default:
-			seat.Unrated = 2*auto[i] > moves[i]
-		}
-		if !seat.Left {
-			for j, o := range t.Seats {
-				if o.Leaver == nil && place[j] < place[i] {
-					seat.Place++ // places among those who stayed
-				}
-			}
+			seat.Unrated = 2*auto[f.Seat] > moves[f.Seat]
 		}
 		if j, dup := at[seat.Player]; dup {
 			if seat.Place < r.Seats[j].Place {
@@ -342,23 +315,31 @@ func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat in
 
 // onAgain handles «play again» under a final result: the first press opens
 // a lobby of the same game and options with the same players in the same
-// order (robots at their levels, the same creator); later presses join
-// that lobby. It runs inside update's closure, so it only reads the store.
+// order (robots at their levels), run by the presser; later presses join
+// that lobby, or any later lobby of the same game. Should that lobby have
+// been cancelled, the button opens it again (no dead end). It runs inside
+// update's closure, so it only reads the store.
 //
 // The button belongs to game p.Game of kind p.Word: it opens a lobby only
-// while the table is idle after that very game (finished, not stopped),
-// and joins only the lobby numbered right after it, of the same game.
-// Anything else is stale.
+// while the table is idle after that very game (finished, not stopped) or
+// after the lobby that followed it was cancelled. Anything else is stale.
 func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who *models.User) error {
+	cancelledNext := t.Phase == PhaseIdle && t.GameNo == p.Game+1 && t.Kind == p.Word && t.Game == nil
 	switch {
-	case t.Phase == PhaseLobby && t.GameNo == p.Game+1 && t.Kind == p.Word:
+	case t.Phase == PhaseLobby && t.GameNo > p.Game && t.Kind == p.Word:
 		return b.onLobby(ctx, t, ch, payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}, who, false)
+	case cancelledNext:
 	case t.Phase != PhaseIdle || t.GameNo != p.Game || t.Kind != p.Word || t.Game == nil:
 		return refuse("error.stale")
 	}
-	g, st, err := b.decode(t)
-	if err != nil || !st.Over() {
-		return refuse("error.stale") // the game was stopped, not finished
+	g, ok := b.games.get(p.Word)
+	if !ok {
+		return refuse("error.stale")
+	}
+	if !cancelledNext {
+		if _, st, err := b.decode(t); err != nil || !st.Over() {
+			return refuse("error.stale") // the game was stopped, not finished
+		}
 	}
 	old, creator := t.Seats, t.Creator
 	opts, level := maps.Clone(t.Options), t.AILevel
@@ -375,17 +356,20 @@ func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who 
 			t.Seats = append(t.Seats, Seat{UserID: who.ID, Name: userName(who)})
 		}
 	}
-	t.Creator = creator
-	if t.SeatOf(creator) < 0 {
-		// The creator always plays today; should they be gone, the presser
-		// (or else the first person seated) runs the new table.
-		t.Creator = who.ID
-		if t.SeatOf(who.ID) < 0 {
-			for _, s := range t.Seats {
-				if s.Human() {
-					t.Creator = s.UserID
-					break
-				}
+	// The presser asked for the table, so they run it (and may start it);
+	// else the old creator, else the first person seated.
+	t.Creator = 0
+	for _, c := range []int64{who.ID, creator} {
+		if c != 0 && t.SeatOf(c) >= 0 {
+			t.Creator = c
+			break
+		}
+	}
+	if t.Creator == 0 {
+		for _, s := range t.Seats {
+			if s.Human() {
+				t.Creator = s.UserID
+				break
 			}
 		}
 	}

@@ -297,7 +297,7 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		return b.onStop(t, ch, payload{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, 1)
+		return b.onStop(t, ch, payload{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
 	})
 	if err != nil || tab.Phase != PhaseIdle {
 		t.Fatalf("stop: %v (phase %v)", err, tab)
@@ -367,8 +367,9 @@ func TestRateFunc(t *testing.T) {
 }
 
 // TestPlayAgain: «play again» under a finished game opens a lobby of the
-// same game, options and players (robots at their levels), once; another
-// press joins it; a press after the next game started is stale.
+// same game, options and players (robots at their levels), once, run by
+// the presser; another press joins it; should that lobby be cancelled, a
+// press opens it again; a press after the next game started is stale.
 func TestPlayAgain(t *testing.T) {
 	t.Parallel()
 	st := newCountingStore(t)
@@ -392,7 +393,7 @@ func TestPlayAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lobby.Phase != PhaseLobby || lobby.GameNo != done.GameNo+1 || lobby.Kind != done.Kind || lobby.Creator != done.Creator ||
+	if lobby.Phase != PhaseLobby || lobby.GameNo != done.GameNo+1 || lobby.Kind != done.Kind || lobby.Creator != 2 ||
 		lobby.Options["removed"] != 1 || lobby.AILevel != "shef" || len(lobby.Seats) != len(done.Seats) {
 		t.Fatalf("lobby %+v after a game %+v", lobby, done)
 	}
@@ -412,6 +413,19 @@ func TestPlayAgain(t *testing.T) {
 	joined, _, err := press(9)
 	if err != nil || joined.GameNo != lobby.GameNo || joined.SeatOf(9) != len(lobby.Seats) {
 		t.Fatalf("newcomer's press: %v, table %+v", err, joined)
+	}
+	// The lobby cancelled, the button opens it again, run by its presser.
+	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		return b.onLobby(ctx, t, ch, payload{Op: 'l', Table: id, Game: t.GameNo, Args: []int{lobbyCancel}}, &models.User{ID: 2}, false)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := press(9)
+	if err != nil || again.Phase != PhaseLobby || again.GameNo != done.GameNo+2 || again.Creator != 9 || len(again.Seats) != len(joined.Seats) {
+		t.Fatalf("a press after the lobby was cancelled: %v, table %+v", err, again)
+	}
+	if _, _, err := press(1); !isRefusal(err, "lobby.already_seated") {
+		t.Errorf("a seated player's press on the reopened lobby: %v", err)
 	}
 	// Once the next game runs, the button is stale.
 	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error { return b.startGame(ctx, t, ch) }); err != nil {

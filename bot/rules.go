@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -14,18 +15,31 @@ import (
 
 const rulesPageBreak = "\n---\n"
 
+// rulesText is g's guide for a table whose time for a move is turn: the
+// guide names it as «{{.Turn}}», the deadline a hand shows at the start of
+// a move as «{{.Left}}» and the lobby's choices as «{{.Turns}}».
+func rulesText(l Loc, g Game, turn time.Duration) string {
+	return l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", deadlineLeft(l, turn), "Turns", turnChoicesText(l))
+}
+
 // rulesPages splits a guide into its pages.
 func rulesPages(text string) []string {
 	return strings.Split(text, rulesPageBreak)
 }
 
 // rulesPage renders page n of g's guide for a chat (tableID names it in
-// the buttons); a nil game gives the list of games to choose from.
+// the buttons) at the bot's time for a move; a nil game gives the list of
+// games to choose from.
 func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
+	return b.rulesPageAt(l, tableID, g, n, b.cfg.TurnTimeout)
+}
+
+// rulesPageAt is rulesPage for a table whose time for a move is turn.
+func (b *Bot) rulesPageAt(l Loc, tableID string, g Game, n int, turn time.Duration) Message {
 	if g == nil {
 		return b.rulesPicker(l, tableID)
 	}
-	pages := rulesPages(l.T(g.ID() + ".rules"))
+	pages := rulesPages(rulesText(l, g, turn))
 	n = max(0, min(n, len(pages)-1))
 	text := pages[n]
 	if len(pages) == 1 {
@@ -47,10 +61,10 @@ func (b *Bot) rulesPage(l Loc, tableID string, g Game, n int) Message {
 
 // onRulesPage turns a page of the rules message the button sits on.
 func (b *Bot) onRulesPage(ctx context.Context, updateID int64, q *models.CallbackQuery, p payload) error {
-	lang := b.userLang(&q.From)
+	lang, turn := b.userLang(&q.From), b.cfg.TurnTimeout
 	if chat, _, err := parseTableID(p.Table); err == nil && chat < 0 {
 		if t, _, err := b.load(ctx, p.Table); err == nil {
-			lang = t.Lang
+			lang, turn = t.Lang, b.turnTime(t)
 		}
 	}
 	l := b.loc(lang)
@@ -63,6 +77,6 @@ func (b *Bot) onRulesPage(ctx context.Context, updateID int64, q *models.Callbac
 	b.answer(ctx, q, "", false, "")
 	// The page turns through the outbox of the chat it is in, as a reply
 	// (a group's reader is not kept behind the table's edits).
-	page := outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Message: b.rulesPage(l, p.Table, g, p.Args[0]), Reply: true}
+	page := outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Message: b.rulesPageAt(l, p.Table, g, p.Args[0], turn), Reply: true}
 	return b.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, page)
 }

@@ -50,7 +50,8 @@ func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd comman
 	q := &resultQuery{Cmd: cmd.name, User: m.From.ID, Name: userName(m.From)}
 	switch cmd.name {
 	case "forgetme":
-		ch.post(t, Message{Text: l.T("forget.private_only")})
+		ch.post(t, Message{Text: l.T("forget.private_only"),
+			Keyboard: [][]Button{{{Text: l.T("lobby.open_chat_button"), URL: "https://t.me/" + b.cfg.Username}}}})
 		return nil
 	case "top":
 		q.Game = t.Kind
@@ -346,7 +347,7 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 		slices.SortStableFunc(seats, func(a, b store.ResultSeat) int { return a.Place - b.Place })
 		var winners, scores []string
 		for _, s := range seats {
-			name := b.playerName(l, r.Game, s.Player, s.Name)
+			name := b.historyName(l, r.Game, s)
 			if s.Place == 1 {
 				winners = append(winners, name)
 			}
@@ -356,10 +357,10 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 					shared++
 				}
 			}
-			scores = append(scores, placeLabel(s.Place, shared)+" "+name+markOf(s, marks))
+			scores = append(scores, placeLabel(s.Place, shared)+" "+name+b.markOf(l, r.Game, s, marks))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
-			"Date", r.Ended.In(historyZone()).Format("02.01 15:04"),
+			"Date", agoText(l, b.now().Sub(r.Ended)),
 			"Game", b.gameTitle(l, r.Game),
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
@@ -382,18 +383,49 @@ const (
 	unratedMark = "💤"
 )
 
-// markOf is what follows a seat's name in /history: its score, or its
-// mark; the marks used are noted in marks, for the legend.
-func markOf(s store.ResultSeat, marks map[string]bool) string {
+// markOf is what follows a seat's name in /history: its score with the
+// game's unit, or its mark; the marks used are noted in marks, for the
+// legend.
+func (b *Bot) markOf(l Loc, game string, s store.ResultSeat, marks map[string]bool) string {
 	switch {
 	case s.Left:
 		marks[leftMark] = true
 		return " " + leftMark
 	case s.Unrated:
 		marks[unratedMark] = true
-		return " " + integer(s.Score) + " " + unratedMark
+		return " — " + b.scoreText(l, game, s.Score) + " " + unratedMark
 	}
-	return " " + integer(s.Score)
+	return " — " + b.scoreText(l, game, s.Score)
+}
+
+// historyName shows a seat of a recorded game as it sat at the table: a
+// robot by its name there and its level («🤖 Робот 1 (Профи)»), so two
+// robots can be told apart; a record that kept only the level shows that.
+func (b *Bot) historyName(l Loc, game string, s store.ResultSeat) string {
+	name := b.playerName(l, game, s.Player, s.Name)
+	if _, robot := robotLevel(s.Player); !robot || s.Name == "" {
+		return name
+	}
+	for _, lang := range b.tr.Langs() {
+		if "🤖 "+Esc(s.Name) == b.playerName(b.loc(lang), game, s.Player, s.Name) {
+			return name // recorded by its level's name, as records were before
+		}
+	}
+	return "🤖 " + Esc(s.Name) + " (" + strings.TrimPrefix(name, "🤖 ") + ")"
+}
+
+// agoText says how long ago a game ended, «3 часа назад»: true wherever
+// the reader is, unlike a clock time (players' time zones are unknown).
+func agoText(l Loc, d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return l.T("history.ago_now")
+	case d < time.Hour:
+		return l.T("history.ago_minutes", "Count", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return l.T("history.ago_hours", "Count", int(d/time.Hour))
+	}
+	return l.T("history.ago_days", "Count", int(d/(24*time.Hour)))
 }
 
 // gameOrder lists the games of a stats map: the bot's games in menu order,
@@ -420,6 +452,14 @@ func (b *Bot) gameTitle(l Loc, id string) string {
 		return Title(l, g)
 	}
 	return Esc(id)
+}
+
+// scoreText is a recorded score of game id with the game's unit.
+func (b *Bot) scoreText(l Loc, id string, score int) string {
+	if g, ok := b.games.get(id); ok {
+		return ScoreText(l, g, score)
+	}
+	return integer(score)
 }
 
 // playerName shows a results player: a person by the name stored, a robot

@@ -39,6 +39,10 @@ type Table struct {
 	// Options are the game's lobby settings by key (see OptionGame); the game
 	// validates them.
 	Options map[string]int `json:"opts,omitempty"`
+	// TurnTime is the group's time for a move, chosen in the lobby and
+	// kept for the next games (groups play at their own pace); zero: the
+	// bot's TURN_TIMEOUT (turnTime).
+	TurnTime time.Duration `json:"turn_time,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
@@ -95,6 +99,10 @@ type Seat struct {
 	// LeaveAsked is set while the player's private message asks them to
 	// confirm «leave the game».
 	LeaveAsked bool `json:"leave_asked,omitempty"`
+	// Moved is the person's last move (their own, or the bot's for them),
+	// named when it was made: their private message says it counted
+	// while they wait; it is dropped when their turn comes again.
+	Moved *SeatMove `json:"moved,omitempty"`
 	// Leaver is the person who left the game at this seat; a robot plays
 	// it since (AI is set). The results record the leaver, last.
 	Leaver *Leaver `json:"leaver,omitempty"`
@@ -104,6 +112,15 @@ type Seat struct {
 type Leaver struct {
 	UserID int64  `json:"user"`
 	Name   string `json:"name"`
+}
+
+// SeatMove is a person's last move as their private message tells it.
+type SeatMove struct {
+	// Nonce is the seat's nonce right after the move: the note holds
+	// while the seat has not acted since.
+	Nonce int    `json:"nonce"`
+	Name  string `json:"name,omitempty"` // MoveGame.MoveName, "" when the game names none
+	Auto  bool   `json:"auto,omitempty"` // the bot moved for them (their time ran out)
 }
 
 // Move is one applied action.
@@ -117,6 +134,10 @@ type Move struct {
 type Event struct {
 	Key  string `json:"key"`
 	Seat int    `json:"seat"`
+	// Also are more seats it names: everyone who timed out in one change.
+	Also []int `json:"also,omitempty"`
+	// Name names a person who has no seat (an admin who stopped the game).
+	Name string `json:"name,omitempty"`
 }
 
 // nextTimer is the earliest running timer, or zero.

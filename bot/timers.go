@@ -67,7 +67,7 @@ func (b *Bot) delay(t *Table, g Game, st game.State, s game.Seat) (time.Duration
 	case ts.Auto():
 		return b.cfg.AIDelay, true
 	}
-	return b.cfg.TurnTimeout, true
+	return b.turnTime(t), true
 }
 
 // fireTimer acts for every seat whose timer has run out: the system makes
@@ -76,57 +76,68 @@ func (b *Bot) delay(t *Table, g Game, st game.State, s game.Seat) (time.Duration
 // until they press «I'm back». Every seat due now moves in this one change,
 // so people acting at the same time time out together.
 func (b *Bot) fireTimer(ctx context.Context, id string) error {
-	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		if t.Phase != PhasePlaying {
-			return errNoChange
-		}
-		g, st, err := b.decode(t)
-		if err != nil {
-			return err
-		}
-		if t.nextTimer().IsZero() {
-			// A record written before per-seat timers, or one whose timers
-			// were lost: start them now rather than stall the game.
-			b.schedule(t, g, st, false)
-			if t.nextTimer().IsZero() {
-				return errNoChange
-			}
-			return nil
-		}
-		now := b.now()
-		due := map[game.Seat]bool{}
-		if !t.SystemAt.IsZero() && !now.Before(t.SystemAt) {
-			due[game.System] = true
-		}
-		for i, s := range t.Seats {
-			if !s.Due.IsZero() && !now.Before(s.Due) {
-				due[game.Seat(i)] = true
-			}
-		}
-		if len(due) == 0 {
-			return errNoChange
-		}
-		for len(due) > 0 && t.Phase == PhasePlaying {
-			seat, ok := nextDue(st.ToAct(), due)
-			if !ok {
-				break
-			}
-			delete(due, seat)
-			if err := b.actFor(t, ch, g, st, seat); err != nil {
-				return err
-			}
-		}
-		if t.Phase == PhasePlaying {
-			// Re-arm waiting robots; seats that were due but no longer act
-			// lose their timers.
-			b.schedule(t, g, st, false)
-		}
-		return nil
-	})
+	_, _, err := b.update(ctx, id, 0, b.fireDue)
 	if errors.Is(err, errNoChange) {
 		return nil
 	}
 	return err
+}
+
+// fireDue is fireTimer's change: every seat due now acts, in the engine's
+// order, and the table names everyone whose time ran out.
+func (b *Bot) fireDue(t *Table, ch *change) error {
+	if t.Phase != PhasePlaying {
+		return errNoChange
+	}
+	g, st, err := b.decode(t)
+	if err != nil {
+		return err
+	}
+	if t.nextTimer().IsZero() {
+		// A record written before per-seat timers, or one whose timers
+		// were lost: start them now rather than stall the game.
+		b.schedule(t, g, st, false)
+		if t.nextTimer().IsZero() {
+			return errNoChange
+		}
+		return nil
+	}
+	now := b.now()
+	due := map[game.Seat]bool{}
+	if !t.SystemAt.IsZero() && !now.Before(t.SystemAt) {
+		due[game.System] = true
+	}
+	for i, s := range t.Seats {
+		if !s.Due.IsZero() && !now.Before(s.Due) {
+			due[game.Seat(i)] = true
+		}
+	}
+	if len(due) == 0 {
+		return errNoChange
+	}
+	var timedOut []int // people whose time ran out together: the table names them all
+	for len(due) > 0 && t.Phase == PhasePlaying {
+		seat, ok := nextDue(st.ToAct(), due)
+		if !ok {
+			break
+		}
+		delete(due, seat)
+		if err := b.actFor(t, ch, g, st, seat); err != nil {
+			return err
+		}
+		if e := t.Event; e != nil && e.Key == "event.timeout" && e.Seat == int(seat) && !slices.Contains(timedOut, int(seat)) {
+			timedOut = append(timedOut, int(seat))
+		}
+	}
+	if len(timedOut) > 1 && t.Event != nil && t.Event.Key == "event.timeout" {
+		t.Event = &Event{Key: "event.timeout", Seat: timedOut[0], Also: timedOut[1:]}
+	}
+	if t.Phase == PhasePlaying {
+		// Re-arm waiting robots; seats that were due but no longer act
+		// lose their timers.
+		b.schedule(t, g, st, false)
+	}
+	return nil
 }
 
 // nextDue picks the first due seat among those to act, in the engine's order.

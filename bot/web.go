@@ -114,7 +114,7 @@ func (b *Bot) WebState(ctx context.Context, id string, user int64) (WebState, er
 		return ws, nil
 	}
 	ws.Game, ws.Title = g.ID(), Title(l, g)
-	ws.Rules = PlainText(strings.ReplaceAll(l.T(g.ID()+".rules"), rulesPageBreak, "\n\n"))
+	ws.Rules = PlainText(strings.ReplaceAll(rulesText(l, g, b.turnTime(t)), rulesPageBreak, "\n\n"))
 	if t.Phase == PhaseLobby || t.Game == nil {
 		ws.Scene = b.lobbyScene(l, t)
 		return ws, nil

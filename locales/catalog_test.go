@@ -349,6 +349,10 @@ const maxGuidePage = 3500
 
 func isRules(key string) bool { return strings.HasSuffix(key, ".rules") }
 
+// guideArgs fill a guide's placeholders as the bot does (bot/rules.go):
+// the table's time for a move, its deadline text and the lobby's choices.
+var guideArgs = []any{"Turn", "20 секунд", "Left", "⏳ осталось не больше 20 секунд", "Turns", "20 секунд, 1 минута, 3 минуты"}
+
 func guidePages(s string) []string { return strings.Split(s, guidePageBreak) }
 
 // TestGuidePages checks every game's guide page by page: each page under
@@ -362,7 +366,7 @@ func TestGuidePages(t *testing.T) {
 			if !isRules(key) {
 				continue
 			}
-			pages := guidePages(c.T(lang, key))
+			pages := guidePages(c.T(lang, key, guideArgs...))
 			if paged[key] && (len(pages) < 2 || len(pages) > 4) {
 				t.Errorf("%s/%s: %d pages, want 2 to 4", lang, key, len(pages))
 			}
@@ -427,7 +431,7 @@ func TestRulesFacts(t *testing.T) {
 	}
 	for _, lang := range c.Langs() {
 		for key, facts := range common {
-			rules := c.T(lang, key)
+			rules := c.T(lang, key, guideArgs...)
 			for _, fact := range append(slices.Clone(facts), byLang[lang][key]...) {
 				if !strings.Contains(rules, fact) {
 					t.Errorf("%s/%s lacks %q", lang, key, fact)

@@ -82,6 +82,26 @@ func (x *Texts) T(key string, args ...any) string {
 	return s
 }
 
+// Accepted reports whether a press's answer says it was applied: no text,
+// or the toast that confirms a move («Ход принят: 🟨9»), in any of the
+// catalog's languages. Any other answer is a refusal.
+func (x *Texts) Accepted(answer string) bool {
+	if answer == "" {
+		return true
+	}
+	for _, lang := range x.cat.Langs() {
+		if answer == x.cat.T(lang, "move.toast_plain") {
+			return true
+		}
+		const mark = "\x00"
+		before, after, _ := strings.Cut(x.cat.T(lang, "move.toast", "Move", mark), mark)
+		if len(answer) > len(before)+len(after) && strings.HasPrefix(answer, before) && strings.HasSuffix(answer, after) {
+			return true
+		}
+	}
+	return false
+}
+
 // Shown is T as a chat shows the message: tags stripped, entities decoded.
 func (x *Texts) Shown(key string, args ...any) string {
 	return Plain(x.T(key, args...))
@@ -149,6 +169,9 @@ func (h *Harness) mustCatalog() *Texts {
 
 // T is Texts.T of the harness's catalog.
 func (h *Harness) T(key string, args ...any) string { return h.mustCatalog().T(key, args...) }
+
+// Accepted is Texts.Accepted of the harness's catalog.
+func (h *Harness) Accepted(answer string) bool { return h.mustCatalog().Accepted(answer) }
 
 // Shown is Texts.Shown of the harness's catalog.
 func (h *Harness) Shown(key string, args ...any) string {
@@ -343,7 +366,7 @@ func (h *Harness) Player(u *telegramtest.User, done <-chan struct{}, think func(
 			}
 			pressed[btn.CallbackData] = true
 			ans, err := u.PressData(msg, btn.CallbackData)
-			if err == nil && ans.Text != "" {
+			if err == nil && !h.mustCatalog().Accepted(ans.Text) {
 				answers = append(answers, ans.Text)
 			}
 		}

@@ -47,6 +47,10 @@ func ActionMessage(u *telegramtest.User) (*telegramtest.Message, []telegramtest.
 // stop and gives its counts.
 func PressRandomly(u *telegramtest.User, done <-chan struct{}, pace func() time.Duration, rng *rand.Rand, wait time.Duration) func() Presses {
 	p := Presses{Refused: map[string]int{}}
+	texts, err := NewTexts()
+	if err != nil {
+		panic("bottest: " + err.Error())
+	}
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -70,7 +74,7 @@ func PressRandomly(u *telegramtest.User, done <-chan struct{}, pace func() time.
 			switch {
 			case err != nil:
 				p.Unanswered++
-			case ans.Text == "":
+			case texts.Accepted(ans.Text):
 				p.Accepted++
 			default:
 				p.Refused[ans.Text]++

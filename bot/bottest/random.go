@@ -128,7 +128,7 @@ func (h *Harness) RandomPlayer(u *telegramtest.User, done <-chan struct{}, rng *
 				default:
 					st.Errors = append(st.Errors, fmt.Errorf("%s pressed %q: %w", u.User().FirstName, b.Text, err))
 				}
-			case ans.Text != "":
+			case !h.Accepted(ans.Text):
 				st.Answers = append(st.Answers, ans.Text)
 			}
 		}

@@ -413,7 +413,11 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 		}
 		want := cat.T(after.Lang, "chekharda.explain.beaten", "Name", after.Seats[winner].Name,
 			"Emoji", ck.Pig.Emoji(), "Victim", after.Seats[0].Name)
-		if answers[winner] != "" || answers[loser] != want {
+		// The winner's toast names the steal as its button did: Аня's set
+		// of three, before it moved.
+		won := cat.T(after.Lang, "move.toast", "Move", cat.T(after.Lang, "chekharda.steal_button",
+			"Set", ck.Pig.Emoji()+"×3", "Victim", after.Seats[0].Name))
+		if answers[winner] != won || answers[loser] != want {
 			t.Fatalf("race %d: winner %d answered %q, loser %d answered %q (want %q)", i, winner, answers[winner], loser, answers[loser], want)
 		}
 		wins[winner]++

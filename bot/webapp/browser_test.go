@@ -385,7 +385,7 @@ func TestBrowserChekhardaRace(t *testing.T) {
 			}
 			toasts = append(toasts, text)
 		}
-		if toasts[0] != "" || toasts[1] != "" {
+		if toasts[0] != "" && toasts[1] != "" { // the winner's confirms the move, the loser's says who was faster
 			break
 		}
 		time.Sleep(20 * time.Millisecond)

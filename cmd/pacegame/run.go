@@ -245,7 +245,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 						playPage(playCtx, web, t, u, think, rng, cfg.Moves, observe)
 						return
 					}
-					play(playCtx, t, u, nudges[u.ID()], think, rng, cfg.Moves)
+					play(playCtx, h, t, u, nudges[u.ID()], think, rng, cfg.Moves)
 				}()
 			}
 		}()
@@ -402,7 +402,7 @@ func monitor(ctx context.Context, st *store.Redis, t *table, limit int) {
 
 // play is one simulated person: whenever their private chat shows a new set
 // of playable buttons, they think, then press one of them at random.
-func play(ctx context.Context, t *table, u *telegramtest.User, nudge <-chan struct{}, think func() time.Duration, rng *rand.Rand, limit int) {
+func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.User, nudge <-chan struct{}, think func() time.Duration, rng *rand.Rand, limit int) {
 	prompted := map[string]bool{} // prompts seen, by seat, game and nonce
 	pressed := map[string]bool{}
 	for {
@@ -437,7 +437,7 @@ func play(ctx context.Context, t *table, u *telegramtest.User, nudge <-chan stru
 		switch {
 		case err != nil:
 			t.pressErrors++
-		case ans.Text != "":
+		case !h.Accepted(ans.Text):
 			t.refused++
 		default:
 			t.presses = append(t.presses, press{at: at, answered: time.Now()})

@@ -29,8 +29,8 @@ func CheckStoppedScene(t testing.TB, g bot.Game, l bot.Loc, tab *bot.Table, st g
 		t.Fatalf("%s draws no web table scene", g.ID())
 	}
 	tab.Phase = bot.PhaseIdle
-	tab.Event = &bot.Event{Key: "event.stopped"}
-	want := bot.PlainText(l.T("event.stopped"))
+	tab.Event = &bot.Event{Key: "event.stopped", Seat: 0} // the player at seat 0 stopped it
+	want := bot.PlainText(l.T("event.stopped", "Name", bot.SeatName(tab.View(), 0)))
 	for seat := bot.Spectator; seat < len(tab.Seats); seat++ {
 		sc := wg.Scene(l, tab.View(), st, seat)
 		if sc.Status != want || len(sc.Choices) > 0 || sc.Prompt != "" {

@@ -1,0 +1,88 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/store"
+)
+
+// leftGame is a finished game of g for four people, robots of one level
+// at seats 2 and 3, where the person at seat 1 left mid-game (a robot
+// finished for them).
+func leftGame(t *testing.T, g Game, seed uint64) (*Table, game.State, game.State) {
+	t.Helper()
+	tab, st := fixtures.Table(t, g, 4, 0, "", seed, nil)
+	before := fixtures.PlayRandom(t, g, tab, st, 100000, seed+1)
+	if !st.Over() {
+		t.Fatal("the game did not end")
+	}
+	level := levels(g)[0]
+	tab.Seats[1] = Seat{Name: "Робот 1", AI: level, Leaver: &Leaver{UserID: 2, Name: fixtures.Names[1]}}
+	return tab, before, st
+}
+
+// TestOneResultList: the group's result, the stored record (and so the
+// private results and /history) place everyone alike: those who stayed
+// by the engine among themselves, the leaver last and marked; the winner
+// announced is first on the list.
+func TestOneResultList(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	for i, g := range testGames() {
+		tab, _, st := leftGame(t, g, uint64(60+i))
+		list := finalList(tab, st.Result(), true)
+		if last := list[len(list)-1]; !last.Left || last.User != 2 || last.Place != 4 || last.Score != 0 {
+			t.Errorf("%s: the leaver is not last: %+v", g.ID(), list)
+		}
+		for k := 1; k < len(list); k++ {
+			if list[k].Place < list[k-1].Place {
+				t.Errorf("%s: the list is not best first: %+v", g.ID(), list)
+			}
+		}
+		placeOf := map[string]int{}
+		for _, f := range list {
+			placeOf[f.Name] = f.Place
+		}
+		r := b.resultOf(tab, g, st, fixtures.Clock)
+		for _, s := range r.Seats {
+			if s.Place != placeOf[s.Name] {
+				t.Errorf("%s: %s recorded at place %d, listed at %d", g.ID(), s.Name, s.Place, placeOf[s.Name])
+			}
+			if s.Left != (s.Player == humanPlayer(2)) {
+				t.Errorf("%s: %+v marked wrong", g.ID(), s)
+			}
+		}
+		l := b.loc("ru")
+		winner := WinnerLine(l, b.view(tab), st.Result())
+		if want := l.T("result.winner", "Name", Mention(b.view(tab), game.Seat(list[0].Seat))); list[1].Place != 1 && winner != want {
+			t.Errorf("%s: %q announced, the list's first is %+v", g.ID(), winner, list[0])
+		}
+	}
+}
+
+// TestGoldenResultWithLeaver pins the texts of a game one person left, in
+// every game and language: the group's final announcement, the private
+// results and /history, all from one list.
+func TestGoldenResultWithLeaver(t *testing.T) {
+	b := goldenResultsBot(t)
+	var sb strings.Builder
+	for _, lang := range b.tr.Langs() {
+		l := b.loc(lang)
+		for i, g := range testGames() {
+			tab, before, st := leftGame(t, g, uint64(60+i))
+			tab.Lang = lang
+			msgs := g.Announce(l, tab.View(), before, st)
+			fmt.Fprintf(&sb, "════ %s: %s, the group's result\n%s\n", lang, g.ID(), fixtures.Show(msgs[len(msgs)-1]))
+			e := b.resultOf(tab, g, st, fixtures.Clock)
+			for k, s := range e.Seats {
+				if _, ok := personOf(s.Player); ok && !s.Left {
+					fmt.Fprintf(&sb, "════ %s: %s, private result of %s\n%s\n", lang, g.ID(), s.Name, fixtures.Show(b.privateResult(tab, e, k, nil)))
+				}
+			}
+			fmt.Fprintf(&sb, "════ %s: %s, /history\n%s\n", lang, g.ID(), fixtures.Show(b.renderHistory(l, []store.Result{e.storeResult()})))
+		}
+	}
+	fixtures.Check(t, "result_leaver", sb.String())
+}

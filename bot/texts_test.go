@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/game"
+)
+
+// TestTimeoutNamesEveryoneDue: people whose time runs out in one change
+// are all named by the table, not only the last of them.
+func TestTimeoutNamesEveryoneDue(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	b.now = func() time.Time { return fixtures.Clock }
+	g := testGame(t, "sausages") // setup: everyone places a card at once
+	tab, st := fixtures.Table(t, g, 3, 0, "", 5, nil)
+	acting := st.ToAct()
+	if len(acting) != 3 {
+		t.Fatalf("%d seats act at the start, want all 3", len(acting))
+	}
+	for i := range tab.Seats {
+		tab.Seats[i].Due = fixtures.Clock.Add(-time.Second)
+	}
+	if err := b.fireDue(tab, &change{}); err != nil {
+		t.Fatal(err)
+	}
+	e := tab.Event
+	if e == nil || e.Key != "event.timeout" {
+		t.Fatalf("event %+v", e)
+	}
+	named := append([]int{e.Seat}, e.Also...)
+	slices.Sort(named)
+	if !slices.Equal(named, []int{0, 1, 2}) {
+		t.Errorf("the table names seats %v, want all three", named)
+	}
+	l := b.loc("ru")
+	if got, want := EventLine(l, tab.View()), l.T("event.timeout", "Name", SeatNames(tab.View(), []game.Seat{game.Seat(e.Seat), game.Seat(e.Also[0]), game.Seat(e.Also[1])})); got != want {
+		t.Errorf("event line %q, want %q", got, want)
+	}
+}
+
+// TestFinishedTableDropsTheTimeout: a timeout notice stays while the game
+// goes on and is gone from the finished table.
+func TestFinishedTableDropsTheTimeout(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	g := testGame(t, "trickchef")
+	tab, st := fixtures.Table(t, g, 3, 0, "", 8, nil)
+	for !st.Over() {
+		tab.Event = &Event{Key: "event.timeout", Seat: 1}
+		seat := st.ToAct()[0]
+		if err := b.apply(tab, &change{}, g, st, seat, st.Legal(seat)[0], true); err != nil {
+			t.Fatal(err)
+		}
+		if !st.Over() && tab.Event == nil {
+			t.Fatal("a move mid-game dropped the timeout notice")
+		}
+	}
+	if tab.Event != nil || tab.Phase != PhaseIdle {
+		t.Errorf("the finished table: event %+v, phase %s", tab.Event, tab.Phase)
+	}
+}
+
+// TestStopNamesWhoStopped: the stopped table names who stopped the game,
+// a seated player by their seat, an admin without one by name.
+func TestStopNamesWhoStopped(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	g := testGame(t, "trickchef")
+	for _, who := range []models.User{{ID: 2, FirstName: "Серёжа"}, {ID: 99, FirstName: "Админ"}} {
+		tab, _ := fixtures.Table(t, g, 3, 0, "", 8, nil)
+		tab.StopAsked = who.ID
+		if err := b.onStop(tab, &change{}, payload{Op: 's', Table: tab.ID, Game: tab.GameNo, Args: []int{1}}, &who); err != nil {
+			t.Fatal(err)
+		}
+		l := b.loc("ru")
+		want := l.T("event.stopped", "Name", "Админ")
+		if who.ID == 2 {
+			want = l.T("event.stopped", "Name", SeatName(tab.View(), 1))
+		}
+		if got := b.GroupMessage(tab).Text; !containsLine(got, want) {
+			t.Errorf("stopped by %s: the table says %q, want a line %q", who.FirstName, got, want)
+		}
+	}
+}
+
+// TestSmallTexts: /lang's refusal names only who may change the language,
+// the /start greeting offers to add the bot to a group, /forgetme in a
+// group links to the private chat.
+func TestSmallTexts(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	if langRefusal(&Table{}) != "lang.not_allowed_admin" || langRefusal(&Table{Creator: 5}) != "lang.not_allowed" {
+		t.Error("the /lang refusal names a creator where there is none, or not where there is one")
+	}
+	g := b.greeting(b.loc("ru"))
+	if len(g.Keyboard) != 1 || g.Keyboard[0][0].URL != "https://t.me/"+b.cfg.Username+"?startgroup=1" {
+		t.Errorf("greeting keyboard %+v", g.Keyboard)
+	}
+	tab := &Table{ID: "-100123", ChatID: -100123, Lang: "ru"}
+	ch := &change{}
+	if err := b.resultsCommand(tab, ch, &models.Message{From: &models.User{ID: 1}}, command{name: "forgetme"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.outbox) != 1 || len(ch.outbox[0].Keyboard) != 1 || ch.outbox[0].Keyboard[0][0].URL != "https://t.me/"+b.cfg.Username {
+		t.Errorf("/forgetme in a group: %+v", ch.outbox)
+	}
+}
+
+func containsLine(text, line string) bool { return slices.Contains(strings.Split(text, "\n"), line) }
+
+// TestLobbyWhileChoosing: a lobby whose game is still to be chosen lists
+// who sits there and offers «join»; /newgame naming no game while a lobby
+// is open says the word is unknown and changes nothing.
+func TestLobbyWhileChoosing(t *testing.T) {
+	b, _ := resultsBot(t, nil)
+	tab := &Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: PhaseLobby, GameNo: 2, Creator: 1,
+		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}}}
+	m := b.GroupMessage(tab)
+	if !hasButtonData(m, payload{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyJoin}}.String()) {
+		t.Errorf("the game picker offers no «join»: %+v", m.Keyboard)
+	}
+	l := b.loc("ru")
+	for i, s := range tab.Seats {
+		if !containsLine(m.Text, b.lobbySeatLine(l, tab, nil, i, s)) {
+			t.Errorf("the game picker does not list %s: %q", s.Name, m.Text)
+		}
+	}
+	ch := &change{}
+	msg := &models.Message{From: &models.User{ID: 2, FirstName: "Серёжа"}, Chat: models.Chat{ID: tab.ChatID}}
+	if err := b.newGame(t.Context(), tab, ch, msg, command{name: "newgame", args: []string{"покер"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.outbox) != 1 || !strings.HasPrefix(ch.outbox[0].Text, l.T("newgame.unknown_word", "Word", "покер")+"\n") {
+		t.Errorf("/newgame покер while a lobby is open: %+v", ch.outbox)
+	}
+	if tab.Phase != PhaseLobby || tab.Kind != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
+		t.Errorf("the lobby changed: %+v", tab)
+	}
+}
