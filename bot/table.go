@@ -64,7 +64,12 @@ type Table struct {
 	// showing an older count is replaced, and the replaced one loses its
 	// buttons (deliver.go).
 	Reposts map[string]int `json:"reposts,omitempty"`
-	Updated time.Time      `json:"updated"`
+	// WebToken names the table in the «Стол» page's links instead of its
+	// chat id: unguessable, so only those shown a link can ask for the
+	// table (and even they must be its players or the group's members).
+	// Minted on the first commit with the page served (see mintWebToken).
+	WebToken string    `json:"web_token,omitempty"`
+	Updated  time.Time `json:"updated"`
 }
 
 // Seat is one player at the table.
