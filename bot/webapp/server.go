@@ -586,3 +586,6 @@ func (l *limiter) allow(user int64, now time.Time) bool {
 	b.tokens--
 	return true
 }
+
+// Streams is how many event streams are open (measurements and tests).
+func (s *Server) Streams() int { return s.streams.count() }

@@ -154,7 +154,7 @@ func TestMainServesTheWebTable(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		status, body = get(t, base+"/table/")
 	}
-	if status != http.StatusOK || !strings.Contains(body, `src="app.js"`) {
+	if status != http.StatusOK || !strings.Contains(body, `src="app.js?v=`) {
 		t.Fatalf("the page at /table/: %d %.200s\n%s", status, body, stderr.String())
 	}
 	if status, body := get(t, base+"/table/app.js"); status != http.StatusOK || len(body) < 1000 {
