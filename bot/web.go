@@ -31,7 +31,10 @@ type WebState struct {
 	// one), "lobby" or "playing".
 	Phase Phase `json:"phase"`
 	// Seat is the viewer's seat, Spectator when they play none.
-	Seat  int    `json:"seat"`
+	Seat int `json:"seat"`
+	// Live says everyone acts at once (a LiveGame): the page speaks of
+	// no one's turn.
+	Live  bool   `json:"live,omitempty"`
 	Scene *Scene `json:"scene,omitempty"`
 	// Over reports that the scene shows a finished game; Again is then
 	// the data of «Ещё партию» for the viewer, when they may start one.
@@ -168,6 +171,9 @@ func (v *WebView) State(kind int) (WebState, error) {
 	}
 	ws.Game, ws.Title = g.ID(), Title(l, g)
 	ws.Rules = PlainText(strings.ReplaceAll(l.T(g.ID()+".rules"), rulesPageBreak, "\n\n"))
+	if lg, ok := g.(LiveGame); ok && lg.LiveButtons() {
+		ws.Live = true
+	}
 	if t.Phase == PhaseLobby || t.Game == nil {
 		ws.Scene = b.lobbyScene(l, t)
 		return ws, nil

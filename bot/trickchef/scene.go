@@ -31,6 +31,19 @@ func suitColor(s tc.Suit) string {
 	return ""
 }
 
+// suitShape is how the page tells a suit without its colour.
+func suitShape(s tc.Suit) string {
+	switch s {
+	case tc.Red:
+		return bot.SuitCircle
+	case tc.Yellow:
+		return bot.SuitTriangle
+	case tc.Blue:
+		return bot.SuitDiamond
+	}
+	return bot.SuitSquare
+}
+
 // suitKey is the catalog's name of a suit (trickchef.suit.<key>).
 func suitKey(s tc.Suit) string {
 	switch s {
@@ -47,7 +60,7 @@ func suitKey(s tc.Suit) string {
 // cardPicture draws a restaurant card: its value on its suit's colour.
 func cardPicture(l bot.Loc, c tc.Card) bot.Card {
 	return bot.Card{
-		Face: strconv.Itoa(c.Value), Corner: suitEmoji(c.Suit), Color: suitColor(c.Suit),
+		Face: strconv.Itoa(c.Value), Corner: suitEmoji(c.Suit), Color: suitColor(c.Suit), Suit: suitShape(c.Suit),
 		Name: l.T("trickchef.web.card", "Suit", l.T("trickchef.suit."+suitKey(c.Suit)), "Value", c.Value),
 	}
 }

@@ -276,12 +276,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // state loads the viewer's state with the page's words filled in; a
 // failure is answered and reported as false.
 func (s *Server) state(w http.ResponseWriter, r *http.Request, v viewer, table string) (bot.WebState, bool) {
+	if table == "" {
+		s.noTable(w, r, v)
+		return bot.WebState{}, false
+	}
 	ws, err := s.tables.WebState(r.Context(), table, v.user.ID)
 	if s.failed(w, r, v, err, table, "state") {
 		return ws, false
 	}
 	ws.Texts = s.texts(ws.Lang)
 	return ws, true
+}
+
+// noTable answers a page opened without a table (a link that lost its
+// parameter, the app opened from the bot's profile): how to open one.
+func (s *Server) noTable(w http.ResponseWriter, r *http.Request, v viewer) {
+	s.fail(w, r, http.StatusNotFound, "no_table", "web.no_table", v.lang)
 }
 
 // texts are the page's words in a language, read from the catalog.
@@ -317,6 +327,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := r.URL.Query().Get("table")
+	if token == "" {
+		s.noTable(w, r, v)
+		return
+	}
 	view, err := s.tables.WebView(r.Context(), token)
 	if err == nil {
 		var allowed bool

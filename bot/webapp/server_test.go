@@ -76,6 +76,11 @@ func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table
 	}
 	h.MustStartGame(people[0], lobby)
 	cfg.Token = bottest.Token
+	if cfg.ReadsPerSecond == 0 {
+		// The tests read every player's state for every move they make:
+		// far above a page's rate, which the bounds tests set themselves.
+		cfg.ReadsPerSecond, cfg.ReadBurst = 1000, 1000
+	}
 	srv := webapp.New(cfg, h.Bot, h.Redis, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

@@ -453,12 +453,53 @@
     return n <= 1 ? 60 : n === 2 ? 50 : n === 3 ? 36 : 26;
   }
 
-  // cardSVG draws a card as a picture (viewBox 100×146).
+  // SHAPES are the suits the page draws itself (bot.Card.Suit), in the
+  // order a hand is sorted by: no font is needed to tell them apart.
+  const SHAPES = ['circle', 'triangle', 'diamond', 'square', 'star', 'cross'];
+
+  // shapeEl draws a suit's shape of radius r centred at (x, y).
+  function shapeEl(shape, x, y, r, fill, stroke) {
+    const paint = { fill, stroke, 'stroke-width': Math.max(1, r / 7), 'stroke-linejoin': 'round' };
+    const pts = (list) => list.map(([px, py]) => `${(x + px * r).toFixed(2)},${(y + py * r).toFixed(2)}`).join(' ');
+    switch (shape) {
+      case 'circle':
+        return svgEl('circle', Object.assign({ cx: x, cy: y, r: r * 0.86 }, paint));
+      case 'triangle':
+        return svgEl('polygon', Object.assign({ points: pts([[0, -1], [0.98, 0.76], [-0.98, 0.76]]) }, paint));
+      case 'diamond':
+        return svgEl('polygon', Object.assign({ points: pts([[0, -1.08], [0.78, 0], [0, 1.08], [-0.78, 0]]) }, paint));
+      case 'square':
+        return svgEl('rect', Object.assign({ x: x - r * 0.78, y: y - r * 0.78, width: r * 1.56, height: r * 1.56, rx: r * 0.14 }, paint));
+      case 'star': {
+        const list = [];
+        for (let i = 0; i < 10; i++) {
+          const a = -Math.PI / 2 + (i * Math.PI) / 5;
+          const k = i % 2 ? 0.45 : 1.05;
+          list.push([k * Math.cos(a), k * Math.sin(a)]);
+        }
+        return svgEl('polygon', Object.assign({ points: pts(list) }, paint));
+      }
+      default: // cross
+        return svgEl('polygon', Object.assign({
+          points: pts([[-0.3, -0.95], [0.3, -0.95], [0.3, -0.3], [0.95, -0.3], [0.95, 0.3], [0.3, 0.3], [0.3, 0.95],
+            [-0.3, 0.95], [-0.3, 0.3], [-0.95, 0.3], [-0.95, -0.3], [-0.3, -0.3]]),
+        }, paint));
+    }
+  }
+
+  // sortHand orders a hand by suit and value when every card has both (a
+  // suit shape and a number); other hands keep the game's order.
+  function sortHand(cards) {
+    const num = (c) => (/^\d+$/.test(str(c.face)) ? Number(c.face) : NaN);
+    if (cards.length < 2 || !cards.every((c) => c && SHAPES.includes(str(c.suit)) && !Number.isNaN(num(c)))) return cards;
+    return cards.slice().sort((a, b) => SHAPES.indexOf(a.suit) - SHAPES.indexOf(b.suit) || num(a) - num(b));
+  }
+
   // cardSVG draws a card, or clones the same card drawn before: a state
   // redraws every card on the table, and most of them are the same.
   const drawnCards = new Map();
   function cardSVG(c, small) {
-    const key = [small ? 1 : 0, c.back ? 1 : 0, str(c.face), str(c.corner), str(c.color)].join('|');
+    const key = [small ? 1 : 0, c.back ? 1 : 0, str(c.face), str(c.corner), str(c.color), str(c.suit)].join('|');
     let s = drawnCards.get(key);
     if (!s) {
       s = drawCardSVG(c, small);
@@ -501,6 +542,32 @@
       svgEl('rect', { x: 5.5, y: 5.5, width: 89, height: 135, rx: 7, fill: 'none', stroke: '#ffffff', 'stroke-opacity': color ? 0.35 : 0.9, 'stroke-width': 1.5 }),
     );
     const face = str(c.face);
+    const suit = SHAPES.includes(str(c.suit)) ? c.suit : '';
+    if (suit) {
+      // The value in the middle with its suit's shape under it, and in
+      // both corners the value over the shape: a fanned hand shows them.
+      const text = (x, y, size, value) => {
+        const e = svgEl('text', {
+          x, y, 'font-size': size, 'font-family': EMOJI_FONT, 'font-weight': 800, fill: ink,
+          'text-anchor': 'middle', 'dominant-baseline': 'central',
+        });
+        e.textContent = value;
+        return e;
+      };
+      const line = ink === '#ffffff' ? '#1f2329' : '#ffffff';
+      if (small) {
+        s.append(text(50, 56, faceSize(face, true) * 0.9, face), shapeEl(suit, 50, 112, 17, ink, line));
+      } else {
+        s.append(text(50, 66, faceSize(face, false), face), shapeEl(suit, 50, 108, 11, ink, line));
+        for (const turn of [0, 180]) {
+          const g = svgEl('g', { transform: `rotate(${turn} 50 73)` });
+          g.append(text(17, 19, graphemes(face) > 1 ? 15 : 18, face), shapeEl(suit, 17, 38, 6.5, ink, line));
+          s.append(g);
+        }
+      }
+      s.append(svgEl('rect', { class: 'veil', x: 1, y: 1, width: 98, height: 144, rx: 10 }));
+      return s;
+    }
     const corner = str(c.corner) || face;
     const text = (x, y, size, value, extra) => {
       const e = svgEl('text', Object.assign({
@@ -608,6 +675,15 @@
     });
   }
 
+  function showCards(name, cards) {
+    modal(name, (box) => {
+      box.classList.add('sheet');
+      const row = el('div', 'big-cards');
+      for (const c of cards) row.append(cardEl(Object.assign({}, c, { act: '' }), 'lg', '', new Set()));
+      box.append(row);
+    });
+  }
+
   function showRules() {
     const rules = str(app.state && app.state.rules);
     modal(t('rules'), (box) => {
@@ -649,7 +725,7 @@
     }
     const root = document.getElementById('app');
     const box = el('div', 'empty');
-    const icon = status === 401 || status === 403 ? '🔒' : status === 404 ? '🔍' : '⚠️';
+    const icon = status === 401 || status === 403 ? '🔒' : status === 404 ? '🃏' : '⚠️';
     box.append(el('div', 'empty-icon', icon), el('p', 'empty-title', msg));
     root.replaceChildren(box);
   }
@@ -670,8 +746,10 @@
     h.append(top);
     if (sc) {
       const status = el('div', 'status');
+      // The game's headline names whoever moves; when that is the viewer,
+      // the page says it to them.
       if (app.myTurn) status.append(el('span', 'your-turn', t('your_turn')));
-      status.append(el('span', 'status-text', str(sc.status)));
+      else status.append(el('span', 'status-text', str(sc.status)));
       h.append(status);
       const info = arr(sc.info).filter((x) => typeof x === 'string' && x);
       if (info.length) {
@@ -714,7 +792,12 @@
     }
     const cards = arr(s.cards);
     if (cards.length) {
-      const row = el('div', 'seat-cards');
+      // A tap shows the seat's cards large: in some games the others'
+      // cards are what one reads.
+      const row = el('button', 'seat-cards');
+      row.type = 'button';
+      row.setAttribute('aria-label', `${t('enlarge')}: ${str(s.name)}`);
+      row.addEventListener('click', () => showCards(str(s.name), cards));
       const shown = cards.slice(0, 6);
       const keys = cardKeys(`s${index}`, shown);
       shown.forEach((c, j) => row.append(cardEl(c, 'sm', keys[j], fresh)));
@@ -760,8 +843,9 @@
 
   function handEl(sc, fresh) {
     const wrap = el('section', 'hand-area');
+    if (arr(sc.hand).length || arr(sc.choices).length) wrap.classList.add('has');
     if (str(sc.prompt)) wrap.append(el('div', app.myTurn ? 'prompt mine' : 'prompt', sc.prompt));
-    const hand = arr(sc.hand);
+    const hand = sortHand(arr(sc.hand));
     if (hand.length) {
       if (str(sc.hand_label)) wrap.append(el('div', 'hand-label', sc.hand_label));
       const row = el('div', 'hand');
@@ -818,7 +902,8 @@
     if (!st) return;
     const sc = st.scene && typeof st.scene === 'object' ? st.scene : null;
     const wasMyTurn = app.myTurn;
-    app.myTurn = !!(sc && !st.over && arr(sc.seats).some((s) => s && s.you && s.turn));
+    // A game where everyone acts at once has no turns to announce.
+    app.myTurn = !!(sc && !st.over && !st.live && arr(sc.seats).some((s) => s && s.you && s.turn));
     if (app.myTurn && !wasMyTurn && app.cardKeys.size > 0) haptic('success');
 
     document.documentElement.lang = str(st.lang) || 'ru';
@@ -864,6 +949,13 @@
     if (hand) hand.scrollLeft = scrollX;
     layout();
     tick();
+    // The hand area stays at the bottom of the screen (sticky); when the
+    // turn comes, it is also brought into view if the page was scrolled
+    // so far that it sits elsewhere.
+    if (app.myTurn && !wasMyTurn) {
+      const area = root.querySelector('.hand-area');
+      if (area && area.getBoundingClientRect().bottom > window.innerHeight) area.scrollIntoView({ block: 'end' });
+    }
   }
 
   // layout places the seats around the oval and fans the hand; it runs
@@ -879,6 +971,7 @@
     })) : [];
     const center = table && table.querySelector('.center');
     const centerH = center ? center.offsetHeight : 0;
+    const centerW = center ? center.offsetWidth : 0;
     const tw = table ? table.clientWidth : 0;
     let th = table ? table.clientHeight : 0;
     const cards = hand ? [...hand.children] : [];
@@ -886,24 +979,29 @@
     const room = hand ? hand.clientWidth - 40 : 0;
 
     if (table) {
-      // The oval grows when what lies in the middle would otherwise run
-      // under the seats at the top and the bottom.
-      let above = 0;
-      let below = 0;
-      for (const s of seats) {
-        if (Math.sin(s.a) < -0.5) above = Math.max(above, s.h);
-        if (Math.sin(s.a) > 0.5) below = Math.max(below, s.h);
-      }
-      const need = centerH + 2 * Math.max(above, below) + 12;
-      if (need > th) {
-        th = need;
-        table.style.height = `${need}px`;
-      }
-      for (const s of seats) {
+      // Seats sit on an oval, each kept inside the table's width; the
+      // oval grows until no seat covers what lies in the middle.
+      const place = (h) => seats.map((s) => {
         const x = tw / 2 + (tw / 2 - s.w / 2 - 2) * Math.cos(s.a);
-        const y = th / 2 + (th / 2 - s.h / 2 - 2) * Math.sin(s.a);
-        s.e.style.left = `${Math.round(x - s.w / 2)}px`;
-        s.e.style.top = `${Math.round(y - s.h / 2)}px`;
+        const y = h / 2 + (h / 2 - s.h / 2 - 2) * Math.sin(s.a);
+        const left = Math.min(Math.max(0, x - s.w / 2), Math.max(0, tw - s.w));
+        return { s, left, top: y - s.h / 2 };
+      });
+      const covers = (h, spots) => spots.some(({ s, left, top }) => {
+        const cx0 = (tw - centerW) / 2 - 4;
+        const cy0 = (h - centerH) / 2 - 4;
+        return left < cx0 + centerW + 8 && left + s.w > cx0 && top < cy0 + centerH + 8 && top + s.h > cy0;
+      });
+      let spots = place(th);
+      const start = th;
+      while (centerH > 0 && covers(th, spots) && th < start * 2.5) {
+        th += 8;
+        spots = place(th);
+      }
+      if (th !== start) table.style.height = `${th}px`;
+      for (const { s, left, top } of spots) {
+        s.e.style.left = `${Math.round(left)}px`;
+        s.e.style.top = `${Math.round(top)}px`;
       }
     }
     const n = cards.length;
@@ -955,7 +1053,20 @@
     window.addEventListener('pagehide', () => sendSeen(false));
     window.addEventListener('online', reconnectNow);
     window.addEventListener('resize', layout);
-    if (window.ResizeObserver) new ResizeObserver(() => layout()).observe(document.getElementById('app'));
+    if (window.ResizeObserver) {
+      // Laid out in the next frame, and only when the width changed:
+      // layout changes heights, and doing it inside the observer's
+      // callback is what makes «ResizeObserver loop» errors.
+      let width = 0;
+      let frame = 0;
+      new ResizeObserver((entries) => {
+        const w = Math.round(entries[0].contentRect.width);
+        if (w === width) return;
+        width = w;
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(layout);
+      }).observe(document.getElementById('app'));
+    }
     setInterval(tick, 1000);
     setInterval(watchdog, 5000);
     setInterval(() => { if (app.visible) sendSeen(true); }, 25000);
