@@ -213,4 +213,3 @@ func shoot(t *testing.T, ctx context.Context, name string, full bool) {
 		t.Fatal(err)
 	}
 }
-
