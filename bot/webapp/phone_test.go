@@ -213,3 +213,41 @@ func shoot(t *testing.T, ctx context.Context, name string, full bool) {
 		t.Fatal(err)
 	}
 }
+
+// TestBrowserCardFlies: a card tapped in the hand flies to where it lands
+// on the table (the page marks the card it animated).
+func TestBrowserCardFlies(t *testing.T) {
+	b := newBrowser(t)
+	x := newGame(t, trickchef.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{})
+	x.untilTurn(t)
+	p := b.phonePage(t, x.web.URL, x.id, x.people[0], 390, 844)
+	for i := 0; i < 6; i++ {
+		before := x.version(t)
+		name, err := chromedp.Run(p, chromedp.Evaluate[string](`(() => {
+  const c = [...document.querySelectorAll('.hand button.card[data-act]:not(.dim)')][0];
+  if (!c || !document.querySelector('.prompt.mine')) return '';
+  c.click(); return c.title;
+})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "" {
+			x.move(t) // a choice comes first (the chef): someone moves on
+			continue
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for x.version(t) == before && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		waitShown(t, p, x.version(t), 10*time.Second)
+		flew, err := chromedp.Run(p, chromedp.Evaluate[string](`document.getElementById('app').dataset.flew || ''`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flew == name {
+			return
+		}
+		x.untilTurn(t)
+	}
+	t.Fatal("no card tapped in the hand flew to the table")
+}

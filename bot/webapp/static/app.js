@@ -61,6 +61,7 @@
     wake: null, // ends the reconnect wait early
     lastByte: 0,
     cardSeq: 0, // unique ids for SVG gradients
+    fly: null, // the card just tapped in the hand: {name, rect, at}
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -375,6 +376,10 @@
     document.body.classList.add('busy');
     if (source) source.classList.add('pending');
     haptic('tap');
+    // A card tapped in the hand flies from there to the table when the
+    // state that shows it played arrives.
+    const face = source && source.closest('.hand') && source.querySelector('.face');
+    app.fly = face ? { name: source.title, rect: face.getBoundingClientRect(), at: Date.now() } : null;
     const key = newKey();
     const body = JSON.stringify({ table: app.table, act: data, key });
     let reply = null;
@@ -947,8 +952,9 @@
     app.cardKeys = fresh.size ? fresh : new Set(['-']);
     const hand = root.querySelector('.hand');
     if (hand) hand.scrollLeft = scrollX;
+    tick(); // before layout: a countdown's text sets its seat's height
     layout();
-    tick();
+    flyIn(root);
     // The hand area stays at the bottom of the screen (sticky); when the
     // turn comes, it is also brought into view if the page was scrolled
     // so far that it sits elsewhere.
@@ -956,6 +962,29 @@
       const area = root.querySelector('.hand-area');
       if (area && area.getBoundingClientRect().bottom > window.innerHeight) area.scrollIntoView({ block: 'end' });
     }
+  }
+
+  // flyIn moves the card the viewer just played from where it lay in the
+  // hand to where it landed on the table (skipped under reduced motion).
+  function flyIn(root) {
+    const f = app.fly;
+    if (!f || Date.now() - f.at > 5000) return;
+    const landed = [...root.querySelectorAll('.center .card.enter')].find((c) => c.title === f.name);
+    if (!landed) return;
+    app.fly = null;
+    if (!landed.animate || (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches)) return;
+    const face = landed.querySelector('.face');
+    const to = face.getBoundingClientRect();
+    if (!to.width) return;
+    landed.classList.remove('enter');
+    root.dataset.flew = f.name; // for tests: which card flew last
+    const k = f.rect.width / to.width;
+    const dx = f.rect.left + f.rect.width / 2 - (to.left + to.width / 2);
+    const dy = f.rect.top + f.rect.height / 2 - (to.top + to.height / 2);
+    face.animate([
+      { transform: `translate(${dx}px, ${dy}px) scale(${k})` },
+      { transform: 'none' },
+    ], { duration: 360, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' });
   }
 
   // layout places the seats around the oval and fans the hand; it runs
