@@ -22,6 +22,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/webapp"
 )
 
@@ -366,5 +367,53 @@ func TestStaticFilesAreCached(t *testing.T) {
 	}
 	if r := get("/favicon.ico", nil); r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "image/svg+xml" {
 		t.Fatalf("/favicon.ico: %d %q", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+}
+
+// TestAwaySeatKeepsItsHand: a player the bot plays for (two turns let run
+// out) gets «🃏 Стол» on the chat's 💤 message, and the page shows their
+// hand (not playable) with the one choice that takes the seat back.
+func TestAwaySeatKeepsItsHand(t *testing.T) {
+	t.Parallel()
+	h := bottest.NewTest(t, []bot.Game{trickchef.Game()}, 400*time.Millisecond)
+	h.Stop()
+	h.Cfg.WebAppURL = "https://example.org/table/"
+	h.MustStart()
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	away := h.MustBegin(h.Srv.NewUser("Соня"))
+	group := h.Srv.NewGroup("Автопилот", a, away)
+	h.MustStartGame(a, h.MustLobby(group, a, []*telegramtest.User{away}, 1))
+	done := make(chan struct{})
+	wait := h.Player(a, done, nil)
+	defer func() { close(done); wait() }()
+	back := h.T("auto.back_button")
+	m, err := away.PrivateChat().WaitMessage(30*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(back)
+		return ok
+	})
+	if err != nil {
+		t.Fatalf("no 💤 message: %v", err)
+	}
+	if _, ok := m.ButtonFunc(func(b telegramtest.Button) bool { return b.WebApp != "" }); !ok {
+		t.Fatal("the 💤 message has no «🃏 Стол» button")
+	}
+	token, err := h.Bot.WebToken(context.Background(), strconv.FormatInt(group.ID(), 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := h.Bot.WebState(context.Background(), token, away.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.Seat < 0 || ws.Scene == nil || !ws.Scene.Seats[ws.Seat].Away || len(ws.Scene.Hand) == 0 {
+		t.Fatalf("the away seat's page: seat %d, scene %+v", ws.Seat, ws.Scene)
+	}
+	for _, c := range ws.Scene.Hand {
+		if c.Act != "" {
+			t.Fatalf("the away seat's hand can be played: %+v", c)
+		}
+	}
+	if len(ws.Scene.Choices) != 1 || ws.Scene.Choices[0].Text != back {
+		t.Fatalf("the away seat's choices: %+v, want only %q", ws.Scene.Choices, back)
 	}
 }
