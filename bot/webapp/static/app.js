@@ -1016,14 +1016,17 @@
         const left = Math.min(Math.max(0, x - s.w / 2), Math.max(0, tw - s.w));
         return { s, left, top: y - s.h / 2 };
       });
+      // Only seats above or below the middle can be moved off it by a
+      // taller oval; the middle's width leaves room for those at the sides.
       const covers = (h, spots) => spots.some(({ s, left, top }) => {
-        const cx0 = (tw - centerW) / 2 - 4;
-        const cy0 = (h - centerH) / 2 - 4;
-        return left < cx0 + centerW + 8 && left + s.w > cx0 && top < cy0 + centerH + 8 && top + s.h > cy0;
+        if (Math.abs(Math.sin(s.a)) < 0.3) return false;
+        const cx0 = (tw - centerW) / 2;
+        const cy0 = (h - centerH) / 2 - 2;
+        return left < cx0 + centerW && left + s.w > cx0 && top < cy0 + centerH + 4 && top + s.h > cy0;
       });
       let spots = place(th);
       const start = th;
-      while (centerH > 0 && covers(th, spots) && th < start * 2.5) {
+      while (centerH > 0 && covers(th, spots) && th < start * 2) {
         th += 8;
         spots = place(th);
       }
