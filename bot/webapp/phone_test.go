@@ -223,6 +223,7 @@ func TestBrowserCardFlies(t *testing.T) {
 	p := b.phonePage(t, x.web.URL, x.id, x.people[0], 390, 844)
 	for i := 0; i < 6; i++ {
 		before := x.version(t)
+		waitShown(t, p, before, 10*time.Second) // the page shows the turn
 		name, err := chromedp.Run(p, chromedp.Evaluate[string](`(() => {
   const c = [...document.querySelectorAll('.hand button.card[data-act]:not(.dim)')][0];
   if (!c || !document.querySelector('.prompt.mine')) return '';
@@ -247,6 +248,8 @@ func TestBrowserCardFlies(t *testing.T) {
 		if flew == name {
 			return
 		}
+		centre, _ := chromedp.Run(p, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.center .card')].map((c) => c.title + (c.classList.contains('enter') ? '*' : ''))`))
+		t.Logf("tapped %q, the table shows %q, flew %q", name, centre, flew)
 		x.untilTurn(t)
 	}
 	t.Fatal("no card tapped in the hand flew to the table")
