@@ -417,3 +417,51 @@ func TestAwaySeatKeepsItsHand(t *testing.T) {
 		t.Fatalf("the away seat's choices: %+v, want only %q", ws.Scene.Choices, back)
 	}
 }
+
+// TestStreamFlood: 1,000 stream attempts from one initData (reads not
+// limited, so the stream caps alone are tested) leave that user 4 streams
+// open; 1,000 more from 100 members of the group fill the process's cap and
+// are refused past it with 503 and Retry-After.
+func TestStreamFlood(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{StreamsPerUser: 4, MaxStreams: 50, ReadsPerSecond: 1e6, ReadBurst: 1e6})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // before the server's Close: the streams end first
+	open := func(u *telegramtest.User) int {
+		req, _ := http.NewRequestWithContext(ctx, "GET", x.web.URL+"/api/events?table="+url.QueryEscape(x.id), nil)
+		req.Header.Set("Authorization", "tma "+initData(u))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
+			t.Fatal("503 without Retry-After")
+		}
+		go func() {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}()
+		return resp.StatusCode
+	}
+	for i := range 1000 {
+		if code := open(x.people[0]); code != http.StatusOK {
+			t.Fatalf("attempt %d of one user: %d", i, code)
+		}
+	}
+	if n := x.srv.Streams(); n != 4 {
+		t.Fatalf("after 1,000 streams of one user, %d open; want 4", n)
+	}
+	var members []*telegramtest.User
+	for i := range 100 {
+		u := x.h.Srv.NewUser("Гость " + strconv.Itoa(i))
+		x.group.AddMember(u)
+		members = append(members, u)
+	}
+	codes := map[int]int{}
+	for i := range 1000 {
+		codes[open(members[i%len(members)])]++
+	}
+	if n := x.srv.Streams(); n != 50 || codes[http.StatusServiceUnavailable] == 0 || codes[http.StatusOK]+codes[http.StatusServiceUnavailable] != 1000 {
+		t.Fatalf("1,000 streams of 100 members: %v, %d open; want 503s past the cap of 50", codes, n)
+	}
+}
