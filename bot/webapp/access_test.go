@@ -277,7 +277,17 @@ func TestStreamsShareOneRead(t *testing.T) {
 			t.Fatalf("stream %d got no first event", i)
 		}
 	}
+	// Each new stream reads once more after subscribing (a change may have
+	// slipped in between): let those reads finish before counting.
 	reads := ct.views.Load()
+	for i := 0; i < 50; i++ {
+		time.Sleep(100 * time.Millisecond)
+		if n := ct.views.Load(); n != reads {
+			reads = n
+			continue
+		}
+		break
+	}
 	x.move(t)
 	target := x.version(t)
 	var wg sync.WaitGroup

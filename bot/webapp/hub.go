@@ -95,13 +95,13 @@ func (f *feed) wake() {
 	}
 }
 
-// seed gives a new feed the reading its first stream made, so the next
-// notice is what makes it read again.
-func (f *feed) seed(view *bot.WebView) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.snap == nil {
-		f.snap = &snapshot{gen: f.gen.Load(), view: view, kinds: map[int]drawn{}}
+// recheck makes the next state a fresh read and wakes one stream for it:
+// a stream that just subscribed may have missed a change.
+func (f *feed) recheck(wake chan struct{}) {
+	f.gen.Add(1)
+	select {
+	case wake <- struct{}{}:
+	default:
 	}
 }
 

@@ -362,7 +362,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer s.streams.close(v.user.ID, st)
 	f := s.hub.subscribe(view.ID(), st.wake)
 	defer s.hub.unsubscribe(view.ID(), st.wake)
-	f.seed(view)
+	// A change committed between the read above and the subscription
+	// would go unheard: the stream reads once more through the feed.
+	f.recheck(st.wake)
 
 	rc := http.NewResponseController(w)
 	// A stream lives long: the server's write timeout must not cut it.
