@@ -40,6 +40,9 @@ type WebState struct {
 	// the data of «Ещё партию» for the viewer, when they may start one.
 	Over  bool   `json:"over,omitempty"`
 	Again string `json:"again,omitempty"`
+	// Standings are a finished game's places, best first, as the chat's
+	// results rank them.
+	Standings []WebStanding `json:"standings,omitempty"`
 	// Rules is the game's guide as plain text, pages joined.
 	Rules string `json:"rules,omitempty"`
 	// Now is the server's clock (Unix ms), so countdowns do not depend on
@@ -47,6 +50,17 @@ type WebState struct {
 	Now int64 `json:"now"`
 	// Texts are the page's own words (catalog keys "web.<key>", by key).
 	Texts map[string]string `json:"texts"`
+}
+
+// WebStanding is one line of a finished game's standings on the page.
+type WebStanding struct {
+	Place int    `json:"place"`
+	Name  string `json:"name"`
+	Score int    `json:"score"`
+	// Detail is the seat's marks at the end: where a game keeps a
+	// breakdown by round («13 + 9 + 11 = 33 очка»), it is here.
+	Detail []string `json:"detail,omitempty"`
+	You    bool     `json:"you,omitempty"`
 }
 
 // WebReply answers an action from the page: OK when it was applied (or
@@ -192,6 +206,14 @@ func (v *WebView) State(kind int) (WebState, error) {
 	sc := b.scene(l, t, v.g, v.st, kind)
 	ws.Scene = &sc
 	ws.Over = v.st.Over()
+	if ws.Over {
+		for _, st := range standings(v.st.Result()) {
+			if i := int(st.Seat); i >= 0 && i < len(sc.Seats) {
+				ws.Standings = append(ws.Standings, WebStanding{Place: st.Place, Name: sc.Seats[i].Name, Score: st.Score,
+					Detail: sc.Seats[i].Stats, You: i == kind})
+			}
+		}
+	}
 	if ws.Over && t.Phase == PhaseIdle && kind >= 0 {
 		ws.Again = againButton(l, t).Data
 	}

@@ -138,7 +138,8 @@ func TestBrowserPhoneTurn(t *testing.T) {
 
 // TestBrowserNoSideways: the page never scrolls sideways nor covers the
 // middle with seats in the states that stretch it: a Трик-н-Шеф game over
-// with long names (the scores' sums), and Меню шефа with eight seats.
+// with long names (the scores' sums; the standings with every seat's
+// breakdown), and Меню шефа with eight seats.
 func TestBrowserNoSideways(t *testing.T) {
 	b := newBrowser(t)
 	long := []string{"Александра Константиновна", "Вольдемар_Длинноимённый", "Жозефина Шарлотта", "Максимилиан Эдуардович"}
@@ -153,10 +154,31 @@ func TestBrowserNoSideways(t *testing.T) {
 	for range 6 {
 		y.move(t)
 	}
+	ws := x.state(t, x.people[0])
+	if len(ws.Standings) != len(long) || ws.Standings[0].Place != 1 || len(ws.Standings[0].Detail) == 0 {
+		t.Fatalf("the game over's standings: %+v", ws.Standings)
+	}
+	for i := 1; i < len(ws.Standings); i++ {
+		if ws.Standings[i].Place < ws.Standings[i-1].Place {
+			t.Fatalf("standings out of order: %+v", ws.Standings)
+		}
+	}
 	for _, ph := range phones {
-		checkFit(t, b.phonePage(t, x.web.URL, x.id, x.people[0], ph.w, ph.h), "trickchef over at "+ph.name, false)
+		over := b.phonePage(t, x.web.URL, x.id, x.people[0], ph.w, ph.h)
+		checkFit(t, over, "trickchef over at "+ph.name, false)
+		if n, err := chromedp.Run(over, chromedp.Evaluate[int](`document.querySelectorAll('.over .standings li .detail').length`)); err != nil || n != len(long) {
+			t.Errorf("trickchef over at %s: %d standings with their breakdown, want %d (%v)", ph.name, n, len(long), err)
+		}
+		if *screenshots != "" && ph.w == 390 {
+			_, _ = chromedp.Run(over, chromedp.Evaluate[bool](`(document.querySelector('.over').scrollIntoView(), true)`))
+			time.Sleep(300 * time.Millisecond)
+			shoot(t, over, "trickchef-over.png", false)
+		}
 		p := b.phonePage(t, y.web.URL, y.id, y.people[0], ph.w, ph.h)
 		checkFit(t, p, "chef with 8 seats at "+ph.name, false)
+		if *screenshots != "" && ph.w == 390 {
+			shoot(t, p, "chef-8.png", false)
+		}
 		// A seat's cards open large on a tap.
 		opened, err := chromedp.Run(p, chromedp.Evaluate[bool](`(() => {
   const b = document.querySelector('.seat-cards'); if (!b) return false;
@@ -164,9 +186,6 @@ func TestBrowserNoSideways(t *testing.T) {
 })()`))
 		if err != nil || !opened {
 			t.Errorf("chef at %s: a seat's cards do not open large (%v)", ph.name, err)
-		}
-		if *screenshots != "" && ph.w == 390 {
-			shoot(t, p, "chef-8.png", false)
 		}
 	}
 }

@@ -931,6 +931,20 @@
       if (st.over) {
         const over = el('section', 'over');
         over.append(el('div', 'over-title', `🏁 ${t('over')}`));
+        const rows = arr(st.standings).filter((x) => x && typeof x === 'object');
+        if (rows.length) {
+          // The places, best first, each with its seat's breakdown.
+          const list = el('ol', 'standings');
+          for (const r of rows) {
+            const li = el('li', r.you ? 'you' : '');
+            li.append(el('span', 'place', `${Number(r.place) || ''}`), el('span', 'who', str(r.name)),
+              el('span', 'score', `${Number(r.score) || 0}`));
+            const detail = arr(r.detail).filter((x) => typeof x === 'string' && x);
+            if (detail.length) li.append(el('span', 'detail', detail.join(' · ')));
+            list.append(li);
+          }
+          over.append(list);
+        }
         if (str(st.again)) {
           const b = el('button', 'primary', t('again'));
           b.type = 'button';
