@@ -273,3 +273,39 @@ func TestBrowserCardFlies(t *testing.T) {
 	}
 	t.Fatal("no card tapped in the hand flew to the table")
 }
+
+// TestBrowserFacesWithoutEmojiFont: on a device without a colour-emoji
+// font (forced by «tcFaces=words»: this machine has the font) no card face
+// is an emoji: such cards say what they are in words.
+func TestBrowserFacesWithoutEmojiFont(t *testing.T) {
+	b := newBrowser(t)
+	x := newGame(t, chef.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{})
+	x.move(t)
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	defer cancel()
+	addr := x.web.URL + "/?table=" + url.QueryEscape(x.id) + "#tgWebAppData=" + url.QueryEscape(initData(x.people[0])) + "&tcFaces=words"
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), chromedp.Navigate(addr), chromedp.WaitVisible(`#app[data-version]`)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.card:not(.back) svg text')].map((e) => e.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := 0
+	for _, s := range got {
+		for _, r := range s {
+			if r >= 0x1F000 || r >= 0x2600 && r <= 0x27BF {
+				t.Fatalf("a card face draws %q without the emoji font", s)
+			}
+		}
+		if len([]rune(s)) >= 3 {
+			words++
+		}
+	}
+	if words == 0 {
+		t.Fatalf("no card says what it is in words: %q", got)
+	}
+	if *screenshots != "" {
+		shoot(t, ctx, "chef-words.png", false)
+	}
+}

@@ -62,6 +62,7 @@
     lastByte: 0,
     cardSeq: 0, // unique ids for SVG gradients
     fly: null, // the card just tapped in the hand: {name, rect, at}
+    textFaces: false, // no colour-emoji font: emoji faces are drawn as words
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -458,6 +459,27 @@
     return n <= 1 ? 60 : n === 2 ? 50 : n === 3 ? 36 : 26;
   }
 
+  // colourEmoji reports whether this device draws emoji in colour: a fresh
+  // desktop Linux may have no such font, and an emoji face would be a
+  // blank box. It draws one on a canvas and looks for coloured pixels.
+  function colourEmoji() {
+    try {
+      const c = document.createElement('canvas');
+      c.width = 24;
+      c.height = 24;
+      const x = c.getContext('2d', { willReadFrequently: true });
+      x.font = `20px ${EMOJI_FONT}`;
+      x.textBaseline = 'top';
+      x.fillStyle = '#000000';
+      x.fillText('🍅', 0, 0);
+      const d = x.getImageData(0, 0, 24, 24).data;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] > 128 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) return true;
+      }
+    } catch { /* no canvas: assume a phone, which has the font */ return true; }
+    return false;
+  }
+
   // SHAPES are the suits the page draws itself (bot.Card.Suit), in the
   // order a hand is sorted by: no font is needed to tell them apart.
   const SHAPES = ['circle', 'triangle', 'diamond', 'square', 'star', 'cross'];
@@ -582,8 +604,24 @@
       e.textContent = value;
       return e;
     };
-    if (face) s.append(text(50, small ? 73 : 75, faceSize(face, small), face));
-    if (corner && !small) {
+    const pictured = (v) => /\p{Extended_Pictographic}/u.test(v);
+    if (app.textFaces && pictured(face)) {
+      // No colour-emoji font here: the card says what it is in words.
+      const words = str(c.name).split(/\s+/).filter(Boolean);
+      const lines = [];
+      for (const w of words) {
+        const last = lines[lines.length - 1];
+        if (last && (last + ' ' + w).length <= 9) lines[lines.length - 1] = `${last} ${w}`;
+        else lines.push(w);
+      }
+      const longest = Math.max(...lines.map((l) => l.length));
+      const size = small ? (longest > 4 ? 22 : 30) : longest > 7 ? 15 : 18;
+      const top = 73 - ((lines.length - 1) * size * 1.15) / 2;
+      lines.slice(0, 4).forEach((l, i) => s.append(text(50, top + i * size * 1.15, size, l, { 'font-weight': 700 })));
+    } else if (face) {
+      s.append(text(50, small ? 73 : 75, faceSize(face, small), face));
+    }
+    if (corner && !small && !(app.textFaces && pictured(corner))) {
       // The corner mark sits on a light badge: a suit drawn as a square
       // of the card's own colour stays visible.
       const cs = graphemes(corner) > 2 ? 11 : 15;
@@ -1085,6 +1123,10 @@
 
   async function boot() {
     readLaunch();
+    // «tcFaces=words» in the fragment shows the words as a device without
+    // the font would (development and tests).
+    app.textFaces = hashParams().get('tcFaces') === 'words' || !colourEmoji();
+    document.documentElement.classList.toggle('text-faces', app.textFaces);
     systemScheme();
     if (window.matchMedia) {
       const mq = window.matchMedia('(prefers-color-scheme: dark)');
