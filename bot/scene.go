@@ -81,6 +81,9 @@ type SceneSeat struct {
 type Pile struct {
 	Label string `json:"label,omitempty"`
 	Cards []Card `json:"cards"`
+	// Taker, when set, is the seat that took these cards (a trick's
+	// winner): the page moves them there as they leave the table.
+	Taker *int `json:"taker,omitempty"`
 }
 
 // Card is one card drawn as a picture: a face in the game's colour with

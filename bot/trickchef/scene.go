@@ -179,7 +179,8 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		}
 		sc.Center = append(sc.Center, bot.Pile{Label: plain("trickchef.web.pool"), Cards: chefPictures(l, v.Pool)})
 		if lt := v.LastTrick; lt != nil {
-			p := bot.Pile{Label: plain("trickchef.web.last_trick", "Winner", bot.SeatName(t, lt.Winner))}
+			winner := int(lt.Winner)
+			p := bot.Pile{Label: plain("trickchef.web.last_trick", "Winner", bot.SeatName(t, lt.Winner)), Taker: &winner}
 			for _, pl := range lt.Cards {
 				p.Cards = append(p.Cards, playedPicture(l, t, pl))
 			}

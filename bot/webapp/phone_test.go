@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -308,4 +309,31 @@ func TestBrowserFacesWithoutEmojiFont(t *testing.T) {
 	if *screenshots != "" {
 		shoot(t, ctx, "chef-words.png", false)
 	}
+}
+
+// TestBrowserTrickGoesToItsTaker: when a trick is complete, its cards fly
+// from the table to the seat that took it (the page marks the taker).
+func TestBrowserTrickGoesToItsTaker(t *testing.T) {
+	b := newBrowser(t)
+	x := newGame(t, trickchef.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{})
+	p := b.phonePage(t, x.web.URL, x.id, x.people[0], 390, 844)
+	for i := 0; i < 30; i++ {
+		x.move(t)
+		waitShown(t, p, x.version(t), 10*time.Second) // the page draws every state
+		ws := x.state(t, x.people[0])
+		for _, pile := range ws.Scene.Center {
+			if pile.Taker == nil {
+				continue
+			}
+			taken, err := chromedp.Run(p, chromedp.Evaluate[string](`document.getElementById('app').dataset.taken || ''`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if taken != strconv.Itoa(*pile.Taker) {
+				t.Fatalf("trick taken by seat %d; the page moved it to %q", *pile.Taker, taken)
+			}
+			return
+		}
+	}
+	t.Fatal("no trick was completed in 30 moves")
 }

@@ -865,6 +865,7 @@
     const center = el('div', 'center');
     arr(sc.center).forEach((p, i) => {
       const pile = el('div', 'pile');
+      if (typeof p.taker === 'number') pile.dataset.taker = String(p.taker);
       if (str(p.label)) pile.append(el('div', 'pile-label', p.label));
       const row = el('div', 'pile-cards');
       const keys = cardKeys(`p${i}`, arr(p.cards));
@@ -957,6 +958,13 @@
     app.timers = [];
     const fresh = new Set();
     const parts = [header(st, sc)];
+    // Where the cards on the table lay before this state: a trick that
+    // leaves the table travels from there to its taker.
+    const before = new Map();
+    for (const c of root.querySelectorAll('.center .pile:not([data-taker]) .card')) {
+      const f = c.querySelector('.face');
+      if (f && c.title) before.set(c.title, { rect: f.getBoundingClientRect(), svg: f.firstChild });
+    }
 
     if (!sc) {
       const box = el('div', 'empty');
@@ -1007,6 +1015,7 @@
     tick(); // before layout: a countdown's text sets its seat's height
     layout();
     flyIn(root);
+    toTaker(root, sc, before);
     // The hand area stays at the bottom of the screen (sticky); when the
     // turn comes, it is also brought into view if the page was scrolled
     // so far that it sits elsewhere.
@@ -1037,6 +1046,39 @@
       { transform: `translate(${dx}px, ${dy}px) scale(${k})` },
       { transform: 'none' },
     ], { duration: 360, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' });
+  }
+
+  // toTaker sends the cards of a pile just taken (a trick, Pile.taker)
+  // from where they lay on the table to the seat that took them: copies
+  // of them fly there and fade (skipped under reduced motion).
+  function toTaker(root, sc, before) {
+    if (!sc || !before.size || (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches)) return;
+    const piles = arr(sc.center);
+    const pileEls = root.querySelectorAll('.center .pile');
+    piles.forEach((p, i) => {
+      if (typeof p.taker !== 'number' || !pileEls[i]) return;
+      const seat = root.querySelectorAll('.table .seat')[p.taker];
+      const fresh = [...pileEls[i].querySelectorAll('.card.enter')].filter((c) => before.has(c.title));
+      if (!seat || !fresh.length || !document.body.animate) return;
+      const to = seat.getBoundingClientRect();
+      for (const c of fresh) {
+        const from = before.get(c.title);
+        const ghost = el('div', 'ghost');
+        ghost.append(from.svg.cloneNode(true));
+        ghost.style.left = `${from.rect.left}px`;
+        ghost.style.top = `${from.rect.top}px`;
+        ghost.style.width = `${from.rect.width}px`;
+        ghost.style.height = `${from.rect.height}px`;
+        document.body.append(ghost);
+        const dx = to.left + to.width / 2 - (from.rect.left + from.rect.width / 2);
+        const dy = to.top + to.height / 2 - (from.rect.top + from.rect.height / 2);
+        ghost.animate([
+          { transform: 'none', opacity: 1 },
+          { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0 },
+        ], { duration: 520, easing: 'ease-in' }).onfinish = () => ghost.remove();
+      }
+      root.dataset.taken = String(p.taker); // for tests: whose trick flew last
+    });
   }
 
   // layout places the seats around the oval and fans the hand; it runs
