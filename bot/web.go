@@ -60,7 +60,37 @@ type WebStanding struct {
 	// Detail is the seat's marks at the end: where a game keeps a
 	// breakdown by round («13 + 9 + 11 = 33 очка»), it is here.
 	Detail []string `json:"detail,omitempty"`
-	You    bool     `json:"you,omitempty"`
+	// Rating is the player's rating and its change by this game, once
+	// recorded («Рейтинг: 14,3 (+1,8)»); empty before, or when not rated.
+	Rating string `json:"rating,omitempty"`
+	You    bool   `json:"you,omitempty"`
+}
+
+// webRatings keeps a recorded result's rating changes for the page, by
+// player id (nil when they are not known: a retried recording).
+func webRatings(e *resultEntry, changes []ratingChange) map[string][2]float64 {
+	if len(changes) == 0 {
+		return nil
+	}
+	out := map[string][2]float64{}
+	for i, s := range e.Seats {
+		if i < len(changes) && !s.Unrated && s.Player != "" {
+			out[s.Player] = [2]float64{changes[i].Before, changes[i].After}
+		}
+	}
+	return out
+}
+
+// seatPlayer is a seat's results player id: the person (or the one who
+// left it), or the robot's level.
+func seatPlayer(s Seat) string {
+	switch {
+	case s.Leaver != nil:
+		return humanPlayer(s.Leaver.UserID)
+	case !s.Human():
+		return robotPlayer(s.AI)
+	}
+	return humanPlayer(s.UserID)
 }
 
 // WebReply answers an action from the page: OK when it was applied (or
@@ -207,10 +237,14 @@ func (v *WebView) State(kind int) (WebState, error) {
 	ws.Scene = &sc
 	ws.Over = v.st.Over()
 	if ws.Over {
+		recorded := t.ResultsSent == resultID(t)
 		for _, st := range standings(v.st.Result()) {
 			if i := int(st.Seat); i >= 0 && i < len(sc.Seats) {
-				ws.Standings = append(ws.Standings, WebStanding{Place: st.Place, Name: sc.Seats[i].Name, Score: st.Score,
-					Detail: sc.Seats[i].Stats, You: i == kind})
+				line := WebStanding{Place: st.Place, Name: sc.Seats[i].Name, Score: st.Score, Detail: sc.Seats[i].Stats, You: i == kind}
+				if r, ok := t.WebRatings[seatPlayer(t.Seats[i])]; ok && recorded {
+					line.Rating = PlainText(l.T("private.rating", "Rating", decimal(l, r[1]), "Change", signed(l, r[1]-r[0])))
+				}
+				ws.Standings = append(ws.Standings, line)
 			}
 		}
 	}

@@ -475,3 +475,34 @@ func TestStreamFlood(t *testing.T) {
 		t.Fatalf("1,000 streams of 100 members: %v, %d open; want 503s past the cap of 50", codes, n)
 	}
 }
+
+// TestStandingsShowRatings: once a finished game is recorded, the page's
+// standings give every player's rating and its change, as the private
+// results do.
+func TestStandingsShowRatings(t *testing.T) {
+	t.Parallel()
+	x := newTable(t, webapp.Config{})
+	for i := 0; i < 400 && !x.over(t); i++ {
+		x.move(t)
+	}
+	if !x.over(t) {
+		t.Fatal("the game did not end")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ws := x.state(t, x.people[0])
+		rated := 0
+		for _, s := range ws.Standings {
+			if s.Rating != "" {
+				rated++
+			}
+		}
+		if rated == len(x.people) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("standings without ratings after the game was recorded: %+v", ws.Standings)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

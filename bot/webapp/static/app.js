@@ -987,6 +987,7 @@
               el('span', 'score', `${Number(r.score) || 0}`));
             const detail = arr(r.detail).filter((x) => typeof x === 'string' && x);
             if (detail.length) li.append(el('span', 'detail', detail.join(' · ')));
+            if (str(r.rating)) li.append(el('span', 'rating', r.rating));
             list.append(li);
           }
           over.append(list);
