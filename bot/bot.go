@@ -219,6 +219,8 @@ type Bot struct {
 	// floodAnswers bounds the answers to them in flight.
 	flood        *floodGate
 	floodAnswers chan struct{}
+	// members remembers who is in which group, for the web page's access.
+	members *memberCache
 }
 
 // Option changes a Bot at construction.
@@ -263,6 +265,7 @@ func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot 
 	}
 	b.budget = newBudget(b.cfg.Limits.GlobalPerSecond)
 	b.waits = newWaits()
+	b.members = newMemberCache(memberCacheSize)
 	b.budget.onHot = func(use float64) {
 		b.log.Warn().Float64("budget_use", use).Int("calls_per_second", b.cfg.Limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
@@ -376,6 +379,7 @@ func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view 
 			return t, ch, err
 		}
 		t.Updated = b.now()
+		b.mintWebToken(ctx, t)
 		data, err := t.encode()
 		if err != nil {
 			return nil, nil, err

@@ -28,6 +28,7 @@ func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEn
 			return errNoChange
 		}
 		t.ResultsSent = e.ID
+		t.WebRatings = webRatings(e, changes)
 		for i, s := range e.Seats {
 			user, ok := personOf(s.Player)
 			if !ok || s.Left {

@@ -204,6 +204,9 @@ func (b *Bot) autoMessage(t *Table, g Game, seat int) Message {
 	if canLeave(g) {
 		kb = append(kb, []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}
+	if web, ok := b.webAppButton(l, t); ok {
+		kb = append(kb, []Button{web})
+	}
 	return Message{Text: l.T("auto.notice"), Keyboard: kb, platform: true}
 }
 

@@ -81,6 +81,9 @@ type SceneSeat struct {
 type Pile struct {
 	Label string `json:"label,omitempty"`
 	Cards []Card `json:"cards"`
+	// Taker, when set, is the seat that took these cards (a trick's
+	// winner): the page moves them there as they leave the table.
+	Taker *int `json:"taker,omitempty"`
 }
 
 // Card is one card drawn as a picture: a face in the game's colour with
@@ -90,6 +93,10 @@ type Card struct {
 	Face string `json:"face,omitempty"`
 	// Corner is the small mark in the corners (the suit); empty: Face.
 	Corner string `json:"corner,omitempty"`
+	// Suit, when set, is drawn as a shape (one of the Suit* shapes) in
+	// the corners under the value, and beside the face: suits told apart
+	// without their colour, and a fanned hand shows every card's value.
+	Suit string `json:"suit,omitempty"`
 	// Color is the face's colour, a CSS hex colour ("#d94c3d").
 	Color string `json:"color,omitempty"`
 	// Name says what the card is in words, for screen readers and for
@@ -108,6 +115,16 @@ type Card struct {
 	// Selected marks the card chosen in a choice in progress.
 	Selected bool `json:"selected,omitempty"`
 }
+
+// The suit shapes the page draws (Card.Suit).
+const (
+	SuitCircle   = "circle"
+	SuitTriangle = "triangle"
+	SuitSquare   = "square"
+	SuitDiamond  = "diamond"
+	SuitStar     = "star"
+	SuitCross    = "cross"
+)
 
 // Choice is a button of the viewer's that is not a card.
 type Choice struct {

@@ -63,12 +63,21 @@ type Table struct {
 	// ResultsSent is the result id whose private results were queued, so
 	// a result entry retried after a crash queues them once.
 	ResultsSent string `json:"results_sent,omitempty"`
+	// WebRatings are the rating changes of that result, by its players'
+	// ids ("u<user>", "r<level>"): [before, after], for the page's
+	// standings.
+	WebRatings map[string][2]float64 `json:"web_ratings,omitempty"`
 	// Reposts counts, per view of this game, the requests to post its
 	// message anew at the bottom of the chat (/table, /start): a message
 	// showing an older count is replaced, and the replaced one loses its
 	// buttons (deliver.go).
 	Reposts map[string]int `json:"reposts,omitempty"`
-	Updated time.Time      `json:"updated"`
+	// WebToken names the table in the «Стол» page's links instead of its
+	// chat id: unguessable, so only those shown a link can ask for the
+	// table (and even they must be its players or the group's members).
+	// Minted on the first commit with the page served (see mintWebToken).
+	WebToken string    `json:"web_token,omitempty"`
+	Updated  time.Time `json:"updated"`
 }
 
 // Seat is one player at the table.

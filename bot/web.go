@@ -31,12 +31,18 @@ type WebState struct {
 	// one), "lobby" or "playing".
 	Phase Phase `json:"phase"`
 	// Seat is the viewer's seat, Spectator when they play none.
-	Seat  int    `json:"seat"`
+	Seat int `json:"seat"`
+	// Live says everyone acts at once (a LiveGame): the page speaks of
+	// no one's turn.
+	Live  bool   `json:"live,omitempty"`
 	Scene *Scene `json:"scene,omitempty"`
 	// Over reports that the scene shows a finished game; Again is then
 	// the data of «Ещё партию» for the viewer, when they may start one.
 	Over  bool   `json:"over,omitempty"`
 	Again string `json:"again,omitempty"`
+	// Standings are a finished game's places, best first, as the chat's
+	// results rank them.
+	Standings []WebStanding `json:"standings,omitempty"`
 	// Rules is the game's guide as plain text, pages joined.
 	Rules string `json:"rules,omitempty"`
 	// Now is the server's clock (Unix ms), so countdowns do not depend on
@@ -44,6 +50,47 @@ type WebState struct {
 	Now int64 `json:"now"`
 	// Texts are the page's own words (catalog keys "web.<key>", by key).
 	Texts map[string]string `json:"texts"`
+}
+
+// WebStanding is one line of a finished game's standings on the page.
+type WebStanding struct {
+	Place int    `json:"place"`
+	Name  string `json:"name"`
+	Score int    `json:"score"`
+	// Detail is the seat's marks at the end: where a game keeps a
+	// breakdown by round («13 + 9 + 11 = 33 очка»), it is here.
+	Detail []string `json:"detail,omitempty"`
+	// Rating is the player's rating and its change by this game, once
+	// recorded («Рейтинг: 14,3 (+1,8)»); empty before, or when not rated.
+	Rating string `json:"rating,omitempty"`
+	You    bool   `json:"you,omitempty"`
+}
+
+// webRatings keeps a recorded result's rating changes for the page, by
+// player id (nil when they are not known: a retried recording).
+func webRatings(e *resultEntry, changes []ratingChange) map[string][2]float64 {
+	if len(changes) == 0 {
+		return nil
+	}
+	out := map[string][2]float64{}
+	for i, s := range e.Seats {
+		if i < len(changes) && !s.Unrated && s.Player != "" {
+			out[s.Player] = [2]float64{changes[i].Before, changes[i].After}
+		}
+	}
+	return out
+}
+
+// seatPlayer is a seat's results player id: the person (or the one who
+// left it), or the robot's level.
+func seatPlayer(s Seat) string {
+	switch {
+	case s.Leaver != nil:
+		return humanPlayer(s.Leaver.UserID)
+	case !s.Human():
+		return robotPlayer(s.AI)
+	}
+	return humanPlayer(s.UserID)
 }
 
 // WebReply answers an action from the page: OK when it was applied (or
@@ -93,42 +140,115 @@ func webUpdateID(user int64, key string) int64 {
 // Text is a catalog text in a language (the web page's own words).
 func (b *Bot) Text(lang, key string, args ...any) string { return b.loc(lang).T(key, args...) }
 
-// WebState is table id as user sees it on the web page: their seat's
-// scene when they play in its current game, the public one otherwise.
-// It reads the store once and changes nothing.
-func (b *Bot) WebState(ctx context.Context, id string, user int64) (WebState, error) {
-	if _, _, err := parseTableID(id); err != nil {
-		return WebState{}, ErrWebBadRequest
-	}
-	t, version, err := b.load(ctx, id)
+// WebState is the table a page's token names as user sees it: their
+// seat's scene when they play in its current game, the public one
+// otherwise. ErrWebNotFound when the token names no table the user may
+// see. It changes nothing.
+func (b *Bot) WebState(ctx context.Context, token string, user int64) (WebState, error) {
+	v, err := b.WebView(ctx, token)
 	if err != nil {
 		return WebState{}, err
 	}
-	if version == 0 {
+	ok, err := v.Allowed(ctx, user)
+	if err != nil {
+		return WebState{}, err
+	}
+	if !ok {
 		return WebState{}, ErrWebNotFound
 	}
+	return v.State(v.Kind(user))
+}
+
+// WebView is a table read once for all its viewers on the page: every
+// viewer of one kind (a seat, or the spectators) sees the same state, so
+// a change costs one read and one drawing per kind, however many pages
+// are open. A WebView is not safe for concurrent use.
+type WebView struct {
+	b       *Bot
+	t       *Table
+	version int64
+	g       Game
+	st      game.State
+	decoded bool
+}
+
+// WebView reads the table a page's token names; ErrWebNotFound when it
+// names none. Who may see it is Allowed's question.
+func (b *Bot) WebView(ctx context.Context, token string) (*WebView, error) {
+	id, err := b.webTableID(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	t, version, err := b.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if version == 0 || t.WebToken != token {
+		return nil, ErrWebNotFound
+	}
+	return &WebView{b: b, t: t, version: version}, nil
+}
+
+// ID is the table's id (the store's key: never shown to the page).
+func (v *WebView) ID() string { return v.t.ID }
+
+// Version is the table record's version the view was read at.
+func (v *WebView) Version() int64 { return v.version }
+
+// Kind is what user sees of the table: their seat, or Spectator.
+func (v *WebView) Kind(user int64) int { return v.t.SeatOf(user) }
+
+// Allowed reports whether user may see the table: its players always,
+// anyone else when Telegram says they are in its group (cached).
+func (v *WebView) Allowed(ctx context.Context, user int64) (bool, error) {
+	return v.b.webAllowed(ctx, v.t, user)
+}
+
+// State is the table as viewers of a kind (Kind) see it.
+func (v *WebView) State(kind int) (WebState, error) {
+	b, t := v.b, v.t
 	l := b.loc(t.Lang)
-	ws := WebState{Table: id, Version: version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: Spectator, Now: b.now().UnixMilli()}
+	ws := WebState{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: Spectator, Now: b.now().UnixMilli()}
 	g, ok := b.games.get(t.Kind)
 	if !ok {
 		return ws, nil
 	}
 	ws.Game, ws.Title = g.ID(), Title(l, g)
 	ws.Rules = PlainText(strings.ReplaceAll(rulesText(l, g, b.turnTime(t)), rulesPageBreak, "\n\n"))
+	if lg, ok := g.(LiveGame); ok && lg.LiveButtons() {
+		ws.Live = true
+	}
 	if t.Phase == PhaseLobby || t.Game == nil {
 		ws.Scene = b.lobbyScene(l, t)
 		return ws, nil
 	}
-	_, st, err := b.decode(t)
-	if err != nil {
-		return WebState{}, err
+	if !v.decoded {
+		g, st, err := b.decode(t)
+		if err != nil {
+			return WebState{}, err
+		}
+		v.g, v.st, v.decoded = g, st, true
 	}
-	seat := t.SeatOf(user)
-	ws.Seat = seat
-	sc := b.scene(l, t, g, st, seat)
+	if kind < Spectator || kind >= len(t.Seats) {
+		kind = Spectator
+	}
+	ws.Seat = kind
+	sc := b.scene(l, t, v.g, v.st, kind)
 	ws.Scene = &sc
-	ws.Over = st.Over()
-	if ws.Over && t.Phase == PhaseIdle && seat >= 0 {
+	ws.Over = v.st.Over()
+	if ws.Over {
+		recorded := t.ResultsSent == resultID(t)
+		for _, st := range standings(v.st.Result()) {
+			if i := int(st.Seat); i >= 0 && i < len(sc.Seats) {
+				line := WebStanding{Place: st.Place, Name: sc.Seats[i].Name, Score: st.Score, Detail: sc.Seats[i].Stats, You: i == kind}
+				if r, ok := t.WebRatings[seatPlayer(t.Seats[i])]; ok && recorded {
+					line.Rating = PlainText(l.T("private.rating", "Rating", decimal(l, r[1]), "Change", signed(l, r[1]-r[0])))
+				}
+				ws.Standings = append(ws.Standings, line)
+			}
+		}
+	}
+	if ws.Over && t.Phase == PhaseIdle && kind >= 0 {
 		ws.Again = againButton(l, t).Data
 	}
 	return ws, nil
@@ -167,9 +287,16 @@ func (b *Bot) scene(l Loc, t *Table, g Game, st game.State, seat int) Scene {
 		}
 	}
 	if playing && seat >= 0 && t.Seats[seat].Auto() {
+		// The bot plays for the seat: its hand stays in sight (not to
+		// be pressed), with the one button that takes it back.
 		back := payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()
 		sc.Prompt = PlainText(l.T("auto.notice"))
-		sc.Hand, sc.Choices = nil, []Choice{{Text: l.T("auto.back_button"), Act: back}}
+		hand := make([]Card, len(sc.Hand))
+		for i, c := range sc.Hand {
+			c.Act, c.Dim, c.Selected = "", false, false
+			hand[i] = c
+		}
+		sc.Hand, sc.Choices = hand, []Choice{{Text: l.T("auto.back_button"), Act: back}}
 	}
 	return sc
 }
@@ -188,10 +315,12 @@ func (b *Bot) lobbyScene(l Loc, t *Table) *Scene {
 // (the seat's checks, the staleness check, the engine's rules) and
 // committed with the idempotency key, so a retried request is a no-op.
 // A refused action changes nothing and says why in the reply.
-func (b *Bot) WebAct(ctx context.Context, id string, user models.User, data, key string) (WebReply, error) {
-	if _, _, err := parseTableID(id); err != nil {
-		return WebReply{}, ErrWebBadRequest
+func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, key string) (WebReply, error) {
+	t0, _, err := b.webLoad(ctx, token, user.ID)
+	if err != nil {
+		return WebReply{}, err
 	}
+	id := t0.ID
 	p, err := parsePayload(data)
 	if err != nil || p.Table != id || key == "" || len(key) > 64 {
 		return WebReply{}, ErrWebBadRequest
@@ -281,11 +410,15 @@ func refusedKind(key string) string {
 // and the calls go to those who need them); when it is hidden, or its
 // lease runs out unrenewed, the hand is drawn again, and it pings when it
 // is their turn. A spectator's page changes nothing.
-func (b *Bot) WebSeen(ctx context.Context, id string, user int64, visible bool) error {
-	if _, _, err := parseTableID(id); err != nil {
-		return ErrWebBadRequest
+func (b *Bot) WebSeen(ctx context.Context, token string, user int64, visible bool) error {
+	t0, _, err := b.webLoad(ctx, token, user)
+	if err != nil {
+		return err
 	}
-	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+	if t0.SeatOf(user) < 0 {
+		return nil // a spectator's page changes nothing
+	}
+	_, _, err = b.update(ctx, t0.ID, 0, func(t *Table, ch *change) error {
 		seat := t.SeatOf(user)
 		if t.Phase != PhasePlaying || seat < 0 {
 			return errNoChange
@@ -353,19 +486,19 @@ func (b *Bot) expireWeb(ctx context.Context, id string) error {
 
 // webAppButton opens the page from a seat's private message (Telegram
 // allows web_app buttons in private chats only); none when no page is
-// served.
+// served, or the table has no token yet.
 func (b *Bot) webAppButton(l Loc, t *Table) (Button, bool) {
-	if b.cfg.WebAppURL == "" {
+	if b.cfg.WebAppURL == "" || t.WebToken == "" {
 		return Button{}, false
 	}
-	return Button{Text: l.T("web.button"), WebApp: b.cfg.WebAppURL + "?table=" + url.QueryEscape(t.ID)}, true
+	return Button{Text: l.T("web.button"), WebApp: b.cfg.WebAppURL + "?table=" + url.QueryEscape(t.WebToken)}, true
 }
 
 // webAppLink opens the page from the group: a direct link to the Mini App
 // by its short name, the table in its start parameter.
 func (b *Bot) webAppLink(l Loc, t *Table) (Button, bool) {
-	if b.cfg.WebAppURL == "" || b.cfg.WebAppShortName == "" || b.cfg.Username == "" {
+	if b.cfg.WebAppURL == "" || b.cfg.WebAppShortName == "" || b.cfg.Username == "" || t.WebToken == "" {
 		return Button{}, false
 	}
-	return Button{Text: l.T("web.button"), URL: "https://t.me/" + b.cfg.Username + "/" + b.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.ID)}, true
+	return Button{Text: l.T("web.button"), URL: "https://t.me/" + b.cfg.Username + "/" + b.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.WebToken)}, true
 }

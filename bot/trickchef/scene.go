@@ -30,6 +30,19 @@ func suitColor(s tc.Suit) string {
 	return ""
 }
 
+// suitShape is how the page tells a suit without its colour.
+func suitShape(s tc.Suit) string {
+	switch s {
+	case tc.Red:
+		return bot.SuitCircle
+	case tc.Yellow:
+		return bot.SuitTriangle
+	case tc.Blue:
+		return bot.SuitDiamond
+	}
+	return bot.SuitSquare
+}
+
 // suitKey is the catalog's name of a suit (trickchef.suit.<key>).
 func suitKey(s tc.Suit) string {
 	switch s {
@@ -46,7 +59,7 @@ func suitKey(s tc.Suit) string {
 // cardPicture draws a restaurant card: its value on its suit's colour.
 func cardPicture(l bot.Loc, c tc.Card) bot.Card {
 	return bot.Card{
-		Face: strconv.Itoa(c.Value), Corner: suitEmoji(c.Suit), Color: suitColor(c.Suit),
+		Face: strconv.Itoa(c.Value), Corner: suitEmoji(c.Suit), Color: suitColor(c.Suit), Suit: suitShape(c.Suit),
 		Name: l.T("trickchef.web.card", "Suit", l.T("trickchef.suit."+suitKey(c.Suit)), "Value", c.Value),
 	}
 }
@@ -165,7 +178,8 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		}
 		sc.Center = append(sc.Center, bot.Pile{Label: plain("trickchef.web.pool"), Cards: chefPictures(l, v.Pool)})
 		if lt := v.LastTrick; lt != nil {
-			p := bot.Pile{Label: plain("trickchef.web.last_trick", "Winner", bot.SeatName(t, lt.Winner))}
+			winner := int(lt.Winner)
+			p := bot.Pile{Label: plain("trickchef.web.last_trick", "Winner", bot.SeatName(t, lt.Winner)), Taker: &winner}
 			for _, pl := range lt.Cards {
 				p.Cards = append(p.Cards, playedPicture(l, t, pl))
 			}

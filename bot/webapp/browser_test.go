@@ -258,8 +258,10 @@ func TestBrowserSample(t *testing.T) {
 }
 
 // TestBrowserScreenshots draws each game's table as a player sees it (in
-// Russian) a few moves in, and saves the pictures: to -screenshots when
-// given (docs/img for the README), else to a temporary directory.
+// Russian) a few moves in, the screen at 390×844 (<game>.png) and at
+// 320×568 (<game>-320x568.png), and saves the pictures: to
+// -screenshots when given (docs/img for the README), else to a temporary
+// directory.
 func TestBrowserScreenshots(t *testing.T) {
 	dir := *screenshots
 	if dir == "" {
@@ -280,17 +282,24 @@ func TestBrowserScreenshots(t *testing.T) {
 		for i := 0; i < c.moves; i++ {
 			x.move(t)
 		}
-		p := b.page(t, x.web.URL, x.id, x.people[0])
-		time.Sleep(700 * time.Millisecond) // the cards' entrance
-		png, err := chromedp.Run(p, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(png) < 20_000 {
-			t.Fatalf("%s: a screenshot of %d bytes: nothing drawn?", c.game.ID(), len(png))
-		}
-		if err := os.WriteFile(filepath.Join(dir, c.game.ID()+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
+		// What the screen of a common phone and of a small one shows
+		// (the hand stays at its bottom).
+		for _, ph := range phones {
+			p := b.phonePage(t, x.web.URL, x.id, x.people[0], ph.w, ph.h)
+			name := c.game.ID() + ".png"
+			if ph.w != 390 {
+				name = c.game.ID() + "-" + ph.name + ".png"
+			}
+			png, err := chromedp.Run(p, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(png) < 20_000 {
+				t.Fatalf("%s: a screenshot of %d bytes: nothing drawn?", c.game.ID(), len(png))
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

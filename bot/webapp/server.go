@@ -6,10 +6,15 @@
 // apply path (bot.Bot.WebAct), so the chat and the page are one game.
 //
 // Live updates are Server-Sent Events: every commit, on any replica,
-// announces itself through the store (WatchChanges), and each open stream
-// reloads its viewer's state when its table changed, coalescing a burst into
-// the latest version. Views travel over our own connection: no Bot API
-// call is spent on a page.
+// announces itself through the store (WatchChanges); the table is then read
+// once for all its open streams and drawn once per viewer kind (a seat, or
+// the spectators), coalescing a burst into the latest version. Views travel
+// over our own connection: no Bot API call is spent on a page.
+//
+// What a page may cost is bounded: reads and actions are rate-limited per
+// user, a user has a few streams at most (a new one closes the oldest), the
+// process a fixed number (more are refused with 503 and Retry-After), and
+// a stream ends when its initData expires or the server stops.
 package webapp
 
 import (
@@ -33,9 +38,10 @@ import (
 
 // Tables is what the page's API needs of the bot (bot.Bot has it).
 type Tables interface {
-	WebState(ctx context.Context, id string, user int64) (bot.WebState, error)
-	WebAct(ctx context.Context, id string, user models.User, data, key string) (bot.WebReply, error)
-	WebSeen(ctx context.Context, id string, user int64, visible bool) error
+	WebView(ctx context.Context, token string) (*bot.WebView, error)
+	WebState(ctx context.Context, token string, user int64) (bot.WebState, error)
+	WebAct(ctx context.Context, token string, user models.User, data, key string) (bot.WebReply, error)
+	WebSeen(ctx context.Context, token string, user int64, visible bool) error
 	Text(lang, key string, args ...any) string
 }
 
@@ -58,6 +64,19 @@ type Config struct {
 	// (default 4 a second, bursts of 8): more than fingers make.
 	ActionsPerSecond float64
 	ActionBurst      int
+	// ReadsPerSecond and ReadBurst limit each user's reads (api/state
+	// and opening a stream; default 2 a second, bursts of 10): a page
+	// reads on opening and reconnecting only.
+	ReadsPerSecond float64
+	ReadBurst      int
+	// StreamsPerUser is how many live streams one user keeps (default 4:
+	// a phone and a desktop, a reload in flight); a further one closes
+	// that user's oldest.
+	StreamsPerUser int
+	// MaxStreams is how many streams this process serves at once
+	// (default 2000, about 120 MB); past it a stream is refused with 503
+	// and Retry-After, and the page retries (another replica, if any).
+	MaxStreams int
 	// Ping is how often an idle stream says it is alive (default 15 s),
 	// under the idle timeouts of proxies.
 	Ping time.Duration
@@ -78,7 +97,11 @@ type Server struct {
 	log     zerolog.Logger
 	hub     *hub
 	limit   *limiter
-	static  http.Handler
+	reads   *limiter
+	streams *streams
+	files   files
+	// closing is closed when Run's context ends: every stream ends then.
+	closing chan struct{}
 }
 
 // New makes a server; it serves nothing live until Run has started.
@@ -88,6 +111,21 @@ func New(cfg Config, tables Tables, changes Changes, log zerolog.Logger) *Server
 	}
 	if cfg.ActionBurst <= 0 {
 		cfg.ActionBurst = 8
+	}
+	if cfg.ReadsPerSecond <= 0 {
+		cfg.ReadsPerSecond = 2
+	}
+	if cfg.ReadBurst <= 0 {
+		cfg.ReadBurst = 10
+	}
+	if cfg.StreamsPerUser <= 0 {
+		cfg.StreamsPerUser = 4
+	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = 2000
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = 24 * time.Hour
 	}
 	if cfg.Ping <= 0 {
 		cfg.Ping = 15 * time.Second
@@ -106,11 +144,16 @@ func New(cfg Config, tables Tables, changes Changes, log zerolog.Logger) *Server
 		log:     log,
 		hub:     newHub(),
 		limit:   newLimiter(cfg.ActionsPerSecond, cfg.ActionBurst),
-		static:  http.FileServerFS(Static()),
+		reads:   newLimiter(cfg.ReadsPerSecond, cfg.ReadBurst),
+		streams: newStreams(cfg.StreamsPerUser, cfg.MaxStreams),
+		files:   prepareFiles(Static()),
+		closing: make(chan struct{}),
 	}
 }
 
-// Run follows the store's changes until ctx is done. It returns once it
+// Run follows the store's changes until ctx is done, and then ends every
+// open stream at once (the pages reconnect, to another replica if there is
+// one), so stopping the process does not wait for them. It returns once it
 // listens, with an error when it cannot.
 func (s *Server) Run(ctx context.Context) error {
 	ch, err := s.changes.WatchChanges(ctx)
@@ -118,6 +161,10 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	}
 	go s.hub.run(ch)
+	go func() {
+		<-ctx.Done()
+		close(s.closing)
+	}()
 	return nil
 }
 
@@ -138,7 +185,7 @@ func (s *Server) Handler() http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		s.static.ServeHTTP(w, r)
+		s.files.serve(w, r)
 	})
 	return secure(mux)
 }
@@ -164,6 +211,8 @@ func secure(next http.Handler) http.Handler {
 type viewer struct {
 	user models.User
 	lang string
+	// expires is when the initData becomes too old.
+	expires time.Time
 }
 
 // auth checks the request's initData ("Authorization: tma <initData>").
@@ -181,9 +230,25 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (viewer, bool) {
 	}
 	u := d.User
 	return viewer{
-		user: models.User{ID: u.ID, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username, LanguageCode: u.LanguageCode},
-		lang: u.LanguageCode,
+		user:    models.User{ID: u.ID, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username, LanguageCode: u.LanguageCode},
+		lang:    u.LanguageCode,
+		expires: d.AuthDate.Add(s.cfg.MaxAge),
 	}, true
+}
+
+// read authenticates a request that reads a table, within its sender's
+// rate of reads; a refusal is answered and reported as false.
+func (s *Server) read(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return v, false
+	}
+	if !s.reads.allow(v.user.ID, s.cfg.Now()) {
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
+		return v, false
+	}
+	return v, true
 }
 
 // errorBody is a refused request's answer: a code for the page and the
@@ -211,12 +276,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // state loads the viewer's state with the page's words filled in; a
 // failure is answered and reported as false.
 func (s *Server) state(w http.ResponseWriter, r *http.Request, v viewer, table string) (bot.WebState, bool) {
+	if table == "" {
+		s.noTable(w, r, v)
+		return bot.WebState{}, false
+	}
 	ws, err := s.tables.WebState(r.Context(), table, v.user.ID)
 	if s.failed(w, r, v, err, table, "state") {
 		return ws, false
 	}
 	ws.Texts = s.texts(ws.Lang)
 	return ws, true
+}
+
+// noTable answers a page opened without a table (a link that lost its
+// parameter, the app opened from the bot's profile): how to open one.
+func (s *Server) noTable(w http.ResponseWriter, r *http.Request, v viewer) {
+	s.fail(w, r, http.StatusNotFound, "no_table", "web.no_table", v.lang)
 }
 
 // texts are the page's words in a language, read from the catalog.
@@ -230,7 +305,7 @@ func (s *Server) texts(lang string) map[string]string {
 }
 
 func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.auth(w, r)
+	v, ok := s.read(w, r)
 	if !ok {
 		return
 	}
@@ -243,16 +318,54 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 
 // serveEvents streams the viewer's state: at once (unless Last-Event-ID
 // says the page has this version), then after every change of the table.
+// It ends when the page goes, when the viewer's initData expires (the page
+// must show it is still theirs: a reconnect checks it again), when the
+// same user opens more streams than they may, and when the server stops.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.auth(w, r)
+	v, ok := s.read(w, r)
 	if !ok {
 		return
 	}
-	table := r.URL.Query().Get("table")
-	ws, ok := s.state(w, r, v, table)
-	if !ok {
+	token := r.URL.Query().Get("table")
+	if token == "" {
+		s.noTable(w, r, v)
 		return
 	}
+	view, err := s.tables.WebView(r.Context(), token)
+	if err == nil {
+		var allowed bool
+		if allowed, err = view.Allowed(r.Context(), v.user.ID); err == nil && !allowed {
+			err = bot.ErrWebNotFound
+		}
+	}
+	if s.failed(w, r, v, err, token, "stream") {
+		return
+	}
+	ws, err := view.State(view.Kind(v.user.ID))
+	if s.failed(w, r, v, err, token, "stream") {
+		return
+	}
+	st, ok := s.streams.open(v.user.ID)
+	select {
+	case <-s.closing:
+		if ok {
+			s.streams.close(v.user.ID, st)
+		}
+		ok = false
+	default:
+	}
+	if !ok {
+		w.Header().Set("Retry-After", "5")
+		s.fail(w, r, http.StatusServiceUnavailable, "busy", "error.busy", v.lang)
+		return
+	}
+	defer s.streams.close(v.user.ID, st)
+	f := s.hub.subscribe(view.ID(), st.wake)
+	defer s.hub.unsubscribe(view.ID(), st.wake)
+	// A change committed between the read above and the subscription
+	// would go unheard: the stream reads once more through the feed.
+	f.recheck(st.wake)
+
 	rc := http.NewResponseController(w)
 	// A stream lives long: the server's write timeout must not cut it.
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -262,21 +375,22 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no") // nginx: pass events through at once
 	w.WriteHeader(http.StatusOK)
 
-	sub := s.hub.subscribe(table)
-	defer s.hub.unsubscribe(table, sub)
+	expiry := time.NewTimer(v.expires.Sub(s.cfg.Now()))
+	defer expiry.Stop()
 	last, _ := strconv.ParseInt(r.Header.Get("Last-Event-ID"), 10, 64)
 	ping := time.NewTicker(s.cfg.Ping)
 	defer ping.Stop()
 	var shown string // what the page shows, version and clock aside
 	var sentLang, sentRules string
+	c := content(ws)
 	for {
 		if ws.Version != last {
-			if c := content(ws); c != shown {
+			if c != shown {
 				// The page's words and the guide go once per stream (and
 				// again when they change): the page keeps them.
 				ev := ws
-				if ev.Lang == sentLang {
-					ev.Texts = nil
+				if ev.Lang != sentLang {
+					ev.Texts = s.texts(ev.Lang)
 				}
 				if ev.Rules == sentRules {
 					ev.Rules = ""
@@ -294,23 +408,28 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.closing:
+			return
+		case <-st.evicted:
+			return
+		case <-expiry.C:
+			return
 		case <-ping.C:
 			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
 				return
 			}
 			continue
-		case <-sub:
+		case <-st.wake:
 		}
-		next, err := s.tables.WebState(r.Context(), table, v.user.ID)
+		next, err := f.state(r.Context(), s.tables, token, v.user.ID)
 		if err != nil {
-			if r.Context().Err() == nil {
-				s.log.Warn().Err(err).Str("table", table).Msg("web: state for a stream")
+			if r.Context().Err() == nil && !errors.Is(err, bot.ErrWebNotFound) {
+				s.log.Warn().Err(err).Str("table", view.ID()).Msg("web: state for a stream")
 			}
 			return // the page reconnects and resumes
 		}
-		if next.Version > ws.Version {
-			next.Texts = s.texts(next.Lang)
-			ws = next
+		if next.ws.Version > ws.Version {
+			ws, c = next.ws, next.content
 		}
 	}
 }
@@ -381,6 +500,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request, into any) (viewer,
 		return v, false
 	}
 	if !s.limit.allow(v.user.ID, s.cfg.Now()) {
+		w.Header().Set("Retry-After", "1")
 		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
 		return v, false
 	}
@@ -440,61 +560,6 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// hub hands table changes to the streams watching those tables. A
-// stream's signal holds one pending change at most: a burst of moves
-// becomes one reload of the latest state.
-type hub struct {
-	mu   sync.Mutex
-	subs map[string]map[chan struct{}]struct{}
-}
-
-func newHub() *hub { return &hub{subs: map[string]map[chan struct{}]struct{}{}} }
-
-func (h *hub) subscribe(table string) chan struct{} {
-	c := make(chan struct{}, 1)
-	h.mu.Lock()
-	if h.subs[table] == nil {
-		h.subs[table] = map[chan struct{}]struct{}{}
-	}
-	h.subs[table][c] = struct{}{}
-	h.mu.Unlock()
-	return c
-}
-
-func (h *hub) unsubscribe(table string, c chan struct{}) {
-	h.mu.Lock()
-	delete(h.subs[table], c)
-	if len(h.subs[table]) == 0 {
-		delete(h.subs, table)
-	}
-	h.mu.Unlock()
-}
-
-// run signals the streams of each changed table; a resync (notices were
-// lost) signals every stream, which reloads and sends only what changed.
-func (h *hub) run(changes <-chan store.TableChange) {
-	for c := range changes {
-		h.mu.Lock()
-		if c.Table == "" {
-			for _, subs := range h.subs {
-				signal(subs)
-			}
-		} else {
-			signal(h.subs[c.Table])
-		}
-		h.mu.Unlock()
-	}
-}
-
-func signal(subs map[chan struct{}]struct{}) {
-	for c := range subs {
-		select {
-		case c <- struct{}{}:
-		default: // already signalled: the reload will see this change too
-		}
-	}
-}
-
 // limiter is a token bucket per user, in this process: a page that sends
 // faster than a person taps is told to slow down.
 type limiter struct {
@@ -537,3 +602,6 @@ func (l *limiter) allow(user int64, now time.Time) bool {
 	b.tokens--
 	return true
 }
+
+// Streams is how many event streams are open (measurements and tests).
+func (s *Server) Streams() int { return s.streams.count() }

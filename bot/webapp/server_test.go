@@ -35,8 +35,10 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // table is a Трик-н-Шеф game of three people in a group, with the page's
 // server in front of the bot that runs it.
 type table struct {
-	h      *bottest.Test
-	web    *httptest.Server
+	h   *bottest.Test
+	web *httptest.Server
+	srv *webapp.Server
+	// id is the table's token: what the page's links and API name it by.
 	id     string
 	group  *telegramtest.Chat
 	people []*telegramtest.User
@@ -74,6 +76,11 @@ func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table
 	}
 	h.MustStartGame(people[0], lobby)
 	cfg.Token = bottest.Token
+	if cfg.ReadsPerSecond == 0 {
+		// The tests read every player's state for every move they make:
+		// far above a page's rate, which the bounds tests set themselves.
+		cfg.ReadsPerSecond, cfg.ReadBurst = 1000, 1000
+	}
 	srv := webapp.New(cfg, h.Bot, h.Redis, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -82,7 +89,11 @@ func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table
 	}
 	web := httptest.NewServer(srv.Handler())
 	t.Cleanup(web.Close)
-	return &table{h: h, web: web, id: strconv.FormatInt(group.ID(), 10), group: group, people: people, game: g}
+	token, err := h.Bot.WebToken(context.Background(), strconv.FormatInt(group.ID(), 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &table{h: h, web: web, id: token, srv: srv, group: group, people: people, game: g}
 }
 
 // initData is what Telegram would give u's page now.
@@ -282,12 +293,13 @@ func TestForgedInitDataIsRefused(t *testing.T) {
 }
 
 // TestAnotherSeatsHand: a player's page shows their own hand only; a
-// spectator's shows none; pressing another seat's card is refused with
-// 403 and changes nothing.
+// spectator's (a member of the group who does not play) shows none;
+// pressing another seat's card is refused with 403 and changes nothing.
 func TestAnotherSeatsHand(t *testing.T) {
 	t.Parallel()
 	x := newTable(t, webapp.Config{})
 	stranger := x.h.Srv.NewUser("Гость")
+	x.group.AddMember(stranger)
 	spect := x.state(t, stranger)
 	if spect.Seat != bot.Spectator || spect.Scene == nil || len(spect.Scene.Hand) > 0 || len(spect.Scene.Choices) > 0 {
 		t.Fatalf("a spectator's scene offers a hand or choices: %+v", spect.Scene)
@@ -696,7 +708,8 @@ func TestPagesOnAnotherReplica(t *testing.T) {
 
 // TestButtonsOpenThePage: with the page configured, each hand carries a
 // web_app button to its table, and the group's table a direct link to
-// the Mini App with the table as its start parameter (web_app buttons are
+// the Mini App with the table as its start parameter, both naming the
+// table by its token (never the chat id) (web_app buttons are
 // for private chats only: the fake refuses them elsewhere, as Telegram does).
 func TestButtonsOpenThePage(t *testing.T) {
 	t.Parallel()
@@ -713,6 +726,13 @@ func TestButtonsOpenThePage(t *testing.T) {
 	lobby := h.MustLobby(group, people[0], people[1:], 0)
 	h.MustStartGame(people[0], lobby)
 	id := strconv.FormatInt(group.ID(), 10)
+	token, err := h.Bot.WebToken(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token == id || strings.Contains(token, strconv.FormatInt(-group.ID(), 10)) {
+		t.Fatalf("the table's token %q is its chat id", token)
+	}
 	for _, u := range people {
 		m, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 			_, ok := m.ButtonFunc(func(b telegramtest.Button) bool { return b.WebApp != "" })
@@ -722,7 +742,7 @@ func TestButtonsOpenThePage(t *testing.T) {
 			t.Fatalf("%s's hand has no web_app button: %v", u.User().FirstName, err)
 		}
 		b, _ := m.ButtonFunc(func(b telegramtest.Button) bool { return b.WebApp != "" })
-		if b.WebApp != "https://example.org/table/?table="+url.QueryEscape(id) {
+		if b.WebApp != "https://example.org/table/?table="+url.QueryEscape(token) {
 			t.Fatalf("the hand's page button opens %q", b.WebApp)
 		}
 	}
@@ -734,7 +754,7 @@ func TestButtonsOpenThePage(t *testing.T) {
 		t.Fatalf("the group's table has no link to the page: %v", err)
 	}
 	b, _ := m.ButtonFunc(func(b telegramtest.Button) bool { return strings.Contains(b.URL, "startapp=") })
-	if !strings.HasSuffix(b.URL, "/table?startapp="+url.QueryEscape(id)) || !strings.HasPrefix(b.URL, "https://t.me/") {
+	if !strings.HasSuffix(b.URL, "/table?startapp="+url.QueryEscape(token)) || !strings.HasPrefix(b.URL, "https://t.me/") {
 		t.Fatalf("the group's link is %q", b.URL)
 	}
 }

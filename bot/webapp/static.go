@@ -50,5 +50,6 @@ func TextKeys() []string {
 		"turn",
 		"seconds_short",
 		"minutes_short",
+		"enlarge",
 	}
 }

@@ -22,6 +22,14 @@
 // A table makes its next move only after every stream saw the previous
 // one, so moves of one table never overlap. The last line is one JSON
 // object with the numbers.
+//
+//	go run ./cmd/webload -flood 1000
+//
+// measures instead what one person's initData can cost: 1,000 event
+// streams opened (and kept open) and 1,000 state reads, the process's heap
+// and goroutines before and after, how many streams stayed open; and the
+// time a stop takes with 100 streams open (Run's context ends, then the
+// listener's Shutdown, as cmd/trickchef on SIGTERM).
 package main
 
 import (
@@ -35,6 +43,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
 
@@ -47,7 +56,11 @@ func main() {
 	redisURL := flag.String("redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
 	seed := flag.Uint64("seed", 1, "seed of the moves' choices")
 	timeout := flag.Duration("timeout", 30*time.Minute, "give up a measurement after")
+	floodN := flag.Int("flood", 0, "instead: N stream attempts and N state reads from one initData, then a stop with the streams open (bounds and shutdown)")
 	flag.Parse()
+	if *floodN > 0 {
+		os.Exit(runFloods(*redisURL, *floodN))
+	}
 
 	counts, err := measure.ParseCounts(*tables)
 	if err != nil {
@@ -97,6 +110,40 @@ func raiseFileLimit() error {
 	}
 	l.Cur = l.Max
 	return syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l)
+}
+
+// runFloods measures the flood three ways: the server's defaults; reads
+// unlimited (the stream caps alone); and 100 streams of several users
+// allowed (the stop with 100 streams open).
+func runFloods(redisURL string, n int) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := raiseFileLimit(); err != nil {
+		fmt.Fprintln(os.Stderr, "webload: file limit:", err)
+	}
+	unlimited := webapp.Config{ReadsPerSecond: 1e6, ReadBurst: 1e6}
+	runs := []struct {
+		name string
+		n    int
+		cfg  webapp.Config
+	}{
+		{"defaults", n, webapp.Config{}},
+		{"reads unlimited", n, unlimited},
+		{"100 streams kept, stop", 100, webapp.Config{ReadsPerSecond: 1e6, ReadBurst: 1e6, StreamsPerUser: 100}},
+	}
+	var rows []floodResult
+	for _, r := range runs {
+		res, err := flood(ctx, redisURL, r.name, r.n, r.cfg, os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "webload: flood %s: %v\n", r.name, err)
+			return 1
+		}
+		printFlood(os.Stdout, res)
+		rows = append(rows, res)
+	}
+	out, _ := json.Marshal(map[string]any{"floods": rows})
+	fmt.Println(string(out))
+	return 0
 }
 
 func printJSON(rows []result) {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/webapp"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
@@ -35,5 +38,21 @@ func TestEveryStreamGetsEveryMove(t *testing.T) {
 	printRow(&out, res)
 	if strings.Count(out.String(), "\n") != 3 {
 		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// TestFloodIsBounded: 50 stream attempts and 50 reads from one initData
+// with the server's defaults: most are refused (429), one user keeps at
+// most 4 streams, and the stop with them open is measured.
+func TestFloodIsBounded(t *testing.T) {
+	res, err := flood(t.Context(), redistest.URL(t), "defaults", 50, webapp.Config{}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Open > 4 || res.Streams[http.StatusTooManyRequests] == 0 || res.Reads[http.StatusTooManyRequests] == 0 {
+		t.Fatalf("a flood of 50 from one initData: %+v", res)
+	}
+	if res.ShutdownMs <= 0 || res.GorAfter <= 0 {
+		t.Fatalf("not measured: %+v", res)
 	}
 }

@@ -61,6 +61,8 @@
     wake: null, // ends the reconnect wait early
     lastByte: 0,
     cardSeq: 0, // unique ids for SVG gradients
+    fly: null, // the card just tapped in the hand: {name, rect, at}
+    textFaces: false, // no colour-emoji font: emoji faces are drawn as words
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -375,6 +377,10 @@
     document.body.classList.add('busy');
     if (source) source.classList.add('pending');
     haptic('tap');
+    // A card tapped in the hand flies from there to the table when the
+    // state that shows it played arrives.
+    const face = source && source.closest('.hand') && source.querySelector('.face');
+    app.fly = face ? { name: source.title, rect: face.getBoundingClientRect(), at: Date.now() } : null;
     const key = newKey();
     const body = JSON.stringify({ table: app.table, act: data, key });
     let reply = null;
@@ -453,12 +459,74 @@
     return n <= 1 ? 60 : n === 2 ? 50 : n === 3 ? 36 : 26;
   }
 
-  // cardSVG draws a card as a picture (viewBox 100×146).
+  // colourEmoji reports whether this device draws emoji in colour: a fresh
+  // desktop Linux may have no such font, and an emoji face would be a
+  // blank box. It draws one on a canvas and looks for coloured pixels.
+  function colourEmoji() {
+    try {
+      const c = document.createElement('canvas');
+      c.width = 24;
+      c.height = 24;
+      const x = c.getContext('2d', { willReadFrequently: true });
+      x.font = `20px ${EMOJI_FONT}`;
+      x.textBaseline = 'top';
+      x.fillStyle = '#000000';
+      x.fillText('🍅', 0, 0);
+      const d = x.getImageData(0, 0, 24, 24).data;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] > 128 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) return true;
+      }
+    } catch { /* no canvas: assume a phone, which has the font */ return true; }
+    return false;
+  }
+
+  // SHAPES are the suits the page draws itself (bot.Card.Suit), in the
+  // order a hand is sorted by: no font is needed to tell them apart.
+  const SHAPES = ['circle', 'triangle', 'diamond', 'square', 'star', 'cross'];
+
+  // shapeEl draws a suit's shape of radius r centred at (x, y).
+  function shapeEl(shape, x, y, r, fill, stroke) {
+    const paint = { fill, stroke, 'stroke-width': Math.max(1, r / 7), 'stroke-linejoin': 'round' };
+    const pts = (list) => list.map(([px, py]) => `${(x + px * r).toFixed(2)},${(y + py * r).toFixed(2)}`).join(' ');
+    switch (shape) {
+      case 'circle':
+        return svgEl('circle', Object.assign({ cx: x, cy: y, r: r * 0.86 }, paint));
+      case 'triangle':
+        return svgEl('polygon', Object.assign({ points: pts([[0, -1], [0.98, 0.76], [-0.98, 0.76]]) }, paint));
+      case 'diamond':
+        return svgEl('polygon', Object.assign({ points: pts([[0, -1.08], [0.78, 0], [0, 1.08], [-0.78, 0]]) }, paint));
+      case 'square':
+        return svgEl('rect', Object.assign({ x: x - r * 0.78, y: y - r * 0.78, width: r * 1.56, height: r * 1.56, rx: r * 0.14 }, paint));
+      case 'star': {
+        const list = [];
+        for (let i = 0; i < 10; i++) {
+          const a = -Math.PI / 2 + (i * Math.PI) / 5;
+          const k = i % 2 ? 0.45 : 1.05;
+          list.push([k * Math.cos(a), k * Math.sin(a)]);
+        }
+        return svgEl('polygon', Object.assign({ points: pts(list) }, paint));
+      }
+      default: // cross
+        return svgEl('polygon', Object.assign({
+          points: pts([[-0.3, -0.95], [0.3, -0.95], [0.3, -0.3], [0.95, -0.3], [0.95, 0.3], [0.3, 0.3], [0.3, 0.95],
+            [-0.3, 0.95], [-0.3, 0.3], [-0.95, 0.3], [-0.95, -0.3], [-0.3, -0.3]]),
+        }, paint));
+    }
+  }
+
+  // sortHand orders a hand by suit and value when every card has both (a
+  // suit shape and a number); other hands keep the game's order.
+  function sortHand(cards) {
+    const num = (c) => (/^\d+$/.test(str(c.face)) ? Number(c.face) : NaN);
+    if (cards.length < 2 || !cards.every((c) => c && SHAPES.includes(str(c.suit)) && !Number.isNaN(num(c)))) return cards;
+    return cards.slice().sort((a, b) => SHAPES.indexOf(a.suit) - SHAPES.indexOf(b.suit) || num(a) - num(b));
+  }
+
   // cardSVG draws a card, or clones the same card drawn before: a state
   // redraws every card on the table, and most of them are the same.
   const drawnCards = new Map();
   function cardSVG(c, small) {
-    const key = [small ? 1 : 0, c.back ? 1 : 0, str(c.face), str(c.corner), str(c.color)].join('|');
+    const key = [small ? 1 : 0, c.back ? 1 : 0, str(c.face), str(c.corner), str(c.color), str(c.suit)].join('|');
     let s = drawnCards.get(key);
     if (!s) {
       s = drawCardSVG(c, small);
@@ -501,6 +569,32 @@
       svgEl('rect', { x: 5.5, y: 5.5, width: 89, height: 135, rx: 7, fill: 'none', stroke: '#ffffff', 'stroke-opacity': color ? 0.35 : 0.9, 'stroke-width': 1.5 }),
     );
     const face = str(c.face);
+    const suit = SHAPES.includes(str(c.suit)) ? c.suit : '';
+    if (suit) {
+      // The value in the middle with its suit's shape under it, and in
+      // both corners the value over the shape: a fanned hand shows them.
+      const text = (x, y, size, value) => {
+        const e = svgEl('text', {
+          x, y, 'font-size': size, 'font-family': EMOJI_FONT, 'font-weight': 800, fill: ink,
+          'text-anchor': 'middle', 'dominant-baseline': 'central',
+        });
+        e.textContent = value;
+        return e;
+      };
+      const line = ink === '#ffffff' ? '#1f2329' : '#ffffff';
+      if (small) {
+        s.append(text(50, 56, faceSize(face, true) * 0.9, face), shapeEl(suit, 50, 112, 17, ink, line));
+      } else {
+        s.append(text(50, 66, faceSize(face, false), face), shapeEl(suit, 50, 108, 11, ink, line));
+        for (const turn of [0, 180]) {
+          const g = svgEl('g', { transform: `rotate(${turn} 50 73)` });
+          g.append(text(17, 19, graphemes(face) > 1 ? 15 : 18, face), shapeEl(suit, 17, 38, 6.5, ink, line));
+          s.append(g);
+        }
+      }
+      s.append(svgEl('rect', { class: 'veil', x: 1, y: 1, width: 98, height: 144, rx: 10 }));
+      return s;
+    }
     const corner = str(c.corner) || face;
     const text = (x, y, size, value, extra) => {
       const e = svgEl('text', Object.assign({
@@ -510,8 +604,24 @@
       e.textContent = value;
       return e;
     };
-    if (face) s.append(text(50, small ? 73 : 75, faceSize(face, small), face));
-    if (corner && !small) {
+    const pictured = (v) => /\p{Extended_Pictographic}/u.test(v);
+    if (app.textFaces && pictured(face)) {
+      // No colour-emoji font here: the card says what it is in words.
+      const words = str(c.name).split(/\s+/).filter(Boolean);
+      const lines = [];
+      for (const w of words) {
+        const last = lines[lines.length - 1];
+        if (last && (last + ' ' + w).length <= 9) lines[lines.length - 1] = `${last} ${w}`;
+        else lines.push(w);
+      }
+      const longest = Math.max(...lines.map((l) => l.length));
+      const size = small ? (longest > 4 ? 22 : 30) : longest > 7 ? 15 : 18;
+      const top = 73 - ((lines.length - 1) * size * 1.15) / 2;
+      lines.slice(0, 4).forEach((l, i) => s.append(text(50, top + i * size * 1.15, size, l, { 'font-weight': 700 })));
+    } else if (face) {
+      s.append(text(50, small ? 73 : 75, faceSize(face, small), face));
+    }
+    if (corner && !small && !(app.textFaces && pictured(corner))) {
       // The corner mark sits on a light badge: a suit drawn as a square
       // of the card's own colour stays visible.
       const cs = graphemes(corner) > 2 ? 11 : 15;
@@ -608,6 +718,15 @@
     });
   }
 
+  function showCards(name, cards) {
+    modal(name, (box) => {
+      box.classList.add('sheet');
+      const row = el('div', 'big-cards');
+      for (const c of cards) row.append(cardEl(Object.assign({}, c, { act: '' }), 'lg', '', new Set()));
+      box.append(row);
+    });
+  }
+
   function showRules() {
     const rules = str(app.state && app.state.rules);
     modal(t('rules'), (box) => {
@@ -649,7 +768,7 @@
     }
     const root = document.getElementById('app');
     const box = el('div', 'empty');
-    const icon = status === 401 || status === 403 ? '🔒' : status === 404 ? '🔍' : '⚠️';
+    const icon = status === 401 || status === 403 ? '🔒' : status === 404 ? '🃏' : '⚠️';
     box.append(el('div', 'empty-icon', icon), el('p', 'empty-title', msg));
     root.replaceChildren(box);
   }
@@ -670,8 +789,10 @@
     h.append(top);
     if (sc) {
       const status = el('div', 'status');
+      // The game's headline names whoever moves; when that is the viewer,
+      // the page says it to them.
       if (app.myTurn) status.append(el('span', 'your-turn', t('your_turn')));
-      status.append(el('span', 'status-text', str(sc.status)));
+      else status.append(el('span', 'status-text', str(sc.status)));
       h.append(status);
       const info = arr(sc.info).filter((x) => typeof x === 'string' && x);
       if (info.length) {
@@ -714,7 +835,12 @@
     }
     const cards = arr(s.cards);
     if (cards.length) {
-      const row = el('div', 'seat-cards');
+      // A tap shows the seat's cards large: in some games the others'
+      // cards are what one reads.
+      const row = el('button', 'seat-cards');
+      row.type = 'button';
+      row.setAttribute('aria-label', `${t('enlarge')}: ${str(s.name)}`);
+      row.addEventListener('click', () => showCards(str(s.name), cards));
       const shown = cards.slice(0, 6);
       const keys = cardKeys(`s${index}`, shown);
       shown.forEach((c, j) => row.append(cardEl(c, 'sm', keys[j], fresh)));
@@ -739,6 +865,7 @@
     const center = el('div', 'center');
     arr(sc.center).forEach((p, i) => {
       const pile = el('div', 'pile');
+      if (typeof p.taker === 'number') pile.dataset.taker = String(p.taker);
       if (str(p.label)) pile.append(el('div', 'pile-label', p.label));
       const row = el('div', 'pile-cards');
       const keys = cardKeys(`p${i}`, arr(p.cards));
@@ -760,8 +887,9 @@
 
   function handEl(sc, fresh) {
     const wrap = el('section', 'hand-area');
+    if (arr(sc.hand).length || arr(sc.choices).length) wrap.classList.add('has');
     if (str(sc.prompt)) wrap.append(el('div', app.myTurn ? 'prompt mine' : 'prompt', sc.prompt));
-    const hand = arr(sc.hand);
+    const hand = sortHand(arr(sc.hand));
     if (hand.length) {
       if (str(sc.hand_label)) wrap.append(el('div', 'hand-label', sc.hand_label));
       const row = el('div', 'hand');
@@ -818,7 +946,8 @@
     if (!st) return;
     const sc = st.scene && typeof st.scene === 'object' ? st.scene : null;
     const wasMyTurn = app.myTurn;
-    app.myTurn = !!(sc && !st.over && arr(sc.seats).some((s) => s && s.you && s.turn));
+    // A game where everyone acts at once has no turns to announce.
+    app.myTurn = !!(sc && !st.over && !st.live && arr(sc.seats).some((s) => s && s.you && s.turn));
     if (app.myTurn && !wasMyTurn && app.cardKeys.size > 0) haptic('success');
 
     document.documentElement.lang = str(st.lang) || 'ru';
@@ -829,6 +958,13 @@
     app.timers = [];
     const fresh = new Set();
     const parts = [header(st, sc)];
+    // Where the cards on the table lay before this state: a trick that
+    // leaves the table travels from there to its taker.
+    const before = new Map();
+    for (const c of root.querySelectorAll('.center .pile:not([data-taker]) .card')) {
+      const f = c.querySelector('.face');
+      if (f && c.title) before.set(c.title, { rect: f.getBoundingClientRect(), svg: f.firstChild });
+    }
 
     if (!sc) {
       const box = el('div', 'empty');
@@ -841,6 +977,21 @@
       if (st.over) {
         const over = el('section', 'over');
         over.append(el('div', 'over-title', `🏁 ${t('over')}`));
+        const rows = arr(st.standings).filter((x) => x && typeof x === 'object');
+        if (rows.length) {
+          // The places, best first, each with its seat's breakdown.
+          const list = el('ol', 'standings');
+          for (const r of rows) {
+            const li = el('li', r.you ? 'you' : '');
+            li.append(el('span', 'place', `${Number(r.place) || ''}`), el('span', 'who', str(r.name)),
+              el('span', 'score', `${Number(r.score) || 0}`));
+            const detail = arr(r.detail).filter((x) => typeof x === 'string' && x);
+            if (detail.length) li.append(el('span', 'detail', detail.join(' · ')));
+            if (str(r.rating)) li.append(el('span', 'rating', r.rating));
+            list.append(li);
+          }
+          over.append(list);
+        }
         if (str(st.again)) {
           const b = el('button', 'primary', t('again'));
           b.type = 'button';
@@ -862,8 +1013,73 @@
     app.cardKeys = fresh.size ? fresh : new Set(['-']);
     const hand = root.querySelector('.hand');
     if (hand) hand.scrollLeft = scrollX;
+    tick(); // before layout: a countdown's text sets its seat's height
     layout();
-    tick();
+    flyIn(root);
+    toTaker(root, sc, before);
+    // The hand area stays at the bottom of the screen (sticky); when the
+    // turn comes, it is also brought into view if the page was scrolled
+    // so far that it sits elsewhere.
+    if (app.myTurn && !wasMyTurn) {
+      const area = root.querySelector('.hand-area');
+      if (area && area.getBoundingClientRect().bottom > window.innerHeight) area.scrollIntoView({ block: 'end' });
+    }
+  }
+
+  // flyIn moves the card the viewer just played from where it lay in the
+  // hand to where it landed on the table (skipped under reduced motion).
+  function flyIn(root) {
+    const f = app.fly;
+    if (!f || Date.now() - f.at > 5000) return;
+    const landed = [...root.querySelectorAll('.center .card.enter')].find((c) => c.title === f.name);
+    if (!landed) return;
+    app.fly = null;
+    if (!landed.animate || (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches)) return;
+    const face = landed.querySelector('.face');
+    const to = face.getBoundingClientRect();
+    if (!to.width) return;
+    landed.classList.remove('enter');
+    root.dataset.flew = f.name; // for tests: which card flew last
+    const k = f.rect.width / to.width;
+    const dx = f.rect.left + f.rect.width / 2 - (to.left + to.width / 2);
+    const dy = f.rect.top + f.rect.height / 2 - (to.top + to.height / 2);
+    face.animate([
+      { transform: `translate(${dx}px, ${dy}px) scale(${k})` },
+      { transform: 'none' },
+    ], { duration: 360, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' });
+  }
+
+  // toTaker sends the cards of a pile just taken (a trick, Pile.taker)
+  // from where they lay on the table to the seat that took them: copies
+  // of them fly there and fade (skipped under reduced motion).
+  function toTaker(root, sc, before) {
+    if (!sc || !before.size || (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches)) return;
+    const piles = arr(sc.center);
+    const pileEls = root.querySelectorAll('.center .pile');
+    piles.forEach((p, i) => {
+      if (typeof p.taker !== 'number' || !pileEls[i]) return;
+      const seat = root.querySelectorAll('.table .seat')[p.taker];
+      const fresh = [...pileEls[i].querySelectorAll('.card.enter')].filter((c) => before.has(c.title));
+      if (!seat || !fresh.length || !document.body.animate) return;
+      const to = seat.getBoundingClientRect();
+      for (const c of fresh) {
+        const from = before.get(c.title);
+        const ghost = el('div', 'ghost');
+        ghost.append(from.svg.cloneNode(true));
+        ghost.style.left = `${from.rect.left}px`;
+        ghost.style.top = `${from.rect.top}px`;
+        ghost.style.width = `${from.rect.width}px`;
+        ghost.style.height = `${from.rect.height}px`;
+        document.body.append(ghost);
+        const dx = to.left + to.width / 2 - (from.rect.left + from.rect.width / 2);
+        const dy = to.top + to.height / 2 - (from.rect.top + from.rect.height / 2);
+        ghost.animate([
+          { transform: 'none', opacity: 1 },
+          { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0 },
+        ], { duration: 520, easing: 'ease-in' }).onfinish = () => ghost.remove();
+      }
+      root.dataset.taken = String(p.taker); // for tests: whose trick flew last
+    });
   }
 
   // layout places the seats around the oval and fans the hand; it runs
@@ -879,6 +1095,7 @@
     })) : [];
     const center = table && table.querySelector('.center');
     const centerH = center ? center.offsetHeight : 0;
+    const centerW = center ? center.offsetWidth : 0;
     const tw = table ? table.clientWidth : 0;
     let th = table ? table.clientHeight : 0;
     const cards = hand ? [...hand.children] : [];
@@ -886,24 +1103,32 @@
     const room = hand ? hand.clientWidth - 40 : 0;
 
     if (table) {
-      // The oval grows when what lies in the middle would otherwise run
-      // under the seats at the top and the bottom.
-      let above = 0;
-      let below = 0;
-      for (const s of seats) {
-        if (Math.sin(s.a) < -0.5) above = Math.max(above, s.h);
-        if (Math.sin(s.a) > 0.5) below = Math.max(below, s.h);
-      }
-      const need = centerH + 2 * Math.max(above, below) + 12;
-      if (need > th) {
-        th = need;
-        table.style.height = `${need}px`;
-      }
-      for (const s of seats) {
+      // Seats sit on an oval, each kept inside the table's width; the
+      // oval grows until no seat covers what lies in the middle.
+      const place = (h) => seats.map((s) => {
         const x = tw / 2 + (tw / 2 - s.w / 2 - 2) * Math.cos(s.a);
-        const y = th / 2 + (th / 2 - s.h / 2 - 2) * Math.sin(s.a);
-        s.e.style.left = `${Math.round(x - s.w / 2)}px`;
-        s.e.style.top = `${Math.round(y - s.h / 2)}px`;
+        const y = h / 2 + (h / 2 - s.h / 2 - 2) * Math.sin(s.a);
+        const left = Math.min(Math.max(0, x - s.w / 2), Math.max(0, tw - s.w));
+        return { s, left, top: y - s.h / 2 };
+      });
+      // Only seats above or below the middle can be moved off it by a
+      // taller oval; the middle's width leaves room for those at the sides.
+      const covers = (h, spots) => spots.some(({ s, left, top }) => {
+        if (Math.abs(Math.sin(s.a)) < 0.3) return false;
+        const cx0 = (tw - centerW) / 2;
+        const cy0 = (h - centerH) / 2 - 2;
+        return left < cx0 + centerW && left + s.w > cx0 && top < cy0 + centerH + 4 && top + s.h > cy0;
+      });
+      let spots = place(th);
+      const start = th;
+      while (centerH > 0 && covers(th, spots) && th < start * 2) {
+        th += 8;
+        spots = place(th);
+      }
+      if (th !== start) table.style.height = `${th}px`;
+      for (const { s, left, top } of spots) {
+        s.e.style.left = `${Math.round(left)}px`;
+        s.e.style.top = `${Math.round(top)}px`;
       }
     }
     const n = cards.length;
@@ -941,6 +1166,10 @@
 
   async function boot() {
     readLaunch();
+    // «tcFaces=words» in the fragment shows the words as a device without
+    // the font would (development and tests).
+    app.textFaces = hashParams().get('tcFaces') === 'words' || !colourEmoji();
+    document.documentElement.classList.toggle('text-faces', app.textFaces);
     systemScheme();
     if (window.matchMedia) {
       const mq = window.matchMedia('(prefers-color-scheme: dark)');
@@ -955,7 +1184,20 @@
     window.addEventListener('pagehide', () => sendSeen(false));
     window.addEventListener('online', reconnectNow);
     window.addEventListener('resize', layout);
-    if (window.ResizeObserver) new ResizeObserver(() => layout()).observe(document.getElementById('app'));
+    if (window.ResizeObserver) {
+      // Laid out in the next frame, and only when the width changed:
+      // layout changes heights, and doing it inside the observer's
+      // callback is what makes «ResizeObserver loop» errors.
+      let width = 0;
+      let frame = 0;
+      new ResizeObserver((entries) => {
+        const w = Math.round(entries[0].contentRect.width);
+        if (w === width) return;
+        width = w;
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(layout);
+      }).observe(document.getElementById('app'));
+    }
     setInterval(tick, 1000);
     setInterval(watchdog, 5000);
     setInterval(() => { if (app.visible) sendSeen(true); }, 25000);

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -26,19 +27,36 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// Client is the pages' side of a page server on a local listener.
+// Client is the pages' side of a page server on a local listener. Its
+// methods name a table by its id, as the tools know it, and send the
+// table's web token, as a page does.
 type Client struct {
 	base    string
 	token   string
 	streams *http.Client // long-lived event streams
 	calls   *http.Client // state, act and seen requests
 	srv     *http.Server
+	bot     *bot.Bot
+	// Web is the page server (its open streams, for measurements).
+	Web *webapp.Server
+
+	mu     sync.Mutex
+	tokens map[string]string // table id → web token
 }
 
 // Serve runs the page server for b (signed with bottest.Token) on a local
 // listener until ctx ends or Close is called, and returns its client.
+// Its read limit is far above a page's: the tools read the state for
+// every move they make.
 func Serve(ctx context.Context, b *bot.Bot, st *store.Redis, log zerolog.Logger) (*Client, error) {
-	web := webapp.New(webapp.Config{Token: bottest.Token}, b, st, log)
+	return ServeWith(ctx, webapp.Config{ReadsPerSecond: 1000, ReadBurst: 1000}, b, st, log)
+}
+
+// ServeWith is Serve with the server's configuration (its token is
+// bottest.Token's).
+func ServeWith(ctx context.Context, cfg webapp.Config, b *bot.Bot, st *store.Redis, log zerolog.Logger) (*Client, error) {
+	cfg.Token = bottest.Token
+	web := webapp.New(cfg, b, st, log)
 	if err := web.Run(ctx); err != nil {
 		return nil, err
 	}
@@ -55,8 +73,45 @@ func Serve(ctx context.Context, b *bot.Bot, st *store.Redis, log zerolog.Logger)
 		calls: &http.Client{Timeout: time.Minute, Transport: &http.Transport{
 			MaxIdleConnsPerHost: 256, DisableCompression: true,
 		}},
-		srv: hs,
+		srv:    hs,
+		bot:    b,
+		Web:    web,
+		tokens: map[string]string{},
 	}, nil
+}
+
+// tableToken is the web token of table id, minted once.
+func (c *Client) tableToken(ctx context.Context, id string) (string, error) {
+	c.mu.Lock()
+	tok, ok := c.tokens[id]
+	c.mu.Unlock()
+	if ok {
+		return tok, nil
+	}
+	tok, err := c.bot.WebToken(ctx, id)
+	if err != nil {
+		return "", fmt.Errorf("web token of %s: %w", id, err)
+	}
+	c.mu.Lock()
+	c.tokens[id] = tok
+	c.mu.Unlock()
+	return tok, nil
+}
+
+// Get sends u's GET of an API path for the table, as a page would: the
+// caller reads the answer, whatever its status, and closes it.
+func (c *Client) Get(ctx context.Context, path, table string, u *telegramtest.User) (*http.Response, error) {
+	hc := c.calls
+	if strings.HasSuffix(path, "events") {
+		hc = c.streams
+	}
+	return c.get(ctx, hc, u, path, table)
+}
+
+// Shutdown stops the server as the process does on SIGTERM: its Run
+// context must have ended first, which ends the open streams.
+func (c *Client) Shutdown(ctx context.Context) error {
+	return c.srv.Shutdown(ctx)
 }
 
 // Close stops the server and drops the idle connections.
@@ -72,7 +127,11 @@ func (c *Client) auth(u *telegramtest.User) string {
 }
 
 func (c *Client) get(ctx context.Context, hc *http.Client, u *telegramtest.User, path, table string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, "GET", c.base+path+"?table="+url.QueryEscape(table), nil)
+	tok, err := c.tableToken(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", c.base+path+"?table="+url.QueryEscape(tok), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +184,11 @@ func (c *Client) State(ctx context.Context, table string, u *telegramtest.User) 
 
 // Act sends one action from u's page; ok reports it was applied.
 func (c *Client) Act(ctx context.Context, table string, u *telegramtest.User, data, key string) (bool, error) {
-	resp, err := c.post(ctx, u, "/api/act", map[string]string{"table": table, "act": data, "key": key})
+	tok, err := c.tableToken(ctx, table)
+	if err != nil {
+		return false, err
+	}
+	resp, err := c.post(ctx, u, "/api/act", map[string]string{"table": tok, "act": data, "key": key})
 	if err != nil {
 		return false, err
 	}
@@ -142,7 +205,11 @@ func (c *Client) Act(ctx context.Context, table string, u *telegramtest.User, da
 
 // Seen tells the bot u's page of the table is visible.
 func (c *Client) Seen(ctx context.Context, table string, u *telegramtest.User) error {
-	resp, err := c.post(ctx, u, "/api/seen", map[string]any{"table": table, "visible": true})
+	tok, err := c.tableToken(ctx, table)
+	if err != nil {
+		return err
+	}
+	resp, err := c.post(ctx, u, "/api/seen", map[string]any{"table": tok, "visible": true})
 	if err != nil {
 		return err
 	}

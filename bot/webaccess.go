@@ -1,0 +1,250 @@
+package bot
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/base64"
+	"errors"
+	"sync"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/store"
+)
+
+// Who may see a table on the «Стол» page: its seated players, and members
+// of its group. The page names the table by an unguessable token (never
+// the chat id, which would let anyone scan for the groups that use the
+// bot), and a request for a table the viewer may not see is answered
+// exactly as one for a token that does not exist.
+
+// webTokenLen is the length of a token: 16 random bytes, base64url.
+const webTokenLen = 22
+
+// webTokenKey is the store pointer from a web token to its table's id.
+func webTokenKey(token string) string { return "webtable:" + token }
+
+func newWebToken() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// validWebToken reports whether s could be a token, so garbage costs no
+// store read.
+func validWebToken(s string) bool {
+	if len(s) != webTokenLen {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// mintWebToken gives a table about to be committed its web token, when the
+// page is served and it has none yet (tables from before tokens get one on
+// their next change). The pointer is written before the commit, so a
+// committed token always resolves; a commit that loses its race leaves a
+// pointer nobody was shown, to the same table.
+func (b *Bot) mintWebToken(ctx context.Context, t *Table) {
+	if t.WebToken != "" || b.cfg.WebAppURL == "" {
+		return
+	}
+	tok := newWebToken()
+	if err := b.store.SetPointer(ctx, webTokenKey(tok), t.ID); err != nil {
+		b.log.Warn().Err(err).Str("table", t.ID).Msg("web token not minted")
+		return
+	}
+	t.WebToken = tok
+}
+
+// WebToken is the token of table id for the page's links, minted now when
+// the table has none. Tools and tests use it; the bot's own links carry
+// the token minted with the table's commits.
+func (b *Bot) WebToken(ctx context.Context, id string) (string, error) {
+	if _, _, err := parseTableID(id); err != nil {
+		return "", ErrWebBadRequest
+	}
+	t, version, err := b.load(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if version == 0 {
+		return "", ErrWebNotFound
+	}
+	if t.WebToken != "" {
+		return t.WebToken, nil
+	}
+	t, _, err = b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		if t.WebToken != "" {
+			return errNoChange
+		}
+		tok := newWebToken()
+		if err := b.store.SetPointer(ctx, webTokenKey(tok), t.ID); err != nil {
+			return err
+		}
+		t.WebToken = tok
+		return nil
+	})
+	if err != nil && !errors.Is(err, errNoChange) {
+		return "", err
+	}
+	return t.WebToken, nil
+}
+
+// webTableID resolves a page's token to its table's id; ErrWebNotFound
+// for anything else.
+func (b *Bot) webTableID(ctx context.Context, token string) (string, error) {
+	if !validWebToken(token) {
+		return "", ErrWebNotFound
+	}
+	id, err := b.store.Pointer(ctx, webTokenKey(token))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", ErrWebNotFound
+	}
+	return id, err
+}
+
+// webLoad is the table a token names, as user may see it: ErrWebNotFound
+// when there is none or the user is neither seated at it nor a member of
+// its group.
+func (b *Bot) webLoad(ctx context.Context, token string, user int64) (*Table, int64, error) {
+	id, err := b.webTableID(ctx, token)
+	if err != nil {
+		return nil, 0, err
+	}
+	t, version, err := b.load(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	if version == 0 || t.WebToken != token {
+		return nil, 0, ErrWebNotFound
+	}
+	ok, err := b.webAllowed(ctx, t, user)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !ok {
+		return nil, 0, ErrWebNotFound
+	}
+	return t, version, nil
+}
+
+// webAllowed reports whether user may see table t: a seated player always
+// (no call), anyone else if Telegram says they are in its group (asked
+// once per user and group per memberTTL).
+func (b *Bot) webAllowed(ctx context.Context, t *Table, user int64) (bool, error) {
+	if t.SeatOf(user) >= 0 {
+		return true, nil
+	}
+	for _, s := range t.Seats {
+		if s.Leaver != nil && s.Leaver.UserID == user {
+			return true, nil
+		}
+	}
+	return b.members.member(ctx, b.tg, t.ChatID, user, b.now(), b.log)
+}
+
+// Membership is cached: a yes for memberTTL, a no for a shorter time (a
+// person just added to the group should not wait long), in a map of
+// bounded size.
+const (
+	memberTTL       = 10 * time.Minute
+	nonMemberTTL    = time.Minute
+	memberCacheSize = 20000
+)
+
+type memberKey struct{ chat, user int64 }
+
+type memberEntry struct {
+	ok    bool
+	until time.Time
+}
+
+// memberCache remembers Telegram's answers to getChatMember in this
+// process; concurrent questions about the same pair wait for one call.
+type memberCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[memberKey]memberEntry
+	flight  map[memberKey]chan struct{}
+}
+
+func newMemberCache(max int) *memberCache {
+	return &memberCache{max: max, entries: map[memberKey]memberEntry{}, flight: map[memberKey]chan struct{}{}}
+}
+
+// member answers from the cache or asks Telegram.
+func (c *memberCache) member(ctx context.Context, tg Telegram, chat, user int64, now time.Time, log zerolog.Logger) (bool, error) {
+	k := memberKey{chat, user}
+	for {
+		c.mu.Lock()
+		if e, ok := c.entries[k]; ok && now.Before(e.until) {
+			c.mu.Unlock()
+			return e.ok, nil
+		}
+		wait, busy := c.flight[k]
+		if !busy {
+			wait = make(chan struct{})
+			c.flight[k] = wait
+			c.mu.Unlock()
+			break
+		}
+		c.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+	ok, err := askMember(ctx, tg, chat, user)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	close(c.flight[k])
+	delete(c.flight, k)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		// Telegram refused the question (no such user, the bot left the
+		// group): not a member, for now.
+		log.Warn().Err(err).Int64("chat", chat).Msg("web: getChatMember failed")
+	}
+	ttl := nonMemberTTL
+	if ok {
+		ttl = memberTTL
+	}
+	if len(c.entries) >= c.max {
+		for key, e := range c.entries {
+			if !now.Before(e.until) {
+				delete(c.entries, key)
+			}
+		}
+		if len(c.entries) >= c.max {
+			clear(c.entries) // a flood of distinct viewers: start afresh
+		}
+	}
+	c.entries[k] = memberEntry{ok: ok, until: now.Add(ttl)}
+	return ok, nil
+}
+
+// askMember asks Telegram whether user is in the group chat.
+func askMember(ctx context.Context, tg Telegram, chat, user int64) (bool, error) {
+	cm, err := tg.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: chat, UserID: user})
+	if err != nil {
+		return false, err
+	}
+	switch cm.Type {
+	case models.ChatMemberTypeOwner, models.ChatMemberTypeAdministrator, models.ChatMemberTypeMember:
+		return true, nil
+	case models.ChatMemberTypeRestricted:
+		return cm.Restricted != nil && cm.Restricted.IsMember, nil
+	}
+	return false, nil
+}
