@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/http"
 	"path"
@@ -35,14 +36,20 @@ type files map[string]*file
 // its name.
 const assetCache = "public, max-age=31536000, immutable"
 
-// prepareFiles reads the embedded files, names the hashed ones in
-// index.html and compresses everything.
+// prepareFiles reads the embedded files, names the hashed ones in the
+// style sheets (url("…")) and then in index.html, and compresses
+// everything.
 func prepareFiles(src fs.FS) files {
 	out := files{}
 	hashes := map[string]string{}
+	var sheets []string
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || p == "index.html" {
 			return err
+		}
+		if path.Ext(p) == ".css" {
+			sheets = append(sheets, p) // after the files they name
+			return nil
 		}
 		body, err := fs.ReadFile(src, p)
 		if err != nil {
@@ -55,6 +62,19 @@ func prepareFiles(src fs.FS) files {
 	})
 	if err != nil {
 		panic(err) // the embedded tree is readable: cannot fail
+	}
+	named := maps.Clone(hashes)
+	for _, p := range sheets {
+		body, err := fs.ReadFile(src, p)
+		if err != nil {
+			panic(err)
+		}
+		for name, h := range named {
+			body = bytes.ReplaceAll(body, []byte(`url("`+name+`")`), []byte(`url("`+name+"?v="+h+`")`))
+		}
+		f := newFile(p, body, assetCache)
+		hashes[p] = f.etag[1:9]
+		out["/"+p] = f
 	}
 	index, err := fs.ReadFile(src, "index.html")
 	if err != nil {

@@ -311,6 +311,31 @@ func TestBrowserFacesWithoutEmojiFont(t *testing.T) {
 	}
 }
 
+// TestBrowserFacesFromTheirOwnFont: the page loads the faces' own font
+// (faces.ttf, named in the style sheet by its hash and allowed by the
+// Content-Security-Policy), so its emoji faces are drawn whatever fonts
+// the device has, and the cards show pictures, not words.
+func TestBrowserFacesFromTheirOwnFont(t *testing.T) {
+	b := newBrowser(t)
+	x := newGame(t, chef.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{})
+	x.move(t)
+	p := b.phonePage(t, x.web.URL, x.id, x.people[0], 390, 844)
+	got, err := chromedp.Run(p, chromedp.Evaluate[[]any](`[
+		[...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'Trickchef Faces' && f.status === 'loaded'),
+		document.fonts.check("20px 'Trickchef Faces'", '🍅'),
+		document.documentElement.classList.contains('text-faces'),
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != true || got[1] != true {
+		t.Fatalf("the faces' font is not loaded (loaded %v, covers 🍅 %v)", got[0], got[1])
+	}
+	if got[2] != false {
+		t.Fatal("the page drew its faces as words though its own font is loaded")
+	}
+}
+
 // TestBrowserTrickGoesToItsTaker: when a trick is complete, its cards fly
 // from the table to the seat that took it (the page marks the taker).
 func TestBrowserTrickGoesToItsTaker(t *testing.T) {

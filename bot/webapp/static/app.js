@@ -439,7 +439,7 @@
 
   // ------------------------------------------------------------------ cards
 
-  const EMOJI_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, " +
+  const EMOJI_FONT = "'Trickchef Faces', system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, " +
     "'Apple Color Emoji', 'Segoe UI Emoji', 'Noto Color Emoji', sans-serif";
 
   function mix(c, to, k) {
@@ -1166,6 +1166,13 @@
 
   async function boot() {
     readLaunch();
+    // The faces' own font (faces.ttf) first: once it is in, every device
+    // draws them; only a page that cannot load it falls back to the
+    // device's emoji, or to words.
+    if (document.fonts && document.fonts.load) {
+      const loaded = document.fonts.load("20px 'Trickchef Faces'", '🍅').catch(() => []);
+      await Promise.race([loaded, new Promise((done) => setTimeout(done, 3000))]);
+    }
     // «tcFaces=words» in the fragment shows the words as a device without
     // the font would (development and tests).
     app.textFaces = hashParams().get('tcFaces') === 'words' || !colourEmoji();
