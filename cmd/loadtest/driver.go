@@ -14,6 +14,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
@@ -81,6 +82,9 @@ type driver struct {
 	people int
 	pace   pace
 	nextID atomic.Int64
+	// texts tell an applied press's answer (none, or the toast that
+	// names the move) from a refusal.
+	texts *bottest.Texts
 	// hurried is, by table, the system move last put first in the
 	// worker's line (its SystemAt), so each is put there once.
 	hurried sync.Map
@@ -102,8 +106,12 @@ func newDriver(st *store.Redis, g bot.Game, people int, p pace, unlimited bool) 
 		cfg.Limits = bot.Limits{GroupInterval: time.Microsecond, PrivateInterval: time.Microsecond,
 			GlobalPerSecond: 1 << 30, GlobalSlice: time.Second}
 	}
+	texts, err := bottest.NewTexts()
+	if err != nil {
+		return nil, err
+	}
 	tg := &instantTelegram{}
-	d := &driver{st: st, tg: tg, game: g, games: games.All(), people: people, pace: p}
+	d := &driver{st: st, tg: tg, game: g, games: games.All(), people: people, pace: p, texts: texts}
 	d.b = bot.New(cfg, st, tg, cat, bot.WithGames(d.games...))
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
@@ -140,8 +148,9 @@ func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text st
 	return d.b.HandleUpdate(ctx, &models.Update{ID: d.nextID.Add(1), Message: &models.Message{Chat: chat, From: &u, Text: text}})
 }
 
-// press sends a button press and returns the bot's answer: "" means the
-// press was applied, anything else is the refusal the player would see.
+// press sends a button press and returns the bot's answer: none, or the
+// toast naming the move, means the press was applied (texts.Accepted);
+// anything else is the refusal the player would see.
 func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data string) (string, error) {
 	id := d.nextID.Add(1)
 	q := strconv.FormatInt(id, 10)
@@ -294,7 +303,7 @@ func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (step, er
 	data := bot.ActionPayload(t, int(seat), legal[rng.IntN(len(legal))])
 	start := time.Now()
 	ans, err := d.press(ctx, group(chat), t.Seats[seat].UserID, data)
-	return step{took: time.Since(start), pressed: true, applied: err == nil && ans == "", answer: ans}, err
+	return step{took: time.Since(start), pressed: true, applied: err == nil && d.texts.Accepted(ans), answer: ans}, err
 }
 
 // setup opens a game at each of n tables, with the given number of
