@@ -542,8 +542,8 @@ func (lb *balancer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // person plays up to moves moves at a human but quick pace, then stops
 // (the bot takes over after two timeouts). It reports the presses the bot
-// accepted (answered without a refusal) and every refusal text.
-func person(srv *telegramtest.Server, u *telegramtest.User, moves int, rng func() time.Duration, done <-chan struct{}) (accepted *atomic.Int64, wait func() []string) {
+// accepted (answered without a refusal: x.Accepted) and every refusal text.
+func person(x *bottest.Texts, srv *telegramtest.Server, u *telegramtest.User, moves int, rng func() time.Duration, done <-chan struct{}) (accepted *atomic.Int64, wait func() []string) {
 	accepted = &atomic.Int64{}
 	var refusals []string
 	finished := make(chan struct{})
@@ -579,7 +579,7 @@ func person(srv *telegramtest.Server, u *telegramtest.User, moves int, rng func(
 			switch {
 			case err != nil:
 				refusals = append(refusals, "error: "+err.Error())
-			case ans.Text == "":
+			case x.Accepted(ans.Text):
 				accepted.Add(1)
 				made++
 			default:
@@ -697,7 +697,7 @@ func testReplicas(t *testing.T, replicas int) {
 	var waits []func() []string
 	for _, tb := range tabs {
 		for _, u := range tb.people {
-			acc, wait := person(srv, u, movesPerMan, think, done)
+			acc, wait := person(x, srv, u, movesPerMan, think, done)
 			accepted[u.ID()] = acc
 			waits = append(waits, wait)
 		}
