@@ -424,6 +424,16 @@ func (b *Bot) afterCommit(ctx context.Context, t *Table, ch *change) {
 	for _, user := range ch.seated {
 		if err := b.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
 			b.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
+			continue
+		}
+		// A /start in private applied at the same time (chats go in
+		// parallel) may have looked for this pointer before it was set:
+		// each side writes, then reads what the other wrote, so one of
+		// them always marks the seat reachable.
+		if s := t.SeatOf(user); s >= 0 && t.Seats[s].Unreachable && b.hasStarted(ctx, user) {
+			if err := b.settle(b.reachable(ctx, t.ID, user, false)); err != nil {
+				b.log.Warn().Err(err).Str("table", t.ID).Msg("seat not marked reachable")
+			}
 		}
 	}
 }

@@ -84,3 +84,30 @@ func TestEveryPressAnsweredWhileOneFloods(t *testing.T) {
 		t.Errorf("the bot drew %d answers 429 from Telegram", n)
 	}
 }
+
+// TestStartAndNewGameAtOnce: a person opens the private chat (/start) and
+// the group's /newgame at the same moment; the two chats are applied in
+// parallel, so each handler may miss the other's write. Whatever the
+// order, the lobby ends up knowing the bot can write to them.
+func TestStartAndNewGameAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	mark := h.Shown("lobby.unreachable_mark")
+	var groups []*telegramtest.Chat
+	for i := range 12 {
+		u := h.Srv.NewUser("Аня " + strings.Repeat("!", i+1))
+		g := h.Srv.NewGroup("Стол "+strings.Repeat("!", i+1), u)
+		u.Start("")
+		u.Send(g, "/newgame trickchef")
+		groups = append(groups, g)
+	}
+	for i, g := range groups {
+		err := h.Srv.WaitFor(10*time.Second, func() bool {
+			m := g.Find(func(m *telegramtest.Message) bool { return m.FromBot && len(m.Buttons()) > 0 })
+			return m != nil && !strings.Contains(g.Message(m.ID).Text, mark)
+		})
+		if err != nil {
+			t.Errorf("lobby %d still says the creator's chat is not open after their /start", i+1)
+		}
+	}
+}
