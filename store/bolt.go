@@ -485,19 +485,36 @@ func (b *Bolt) Wake(ctx context.Context, name string, at time.Time) error {
 // table's wake-up moves to now+lease, so it is not taken again before then,
 // and it is taken again after that if the claimant died.
 func (b *Bolt) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
+	return b.claimFrom(wakeSet, now, lease, limit)
+}
+
+// claimFrom claims up to limit names of a due set (the tables' wake set,
+// the chats' inbox set) due at now, moving them to now+lease.
+func (b *Bolt) claimFrom(set func(*bolt.Tx) dueSet, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
 	if lease <= 0 || limit <= 0 {
 		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
 	}
 	var claims []Claim
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		var err error
-		claims, err = wakeSet(tx).claim(now, lease, limit)
+		claims, err = set(tx).claim(now, lease, limit)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return claims, nil
+}
+
+// firstDue is the earliest time in a due set; ok is false when it is empty.
+func (b *Bolt) firstDue(set func(*bolt.Tx) dueSet) (time.Time, bool, error) {
+	var at time.Time
+	var ok bool
+	err := b.db.View(func(tx *bolt.Tx) error {
+		at, ok = set(tx).first()
+		return nil
+	})
+	return at, ok, err
 }
 
 // Release ends claim c: the table's wake-up becomes next (or is removed when
@@ -519,13 +536,7 @@ func (b *Bolt) Release(ctx context.Context, c Claim, next time.Time) error {
 // NextWake returns the earliest wake-up of all tables; ok is false when no
 // table waits.
 func (b *Bolt) NextWake(ctx context.Context) (time.Time, bool, error) {
-	var at time.Time
-	var ok bool
-	err := b.db.View(func(tx *bolt.Tx) error {
-		at, ok = wakeSet(tx).first()
-		return nil
-	})
-	return at, ok, err
+	return b.firstDue(wakeSet)
 }
 
 // Scheduled counts the tables in the wake set (pending work or a timer).

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -89,16 +88,7 @@ func (b *Bolt) Handled(ctx context.Context, chat string, id int64) error {
 
 // ClaimChats claims up to limit chats whose inbox is due at now, for lease.
 func (b *Bolt) ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	if lease <= 0 || limit <= 0 {
-		return nil, fmt.Errorf("store: claim chats: lease and limit must be positive")
-	}
-	var claims []Claim
-	err := b.db.Update(func(tx *bolt.Tx) error {
-		var err error
-		claims, err = inboxDue(tx).claim(now, lease, limit)
-		return err
-	})
-	return claims, err
+	return b.claimFrom(inboxDue, now, lease, limit)
 }
 
 // ReleaseChat ends a chat's claim. With next set the chat is due again
@@ -124,11 +114,5 @@ func (b *Bolt) ReleaseChat(ctx context.Context, c Claim, next, now time.Time) er
 
 // NextChat returns when the earliest chat is due; ok is false when none is.
 func (b *Bolt) NextChat(ctx context.Context) (time.Time, bool, error) {
-	var at time.Time
-	var ok bool
-	err := b.db.View(func(tx *bolt.Tx) error {
-		at, ok = inboxDue(tx).first()
-		return nil
-	})
-	return at, ok, err
+	return b.firstDue(inboxDue)
 }

@@ -95,19 +95,7 @@ func (r *Redis) Handled(ctx context.Context, chat string, id int64) error {
 
 // ClaimChats claims up to limit chats whose inbox is due at now, for lease.
 func (r *Redis) ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	if lease <= 0 || limit <= 0 {
-		return nil, fmt.Errorf("store: claim chats: lease and limit must be positive")
-	}
-	until := toMillis(now.Add(lease))
-	chats, err := r.claim.Run(ctx, r.c, []string{r.inboxDueKey()}, toMillis(now), until, limit).StringSlice()
-	if err != nil {
-		return nil, fmt.Errorf("store: claim chats: %w", err)
-	}
-	claims := make([]Claim, len(chats))
-	for i, c := range chats {
-		claims[i] = Claim{Table: c, Lease: fromMillis(until)}
-	}
-	return claims, nil
+	return r.claimFrom(ctx, r.inboxDueKey(), now, lease, limit)
 }
 
 // ReleaseChat ends a chat's claim. With next set the chat is due again

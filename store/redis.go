@@ -463,17 +463,23 @@ return due
 // table's wake-up moves to now+lease, so no other replica takes it before
 // then, and it is taken again after that if the claimant died.
 func (r *Redis) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
+	return r.claimFrom(ctx, r.wakeKey(), now, lease, limit)
+}
+
+// claimFrom claims up to limit names of a due set (the tables' wake set,
+// the chats' inbox set) due at now, moving them to now+lease.
+func (r *Redis) claimFrom(ctx context.Context, set string, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
 	if lease <= 0 || limit <= 0 {
 		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
 	}
 	until := toMillis(now.Add(lease))
-	tables, err := r.claim.Run(ctx, r.c, []string{r.wakeKey()}, toMillis(now), until, limit).StringSlice()
+	names, err := r.claim.Run(ctx, r.c, []string{set}, toMillis(now), until, limit).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("store: claim: %w", err)
 	}
-	claims := make([]Claim, len(tables))
-	for i, t := range tables {
-		claims[i] = Claim{Table: t, Lease: fromMillis(until)}
+	claims := make([]Claim, len(names))
+	for i, n := range names {
+		claims[i] = Claim{Table: n, Lease: fromMillis(until)}
 	}
 	return claims, nil
 }

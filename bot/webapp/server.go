@@ -25,7 +25,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -33,6 +32,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/initdata"
+	"github.com/trickchef/trickchef/bot/internal/userlimit"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -96,8 +96,8 @@ type Server struct {
 	check   *initdata.Checker
 	log     zerolog.Logger
 	hub     *hub
-	limit   *limiter
-	reads   *limiter
+	limit   *userlimit.Limiter
+	reads   *userlimit.Limiter
 	streams *streams
 	files   files
 	// closing is closed when Run's context ends: every stream ends then.
@@ -143,8 +143,8 @@ func New(cfg Config, tables Tables, changes Changes, log zerolog.Logger) *Server
 		check:   initdata.NewChecker(cfg.Token, cfg.MaxAge),
 		log:     log,
 		hub:     newHub(),
-		limit:   newLimiter(cfg.ActionsPerSecond, cfg.ActionBurst),
-		reads:   newLimiter(cfg.ReadsPerSecond, cfg.ReadBurst),
+		limit:   userlimit.New(cfg.ActionsPerSecond, cfg.ActionBurst),
+		reads:   userlimit.New(cfg.ReadsPerSecond, cfg.ReadBurst),
 		streams: newStreams(cfg.StreamsPerUser, cfg.MaxStreams),
 		files:   prepareFiles(Static()),
 		closing: make(chan struct{}),
@@ -243,7 +243,7 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request) (viewer, bool) {
 	if !ok {
 		return v, false
 	}
-	if !s.reads.allow(v.user.ID, s.cfg.Now()) {
+	if !s.reads.Allow(v.user.ID, s.cfg.Now()) {
 		w.Header().Set("Retry-After", "1")
 		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
 		return v, false
@@ -499,7 +499,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request, into any) (viewer,
 	if !ok {
 		return v, false
 	}
-	if !s.limit.allow(v.user.ID, s.cfg.Now()) {
+	if !s.limit.Allow(v.user.ID, s.cfg.Now()) {
 		w.Header().Set("Retry-After", "1")
 		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
 		return v, false
@@ -558,49 +558,6 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// limiter is a token bucket per user, in this process: a page that sends
-// faster than a person taps is told to slow down.
-type limiter struct {
-	mu      sync.Mutex
-	rate    float64
-	burst   float64
-	buckets map[int64]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-func newLimiter(rate float64, burst int) *limiter {
-	return &limiter{rate: rate, burst: float64(burst), buckets: map[int64]*bucket{}}
-}
-
-func (l *limiter) allow(user int64, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.buckets) > 10000 {
-		// Forget full buckets now and then, so the map stays small.
-		for id, b := range l.buckets {
-			if now.Sub(b.at).Seconds()*l.rate >= l.burst {
-				delete(l.buckets, id)
-			}
-		}
-	}
-	b := l.buckets[user]
-	if b == nil {
-		b = &bucket{tokens: l.burst, at: now}
-		l.buckets[user] = b
-	}
-	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
-	b.at = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
 }
 
 // Streams is how many event streams are open (measurements and tests).
