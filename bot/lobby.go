@@ -57,6 +57,7 @@ func (t *Table) openLobby(kind string, creator Seat) {
 	t.Seats = []Seat{creator}
 	t.Options = nil
 	t.AILevel = ""
+	t.Hints = false
 	t.Seed = 0
 	t.Game = nil
 	t.Log = nil
@@ -205,6 +206,14 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			return refuse("lobby.no_robots")
 		}
 		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
+	case lobbyHints:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if _, ok := hintGame(kind); !hasKind || !ok {
+			return refuse("hints.none")
+		}
+		t.Hints = !t.Hints
 	case lobbyOption:
 		if !creator {
 			return refuse("lobby.creator_only")

@@ -83,6 +83,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			return b.onBack(t, ch, p, q.From.ID)
 		case 'x':
 			return b.onLeave(t, ch, p, q.From.ID)
+		case 'h':
+			return b.onHint(t, ch, p, q.From.ID)
 		case 'n':
 			return b.onAgain(ctx, t, ch, p, &q.From)
 		case 'o':
@@ -166,7 +168,7 @@ type pressedHand struct{ replaced, current bool }
 // handOf is the hand view whose message a seat's button was pressed on,
 // or "" for any other press.
 func handOf(q *models.CallbackQuery, p payload) string {
-	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b') {
+	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b' && p.Op != 'h') {
 		return ""
 	}
 	return handView(p.Game, p.Args[0])

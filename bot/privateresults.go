@@ -78,6 +78,8 @@ func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) M
 		l.T("private.place", "Place", placeRange(s.Place, shared), "Players", players, "Score", integer(s.Score)),
 	}
 	switch {
+	case s.Hinted:
+		lines = append(lines, l.T("hints.unrated"))
 	case s.Unrated:
 		lines = append(lines, l.T("private.unrated"))
 	case rc != nil:

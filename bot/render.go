@@ -21,6 +21,9 @@ func (b *Bot) GroupMessage(t *Table) Message {
 		g, st, err := b.decode(t)
 		if err == nil {
 			m := g.RenderTable(l, b.view(t), st)
+			if line := hintedLine(l, t); line != "" {
+				m.Text += "\n\n" + line
+			}
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 				if link, ok := b.webAppLink(l, t); ok {
@@ -72,6 +75,7 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 		// every game alike.
 		m.Text += "\n\n" + strings.TrimPrefix(d, " ")
 	}
+	b.addHint(l, t, g, st, seat, &m)
 	if canLeave(g) {
 		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}
@@ -124,6 +128,10 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 		label := o.Label(l, OptionValue(t.View(), g, o.Key))
 		sb.WriteString(label + "\n")
 		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyOption, i)})
+	}
+	if line, bt, ok := hintsLobbyLine(l, t, g); ok {
+		sb.WriteString(line + "\n")
+		optionRows = append(optionRows, []Button{bt})
 	}
 	sb.WriteString("\n" + l.T("lobby.hint"))
 	kb := [][]Button{

@@ -67,6 +67,7 @@ type resultSeat struct {
 	Score   int    `json:"score"`
 	Left    bool   `json:"left,omitempty"`
 	Unrated bool   `json:"unrated,omitempty"`
+	Hinted  bool   `json:"hinted,omitempty"` // unrated because they took a hint
 }
 
 // resultID names a game for exactly-once recording: the same on every
@@ -159,7 +160,7 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 		case !s.Human():
 			seat.Player, seat.Name = robotPlayer(s.AI), levelLabel(l, g, s.AI)
 		default:
-			seat.Unrated = 2*auto[i] > moves[i]
+			seat.Unrated, seat.Hinted = 2*auto[i] > moves[i] || s.Hinted, s.Hinted
 		}
 		if !seat.Left {
 			for j, o := range t.Seats {

@@ -41,8 +41,11 @@ type Table struct {
 	Options map[string]int `json:"opts,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
-	Seed    uint64 `json:"seed,omitempty"`
-	Game    []byte `json:"game,omitempty"`
+	// Hints is the lobby's setting that offers «💡 Подсказка» on the
+	// hands (hint.go); off in a new lobby.
+	Hints bool   `json:"hints,omitempty"`
+	Seed  uint64 `json:"seed,omitempty"`
+	Game  []byte `json:"game,omitempty"`
 	// Log is every action applied, so a game can be replayed from its seed.
 	Log MoveLog `json:"log,omitempty"`
 	// Memory is what the robots remember of public events (per game).
@@ -98,6 +101,10 @@ type Seat struct {
 	// Leaver is the person who left the game at this seat; a robot plays
 	// it since (AI is set). The results record the leaver, last.
 	Leaver *Leaver `json:"leaver,omitempty"`
+	// Hint is the advice the person took for the position at hand, and
+	// Hinted that they took one this game: they are not rated for it.
+	Hint   *SeatHint `json:"hint,omitempty"`
+	Hinted bool      `json:"hinted,omitempty"`
 }
 
 // Leaver is a person who left a running game.
