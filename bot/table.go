@@ -41,11 +41,13 @@ type Table struct {
 	Options map[string]int `json:"opts,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
+	Seed    uint64 `json:"seed,omitempty"`
+	Game    []byte `json:"game,omitempty"`
+
 	// Hints is the lobby's setting that offers «💡 Подсказка» on the
 	// hands (hint.go); off in a new lobby.
-	Hints bool   `json:"hints,omitempty"`
-	Seed  uint64 `json:"seed,omitempty"`
-	Game  []byte `json:"game,omitempty"`
+	Hints bool `json:"hints,omitempty"`
+
 	// Log is every action applied, so a game can be replayed from its seed.
 	Log MoveLog `json:"log,omitempty"`
 	// Memory is what the robots remember of public events (per game).
