@@ -110,6 +110,9 @@ func markHinted(kb [][]Button, t *Table, seat int, a game.Action) [][]Button {
 // hintedLine is the group table's note naming who took a hint this game
 // (they are not rated for it), or "".
 func hintedLine(l Loc, t *Table) string {
+	if t.practice() {
+		return "" // nobody else to tell, and no group's rating at stake
+	}
 	var who []string
 	for _, s := range t.Seats {
 		if s.Hinted && s.Human() {

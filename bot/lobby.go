@@ -57,7 +57,7 @@ func (t *Table) openLobby(kind string, creator Seat) {
 	t.Seats = []Seat{creator}
 	t.Options = nil
 	t.AILevel = ""
-	t.Hints = false
+	t.Hints = t.practice() // off in a group until its lobby turns them on
 	t.Seed = 0
 	t.Game = nil
 	t.Log = nil
@@ -206,6 +206,9 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			return refuse("lobby.no_robots")
 		}
 		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
+		if t.practice() {
+			relevelPractice(t, kind)
+		}
 	case lobbyHints:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -363,7 +366,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 		t.Seats[i].Draft = nil
 		t.Seats[i].Timeouts = 0
 		t.Seats[i].Due = time.Time{}
-		if t.Seats[i].Human() {
+		if t.Seats[i].Human() && !t.practice() {
 			// An index for /start in private, written after the commit; the
 			// table stays the truth.
 			ch.seated = append(ch.seated, t.Seats[i].UserID)

@@ -38,7 +38,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	case 'f':
 		return b.onForget(ctx, updateID, q, p)
 	}
-	if (p.Op == 'o' || p.Op == 'g') && !pressedIn(q, p.Table) {
+	if (p.Op == 'o' || p.Op == 'g') && !pressedIn(q, p.Table) && !(p.Op == 'o' && pressedInOwn(q, p.Table)) {
 		// A menu button changes the group it was posted in, never another.
 		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.bad_button"), false, "")
 		return nil

@@ -23,6 +23,9 @@ func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEn
 	if !e.valid() || e.GameNo == 0 {
 		return nil // malformed, or queued before private results existed
 	}
+	if chat, _, err := parseTableID(table); err == nil && practiceChat(chat) {
+		return nil // a practice table's chat is the person's: it saw the result
+	}
 	_, _, err := b.update(ctx, table, 0, func(t *Table, ch *change) error {
 		if t.ResultsSent == e.ID {
 			return errNoChange

@@ -133,6 +133,9 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 		sb.WriteString(line + "\n")
 		optionRows = append(optionRows, []Button{bt})
 	}
+	if t.practice() {
+		return b.practiceLobby(l, t, g, sb.String(), optionRows)
+	}
 	sb.WriteString("\n" + l.T("lobby.hint"))
 	kb := [][]Button{
 		{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)},
