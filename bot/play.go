@@ -33,6 +33,13 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	switch p.Op {
 	case 'i':
 		return b.onInfo(ctx, q, p)
+	case 't':
+		text, err := b.onTipsOff(ctx, updateID, q.From.ID, p)
+		if err != nil {
+			return err
+		}
+		b.answer(ctx, q, text, false, "")
+		return nil
 	case 'r':
 		return b.onRulesPage(ctx, updateID, q, p)
 	case 'f':
@@ -388,6 +395,9 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 	}
 	for _, m := range msgs {
 		ch.post(t, m)
+	}
+	if !st.Over() {
+		b.teach(t, ch, g, before, st)
 	}
 	if st.Over() {
 		t.Phase = PhaseIdle

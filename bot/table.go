@@ -107,6 +107,11 @@ type Seat struct {
 	// Hinted that they took one this game: they are not rated for it.
 	Hint   *SeatHint `json:"hint,omitempty"`
 	Hinted bool      `json:"hinted,omitempty"`
+
+	// Learning is set for a person's first game of this game with tips
+	// on, and Tips lists the tips shown to them this game (tips.go).
+	Learning bool     `json:"learning,omitempty"`
+	Tips     []string `json:"tips,omitempty"`
 }
 
 // Leaver is a person who left a running game.
