@@ -154,4 +154,35 @@ func TestPracticeFromHelp(t *testing.T) {
 	if _, ok, err := h.Redis.Stats(ctx, a.ID(), "trickchef", resPlayer(a)); err != nil || ok {
 		t.Errorf("a stopped practice game was recorded: %v, %v", ok, err)
 	}
+
+	// A practice game played to the end, and no group game yet: /stats
+	// says there are none in groups, and shows the practice line.
+	a.Send(chat, "/newgame sausages")
+	lobby, err = chat.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(start)
+		return ok && strings.Contains(m.Text, h.Shown("sausages.title"))
+	})
+	if err != nil {
+		t.Fatalf("no second practice lobby: %v", err)
+	}
+	h.MustStartGame(a, lobby)
+	mine := strconv.FormatInt(a.ID(), 10)
+	done := make(chan struct{})
+	wait := h.PlayerAt(a, mine, done, nil)
+	again := h.T("again.button")
+	_, err = chat.WaitMessage(3*time.Minute, func(m *telegramtest.Message) bool {
+		bt, ok := m.Button(again)
+		return ok && strings.HasPrefix(bt.CallbackData, "n:"+mine+":")
+	})
+	close(done)
+	wait()
+	if err != nil {
+		t.Fatalf("the practice game did not end: %v", err)
+	}
+	a.Send(chat, "/stats")
+	if _, err := chat.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return strings.Contains(m.Text, h.Shown("practice.stats_no_groups", "Name", "Аня")) && strings.Contains(m.Text, h.Shown("sausages.title"))
+	}); err != nil {
+		t.Errorf("/stats with only practice games: %v", err)
+	}
 }

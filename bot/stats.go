@@ -193,6 +193,9 @@ func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Messag
 	}
 	msg := b.renderStats(l, Esc(userName(m.From)), true, groups, sums)
 	if line := b.practiceLine(l, practice); line != "" {
+		if groups == 0 {
+			msg.Text = l.T("practice.stats_no_groups", "Name", Esc(userName(m.From)))
+		}
 		msg.Text += "\n\n" + line
 	}
 	return b.reply(ctx, updateID, m.Chat.ID, msg)
