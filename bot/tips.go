@@ -65,8 +65,11 @@ func (b *Bot) teach(t *Table, ch *change, g Game, before, after game.State) {
 	l := b.loc(t.Lang)
 	for i := range t.Seats {
 		s := &t.Seats[i]
-		if !s.Learning || !s.Human() || s.Leaver != nil || s.Auto() {
-			continue // the bot plays for an absent person: nobody reads
+		if !s.Learning || !s.Human() || s.Leaver != nil || s.Auto() || b.webShown(t, i) {
+			// The bot plays for an absent person: nobody reads. A person
+			// playing in their open «Стол» page gets no chat message
+			// (the tip waits for a moment of its kind in the chat).
+			continue
 		}
 		for _, tip := range tg.Tips(before, after, i) {
 			if slices.Contains(s.Tips, tip) {
