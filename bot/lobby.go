@@ -366,7 +366,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 		t.Seats[i].Draft = nil
 		t.Seats[i].Timeouts = 0
 		t.Seats[i].Due = time.Time{}
-		t.Seats[i].Tips = nil
+		t.Seats[i].Tips, t.Seats[i].Tip = nil, ""
 		t.Seats[i].Learning = t.Seats[i].Human() && b.learning(ctx, g, t.Seats[i].UserID)
 		if t.Seats[i].Human() && !t.practice() {
 			// An index for /start in private, written after the commit; the

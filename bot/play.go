@@ -382,6 +382,9 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		s.Nonce++
 		s.Draft = nil
 		if !auto {
+			s.Tip = "" // read: the person moved since
+		}
+		if !auto {
 			s.Acted = b.now()
 		}
 		s.Due = time.Time{} // acting again later means a fresh timer
@@ -397,7 +400,7 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		ch.post(t, m)
 	}
 	if !st.Over() {
-		b.teach(t, ch, g, before, st)
+		b.teach(t, g, before, st)
 	}
 	if st.Over() {
 		t.Phase = PhaseIdle

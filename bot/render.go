@@ -76,6 +76,7 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 		m.Text += "\n\n" + strings.TrimPrefix(d, " ")
 	}
 	b.addHint(l, t, g, st, seat, &m)
+	b.addTip(l, t, g, seat, &m)
 	if canLeave(g) {
 		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}

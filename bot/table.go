@@ -109,9 +109,11 @@ type Seat struct {
 	Hinted bool      `json:"hinted,omitempty"`
 
 	// Learning is set for a person's first game of this game with tips
-	// on, and Tips lists the tips shown to them this game (tips.go).
+	// on, Tips lists the tips given them this game, and Tip is the one
+	// their hand shows until their next move (tips.go).
 	Learning bool     `json:"learning,omitempty"`
 	Tips     []string `json:"tips,omitempty"`
+	Tip      string   `json:"tip,omitempty"`
 }
 
 // Leaver is a person who left a running game.

@@ -11,9 +11,9 @@ import (
 // First-game tips. The first time a person plays a game (no recorded game
 // of it in any chat, and tips not turned off), their seat is Learning for
 // the game: after each move the game's TipGame names the key moments the
-// move was for them, and the first of those not yet shown this game comes
-// in private as a short tip, one a move at most, with a button that turns
-// tips off for good. The tips shown are kept on the seat, so each comes
+// move was for them, and the first of those not yet shown this game shows
+// on their hand in private as a short tip until their next move, with a
+// button that turns tips off for good. The tips shown are kept on the seat, so each comes
 // once a game; a game recorded makes the next one no first game.
 
 // TipGame is a game that teaches its first game: Tips names the key
@@ -54,36 +54,41 @@ func (b *Bot) learning(ctx context.Context, g Game, user int64) bool {
 	return true
 }
 
-// teach posts each learning person at most one tip about the move from
+// teach gives each learning person at most one tip about the move from
 // before to after: the first key moment of a kind they have not been told
-// about this game.
-func (b *Bot) teach(t *Table, ch *change, g Game, before, after game.State) {
+// about this game. The tip shows on their hand (addTip) until their next
+// move, so it costs no call of its own and never holds the table's queue;
+// while one shows, later moments wait for a moment of their kind after it.
+func (b *Bot) teach(t *Table, g Game, before, after game.State) {
 	tg, ok := g.(TipGame)
 	if !ok {
 		return
 	}
-	l := b.loc(t.Lang)
 	for i := range t.Seats {
 		s := &t.Seats[i]
-		if !s.Learning || !s.Human() || s.Leaver != nil || s.Auto() || b.webShown(t, i) {
-			// The bot plays for an absent person: nobody reads. A person
-			// playing in their open «Стол» page gets no chat message
-			// (the tip waits for a moment of its kind in the chat).
-			continue
+		if !s.Learning || !s.Human() || s.Leaver != nil || s.Auto() || s.Tip != "" {
+			continue // the bot plays for an absent person: nobody reads
 		}
 		for _, tip := range tg.Tips(before, after, i) {
-			if slices.Contains(s.Tips, tip) {
-				continue
+			if !slices.Contains(s.Tips, tip) {
+				s.Tips = append(s.Tips, tip)
+				s.Tip = tip
+				break
 			}
-			s.Tips = append(s.Tips, tip)
-			off := Button{Text: l.T("tips.off_button"), Data: payload{Op: 't', Table: t.ID, Game: t.GameNo, Args: []int{i}}.String()}
-			ch.outbox = append(ch.outbox, outMsg{ChatID: s.UserID, Message: Message{
-				Text:     l.T("tips.title", "Game", Title(l, g)) + "\n" + l.T(g.ID()+".tip."+tip),
-				Keyboard: [][]Button{{off}},
-			}})
-			break
 		}
 	}
+}
+
+// addTip puts a learning person's tip on their hand, with the button that
+// turns tips off.
+func (b *Bot) addTip(l Loc, t *Table, g Game, seat int, m *Message) {
+	s := t.Seats[seat]
+	if !s.Learning || s.Tip == "" {
+		return
+	}
+	m.Text += "\n\n" + l.T("tips.title", "Game", Title(l, g)) + "\n" + l.T(g.ID()+".tip."+s.Tip)
+	off := Button{Text: l.T("tips.off_button"), Data: payload{Op: 't', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
+	m.Keyboard = append(slices.Clone(m.Keyboard), []Button{off})
 }
 
 // onTipsOff turns tips off for the presser for good, and at this table.
@@ -95,7 +100,7 @@ func (b *Bot) onTipsOff(ctx context.Context, updateID int64, who int64, p payloa
 		changed := false
 		for i := range t.Seats {
 			if t.Seats[i].UserID == who && t.Seats[i].Learning {
-				t.Seats[i].Learning = false
+				t.Seats[i].Learning, t.Seats[i].Tip = false, ""
 				changed = true
 			}
 		}

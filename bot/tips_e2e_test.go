@@ -1,29 +1,58 @@
 package bot_test
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/telegramtest"
 )
 
-// tipMessages are the first-game tips in u's private chat, by text.
-func tipMessages(h *harness, u *telegramtest.User) []*telegramtest.Message {
+// tipWatch collects, until done, the tips u's hands show (their texts),
+// and presses «🔕» on the first one when off is set.
+func tipWatch(h *harness, u *telegramtest.User, off bool, done <-chan struct{}) func() []string {
 	title := h.Shown("tips.title", "Game", h.T("trickchef.title"))
-	var out []*telegramtest.Message
-	for _, m := range u.PrivateChat().Messages() {
-		if strings.HasPrefix(m.Text, title) {
-			out = append(out, m)
+	offBtn := h.T("tips.off_button")
+	var mu sync.Mutex
+	var seen []string
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			for _, m := range u.PrivateChat().Messages() {
+				i := strings.Index(m.Text, title)
+				if i < 0 {
+					continue
+				}
+				tip := m.Text[i:]
+				mu.Lock()
+				if !slices.Contains(seen, tip) {
+					seen = append(seen, tip)
+				}
+				mu.Unlock()
+				if _, ok := m.Button(offBtn); ok && off {
+					off = false
+					if ans, err := u.Press(m, offBtn); err != nil || ans.Text != h.T("tips.off") {
+						h.TB.Errorf("tips off: %+v, %v", ans, err)
+					}
+				}
+			}
 		}
-	}
-	return out
+	}()
+	return func() []string { <-finished; mu.Lock(); defer mu.Unlock(); return seen }
 }
 
 // TestFirstGameTips: in their first game of Трик-н-Шеф Аня and Борис get
-// tips in private, each kind once; Аня turns them off with the tip's
-// button. In the next game neither gets any: Аня turned them off, and
-// Борис has played the game before.
+// tips on their hands, each kind once (the table keeps which); Аня turns
+// them off with the tip's button. In the next game neither gets any: Аня
+// turned them off, and Борис has played the game before.
 func TestFirstGameTips(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
@@ -31,29 +60,23 @@ func TestFirstGameTips(t *testing.T) {
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	group := h.Srv.NewGroup("Учимся", a, b)
 	lobby := h.MustLobby(group, a, []*telegramtest.User{b}, 1)
+	watching := make(chan struct{})
+	wa, wb := tipWatch(h, a, true, watching), tipWatch(h, b, false, watching)
 	h.MustStartGame(a, lobby)
 	final := h.MustPlayToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
-
-	for _, u := range []*telegramtest.User{a, b} {
-		tips := tipMessages(h, u)
-		if len(tips) == 0 {
-			t.Fatalf("%s got no tips in a first game", u.User().FirstName)
-		}
-		seen := map[string]bool{}
-		for _, m := range tips {
-			if seen[m.Text] {
-				t.Errorf("%s got a tip twice: %q", u.User().FirstName, m.Text)
+	tab, _ := h.Table(group)
+	close(watching)
+	if tipsA, tipsB := wa(), wb(); len(tipsA) == 0 || len(tipsB) == 0 {
+		t.Fatalf("tips seen in a first game: Аня %q, Борис %q", tipsA, tipsB)
+	}
+	for _, s := range tab.Seats {
+		for i, tip := range s.Tips {
+			if slices.Contains(s.Tips[:i], tip) {
+				t.Errorf("%s was given the tip %q twice: %v", s.Name, tip, s.Tips)
 			}
-			seen[m.Text] = true
 		}
 	}
-	off := h.T("tips.off_button")
-	first := tipMessages(h, a)[0]
-	if ans, err := a.Press(first, off); err != nil || ans.Text != h.T("tips.off") {
-		t.Fatalf("tips off: %+v, %v", ans, err)
-	}
 
-	before := map[*telegramtest.User]int{a: len(tipMessages(h, a)), b: len(tipMessages(h, b))}
 	if _, err := a.Press(final, h.T("again.button")); err != nil {
 		t.Fatal(err)
 	}
@@ -61,23 +84,29 @@ func TestFirstGameTips(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no second lobby: %v", err)
 	}
+	watching = make(chan struct{})
+	wa, wb = tipWatch(h, a, false, watching), tipWatch(h, b, false, watching)
 	h.MustStartGame(a, lobby)
 	done := make(chan struct{})
-	wa, wb := h.Player(a, done, nil), h.Player(b, done, nil)
+	pa, pb := h.Player(a, done, nil), h.Player(b, done, nil)
 	again := h.T("again.button")
 	_, err = group.WaitMessage(3*time.Minute, func(m *telegramtest.Message) bool {
 		bt, ok := m.Button(again)
 		return ok && strings.Contains(bt.CallbackData, ":2:") // the second game's end
 	})
 	close(done)
-	wa()
-	wb()
+	pa()
+	pb()
+	close(watching)
 	if err != nil {
 		t.Fatalf("the second game did not end: %v", err)
 	}
-	for u, n := range before {
-		if got := len(tipMessages(h, u)); got != n {
-			t.Errorf("%s got %d tips in a second game", u.User().FirstName, got-n)
+	tab, _ = h.Table(group)
+	for _, s := range tab.Seats {
+		if s.Human() && (s.Learning || len(s.Tips) > 0) {
+			t.Errorf("%s was taught in a second game: %v", s.Name, s.Tips)
 		}
 	}
+	wa()
+	wb()
 }
