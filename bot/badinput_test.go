@@ -38,7 +38,7 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	tid := strconv.FormatInt(group.ID(), 10)
 
 	// Commands in the wrong kind of chat.
-	a.Send(a.PrivateChat(), "/newgame")
+	a.Send(a.PrivateChat(), "/top")
 	h.expectReply(a.PrivateChat(), "command.group_only")
 
 	// The lobby.

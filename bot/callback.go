@@ -15,6 +15,8 @@ import (
 //	i:<table>:<game>:<seat>                    show my private info (won cards)
 //	b:<table>:<game>:<seat>                    I'm back: stop playing for me
 //	x:<table>:<game>:<seat>:<step>             leave the game (ask 1, yes 2, no 0)
+//	h:<table>:<game>:<seat>:<nonce>            a hint for my move (hint.go)
+//	t:<table>:<game>:<seat>                    no more first-game tips (tips.go)
 //	l:<table>:<game>:<op>[:<arg>]              lobby buttons
 //	k:<table>:<game>:<game id>                 choose (or switch) the lobby's game
 //	o:<table>:0:<game id>                      open a lobby of this game (/help, the /newgame picker)
@@ -50,6 +52,7 @@ const (
 	lobbyKick   // remove the last robot
 	lobbyLevel  // cycle the level of the next robot
 	lobbyTurn   // cycle the time for a move (turnChoices)
+	lobbyHints  // turn hints on or off
 )
 
 // argCount is how many integers each op carries after the game number.
@@ -57,11 +60,11 @@ func argCount(op byte) (min, max int, ok bool) {
 	switch op {
 	case 'a', 'm':
 		return 3, 3, true
-	case 'i', 's', 'b':
+	case 'i', 's', 'b', 't':
 		return 1, 1, true
 	case 'l':
 		return 1, 2, true
-	case 'x':
+	case 'x', 'h':
 		return 2, 2, true
 	case 'k', 'n', 'o', 'g':
 		return 0, 0, true

@@ -203,7 +203,9 @@ func (b *Bot) onPrivateCommand(ctx context.Context, updateID int64, m *models.Me
 		return b.privateStats(ctx, updateID, m, l)
 	case "forgetme":
 		return b.askForget(ctx, updateID, m, l)
-	case "newgame", "stop", "table", "lang", "top", "history":
+	case "newgame", "stop", "table":
+		return b.onPracticeCommand(ctx, updateID, m, cmd)
+	case "lang", "top", "history":
 		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("command.group_only")})
 	default:
 		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("command.unknown")})

@@ -245,10 +245,19 @@ func TestHelpAndPickers(t *testing.T) {
 	if want := fmt.Sprintf("https://t.me/%s?startgroup=1", h.Srv.Bot().Username); add.URL != want {
 		t.Errorf("add to a group: %q, want %q", add.URL, want)
 	}
+	practice := 0
 	for _, b := range private.Buttons() {
-		if strings.HasPrefix(b.CallbackData, "o:") {
-			t.Errorf("private /help offers to start a game: %+v", b)
+		if !strings.HasPrefix(b.CallbackData, "o:") {
+			continue
 		}
+		// The only games it opens are practice tables in this very chat.
+		if !strings.HasPrefix(b.CallbackData, "o:"+strconv.FormatInt(a.ID(), 10)+":") || b.Text != h.T("practice.button") {
+			t.Errorf("private /help offers to start a game elsewhere: %+v", b)
+		}
+		practice++
+	}
+	if practice != 4 {
+		t.Errorf("private /help offers %d practice tables, want one a game", practice)
 	}
 	rules := h.send(a, a.PrivateChat(), "/rules", hasButton(h.T("games.rules_button", "Game", chef)))
 	if n := len(rules.Keyboard); n != 4 {

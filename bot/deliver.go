@@ -497,6 +497,9 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
+		if t.practice() && t.Game != nil {
+			j.m = b.practiceTable(t) // the game is drawn with the hand
+		}
 	case "hand":
 		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.Game == nil {
 			return redrawJob{}, false, nil
@@ -513,6 +516,9 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		m, err := b.SeatMessage(t, seat)
 		if err != nil {
 			return redrawJob{}, false, err
+		}
+		if t.practice() && s.Leaver == nil {
+			m = b.practiceHand(t, m)
 		}
 		j.m = m
 		j.patience = handPatience

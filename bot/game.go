@@ -146,6 +146,24 @@ func ScoreText(l Loc, g Game, score int) string {
 	return text
 }
 
+// HintGame is a RobotGame that can advise a person: what its top level
+// (the last of Levels) would do for the seat now, and one line of why in
+// plain words, from what that robot computed (a search's share of
+// playouts the move wins, what the move does in the trick). The platform
+// hands it the Decision the top level would get at this point, so the
+// advice is the robot's own choice, found within its budget.
+type HintGame interface {
+	Hint(l Loc, t TableView, st game.State, seat int, d Decision) Hint
+}
+
+// Hint is a move advised to a person. Action is one of the seat's legal
+// actions, or -1 when the best thing is to make none now (a real-time
+// game where waiting is wiser); Why is a single line either way.
+type Hint struct {
+	Action game.Action
+	Why    string
+}
+
 // Decision is what a move the bot makes for a seat depends on: the
 // platform fills it from the seat and the table record, so the same
 // inputs give the same move on any replica and in a replay.

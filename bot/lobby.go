@@ -61,6 +61,7 @@ func (t *Table) openLobby(kind string, creator Seat) {
 	t.Seats = []Seat{creator}
 	t.Options = nil
 	t.AILevel = ""
+	t.Hints = t.practice() // off in a group until its lobby turns them on
 	t.Seed = 0
 	t.Game = nil
 	t.Log = nil
@@ -209,6 +210,17 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			return refuse("lobby.no_robots")
 		}
 		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
+		if t.practice() {
+			relevelPractice(t, kind)
+		}
+	case lobbyHints:
+		if !creator {
+			return refuse("lobby.creator_only")
+		}
+		if _, ok := hintGame(kind); !hasKind || !ok {
+			return refuse("hints.none")
+		}
+		t.Hints = !t.Hints
 	case lobbyOption:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -367,7 +379,9 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 		t.Seats[i].Draft = nil
 		t.Seats[i].Timeouts = 0
 		t.Seats[i].Due = time.Time{}
-		if t.Seats[i].Human() {
+		t.Seats[i].Tips, t.Seats[i].Tip = nil, ""
+		t.Seats[i].Learning = t.Seats[i].Human() && b.learning(ctx, g, t.Seats[i].UserID)
+		if t.Seats[i].Human() && !t.practice() {
 			// An index for /start in private, written after the commit; the
 			// table stays the truth.
 			ch.seated = append(ch.seated, t.Seats[i].UserID)

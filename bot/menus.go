@@ -57,7 +57,7 @@ func (b *Bot) helpMessage(l Loc, tableID string, group bool) Message {
 		if group {
 			kb = append(kb, []Button{playButton(l, tableID, g), b.rulesLink(l.T("games.rules_short"), g)})
 		} else {
-			kb = append(kb, []Button{rulesButton(l.T("games.rules_button", "Game", Title(l, g)), tableID, g)})
+			kb = append(kb, []Button{rulesButton(l.T("games.rules_button", "Game", Title(l, g)), tableID, g), practiceButton(l, tableID, g)})
 		}
 	}
 	if group {
@@ -182,6 +182,11 @@ func (b *Bot) onOpen(t *Table, ch *change, p payload, who *models.User, started 
 		return b.onChooseGame(t, ch, payload{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}, who.ID)
 	}
 	t.openLobby(g.ID(), Seat{UserID: who.ID, Name: userName(who), Unreachable: !started})
+	if t.practice() {
+		b.openPractice(t, who)
+		ch.answer = l.T("practice.opened")
+		return nil
+	}
 	if !started {
 		ch.seated = append(ch.seated, who.ID) // their /start finds this table
 	}

@@ -33,12 +33,19 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	switch p.Op {
 	case 'i':
 		return b.onInfo(ctx, q, p)
+	case 't':
+		text, err := b.onTipsOff(ctx, updateID, q.From.ID, p)
+		if err != nil {
+			return err
+		}
+		b.answer(ctx, q, text, false, "")
+		return nil
 	case 'r':
 		return b.onRulesPage(ctx, updateID, q, p)
 	case 'f':
 		return b.onForget(ctx, updateID, q, p)
 	}
-	if (p.Op == 'o' || p.Op == 'g') && !pressedIn(q, p.Table) {
+	if (p.Op == 'o' || p.Op == 'g') && !pressedIn(q, p.Table) && !(p.Op == 'o' && pressedInOwn(q, p.Table)) {
 		// A menu button changes the group it was posted in, never another.
 		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
@@ -83,6 +90,8 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			return b.onBack(t, ch, p, q.From.ID)
 		case 'x':
 			return b.onLeave(t, ch, p, q.From.ID)
+		case 'h':
+			return b.onHint(t, ch, p, q.From.ID)
 		case 'n':
 			return b.onAgain(ctx, t, ch, p, &q.From)
 		case 'o':
@@ -166,7 +175,7 @@ type pressedHand struct{ replaced, current bool }
 // handOf is the hand view whose message a seat's button was pressed on,
 // or "" for any other press.
 func handOf(q *models.CallbackQuery, p payload) string {
-	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b') {
+	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b' && p.Op != 'h') {
 		return ""
 	}
 	return handView(p.Game, p.Args[0])
@@ -375,6 +384,9 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		s.Nonce++
 		s.Draft = nil
 		if !auto {
+			s.Tip = "" // read: the person moved since
+		}
+		if !auto {
 			s.Acted = b.now()
 		}
 		s.Due = time.Time{} // acting again later means a fresh timer
@@ -398,6 +410,9 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 			// their last move (the confirmation, moved.go).
 			t.Seats[i].Moved = nil
 		}
+	}
+	if !st.Over() {
+		b.teach(t, g, before, st)
 	}
 	if st.Over() {
 		t.Phase = PhaseIdle

@@ -23,6 +23,9 @@ func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEn
 	if !e.valid() || e.GameNo == 0 {
 		return nil // malformed, or queued before private results existed
 	}
+	if chat, _, err := parseTableID(table); err == nil && practiceChat(chat) {
+		return nil // a practice table's chat is the person's: it saw the result
+	}
 	_, _, err := b.update(ctx, table, 0, func(t *Table, ch *change) error {
 		if t.ResultsSent == e.ID {
 			return errNoChange
@@ -79,6 +82,8 @@ func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) M
 		l.T("private.place", "Place", placeRange(s.Place, shared), "Players", players, "Score", b.scoreText(l, e.Game, s.Score)),
 	}
 	switch {
+	case s.Hinted:
+		lines = append(lines, l.T("hints.unrated"))
 	case s.Unrated:
 		lines = append(lines, l.T("private.unrated"))
 	case rc != nil:

@@ -21,6 +21,9 @@ func (b *Bot) GroupMessage(t *Table) Message {
 		g, st, err := b.decode(t)
 		if err == nil {
 			m := g.RenderTable(l, b.view(t), st)
+			if line := hintedLine(l, t); line != "" {
+				m.Text += "\n\n" + line
+			}
 			if t.Phase == PhasePlaying {
 				b.addUnreachable(l, t, &m)
 				if link, ok := b.webAppLink(l, t); ok {
@@ -77,6 +80,8 @@ func (b *Bot) SeatMessage(t *Table, seat int) (Message, error) {
 		// every game alike.
 		m.Text += "\n\n" + strings.TrimPrefix(d, " ")
 	}
+	b.addHint(l, t, g, st, seat, &m)
+	b.addTip(l, t, g, seat, &m)
 	if canLeave(g) {
 		m.Keyboard = append(slices.Clone(m.Keyboard), []Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}
@@ -130,6 +135,13 @@ func (b *Bot) renderLobby(l Loc, t *Table) Message {
 		label := l.T("lobby.turn_button", "Time", TurnTimeText(l, b.turnTime(t)))
 		sb.WriteString(label + "\n")
 		optionRows = append(optionRows, []Button{lobbyBtn(label, lobbyTurn)})
+	}
+	if line, bt, ok := hintsLobbyLine(l, t, g); ok {
+		sb.WriteString(line + "\n")
+		optionRows = append(optionRows, []Button{bt})
+	}
+	if t.practice() {
+		return b.practiceLobby(l, t, g, sb.String(), optionRows)
 	}
 	sb.WriteString("\n" + l.T("lobby.hint"))
 	// Only buttons that can work now: no join or robot on a full table,

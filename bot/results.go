@@ -67,6 +67,7 @@ type resultSeat struct {
 	Score   int    `json:"score"`
 	Left    bool   `json:"left,omitempty"`
 	Unrated bool   `json:"unrated,omitempty"`
+	Hinted  bool   `json:"hinted,omitempty"` // unrated because they took a hint
 }
 
 // resultID names a game for exactly-once recording: the same on every
@@ -139,7 +140,8 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 		case f.Level != "":
 			seat.Player = robotPlayer(f.Level)
 		default:
-			seat.Unrated = 2*auto[f.Seat] > moves[f.Seat]
+			hinted := t.Seats[f.Seat].Hinted // a hint taken: not rated
+			seat.Unrated, seat.Hinted = 2*auto[f.Seat] > moves[f.Seat] || hinted, hinted
 		}
 		if j, dup := at[seat.Player]; dup {
 			if seat.Place < r.Seats[j].Place {

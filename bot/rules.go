@@ -42,8 +42,12 @@ func (b *Bot) rulesPageAt(l Loc, tableID string, g Game, n int, turn time.Durati
 	pages := rulesPages(rulesText(l, g, turn))
 	n = max(0, min(n, len(pages)-1))
 	text := pages[n]
+	var practice [][]Button
+	if chat, _, err := parseTableID(tableID); err == nil && practiceChat(chat) && len(levels(g)) > 0 {
+		practice = [][]Button{{practiceButton(l, tableID, g)}}
+	}
 	if len(pages) == 1 {
-		return Message{Text: text}
+		return Message{Text: text, Keyboard: practice}
 	}
 	text += "\n\n" + l.T("rules.page", "Page", n+1, "Pages", len(pages))
 	btn := func(label string, page int) Button {
@@ -56,7 +60,7 @@ func (b *Bot) rulesPageAt(l Loc, tableID string, g Game, n int, turn time.Durati
 	if n < len(pages)-1 {
 		row = append(row, btn("▶", n+1))
 	}
-	return Message{Text: text, Keyboard: [][]Button{row}}
+	return Message{Text: text, Keyboard: append([][]Button{row}, practice...)}
 }
 
 // onRulesPage turns a page of the rules message the button sits on.

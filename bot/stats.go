@@ -172,12 +172,18 @@ func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Messag
 	if err != nil {
 		return err
 	}
-	sums := map[string]store.PlayerStats{}
+	sums, practice := map[string]store.PlayerStats{}, map[string]store.PlayerStats{}
 	groups := 0
 	for _, chat := range chats {
 		games, err := rs.PlayerGames(ctx, chat, player)
 		if err != nil {
 			return err
+		}
+		if practiceChat(chat) {
+			for id, s := range games {
+				practice[id] = addStats(practice[id], s)
+			}
+			continue
 		}
 		if len(games) > 0 {
 			groups++
@@ -186,7 +192,14 @@ func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Messag
 			sums[id] = addStats(sums[id], s)
 		}
 	}
-	return b.reply(ctx, updateID, m.Chat.ID, b.renderStats(l, Esc(userName(m.From)), true, groups, sums))
+	msg := b.renderStats(l, Esc(userName(m.From)), true, groups, sums)
+	if line := b.practiceLine(l, practice); line != "" {
+		if groups == 0 {
+			msg.Text = l.T("practice.stats_no_groups", "Name", Esc(userName(m.From)))
+		}
+		msg.Text += "\n\n" + line
+	}
+	return b.reply(ctx, updateID, m.Chat.ID, msg)
 }
 
 // addStats adds one group's record of a game to a sum over groups; the

@@ -47,6 +47,11 @@ type Table struct {
 	AILevel string `json:"ai_level,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
 	Game    []byte `json:"game,omitempty"`
+
+	// Hints is the lobby's setting that offers «💡 Подсказка» on the
+	// hands (hint.go); off in a new lobby.
+	Hints bool `json:"hints,omitempty"`
+
 	// Log is every action applied, so a game can be replayed from its seed.
 	Log MoveLog `json:"log,omitempty"`
 	// Memory is what the robots remember of public events (per game).
@@ -115,6 +120,17 @@ type Seat struct {
 	// Leaver is the person who left the game at this seat; a robot plays
 	// it since (AI is set). The results record the leaver, last.
 	Leaver *Leaver `json:"leaver,omitempty"`
+	// Hint is the advice the person took for the position at hand, and
+	// Hinted that they took one this game: they are not rated for it.
+	Hint   *SeatHint `json:"hint,omitempty"`
+	Hinted bool      `json:"hinted,omitempty"`
+
+	// Learning is set for a person's first game of this game with tips
+	// on, Tips lists the tips given them this game, and Tip is the one
+	// their hand shows until their next move (tips.go).
+	Learning bool     `json:"learning,omitempty"`
+	Tips     []string `json:"tips,omitempty"`
+	Tip      string   `json:"tip,omitempty"`
 }
 
 // Leaver is a person who left a running game.

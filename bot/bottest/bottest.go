@@ -309,11 +309,22 @@ func (h *Harness) StartGame(creator *telegramtest.User, lobby *telegramtest.Mess
 // Playable finds the newest message of u's private chat with a move to
 // make and its first playable button (cards in brackets are not playable).
 func Playable(u *telegramtest.User) (*telegramtest.Message, telegramtest.Button, bool) {
+	return PlayableAt(u, "")
+}
+
+// PlayableAt is Playable for one table's buttons (table is its id, as in
+// callback data; "" for any table): a person who plays at a group's table
+// and at their practice table has the hands of both in one chat.
+func PlayableAt(u *telegramtest.User, table string) (*telegramtest.Message, telegramtest.Button, bool) {
+	prefix := "a:"
+	if table != "" {
+		prefix += table + ":"
+	}
 	msgs := u.PrivateChat().Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		for _, row := range msgs[i].Keyboard {
 			for _, b := range row {
-				if strings.HasPrefix(b.CallbackData, "a:") && !strings.HasPrefix(b.Text, "(") {
+				if strings.HasPrefix(b.CallbackData, prefix) && !strings.HasPrefix(b.Text, "(") {
 					return msgs[i], b, true
 				}
 			}
@@ -326,6 +337,12 @@ func Playable(u *telegramtest.User) (*telegramtest.Message, telegramtest.Button,
 // think (nil: at once), until done is closed. The returned function waits
 // for the player to stop and gives the non-empty answers it got.
 func (h *Harness) Player(u *telegramtest.User, done <-chan struct{}, think func() time.Duration) func() []string {
+	return h.PlayerAt(u, "", done, think)
+}
+
+// PlayerAt is Player pressing only the buttons of one table (its id; ""
+// for any): PlayableAt.
+func (h *Harness) PlayerAt(u *telegramtest.User, table string, done <-chan struct{}, think func() time.Duration) func() []string {
 	var answers []string
 	finished := make(chan struct{})
 	go func() {
@@ -342,7 +359,7 @@ func (h *Harness) Player(u *telegramtest.User, done <-chan struct{}, think func(
 					return true
 				default:
 				}
-				m, b, ok := Playable(u)
+				m, b, ok := PlayableAt(u, table)
 				if ok && !pressed[b.CallbackData] {
 					msg, btn = m, b
 					return true

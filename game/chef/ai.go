@@ -41,6 +41,11 @@ func Decide(level Level, v SeatView, seed uint64) game.Action {
 }
 
 func decide(level Level, v SeatView, seed uint64, b Budget) game.Action {
+	return decideWhy(level, v, seed, b, nil)
+}
+
+// decideWhy is decide that also fills ev, if given, with Shef's evidence.
+func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice) game.Action {
 	if len(v.Legal) == 0 {
 		return -1
 	}
@@ -52,7 +57,7 @@ func decide(level Level, v SeatView, seed uint64, b Budget) game.Action {
 	var a game.Action = -1
 	if ok {
 		if level == Shef {
-			a = search(&st, &r, b)
+			a = search(&st, &r, b, ev)
 		} else {
 			a = cookMove(&st)
 		}

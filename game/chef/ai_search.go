@@ -61,7 +61,7 @@ const (
 // their own effect); the better half of the alternatives survives, by
 // their paired differences with Cook's move, until one is left, which
 // replaces Cook's move only if it is clearly better (searchMargin).
-func search(base *State, r *rng, b Budget) game.Action {
+func search(base *State, r *rng, b Budget, ev *Advice) game.Action {
 	me := base.turn
 	cook := cookMove(base)
 	m, _ := DecodeAction(cook)
@@ -91,6 +91,7 @@ func search(base *State, r *rng, b Budget) game.Action {
 	// each one's paired differences with Cook's move and their squares.
 	var alive [MaxAction + 1]int
 	var gain, sq [MaxAction + 1]float64
+	cookSum := 0.0 // Cook's move's own values, for the evidence
 	na := len(cands) - 1
 	for i := range na {
 		alive[i] = i + 1
@@ -107,6 +108,7 @@ func search(base *State, r *rng, b Budget) game.Action {
 				return cook // cannot happen: cands are legal
 			}
 			v0 := rollout(&w, me)
+			cookSum += v0
 			for _, i := range alive[:na] {
 				w := world
 				if w.Apply(game.Seat(me), cands[i]) != nil {
@@ -133,10 +135,14 @@ func search(base *State, r *rng, b Budget) game.Action {
 	best := alive[0]
 	mean := gain[best] / float64(n)
 	se := math.Sqrt(max(sq[best]/float64(n)-mean*mean, 0) / float64(n))
+	chosen := cook
 	if mean > 0 && mean > searchMargin*se {
-		return cands[best]
+		chosen, cookSum = cands[best], cookSum+gain[best]
 	}
-	return cook
+	if ev != nil {
+		ev.Playouts, ev.Win = n, cookSum/float64(n)
+	}
+	return chosen
 }
 
 // ceilLog2 is the number of halvings that leave one of n candidates.

@@ -124,9 +124,20 @@ func (rs *raceStats) prune() int {
 }
 
 func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
+	return shefSearch(v, h, seed, b, nil)
+}
+
+// shefSearch is Shef's search; with ev it also counts, for every
+// candidate, the evidence Advise reports. Counting draws nothing from the
+// generators, so the choice is the same with or without it.
+func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.Action {
 	w, cands, playouts, decided, search := searchStart(v, h, seed, b)
 	if !search {
 		return decided
+	}
+	var ahead, took, chef []int
+	if ev != nil {
+		ahead, took, chef = make([]int, len(cands)), make([]int, len(cands)), make([]int, len(cands))
 	}
 	budget := playouts * roundMoves(int(w.base.players))
 	var start int64
@@ -158,15 +169,63 @@ func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
 			}
 			pr := rng(rs)
 			var m int
-			u[i], m = shefRollout(&st, w.me, &pr)
-			moves += m + 1
+			if ev != nil && deal.phase == PhasePlay {
+				// Play on to the end of this trick to see who takes it.
+				done := deal.tricksDone()
+				for st.tricksDone() == done && shefStep(&st, &pr) {
+					m++
+				}
+				if st.tricksDone() > done {
+					if st.last.winner == w.me {
+						took[i]++
+					}
+					if st.last.taker == w.me {
+						chef[i]++
+					}
+				}
+			}
+			var rest int
+			u[i], rest = shefRollout(&st, w.me, &pr)
+			moves += m + rest + 1
+			if ev != nil && roundAhead(&st, w.me) {
+				ahead[i]++
+			}
 		}
 		race.add(u)
 		if race.n >= shefRaceMin && race.n%shefRaceEvery == 0 && race.prune() == 1 {
 			break
 		}
 	}
-	return cands[race.leader()].a
+	best := race.leader()
+	if ev != nil && race.n > 0 {
+		n := float64(race.n)
+		ev.Deals = race.n
+		ev.Ahead = float64(ahead[best]) / n
+		ev.Took = float64(took[best]) / n
+		ev.Chef = float64(chef[best]) / n
+	}
+	return cands[best].a
+}
+
+// tricksDone is the number of tricks resolved this round.
+func (st *State) tricksDone() int {
+	n := 0
+	for i := 0; i < int(st.players); i++ {
+		n += int(st.tricksWon[i])
+	}
+	return n
+}
+
+// roundAhead reports whether seat me leads everyone after the round st
+// was played to the end of.
+func roundAhead(st *State, me uint8) bool {
+	t := st.totals()
+	for i := 0; i < int(st.players); i++ {
+		if uint8(i) != me && t[i] >= t[me] {
+			return false
+		}
+	}
+	return true
 }
 
 // shefRollout plays st to the end of its round like shefPlayout and also
@@ -175,25 +234,31 @@ func shefRollout(st *State, me uint8, r *rng) (float64, int) {
 	round := st.round
 	moves := 0
 	for st.round == round && st.phase != PhaseOver {
-		seat := st.turn
 		moves++
-		if st.phase == PhasePlay && st.coins[seat] == 0 {
-			// A forced card (one playable, no coins to add) needs no
-			// thought: most of the last tricks' moves.
-			if p := st.playable(seat); p != 0 && p&(p-1) == 0 {
-				st.playCard(uint8(bits.TrailingZeros64(uint64(p))), 0)
-				continue
-			}
-		}
-		var out cardSet
-		for i := 0; i < int(st.players); i++ {
-			if uint8(i) != seat {
-				out |= st.hands[i]
-			}
-		}
-		if st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise, &shefCook)) != nil {
+		if !shefStep(st, r) {
 			break // cannot happen: cookAct plays legal actions
 		}
 	}
 	return marginUtility(st, me), moves
+}
+
+// shefStep makes one move of a playout: a forced card at once, else the
+// tuned cook's choice. It reports false if the move was refused.
+func shefStep(st *State, r *rng) bool {
+	seat := st.turn
+	if st.phase == PhasePlay && st.coins[seat] == 0 {
+		// A forced card (one playable, no coins to add) needs no
+		// thought: most of the last tricks' moves.
+		if p := st.playable(seat); p != 0 && p&(p-1) == 0 {
+			st.playCard(uint8(bits.TrailingZeros64(uint64(p))), 0)
+			return true
+		}
+	}
+	var out cardSet
+	for i := 0; i < int(st.players); i++ {
+		if uint8(i) != seat {
+			out |= st.hands[i]
+		}
+	}
+	return st.Apply(game.Seat(seat), cookAct(st, out, r, shefRolloutNoise, &shefCook)) == nil
 }

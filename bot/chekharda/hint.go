@@ -1,0 +1,44 @@
+package chekharda
+
+import (
+	"math"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/game"
+	ck "github.com/trickchef/trickchef/game/chekharda"
+)
+
+// Hint is the best grab «Профи» sees for the seat now (ck.Advise: its
+// robot's own ranking; the move it makes when it acts), with the chance
+// that an opponent steals the set back. Real time has no turns: when the
+// robot would wait, the hint still names the grab and says why waiting
+// is no loss, or says to wait when every grab hands someone the game.
+func (g chekhardaGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d bot.Decision) bot.Hint {
+	v := st.(*ck.State).SeatView(game.Seat(seat))
+	ad := ck.Advise(v, d.Seed)
+	h := bot.Hint{Action: ad.Action}
+	pro := l.T("chekharda.level.shef")
+	if ad.Reason == ck.ReasonHold {
+		h.Why = l.T("chekharda.hint.hold", "Pro", pro)
+		return h
+	}
+	m, ok := ck.Decode(ad.Action)
+	if !ok {
+		return h
+	}
+	var move string
+	switch m.Type {
+	case ck.MoveSteal:
+		move = l.T("chekharda.steal_button", "Set", chekhardaSet(m.Kind, v.SetOf(m.Victim, m.Kind)), "Victim", chekhardaShortName(t, m.Victim))
+	case ck.MoveAdd:
+		move = l.T("chekharda.add_button", "Emoji", m.Kind.Emoji(), "Set", chekhardaSet(m.Kind, v.SetOf(v.Seat, m.Kind)))
+	default:
+		move = l.T("chekharda.draw_button")
+	}
+	key := string(ad.Reason)
+	if (ad.Reason == ck.ReasonSteal || ad.Reason == ck.ReasonAdd) && ad.Risk == 0 {
+		key += "_safe"
+	}
+	h.Why = l.T("chekharda.hint."+key, "Pro", pro, "Move", move, "Risk", int(math.Round(100*ad.Risk)))
+	return h
+}

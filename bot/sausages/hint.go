@@ -1,0 +1,49 @@
+package sausages
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/game"
+	ss "github.com/trickchef/trickchef/game/sausages"
+)
+
+// Hint is «Профи»'s move for the seat (ss.AdviseSharp: its robot's very
+// choice for the same seed) with the reason its belief gives: the chance
+// of making the bid, of the next card being a sausage.
+func (sausagesGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d bot.Decision) bot.Hint {
+	v := st.(*ss.State).SeatView(game.Seat(seat))
+	ad := ss.AdviseSharp(v, d.Seed)
+	h := bot.Hint{Action: ad.Action}
+	m, ok := ss.Decode(ad.Action)
+	if !ok {
+		return h
+	}
+	var move string
+	switch m.Kind {
+	case ss.KindPlace:
+		move = l.T("sausages.place_button", "Card", cardEmoji(m.Card))
+	case ss.KindBid:
+		move = l.T("sausages.hint.bid_move", "N", strconv.Itoa(m.N))
+	case ss.KindPass:
+		move = l.T("sausages.pass_button")
+	case ss.KindReveal:
+		move = l.T("sausages.reveal_button", "Name", bot.SeatName(t, m.Seat))
+	case ss.KindPick:
+		move = "🂠 " + strconv.Itoa(m.Index+1)
+	case ss.KindLose:
+		move = l.T("sausages.lose_button", "Card", cardEmoji(m.Card))
+	case ss.KindName:
+		move = bot.SeatName(t, m.Seat)
+	}
+	key := string(ad.Reason)
+	switch {
+	case ad.Reason == ss.ReasonSetup && m.Card == ss.Boot:
+		key = "setup_boot"
+	case ad.Reason == ss.ReasonSettle:
+		key = "settle_" + m.Kind.String()
+	}
+	h.Why = l.T("sausages.hint."+key, "Pro", l.T("sausages.level.sharp"), "Move", move, "Share", int(math.Round(100*ad.Chance)))
+	return h
+}

@@ -1,0 +1,116 @@
+package bot
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/trickchef/trickchef/game"
+)
+
+// First-game tips. The first time a person plays a game (no recorded game
+// of it in any chat, and tips not turned off), their seat is Learning for
+// the game: after each move the game's TipGame names the key moments the
+// move was for them, and the first of those not yet shown this game shows
+// on their hand in private as a short tip until their next move, with a
+// button that turns tips off for good. The tips shown are kept on the seat, so each comes
+// once a game; a game recorded makes the next one no first game.
+
+// TipGame is a game that teaches its first game: Tips names the key
+// moments a move from before to after was for seat (a trump change, coins
+// won, a failed attempt, a dish stolen, a set completed…), most telling
+// first. Each is a tip id whose text is "<game id>.tip.<tip>".
+type TipGame interface {
+	Tips(before, after game.State, seat int) []string
+}
+
+// tipsOffKey is the pointer that says a person turned tips off.
+func tipsOffKey(user int64) string { return "tipsoff:" + strconv.FormatInt(user, 10) }
+
+// learning reports whether user plays their first game of g with tips on.
+// It reads the store (from startGame's closure: reads only).
+func (b *Bot) learning(ctx context.Context, g Game, user int64) bool {
+	if _, ok := g.(TipGame); !ok {
+		return false
+	}
+	if off, err := b.store.Pointer(ctx, tipsOffKey(user)); err == nil && off != "" {
+		return false
+	}
+	rs, ok := b.results()
+	if !ok {
+		return false
+	}
+	player := humanPlayer(user)
+	chats, err := rs.PlayerChats(ctx, player)
+	if err != nil {
+		return false
+	}
+	for _, chat := range chats {
+		games, err := rs.PlayerGames(ctx, chat, player)
+		if err != nil || games[g.ID()].Games > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// teach gives each learning person at most one tip about the move from
+// before to after: the first key moment of a kind they have not been told
+// about this game. The tip shows on their hand (addTip) until their next
+// move, so it costs no call of its own and never holds the table's queue;
+// while one shows, later moments wait for a moment of their kind after it.
+func (b *Bot) teach(t *Table, g Game, before, after game.State) {
+	tg, ok := g.(TipGame)
+	if !ok {
+		return
+	}
+	for i := range t.Seats {
+		s := &t.Seats[i]
+		if !s.Learning || !s.Human() || s.Leaver != nil || s.Auto() || s.Tip != "" {
+			continue // the bot plays for an absent person: nobody reads
+		}
+		for _, tip := range tg.Tips(before, after, i) {
+			if !slices.Contains(s.Tips, tip) {
+				s.Tips = append(s.Tips, tip)
+				s.Tip = tip
+				break
+			}
+		}
+	}
+}
+
+// addTip puts a learning person's tip on their hand, with the button that
+// turns tips off.
+func (b *Bot) addTip(l Loc, t *Table, g Game, seat int, m *Message) {
+	s := t.Seats[seat]
+	if !s.Learning || s.Tip == "" {
+		return
+	}
+	m.Text += "\n\n" + l.T("tips.title", "Game", Title(l, g)) + "\n" + l.T(g.ID()+".tip."+s.Tip)
+	off := Button{Text: l.T("tips.off_button"), Data: payload{Op: 't', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
+	m.Keyboard = append(slices.Clone(m.Keyboard), []Button{off})
+}
+
+// onTipsOff turns tips off for the presser for good, and at this table.
+func (b *Bot) onTipsOff(ctx context.Context, updateID int64, who int64, p payload) (string, error) {
+	if err := b.store.SetPointer(ctx, tipsOffKey(who), "1"); err != nil {
+		return "", err
+	}
+	t, _, err := b.update(ctx, p.Table, updateID, func(t *Table, ch *change) error {
+		changed := false
+		for i := range t.Seats {
+			if t.Seats[i].UserID == who && t.Seats[i].Learning {
+				t.Seats[i].Learning, t.Seats[i].Tip = false, ""
+				changed = true
+			}
+		}
+		if !changed {
+			return errNoChange
+		}
+		return nil
+	})
+	if err := b.settle(err); err != nil {
+		return "", err
+	}
+	return b.tableLoc(t).T("tips.off"), nil
+}
