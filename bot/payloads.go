@@ -12,7 +12,8 @@ func ActionPayload(t *Table, seat int, a game.Action) string {
 // LobbyPayload is the callback data of a lobby button: "join", "leave",
 // "robot", "start" or "cancel" ("" for an unknown name).
 func LobbyPayload(t *Table, button string) string {
-	ops := map[string]int{"join": lobbyJoin, "leave": lobbyLeave, "robot": lobbyAddAI, "start": lobbyStart, "cancel": lobbyCancel}
+	ops := map[string]int{"join": lobbyJoin, "leave": lobbyLeave, "robot": lobbyAddAI, "start": lobbyStart, "cancel": lobbyCancel,
+		"hints": lobbyHints}
 	op, ok := ops[button]
 	if !ok {
 		return ""

@@ -52,6 +52,9 @@ type Scene struct {
 	// Prompt tells the viewer what the hand and choices are for now
 	// ("Ваш ход: выберите карту"); empty while they wait.
 	Prompt string `json:"prompt,omitempty"`
+	// Hint is the advice the viewer took for this position (plain text;
+	// the platform sets it and marks the advised card or choice).
+	Hint string `json:"hint,omitempty"`
 	// Log is the recent moves, oldest first, a few at most.
 	Log []string `json:"log,omitempty"`
 }
@@ -114,6 +117,8 @@ type Card struct {
 	Dim bool `json:"dim,omitempty"`
 	// Selected marks the card chosen in a choice in progress.
 	Selected bool `json:"selected,omitempty"`
+	// Hinted marks the card the hint the person took advises to play.
+	Hinted bool `json:"hinted,omitempty"`
 }
 
 // The suit shapes the page draws (Card.Suit).
@@ -135,6 +140,8 @@ type Choice struct {
 	Row int `json:"row,omitempty"`
 	// Selected marks the option chosen in a choice in progress.
 	Selected bool `json:"selected,omitempty"`
+	// Hinted marks the move the hint the person took advises.
+	Hinted bool `json:"hinted,omitempty"`
 }
 
 // ChoicesFrom turns a keyboard's rows into choices, row by row, for a

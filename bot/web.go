@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -298,7 +299,40 @@ func (b *Bot) scene(l Loc, t *Table, g Game, st game.State, seat int) Scene {
 		}
 		sc.Hand, sc.Choices = hand, []Choice{{Text: l.T("auto.back_button"), Act: back}}
 	}
+	if playing && seat >= 0 && !t.Seats[seat].Auto() {
+		b.webHint(l, t, g, st, seat, &sc)
+	}
 	return sc
+}
+
+// webHint shows the hints on the page as in the chat (addHint): the
+// advice in force with the advised card or choice marked, or «💡
+// Подсказка» among the choices while the seat may act and has none.
+func (b *Bot) webHint(l Loc, t *Table, g Game, st game.State, seat int, sc *Scene) {
+	if _, ok := hintGame(g); !ok || !t.Hints {
+		return
+	}
+	if h := t.Seats[seat].Hint; h != nil && h.At == len(t.Log) {
+		advised := func(act string) bool {
+			p, err := parsePayload(act)
+			return err == nil && p.Op == 'a' && p.Args[0] == seat && game.Action(p.Args[2]) == h.Action
+		}
+		for i := range sc.Hand {
+			sc.Hand[i].Hinted = advised(sc.Hand[i].Act)
+		}
+		for i := range sc.Choices {
+			sc.Choices[i].Hinted = advised(sc.Choices[i].Act)
+		}
+		sc.Hint = PlainText(h.Why)
+		return
+	}
+	if slices.Contains(st.ToAct(), game.Seat(seat)) && len(st.Legal(game.Seat(seat))) > 0 {
+		row := 0
+		for _, c := range sc.Choices {
+			row = max(row, c.Row+1)
+		}
+		sc.Choices = append(sc.Choices, Choice{Text: l.T("hints.button"), Act: hintPayload(t, seat), Row: row})
+	}
 }
 
 // lobbyScene shows who sits at a table being gathered.
@@ -326,7 +360,7 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 		return WebReply{}, ErrWebBadRequest
 	}
 	switch p.Op {
-	case 'a', 'm', 'b', 'n', 'i':
+	case 'a', 'm', 'b', 'n', 'i', 'h':
 	default:
 		return WebReply{}, ErrWebBadRequest // lobby, menus and questions stay in the chat
 	}
@@ -341,6 +375,8 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 			return b.onDraft(t, ch, p, user.ID)
 		case 'b':
 			return b.onBack(t, ch, p, user.ID)
+		case 'h':
+			return b.onHint(t, ch, p, user.ID)
 		}
 		if t.SeatOf(user.ID) < 0 {
 			// «Once more» from the page is for those who played: anyone

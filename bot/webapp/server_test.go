@@ -64,6 +64,13 @@ func newTableOf(t *testing.T, names []string) *table {
 // in front of the bot.
 func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table {
 	t.Helper()
+	return newGameWith(t, g, names, cfg, nil)
+}
+
+// newGameWith is newGame whose lobby is set up by beforeStart (pressed
+// by its creator) before the game starts.
+func newGameWith(t *testing.T, g bot.Game, names []string, cfg webapp.Config, beforeStart func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message)) *table {
+	t.Helper()
 	h := bottest.NewTest(t, []bot.Game{g}, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range names {
@@ -73,6 +80,9 @@ func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table
 	lobby, err := h.LobbyFor(g.ID(), group, people[0], people[1:], 0)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if beforeStart != nil {
+		beforeStart(h, group, people[0], lobby)
 	}
 	h.MustStartGame(people[0], lobby)
 	cfg.Token = bottest.Token
@@ -800,5 +810,65 @@ func TestClosedPageLeaseRunsOut(t *testing.T) {
 	}
 	if callsTo(x, u.ID(), mark) == 0 {
 		t.Fatal("the lease ran out and the hand never came back in the chat")
+	}
+}
+
+// TestHintOnThePage: with hints on, the seat to act finds «💡 Подсказка»
+// among its choices; taken from the page it shows the advice's line and
+// marks exactly one of the seat's moves — a legal one — and the seat is
+// recorded as hinted.
+func TestHintOnThePage(t *testing.T) {
+	x := newGameWith(t, trickchef.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{},
+		func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message) {
+			tb, _ := h.Table(group)
+			if _, err := creator.PressData(lobby, bot.LobbyPayload(tb, "hints")); err != nil {
+				t.Fatalf("hints on: %v", err)
+			}
+			if tb, _ = h.Table(group); !tb.Hints {
+				t.Fatal("the lobby's hints are not on")
+			}
+		})
+	var who *telegramtest.User
+	var hint string
+	for _, u := range x.people {
+		for _, c := range x.state(t, u).Scene.Choices {
+			if strings.HasPrefix(c.Act, "h:") {
+				who, hint = u, c.Act
+			}
+		}
+	}
+	if who == nil {
+		t.Fatal("nobody's page offers a hint")
+	}
+	if code, r := x.act(t, who, hint, "hint-1"); code != http.StatusOK || !r.OK {
+		t.Fatalf("hint from the page: %d %+v", code, r)
+	}
+	ws := x.state(t, who)
+	if ws.Scene.Hint == "" {
+		t.Fatal("the page shows no advice after the hint was taken")
+	}
+	marked := 0
+	for _, c := range ws.Scene.Hand {
+		if c.Hinted {
+			marked++
+			if c.Act == "" || c.Dim {
+				t.Errorf("the advised card %q cannot be played", c.Name)
+			}
+		}
+	}
+	for _, c := range ws.Scene.Choices {
+		if c.Hinted {
+			marked++
+		}
+		if strings.HasPrefix(c.Act, "h:") {
+			t.Error("«💡 Подсказка» is still offered with the advice in force")
+		}
+	}
+	if marked != 1 {
+		t.Fatalf("%d moves marked as advised, want 1", marked)
+	}
+	tb, _ := x.h.Table(x.group)
+	if s := tb.Seats[tb.SeatOf(who.ID())]; !s.Hinted {
+		t.Error("the seat that took a hint is not recorded as hinted")
 	}
 }

@@ -665,6 +665,7 @@
     if (name) e.title = name;
     if (c.dim) e.classList.add('dim');
     if (c.selected) e.classList.add('selected');
+    if (c.hinted) e.classList.add('hinted');
     if (c.back) e.classList.add('back');
     const face = el('span', 'face');
     face.append(cardSVG(c, size === 'sm'));
@@ -889,6 +890,7 @@
     const wrap = el('section', 'hand-area');
     if (arr(sc.hand).length || arr(sc.choices).length) wrap.classList.add('has');
     if (str(sc.prompt)) wrap.append(el('div', app.myTurn ? 'prompt mine' : 'prompt', sc.prompt));
+    if (str(sc.hint)) wrap.append(el('div', 'hint-line', sc.hint));
     const hand = sortHand(arr(sc.hand));
     if (hand.length) {
       if (str(sc.hand_label)) wrap.append(el('div', 'hand-label', sc.hand_label));
@@ -909,7 +911,7 @@
       for (const group of rows.values()) {
         const row = el('div', 'choice-row');
         for (const c of group) {
-          const b = el('button', c.selected ? 'choice selected' : 'choice', c.text);
+          const b = el('button', `choice${c.selected ? ' selected' : ''}${c.hinted ? ' hinted' : ''}`, c.text);
           b.type = 'button';
           if (c.selected) b.setAttribute('aria-pressed', 'true');
           if (str(c.act)) {
