@@ -12,7 +12,7 @@ func sharpPolicy(st *State, seat game.Seat, r *rand.Rand) game.Action {
 }
 
 // Sharp is the top level: alone against three Slys or three Baselines it
-// wins far more than its share (the issue asks for at least 35% and 50%
+// wins far more than its share (its targets: at least 35% and 50%
 // with 4 players), and it holds its own against wild random players.
 // Seeds are fixed, so this is stable; docs/ai.md has the arena numbers.
 func TestSharpStrength(t *testing.T) {
