@@ -9,11 +9,16 @@ import (
 // MoveName names a move as the button that makes it, judged in the state
 // before it: «🃏 Тянуть из колоды», «🗑 Сбросить 🍝», «🥗 Диета → Серёжа: −🍝».
 func (k chefGame) MoveName(l bot.Loc, t bot.TableView, before game.State, seat game.Seat, a game.Action) string {
-	m, ok := ce.DecodeAction(a)
-	if !ok {
+	if _, ok := ce.DecodeAction(a); !ok {
 		return ""
 	}
-	v := before.(*ce.State).SeatView(seat)
+	return k.buttonName(l, t, before.(*ce.State).SeatView(seat), a)
+}
+
+// buttonName names a move as its button does, seen from v: the toast of
+// a move made and the move a hint advises read like the button pressed.
+func (k chefGame) buttonName(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Action) string {
+	m, _ := ce.DecodeAction(a)
 	switch m.Kind {
 	case ce.KindDraw:
 		return l.T("chef.btn.draw")

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
@@ -101,7 +102,6 @@ func measure(l bot.Loc, g bot.Game, n int, budget time.Duration) (result, error)
 	}
 	levels := rg.Levels()
 	top := levels[len(levels)-1]
-	mg, remembers := g.(bot.MemoryGame)
 	lo, hi := g.SeatRange()
 	var wall, cpu []time.Duration
 	for p := 1; p <= n; p++ {
@@ -115,21 +115,9 @@ func measure(l bot.Loc, g bot.Game, n int, budget time.Duration) (result, error)
 		if err != nil {
 			return result{}, err
 		}
-		var memory []byte
-		if remembers {
-			memory = mg.Observe(nil, st)
-		}
-		moves := r.IntN(120)
-		for i := 0; i < moves && !st.Over(); i++ {
-			act := st.ToAct()
-			s := act[r.IntN(len(act))]
-			legal := st.Legal(s)
-			if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
-				return result{}, err
-			}
-			if remembers {
-				memory = mg.Observe(memory, st)
-			}
+		memory, err := bottest.RandomWalk(g, st, r, r.IntN(120))
+		if err != nil {
+			return result{}, err
 		}
 		if st.Over() {
 			continue

@@ -47,27 +47,14 @@ func positions(t *testing.T, g bot.Game, n int, f func(p position)) {
 	}
 	levels := rg.Levels()
 	top := levels[len(levels)-1]
-	mg, remembers := g.(bot.MemoryGame)
 	lo, hi := g.SeatRange()
 	for p := 1; p <= n; p++ {
 		seed := uint64(p)
 		r := rand.New(rand.NewPCG(seed, 0x68696e74))
 		tab, st := golden.Table(t, g, lo+r.IntN(hi-lo+1), 0, "", seed, nil)
-		var memory []byte
-		if remembers {
-			memory = mg.Observe(nil, st)
-		}
-		moves := r.IntN(120)
-		for i := 0; i < moves && !st.Over(); i++ {
-			act := st.ToAct()
-			s := act[r.IntN(len(act))]
-			legal := st.Legal(s)
-			if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
-			}
-			if remembers {
-				memory = mg.Observe(memory, st)
-			}
+		memory, err := bottest.RandomWalk(g, st, r, r.IntN(120))
+		if err != nil {
+			t.Fatal(err)
 		}
 		if st.Over() {
 			continue
