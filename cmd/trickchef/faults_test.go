@@ -173,7 +173,17 @@ func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtes
 
 // checkDelivered waits until the table's announcement queue is empty, then
 // checks each round result and the final result is in the group exactly once.
-func checkDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server, rc *redis.Client, group *telegramtest.Chat) {
+// killGap is how long after Telegram accepted an announcement a SIGKILL may
+// land and still leave its outbox entry unacked (the HTTP response and one
+// Redis call, slowed by the race detector on a loaded machine).
+const killGap = time.Second
+
+// checkDelivered checks that the group's queue is empty, that each round
+// result and the final result are in the group once, and that the group's
+// limit held. kills are the instants the bot was SIGKILLed: an announcement
+// posted twice is allowed only when a kill landed within killGap after its
+// first copy (docs/faults.md: the next process cannot tell it went out).
+func checkDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server, rc *redis.Client, group *telegramtest.Chat, kills ...time.Time) {
 	t.Helper()
 	id := strconv.FormatInt(group.ID(), 10)
 	err := srv.WaitFor(slow, func() bool {
@@ -183,7 +193,7 @@ func checkDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server, rc
 	if err != nil {
 		t.Errorf("table %s: announcements still queued: %v", id, err)
 	}
-	finals, rounds := 0, map[string]int{}
+	finals, rounds := []time.Time{}, map[string][]time.Time{}
 	won := x.Won()
 	// A round result's first line is the round_over template, whatever
 	// the round.
@@ -196,26 +206,48 @@ func checkDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server, rc
 	}
 	for _, m := range group.Messages() {
 		if won(m) {
-			finals++
+			finals = append(finals, m.Date)
 		}
 		if line, _, _ := strings.Cut(m.Text, "\n"); roundOver(line) {
-			rounds[line]++
+			rounds[line] = append(rounds[line], m.Date)
 		}
 	}
-	if finals != 1 {
-		t.Errorf("group %s: the final result was posted %d times, want once", id, finals)
+	once := func(what string, posted []time.Time) {
+		switch {
+		case len(posted) == 2 && killedRightAfter(kills, posted[0]):
+			t.Logf("group %s: %s posted again after a SIGKILL landed %v after its first copy (the documented gap)",
+				id, what, killAfter(kills, posted[0]).Round(time.Millisecond))
+		case len(posted) != 1:
+			t.Errorf("group %s: %s posted %d times at %v, want once (kills at %v)", id, what, len(posted), posted, kills)
+		}
 	}
+	once("the final result", finals)
 	if len(rounds) != 3 {
 		t.Errorf("group %s: round results %v, want 3 rounds", id, rounds)
 	}
-	for r, n := range rounds {
-		if n != 1 {
-			t.Errorf("group %s: %q posted %d times, want once", id, r, n)
-		}
+	for r, posted := range rounds {
+		once(strconv.Quote(r), posted)
 	}
 	if peak := srv.PeakCalls(group.ID(), time.Minute); peak > 20 {
 		t.Errorf("group %s: %d calls in one minute, Telegram allows 20", id, peak)
 	}
+}
+
+// killAfter returns how soon after at the first kill came (negative when
+// none came after it).
+func killAfter(kills []time.Time, at time.Time) time.Duration {
+	for _, k := range kills {
+		if !k.Before(at) {
+			return k.Sub(at)
+		}
+	}
+	return -1
+}
+
+// killedRightAfter reports whether a kill landed within killGap after at.
+func killedRightAfter(kills []time.Time, at time.Time) bool {
+	d := killAfter(kills, at)
+	return d >= 0 && d < killGap
 }
 
 // explain429 reports each 429 the fake server gave with the calls to the
@@ -366,6 +398,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 	// kills while it was being played.
 	killsSeen := make([]int, games)
 	kills := 0
+	var killedAt []time.Time
 	var logs []string
 	ctx := t.Context()
 	for {
@@ -388,6 +421,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 			}
 			playing[i] = tab.Phase == bot.PhasePlaying
 		}
+		killedAt = append(killedAt, time.Now())
 		p.kill()
 		kills++
 		logs = append(logs, p.out.String())
@@ -422,7 +456,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 	}
 	delivered := !t.Failed()
 	for _, g := range groups {
-		checkDelivered(t, x, srv, rc, g)
+		checkDelivered(t, x, srv, rc, g, killedAt...)
 	}
 	explain429(t, srv)
 	for _, l := range append(logs, p.out.String()) {
