@@ -1,27 +1,17 @@
-// Package bot is the Telegram adapter: it turns updates into table changes,
-// runs the lobby and the turn timers, and delivers the group table and the
-// private hands under Telegram's rate limits.
+// Package bot is the runtime that hosts games in Telegram chats: it turns
+// updates into table changes, runs the lobby and the turn timers, and
+// delivers the group table and the private hands under Telegram's rate
+// limits.
 //
 // Nothing needed to continue a game lives in process memory: every table is
 // one versioned record in the store, changed only by compare-and-set, and a
 // delivery worker redraws whatever a change marked dirty. Any replica can
 // pick up any table at any moment.
 //
-// # Adding a game
-//
-// The platform never names a game. A game is an engine (game/<id>, a
-// game.State) plus an adapter package (bot/<id>) that implements Game and
-// whichever optional capabilities it needs (OptionGame, RobotGame,
-// MemoryGame, DraftGame, InfoGame, ClockGame, LiveGame, ExplainGame,
-// WebGame). The
-// adapter renders with what this package exports for it: Loc for texts,
-// Message and Button for views, ActionButton, DraftButton and InfoButton
-// for keyboards, and the shared helpers (SeatName, Mention, SeatMark,
-// DeadlineText, IdleFor, EventLine, WinnerLine, ResultTable, Rows, Esc, Title,
-// OptionValue, ErrorKey). Package bot imports no adapter: they import it,
-// and cmd/internal/games hands them to New with WithGames. bot/bottest is
-// the harness an adapter's tests use; docs/bot.md walks through a whole
-// example game (bot/internal/highcard and bot/internal/highcardbot).
+// Games are not part of it: each is an engine plus an adapter written
+// against package bot/adapter (the contract), handed to New with WithGames.
+// The runtime never names a game. docs/bot.md opens with the map of its
+// roles.
 package bot
 
 import (
@@ -35,6 +25,8 @@ import (
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
@@ -184,21 +176,12 @@ type Telegram interface {
 	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
 }
 
-// Translator renders a catalog message in a language (locales.Catalog).
-type Translator interface {
-	T(lang, key string, args ...any) string
-	// Has reports whether the catalog has key.
-	Has(key string) bool
-	// Langs lists the catalog's languages, the default first.
-	Langs() []string
-}
-
 // Bot handles updates and delivers views. Create it with New.
 type Bot struct {
 	cfg   Config
 	store Store
 	tg    Telegram
-	tr    Translator
+	tr    adapter.Translator
 	games *registry
 	log   zerolog.Logger
 	now   func() time.Time
@@ -235,7 +218,7 @@ func WithAnswerObserver(f func(time.Duration)) Option { return func(b *Bot) { b.
 
 // WithGames sets the games the bot offers, in menu order (cmd/trickchef
 // wires them in). A bot needs at least one.
-func WithGames(games ...Game) Option {
+func WithGames(games ...adapter.Game) Option {
 	return func(b *Bot) { b.games = &registry{games: games} }
 }
 
@@ -243,7 +226,7 @@ func WithGames(games ...Game) Option {
 func WithLogger(l zerolog.Logger) Option { return func(b *Bot) { b.log = l } }
 
 // New builds a Bot. Call Init before handling updates.
-func New(cfg Config, st Store, tg Telegram, tr Translator, opts ...Option) *Bot {
+func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Option) *Bot {
 	cfg.setDefaults()
 	b := &Bot{
 		cfg:      cfg,
@@ -297,7 +280,7 @@ type refusal struct {
 func (r *refusal) Error() string { return "refused: " + r.key }
 
 // text renders the refusal in a language.
-func (r *refusal) text(l Loc) string {
+func (r *refusal) text(l adapter.Loc) string {
 	if r.rendered != "" {
 		return r.rendered
 	}
@@ -342,7 +325,7 @@ func conflictBackoff(attempt int) time.Duration {
 // retrying when another replica got there first. fn sees a fresh idle table
 // when none exists. An error from fn commits nothing. updateID (if > 0) is
 // recorded with the change, so a redelivered update is not applied twice.
-func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *Table, ch *change) error) (*Table, *change, error) {
+func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
 	return b.updateSeeing(ctx, id, updateID, "", fn)
 }
 
@@ -350,7 +333,7 @@ func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *
 // (change.viewRecord), read with the table in one round trip on every
 // attempt: a press on a hand message learns whether that message is the
 // hand's current one without a read of its own.
-func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view string, fn func(t *Table, ch *change) error) (*Table, *change, error) {
+func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view string, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		// A redelivered update must not be judged against the state its
 		// first delivery produced (it would be refused as stale); the
@@ -380,7 +363,7 @@ func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view 
 		}
 		t.Updated = b.now()
 		b.mintWebToken(ctx, t)
-		data, err := t.encode()
+		data, err := t.Encode()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -388,7 +371,7 @@ func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view 
 			Version:  version,
 			Data:     data,
 			UpdateID: updateID,
-			Dirty:    t.views(),
+			Dirty:    views(t),
 			// Deliver now; the worker then sleeps until the turn deadline.
 			WakeAt: b.now(),
 		}
@@ -420,7 +403,7 @@ func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view 
 
 // afterCommit carries out what a committed change recorded for later.
 // These are indexes for convenience, so a failure is logged, not retried.
-func (b *Bot) afterCommit(ctx context.Context, t *Table, ch *change) {
+func (b *Bot) afterCommit(ctx context.Context, t *record.Table, ch *change) {
 	for _, user := range ch.seated {
 		if err := b.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
 			b.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
@@ -439,7 +422,7 @@ func (b *Bot) afterCommit(ctx context.Context, t *Table, ch *change) {
 }
 
 // load returns the table and its version, or a fresh idle table at version 0.
-func (b *Bot) load(ctx context.Context, id string) (*Table, int64, error) {
+func (b *Bot) load(ctx context.Context, id string) (*record.Table, int64, error) {
 	t, version, _, _, err := b.loadFor(ctx, id, 0, "")
 	return t, version, err
 }
@@ -447,19 +430,19 @@ func (b *Bot) load(ctx context.Context, id string) (*Table, int64, error) {
 // loadFor is load, also telling whether updateID (if not 0) was already
 // applied to the table, and the message record of view (if not ""): one
 // read of the store for all.
-func (b *Bot) loadFor(ctx context.Context, id string, updateID int64, view string) (*Table, int64, bool, string, error) {
+func (b *Bot) loadFor(ctx context.Context, id string, updateID int64, view string) (*record.Table, int64, bool, string, error) {
 	rec, seen, viewRecord, err := b.store.LoadFor(ctx, id, updateID, view)
 	if errors.Is(err, store.ErrNotFound) {
-		chat, thread, perr := parseTableID(id)
+		chat, thread, perr := record.ParseID(id)
 		if perr != nil {
 			return nil, 0, false, "", perr
 		}
-		return &Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: PhaseIdle}, 0, false, "", nil
+		return &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: b.cfg.DefaultLang, Phase: record.PhaseIdle}, 0, false, "", nil
 	}
 	if err != nil {
 		return nil, 0, false, "", fmt.Errorf("load %s: %w", id, err)
 	}
-	t, err := decodeTable(rec.Data)
+	t, err := record.Decode(rec.Data)
 	if err != nil {
 		return nil, 0, false, "", err
 	}
@@ -468,7 +451,7 @@ func (b *Bot) loadFor(ctx context.Context, id string, updateID int64, view strin
 
 // views lists every view of the table; all are marked dirty on each change
 // and the worker skips those whose rendering did not change.
-func (t *Table) views() []string {
+func views(t *record.Table) []string {
 	if t.GameNo == 0 {
 		return nil
 	}

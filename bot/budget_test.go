@@ -9,6 +9,7 @@ import (
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 // TestEarliestDeadlineFirst: with the token's budget used up, waiting
@@ -179,7 +180,7 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	other := budgetBot(st, nil, &now, limits)
 	ctx := context.Background()
 	at := func(ms int) { now = start.Add(time.Duration(ms) * time.Millisecond) }
-	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
+	tab := &record.Table{ID: "-5", ChatID: -5, Phase: record.PhasePlaying, GameNo: 1, Seats: []record.Seat{{UserID: 7, Name: "Аня"}}}
 	view := handView(1, 0)
 	if err := st.SetMessage(ctx, tab.ID, view, msgRecord{ID: 11, Strip: []int{10}, Buttons: true}.String()); err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 			t.Fatalf("prompt %d refused", i)
 		}
 	}
-	tab := &Table{ID: "-5", ChatID: -5, Phase: PhasePlaying, GameNo: 1, Seats: []Seat{{UserID: 7, Name: "Аня"}}}
+	tab := &record.Table{ID: "-5", ChatID: -5, Phase: record.PhasePlaying, GameNo: 1, Seats: []record.Seat{{UserID: 7, Name: "Аня"}}}
 	view := handView(1, 0)
 	if err := st.SetMessage(ctx, tab.ID, view, msgRecord{ID: 11, Strip: []int{10}, Stale: []int{10}, StaleSince: 1, Buttons: true}.String()); err != nil {
 		t.Fatal(err)

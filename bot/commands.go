@@ -10,6 +10,8 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
@@ -47,61 +49,61 @@ func threadOf(m *models.Message) int {
 }
 
 // post queues a message to the table's chat (and topic).
-func (ch *change) post(t *Table, m Message) {
+func (ch *change) post(t *record.Table, m adapter.Message) {
 	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Message: m})
 }
 
 func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Message, cmd command) error {
-	id := tableID(m.Chat.ID, threadOf(m))
-	var fn func(t *Table, ch *change) error
+	id := record.ID(m.Chat.ID, threadOf(m))
+	var fn func(t *record.Table, ch *change) error
 	switch cmd.name {
 	case "newgame":
-		fn = func(t *Table, ch *change) error { return b.newGame(ctx, t, ch, m, cmd) }
+		fn = func(t *record.Table, ch *change) error { return b.newGame(ctx, t, ch, m, cmd) }
 	case "stop":
 		admin := b.isAdmin(ctx, m.Chat.ID, m.From.ID)
-		fn = func(t *Table, ch *change) error { return b.askStop(t, ch, m.From.ID, admin) }
+		fn = func(t *record.Table, ch *change) error { return b.askStop(t, ch, m.From.ID, admin) }
 	case "table":
-		fn = func(t *Table, ch *change) error {
-			if t.Phase == PhaseIdle {
-				ch.post(t, Message{Text: b.loc(t.Lang).T("table.none")})
+		fn = func(t *record.Table, ch *change) error {
+			if t.Phase == record.PhaseIdle {
+				ch.post(t, adapter.Message{Text: b.loc(t.Lang).T("table.none")})
 				return nil
 			}
 			// The worker posts the view anew at the bottom; the old message
 			// says where the table went.
-			t.repost(tableView(t.GameNo))
+			t.Repost(tableView(t.GameNo))
 			return nil
 		}
 	case "rules":
-		fn = func(t *Table, ch *change) error {
+		fn = func(t *record.Table, ch *change) error {
 			ch.post(t, b.rulesPageAt(b.loc(t.Lang), t.ID, b.rulesGame(t, cmd.args), 0, b.turnTime(t)))
 			return nil
 		}
 	case "help", "start":
-		fn = func(t *Table, ch *change) error {
+		fn = func(t *record.Table, ch *change) error {
 			ch.post(t, b.helpMessage(b.loc(t.Lang), t.ID, true))
 			return nil
 		}
 	case "stats", "top", "history", "forgetme":
-		fn = func(t *Table, ch *change) error { return b.resultsCommand(t, ch, m, cmd) }
+		fn = func(t *record.Table, ch *change) error { return b.resultsCommand(t, ch, m, cmd) }
 	case "lang":
 		if len(cmd.args) == 0 {
-			fn = func(t *Table, ch *change) error {
+			fn = func(t *record.Table, ch *change) error {
 				ch.post(t, b.langChoice(b.loc(t.Lang), t.ID))
 				return nil
 			}
 			break
 		}
 		admin := b.isAdmin(ctx, m.Chat.ID, m.From.ID)
-		fn = func(t *Table, ch *change) error {
+		fn = func(t *record.Table, ch *change) error {
 			lang, ok := b.langNamed(cmd.args)
 			switch {
 			case !ok:
 				ch.post(t, b.langChoice(b.loc(t.Lang), t.ID))
 			case !mayChangeLang(t, m.From.ID, admin):
-				ch.post(t, Message{Text: b.loc(t.Lang).T(langRefusal(t))})
+				ch.post(t, adapter.Message{Text: b.loc(t.Lang).T(langRefusal(t))})
 			default:
 				t.Lang = lang
-				ch.post(t, Message{Text: b.loc(t.Lang).T("lang.set")})
+				ch.post(t, adapter.Message{Text: b.loc(t.Lang).T("lang.set")})
 			}
 			return nil
 		}
@@ -109,12 +111,12 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		if !cmd.addressed {
 			return nil // maybe another bot's command
 		}
-		fn = func(t *Table, ch *change) error {
-			ch.post(t, Message{Text: b.loc(t.Lang).T("command.unknown")})
+		fn = func(t *record.Table, ch *change) error {
+			ch.post(t, adapter.Message{Text: b.loc(t.Lang).T("command.unknown")})
 			return nil
 		}
 	}
-	_, _, err := b.update(ctx, id, updateID, func(t *Table, ch *change) error {
+	_, _, err := b.update(ctx, id, updateID, func(t *record.Table, ch *change) error {
 		if m.Chat.Title != "" {
 			t.Title = m.Chat.Title
 		}
@@ -143,7 +145,7 @@ func (b *Bot) settle(err error) error {
 
 // rulesGame picks the game whose rules to show: the one named after
 // /rules, else the table's game; nil means the list of games.
-func (b *Bot) rulesGame(t *Table, args []string) Game {
+func (b *Bot) rulesGame(t *record.Table, args []string) adapter.Game {
 	if len(args) > 0 {
 		if g, ok := b.games.find(strings.Join(args, " ")); ok {
 			return g
@@ -196,9 +198,9 @@ func (b *Bot) onPrivateCommand(ctx context.Context, updateID int64, m *models.Me
 	case "start":
 		return b.onStart(ctx, updateID, m, cmd, l)
 	case "help":
-		return b.reply(ctx, updateID, m.Chat.ID, b.helpMessage(l, tableID(m.Chat.ID, 0), false))
+		return b.reply(ctx, updateID, m.Chat.ID, b.helpMessage(l, record.ID(m.Chat.ID, 0), false))
 	case "rules":
-		return b.reply(ctx, updateID, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
+		return b.reply(ctx, updateID, m.Chat.ID, b.rulesPage(l, record.ID(m.Chat.ID, 0), b.rulesGame(nil, cmd.args), 0))
 	case "stats":
 		return b.privateStats(ctx, updateID, m, l)
 	case "forgetme":
@@ -206,9 +208,9 @@ func (b *Bot) onPrivateCommand(ctx context.Context, updateID int64, m *models.Me
 	case "newgame", "stop", "table":
 		return b.onPracticeCommand(ctx, updateID, m, cmd)
 	case "lang", "top", "history":
-		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("command.group_only")})
+		return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("command.group_only")})
 	default:
-		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("command.unknown")})
+		return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("command.unknown")})
 	}
 }
 
@@ -238,34 +240,34 @@ func (b *Bot) deepLink(payload string) string {
 // table's deep link, shows a game's rules through the lobby's link, and
 // otherwise finds the table they sit at: their hand comes back when they
 // are in a game, and a lobby that could not write to them learns it can.
-func (b *Bot) onStart(ctx context.Context, updateID int64, m *models.Message, cmd command, l Loc) error {
+func (b *Bot) onStart(ctx context.Context, updateID int64, m *models.Message, cmd command, l adapter.Loc) error {
 	user := m.From.ID
 	if err := b.store.SetPointer(ctx, store.StartedKey(user), "1"); err != nil {
 		return err
 	}
 	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], joinPrefix) {
 		id := strings.TrimPrefix(cmd.args[0], joinPrefix)
-		if _, _, err := parseTableID(id); err != nil {
-			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.bad_link")})
+		if _, _, err := record.ParseID(id); err != nil {
+			return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.bad_link")})
 		}
-		t, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+		t, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
 			return b.joinFromLink(t, m.From)
 		})
 		var r *refusal
 		switch {
 		case errors.As(err, &r):
-			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T(r.key, r.args...)})
+			return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T(r.key, r.args...)})
 		case err != nil:
 			return err
 		}
-		if t.Phase == PhaseLobby {
-			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
+		if t.Phase == record.PhaseLobby {
+			return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.joined", "Title", adapter.Esc(t.Title))})
 		}
 		return nil
 	}
 	if len(cmd.args) > 0 && strings.HasPrefix(cmd.args[0], rulesPrefix) {
 		if g, ok := b.games.get(strings.TrimPrefix(cmd.args[0], rulesPrefix)); ok {
-			if err := b.reply(ctx, updateID, m.Chat.ID, b.rulesPage(l, tableID(m.Chat.ID, 0), g, 0)); err != nil {
+			if err := b.reply(ctx, updateID, m.Chat.ID, b.rulesPage(l, record.ID(m.Chat.ID, 0), g, 0)); err != nil {
 				return err
 			}
 			if t, ok := b.seatedTable(ctx, user); ok {
@@ -276,27 +278,27 @@ func (b *Bot) onStart(ctx context.Context, updateID int64, m *models.Message, cm
 	}
 	t, ok := b.seatedTable(ctx, user)
 	switch {
-	case ok && t.Phase == PhasePlaying:
+	case ok && t.Phase == record.PhasePlaying:
 		// A player coming back: show their hand again at the bottom of the chat.
 		return b.settle(b.reachable(ctx, t.ID, user, true))
-	case ok && t.Phase == PhaseLobby:
+	case ok && t.Phase == record.PhaseLobby:
 		if err := b.settle(b.reachable(ctx, t.ID, user, false)); err != nil {
 			return err
 		}
-		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("start.joined", "Title", Esc(t.Title))})
+		return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.joined", "Title", adapter.Esc(t.Title))})
 	}
 	return b.reply(ctx, updateID, m.Chat.ID, b.greeting(l))
 }
 
 // seatedTable is the table the user's pointer names, when they sit at it
 // and it is open or playing.
-func (b *Bot) seatedTable(ctx context.Context, user int64) (*Table, bool) {
+func (b *Bot) seatedTable(ctx context.Context, user int64) (*record.Table, bool) {
 	id, err := b.store.Pointer(ctx, store.UserTableKey(user))
 	if err != nil {
 		return nil, false
 	}
 	t, _, err := b.load(ctx, id)
-	if err != nil || t.Phase == PhaseIdle || t.SeatOf(user) < 0 {
+	if err != nil || t.Phase == record.PhaseIdle || t.SeatOf(user) < 0 {
 		return nil, false
 	}
 	return t, true
@@ -305,7 +307,7 @@ func (b *Bot) seatedTable(ctx context.Context, user int64) (*Table, bool) {
 // reachable records that a user can (again) be written to, and posts their
 // hand anew when repost is set.
 func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool) error {
-	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+	_, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
 		seat := t.SeatOf(user)
 		if seat < 0 {
 			return errNoChange
@@ -315,7 +317,7 @@ func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool)
 		}
 		t.Seats[seat].Unreachable = false
 		if repost && t.Game != nil {
-			t.repost(handView(t.GameNo, seat))
+			t.Repost(handView(t.GameNo, seat))
 		}
 		return nil
 	})

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store"
 )
@@ -219,7 +219,7 @@ func TestHelpAndPickers(t *testing.T) {
 	}
 	h.press(b, help, play(chef), h.T("lobby.joined"))
 	tab, _ := h.Table(group)
-	if tab.Phase != bot.PhaseLobby || tab.Kind != "chef" || tab.Creator != b.ID() {
+	if tab.Phase != record.PhaseLobby || tab.Kind != "chef" || tab.Creator != b.ID() {
 		t.Fatalf("after ▶️ %s: %+v", chef, tab)
 	}
 	v := h.Version(group)

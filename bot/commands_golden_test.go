@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 // TestGoldenCommands pins the replies to commands in every language: /help
@@ -13,11 +16,11 @@ import (
 func TestGoldenCommands(t *testing.T) {
 	b := goldenResultsBot(t)
 	group, private := "-100123", "42"
-	lobby := &Table{ID: group, ChatID: -100123, Title: "Друзья", Phase: PhaseLobby, GameNo: 3, Creator: 1,
-		Seats: []Seat{{UserID: 1, Name: "Оля"}}}
+	lobby := &record.Table{ID: group, ChatID: -100123, Title: "Друзья", Phase: record.PhaseLobby, GameNo: 3, Creator: 1,
+		Seats: []record.Seat{{UserID: 1, Name: "Оля"}}}
 	games := testGames()
 	var sb strings.Builder
-	show := func(lang, what string, m Message) {
+	show := func(lang, what string, m adapter.Message) {
 		fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, what, fixtures.Show(m))
 	}
 	for _, lang := range b.tr.Langs() {
@@ -34,9 +37,9 @@ func TestGoldenCommands(t *testing.T) {
 		lobby.Kind = ""
 		show(lang, "/newgame <game> while a lobby without a game is open", b.lobbyOpenReply(l, lobby, games[1], ""))
 		for _, key := range []string{"lang.set", "lang.not_allowed", "command.unknown", "command.hint_private"} {
-			show(lang, key, Message{Text: l.T(key)})
+			show(lang, key, adapter.Message{Text: l.T(key)})
 		}
-		show(lang, "/start, seated at a lobby", Message{Text: l.T("start.joined", "Title", "Друзья")})
+		show(lang, "/start, seated at a lobby", adapter.Message{Text: l.T("start.joined", "Title", "Друзья")})
 	}
 	fixtures.Check(t, "commands", sb.String())
 }

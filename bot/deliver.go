@@ -14,6 +14,8 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -151,7 +153,7 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 		log.Error().Err(err).Msg("load for delivery")
 		return b.now().Add(time.Second)
 	}
-	if t.Phase == PhasePlaying && !b.now().Before(t.nextTimer()) {
+	if t.Phase == record.PhasePlaying && !b.now().Before(t.NextTimer()) {
 		// A timer is due (or none runs, which fireTimer repairs); most
 		// services come for a change, not a timer, and skip this.
 		if err := b.fireTimer(ctx, id); err != nil {
@@ -163,7 +165,7 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 			return b.now().Add(time.Second)
 		}
 	}
-	if at := t.webExpiry(); !at.IsZero() && !b.now().Before(at) {
+	if at := webExpiry(t); !at.IsZero() && !b.now().Before(at) {
 		// A page stopped saying it is open: its hand is drawn again.
 		if err := b.expireWeb(ctx, id); err != nil {
 			log.Error().Err(err).Msg("expire web pages")
@@ -176,10 +178,10 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 	}
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
-	if t.Phase == PhasePlaying {
-		later(t.nextTimer())
+	if t.Phase == record.PhasePlaying {
+		later(t.NextTimer())
 	}
-	later(t.webExpiry())
+	later(webExpiry(t))
 	// Announcements before views: an announcement (a round's result) must
 	// never arrive after the table already shows a later round, so while
 	// one to the group waits, the group table waits behind it (the table
@@ -199,7 +201,7 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 // sendOutbox posts queued announcements and replies in order; it stops at
 // the first that must wait and returns when to try again, and whether what
 // waits is for the table's group (whose table must then wait too).
-func (b *Bot) sendOutbox(ctx context.Context, t *Table) (time.Time, bool) {
+func (b *Bot) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool) {
 	for {
 		envs, err := b.store.Outbox(ctx, t.ID, 8)
 		if err != nil {
@@ -320,7 +322,7 @@ func permanent(err error) bool {
 // pruned: only the current game's views are kept. Replaced messages are
 // deleted later, in batches (see cleanup). With holdGroup the group table
 // is left as it is: an announcement to the group waits before it.
-func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup bool) time.Time {
+func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGroup bool) time.Time {
 	records, marks, err := b.store.Views(ctx, t.ID)
 	if err != nil {
 		// Releasing the table now would stall its delivery until the next
@@ -425,7 +427,7 @@ func (b *Bot) redraw(ctx context.Context, t *Table, version int64, holdGroup boo
 // process already knows the group's limits refuse until at, so it need not
 // be rendered now. The change it waits to show starts counting its
 // deadline now, as if the edit had been tried (see redrawView).
-func (b *Bot) tableWaits(ctx context.Context, t *Table, v string, rec msgRecord) (time.Time, bool) {
+func (b *Bot) tableWaits(ctx context.Context, t *record.Table, v string, rec msgRecord) (time.Time, bool) {
 	kind, gameNo, _, ok := parseView(v)
 	if !ok || kind != "table" || gameNo != t.GameNo || rec.ID == 0 {
 		return time.Time{}, false
@@ -458,7 +460,7 @@ func hasReplaced(records map[string]string) bool {
 }
 
 // clean removes a view's dirty mark once its message shows version.
-func (b *Bot) clean(ctx context.Context, t *Table, view string, version int64, later func(time.Time)) {
+func (b *Bot) clean(ctx context.Context, t *record.Table, view string, version int64, later func(time.Time)) {
 	if err := b.store.Clean(ctx, t.ID, view, version); err != nil {
 		b.log.Error().Err(err).Str("table", t.ID).Msg("clean view")
 		later(b.now().Add(time.Second))
@@ -471,7 +473,7 @@ type redrawJob struct {
 	chatID int64
 	thread int
 	seat   int // -1 for the group table
-	m      Message
+	m      adapter.Message
 	rec    msgRecord
 	prio   priority
 	// patience is how long the call may wait from the change it shows.
@@ -481,12 +483,14 @@ type redrawJob struct {
 	gen int
 	// quiet: nothing to send, only the record to update (a lazy view).
 	quiet bool
+	// platform: m is one of the platform's states (platformState).
+	platform bool
 }
 
 // renderView renders a dirty view. ok=false means there is nothing to send:
 // an older game's view, a seat the bot cannot write to, a message that
 // already shows this, or a waiting view the game marked lazy.
-func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool, error) {
+func (b *Bot) renderView(t *record.Table, view string, rec msgRecord) (redrawJob, bool, error) {
 	kind, gameNo, seat, ok := parseView(view)
 	if !ok || gameNo != t.GameNo {
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
@@ -497,7 +501,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
-		if t.practice() && t.Game != nil {
+		if t.Practice() && t.Game != nil {
 			j.m = b.practiceTable(t) // the game is drawn with the hand
 		}
 	case "hand":
@@ -517,10 +521,10 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 		if err != nil {
 			return redrawJob{}, false, err
 		}
-		if t.practice() && s.Leaver == nil {
+		if t.Practice() && s.Leaver == nil {
 			m = b.practiceHand(t, m)
 		}
-		j.m = m
+		j.m, j.platform = m, platformState(t, seat)
 		j.patience = handPatience
 		if b.webShown(t, seat) {
 			// The page shows the hand: the chat's copy waits, as a
@@ -528,7 +532,7 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 			j.quiet = true
 			return j, true, nil
 		}
-		if rec.ID != 0 && t.Phase == PhasePlaying && showsPlatformState(rec) {
+		if rec.ID != 0 && t.Phase == record.PhasePlaying && showsPlatformState(rec) {
 			// The message shows the platform's own state (the bot plays
 			// for them, or they were asked to confirm leaving), and the
 			// player is looking at it: it turns into what comes next in
@@ -555,11 +559,11 @@ func (b *Bot) renderView(t *Table, view string, rec msgRecord) (redrawJob, bool,
 			j.patience = firstLookPatience
 		}
 	}
-	j.m.Text = Clip(j.m.Text)
-	if rec.shows(j.m) && rec.Gen == j.gen {
+	j.m.Text = adapter.Clip(j.m.Text)
+	if rec.shows(j.m, j.platform) && rec.Gen == j.gen {
 		return redrawJob{}, false, nil
 	}
-	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == PhasePlaying && !back && !confirm {
+	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == record.PhasePlaying && !back && !confirm {
 		// The player is waiting: their last message stays as it is (its
 		// buttons are refused as stale) until it is their turn again,
 		// which posts a fresh message anyway. No call spent; but the
@@ -662,13 +666,13 @@ func (r msgRecord) replaced(id int) bool {
 }
 
 // shows reports whether the record's message already shows m.
-func (r msgRecord) shows(m Message) bool {
-	return r.ID != 0 && r.Digest == m.digest() && r.Ping == m.Ping
+func (r msgRecord) shows(m adapter.Message, platform bool) bool {
+	return r.ID != 0 && r.Digest == digest(m, platform) && r.Ping == m.Ping
 }
 
 // redrawView brings one view's message up to date. It returns a time to
 // retry when the limits say wait.
-func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time, error) {
+func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (time.Time, error) {
 	rec, m := j.rec, j.m
 	save := func(r msgRecord) error { return b.store.SetMessage(ctx, t.ID, j.view, r.String()) }
 	if rec.ID != 0 && (m.Ping && !rec.Ping || rec.Gen != j.gen) {
@@ -733,7 +737,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 		}
 		switch {
 		case err == nil || isNotModified(err):
-			rec.Digest, rec.Ping, rec.Buttons = m.digest(), m.Ping, len(m.Keyboard) > 0
+			rec.Digest, rec.Ping, rec.Buttons = digest(m, j.platform), m.Ping, len(m.Keyboard) > 0
 			return done(rec)
 		case !isEditGone(err):
 			return b.unreachable(ctx, t, j.seat, err)
@@ -750,7 +754,7 @@ func (b *Bot) redrawView(ctx context.Context, t *Table, j redrawJob) (time.Time,
 	if err != nil {
 		return b.unreachable(ctx, t, j.seat, err)
 	}
-	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, m.digest(), m.Ping, j.gen, len(m.Keyboard) > 0
+	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, digest(m, j.platform), m.Ping, j.gen, len(m.Keyboard) > 0
 	return done(rec)
 }
 
@@ -763,7 +767,7 @@ func viewCall(table, view string) string { return table + "/" + view }
 // read them; they are read again when the pass sent a view (which records
 // the message it replaced) or the strip wrote them. Both write a record
 // only after reading it afresh, so a view redrawn meanwhile is kept.
-func (b *Bot) tidy(ctx context.Context, t *Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
+func (b *Bot) tidy(ctx context.Context, t *record.Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
 	reread := func() bool {
 		fresh, err := b.store.Messages(ctx, t.ID)
 		if err != nil {
@@ -807,7 +811,7 @@ const (
 // budget nobody waits for (no place in the token's line): on a busy token
 // prompts and tables go first, and the old buttons meanwhile are refused
 // as stale. It returns when to come back for those that had to wait.
-func (b *Bot) strip(ctx context.Context, t *Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
+func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
 	wrote := false
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
@@ -827,7 +831,7 @@ func (b *Bot) strip(ctx context.Context, t *Table, records map[string]string, ho
 			continue // the group's calls wait behind an announcement
 		}
 		call := t.ID + "/strip/" + view
-		spare := seat >= 0 && t.Phase == PhasePlaying
+		spare := seat >= 0 && t.Phase == record.PhasePlaying
 		if spare {
 			call = ""
 		}
@@ -856,7 +860,7 @@ func (b *Bot) strip(ctx context.Context, t *Table, records map[string]string, ho
 			var err error
 			if kind == "table" {
 				// The group's old table says where the table went.
-				err = b.edit(ctx, chatID, id, Message{Text: b.loc(t.Lang).T("table.moved")})
+				err = b.edit(ctx, chatID, id, adapter.Message{Text: b.loc(t.Lang).T("table.moved")})
 				if isNotModified(err) {
 					err = nil
 				}
@@ -924,7 +928,7 @@ const (
 
 // cleanup deletes the replaced messages that are due. It returns when to
 // come back for those that are not, or that had to wait for the limits.
-func (b *Bot) cleanup(ctx context.Context, t *Table, records map[string]string, waiting *[4]int) time.Time {
+func (b *Bot) cleanup(ctx context.Context, t *record.Table, records map[string]string, waiting *[4]int) time.Time {
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
 	now := b.now()
@@ -935,7 +939,7 @@ func (b *Bot) cleanup(ctx context.Context, t *Table, records map[string]string, 
 			continue
 		}
 		due := time.UnixMilli(rec.StaleSince).Add(cleanupAfter)
-		if t.Phase == PhasePlaying && len(rec.Stale) < cleanupBatch && now.Before(due) {
+		if t.Phase == record.PhasePlaying && len(rec.Stale) < cleanupBatch && now.Before(due) {
 			later(due)
 			continue
 		}
@@ -947,7 +951,7 @@ func (b *Bot) cleanup(ctx context.Context, t *Table, records map[string]string, 
 			chatID = t.Seats[seat].UserID
 		}
 		call := t.ID + "/clean/" + view
-		spare := t.Phase == PhasePlaying && len(rec.Stale) < cleanupMust
+		spare := t.Phase == record.PhasePlaying && len(rec.Stale) < cleanupMust
 		if spare {
 			call = ""
 		}
@@ -1002,7 +1006,7 @@ func (b *Bot) removeAll(ctx context.Context, chatID int64, ids []int) error {
 // unreachable handles a failed send of a player's hand: a 403 means the
 // player blocked the bot or never started it, so the table says so and
 // offers the deep link. Other errors are returned.
-func (b *Bot) unreachable(ctx context.Context, t *Table, seat int, err error) (time.Time, error) {
+func (b *Bot) unreachable(ctx context.Context, t *record.Table, seat int, err error) (time.Time, error) {
 	if !errors.Is(err, tgbot.ErrorForbidden) {
 		return time.Time{}, err
 	}
@@ -1013,7 +1017,7 @@ func (b *Bot) unreachable(ctx context.Context, t *Table, seat int, err error) (t
 		return time.Time{}, nil
 	}
 	user := t.Seats[seat].UserID
-	_, _, uerr := b.update(ctx, t.ID, 0, func(t *Table, ch *change) error {
+	_, _, uerr := b.update(ctx, t.ID, 0, func(t *record.Table, ch *change) error {
 		s := t.SeatOf(user)
 		if s < 0 || t.Seats[s].Unreachable {
 			return errNoChange
@@ -1042,15 +1046,15 @@ func (b *Bot) retryAfter(ctx context.Context, chatID int64, err error) (time.Tim
 	return until, true
 }
 
-func (b *Bot) send(ctx context.Context, chatID int64, thread int, m Message) (*models.Message, error) {
+func (b *Bot) send(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	sent, err := b.tg.SendMessage(ctx, &tgbot.SendMessageParams{
 		ChatID:             chatID,
 		MessageThreadID:    thread,
-		Text:               Clip(m.Text),
+		Text:               adapter.Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
-		ReplyMarkup:        m.markup(),
+		ReplyMarkup:        markup(m),
 		LinkPreviewOptions: noPreview(),
 	})
 	if err != nil {
@@ -1059,17 +1063,17 @@ func (b *Bot) send(ctx context.Context, chatID int64, thread int, m Message) (*m
 	return sent, nil
 }
 
-func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m Message) error {
+func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	markup := m.markup()
+	markup := markup(m)
 	if markup == nil {
 		markup = &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
 	}
 	_, err := b.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
 		ChatID:             chatID,
 		MessageID:          msgID,
-		Text:               Clip(m.Text),
+		Text:               adapter.Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
 		ReplyMarkup:        markup,
 		LinkPreviewOptions: noPreview(),

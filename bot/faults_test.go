@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/record"
+
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
@@ -120,7 +122,7 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 				best, last, since = max(best, time.Since(since)), rec.Version, time.Now()
 			}
 			if err == nil && stuck == "" && time.Since(since) > 10*time.Second {
-				tab, _ := bot.DecodeTable(rec.Data)
+				tab, _ := record.Decode(rec.Data)
 				dirty, _ := h.Redis.Dirty(context.Background(), id)
 				wake, werr := rc.ZScore(context.Background(), "tc:wake", id).Result()
 				var sb strings.Builder
@@ -316,7 +318,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 			ids[s.UserID]++
 		}
 	}
-	if tab.Phase != bot.PhaseLobby || tab.Creator != a.ID() || ids[a.ID()] != 1 || ids[c.ID()] != 1 || ids[b.ID()] != 0 || len(tab.Seats) != 3 {
+	if tab.Phase != record.PhaseLobby || tab.Creator != a.ID() || ids[a.ID()] != 1 || ids[c.ID()] != 1 || ids[b.ID()] != 0 || len(tab.Seats) != 3 {
 		t.Errorf("after reordered updates: phase %s, creator %d, seats %+v", tab.Phase, tab.Creator, tab.Seats)
 	}
 	// The lobby message converges on the stored seats.
@@ -337,7 +339,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	// (The robot may move right after; count Аня's moves only.)
-	mine := func(tab *bot.Table) (n int) {
+	mine := func(tab *record.Table) (n int) {
 		seat := tab.SeatOf(a.ID())
 		for _, m := range tab.Log {
 			if int(m.Seat) == seat && !m.Auto {

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/record"
+
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 	"github.com/redis/go-redis/v9"
@@ -134,13 +136,13 @@ func (ft *fuzzTable) tables(t *testing.T) []string {
 	return ids
 }
 
-func (ft *fuzzTable) load(t *testing.T) (*bot.Table, int64) {
+func (ft *fuzzTable) load(t *testing.T) (*record.Table, int64) {
 	t.Helper()
 	rec, err := ft.store.Load(context.Background(), ft.id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := bot.DecodeTable(rec.Data)
+	tab, err := record.Decode(rec.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +253,7 @@ func FuzzCommandText(f *testing.F) {
 		if !reflect.DeepEqual(before, after) {
 			t.Errorf("a member's %q changed the game:\nbefore %+v\nafter  %+v", text, before, after)
 		}
-		if after.Phase != bot.PhasePlaying {
+		if after.Phase != record.PhasePlaying {
 			t.Fatalf("%q: the game is no longer being played (%s)", text, after.Phase)
 		}
 		st, err := bot.Replay(after, allGames()...)

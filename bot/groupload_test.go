@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
@@ -332,7 +335,7 @@ func (g *loadGroup) match(commits []loadCommit) ([]*telegramtest.Message, []anno
 				replies++
 			case e.Result == nil && e.Query == nil && e.Text != "":
 				pending = append(pending, announcement{commit: c})
-				texts = append(texts, bottest.Plain(bot.Clip(e.Text)))
+				texts = append(texts, bottest.Plain(adapter.Clip(e.Text)))
 			}
 		}
 	}
@@ -376,11 +379,11 @@ func (g *loadGroup) checkTable(t *testing.T, b *bot.Bot, commits []loadCommit, a
 	t.Helper()
 	first := map[string]int64{} // text → the earliest version rendering it
 	for _, c := range commits {
-		tab, err := bot.DecodeTable(c.data)
+		tab, err := record.Decode(c.data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := bottest.Plain(bot.Clip(b.GroupMessage(tab).Text))
+		text := bottest.Plain(adapter.Clip(b.GroupMessage(tab).Text))
 		if v, ok := first[text]; !ok || c.version < v {
 			first[text] = c.version
 		}

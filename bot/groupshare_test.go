@@ -12,6 +12,8 @@ import (
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -132,9 +134,9 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	ctx := context.Background()
 	const id = "-100"
 	g := testGames()[0]
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
 		t.Title = "Друзья"
-		t.openLobby(g.ID(), Seat{UserID: 1, Name: "Аня"})
+		openLobby(t, g.ID(), record.Seat{UserID: 1, Name: "Аня"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -149,9 +151,9 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	if ok, _, err := st.AllowInTurn(ctx, store.GlobalRateKey, "", now.Add(time.Hour), 1, time.Second, clock()); err != nil || !ok {
 		t.Fatal("could not use the token's second", err)
 	}
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		t.Seats = append(t.Seats, Seat{UserID: 2, Name: "Боря"})
-		ch.post(t, Message{Text: "round over"})
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		t.Seats = append(t.Seats, record.Seat{UserID: 2, Name: "Боря"})
+		ch.post(t, adapter.Message{Text: "round over"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -192,8 +194,8 @@ func TestNewTableIsAReply(t *testing.T) {
 			t.Fatal("could not fill the window", err)
 		}
 	}
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		t.openLobby(testGames()[0].ID(), Seat{UserID: 1, Name: "Аня"})
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		openLobby(t, testGames()[0].ID(), record.Seat{UserID: 1, Name: "Аня"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -203,8 +205,8 @@ func TestNewTableIsAReply(t *testing.T) {
 		t.Fatalf("calls %q, want the lobby posted at once", calls)
 	}
 	// Someone joins: the edit is the table's, and the window holds 18.
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		t.Seats = append(t.Seats, Seat{UserID: 2, Name: "Боря"})
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		t.Seats = append(t.Seats, record.Seat{UserID: 2, Name: "Боря"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -245,8 +247,8 @@ func TestAnnouncementSentOnceByTwoReplicas(t *testing.T) {
 	first, second := newReplica(), newReplica()
 	ctx := context.Background()
 	const id = "-100"
-	if _, _, err := first.update(ctx, id, 0, func(t *Table, ch *change) error {
-		ch.post(t, Message{Text: "round over"})
+	if _, _, err := first.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		ch.post(t, adapter.Message{Text: "round over"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -37,10 +39,10 @@ func testBolt(t testing.TB) *store.Bolt {
 // bottest/golden's helpers (see golden there). Package bot itself never
 // imports an adapter.
 type Fixtures struct {
-	Games      func() []Game
-	Table      func(t testing.TB, g Game, n, robots int, level string, seed uint64, opts map[string]int) (*Table, game.State)
-	PlayRandom func(t testing.TB, g Game, tab *Table, st game.State, n int, seed uint64) (before game.State)
-	Show       func(m Message) string
+	Games      func() []adapter.Game
+	Table      func(t testing.TB, g adapter.Game, n, robots int, level string, seed uint64, opts map[string]int) (*record.Table, game.State)
+	PlayRandom func(t testing.TB, g adapter.Game, tab *record.Table, st game.State, n int, seed uint64) (before game.State)
+	Show       func(m adapter.Message) string
 	Check      func(t testing.TB, name, got string)
 	Clock      time.Time
 	Names      []string
@@ -53,10 +55,10 @@ var fixtures Fixtures
 func SetFixtures(f Fixtures) { fixtures = f }
 
 // testGames are the real games, in menu order.
-func testGames() []Game { return fixtures.Games() }
+func testGames() []adapter.Game { return fixtures.Games() }
 
 // testGame is the real game with the given id.
-func testGame(t testing.TB, id string) Game {
+func testGame(t testing.TB, id string) adapter.Game {
 	t.Helper()
 	for _, g := range testGames() {
 		if g.ID() == id {

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
@@ -109,7 +110,7 @@ func TestHintInAGroupGame(t *testing.T) {
 func TestHintButtonOnlyWhenOn(t *testing.T) {
 	g := trickchef.Game()
 	cat := bottest.Catalog(t)
-	l := bot.NewLoc(cat, "ru")
+	l := adapter.NewLoc(cat, "ru")
 	b := golden.Bot(t, g)
 	tab, st := golden.Table(t, g, 3, 0, "", 7, nil)
 	hasHint := func(seat int) bool {
@@ -134,7 +135,7 @@ func TestHintButtonOnlyWhenOn(t *testing.T) {
 	if !hasHint(toAct) || hasHint((toAct+1)%3) {
 		t.Fatal("with hints on, the button must be on the hand to act, and only there")
 	}
-	tab.Seats[toAct].Hint = &bot.SeatHint{At: len(tab.Log), Action: st.Legal(game.Seat(toAct))[0], Why: "💡 why"}
+	tab.Seats[toAct].Hint = &record.SeatHint{At: len(tab.Log), Action: st.Legal(game.Seat(toAct))[0], Why: "💡 why"}
 	m, err := b.SeatMessage(tab, toAct)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func TestHintButtonOnlyWhenOn(t *testing.T) {
 	if hasHint(toAct) || !strings.Contains(m.Text, "💡 why") {
 		t.Errorf("a hint taken: the advice must show instead of the button:\n%s", golden.Show(m))
 	}
-	tab.Log = append(tab.Log, bot.Move{Seat: game.Seat(toAct)})
+	tab.Log = append(tab.Log, record.Move{Seat: game.Seat(toAct)})
 	if !hasHint(toAct) {
 		t.Error("after a move the old advice must go and the button come back")
 	}

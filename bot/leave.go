@@ -3,6 +3,9 @@ package bot
 import (
 	"slices"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -21,18 +24,18 @@ const (
 
 // canLeave reports whether a game lets people leave: a robot must be able
 // to take the seat.
-func canLeave(g Game) bool { return len(levels(g)) > 0 }
+func canLeave(g adapter.Game) bool { return len(adapter.Levels(g)) > 0 }
 
 // leaveButton is the row offering to leave (or, with step leaveYes and
 // leaveNo, to confirm).
-func leaveButton(t *Table, seat, step int, text string) Button {
-	return Button{Text: text, Data: payload{Op: 'x', Table: t.ID, Game: t.GameNo, Args: []int{seat, step}}.String()}
+func leaveButton(t *record.Table, seat, step int, text string) adapter.Button {
+	return adapter.Button{Text: text, Data: callback.Data{Op: 'x', Table: t.ID, Game: t.GameNo, Args: []int{seat, step}}.String()}
 }
 
 // onLeave handles the leave button and its confirmation. The buttons carry
 // no nonce: they stay valid while the player plays this game.
-func (b *Bot) onLeave(t *Table, ch *change, p payload, who int64) error {
-	if t.Phase != PhasePlaying || p.Game != t.GameNo {
+func (b *Bot) onLeave(t *record.Table, ch *change, p callback.Data, who int64) error {
+	if t.Phase != record.PhasePlaying || p.Game != t.GameNo {
 		return refuse("error.stale_game")
 	}
 	seat := p.Args[0]
@@ -79,19 +82,19 @@ func (b *Bot) onLeave(t *Table, ch *change, p payload, who int64) error {
 
 // leave gives a person's seat to a robot at the table's level and tells
 // the group. The seat keeps who left, for the results.
-func (b *Bot) leave(t *Table, ch *change, g Game, st game.State, seat int) error {
+func (b *Bot) leave(t *record.Table, ch *change, g adapter.Game, st game.State, seat int) error {
 	l := b.loc(t.Lang)
 	s := &t.Seats[seat]
-	leaver := &Leaver{UserID: s.UserID, Name: s.Name}
+	leaver := &record.Leaver{UserID: s.UserID, Name: s.Name}
 	level := aiLevel(g, t.AILevel)
 	robot := b.aiName(l, t)
 	// A fresh nonce: the leaver's old buttons are stale.
-	*s = Seat{Name: robot, AI: level, Nonce: s.Nonce + 1, Leaver: leaver}
+	*s = record.Seat{Name: robot, AI: level, Nonce: s.Nonce + 1, Leaver: leaver}
 	if t.Event != nil && t.Event.Seat == seat {
 		t.Event = nil // «время вышло» would now name the robot
 	}
-	ch.post(t, Message{Text: l.T("leave.announce", "Name", Esc(leaver.Name), "Robot", Esc(robot), "Level", levelLabel(l, g, level))})
-	if !slices.ContainsFunc(t.Seats, Seat.Human) {
+	ch.post(t, adapter.Message{Text: l.T("leave.announce", "Name", adapter.Esc(leaver.Name), "Robot", adapter.Esc(robot), "Level", levelLabel(l, g, level))})
+	if !slices.ContainsFunc(t.Seats, record.Seat.Human) {
 		return b.allLeft(t, ch, g, st)
 	}
 	b.schedule(t, g, st, false)
@@ -103,32 +106,31 @@ func (b *Bot) leave(t *Table, ch *change, g Game, st game.State, seat int) error
 // the start, the game is recorded with them first and the people who
 // left last (leaving cannot dodge a loss); without them there is no one to
 // rank, as after /stop.
-func (b *Bot) allLeft(t *Table, ch *change, g Game, st game.State) error {
-	robots := slices.ContainsFunc(t.Seats, func(s Seat) bool { return s.Leaver == nil })
+func (b *Bot) allLeft(t *record.Table, ch *change, g adapter.Game, st game.State) error {
+	robots := slices.ContainsFunc(t.Seats, func(s record.Seat) bool { return s.Leaver == nil })
 	if robots {
 		ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.resultOf(t, g, st, b.now())})
 	}
 	b.closeTable(t)
-	t.Event = &Event{Key: "event.all_left"} // the table says it is over
+	t.Event = &record.Event{Key: "event.all_left"} // the table says it is over
 	return nil
 }
 
 // leftMessage is the leaver's private message from then on.
-func (b *Bot) leftMessage(t *Table) Message {
-	return Message{Text: b.loc(t.Lang).T("leave.left")}
+func (b *Bot) leftMessage(t *record.Table) adapter.Message {
+	return adapter.Message{Text: b.loc(t.Lang).T("leave.left")}
 }
 
 // leaveConfirm is the player's private message while it asks to confirm
 // leaving. ping keeps what the message under it was, so asking is an edit.
-func (b *Bot) leaveConfirm(t *Table, g Game, seat int, ping bool) Message {
+func (b *Bot) leaveConfirm(t *record.Table, g adapter.Game, seat int, ping bool) adapter.Message {
 	l := b.loc(t.Lang)
-	return Message{
+	return adapter.Message{
 		Text: l.T("leave.confirm", "Level", levelLabel(l, g, aiLevel(g, t.AILevel))),
-		Keyboard: [][]Button{{
+		Keyboard: [][]adapter.Button{{
 			leaveButton(t, seat, leaveYes, l.T("leave.yes")),
 			leaveButton(t, seat, leaveNo, l.T("leave.no")),
 		}},
-		Ping:     ping,
-		platform: true,
+		Ping: ping,
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store"
 )
@@ -17,7 +17,7 @@ import (
 // Bot API. Texts are found through the catalog's keys.
 
 // seatOfLeaver is the seat user left, or -1.
-func seatOfLeaver(tab *bot.Table, user int64) int {
+func seatOfLeaver(tab *record.Table, user int64) int {
 	for i, s := range tab.Seats {
 		if s.Leaver != nil && s.Leaver.UserID == user {
 			return i
@@ -116,7 +116,7 @@ func TestLeaveTheGame(t *testing.T) {
 	h.ExpectAnswer(b, confirm, yesData, h.T("leave.done"))
 	tab, _ = h.Table(group)
 	s := tab.Seats[seat]
-	if tab.Phase != bot.PhasePlaying || s.Human() || s.AI == "" || s.Leaver == nil || s.Leaver.UserID != b.ID() ||
+	if tab.Phase != record.PhasePlaying || s.Human() || s.AI == "" || s.Leaver == nil || s.Leaver.UserID != b.ID() ||
 		s.Leaver.Name != "Борис" || tab.SeatOf(b.ID()) >= 0 {
 		t.Fatalf("after leaving: %+v", tab)
 	}
@@ -168,7 +168,7 @@ func TestLeaveTheGame(t *testing.T) {
 	if ans, err := a.Press(mine, h.T("again.button")); err != nil || ans.Text != h.T("again.opened") {
 		t.Fatalf("play again from the private result: %+v, %v", ans, err)
 	}
-	if next, _ := h.Table(group); next.Phase != bot.PhaseLobby || next.GameNo != tab.GameNo+1 || next.SeatOf(b.ID()) >= 0 {
+	if next, _ := h.Table(group); next.Phase != record.PhaseLobby || next.GameNo != tab.GameNo+1 || next.SeatOf(b.ID()) >= 0 {
 		t.Errorf("after play again: %+v", next)
 	}
 }
@@ -195,7 +195,7 @@ func TestEveryoneLeaves(t *testing.T) {
 	}
 	h.ExpectAnswer(a, confirm, mustData(t, confirm, h.T("leave.yes")), h.T("leave.done"))
 	tab, _ := h.Table(group)
-	if tab.Phase != bot.PhaseIdle || tab.Event == nil || tab.Event.Key != "event.all_left" || seatOfLeaver(tab, a.ID()) < 0 {
+	if tab.Phase != record.PhaseIdle || tab.Event == nil || tab.Event.Key != "event.all_left" || seatOfLeaver(tab, a.ID()) < 0 {
 		t.Fatalf("after everyone left: %+v", tab)
 	}
 	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("event.all_left"))); err != nil {
@@ -260,7 +260,7 @@ func TestAutopilotOneState(t *testing.T) {
 	// The bot makes three more of her moves: no new message comes.
 	tab, _ := h.Table(group)
 	seat := tab.SeatOf(b.ID())
-	movesOf := func(tab *bot.Table) int {
+	movesOf := func(tab *record.Table) int {
 		n := 0
 		for _, m := range tab.Log {
 			if int(m.Seat) == seat {
@@ -272,7 +272,7 @@ func TestAutopilotOneState(t *testing.T) {
 	from := movesOf(tab)
 	if err := h.Srv.WaitFor(60*time.Second, func() bool {
 		tab, _ := h.Table(group)
-		return movesOf(tab) >= from+3 || tab.Phase != bot.PhasePlaying
+		return movesOf(tab) >= from+3 || tab.Phase != record.PhasePlaying
 	}); err != nil {
 		t.Fatalf("the bot did not play for Соня: %v", err)
 	}

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
 )
@@ -22,9 +25,9 @@ func TestResultOfLeaverAndAutopilot(t *testing.T) {
 	}
 	// Seat 0 left (a robot finished for them); seat 1 was away for most of
 	// their moves, seat 2 for exactly half.
-	tab.Seats[0] = Seat{Name: "Робот 1", AI: "novice", Leaver: &Leaver{UserID: 1, Name: fixtures.Names[0]}}
+	tab.Seats[0] = record.Seat{Name: "Робот 1", AI: "novice", Leaver: &record.Leaver{UserID: 1, Name: fixtures.Names[0]}}
 	// (The log is what counts, not the engine's moves.)
-	tab.Log = []Move{{Seat: 1, Auto: true}, {Seat: 2, Auto: true}, {Seat: 3}, {Seat: 1}, {Seat: 2}, {Seat: 3}, {Seat: 1, Auto: true},
+	tab.Log = []record.Move{{Seat: 1, Auto: true}, {Seat: 2, Auto: true}, {Seat: 3}, {Seat: 1}, {Seat: 2}, {Seat: 3}, {Seat: 1, Auto: true},
 		{Seat: 0}, {Seat: 0, Auto: true}, {Seat: 0, Auto: true}, {Seat: game.System, Auto: true}}
 	r := b.resultOf(tab, g, st, fixtures.Clock)
 	if len(r.Seats) != 4 || !r.valid() {
@@ -39,7 +42,7 @@ func TestResultOfLeaverAndAutopilot(t *testing.T) {
 	}
 	// The others keep their order, counted among the three.
 	placeOf := map[game.Seat]int{}
-	for _, s := range standings(st.Result()) {
+	for _, s := range adapter.Standings(st.Result()) {
 		placeOf[s.Seat] = s.Place
 	}
 	for i := 1; i < 4; i++ {
@@ -98,11 +101,11 @@ func TestLeaveInEveryGame(t *testing.T) {
 	for i, g := range testGames() {
 		t.Run(g.ID(), func(t *testing.T) {
 			lo, _ := g.SeatRange()
-			tab, st := fixtures.Table(t, g, max(lo, 3), 1, levels(g)[0], uint64(40+i), nil)
-			tab.AILevel = levels(g)[len(levels(g))-1]
+			tab, st := fixtures.Table(t, g, max(lo, 3), 1, adapter.Levels(g)[0], uint64(40+i), nil)
+			tab.AILevel = adapter.Levels(g)[len(adapter.Levels(g))-1]
 			press := func(step int) error {
 				ch := &change{}
-				err := b.onLeave(tab, ch, payload{Op: 'x', Table: tab.ID, Game: tab.GameNo, Args: []int{1, step}}, 2)
+				err := b.onLeave(tab, ch, callback.Data{Op: 'x', Table: tab.ID, Game: tab.GameNo, Args: []int{1, step}}, 2)
 				if err == nil && step == leaveYes && len(ch.outbox) != 1 {
 					t.Errorf("the group was told %d times", len(ch.outbox))
 				}
@@ -121,7 +124,7 @@ func TestLeaveInEveryGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := tab.Seats[1]
-			if s.Human() || s.AI != tab.AILevel || s.Leaver == nil || s.Leaver.UserID != 2 || tab.Phase != PhasePlaying {
+			if s.Human() || s.AI != tab.AILevel || s.Leaver == nil || s.Leaver.UserID != 2 || tab.Phase != record.PhasePlaying {
 				t.Fatalf("the seat after leaving: %+v", s)
 			}
 			if key, _ := RefusalKey(press(leaveAsk)); key != "leave.already" {
@@ -162,10 +165,10 @@ func TestLeaveInEveryGame(t *testing.T) {
 }
 
 // hasLeave reports whether a message offers «leave the game».
-func hasLeave(m Message) bool {
+func hasLeave(m adapter.Message) bool {
 	for _, row := range m.Keyboard {
 		for _, bt := range row {
-			if p, err := parsePayload(bt.Data); err == nil && p.Op == 'x' && p.Args[1] == leaveAsk {
+			if p, err := callback.Parse(bt.Data); err == nil && p.Op == 'x' && p.Args[1] == leaveAsk {
 				return true
 			}
 		}

@@ -10,17 +10,20 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
 // newGame opens a lobby in the group, or explains why not.
-func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Message, cmd command) error {
+func (b *Bot) newGame(ctx context.Context, t *record.Table, ch *change, m *models.Message, cmd command) error {
 	l := b.loc(t.Lang)
-	if t.Phase == PhasePlaying {
-		ch.post(t, Message{Text: l.T("newgame.running")})
+	if t.Phase == record.PhasePlaying {
+		ch.post(t, adapter.Message{Text: l.T("newgame.running")})
 		return nil
 	}
-	var wanted Game
+	var wanted adapter.Game
 	named := false
 	if len(cmd.args) > 0 {
 		wanted, named = b.games.find(strings.Join(cmd.args, " "))
@@ -28,7 +31,7 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 		wanted = b.games.games[0]
 	}
 	switch {
-	case t.Phase == PhaseLobby:
+	case t.Phase == record.PhaseLobby:
 		// Say what is open instead of posting the lobby again.
 		unknown := ""
 		if len(cmd.args) > 0 && !named {
@@ -45,7 +48,7 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 		kind = wanted.ID()
 	}
 	started := b.hasStarted(ctx, m.From.ID)
-	t.openLobby(kind, Seat{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started})
+	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started})
 	if !started {
 		ch.seated = append(ch.seated, m.From.ID) // their /start finds this table
 	}
@@ -53,15 +56,15 @@ func (b *Bot) newGame(ctx context.Context, t *Table, ch *change, m *models.Messa
 }
 
 // openLobby starts gathering players for the next game, the creator seated.
-func (t *Table) openLobby(kind string, creator Seat) {
+func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.GameNo++
-	t.Phase = PhaseLobby
+	t.Phase = record.PhaseLobby
 	t.Kind = kind
 	t.Creator = creator.UserID
-	t.Seats = []Seat{creator}
+	t.Seats = []record.Seat{creator}
 	t.Options = nil
 	t.AILevel = ""
-	t.Hints = t.practice() // off in a group until its lobby turns them on
+	t.Hints = t.Practice() // off in a group until its lobby turns them on
 	t.Seed = 0
 	t.Game = nil
 	t.Log = nil
@@ -69,14 +72,14 @@ func (t *Table) openLobby(kind string, creator Seat) {
 	t.Event = nil
 	t.StopAsked = 0
 	t.Reposts = nil
-	t.stopTimers()
+	t.StopTimers()
 }
 
 // gameList lists the games as commands: "/top chef — Меню шефа".
-func (b *Bot) gameList(l Loc, command string) string {
+func (b *Bot) gameList(l adapter.Loc, command string) string {
 	var names []string
 	for _, g := range b.games.games {
-		names = append(names, "<code>"+command+" "+g.ID()+"</code> — "+Title(l, g))
+		names = append(names, "<code>"+command+" "+g.ID()+"</code> — "+adapter.Title(l, g))
 	}
 	return strings.Join(names, "\n")
 }
@@ -89,8 +92,8 @@ func (b *Bot) hasStarted(ctx context.Context, user int64) bool {
 // onChooseGame sets the game of a lobby, opened without one or switched
 // from another (the reply to /newgame <game> while a lobby is open).
 // Robots keep their tier when the new game has robots, else leave.
-func (b *Bot) onChooseGame(t *Table, ch *change, p payload, who int64) error {
-	if t.Phase != PhaseLobby || p.Game != t.GameNo {
+func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int64) error {
+	if t.Phase != record.PhaseLobby || p.Game != t.GameNo {
 		return refuse("error.stale")
 	}
 	if who != t.Creator {
@@ -101,10 +104,10 @@ func (b *Bot) onChooseGame(t *Table, ch *change, p payload, who int64) error {
 		return refuse("error.bad_button")
 	}
 	old, _ := b.games.get(t.Kind)
-	seats := make([]Seat, 0, len(t.Seats))
+	seats := make([]record.Seat, 0, len(t.Seats))
 	for _, s := range t.Seats {
 		if !s.Human() {
-			if len(levels(g)) == 0 {
+			if len(adapter.Levels(g)) == 0 {
 				continue
 			}
 			s.AI = sameTier(old, g, s.AI)
@@ -116,21 +119,21 @@ func (b *Bot) onChooseGame(t *Table, ch *change, p payload, who int64) error {
 	}
 	l := b.loc(t.Lang)
 	if t.Kind == g.ID() {
-		return refuse("lobby.game_set", "Game", Title(l, g))
+		return refuse("lobby.game_set", "Game", adapter.Title(l, g))
 	}
 	t.Kind = g.ID()
 	t.Seats = seats
 	t.Options = nil
 	t.AILevel = ""
-	ch.answer = l.T("lobby.game_set", "Game", Title(l, g))
+	ch.answer = l.T("lobby.game_set", "Game", adapter.Title(l, g))
 	return nil
 }
 
 // onLobby handles the lobby's buttons. who is the presser; admin says
 // whether they administer the group (asked only for «cancel»). It runs
 // inside update's retried closure, so it only reads the store.
-func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who *models.User, admin bool) error {
-	if t.Phase != PhaseLobby || p.Game != t.GameNo {
+func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User, admin bool) error {
+	if t.Phase != record.PhaseLobby || p.Game != t.GameNo {
 		return refuse("error.stale")
 	}
 	l := b.loc(t.Lang)
@@ -153,7 +156,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			ch.answer = l.T("lobby.open_chat")
 			return errOpenChat
 		}
-		t.Seats = append(t.Seats, Seat{UserID: who.ID, Name: userName(who)})
+		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
 		ch.answer = l.T("lobby.joined")
 	case lobbyLeave:
 		if seat < 0 {
@@ -170,7 +173,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			}
 			if t.Creator == 0 {
 				b.closeTable(t)
-				t.Event = &Event{Key: "event.cancelled"}
+				t.Event = &record.Event{Key: "event.cancelled"}
 			}
 		}
 		ch.answer = l.T("lobby.left")
@@ -181,13 +184,13 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if !hasKind {
 			return refuse("lobby.choose_game")
 		}
-		if len(levels(kind)) == 0 {
+		if len(adapter.Levels(kind)) == 0 {
 			return refuse("lobby.no_robots")
 		}
 		if _, max := kind.SeatRange(); len(t.Seats) >= max {
 			return refuse("lobby.full")
 		}
-		t.Seats = append(t.Seats, Seat{Name: b.aiName(l, t), AI: aiLevel(kind, t.AILevel)})
+		t.Seats = append(t.Seats, record.Seat{Name: b.aiName(l, t), AI: aiLevel(kind, t.AILevel)})
 	case lobbyKick:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -206,11 +209,11 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if !hasKind {
 			return refuse("lobby.choose_game")
 		}
-		if len(levels(kind)) == 0 {
+		if len(adapter.Levels(kind)) == 0 {
 			return refuse("lobby.no_robots")
 		}
 		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
-		if t.practice() {
+		if t.Practice() {
 			relevelPractice(t, kind)
 		}
 	case lobbyHints:
@@ -228,7 +231,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if !hasKind {
 			return refuse("lobby.choose_game")
 		}
-		opts := options(kind)
+		opts := adapter.Options(kind)
 		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(opts) {
 			return refuse("error.bad_button")
 		}
@@ -236,7 +239,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 		if t.Options == nil {
 			t.Options = map[string]int{}
 		}
-		t.Options[o.Key] = (OptionValue(t.View(), kind, o.Key) + 1) % o.Values
+		t.Options[o.Key] = (adapter.OptionValue(adapter.View(t), kind, o.Key) + 1) % o.Values
 	case lobbyTurn:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -251,7 +254,7 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 			return refuse("lobby.creator_only")
 		}
 		b.closeTable(t)
-		t.Event = &Event{Key: "event.cancelled"}
+		t.Event = &record.Event{Key: "event.cancelled"}
 	case lobbyStart:
 		if !creator {
 			return refuse("lobby.creator_only")
@@ -264,8 +267,8 @@ func (b *Bot) onLobby(ctx context.Context, t *Table, ch *change, p payload, who 
 }
 
 // aiLevel is the lobby's robot level, the game's easiest by default.
-func aiLevel(g Game, level string) string {
-	ls := levels(g)
+func aiLevel(g adapter.Game, level string) string {
+	ls := adapter.Levels(g)
 	if slices.Contains(ls, level) || len(ls) == 0 {
 		return level
 	}
@@ -275,18 +278,18 @@ func aiLevel(g Game, level string) string {
 // sameTier is the level of game to that stands where level stands among
 // game from's levels (games name their tiers differently); the easiest
 // when from is unknown.
-func sameTier(from, to Game, level string) string {
-	ls := levels(to)
+func sameTier(from, to adapter.Game, level string) string {
+	ls := adapter.Levels(to)
 	i := 0
 	if from != nil {
-		i = max(0, slices.Index(levels(from), level))
+		i = max(0, slices.Index(adapter.Levels(from), level))
 	}
 	return ls[min(i, len(ls)-1)]
 }
 
 // nextLevel cycles through the game's robot levels.
-func nextLevel(g Game, level string) string {
-	ls := levels(g)
+func nextLevel(g adapter.Game, level string) string {
+	ls := adapter.Levels(g)
 	i := slices.Index(ls, level)
 	return ls[(i+1)%len(ls)]
 }
@@ -295,7 +298,7 @@ func nextLevel(g Game, level string) string {
 var errOpenChat = &refusal{key: "lobby.open_chat"}
 
 // aiName gives an AI seat a name not yet used at the table.
-func (b *Bot) aiName(l Loc, t *Table) string {
+func (b *Bot) aiName(l adapter.Loc, t *record.Table) string {
 	for i := 1; ; i++ {
 		name := l.T("ai.name", "N", i)
 		taken := false
@@ -312,8 +315,8 @@ func (b *Bot) aiName(l Loc, t *Table) string {
 
 // joinFromLink seats a user who opened the private chat through a lobby's
 // deep link; it also marks them reachable at a table they already play at.
-func (b *Bot) joinFromLink(t *Table, u *models.User) error {
-	if t.Phase == PhaseIdle {
+func (b *Bot) joinFromLink(t *record.Table, u *models.User) error {
+	if t.Phase == record.PhaseIdle {
 		// Cancelled, stopped or over: its seats are no table to wait at.
 		return refuse("start.no_lobby")
 	}
@@ -324,7 +327,7 @@ func (b *Bot) joinFromLink(t *Table, u *models.User) error {
 		t.Seats[seat].Unreachable = false
 		return nil
 	}
-	if t.Phase != PhaseLobby {
+	if t.Phase != record.PhaseLobby {
 		return refuse("start.no_lobby")
 	}
 	if g, ok := b.games.get(t.Kind); ok {
@@ -332,14 +335,14 @@ func (b *Bot) joinFromLink(t *Table, u *models.User) error {
 			return refuse("lobby.full")
 		}
 	}
-	t.Seats = append(t.Seats, Seat{UserID: u.ID, Name: userName(u)})
+	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: userName(u)})
 	return nil
 }
 
 // startGame deals the game; the creator seat plays first.
 // Like every closure of update it only reads the store: whether a player
 // opened the private chat.
-func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
+func (b *Bot) startGame(ctx context.Context, t *record.Table, ch *change) error {
 	g, ok := b.games.get(t.Kind)
 	if !ok {
 		return refuse("lobby.choose_game")
@@ -351,13 +354,13 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
 			if !b.hasStarted(ctx, s.UserID) {
-				return refuse("lobby.unreachable", "Name", Esc(s.Name))
+				return refuse("lobby.unreachable", "Name", adapter.Esc(s.Name))
 			}
 			t.Seats[i].Unreachable = false
 		}
 	}
 	t.Seed = newSeed()
-	st, err := g.Start(t.View())
+	st, err := g.Start(adapter.View(t))
 	if err != nil {
 		return err
 	}
@@ -368,10 +371,10 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 	t.Game = data
 	t.Log = nil
 	t.Memory = nil
-	if m, ok := g.(MemoryGame); ok {
+	if m, ok := g.(adapter.MemoryGame); ok {
 		t.Memory = m.Observe(nil, st)
 	}
-	t.Phase = PhasePlaying
+	t.Phase = record.PhasePlaying
 	t.Started = b.now()
 	t.Event = nil
 	for i := range t.Seats {
@@ -381,7 +384,7 @@ func (b *Bot) startGame(ctx context.Context, t *Table, ch *change) error {
 		t.Seats[i].Due = time.Time{}
 		t.Seats[i].Tips, t.Seats[i].Tip = nil, ""
 		t.Seats[i].Learning = t.Seats[i].Human() && b.learning(ctx, g, t.Seats[i].UserID)
-		if t.Seats[i].Human() && !t.practice() {
+		if t.Seats[i].Human() && !t.Practice() {
 			// An index for /start in private, written after the commit; the
 			// table stays the truth.
 			ch.seated = append(ch.seated, t.Seats[i].UserID)
@@ -401,29 +404,29 @@ func newSeed() uint64 {
 }
 
 // askStop asks for a confirmation before a game is stopped.
-func (b *Bot) askStop(t *Table, ch *change, user int64, admin bool) error {
+func (b *Bot) askStop(t *record.Table, ch *change, user int64, admin bool) error {
 	l := b.loc(t.Lang)
-	if t.Phase == PhaseIdle {
-		ch.post(t, Message{Text: l.T("stop.nothing")})
+	if t.Phase == record.PhaseIdle {
+		ch.post(t, adapter.Message{Text: l.T("stop.nothing")})
 		return nil
 	}
 	if user != t.Creator && !admin {
-		ch.post(t, Message{Text: l.T("stop.not_allowed")})
+		ch.post(t, adapter.Message{Text: l.T("stop.not_allowed")})
 		return nil
 	}
 	t.StopAsked = user
-	ch.post(t, Message{Text: l.T("stop.confirm"), Keyboard: [][]Button{{
-		{Text: l.T("stop.yes"), Data: payload{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{1}}.String()},
-		{Text: l.T("stop.no"), Data: payload{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{0}}.String()},
+	ch.post(t, adapter.Message{Text: l.T("stop.confirm"), Keyboard: [][]adapter.Button{{
+		{Text: l.T("stop.yes"), Data: callback.Data{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{1}}.String()},
+		{Text: l.T("stop.no"), Data: callback.Data{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{0}}.String()},
 	}}})
 	return nil
 }
 
 // onStop handles the confirmation buttons of /stop.
-func (b *Bot) onStop(t *Table, ch *change, p payload, user *models.User) error {
+func (b *Bot) onStop(t *record.Table, ch *change, p callback.Data, user *models.User) error {
 	who := user.ID
 	switch {
-	case t.Phase == PhaseIdle || p.Game != t.GameNo:
+	case t.Phase == record.PhaseIdle || p.Game != t.GameNo:
 		return refuse("error.stale_game")
 	case t.StopAsked == 0:
 		return refuse("stop.answered")
@@ -438,9 +441,9 @@ func (b *Bot) onStop(t *Table, ch *change, p payload, user *models.User) error {
 		return nil
 	}
 	b.closeTable(t)
-	t.Event = &Event{Key: "event.stopped", Name: userName(user)}
+	t.Event = &record.Event{Key: "event.stopped", Name: userName(user)}
 	if seat := t.SeatOf(who); seat >= 0 {
-		t.Event = &Event{Key: "event.stopped", Seat: seat}
+		t.Event = &record.Event{Key: "event.stopped", Seat: seat}
 	}
 	ch.answer = l.T("stop.done")
 	return nil
@@ -448,7 +451,7 @@ func (b *Bot) onStop(t *Table, ch *change, p payload, user *models.User) error {
 
 // seatSeed derives the seed of the bot's n-th automatic decision, so a game
 // replays identically from its seed and log.
-func seatSeed(t *Table) uint64 {
+func seatSeed(t *record.Table) uint64 {
 	x := t.Seed + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
 	x ^= x >> 31
 	x *= 0xBF58476D1CE4E5B9

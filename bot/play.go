@@ -9,6 +9,9 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -21,7 +24,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		b.answered(took)
 		b.metrics.observeAnswer(took)
 	}()
-	p, err := parsePayload(q.Data)
+	p, err := callback.Parse(q.Data)
 	if err != nil {
 		b.answer(ctx, q, b.loc(b.userLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
@@ -55,7 +58,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	// and the language.
 	admin := false
 	if (p.Op == 'l' && len(p.Args) > 0 && p.Args[0] == lobbyCancel) || p.Op == 'g' {
-		if chat, _, err := parseTableID(p.Table); err == nil {
+		if chat, _, err := record.ParseID(p.Table); err == nil {
 			admin = b.isAdmin(ctx, chat, q.From.ID)
 		}
 	}
@@ -63,9 +66,9 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.
 	var hand pressedHand
-	t, ch, err := b.updateSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *Table, ch *change) error {
+	t, ch, err := b.updateSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *record.Table, ch *change) error {
 		hand = pressedOn(q, t, p, ch.viewRecord)
-		if hand.replaced && t.Phase == PhasePlaying && p.Game == t.GameNo {
+		if hand.replaced && t.Phase == record.PhasePlaying && p.Game == t.GameNo {
 			return refuse("error.stale")
 		}
 		switch p.Op {
@@ -83,7 +86,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 			}
 			// The question turns into its answer with the same commit.
 			if msg := q.Message.Message; msg != nil {
-				ch.outbox = append(ch.outbox, outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Message: Message{Text: ch.answer}, Reply: true})
+				ch.outbox = append(ch.outbox, outMsg{ChatID: msg.Chat.ID, Edit: msg.ID, Message: adapter.Message{Text: ch.answer}, Reply: true})
 			}
 			return nil
 		case 'b':
@@ -135,7 +138,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 // pressedIn reports whether a press came from the chat of table id (its
 // topic aside): what a forged payload naming another group fails.
 func pressedIn(q *models.CallbackQuery, id string) bool {
-	chat, _, err := parseTableID(id)
+	chat, _, err := record.ParseID(id)
 	return err == nil && q.Message.Message != nil && q.Message.Message.Chat.ID == chat && chat < 0
 }
 
@@ -145,7 +148,7 @@ func pressedIn(q *models.CallbackQuery, id string) bool {
 // the message as it is now, keyboard included, so a forged press (a page
 // turn sent against the winner's message) is refused and changes nothing.
 // Other presses change the table, whose messages the bot keeps itself.
-func fromItsMessage(q *models.CallbackQuery, p payload) bool {
+func fromItsMessage(q *models.CallbackQuery, p callback.Data) bool {
 	if p.Op != 'r' && p.Op != 'f' && p.Op != 's' {
 		return true
 	}
@@ -160,7 +163,7 @@ func fromItsMessage(q *models.CallbackQuery, p payload) bool {
 	}
 	for _, row := range msg.ReplyMarkup.InlineKeyboard {
 		for _, bt := range row {
-			if o, err := parsePayload(bt.CallbackData); err == nil && o.Op == p.Op {
+			if o, err := callback.Parse(bt.CallbackData); err == nil && o.Op == p.Op {
 				return true
 			}
 		}
@@ -174,7 +177,7 @@ type pressedHand struct{ replaced, current bool }
 
 // handOf is the hand view whose message a seat's button was pressed on,
 // or "" for any other press.
-func handOf(q *models.CallbackQuery, p payload) string {
+func handOf(q *models.CallbackQuery, p callback.Data) string {
 	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b' && p.Op != 'h') {
 		return ""
 	}
@@ -185,7 +188,7 @@ func handOf(q *models.CallbackQuery, p payload) string {
 // record (read with the table). Message ids count per chat, so only a
 // message in the seat's own private chat can be its hand; no record knows
 // nothing.
-func pressedOn(q *models.CallbackQuery, t *Table, p payload, record string) pressedHand {
+func pressedOn(q *models.CallbackQuery, t *record.Table, p callback.Data, record string) pressedHand {
 	msg := q.Message.Message
 	if msg == nil || record == "" || len(p.Args) == 0 {
 		return pressedHand{}
@@ -198,8 +201,8 @@ func pressedOn(q *models.CallbackQuery, t *Table, p payload, record string) pres
 }
 
 // toAct reports whether a seat has to act in the table's game now.
-func (b *Bot) toAct(t *Table, seat int) bool {
-	if t == nil || t.Phase != PhasePlaying {
+func (b *Bot) toAct(t *record.Table, seat int) bool {
+	if t == nil || t.Phase != record.PhasePlaying {
 		return false
 	}
 	_, st, err := b.decode(t)
@@ -209,7 +212,7 @@ func (b *Bot) toAct(t *Table, seat int) bool {
 // settleStop takes the buttons off a /stop question that was already
 // settled (answered on another copy, or its game over) when it is pressed.
 // (An answer that counts edits the question in its own change.)
-func (b *Bot) settleStop(ctx context.Context, updateID int64, q *models.CallbackQuery, p payload, err error) error {
+func (b *Bot) settleStop(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data, err error) error {
 	msg := q.Message.Message
 	key, _ := RefusalKey(err)
 	if msg == nil || (key != "stop.answered" && key != "error.stale_game") {
@@ -233,8 +236,8 @@ func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, 
 // seatFor checks that a game button belongs to the current game and to the
 // presser, and (unless the game's buttons stay live) was drawn after the
 // seat's last action.
-func (b *Bot) seatFor(t *Table, p payload, who int64) (int, error) {
-	if t.Phase != PhasePlaying || p.Game != t.GameNo {
+func (b *Bot) seatFor(t *record.Table, p callback.Data, who int64) (int, error) {
+	if t.Phase != record.PhasePlaying || p.Game != t.GameNo {
 		return 0, refuse("error.stale_game")
 	}
 	seat := p.Args[0]
@@ -246,14 +249,14 @@ func (b *Bot) seatFor(t *Table, p payload, who int64) (int, error) {
 		return 0, refuse("error.not_yours")
 	}
 	if len(p.Args) > 1 && p.Args[1] != s.Nonce {
-		if g, ok := b.games.get(t.Kind); !ok || !liveButtons(g) {
+		if g, ok := b.games.get(t.Kind); !ok || !adapter.LiveButtons(g) {
 			return 0, refuse("error.stale")
 		}
 	}
 	return seat, nil
 }
 
-func (b *Bot) onAction(t *Table, ch *change, p payload, who int64) error {
+func (b *Bot) onAction(t *record.Table, ch *change, p callback.Data, who int64) error {
 	seat, err := b.seatFor(t, p, who)
 	if err != nil {
 		return err
@@ -274,7 +277,7 @@ func (b *Bot) onAction(t *Table, ch *change, p payload, who int64) error {
 }
 
 // onBack ends auto-play for a player who had let their turns run out.
-func (b *Bot) onBack(t *Table, ch *change, p payload, who int64) error {
+func (b *Bot) onBack(t *record.Table, ch *change, p callback.Data, who int64) error {
 	seat, err := b.seatFor(t, p, who)
 	if err != nil {
 		return err
@@ -295,7 +298,7 @@ func (b *Bot) onBack(t *Table, ch *change, p payload, who int64) error {
 }
 
 // onDraft records one press of a multi-press choice on a seat's keyboard.
-func (b *Bot) onDraft(t *Table, ch *change, p payload, who int64) error {
+func (b *Bot) onDraft(t *record.Table, ch *change, p callback.Data, who int64) error {
 	seat, err := b.seatFor(t, p, who)
 	if err != nil {
 		return err
@@ -304,7 +307,7 @@ func (b *Bot) onDraft(t *Table, ch *change, p payload, who int64) error {
 	if err != nil {
 		return err
 	}
-	d, ok := g.(DraftGame)
+	d, ok := g.(adapter.DraftGame)
 	if !ok {
 		return refuse("error.bad_button")
 	}
@@ -320,13 +323,13 @@ func (b *Bot) onDraft(t *Table, ch *change, p payload, who int64) error {
 }
 
 // onInfo shows a seat's private information in an alert.
-func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) error {
+func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p callback.Data) error {
 	t, _, err := b.load(ctx, p.Table)
 	if err != nil {
 		return err
 	}
 	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, payload{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, q.From.ID)
+	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, q.From.ID)
 	var r *refusal
 	if errors.As(err, &r) {
 		b.answer(ctx, q, r.text(l), false, "")
@@ -336,7 +339,7 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) er
 	if err != nil {
 		return err
 	}
-	info, ok := g.(InfoGame)
+	info, ok := g.(adapter.InfoGame)
 	if !ok {
 		b.answer(ctx, q, l.T("error.bad_button"), false, "")
 		return nil
@@ -345,7 +348,7 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p payload) er
 	return nil
 }
 
-func (b *Bot) decode(t *Table) (Game, game.State, error) {
+func (b *Bot) decode(t *record.Table) (adapter.Game, game.State, error) {
 	g, ok := b.games.get(t.Kind)
 	if !ok {
 		return nil, nil, errUnknownGame(t)
@@ -359,7 +362,7 @@ func (b *Bot) decode(t *Table) (Game, game.State, error) {
 // timers. A rule violation becomes a refusal with the engine's reason.
 // A system move a person's move leaves due at once follows in the same
 // change.
-func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
+func (b *Bot) apply(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
 	before, err := g.Decode(t.Game)
 	if err != nil {
 		return err
@@ -375,10 +378,10 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		return err
 	}
 	t.Game = data
-	if m, ok := g.(MemoryGame); ok {
+	if m, ok := g.(adapter.MemoryGame); ok {
 		t.Memory = m.Observe(t.Memory, st)
 	}
-	t.Log = append(t.Log, Move{Seat: seat, Action: a, Auto: auto})
+	t.Log = append(t.Log, record.Move{Seat: seat, Action: a, Auto: auto})
 	l := b.loc(t.Lang)
 	if s := t.Seat(seat); s != nil {
 		s.Nonce++
@@ -391,7 +394,7 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		}
 		s.Due = time.Time{} // acting again later means a fresh timer
 		if s.Human() {
-			s.Moved = &SeatMove{Nonce: s.Nonce, Name: moveName(l, b.view(t), g, before, seat, a), Auto: auto}
+			s.Moved = &record.SeatMove{Nonce: s.Nonce, Name: moveName(l, b.view(t), g, before, seat, a), Auto: auto}
 		}
 	}
 	msgs := g.Announce(l, b.view(t), before, st)
@@ -415,8 +418,8 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 		b.teach(t, g, before, st)
 	}
 	if st.Over() {
-		t.Phase = PhaseIdle
-		t.stopTimers()
+		t.Phase = record.PhaseIdle
+		t.StopTimers()
 		if t.Event != nil && t.Event.Key == "event.timeout" {
 			t.Event = nil // the finished table shows the result, not a timeout long past
 		}
@@ -437,14 +440,14 @@ func (b *Bot) apply(t *Table, ch *change, g Game, st game.State, seat game.Seat,
 
 // ruleRefusal explains an illegal action in the player's terms: the game's
 // own text for the code, with details when the game can give them.
-func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
+func (b *Bot) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
 	l := b.loc(t.Lang)
-	if ex, ok := g.(ExplainGame); ok && seat >= 0 {
+	if ex, ok := g.(adapter.ExplainGame); ok && seat >= 0 {
 		if text, ok := ex.Explain(l, b.view(t), st, int(seat), a, code); ok {
 			return &refusal{rendered: text}
 		}
 	}
-	return refuse(ErrorKey(l, g, code))
+	return refuse(adapter.ErrorKey(l, g, code))
 }
 
 // PressDraft applies one press of a DraftButton (its callback data) by
@@ -453,8 +456,8 @@ func (b *Bot) ruleRefusal(t *Table, g Game, st game.State, seat game.Seat, a gam
 // staleness check and DraftGame.Draft. A refused press returns an error
 // that RefusalKey reads and leaves the table as it was. It lets a game's
 // tests, and other front ends, drive its drafts.
-func (b *Bot) PressDraft(t *Table, data string, user int64) error {
-	p, err := parsePayload(data)
+func (b *Bot) PressDraft(t *record.Table, data string, user int64) error {
+	p, err := callback.Parse(data)
 	if err != nil || p.Op != 'm' || p.Table != t.ID {
 		return refuse("error.bad_button")
 	}

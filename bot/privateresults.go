@@ -5,6 +5,10 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 // Private results: when a game's result is recorded, each person who
@@ -23,10 +27,10 @@ func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEn
 	if !e.valid() || e.GameNo == 0 {
 		return nil // malformed, or queued before private results existed
 	}
-	if chat, _, err := parseTableID(table); err == nil && practiceChat(chat) {
+	if chat, _, err := record.ParseID(table); err == nil && practiceChat(chat) {
 		return nil // a practice table's chat is the person's: it saw the result
 	}
-	_, _, err := b.update(ctx, table, 0, func(t *Table, ch *change) error {
+	_, _, err := b.update(ctx, table, 0, func(t *record.Table, ch *change) error {
 		if t.ResultsSent == e.ID {
 			return errNoChange
 		}
@@ -67,7 +71,7 @@ func personOf(player string) (int64, bool) {
 // privateResult is seat i's own result of e: the game and the group, the
 // place (shared places as «2–3»), the score, and the rating change (rc nil:
 // not known) or why the game was not rated.
-func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) Message {
+func (b *Bot) privateResult(t *record.Table, e *resultEntry, i int, rc *ratingChange) adapter.Message {
 	l := b.loc(t.Lang)
 	s := e.Seats[i]
 	shared := 0
@@ -78,8 +82,8 @@ func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) M
 	}
 	players := max(e.Players, len(e.Seats))
 	lines := []string{
-		l.T("private.title", "Game", b.gameTitle(l, e.Game), "Title", Esc(t.Title)),
-		l.T("private.place", "Place", placeRange(s.Place, shared), "Players", players, "Score", b.scoreText(l, e.Game, s.Score)),
+		l.T("private.title", "Game", b.gameTitle(l, e.Game), "Title", adapter.Esc(t.Title)),
+		l.T("private.place", "Place", adapter.PlaceRange(s.Place, shared), "Players", players, "Score", b.scoreText(l, e.Game, s.Score)),
 	}
 	switch {
 	case s.Hinted:
@@ -89,13 +93,13 @@ func (b *Bot) privateResult(t *Table, e *resultEntry, i int, rc *ratingChange) M
 	case rc != nil:
 		lines = append(lines, l.T("private.rating", "Rating", decimal(l, rc.After), "Change", signed(l, rc.After-rc.Before)))
 	}
-	again := Button{Text: l.T("again.button"), Data: payload{Op: 'n', Table: t.ID, Game: e.GameNo, Word: e.Game}.String()}
-	return Message{Text: strings.Join(lines, "\n"), Keyboard: [][]Button{{again}}}
+	again := adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, Game: e.GameNo, Word: e.Game}.String()}
+	return adapter.Message{Text: strings.Join(lines, "\n"), Keyboard: [][]adapter.Button{{again}}}
 }
 
 // signed shows a rating change with its sign as the ratings are shown
 // (one decimal): «+1,8», «−0,4», «±0,0».
-func signed(l Loc, x float64) string {
+func signed(l adapter.Loc, x float64) string {
 	d := decimal(l, x)
 	switch {
 	case d == decimal(l, 0):

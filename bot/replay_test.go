@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/record"
+
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 )
@@ -26,7 +28,7 @@ func TestReplayGivesTheStoredState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := bot.DecodeTable(rec.Data)
+	tab, err := record.Decode(rec.Data)
 	if err != nil {
 		t.Fatal(err)
 	}

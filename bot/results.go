@@ -11,7 +11,10 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/rating"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
 )
@@ -72,7 +75,7 @@ type resultSeat struct {
 
 // resultID names a game for exactly-once recording: the same on every
 // retry of the commit that ended it, and different for every game.
-func resultID(t *Table) string {
+func resultID(t *record.Table) string {
 	return t.ID + ":" + strconv.Itoa(t.GameNo) + ":" + strconv.FormatUint(t.Seed, 16)
 }
 
@@ -91,21 +94,21 @@ func robotLevel(player string) (string, bool) {
 // into the outbox ahead of the final announcements (so a /stats answered
 // after them counts the game), and the last announcement gets the «play
 // again» button. It runs inside update's closure: no I/O.
-func (b *Bot) finish(t *Table, ch *change, g Game, st game.State, msgs []Message) []Message {
+func (b *Bot) finish(t *record.Table, ch *change, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
 	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.resultOf(t, g, st, b.now())})
 	l := b.loc(t.Lang)
 	msgs = slices.Clone(msgs)
 	if len(msgs) == 0 {
-		msgs = []Message{{Text: l.T("again.over")}}
+		msgs = []adapter.Message{{Text: l.T("again.over")}}
 	}
 	last := &msgs[len(msgs)-1]
-	last.Keyboard = append(slices.Clone(last.Keyboard), []Button{againButton(l, t)})
+	last.Keyboard = append(slices.Clone(last.Keyboard), []adapter.Button{againButton(l, t)})
 	return msgs
 }
 
 // againButton opens the next game with the same players (onAgain).
-func againButton(l Loc, t *Table) Button {
-	return Button{Text: l.T("again.button"), Data: payload{Op: 'n', Table: t.ID, Game: t.GameNo, Word: t.Kind}.String()}
+func againButton(l adapter.Loc, t *record.Table) adapter.Button {
+	return adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, Game: t.GameNo, Word: t.Kind}.String()}
 }
 
 // resultOf describes a finished game: seats in seat order with their place
@@ -118,7 +121,7 @@ func againButton(l Loc, t *Table) Button {
 // them, last, with score 0. A robot is recorded under its name at the
 // table («Робот 1»). A person the bot played for in most of their moves is
 // marked unrated.
-func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *resultEntry {
+func (b *Bot) resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *resultEntry {
 	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
 	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
@@ -130,8 +133,8 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 			}
 		}
 	}
-	list := finalList(t, st.Result(), st.Over())
-	slices.SortFunc(list, func(a, b finalSeat) int { return a.Seat - b.Seat }) // the record is in seat order
+	list := adapter.FinalList(adapter.View(t), st.Result(), st.Over())
+	slices.SortFunc(list, func(a, b adapter.FinalSeat) int { return a.Seat - b.Seat }) // the record is in seat order
 	at := map[string]int{}
 	for _, f := range list {
 		seat := resultSeat{Player: humanPlayer(f.User), Name: f.Name, Place: f.Place, Score: f.Score, Left: f.Left}
@@ -157,10 +160,10 @@ func (b *Bot) resultOf(t *Table, g Game, st game.State, ended time.Time) *result
 
 // optionsText is the table's option values as text ("removed=2"), in the
 // game's option order; "" for a game without options.
-func optionsText(t *Table, g Game) string {
+func optionsText(t *record.Table, g adapter.Game) string {
 	var parts []string
-	for _, o := range options(g) {
-		parts = append(parts, o.Key+"="+strconv.Itoa(OptionValue(t.View(), g, o.Key)))
+	for _, o := range adapter.Options(g) {
+		parts = append(parts, o.Key+"="+strconv.Itoa(adapter.OptionValue(adapter.View(t), g, o.Key)))
 	}
 	return strings.Join(parts, ",")
 }
@@ -251,7 +254,7 @@ func rate(places []int, rated []bool, seen func([]ratingChange)) store.RateFunc 
 // reaches it: a result is recorded and the players' private results are
 // queued (skip: nothing to send), a results command's answer is rendered
 // into the message. An error means "retry later": the entry stays queued.
-func (b *Bot) resolveOut(ctx context.Context, t *Table, m *outMsg) (skip bool, err error) {
+func (b *Bot) resolveOut(ctx context.Context, t *record.Table, m *outMsg) (skip bool, err error) {
 	switch {
 	case m.Result != nil:
 		changes, err := b.record(ctx, m.Result)
@@ -325,13 +328,13 @@ func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat in
 // The button belongs to game p.Game of kind p.Word: it opens a lobby only
 // while the table is idle after that very game (finished, not stopped) or
 // after the lobby that followed it was cancelled. Anything else is stale.
-func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who *models.User) error {
-	cancelledNext := t.Phase == PhaseIdle && t.GameNo == p.Game+1 && t.Kind == p.Word && t.Game == nil
+func (b *Bot) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
+	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.Game+1 && t.Kind == p.Word && t.Game == nil
 	switch {
-	case t.Phase == PhaseLobby && t.GameNo > p.Game && t.Kind == p.Word:
-		return b.onLobby(ctx, t, ch, payload{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}, who, false)
+	case t.Phase == record.PhaseLobby && t.GameNo > p.Game && t.Kind == p.Word:
+		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}, who, false)
 	case cancelledNext:
-	case t.Phase != PhaseIdle || t.GameNo != p.Game || t.Kind != p.Word || t.Game == nil:
+	case t.Phase != record.PhaseIdle || t.GameNo != p.Game || t.Kind != p.Word || t.Game == nil:
 		return refuse("error.stale")
 	}
 	g, ok := b.games.get(p.Word)
@@ -345,17 +348,17 @@ func (b *Bot) onAgain(ctx context.Context, t *Table, ch *change, p payload, who 
 	}
 	old, creator := t.Seats, t.Creator
 	opts, level := maps.Clone(t.Options), t.AILevel
-	t.openLobby(g.ID(), Seat{})
-	t.Seats = make([]Seat, 0, len(old))
+	openLobby(t, g.ID(), record.Seat{})
+	t.Seats = make([]record.Seat, 0, len(old))
 	for _, s := range old {
-		t.Seats = append(t.Seats, Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
+		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
 	}
 	t.Options, t.AILevel = opts, level
 	if t.SeatOf(who.ID) < 0 {
 		// Someone who watched the game may sit down at once, when there is
 		// room and the bot can write to them.
 		if _, hi := g.SeatRange(); len(t.Seats) < hi && b.hasStarted(ctx, who.ID) {
-			t.Seats = append(t.Seats, Seat{UserID: who.ID, Name: userName(who)})
+			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
 		}
 	}
 	// The presser asked for the table, so they run it (and may start it);

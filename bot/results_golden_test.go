@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -27,14 +28,14 @@ func TestGoldenResultsFinal(t *testing.T) {
 		l := b.loc(lang)
 		for i, g := range testGames() {
 			robots, level := 0, ""
-			if ls := levels(g); len(ls) > 0 {
+			if ls := adapter.Levels(g); len(ls) > 0 {
 				robots, level = 1, ls[0]
 			}
 			tab, st := fixtures.Table(t, g, 3, robots, level, uint64(31+i), nil)
 			before := fixtures.PlayRandom(t, g, tab, st, 100000, uint64(5+i))
 			tab.Lang = lang
 			ch := &change{}
-			msgs := b.finish(tab, ch, g, st, g.Announce(l, tab.View(), before, st))
+			msgs := b.finish(tab, ch, g, st, g.Announce(l, adapter.View(tab), before, st))
 			for k, m := range msgs {
 				fmt.Fprintf(&sb, "════ %s: %s, announcement %d\n%s\n", lang, g.ID(), k+1, fixtures.Show(m))
 			}

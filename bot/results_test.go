@@ -15,6 +15,9 @@ import (
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
@@ -92,22 +95,22 @@ func resultsBot(t *testing.T, st Store) (*Bot, *postBox) {
 
 // nearEnd stores a table of game g (people and robots) one move before
 // the end, and returns that move.
-func nearEnd(t *testing.T, b *Bot, g Game, id string, people, robots int, seed uint64) (game.Seat, game.Action) {
+func nearEnd(t *testing.T, b *Bot, g adapter.Game, id string, people, robots int, seed uint64) (game.Seat, game.Action) {
 	t.Helper()
-	chat, _, err := parseTableID(id)
+	chat, _, err := record.ParseID(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := &Table{ID: id, ChatID: chat, Title: "Друзья", Lang: "ru", Phase: PhasePlaying, GameNo: 4, Kind: g.ID(),
+	tab := &record.Table{ID: id, ChatID: chat, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying, GameNo: 4, Kind: g.ID(),
 		Creator: 1, Seed: seed, Started: fixtures.Clock}
 	for i := 0; i < people+robots; i++ {
-		s := Seat{UserID: int64(i + 1), Name: fixtures.Names[i]}
+		s := record.Seat{UserID: int64(i + 1), Name: fixtures.Names[i]}
 		if i >= people {
-			s = Seat{Name: "Робот " + strconv.Itoa(i-people+1), AI: levels(g)[0]}
+			s = record.Seat{Name: "Робот " + strconv.Itoa(i-people+1), AI: adapter.Levels(g)[0]}
 		}
 		tab.Seats = append(tab.Seats, s)
 	}
-	st, err := g.Start(tab.View())
+	st, err := g.Start(adapter.View(tab))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +138,7 @@ func nearEnd(t *testing.T, b *Bot, g Game, id string, people, robots int, seed u
 			if tab.Game, err = st.MarshalBinary(); err != nil {
 				t.Fatal(err)
 			}
-			data, err := tab.encode()
+			data, err := tab.Encode()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,9 +153,9 @@ func nearEnd(t *testing.T, b *Bot, g Game, id string, people, robots int, seed u
 
 // play applies one move to the stored table through apply, as a press or
 // a timer does.
-func play(t *testing.T, b *Bot, id string, seat game.Seat, a game.Action) *Table {
+func play(t *testing.T, b *Bot, id string, seat game.Seat, a game.Action) *record.Table {
 	t.Helper()
-	tab, _, err := b.update(context.Background(), id, 0, func(t *Table, ch *change) error {
+	tab, _, err := b.update(context.Background(), id, 0, func(t *record.Table, ch *change) error {
 		g, st, err := b.decode(t)
 		if err != nil {
 			return err
@@ -188,7 +191,7 @@ func drain(t *testing.T, b *Bot, id string) {
 
 // checkRecordedOnce checks every person of a finished table has exactly
 // one game in the group and the history holds it once.
-func checkRecordedOnce(t *testing.T, rs resultStore, tab *Table) {
+func checkRecordedOnce(t *testing.T, rs resultStore, tab *record.Table) {
 	t.Helper()
 	ctx := context.Background()
 	for _, s := range tab.Seats {
@@ -219,7 +222,7 @@ func TestResultRecordedOnceWhenTheAckIsLost(t *testing.T) {
 			id := "-100777"
 			seat, a := nearEnd(t, b, g, id, 3, 1, 5)
 			tab := play(t, b, id, seat, a)
-			if tab.Phase != PhaseIdle {
+			if tab.Phase != record.PhaseIdle {
 				t.Fatalf("phase %s after the last move", tab.Phase)
 			}
 			drain(t, b, id)
@@ -228,7 +231,7 @@ func TestResultRecordedOnceWhenTheAckIsLost(t *testing.T) {
 			}
 			checkRecordedOnce(t, st, tab)
 			// The final announcement carries «play again», for this game.
-			want := payload{Op: 'n', Table: id, Game: tab.GameNo, Word: g.ID()}.String()
+			want := callback.Data{Op: 'n', Table: id, Game: tab.GameNo, Word: g.ID()}.String()
 			found := false
 			private := map[string]int{} // chat → private results with the button
 			for _, m := range pb.messages() {
@@ -293,13 +296,13 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 	id := "-100779"
 	nearEnd(t, b, testGame(t, "trickchef"), id, 3, 0, 7)
 	ctx := context.Background()
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error { return b.askStop(t, ch, 1, false) }); err != nil {
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error { return b.askStop(t, ch, 1, false) }); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		return b.onStop(t, ch, payload{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
+	tab, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		return b.onStop(t, ch, callback.Data{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
 	})
-	if err != nil || tab.Phase != PhaseIdle {
+	if err != nil || tab.Phase != record.PhaseIdle {
 		t.Fatalf("stop: %v (phase %v)", err, tab)
 	}
 	drain(t, b, id)
@@ -310,8 +313,8 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 		t.Errorf("history after /stop: %+v, %v", hist, err)
 	}
 	// «Play again» under an older game is stale now: nothing finished.
-	_, _, err = b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		return b.onAgain(ctx, t, ch, payload{Op: 'n', Table: id, Game: t.GameNo, Word: t.Kind}, &models.User{ID: 1, FirstName: "Оля"})
+	_, _, err = b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		return b.onAgain(ctx, t, ch, callback.Data{Op: 'n', Table: id, Game: t.GameNo, Word: t.Kind}, &models.User{ID: 1, FirstName: "Оля"})
 	})
 	if r := (*refusal)(nil); !errors.As(err, &r) || r.key != "error.stale" {
 		t.Errorf("play again after /stop: %v, want error.stale", err)
@@ -333,7 +336,7 @@ func TestResultOfATable(t *testing.T) {
 	if r.Options != optionsText(tab, g) || r.Options == "" {
 		t.Errorf("options %q", r.Options)
 	}
-	all := standings(st.Result())
+	all := adapter.Standings(st.Result())
 	placeOf := map[game.Seat]int{}
 	for _, s := range all {
 		placeOf[s.Seat] = s.Place
@@ -377,23 +380,23 @@ func TestPlayAgain(t *testing.T) {
 	ctx := context.Background()
 	id := "-100780"
 	seat, a := nearEnd(t, b, testGame(t, "trickchef"), id, 2, 1, 8)
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
 		t.Options, t.AILevel = map[string]int{"removed": 1}, "shef"
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	done := play(t, b, id, seat, a)
-	press := func(who int64) (*Table, *change, error) {
-		return b.update(ctx, id, 0, func(t *Table, ch *change) error {
-			return b.onAgain(ctx, t, ch, payload{Op: 'n', Table: id, Game: done.GameNo, Word: done.Kind}, &models.User{ID: who, FirstName: "U" + strconv.FormatInt(who, 10)})
+	press := func(who int64) (*record.Table, *change, error) {
+		return b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+			return b.onAgain(ctx, t, ch, callback.Data{Op: 'n', Table: id, Game: done.GameNo, Word: done.Kind}, &models.User{ID: who, FirstName: "U" + strconv.FormatInt(who, 10)})
 		})
 	}
 	lobby, _, err := press(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lobby.Phase != PhaseLobby || lobby.GameNo != done.GameNo+1 || lobby.Kind != done.Kind || lobby.Creator != 2 ||
+	if lobby.Phase != record.PhaseLobby || lobby.GameNo != done.GameNo+1 || lobby.Kind != done.Kind || lobby.Creator != 2 ||
 		lobby.Options["removed"] != 1 || lobby.AILevel != "shef" || len(lobby.Seats) != len(done.Seats) {
 		t.Fatalf("lobby %+v after a game %+v", lobby, done)
 	}
@@ -415,20 +418,20 @@ func TestPlayAgain(t *testing.T) {
 		t.Fatalf("newcomer's press: %v, table %+v", err, joined)
 	}
 	// The lobby cancelled, the button opens it again, run by its presser.
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
-		return b.onLobby(ctx, t, ch, payload{Op: 'l', Table: id, Game: t.GameNo, Args: []int{lobbyCancel}}, &models.User{ID: 2}, false)
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: id, Game: t.GameNo, Args: []int{lobbyCancel}}, &models.User{ID: 2}, false)
 	}); err != nil {
 		t.Fatal(err)
 	}
 	again, _, err := press(9)
-	if err != nil || again.Phase != PhaseLobby || again.GameNo != done.GameNo+2 || again.Creator != 9 || len(again.Seats) != len(joined.Seats) {
+	if err != nil || again.Phase != record.PhaseLobby || again.GameNo != done.GameNo+2 || again.Creator != 9 || len(again.Seats) != len(joined.Seats) {
 		t.Fatalf("a press after the lobby was cancelled: %v, table %+v", err, again)
 	}
 	if _, _, err := press(1); !isRefusal(err, "lobby.already_seated") {
 		t.Errorf("a seated player's press on the reopened lobby: %v", err)
 	}
 	// Once the next game runs, the button is stale.
-	if _, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error { return b.startGame(ctx, t, ch) }); err != nil {
+	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error { return b.startGame(ctx, t, ch) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := press(3); !isRefusal(err, "error.stale") {
@@ -450,7 +453,7 @@ func TestMigrationTakesTheResults(t *testing.T) {
 	b, _ := resultsBot(t, st)
 	ctx := context.Background()
 	const oldChat, newChat = -781, -1000000000781
-	id := tableID(oldChat, 0)
+	id := record.ID(oldChat, 0)
 	seat, a := nearEnd(t, b, testGame(t, "sausages"), id, 3, 0, 10)
 	tab := play(t, b, id, seat, a)
 	if err := b.migrate(ctx, oldChat, newChat); err != nil {
@@ -472,21 +475,21 @@ func TestMigrationTakesTheResults(t *testing.T) {
 // longest table id, game number and game id, and parse back.
 func TestResultPayloads(t *testing.T) {
 	const table = "-1001234567890_2147483647"
-	for _, p := range []payload{
+	for _, p := range []callback.Data{
 		{Op: 'n', Table: table, Game: 99999, Word: "chekharda"},
 		{Op: 'f', Table: "9223372036854775807", Game: 99999999999, Args: []int{1}},
 	} {
 		s := p.String()
-		if len(s) > MaxCallbackBytes {
+		if len(s) > callback.MaxBytes {
 			t.Errorf("%q is %d bytes", s, len(s))
 		}
-		got, err := parsePayload(s)
+		got, err := callback.Parse(s)
 		if err != nil || got.String() != s {
 			t.Errorf("parsePayload(%q) = %+v, %v", s, got, err)
 		}
 	}
 	for _, bad := range []string{"n:-100:1", "n:-100:1:trickchef:1", "f:5:1", "f:5:1:1:1", "f:5:1:trickchef"} {
-		if _, err := parsePayload(bad); err == nil {
+		if _, err := callback.Parse(bad); err == nil {
 			t.Errorf("parsePayload(%q) accepted it", bad)
 		}
 	}
@@ -496,7 +499,7 @@ func TestResultPayloads(t *testing.T) {
 // sum over groups keeps the best rating.
 func TestNumbers(t *testing.T) {
 	cat := testCatalog(t)
-	ru, en := Loc{tr: cat, lang: "ru"}, Loc{tr: cat, lang: "en"}
+	ru, en := adapter.NewLoc(cat, "ru"), adapter.NewLoc(cat, "en")
 	for x, want := range map[float64]string{12.34: "12,3", -1.25: "−1,2", -0.04: "0,0", 0: "0,0", 7: "7,0"} {
 		if got := decimal(ru, x); got != want {
 			t.Errorf("decimal(ru, %v) = %q, want %q", x, got, want)

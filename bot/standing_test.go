@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
 )
@@ -12,15 +14,15 @@ import (
 // leftGame is a finished game of g for four people, robots of one level
 // at seats 2 and 3, where the person at seat 1 left mid-game (a robot
 // finished for them).
-func leftGame(t *testing.T, g Game, seed uint64) (*Table, game.State, game.State) {
+func leftGame(t *testing.T, g adapter.Game, seed uint64) (*record.Table, game.State, game.State) {
 	t.Helper()
 	tab, st := fixtures.Table(t, g, 4, 0, "", seed, nil)
 	before := fixtures.PlayRandom(t, g, tab, st, 100000, seed+1)
 	if !st.Over() {
 		t.Fatal("the game did not end")
 	}
-	level := levels(g)[0]
-	tab.Seats[1] = Seat{Name: "Робот 1", AI: level, Leaver: &Leaver{UserID: 2, Name: fixtures.Names[1]}}
+	level := adapter.Levels(g)[0]
+	tab.Seats[1] = record.Seat{Name: "Робот 1", AI: level, Leaver: &record.Leaver{UserID: 2, Name: fixtures.Names[1]}}
 	return tab, before, st
 }
 
@@ -32,7 +34,7 @@ func TestOneResultList(t *testing.T) {
 	b, _ := resultsBot(t, nil)
 	for i, g := range testGames() {
 		tab, _, st := leftGame(t, g, uint64(60+i))
-		list := finalList(tab, st.Result(), true)
+		list := adapter.FinalList(adapter.View(tab), st.Result(), true)
 		if last := list[len(list)-1]; !last.Left || last.User != 2 || last.Place != 4 || last.Score != 0 {
 			t.Errorf("%s: the leaver is not last: %+v", g.ID(), list)
 		}
@@ -55,8 +57,8 @@ func TestOneResultList(t *testing.T) {
 			}
 		}
 		l := b.loc("ru")
-		winner := WinnerLine(l, b.view(tab), st.Result())
-		if want := l.T("result.winner", "Name", Mention(b.view(tab), game.Seat(list[0].Seat))); list[1].Place != 1 && winner != want {
+		winner := adapter.WinnerLine(l, b.view(tab), st.Result())
+		if want := l.T("result.winner", "Name", adapter.Mention(b.view(tab), game.Seat(list[0].Seat))); list[1].Place != 1 && winner != want {
 			t.Errorf("%s: %q announced, the list's first is %+v", g.ID(), winner, list[0])
 		}
 	}
@@ -73,7 +75,7 @@ func TestGoldenResultWithLeaver(t *testing.T) {
 		for i, g := range testGames() {
 			tab, before, st := leftGame(t, g, uint64(60+i))
 			tab.Lang = lang
-			msgs := g.Announce(l, tab.View(), before, st)
+			msgs := g.Announce(l, adapter.View(tab), before, st)
 			fmt.Fprintf(&sb, "════ %s: %s, the group's result\n%s\n", lang, g.ID(), fixtures.Show(msgs[len(msgs)-1]))
 			e := b.resultOf(tab, g, st, fixtures.Clock)
 			for k, s := range e.Seats {

@@ -10,7 +10,10 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/rating"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -45,20 +48,20 @@ type resultQuery struct {
 
 // resultsCommand queues the answer to a results command in a group. It
 // runs inside update's closure: no I/O.
-func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd command) error {
+func (b *Bot) resultsCommand(t *record.Table, ch *change, m *models.Message, cmd command) error {
 	l := b.loc(t.Lang)
 	q := &resultQuery{Cmd: cmd.name, User: m.From.ID, Name: userName(m.From)}
 	switch cmd.name {
 	case "forgetme":
-		ch.post(t, Message{Text: l.T("forget.private_only"),
-			Keyboard: [][]Button{{{Text: l.T("lobby.open_chat_button"), URL: "https://t.me/" + b.cfg.Username}}}})
+		ch.post(t, adapter.Message{Text: l.T("forget.private_only"),
+			Keyboard: [][]adapter.Button{{{Text: l.T("lobby.open_chat_button"), URL: "https://t.me/" + b.cfg.Username}}}})
 		return nil
 	case "top":
 		q.Game = t.Kind
 		if len(cmd.args) > 0 {
 			g, ok := b.games.find(strings.Join(cmd.args, " "))
 			if !ok {
-				ch.post(t, Message{Text: l.T("top.unknown", "Games", b.gameList(l, "/top"))})
+				ch.post(t, adapter.Message{Text: l.T("top.unknown", "Games", b.gameList(l, "/top"))})
 				return nil
 			}
 			q.Game = g.ID()
@@ -71,21 +74,21 @@ func (b *Bot) resultsCommand(t *Table, ch *change, m *models.Message, cmd comman
 // answerQuery renders a queued results command from the store as it is
 // now. A failed read is answered as such rather than retried: unlike a
 // result, an answer may be lost.
-func (b *Bot) answerQuery(ctx context.Context, t *Table, q *resultQuery) Message {
+func (b *Bot) answerQuery(ctx context.Context, t *record.Table, q *resultQuery) adapter.Message {
 	l := b.loc(t.Lang)
 	rs, ok := b.results()
 	if !ok {
-		return Message{Text: l.T("stats.unavailable")}
+		return adapter.Message{Text: l.T("stats.unavailable")}
 	}
 	var (
-		m   Message
+		m   adapter.Message
 		err error
 	)
 	switch q.Cmd {
 	case "stats":
 		var games map[string]store.PlayerStats
 		if games, err = rs.PlayerGames(ctx, t.ChatID, humanPlayer(q.User)); err == nil {
-			m = b.renderStats(l, Esc(q.Name), false, 0, games)
+			m = b.renderStats(l, adapter.Esc(q.Name), false, 0, games)
 		}
 	case "top":
 		m, err = b.answerTop(ctx, rs, l, t.ChatID, q)
@@ -95,31 +98,31 @@ func (b *Bot) answerQuery(ctx context.Context, t *Table, q *resultQuery) Message
 			m = b.renderHistory(l, hist)
 		}
 	default:
-		return Message{Text: l.T("command.unknown")}
+		return adapter.Message{Text: l.T("command.unknown")}
 	}
 	if err != nil {
 		b.log.Warn().Err(err).Str("table", t.ID).Str("cmd", q.Cmd).Msg("results not read")
-		return Message{Text: l.T("stats.unavailable")}
+		return adapter.Message{Text: l.T("stats.unavailable")}
 	}
 	return m
 }
 
 // answerTop reads a group's leaderboard, and the presser's own standing
 // when they are not on it.
-func (b *Bot) answerTop(ctx context.Context, rs resultStore, l Loc, chat int64, q *resultQuery) (Message, error) {
+func (b *Bot) answerTop(ctx context.Context, rs resultStore, l adapter.Loc, chat int64, q *resultQuery) (adapter.Message, error) {
 	game := q.Game
 	if game == "" {
 		var err error
 		if game, err = b.topGame(ctx, rs, chat); err != nil {
-			return Message{}, err
+			return adapter.Message{}, err
 		}
 	}
 	if game == "" {
-		return Message{Text: l.T("history.empty")}, nil
+		return adapter.Message{Text: l.T("history.empty")}, nil
 	}
 	top, err := rs.Top(ctx, chat, game, topSize)
 	if err != nil {
-		return Message{}, err
+		return adapter.Message{}, err
 	}
 	me := humanPlayer(q.User)
 	if slices.ContainsFunc(top, func(p store.PlayerStats) bool { return p.Player == me }) {
@@ -134,7 +137,7 @@ func (b *Bot) answerTop(ctx context.Context, rs resultStore, l Loc, chat int64, 
 	if mine.Games >= store.RankedGames {
 		all, err := rs.Top(ctx, chat, game, topScan)
 		if err != nil {
-			return Message{}, err
+			return adapter.Message{}, err
 		}
 		rank = slices.IndexFunc(all, func(p store.PlayerStats) bool { return p.Player == me }) + 1
 	}
@@ -162,10 +165,10 @@ func (b *Bot) topGame(ctx context.Context, rs resultStore, chat int64) (string, 
 
 // privateStats answers /stats in private: the user's results summed over
 // every group they played in.
-func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Message, l Loc) error {
+func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Message, l adapter.Loc) error {
 	rs, ok := b.results()
 	if !ok {
-		return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("stats.unavailable")})
+		return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("stats.unavailable")})
 	}
 	player := humanPlayer(m.From.ID)
 	chats, err := rs.PlayerChats(ctx, player)
@@ -192,10 +195,10 @@ func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Messag
 			sums[id] = addStats(sums[id], s)
 		}
 	}
-	msg := b.renderStats(l, Esc(userName(m.From)), true, groups, sums)
+	msg := b.renderStats(l, adapter.Esc(userName(m.From)), true, groups, sums)
 	if line := b.practiceLine(l, practice); line != "" {
 		if groups == 0 {
-			msg.Text = l.T("practice.stats_no_groups", "Name", Esc(userName(m.From)))
+			msg.Text = l.T("practice.stats_no_groups", "Name", adapter.Esc(userName(m.From)))
 		}
 		msg.Text += "\n\n" + line
 	}
@@ -231,11 +234,11 @@ func ordinal(p store.PlayerStats) float64 {
 // askForget asks for a confirmation of /forgetme. The buttons carry the
 // asker and the time of the question, so only they can confirm, and only
 // for a while.
-func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, l Loc) error {
-	btn := func(text string, yes int) Button {
-		return Button{Text: text, Data: payload{Op: 'f', Table: tableID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
+func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, l adapter.Loc) error {
+	btn := func(text string, yes int) adapter.Button {
+		return adapter.Button{Text: text, Data: callback.Data{Op: 'f', Table: record.ID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
 	}
-	return b.reply(ctx, updateID, m.Chat.ID, Message{Text: l.T("forget.confirm"), Keyboard: [][]Button{{
+	return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("forget.confirm"), Keyboard: [][]adapter.Button{{
 		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
 	}}})
 }
@@ -243,9 +246,9 @@ func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, 
 // onForget handles the /forgetme confirmation: the user's results are
 // deleted everywhere, and the question is replaced by the outcome so its
 // buttons are gone. Forgetting twice is harmless.
-func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p payload) error {
+func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
 	l := b.loc(b.userLang(&q.From))
-	user, _, _ := parseTableID(p.Table) // parsePayload checked it
+	user, _, _ := record.ParseID(p.Table) // parsePayload checked it
 	asked := time.Unix(int64(p.Game), 0)
 	switch {
 	case user != q.From.ID:
@@ -271,11 +274,11 @@ func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQu
 	b.answer(ctx, q, "", false, "")
 	// The question turns into its outcome; sent anew when Telegram sent
 	// the press without its message (too old).
-	out := outMsg{ChatID: user, Message: Message{Text: text}, Reply: true}
+	out := outMsg{ChatID: user, Message: adapter.Message{Text: text}, Reply: true}
 	if msg := q.Message.Message; msg != nil {
 		out.Edit = msg.ID
 	}
-	return b.queue(ctx, tableID(user, 0), updateID, out)
+	return b.queue(ctx, record.ID(user, 0), updateID, out)
 }
 
 // Rendering. These are pure, so the golden files pin them.
@@ -283,7 +286,7 @@ func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQu
 // renderStats is /stats: per game, in menu order. In private the stats
 // are summed over groups (the rating shown is then the best of the
 // groups', and labelled so).
-func (b *Bot) renderStats(l Loc, name string, private bool, groups int, stats map[string]store.PlayerStats) Message {
+func (b *Bot) renderStats(l adapter.Loc, name string, private bool, groups int, stats map[string]store.PlayerStats) adapter.Message {
 	var sb strings.Builder
 	gameKey, noneKey := "stats.game_group", "stats.none_group"
 	if private {
@@ -309,15 +312,15 @@ func (b *Bot) renderStats(l Loc, name string, private bool, groups int, stats ma
 			"Rating", decimal(l, ordinal(s))))
 	}
 	if n == 0 {
-		return Message{Text: l.T(noneKey, "Name", name)}
+		return adapter.Message{Text: l.T(noneKey, "Name", name)}
 	}
 	sb.WriteString("\n\n" + l.T("stats.rating_note"))
-	return Message{Text: sb.String()}
+	return adapter.Message{Text: sb.String()}
 }
 
 // renderTop is /top: the leaderboard, then the presser's own line when
 // they are not on it (rank 0: not ranked yet, or beyond the search).
-func (b *Bot) renderTop(l Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) Message {
+func (b *Bot) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) adapter.Message {
 	var sb strings.Builder
 	sb.WriteString(l.T("top.title", "Game", b.gameTitle(l, game)))
 	line := func(rank string, p store.PlayerStats) string {
@@ -344,13 +347,13 @@ func (b *Bot) renderTop(l Loc, game string, top []store.PlayerStats, me *store.P
 			sb.WriteString("\n" + line("…", *me))
 		}
 	}
-	return Message{Text: sb.String()}
+	return adapter.Message{Text: sb.String()}
 }
 
 // renderHistory is /history: one line per game, newest first.
-func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
+func (b *Bot) renderHistory(l adapter.Loc, hist []store.Result) adapter.Message {
 	if len(hist) == 0 {
-		return Message{Text: l.T("history.empty")}
+		return adapter.Message{Text: l.T("history.empty")}
 	}
 	var sb strings.Builder
 	sb.WriteString(l.T("history.title"))
@@ -370,7 +373,7 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 					shared++
 				}
 			}
-			scores = append(scores, placeLabel(s.Place, shared)+" "+name+b.markOf(l, r.Game, s, marks))
+			scores = append(scores, adapter.PlaceLabel(s.Place, shared)+" "+name+b.markOf(l, r.Game, s, marks))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
 			"Date", agoText(l, b.now().Sub(r.Ended)),
@@ -378,32 +381,29 @@ func (b *Bot) renderHistory(l Loc, hist []store.Result) Message {
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
 	}
-	if marks[leftMark] || marks[unratedMark] {
+	if marks[adapter.LeftMark] || marks[unratedMark] {
 		sb.WriteString("\n")
 	}
-	for _, m := range []struct{ mark, key string }{{leftMark, "history.legend_left"}, {unratedMark, "history.legend_unrated"}} {
+	for _, m := range []struct{ mark, key string }{{adapter.LeftMark, "history.legend_left"}, {unratedMark, "history.legend_unrated"}} {
 		if marks[m.mark] {
 			sb.WriteString("\n" + l.T(m.key))
 		}
 	}
-	return Message{Text: sb.String()}
+	return adapter.Message{Text: sb.String()}
 }
 
-// Marks of /history's seats: a person who left (no score: the robot's
-// play is not theirs), a person the game did not rate.
-const (
-	leftMark    = "🚪"
-	unratedMark = "💤"
-)
+// unratedMark marks a person the game did not rate in /history (they
+// took a hint, or robots outnumbered people).
+const unratedMark = "💤"
 
 // markOf is what follows a seat's name in /history: its score with the
 // game's unit, or its mark; the marks used are noted in marks, for the
 // legend.
-func (b *Bot) markOf(l Loc, game string, s store.ResultSeat, marks map[string]bool) string {
+func (b *Bot) markOf(l adapter.Loc, game string, s store.ResultSeat, marks map[string]bool) string {
 	switch {
 	case s.Left:
-		marks[leftMark] = true
-		return " " + leftMark
+		marks[adapter.LeftMark] = true
+		return " " + adapter.LeftMark
 	case s.Unrated:
 		marks[unratedMark] = true
 		return " — " + b.scoreText(l, game, s.Score) + " " + unratedMark
@@ -414,22 +414,22 @@ func (b *Bot) markOf(l Loc, game string, s store.ResultSeat, marks map[string]bo
 // historyName shows a seat of a recorded game as it sat at the table: a
 // robot by its name there and its level («🤖 Робот 1 (Профи)»), so two
 // robots can be told apart; a record that kept only the level shows that.
-func (b *Bot) historyName(l Loc, game string, s store.ResultSeat) string {
+func (b *Bot) historyName(l adapter.Loc, game string, s store.ResultSeat) string {
 	name := b.playerName(l, game, s.Player, s.Name)
 	if _, robot := robotLevel(s.Player); !robot || s.Name == "" {
 		return name
 	}
 	for _, lang := range b.tr.Langs() {
-		if "🤖 "+Esc(s.Name) == b.playerName(b.loc(lang), game, s.Player, s.Name) {
+		if "🤖 "+adapter.Esc(s.Name) == b.playerName(b.loc(lang), game, s.Player, s.Name) {
 			return name // recorded by its level's name, as records were before
 		}
 	}
-	return "🤖 " + Esc(s.Name) + " (" + strings.TrimPrefix(name, "🤖 ") + ")"
+	return "🤖 " + adapter.Esc(s.Name) + " (" + strings.TrimPrefix(name, "🤖 ") + ")"
 }
 
 // agoText says how long ago a game ended, «3 часа назад»: true wherever
 // the reader is, unlike a clock time (players' time zones are unknown).
-func agoText(l Loc, d time.Duration) string {
+func agoText(l adapter.Loc, d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return l.T("history.ago_now")
@@ -460,35 +460,35 @@ func (b *Bot) gameOrder(stats map[string]store.PlayerStats) []string {
 }
 
 // gameTitle is a game's name, or its id when the bot no longer offers it.
-func (b *Bot) gameTitle(l Loc, id string) string {
+func (b *Bot) gameTitle(l adapter.Loc, id string) string {
 	if g, ok := b.games.get(id); ok {
-		return Title(l, g)
+		return adapter.Title(l, g)
 	}
-	return Esc(id)
+	return adapter.Esc(id)
 }
 
 // scoreText is a recorded score of game id with the game's unit.
-func (b *Bot) scoreText(l Loc, id string, score int) string {
+func (b *Bot) scoreText(l adapter.Loc, id string, score int) string {
 	if g, ok := b.games.get(id); ok {
-		return ScoreText(l, g, score)
+		return adapter.ScoreText(l, g, score)
 	}
 	return integer(score)
 }
 
 // playerName shows a results player: a person by the name stored, a robot
 // by its level, a forgotten person neutrally. HTML-escaped.
-func (b *Bot) playerName(l Loc, game, player, name string) string {
+func (b *Bot) playerName(l adapter.Loc, game, player, name string) string {
 	if player == "" {
 		return l.T("history.forgotten")
 	}
 	if level, ok := robotLevel(player); ok {
-		label := Esc(level)
+		label := adapter.Esc(level)
 		if g, ok := b.games.get(game); ok && l.Has(g.ID()+".level."+level) {
 			label = levelLabel(l, g, level)
 		}
 		return "🤖 " + label
 	}
-	return Esc(name)
+	return adapter.Esc(name)
 }
 
 // integer shows a whole number with a true minus: «−3».
@@ -501,7 +501,7 @@ func integer(n int) string {
 
 // decimal shows a number with one decimal, the language's decimal sign and
 // a true minus: «−1,5», "12.3".
-func decimal(l Loc, x float64) string {
+func decimal(l adapter.Loc, x float64) string {
 	s := strconv.FormatFloat(x, 'f', 1, 64)
 	if s == "-0.0" {
 		s = "0.0"

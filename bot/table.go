@@ -1,262 +1,24 @@
 package bot
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
-
-// Phase is where a table is in its life. A chat keeps one table record for
-// good: a new game reuses it with the next game number, so its settings (the
-// language) survive and stale buttons of older games are recognised.
-type Phase string
-
-const (
-	PhaseIdle    Phase = "idle"    // no game yet, or the last one ended
-	PhaseLobby   Phase = "lobby"   // gathering players
-	PhasePlaying Phase = "playing" // a game in progress
-)
-
-// Table is everything the bot keeps about one group chat (or forum topic):
-// the lobby, the seats, the engine state and the timers. It is stored as
-// JSON in one record, so one compare-and-set covers a whole move. Games
-// never get it: they read it through its TableView.
-type Table struct {
-	ID      string `json:"id"`
-	ChatID  int64  `json:"chat"`
-	Thread  int    `json:"thread,omitempty"`
-	Title   string `json:"title,omitempty"`
-	Lang    string `json:"lang"`
-	Phase   Phase  `json:"phase"`
-	GameNo  int    `json:"game_no"`
-	Kind    string `json:"kind,omitempty"`
-	Creator int64  `json:"creator,omitempty"`
-	Seats   []Seat `json:"seats,omitempty"`
-	// Options are the game's lobby settings by key (see OptionGame); the game
-	// validates them.
-	Options map[string]int `json:"opts,omitempty"`
-	// TurnTime is the group's time for a move, chosen in the lobby and
-	// kept for the next games (groups play at their own pace); zero: the
-	// bot's TURN_TIMEOUT (turnTime).
-	TurnTime time.Duration `json:"turn_time,omitempty"`
-	// AILevel is the level of the next robot added in the lobby.
-	AILevel string `json:"ai_level,omitempty"`
-	Seed    uint64 `json:"seed,omitempty"`
-	Game    []byte `json:"game,omitempty"`
-
-	// Hints is the lobby's setting that offers «💡 Подсказка» on the
-	// hands (hint.go); off in a new lobby.
-	Hints bool `json:"hints,omitempty"`
-
-	// Log is every action applied, so a game can be replayed from its seed.
-	Log MoveLog `json:"log,omitempty"`
-	// Memory is what the robots remember of public events (per game).
-	Memory json.RawMessage `json:"memory,omitempty"`
-	// SystemAt is when the platform makes the game's system move (a deal
-	// after a quiet pause); zero when none is due. Seat timers are in Seat.Due.
-	SystemAt time.Time `json:"system_at,omitempty"`
-	// Started is when the current game was dealt.
-	Started time.Time `json:"started,omitempty"`
-	// Event is the last notable thing that happened, shown on the table
-	// message (a timeout, a stop).
-	Event     *Event `json:"event,omitempty"`
-	StopAsked int64  `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
-	// ResultsSent is the result id whose private results were queued, so
-	// a result entry retried after a crash queues them once.
-	ResultsSent string `json:"results_sent,omitempty"`
-	// WebRatings are the rating changes of that result, by its players'
-	// ids ("u<user>", "r<level>"): [before, after], for the page's
-	// standings.
-	WebRatings map[string][2]float64 `json:"web_ratings,omitempty"`
-	// Reposts counts, per view of this game, the requests to post its
-	// message anew at the bottom of the chat (/table, /start): a message
-	// showing an older count is replaced, and the replaced one loses its
-	// buttons (deliver.go).
-	Reposts map[string]int `json:"reposts,omitempty"`
-	// WebToken names the table in the «Стол» page's links instead of its
-	// chat id: unguessable, so only those shown a link can ask for the
-	// table (and even they must be its players or the group's members).
-	// Minted on the first commit with the page served (see mintWebToken).
-	WebToken string    `json:"web_token,omitempty"`
-	Updated  time.Time `json:"updated"`
-}
-
-// Seat is one player at the table.
-type Seat struct {
-	UserID int64  `json:"user,omitempty"` // 0 for an AI seat
-	Name   string `json:"name"`
-	AI     string `json:"ai,omitempty"` // AI level; empty for a person
-	// Nonce counts this seat's actions. Buttons carry it, so a button drawn
-	// before the seat's last action is recognised as stale.
-	Nonce int `json:"nonce"`
-	// Draft is the choice in progress on the seat's keyboard, composed in
-	// several presses into one action (see DraftGame).
-	Draft []int `json:"draft,omitempty"`
-	// Due is when the bot acts for this seat: a person's turn deadline, or
-	// a robot's moment to move. Zero while the seat has nothing to do.
-	Due time.Time `json:"due,omitempty"`
-	// Timeouts counts turns in a row the player let run out; at two the
-	// seat is auto-played at once until the player acts again.
-	Timeouts    int  `json:"timeouts,omitempty"`
-	Unreachable bool `json:"unreachable,omitempty"`
-	// Acted is when the person last made a move themselves (not the bot
-	// for them): how long they have been away shows from it (IdleFor).
-	Acted time.Time `json:"acted,omitempty"`
-	// Web is until when the person's «Стол» page counts as open and
-	// visible (renewed while it is): their hand is not redrawn in the chat
-	// meanwhile (WebSeen).
-	Web time.Time `json:"web,omitempty"`
-	// LeaveAsked is set while the player's private message asks them to
-	// confirm «leave the game».
-	LeaveAsked bool `json:"leave_asked,omitempty"`
-	// Moved is the person's last move (their own, or the bot's for them),
-	// named when it was made: their private message says it counted
-	// while they wait; it is dropped when their turn comes again.
-	Moved *SeatMove `json:"moved,omitempty"`
-	// Leaver is the person who left the game at this seat; a robot plays
-	// it since (AI is set). The results record the leaver, last.
-	Leaver *Leaver `json:"leaver,omitempty"`
-	// Hint is the advice the person took for the position at hand, and
-	// Hinted that they took one this game: they are not rated for it.
-	Hint   *SeatHint `json:"hint,omitempty"`
-	Hinted bool      `json:"hinted,omitempty"`
-
-	// Learning is set for a person's first game of this game with tips
-	// on, Tips lists the tips given them this game, and Tip is the one
-	// their hand shows until their next move (tips.go).
-	Learning bool     `json:"learning,omitempty"`
-	Tips     []string `json:"tips,omitempty"`
-	Tip      string   `json:"tip,omitempty"`
-}
-
-// Leaver is a person who left a running game.
-type Leaver struct {
-	UserID int64  `json:"user"`
-	Name   string `json:"name"`
-}
-
-// SeatMove is a person's last move as their private message tells it.
-type SeatMove struct {
-	// Nonce is the seat's nonce right after the move: the note holds
-	// while the seat has not acted since.
-	Nonce int    `json:"nonce"`
-	Name  string `json:"name,omitempty"` // MoveGame.MoveName, "" when the game names none
-	Auto  bool   `json:"auto,omitempty"` // the bot moved for them (their time ran out)
-}
-
-// Move is one applied action.
-type Move struct {
-	Seat   game.Seat   `json:"s"`
-	Action game.Action `json:"a"`
-	Auto   bool        `json:"auto,omitempty"` // made by the bot for a seat (AI or timeout)
-}
-
-// Event is a notice shown on the table message.
-type Event struct {
-	Key  string `json:"key"`
-	Seat int    `json:"seat"`
-	// Also are more seats it names: everyone who timed out in one change.
-	Also []int `json:"also,omitempty"`
-	// Name names a person who has no seat (an admin who stopped the game).
-	Name string `json:"name,omitempty"`
-}
-
-// nextTimer is the earliest running timer, or zero.
-func (t *Table) nextTimer() time.Time {
-	next := t.SystemAt
-	for _, s := range t.Seats {
-		if !s.Due.IsZero() && (next.IsZero() || s.Due.Before(next)) {
-			next = s.Due
-		}
-	}
-	return next
-}
-
-// stopTimers clears every timer: nobody waits for anything.
-func (t *Table) stopTimers() {
-	t.SystemAt = time.Time{}
-	for i := range t.Seats {
-		t.Seats[i].Due = time.Time{}
-	}
-}
-
-// Seat returns the table seat of an engine seat, or nil for game.System
-// and anything out of range: the system seat has no Seats entry.
-func (t *Table) Seat(s game.Seat) *Seat {
-	if s < 0 || int(s) >= len(t.Seats) {
-		return nil
-	}
-	return &t.Seats[s]
-}
-
-// Human reports whether a person plays this seat.
-func (s Seat) Human() bool { return s.AI == "" }
-
-// Auto reports whether the bot plays this seat now without waiting.
-func (s Seat) Auto() bool { return !s.Human() || s.Timeouts >= 2 }
-
-// SeatOf returns the seat of user id, or -1.
-func (t *Table) SeatOf(user int64) int {
-	for i, s := range t.Seats {
-		if s.Human() && s.UserID == user {
-			return i
-		}
-	}
-	return -1
-}
-
-// tableID names the table of a chat, or of one forum topic in it. It uses
-// only characters allowed in deep-link payloads and callback data.
-func tableID(chatID int64, thread int) string {
-	if thread != 0 {
-		return strconv.FormatInt(chatID, 10) + "_" + strconv.Itoa(thread)
-	}
-	return strconv.FormatInt(chatID, 10)
-}
 
 // tableIn is the table of chat that a button naming table id belongs to:
 // id itself when it is in that chat (its topic kept), else the chat's own
 // table — a forged id never reaches another chat's record.
 func tableIn(id string, chat int64) string {
-	if c, _, err := parseTableID(id); err == nil && c == chat {
+	if c, _, err := record.ParseID(id); err == nil && c == chat {
 		return id
 	}
-	return tableID(chat, 0)
+	return record.ID(chat, 0)
 }
-
-// parseTableID splits a table id back into chat and topic.
-func parseTableID(id string) (chatID int64, thread int, err error) {
-	chat, topic, hasTopic := strings.Cut(id, "_")
-	chatID, err = strconv.ParseInt(chat, 10, 64)
-	if err != nil || chatID == 0 {
-		return 0, 0, fmt.Errorf("bad table id %q", id)
-	}
-	if hasTopic {
-		thread, err = strconv.Atoi(topic)
-		if err != nil || thread <= 0 {
-			return 0, 0, fmt.Errorf("bad table id %q", id)
-		}
-	}
-	if tableID(chatID, thread) != id {
-		// "+100" or "0100" would name a different key for the same chat.
-		return 0, 0, fmt.Errorf("non-canonical table id %q", id)
-	}
-	return chatID, thread, nil
-}
-
-func decodeTable(data []byte) (*Table, error) {
-	var t Table
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("decode table: %w", err)
-	}
-	return &t, nil
-}
-
-func (t *Table) encode() ([]byte, error) { return json.Marshal(t) }
 
 // Views are the messages the bot keeps up to date. Their names carry the
 // game number, so each game gets fresh messages and an old game's message is
@@ -290,26 +52,17 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 	return "", 0, 0, false
 }
 
-// repost asks for a view's message to be posted anew at the bottom of the
-// chat by the next delivery.
-func (t *Table) repost(view string) {
-	if t.Reposts == nil {
-		t.Reposts = map[string]int{}
-	}
-	t.Reposts[view]++
-}
-
 // Replay rebuilds a table's game from its seed and action log. It must
 // give exactly the state stored in t.Game: that is how a game is audited
 // after a crash (no move lost, none applied twice).
-func Replay(t *Table, games ...Game) (game.State, error) {
+func Replay(t *record.Table, games ...adapter.Game) (game.State, error) {
 	k, ok := (&registry{games: games}).get(t.Kind)
 	if !ok {
 		return nil, errUnknownGame(t)
 	}
 	replay := *t
 	replay.Log = nil
-	st, err := k.Start(replay.View())
+	st, err := k.Start(adapter.View(&replay))
 	if err != nil {
 		return nil, err
 	}
@@ -321,9 +74,6 @@ func Replay(t *Table, games ...Game) (game.State, error) {
 	return st, nil
 }
 
-// DecodeTable reads a table record as stored (for tools and audits).
-func DecodeTable(data []byte) (*Table, error) { return decodeTable(data) }
-
-func errUnknownGame(t *Table) error {
+func errUnknownGame(t *record.Table) error {
 	return fmt.Errorf("table %s plays unknown game %q", t.ID, t.Kind)
 }

@@ -8,6 +8,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -38,7 +41,7 @@ func TestTimeoutNamesEveryoneDue(t *testing.T) {
 		t.Errorf("the table names seats %v, want all three", named)
 	}
 	l := b.loc("ru")
-	if got, want := EventLine(l, tab.View()), l.T("event.timeout", "Name", SeatNames(tab.View(), []game.Seat{game.Seat(e.Seat), game.Seat(e.Also[0]), game.Seat(e.Also[1])})); got != want {
+	if got, want := adapter.EventLine(l, adapter.View(tab)), l.T("event.timeout", "Name", adapter.SeatNames(adapter.View(tab), []game.Seat{game.Seat(e.Seat), game.Seat(e.Also[0]), game.Seat(e.Also[1])})); got != want {
 		t.Errorf("event line %q, want %q", got, want)
 	}
 }
@@ -50,7 +53,7 @@ func TestFinishedTableDropsTheTimeout(t *testing.T) {
 	g := testGame(t, "trickchef")
 	tab, st := fixtures.Table(t, g, 3, 0, "", 8, nil)
 	for !st.Over() {
-		tab.Event = &Event{Key: "event.timeout", Seat: 1}
+		tab.Event = &record.Event{Key: "event.timeout", Seat: 1}
 		seat := st.ToAct()[0]
 		if err := b.apply(tab, &change{}, g, st, seat, st.Legal(seat)[0], true); err != nil {
 			t.Fatal(err)
@@ -59,7 +62,7 @@ func TestFinishedTableDropsTheTimeout(t *testing.T) {
 			t.Fatal("a move mid-game dropped the timeout notice")
 		}
 	}
-	if tab.Event != nil || tab.Phase != PhaseIdle {
+	if tab.Event != nil || tab.Phase != record.PhaseIdle {
 		t.Errorf("the finished table: event %+v, phase %s", tab.Event, tab.Phase)
 	}
 }
@@ -72,13 +75,13 @@ func TestStopNamesWhoStopped(t *testing.T) {
 	for _, who := range []models.User{{ID: 2, FirstName: "Серёжа"}, {ID: 99, FirstName: "Админ"}} {
 		tab, _ := fixtures.Table(t, g, 3, 0, "", 8, nil)
 		tab.StopAsked = who.ID
-		if err := b.onStop(tab, &change{}, payload{Op: 's', Table: tab.ID, Game: tab.GameNo, Args: []int{1}}, &who); err != nil {
+		if err := b.onStop(tab, &change{}, callback.Data{Op: 's', Table: tab.ID, Game: tab.GameNo, Args: []int{1}}, &who); err != nil {
 			t.Fatal(err)
 		}
 		l := b.loc("ru")
 		want := l.T("event.stopped", "Name", "Админ")
 		if who.ID == 2 {
-			want = l.T("event.stopped", "Name", SeatName(tab.View(), 1))
+			want = l.T("event.stopped", "Name", adapter.SeatName(adapter.View(tab), 1))
 		}
 		if got := b.GroupMessage(tab).Text; !containsLine(got, want) {
 			t.Errorf("stopped by %s: the table says %q, want a line %q", who.FirstName, got, want)
@@ -91,14 +94,14 @@ func TestStopNamesWhoStopped(t *testing.T) {
 // group links to the private chat.
 func TestSmallTexts(t *testing.T) {
 	b, _ := resultsBot(t, nil)
-	if langRefusal(&Table{}) != "lang.not_allowed_admin" || langRefusal(&Table{Creator: 5}) != "lang.not_allowed" {
+	if langRefusal(&record.Table{}) != "lang.not_allowed_admin" || langRefusal(&record.Table{Creator: 5}) != "lang.not_allowed" {
 		t.Error("the /lang refusal names a creator where there is none, or not where there is one")
 	}
 	g := b.greeting(b.loc("ru"))
 	if len(g.Keyboard) != 1 || g.Keyboard[0][0].URL != "https://t.me/"+b.cfg.Username+"?startgroup=1" {
 		t.Errorf("greeting keyboard %+v", g.Keyboard)
 	}
-	tab := &Table{ID: "-100123", ChatID: -100123, Lang: "ru"}
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Lang: "ru"}
 	ch := &change{}
 	if err := b.resultsCommand(tab, ch, &models.Message{From: &models.User{ID: 1}}, command{name: "forgetme"}); err != nil {
 		t.Fatal(err)
@@ -115,10 +118,10 @@ func containsLine(text, line string) bool { return slices.Contains(strings.Split
 // is open says the word is unknown and changes nothing.
 func TestLobbyWhileChoosing(t *testing.T) {
 	b, _ := resultsBot(t, nil)
-	tab := &Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: PhaseLobby, GameNo: 2, Creator: 1,
-		Seats: []Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}}}
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhaseLobby, GameNo: 2, Creator: 1,
+		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}}}
 	m := b.GroupMessage(tab)
-	if !hasButtonData(m, payload{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyJoin}}.String()) {
+	if !hasButtonData(m, callback.Data{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyJoin}}.String()) {
 		t.Errorf("the game picker offers no «join»: %+v", m.Keyboard)
 	}
 	l := b.loc("ru")
@@ -135,7 +138,7 @@ func TestLobbyWhileChoosing(t *testing.T) {
 	if len(ch.outbox) != 1 || !strings.HasPrefix(ch.outbox[0].Text, l.T("newgame.unknown_word", "Word", "покер")+"\n") {
 		t.Errorf("/newgame покер while a lobby is open: %+v", ch.outbox)
 	}
-	if tab.Phase != PhaseLobby || tab.Kind != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
+	if tab.Phase != record.PhaseLobby || tab.Kind != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
 		t.Errorf("the lobby changed: %+v", tab)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -24,7 +26,7 @@ import (
 
 // schedule sets the timers after a change. moved reports that an action was
 // applied (the system's quiet pause starts again).
-func (b *Bot) schedule(t *Table, g Game, st game.State, moved bool) {
+func (b *Bot) schedule(t *record.Table, g adapter.Game, st game.State, moved bool) {
 	now := b.now()
 	acting := st.ToAct()
 	for i := range t.Seats {
@@ -52,14 +54,14 @@ func (b *Bot) schedule(t *Table, g Game, st game.State, moved bool) {
 }
 
 // delay is how long the bot waits before acting for seat s.
-func (b *Bot) delay(t *Table, g Game, st game.State, s game.Seat) (time.Duration, bool) {
+func (b *Bot) delay(t *record.Table, g adapter.Game, st game.State, s game.Seat) (time.Duration, bool) {
 	ts := t.Seat(s)
-	if c, ok := g.(ClockGame); ok {
+	if c, ok := g.(adapter.ClockGame); ok {
 		level := ""
 		if ts != nil && !ts.Human() {
 			level = ts.AI
 		}
-		return c.Delay(t.View(), st, s, level, seatSeed(t)^uint64(s+2))
+		return c.Delay(adapter.View(t), st, s, level, seatSeed(t)^uint64(s+2))
 	}
 	switch {
 	case ts == nil:
@@ -85,19 +87,19 @@ func (b *Bot) fireTimer(ctx context.Context, id string) error {
 
 // fireDue is fireTimer's change: every seat due now acts, in the engine's
 // order, and the table names everyone whose time ran out.
-func (b *Bot) fireDue(t *Table, ch *change) error {
-	if t.Phase != PhasePlaying {
+func (b *Bot) fireDue(t *record.Table, ch *change) error {
+	if t.Phase != record.PhasePlaying {
 		return errNoChange
 	}
 	g, st, err := b.decode(t)
 	if err != nil {
 		return err
 	}
-	if t.nextTimer().IsZero() {
+	if t.NextTimer().IsZero() {
 		// A record written before per-seat timers, or one whose timers
 		// were lost: start them now rather than stall the game.
 		b.schedule(t, g, st, false)
-		if t.nextTimer().IsZero() {
+		if t.NextTimer().IsZero() {
 			return errNoChange
 		}
 		return nil
@@ -116,7 +118,7 @@ func (b *Bot) fireDue(t *Table, ch *change) error {
 		return errNoChange
 	}
 	var timedOut []int // people whose time ran out together: the table names them all
-	for len(due) > 0 && t.Phase == PhasePlaying {
+	for len(due) > 0 && t.Phase == record.PhasePlaying {
 		seat, ok := nextDue(st.ToAct(), due)
 		if !ok {
 			break
@@ -130,9 +132,9 @@ func (b *Bot) fireDue(t *Table, ch *change) error {
 		}
 	}
 	if len(timedOut) > 1 && t.Event != nil && t.Event.Key == "event.timeout" {
-		t.Event = &Event{Key: "event.timeout", Seat: timedOut[0], Also: timedOut[1:]}
+		t.Event = &record.Event{Key: "event.timeout", Seat: timedOut[0], Also: timedOut[1:]}
 	}
-	if t.Phase == PhasePlaying {
+	if t.Phase == record.PhasePlaying {
 		// Re-arm waiting robots; seats that were due but no longer act
 		// lose their timers.
 		b.schedule(t, g, st, false)
@@ -152,7 +154,7 @@ func nextDue(acting []game.Seat, due map[game.Seat]bool) (game.Seat, bool) {
 
 // actFor makes the bot's move for a due seat (a real-time robot may choose
 // to wait instead).
-func (b *Bot) actFor(t *Table, ch *change, g Game, st game.State, seat game.Seat) error {
+func (b *Bot) actFor(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat) error {
 	legal := st.Legal(seat)
 	if len(legal) == 0 {
 		return nil
@@ -165,15 +167,15 @@ func (b *Bot) actFor(t *Table, ch *change, g Game, st game.State, seat game.Seat
 	b.metrics.timeout()
 	if !s.Auto() {
 		s.Timeouts++
-		t.Event = &Event{Key: "event.timeout", Seat: int(seat)}
+		t.Event = &record.Event{Key: "event.timeout", Seat: int(seat)}
 	}
 	level := s.AI
 	if s.Human() {
 		level = "" // a person's timeout: the simplest player moves, quickly
 	}
 	a := legal[0]
-	if r, ok := g.(RobotGame); ok {
-		choice, move := r.Auto(st, seat, Decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget})
+	if r, ok := g.(adapter.RobotGame); ok {
+		choice, move := r.Auto(st, seat, adapter.Decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget})
 		if !move {
 			// A real-time robot waits: it looks again after its reaction time.
 			s.Due = time.Time{}

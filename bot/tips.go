@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -16,21 +19,13 @@ import (
 // button that turns tips off for good. The tips shown are kept on the seat, so each comes
 // once a game; a game recorded makes the next one no first game.
 
-// TipGame is a game that teaches its first game: Tips names the key
-// moments a move from before to after was for seat (a trump change, coins
-// won, a failed attempt, a dish stolen, a set completed…), most telling
-// first. Each is a tip id whose text is "<game id>.tip.<tip>".
-type TipGame interface {
-	Tips(before, after game.State, seat int) []string
-}
-
 // tipsOffKey is the pointer that says a person turned tips off.
 func tipsOffKey(user int64) string { return "tipsoff:" + strconv.FormatInt(user, 10) }
 
 // learning reports whether user plays their first game of g with tips on.
 // It reads the store (from startGame's closure: reads only).
-func (b *Bot) learning(ctx context.Context, g Game, user int64) bool {
-	if _, ok := g.(TipGame); !ok {
+func (b *Bot) learning(ctx context.Context, g adapter.Game, user int64) bool {
+	if _, ok := g.(adapter.TipGame); !ok {
 		return false
 	}
 	if off, err := b.store.Pointer(ctx, tipsOffKey(user)); err == nil && off != "" {
@@ -59,8 +54,8 @@ func (b *Bot) learning(ctx context.Context, g Game, user int64) bool {
 // about this game. The tip shows on their hand (addTip) until their next
 // move, so it costs no call of its own and never holds the table's queue;
 // while one shows, later moments wait for a moment of their kind after it.
-func (b *Bot) teach(t *Table, g Game, before, after game.State) {
-	tg, ok := g.(TipGame)
+func (b *Bot) teach(t *record.Table, g adapter.Game, before, after game.State) {
+	tg, ok := g.(adapter.TipGame)
 	if !ok {
 		return
 	}
@@ -81,22 +76,22 @@ func (b *Bot) teach(t *Table, g Game, before, after game.State) {
 
 // addTip puts a learning person's tip on their hand, with the button that
 // turns tips off.
-func (b *Bot) addTip(l Loc, t *Table, g Game, seat int, m *Message) {
+func (b *Bot) addTip(l adapter.Loc, t *record.Table, g adapter.Game, seat int, m *adapter.Message) {
 	s := t.Seats[seat]
 	if !s.Learning || s.Tip == "" {
 		return
 	}
-	m.Text += "\n\n" + l.T("tips.title", "Game", Title(l, g)) + "\n" + l.T(g.ID()+".tip."+s.Tip)
-	off := Button{Text: l.T("tips.off_button"), Data: payload{Op: 't', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
-	m.Keyboard = append(slices.Clone(m.Keyboard), []Button{off})
+	m.Text += "\n\n" + l.T("tips.title", "Game", adapter.Title(l, g)) + "\n" + l.T(g.ID()+".tip."+s.Tip)
+	off := adapter.Button{Text: l.T("tips.off_button"), Data: callback.Data{Op: 't', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
+	m.Keyboard = append(slices.Clone(m.Keyboard), []adapter.Button{off})
 }
 
 // onTipsOff turns tips off for the presser for good, and at this table.
-func (b *Bot) onTipsOff(ctx context.Context, updateID int64, who int64, p payload) (string, error) {
+func (b *Bot) onTipsOff(ctx context.Context, updateID int64, who int64, p callback.Data) (string, error) {
 	if err := b.store.SetPointer(ctx, tipsOffKey(who), "1"); err != nil {
 		return "", err
 	}
-	t, _, err := b.update(ctx, p.Table, updateID, func(t *Table, ch *change) error {
+	t, _, err := b.update(ctx, p.Table, updateID, func(t *record.Table, ch *change) error {
 		changed := false
 		for i := range t.Seats {
 			if t.Seats[i].UserID == who && t.Seats[i].Learning {

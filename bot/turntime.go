@@ -3,6 +3,9 @@ package bot
 import (
 	"strings"
 	"time"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 // Groups play at their own pace: the lobby's creator picks the time for a
@@ -14,7 +17,7 @@ import (
 var turnChoices = [...]time.Duration{20 * time.Second, time.Minute, 3 * time.Minute}
 
 // turnTime is the table's time for a person's move.
-func (b *Bot) turnTime(t *Table) time.Duration {
+func (b *Bot) turnTime(t *record.Table) time.Duration {
 	if t != nil && t.TurnTime > 0 {
 		return t.TurnTime
 	}
@@ -34,14 +37,14 @@ func nextTurnTime(cur time.Duration) time.Duration {
 
 // hasTurnTime reports whether people of game g have a time for a move: a
 // game with its own clocks (ClockGame) sets its people's timers itself.
-func hasTurnTime(g Game) bool {
-	_, own := g.(ClockGame)
+func hasTurnTime(g adapter.Game) bool {
+	_, own := g.(adapter.ClockGame)
 	return !own
 }
 
 // TurnTimeText names a time for a move in the nominative: «20 секунд»,
 // «1 минута», «3 минуты».
-func TurnTimeText(l Loc, d time.Duration) string {
+func TurnTimeText(l adapter.Loc, d time.Duration) string {
 	if d%time.Minute == 0 {
 		return l.T("count.minutes", "Count", int(d/time.Minute))
 	}
@@ -49,7 +52,7 @@ func TurnTimeText(l Loc, d time.Duration) string {
 }
 
 // turnChoicesText lists the lobby's choices: «20 секунд, 1 минута, 3 минуты».
-func turnChoicesText(l Loc) string {
+func turnChoicesText(l adapter.Loc) string {
 	parts := make([]string, 0, len(turnChoices))
 	for _, d := range turnChoices {
 		parts = append(parts, TurnTimeText(l, d))

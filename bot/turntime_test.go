@@ -8,15 +8,18 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 // lobbyOf is a lobby of game g with the creator (user 1) seated and
 // robots robots.
-func lobbyOf(g Game, robots int) *Table {
-	t := &Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: PhaseLobby, GameNo: 3, Kind: g.ID(), Creator: 1,
-		Seats: []Seat{{UserID: 1, Name: "Оля"}}}
+func lobbyOf(g adapter.Game, robots int) *record.Table {
+	t := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhaseLobby, GameNo: 3, Kind: g.ID(), Creator: 1,
+		Seats: []record.Seat{{UserID: 1, Name: "Оля"}}}
 	for i := 0; i < robots; i++ {
-		t.Seats = append(t.Seats, Seat{Name: "Робот", AI: levels(g)[0]})
+		t.Seats = append(t.Seats, record.Seat{Name: "Робот", AI: adapter.Levels(g)[0]})
 	}
 	return t
 }
@@ -31,7 +34,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	g := testGame(t, "trickchef")
 	tab := lobbyOf(g, 0)
 	press := func(user int64) error {
-		return b.onLobby(ctx, tab, &change{}, payload{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyTurn}}, &models.User{ID: user}, false)
+		return b.onLobby(ctx, tab, &change{}, callback.Data{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyTurn}}, &models.User{ID: user}, false)
 	}
 	if got := b.turnTime(tab); got != b.cfg.TurnTimeout {
 		t.Fatalf("a new table's time %v, want the bot's %v", got, b.cfg.TurnTimeout)
@@ -56,7 +59,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	}
 	ck := testGame(t, "chekharda")
 	clocked := lobbyOf(ck, 0)
-	if m := b.GroupMessage(clocked); hasButtonData(m, payload{Op: 'l', Table: clocked.ID, Game: clocked.GameNo, Args: []int{lobbyTurn}}.String()) {
+	if m := b.GroupMessage(clocked); hasButtonData(m, callback.Data{Op: 'l', Table: clocked.ID, Game: clocked.GameNo, Args: []int{lobbyTurn}}.String()) {
 		t.Errorf("a game with its own clocks offers a time for a move")
 	}
 
@@ -64,7 +67,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	tab.TurnTime = 20 * time.Second
 	play, st := fixtures.Table(t, g, 3, 0, "", 9, nil)
 	play.TurnTime = tab.TurnTime
-	play.stopTimers()
+	play.StopTimers()
 	b.now = func() time.Time { return fixtures.Clock }
 	b.schedule(play, g, st, false)
 	seat := st.ToAct()[0]
@@ -72,11 +75,11 @@ func TestLobbyTurnTime(t *testing.T) {
 		t.Errorf("the timer runs to %v, want 20 s from %v", due, b.now())
 	}
 	l := b.loc("ru")
-	if got, want := DeadlineText(l, b.view(play), seat), " "+deadlineLeft(l, 20*time.Second); got != want {
+	if got, want := adapter.DeadlineText(l, b.view(play), seat), " "+adapter.DeadlineLeft(l, 20*time.Second); got != want {
 		t.Errorf("the deadline says %q, want %q", got, want)
 	}
 	rules := rulesText(l, g, play.TurnTime)
-	if !strings.Contains(rules, TurnTimeText(l, 20*time.Second)) || !strings.Contains(rules, deadlineLeft(l, 20*time.Second)) {
+	if !strings.Contains(rules, TurnTimeText(l, 20*time.Second)) || !strings.Contains(rules, adapter.DeadlineLeft(l, 20*time.Second)) {
 		t.Errorf("the rules do not name 20 s")
 	}
 	if strings.Contains(rulesText(l, g, time.Minute), TurnTimeText(l, 20*time.Second)+")") {
@@ -90,8 +93,8 @@ func TestLobbyOffersOnlyWorkingButtons(t *testing.T) {
 	b, _ := resultsBot(t, nil)
 	g := testGame(t, "trickchef")
 	_, hi := g.SeatRange()
-	btn := func(tab *Table, op int) bool {
-		return hasButtonData(b.GroupMessage(tab), payload{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{op}}.String())
+	btn := func(tab *record.Table, op int) bool {
+		return hasButtonData(b.GroupMessage(tab), callback.Data{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{op}}.String())
 	}
 	empty := lobbyOf(g, 0)
 	if !btn(empty, lobbyJoin) || !btn(empty, lobbyAddAI) || btn(empty, lobbyKick) {
@@ -103,7 +106,7 @@ func TestLobbyOffersOnlyWorkingButtons(t *testing.T) {
 	}
 }
 
-func hasButtonText(m Message, text string) bool {
+func hasButtonText(m adapter.Message, text string) bool {
 	for _, row := range m.Keyboard {
 		for _, bt := range row {
 			if bt.Text == text {
@@ -114,7 +117,7 @@ func hasButtonText(m Message, text string) bool {
 	return false
 }
 
-func hasButtonData(m Message, data string) bool {
+func hasButtonData(m adapter.Message, data string) bool {
 	for _, row := range m.Keyboard {
 		for _, bt := range row {
 			if bt.Data == data {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -83,7 +85,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int64, m *models.Message) 
 	if !ok {
 		if m.Chat.Type == models.ChatTypePrivate && strings.TrimSpace(m.Text) != "" {
 			// Plain text in private: say what the bot understands.
-			return b.reply(ctx, updateID, m.Chat.ID, Message{Text: b.loc(b.userLang(m.From)).T("command.hint_private")})
+			return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: b.loc(b.userLang(m.From)).T("command.hint_private")})
 		}
 		return nil
 	}
@@ -106,8 +108,8 @@ func (b *Bot) onMyChatMember(ctx context.Context, updateID int64, u *models.Chat
 	default:
 		return nil
 	}
-	_, _, err := b.update(ctx, tableID(u.Chat.ID, 0), updateID, func(t *Table, ch *change) error {
-		if t.Phase == PhaseIdle {
+	_, _, err := b.update(ctx, record.ID(u.Chat.ID, 0), updateID, func(t *record.Table, ch *change) error {
+		if t.Phase == record.PhaseIdle {
 			return errNoChange
 		}
 		b.closeTable(t)
@@ -123,20 +125,20 @@ func (b *Bot) onMyChatMember(ctx context.Context, updateID int64, u *models.Chat
 var errNoChange = errors.New("no change")
 
 // closeTable ends whatever the table was doing without a result.
-func (b *Bot) closeTable(t *Table) {
-	t.Phase = PhaseIdle
-	t.stopTimers()
+func (b *Bot) closeTable(t *record.Table) {
+	t.Phase = record.PhaseIdle
+	t.StopTimers()
 	t.StopAsked = 0
 }
 
 // reply queues answers to an update in a private chat, through that
 // chat's own outbox (see queue).
-func (b *Bot) reply(ctx context.Context, updateID, chatID int64, msgs ...Message) error {
+func (b *Bot) reply(ctx context.Context, updateID, chatID int64, msgs ...adapter.Message) error {
 	out := make([]outMsg, len(msgs))
 	for i, m := range msgs {
 		out[i] = outMsg{ChatID: chatID, Message: m, Reply: true}
 	}
-	return b.queue(ctx, tableID(chatID, 0), updateID, out...)
+	return b.queue(ctx, record.ID(chatID, 0), updateID, out...)
 }
 
 // queue hands what an update has to say, and that changes no table, to

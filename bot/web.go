@@ -12,6 +12,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -30,13 +33,13 @@ type WebState struct {
 	Lang string `json:"lang"`
 	// Phase is "idle" (no game yet, or it ended: Scene shows the last
 	// one), "lobby" or "playing".
-	Phase Phase `json:"phase"`
+	Phase record.Phase `json:"phase"`
 	// Seat is the viewer's seat, Spectator when they play none.
 	Seat int `json:"seat"`
 	// Live says everyone acts at once (a LiveGame): the page speaks of
 	// no one's turn.
-	Live  bool   `json:"live,omitempty"`
-	Scene *Scene `json:"scene,omitempty"`
+	Live  bool           `json:"live,omitempty"`
+	Scene *adapter.Scene `json:"scene,omitempty"`
 	// Over reports that the scene shows a finished game; Again is then
 	// the data of «Ещё партию» for the viewer, when they may start one.
 	Over  bool   `json:"over,omitempty"`
@@ -84,7 +87,7 @@ func webRatings(e *resultEntry, changes []ratingChange) map[string][2]float64 {
 
 // seatPlayer is a seat's results player id: the person (or the one who
 // left it), or the robot's level.
-func seatPlayer(s Seat) string {
+func seatPlayer(s record.Seat) string {
 	switch {
 	case s.Leaver != nil:
 		return humanPlayer(s.Leaver.UserID)
@@ -166,9 +169,9 @@ func (b *Bot) WebState(ctx context.Context, token string, user int64) (WebState,
 // are open. A WebView is not safe for concurrent use.
 type WebView struct {
 	b       *Bot
-	t       *Table
+	t       *record.Table
 	version int64
-	g       Game
+	g       adapter.Game
 	st      game.State
 	decoded bool
 }
@@ -209,17 +212,17 @@ func (v *WebView) Allowed(ctx context.Context, user int64) (bool, error) {
 func (v *WebView) State(kind int) (WebState, error) {
 	b, t := v.b, v.t
 	l := b.loc(t.Lang)
-	ws := WebState{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: Spectator, Now: b.now().UnixMilli()}
+	ws := WebState{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: adapter.Spectator, Now: b.now().UnixMilli()}
 	g, ok := b.games.get(t.Kind)
 	if !ok {
 		return ws, nil
 	}
-	ws.Game, ws.Title = g.ID(), Title(l, g)
-	ws.Rules = PlainText(strings.ReplaceAll(rulesText(l, g, b.turnTime(t)), rulesPageBreak, "\n\n"))
-	if lg, ok := g.(LiveGame); ok && lg.LiveButtons() {
+	ws.Game, ws.Title = g.ID(), adapter.Title(l, g)
+	ws.Rules = adapter.PlainText(strings.ReplaceAll(rulesText(l, g, b.turnTime(t)), rulesPageBreak, "\n\n"))
+	if lg, ok := g.(adapter.LiveGame); ok && lg.LiveButtons() {
 		ws.Live = true
 	}
-	if t.Phase == PhaseLobby || t.Game == nil {
+	if t.Phase == record.PhaseLobby || t.Game == nil {
 		ws.Scene = b.lobbyScene(l, t)
 		return ws, nil
 	}
@@ -230,8 +233,8 @@ func (v *WebView) State(kind int) (WebState, error) {
 		}
 		v.g, v.st, v.decoded = g, st, true
 	}
-	if kind < Spectator || kind >= len(t.Seats) {
-		kind = Spectator
+	if kind < adapter.Spectator || kind >= len(t.Seats) {
+		kind = adapter.Spectator
 	}
 	ws.Seat = kind
 	sc := b.scene(l, t, v.g, v.st, kind)
@@ -239,17 +242,17 @@ func (v *WebView) State(kind int) (WebState, error) {
 	ws.Over = v.st.Over()
 	if ws.Over {
 		recorded := t.ResultsSent == resultID(t)
-		for _, st := range standings(v.st.Result()) {
+		for _, st := range adapter.Standings(v.st.Result()) {
 			if i := int(st.Seat); i >= 0 && i < len(sc.Seats) {
 				line := WebStanding{Place: st.Place, Name: sc.Seats[i].Name, Score: st.Score, Detail: sc.Seats[i].Stats, You: i == kind}
 				if r, ok := t.WebRatings[seatPlayer(t.Seats[i])]; ok && recorded {
-					line.Rating = PlainText(l.T("private.rating", "Rating", decimal(l, r[1]), "Change", signed(l, r[1]-r[0])))
+					line.Rating = adapter.PlainText(l.T("private.rating", "Rating", decimal(l, r[1]), "Change", signed(l, r[1]-r[0])))
 				}
 				ws.Standings = append(ws.Standings, line)
 			}
 		}
 	}
-	if ws.Over && t.Phase == PhaseIdle && kind >= 0 {
+	if ws.Over && t.Phase == record.PhaseIdle && kind >= 0 {
 		ws.Again = againButton(l, t).Data
 	}
 	return ws, nil
@@ -258,23 +261,23 @@ func (v *WebView) State(kind int) (WebState, error) {
 // scene is the game's Scene with the platform's marks on the seats and,
 // for a seat the bot plays for, the «I'm back» choice. A game without
 // WebGame gets its chat messages as text and its buttons as choices.
-func (b *Bot) scene(l Loc, t *Table, g Game, st game.State, seat int) Scene {
+func (b *Bot) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int) adapter.Scene {
 	v := b.view(t)
-	var sc Scene
-	if wg, ok := g.(WebGame); ok {
+	var sc adapter.Scene
+	if wg, ok := g.(adapter.WebGame); ok {
 		sc = wg.Scene(l, v, st, seat)
 	} else {
-		sc.Status = PlainText(g.RenderTable(l, v, st).Text)
+		sc.Status = adapter.PlainText(g.RenderTable(l, v, st).Text)
 		if seat >= 0 {
 			m := g.RenderSeat(l, v, st, seat)
-			sc.Prompt = PlainText(m.Text)
-			sc.Choices = ChoicesFrom(m.Keyboard)
+			sc.Prompt = adapter.PlainText(m.Text)
+			sc.Choices = adapter.ChoicesFrom(m.Keyboard)
 		}
 	}
 	if len(sc.Seats) != len(t.Seats) {
-		sc.Seats = make([]SceneSeat, len(t.Seats))
+		sc.Seats = make([]adapter.SceneSeat, len(t.Seats))
 	}
-	playing := t.Phase == PhasePlaying
+	playing := t.Phase == record.PhasePlaying
 	for i, s := range t.Seats {
 		ss := &sc.Seats[i]
 		if ss.Name == "" {
@@ -290,14 +293,14 @@ func (b *Bot) scene(l Loc, t *Table, g Game, st game.State, seat int) Scene {
 	if playing && seat >= 0 && t.Seats[seat].Auto() {
 		// The bot plays for the seat: its hand stays in sight (not to
 		// be pressed), with the one button that takes it back.
-		back := payload{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()
-		sc.Prompt = PlainText(l.T("auto.notice"))
-		hand := make([]Card, len(sc.Hand))
+		back := callback.Data{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()
+		sc.Prompt = adapter.PlainText(l.T("auto.notice"))
+		hand := make([]adapter.Card, len(sc.Hand))
 		for i, c := range sc.Hand {
 			c.Act, c.Dim, c.Selected = "", false, false
 			hand[i] = c
 		}
-		sc.Hand, sc.Choices = hand, []Choice{{Text: l.T("auto.back_button"), Act: back}}
+		sc.Hand, sc.Choices = hand, []adapter.Choice{{Text: l.T("auto.back_button"), Act: back}}
 	}
 	if playing && seat >= 0 && !t.Seats[seat].Auto() {
 		b.webHint(l, t, g, st, seat, &sc)
@@ -308,13 +311,13 @@ func (b *Bot) scene(l Loc, t *Table, g Game, st game.State, seat int) Scene {
 // webHint shows the hints on the page as in the chat (addHint): the
 // advice in force with the advised card or choice marked, or «💡
 // Подсказка» among the choices while the seat may act and has none.
-func (b *Bot) webHint(l Loc, t *Table, g Game, st game.State, seat int, sc *Scene) {
+func (b *Bot) webHint(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int, sc *adapter.Scene) {
 	if _, ok := hintGame(g); !ok || !t.Hints {
 		return
 	}
 	if h := t.Seats[seat].Hint; h != nil && h.At == len(t.Log) {
 		advised := func(act string) bool {
-			p, err := parsePayload(act)
+			p, err := callback.Parse(act)
 			return err == nil && p.Op == 'a' && p.Args[0] == seat && game.Action(p.Args[2]) == h.Action
 		}
 		for i := range sc.Hand {
@@ -323,7 +326,7 @@ func (b *Bot) webHint(l Loc, t *Table, g Game, st game.State, seat int, sc *Scen
 		for i := range sc.Choices {
 			sc.Choices[i].Hinted = advised(sc.Choices[i].Act)
 		}
-		sc.Hint = PlainText(h.Why)
+		sc.Hint = adapter.PlainText(h.Why)
 		return
 	}
 	if slices.Contains(st.ToAct(), game.Seat(seat)) && len(st.Legal(game.Seat(seat))) > 0 {
@@ -331,15 +334,15 @@ func (b *Bot) webHint(l Loc, t *Table, g Game, st game.State, seat int, sc *Scen
 		for _, c := range sc.Choices {
 			row = max(row, c.Row+1)
 		}
-		sc.Choices = append(sc.Choices, Choice{Text: l.T("hints.button"), Act: hintPayload(t, seat), Row: row})
+		sc.Choices = append(sc.Choices, adapter.Choice{Text: l.T("hints.button"), Act: hintPayload(t, seat), Row: row})
 	}
 }
 
 // lobbyScene shows who sits at a table being gathered.
-func (b *Bot) lobbyScene(l Loc, t *Table) *Scene {
-	sc := &Scene{Status: l.T("web.lobby")}
+func (b *Bot) lobbyScene(l adapter.Loc, t *record.Table) *adapter.Scene {
+	sc := &adapter.Scene{Status: l.T("web.lobby")}
 	for _, s := range t.Seats {
-		sc.Seats = append(sc.Seats, SceneSeat{Name: s.Name, Robot: !s.Human()})
+		sc.Seats = append(sc.Seats, adapter.SceneSeat{Name: s.Name, Robot: !s.Human()})
 	}
 	return sc
 }
@@ -355,7 +358,7 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 		return WebReply{}, err
 	}
 	id := t0.ID
-	p, err := parsePayload(data)
+	p, err := callback.Parse(data)
 	if err != nil || p.Table != id || key == "" || len(key) > 64 {
 		return WebReply{}, ErrWebBadRequest
 	}
@@ -367,7 +370,7 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 	if p.Op == 'i' {
 		return b.webInfo(ctx, p, user.ID)
 	}
-	t, ch, err := b.update(ctx, id, webUpdateID(user.ID, key), func(t *Table, ch *change) error {
+	t, ch, err := b.update(ctx, id, webUpdateID(user.ID, key), func(t *record.Table, ch *change) error {
 		switch p.Op {
 		case 'a':
 			return b.onAction(t, ch, p, user.ID)
@@ -403,7 +406,7 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 }
 
 // webInfo is a seat's private information (InfoGame), as an alert.
-func (b *Bot) webInfo(ctx context.Context, p payload, user int64) (WebReply, error) {
+func (b *Bot) webInfo(ctx context.Context, p callback.Data, user int64) (WebReply, error) {
 	t, version, err := b.load(ctx, p.Table)
 	if err != nil {
 		return WebReply{}, err
@@ -412,7 +415,7 @@ func (b *Bot) webInfo(ctx context.Context, p payload, user int64) (WebReply, err
 		return WebReply{}, ErrWebNotFound
 	}
 	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, payload{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, user)
+	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, user)
 	var r *refusal
 	if errors.As(err, &r) {
 		return WebReply{Text: r.text(l), Refused: refusedKind(r.key)}, nil
@@ -421,7 +424,7 @@ func (b *Bot) webInfo(ctx context.Context, p payload, user int64) (WebReply, err
 	if err != nil {
 		return WebReply{}, err
 	}
-	info, ok := g.(InfoGame)
+	info, ok := g.(adapter.InfoGame)
 	if !ok {
 		return WebReply{Text: l.T("error.bad_button"), Refused: RefusedBad}, nil
 	}
@@ -454,9 +457,9 @@ func (b *Bot) WebSeen(ctx context.Context, token string, user int64, visible boo
 	if t0.SeatOf(user) < 0 {
 		return nil // a spectator's page changes nothing
 	}
-	_, _, err = b.update(ctx, t0.ID, 0, func(t *Table, ch *change) error {
+	_, _, err = b.update(ctx, t0.ID, 0, func(t *record.Table, ch *change) error {
 		seat := t.SeatOf(user)
-		if t.Phase != PhasePlaying || seat < 0 {
+		if t.Phase != record.PhasePlaying || seat < 0 {
 			return errNoChange
 		}
 		s := &t.Seats[seat]
@@ -484,13 +487,13 @@ func (b *Bot) WebSeen(ctx context.Context, token string, user int64, visible boo
 }
 
 // webShown reports whether the seat's page is open and visible now.
-func (b *Bot) webShown(t *Table, seat int) bool {
+func (b *Bot) webShown(t *record.Table, seat int) bool {
 	s := t.Seats[seat]
-	return t.Phase == PhasePlaying && s.Leaver == nil && s.Web.After(b.now())
+	return t.Phase == record.PhasePlaying && s.Leaver == nil && s.Web.After(b.now())
 }
 
 // webExpiry is the earliest lease of an open page, zero when none.
-func (t *Table) webExpiry() time.Time {
+func webExpiry(t *record.Table) time.Time {
 	var at time.Time
 	for _, s := range t.Seats {
 		if !s.Web.IsZero() && (at.IsZero() || s.Web.Before(at)) {
@@ -502,7 +505,7 @@ func (t *Table) webExpiry() time.Time {
 
 // expireWeb ends the leases that ran out, so those hands are drawn again.
 func (b *Bot) expireWeb(ctx context.Context, id string) error {
-	_, _, err := b.update(ctx, id, 0, func(t *Table, ch *change) error {
+	_, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
 		now, changed := b.now(), false
 		for i := range t.Seats {
 			if s := &t.Seats[i]; !s.Web.IsZero() && !now.Before(s.Web) {
@@ -523,18 +526,18 @@ func (b *Bot) expireWeb(ctx context.Context, id string) error {
 // webAppButton opens the page from a seat's private message (Telegram
 // allows web_app buttons in private chats only); none when no page is
 // served, or the table has no token yet.
-func (b *Bot) webAppButton(l Loc, t *Table) (Button, bool) {
+func (b *Bot) webAppButton(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
 	if b.cfg.WebAppURL == "" || t.WebToken == "" {
-		return Button{}, false
+		return adapter.Button{}, false
 	}
-	return Button{Text: l.T("web.button"), WebApp: b.cfg.WebAppURL + "?table=" + url.QueryEscape(t.WebToken)}, true
+	return adapter.Button{Text: l.T("web.button"), WebApp: b.cfg.WebAppURL + "?table=" + url.QueryEscape(t.WebToken)}, true
 }
 
 // webAppLink opens the page from the group: a direct link to the Mini App
 // by its short name, the table in its start parameter.
-func (b *Bot) webAppLink(l Loc, t *Table) (Button, bool) {
+func (b *Bot) webAppLink(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
 	if b.cfg.WebAppURL == "" || b.cfg.WebAppShortName == "" || b.cfg.Username == "" || t.WebToken == "" {
-		return Button{}, false
+		return adapter.Button{}, false
 	}
-	return Button{Text: l.T("web.button"), URL: "https://t.me/" + b.cfg.Username + "/" + b.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.WebToken)}, true
+	return adapter.Button{Text: l.T("web.button"), URL: "https://t.me/" + b.cfg.Username + "/" + b.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.WebToken)}, true
 }

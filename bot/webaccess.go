@@ -12,6 +12,7 @@ import (
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -52,7 +53,7 @@ func validWebToken(s string) bool {
 // their next change). The pointer is written before the commit, so a
 // committed token always resolves; a commit that loses its race leaves a
 // pointer nobody was shown, to the same table.
-func (b *Bot) mintWebToken(ctx context.Context, t *Table) {
+func (b *Bot) mintWebToken(ctx context.Context, t *record.Table) {
 	if t.WebToken != "" || b.cfg.WebAppURL == "" {
 		return
 	}
@@ -68,7 +69,7 @@ func (b *Bot) mintWebToken(ctx context.Context, t *Table) {
 // the table has none. Tools and tests use it; the bot's own links carry
 // the token minted with the table's commits.
 func (b *Bot) WebToken(ctx context.Context, id string) (string, error) {
-	if _, _, err := parseTableID(id); err != nil {
+	if _, _, err := record.ParseID(id); err != nil {
 		return "", ErrWebBadRequest
 	}
 	t, version, err := b.load(ctx, id)
@@ -81,7 +82,7 @@ func (b *Bot) WebToken(ctx context.Context, id string) (string, error) {
 	if t.WebToken != "" {
 		return t.WebToken, nil
 	}
-	t, _, err = b.update(ctx, id, 0, func(t *Table, ch *change) error {
+	t, _, err = b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
 		if t.WebToken != "" {
 			return errNoChange
 		}
@@ -114,7 +115,7 @@ func (b *Bot) webTableID(ctx context.Context, token string) (string, error) {
 // webLoad is the table a token names, as user may see it: ErrWebNotFound
 // when there is none or the user is neither seated at it nor a member of
 // its group.
-func (b *Bot) webLoad(ctx context.Context, token string, user int64) (*Table, int64, error) {
+func (b *Bot) webLoad(ctx context.Context, token string, user int64) (*record.Table, int64, error) {
 	id, err := b.webTableID(ctx, token)
 	if err != nil {
 		return nil, 0, err
@@ -139,7 +140,7 @@ func (b *Bot) webLoad(ctx context.Context, token string, user int64) (*Table, in
 // webAllowed reports whether user may see table t: a seated player always
 // (no call), anyone else if Telegram says they are in its group (asked
 // once per user and group per memberTTL).
-func (b *Bot) webAllowed(ctx context.Context, t *Table, user int64) (bool, error) {
+func (b *Bot) webAllowed(ctx context.Context, t *record.Table, user int64) (bool, error) {
 	if t.SeatOf(user) >= 0 {
 		return true, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/locales"
 )
@@ -32,7 +33,7 @@ type Harness struct {
 	Srv   *telegramtest.Server
 	Store bot.Store
 	// Games are the games the bot offers (bot.WithGames).
-	Games []bot.Game
+	Games []adapter.Game
 	Cfg   bot.Config
 	Log   zerolog.Logger
 	// Answered, if set, observes each button press's handling time.

@@ -10,6 +10,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -55,20 +57,20 @@ type Test struct {
 
 // NewTest starts a bot offering games over a fresh namespace of the test
 // Redis server; it is stopped when the test ends.
-func NewTest(t testing.TB, games []bot.Game, turnTimeout time.Duration) *Test {
+func NewTest(t testing.TB, games []adapter.Game, turnTimeout time.Duration) *Test {
 	t.Helper()
 	return NewTestOn(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t)), games, turnTimeout)
 }
 
 // NewTestOn is NewTest over a given Redis store.
-func NewTestOn(t testing.TB, st *store.Redis, games []bot.Game, turnTimeout time.Duration) *Test {
+func NewTestOn(t testing.TB, st *store.Redis, games []adapter.Game, turnTimeout time.Duration) *Test {
 	t.Helper()
 	return NewTestLimits(t, st, games, turnTimeout, nil)
 }
 
 // NewTestLimits is NewTestOn whose bot's scaled limits adjust changes
 // first (a test of the flood limits puts them back to a person's pace).
-func NewTestLimits(t testing.TB, st *store.Redis, games []bot.Game, turnTimeout time.Duration, adjust func(*bot.Limits)) *Test {
+func NewTestLimits(t testing.TB, st *store.Redis, games []adapter.Game, turnTimeout time.Duration, adjust func(*bot.Limits)) *Test {
 	t.Helper()
 	fake, ours := ScaledLimits()
 	if adjust != nil {
@@ -161,7 +163,7 @@ func (h *Test) CheckLimits(group *telegramtest.Chat) {
 }
 
 // Table loads and decodes the group's table record and its version.
-func (h *Test) Table(group *telegramtest.Chat) (*bot.Table, int64) {
+func (h *Test) Table(group *telegramtest.Chat) (*record.Table, int64) {
 	h.TB.Helper()
 	id := strconv.FormatInt(group.ID(), 10)
 	rec, err := h.Redis.Load(context.Background(), id)
@@ -173,7 +175,7 @@ func (h *Test) Table(group *telegramtest.Chat) (*bot.Table, int64) {
 	if err != nil {
 		h.TB.Fatal(err)
 	}
-	tab, err := bot.DecodeTable(rec.Data)
+	tab, err := record.Decode(rec.Data)
 	if err != nil {
 		h.TB.Fatal(err)
 	}
@@ -183,7 +185,7 @@ func (h *Test) Table(group *telegramtest.Chat) (*bot.Table, int64) {
 // CheckReplay replays the group's finished game from its seed and log,
 // compares it with the stored state and checks the seats counted every
 // action of the log.
-func (h *Test) CheckReplay(group *telegramtest.Chat) *bot.Table {
+func (h *Test) CheckReplay(group *telegramtest.Chat) *record.Table {
 	h.TB.Helper()
 	tab, _ := h.Table(group)
 	st, err := bot.Replay(tab, h.Games...)

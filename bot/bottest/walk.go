@@ -3,7 +3,7 @@ package bottest
 import (
 	"math/rand/v2"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -12,8 +12,8 @@ import (
 // keeps a MemoryGame's memory in step from the start: it returns the
 // memory (nil for a game that keeps none). The hint checks and cmd/hinttime
 // reach their positions this way.
-func RandomWalk(g bot.Game, st game.State, r *rand.Rand, moves int) ([]byte, error) {
-	mg, remembers := g.(bot.MemoryGame)
+func RandomWalk(g adapter.Game, st game.State, r *rand.Rand, moves int) ([]byte, error) {
+	mg, remembers := g.(adapter.MemoryGame)
 	var memory []byte
 	if remembers {
 		memory = mg.Observe(nil, st)

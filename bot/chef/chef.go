@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -23,7 +23,7 @@ type chefGame struct{}
 
 // Game is «Меню шефа», the open-menu race for 2–8 players: collect six
 // dishes of six colours, announce «Счёт!», take the bill.
-func Game() bot.Game { return chefGame{} }
+func Game() adapter.Game { return chefGame{} }
 
 func (chefGame) ID() string { return "chef" }
 func (chefGame) Aliases() []string {
@@ -35,11 +35,11 @@ func (chefGame) SeatRange() (int, int) { return ce.MinPlayers, ce.MaxPlayers }
 // by the player's button (the default), 1 automatically.
 const chefOptAnnounce = "announce"
 
-func (chefGame) Options() []bot.GameOption {
-	return []bot.GameOption{{
+func (chefGame) Options() []adapter.GameOption {
+	return []adapter.GameOption{{
 		Key:    chefOptAnnounce,
 		Values: 2,
-		Label: func(l bot.Loc, v int) string {
+		Label: func(l adapter.Loc, v int) string {
 			return l.T("chef.option.announce", "Mode", l.T("chef.announce_mode_"+strconv.Itoa(v)))
 		},
 	}}
@@ -47,7 +47,7 @@ func (chefGame) Options() []bot.GameOption {
 
 // Start deals for the table. The dealer is the table's creator, so the
 // seat after them begins; without the creator at the table, seat 0 does.
-func (g chefGame) Start(t bot.TableView) (game.State, error) {
+func (g chefGame) Start(t adapter.TableView) (game.State, error) {
 	first := 0
 	if c, ok := t.CreatorSeat(); ok {
 		first = (c + 1) % t.Seats()
@@ -55,7 +55,7 @@ func (g chefGame) Start(t bot.TableView) (game.State, error) {
 	return ce.New(ce.Config{
 		Players:      t.Seats(),
 		First:        game.Seat(first),
-		AutoAnnounce: bot.OptionValue(t, g, chefOptAnnounce) == 1,
+		AutoAnnounce: adapter.OptionValue(t, g, chefOptAnnounce) == 1,
 		Seed:         t.Seed(),
 	})
 }
@@ -68,7 +68,7 @@ func (chefGame) Levels() []string {
 
 // Auto plays the level's robot; a person who timed out gets the Cook's
 // sensible move, which is cheap and never throws their menu away.
-func (chefGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
+func (chefGame) Auto(st game.State, seat game.Seat, d adapter.Decision) (game.Action, bool) {
 	level := ce.Level(d.Level)
 	if d.Level == "" {
 		level = ce.Cook
@@ -220,19 +220,19 @@ const chefEmptySlot = "▫️"
 // chefCardText names a card in running text where Russian wants the
 // nominative (a label, a subject: «сверху сброса: 🥗 Диета»): a dish by its
 // emoji, any other card by its emoji and name.
-func chefCardText(l bot.Loc, c ce.Card) string {
+func chefCardText(l adapter.Loc, c ce.Card) string {
 	return chefCardForm(l, c, "chef.card.")
 }
 
 // chefCardAcc names a card as a verb's object, in the accusative: «тянет 🥗
 // Диету», «Вы вытянули 👨‍🍳 Шефа».
-func chefCardAcc(l bot.Loc, c ce.Card) string {
+func chefCardAcc(l adapter.Loc, c ce.Card) string {
 	return chefCardForm(l, c, "chef.card_acc.")
 }
 
 // chefCardForm names a card with its name from the catalog table prefix,
 // which holds one grammatical case of every card name.
-func chefCardForm(l bot.Loc, c ce.Card, prefix string) string {
+func chefCardForm(l adapter.Loc, c ce.Card, prefix string) string {
 	switch {
 	case c == ce.NoCard:
 		return "—" // an empty discard pile (its only card was taken)
@@ -243,7 +243,7 @@ func chefCardForm(l bot.Loc, c ce.Card, prefix string) string {
 }
 
 // chefDishLabel names a dish on a button: «🍝 горячее».
-func chefDishLabel(l bot.Loc, c ce.Card) string {
+func chefDishLabel(l adapter.Loc, c ce.Card) string {
 	return chefDishEmoji(c) + " " + l.T("chef.dish."+c.Key())
 }
 
@@ -300,21 +300,21 @@ func chefFront(cards [ce.NumKinds]int) string {
 	return chefMenu(cards)
 }
 
-func chefDirection(l bot.Loc, clockwise bool) string {
+func chefDirection(l adapter.Loc, clockwise bool) string {
 	if clockwise {
 		return l.T("chef.cw")
 	}
 	return l.T("chef.ccw")
 }
 
-func (k chefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
+func (k chefGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.State) adapter.Message {
 	v := st.(*ce.State).PublicView()
 	over := v.Step == ce.StepOver
 	var b strings.Builder
 	if over {
-		b.WriteString(l.T("chef.header_over", "Title", bot.Title(l, k)) + "\n")
+		b.WriteString(l.T("chef.header_over", "Title", adapter.Title(l, k)) + "\n")
 	} else {
-		b.WriteString(l.T("chef.header", "Title", bot.Title(l, k), "Turn", v.TurnNumber, "Direction", chefDirection(l, v.Clockwise)) + "\n")
+		b.WriteString(l.T("chef.header", "Title", adapter.Title(l, k), "Turn", v.TurnNumber, "Direction", chefDirection(l, v.Clockwise)) + "\n")
 		b.WriteString(l.T("chef.pile", "Pile", v.Pile, "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1,
 			"Discard", len(v.Discard), "Top", chefCardText(l, v.DiscardTop)) + "\n")
 		if removed := chefRemoved(v.Removed); removed != "" {
@@ -331,27 +331,27 @@ func (k chefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Mes
 	if log := chefLog(l, t, v); len(log) > 0 {
 		b.WriteString("\n" + l.T("chef.log_title") + "\n" + strings.Join(log, "\n") + "\n")
 	}
-	if e := bot.EventLine(l, t); e != "" {
+	if e := adapter.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
 	switch {
 	case over:
 		b.WriteString("\n" + l.T("chef.game_over"))
-	case t.Phase() != bot.PhasePlaying:
+	case !t.Playing():
 		// stopped: the event line says so
 	default:
-		b.WriteString("\n" + l.T("chef.turn", "Name", bot.Mention(t, v.Turn), "Next", bot.SeatName(t, v.Next)))
-		b.WriteString(bot.DeadlineText(l, t, v.Turn))
+		b.WriteString("\n" + l.T("chef.turn", "Name", adapter.Mention(t, v.Turn), "Next", adapter.SeatName(t, v.Next)))
+		b.WriteString(adapter.DeadlineText(l, t, v.Turn))
 	}
-	return bot.Message{Text: strings.TrimRight(b.String(), "\n")}
+	return adapter.Message{Text: strings.TrimRight(b.String(), "\n")}
 }
 
 // seatLine is one seat on the board: its menu first, so that the slots of
 // all seats line up in a column, then the name and the marks.
-func (chefGame) seatLine(t bot.TableView, v ce.Public, sp ce.SeatPublic) string {
+func (chefGame) seatLine(t adapter.TableView, v ce.Public, sp ce.SeatPublic) string {
 	over := v.Step == ce.StepOver
 	var b strings.Builder
-	b.WriteString(chefMenu(sp.Cards) + " " + bot.SeatName(t, sp.Seat))
+	b.WriteString(chefMenu(sp.Cards) + " " + adapter.SeatName(t, sp.Seat))
 	if x := chefExtras(sp.Cards); x != "" {
 		b.WriteString(" " + x)
 	}
@@ -365,12 +365,12 @@ func (chefGame) seatLine(t bot.TableView, v ce.Public, sp ce.SeatPublic) string 
 	case over && slices.Contains(v.Winners, sp.Seat):
 		b.WriteString(" 🏆")
 	case over:
-	case v.Turn == sp.Seat && t.Phase() == bot.PhasePlaying:
+	case v.Turn == sp.Seat && t.Playing():
 		b.WriteString(" 👈")
 	case sp.Skipped:
 		b.WriteString(" ⏭")
 	}
-	return b.String() + bot.SeatMark(t, sp.Seat, over)
+	return b.String() + adapter.SeatMark(t, sp.Seat, over)
 }
 
 // chefRemoved lists the dishes out of the game (two players), or "".
@@ -388,7 +388,7 @@ const chefLogLines = 4
 // chefLog tells the last moves from the engine's events, one line per
 // turn: «Оля тянет 🍝, сбрасывает 🍅», «Оля → 🥴 Похмелье → Серёжа: −🍝 −☕,
 // пропускает ход».
-func chefLog(l bot.Loc, t bot.TableView, v ce.Public) []string {
+func chefLog(l adapter.Loc, t adapter.TableView, v ce.Public) []string {
 	type line struct {
 		seat  game.Seat
 		parts []string
@@ -436,9 +436,9 @@ func chefLog(l bot.Loc, t bot.TableView, v ce.Public) []string {
 		case ln.seat < 0:
 			out[i] = text
 		case ln.play:
-			out[i] = bot.SeatName(t, ln.seat) + " → " + text
+			out[i] = adapter.SeatName(t, ln.seat) + " → " + text
 		default:
-			out[i] = bot.SeatName(t, ln.seat) + " " + text
+			out[i] = adapter.SeatName(t, ln.seat) + " " + text
 		}
 	}
 	return out
@@ -455,7 +455,7 @@ func chefEndsTurn(k ce.EventKind) bool {
 }
 
 // chefEventText is one event as a part of a log line (without the actor's name).
-func chefEventText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string {
+func chefEventText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event) string {
 	switch e.Kind {
 	case ce.EventDraw:
 		return l.T("chef.log.draw", "Card", chefCardAcc(l, e.Card))
@@ -487,8 +487,8 @@ func chefEventText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event) string 
 // Серёжа: −🍝 −☕, пропускает ход». name gives the card's case: the
 // nominative when the line opens with the card, the accusative after a verb
 // («тянет 🥗 Диету → …»).
-func chefPlayText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event, name func(bot.Loc, ce.Card) string) string {
-	card, target := name(l, e.Card), bot.SeatName(t, e.Target)
+func chefPlayText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event, name func(adapter.Loc, ce.Card) string) string {
+	card, target := name(l, e.Card), adapter.SeatName(t, e.Target)
 	switch e.Card {
 	case ce.Hangover, ce.Diet:
 		lost := "−" + chefDishEmoji(e.Dishes[0])
@@ -509,17 +509,17 @@ func chefPlayText(l bot.Loc, t bot.TableView, v ce.Public, e *ce.Event, name fun
 	return card
 }
 
-func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
+func (k chefGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Message {
 	v := st.(*ce.State).SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("chef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Turn", v.TurnNumber) + "\n")
+	b.WriteString(l.T("chef.hand_header", "Title", adapter.Title(l, k), "Chat", adapter.Esc(t.Title()), "Turn", v.TurnNumber) + "\n")
 	switch {
 	case v.Step == ce.StepOver:
 		b.WriteString(l.T("hand.over"))
-		return bot.Message{Text: b.String()}
-	case t.Phase() != bot.PhasePlaying:
+		return adapter.Message{Text: b.String()}
+	case !t.Playing():
 		b.WriteString(l.T("hand.stopped"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
 	// What others took from the player since their last move: told in
 	// their own chat, where they may not be watching the group.
@@ -529,7 +529,7 @@ func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int
 		// for news of their own losses: then their message is edited once
 		// (their next turn, a fresh message, repeats it).
 		b.WriteString(losses + l.T("chef.hand_wait"))
-		return bot.Message{Text: b.String(), Lazy: losses == ""}
+		return adapter.Message{Text: b.String(), Lazy: losses == ""}
 	}
 	b.WriteString(losses)
 	me := v.Seats[seat]
@@ -537,21 +537,21 @@ func (k chefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int
 	if v.Next != v.Seat {
 		nx := v.Seats[v.Next]
 		// Colours, not dishes: a duplicate does not bring a menu closer.
-		b.WriteString(l.T("chef.hand_next", "Name", bot.SeatName(t, v.Next), "Colours", l.T("chef.colours", "Count", nx.Colours),
+		b.WriteString(l.T("chef.hand_next", "Name", adapter.SeatName(t, v.Next), "Colours", l.T("chef.colours", "Count", nx.Colours),
 			"Menu", chefFront(nx.Cards)) + "\n")
 	}
 	b.WriteString(l.T("chef.hand_top", "Card", chefCardText(l, v.DiscardTop)) + "\n")
 	draft := chefValidDraft(v.Legal, t.Draft(seat))
 	prompt, kb := k.keyboard(l, t, v, seat, draft)
 	b.WriteString("\n" + prompt)
-	return bot.Message{Text: b.String(), Keyboard: kb.buttons(), Ping: true}
+	return adapter.Message{Text: b.String(), Keyboard: kb.buttons(), Ping: true}
 }
 
 // chefLosses tells seat, a line each, the plays that took its dishes since
 // its own last move (as far as the engine's bounded log reaches): «Оля
 // играет 🥗 Диету — вы теряете 🍝 и пропускаете ход». "" when there were
 // none.
-func chefLosses(l bot.Loc, t bot.TableView, v ce.Public, seat game.Seat) string {
+func chefLosses(l adapter.Loc, t adapter.TableView, v ce.Public, seat game.Seat) string {
 	var lines []string
 	for i := range v.Events {
 		e := &v.Events[i]
@@ -560,14 +560,14 @@ func chefLosses(l bot.Loc, t bot.TableView, v ce.Public, seat game.Seat) string 
 			lines = nil
 		case e.Kind != ce.EventPlay || e.Target != seat || e.Dishes[0] == ce.NoCard:
 		case e.Card == ce.ChefCard:
-			lines = append(lines, l.T("chef.hand_lost_chef", "Name", bot.SeatName(t, e.Seat),
+			lines = append(lines, l.T("chef.hand_lost_chef", "Name", adapter.SeatName(t, e.Seat),
 				"Card", chefCardAcc(l, e.Card), "Dish", chefDishEmoji(e.Dishes[0])))
 		default:
 			lost := chefDishEmoji(e.Dishes[0])
 			if e.Dishes[1] != ce.NoCard {
 				lost += " " + chefDishEmoji(e.Dishes[1])
 			}
-			lines = append(lines, l.T("chef.hand_lost_penalty", "Name", bot.SeatName(t, e.Seat),
+			lines = append(lines, l.T("chef.hand_lost_penalty", "Name", adapter.SeatName(t, e.Seat),
 				"Card", chefCardAcc(l, e.Card), "Lost", lost))
 		}
 	}
@@ -591,15 +591,15 @@ func chefOwnMove(k ce.EventKind) bool {
 // a card in front of the seat (an action card, a dish to discard): the web
 // table draws those as the cards themselves, the other rows as choices.
 type chefRow struct {
-	buttons []bot.Button
+	buttons []adapter.Button
 	card    bool
 }
 
 type chefKeyboard []chefRow
 
 // buttons is the chat keyboard: every row.
-func (kb chefKeyboard) buttons() [][]bot.Button {
-	out := make([][]bot.Button, len(kb))
+func (kb chefKeyboard) buttons() [][]adapter.Button {
+	out := make([][]adapter.Button, len(kb))
 	for i, r := range kb {
 		out[i] = r.buttons
 	}
@@ -607,8 +607,8 @@ func (kb chefKeyboard) buttons() [][]bot.Button {
 }
 
 // choices is the web table's keyboard: the rows that are not cards.
-func (kb chefKeyboard) choices() [][]bot.Button {
-	var out [][]bot.Button
+func (kb chefKeyboard) choices() [][]adapter.Button {
+	var out [][]adapter.Button
 	for _, r := range kb {
 		if !r.card {
 			out = append(out, r.buttons)
@@ -619,7 +619,7 @@ func (kb chefKeyboard) choices() [][]bot.Button {
 
 // keyboard is what the seat to act can do now: the turn's choices, or the
 // open flow's dishes with a way back.
-func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, chefKeyboard) {
+func (k chefGame) keyboard(l adapter.Loc, t adapter.TableView, v ce.SeatView, seat int, draft []int) (string, chefKeyboard) {
 	if draft != nil {
 		return k.flowKeyboard(l, t, v, seat, draft)
 	}
@@ -636,21 +636,21 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 	case me.Announced:
 		lines = append(lines, l.T("chef.hand_announced"))
 	}
-	next := bot.SeatPlainName(t, v.Next) // button texts are not HTML
+	next := adapter.SeatPlainName(t, v.Next) // button texts are not HTML
 	var kb chefKeyboard
-	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
+	btn := func(text string, a game.Action) adapter.Button { return adapter.ActionButton(t, seat, text, a) }
 	if slices.Contains(v.Legal, ce.TakeAction()) {
 		label := l.T("chef.btn.take", "Card", chefDishEmoji(v.DiscardTop))
 		if v.DiscardTop == ce.Addition {
 			label = l.T("chef.btn.take_bill")
 		}
-		kb = append(kb, chefRow{buttons: []bot.Button{btn(label, ce.TakeAction())}})
+		kb = append(kb, chefRow{buttons: []adapter.Button{btn(label, ce.TakeAction())}})
 	}
 	if slices.Contains(v.Legal, ce.DrawAction()) {
-		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.draw"), ce.DrawAction())}})
+		kb = append(kb, chefRow{buttons: []adapter.Button{btn(l.T("chef.btn.draw"), ce.DrawAction())}})
 	}
 	if slices.Contains(v.Legal, ce.AnnounceAction()) {
-		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.announce"), ce.AnnounceAction())}})
+		kb = append(kb, chefRow{buttons: []adapter.Button{btn(l.T("chef.btn.announce"), ce.AnnounceAction())}})
 	}
 	// The action cards in front (after a draw, only the card drawn).
 	for _, c := range []ce.Card{ce.Hangover, ce.Diet, ce.EmptyPlate, ce.ChefCard, ce.BlankMenu} {
@@ -664,33 +664,33 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 			if c == ce.BlankMenu {
 				label = l.T("chef.btn.blank_menu", "Card", chefCardText(l, c), "Direction", chefDirection(l, !v.Clockwise))
 			}
-			kb = append(kb, chefRow{buttons: []bot.Button{btn(label, a)}, card: true})
+			kb = append(kb, chefRow{buttons: []adapter.Button{btn(label, a)}, card: true})
 		default:
 			flow := chefFlowCard + int(c)
 			acts := chefFlowActions(v.Legal, flow)
 			switch {
 			case len(acts) == 1:
-				kb = append(kb, chefRow{buttons: []bot.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
+				kb = append(kb, chefRow{buttons: []adapter.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
 			case len(acts) > 1:
-				kb = append(kb, chefRow{buttons: []bot.Button{bot.DraftButton(t, seat, l.T("chef.btn.open_"+c.Key(), "Card", chefCardText(l, c), "Name", next), flow)}, card: true})
+				kb = append(kb, chefRow{buttons: []adapter.Button{adapter.DraftButton(t, seat, l.T("chef.btn.open_"+c.Key(), "Card", chefCardText(l, c), "Name", next), flow)}, card: true})
 			}
 		}
 	}
 	if slices.Contains(v.Legal, ce.RedrawAction()) {
-		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.redraw"), ce.RedrawAction())}})
+		kb = append(kb, chefRow{buttons: []adapter.Button{btn(l.T("chef.btn.redraw"), ce.RedrawAction())}})
 	}
 	switch acts := chefFlowActions(v.Legal, chefFlowDiscard); {
 	case len(acts) == 1:
-		kb = append(kb, chefRow{buttons: []bot.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
+		kb = append(kb, chefRow{buttons: []adapter.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
 	case len(acts) > 1:
 		key := "chef.btn.open_discard_duplicate"
 		if v.Step == ce.StepDrawn {
 			key = "chef.btn.open_discard"
 		}
-		kb = append(kb, chefRow{buttons: []bot.Button{bot.DraftButton(t, seat, l.T(key), chefFlowDiscard)}, card: true})
+		kb = append(kb, chefRow{buttons: []adapter.Button{adapter.DraftButton(t, seat, l.T(key), chefFlowDiscard)}, card: true})
 	}
 	if slices.Contains(v.Legal, ce.EndAction()) {
-		kb = append(kb, chefRow{buttons: []bot.Button{btn(l.T("chef.btn.end"), ce.EndAction())}})
+		kb = append(kb, chefRow{buttons: []adapter.Button{btn(l.T("chef.btn.end"), ce.EndAction())}})
 	}
 	return strings.Join(lines, "\n"), kb
 }
@@ -699,7 +699,7 @@ func (k chefGame) keyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, 
 // the keyboard offers, in its order: taking the discard's top, drawing,
 // playing an action card (by name when only one can be played),
 // discarding a duplicate. Announcing has a line of its own.
-func chefTurnPrompt(l bot.Loc, v ce.SeatView) string {
+func chefTurnPrompt(l adapter.Loc, v ce.SeatView) string {
 	var moves []string
 	if slices.Contains(v.Legal, ce.TakeAction()) {
 		if v.DiscardTop == ce.Addition {
@@ -767,9 +767,9 @@ func chefDrawnKey(v ce.SeatView) string {
 
 // moveLabel is the button of a flow's only move, named in full: «🥗 Диета
 // → Серёжа: −🍝», «🗑 Сбросить 🍝».
-func (chefGame) moveLabel(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Action) string {
+func (chefGame) moveLabel(l adapter.Loc, t adapter.TableView, v ce.SeatView, a game.Action) string {
 	m, _ := ce.DecodeAction(a)
-	next := bot.SeatPlainName(t, v.Next) // button texts are not HTML
+	next := adapter.SeatPlainName(t, v.Next) // button texts are not HTML
 	switch {
 	case m.Kind == ce.KindDiscard:
 		return l.T("chef.btn.discard", "Card", chefDishEmoji(m.Dish))
@@ -785,8 +785,8 @@ func (chefGame) moveLabel(l bot.Loc, t bot.TableView, v ce.SeatView, a game.Acti
 
 // flowKeyboard is an open flow: a prompt, one button per dish that can be
 // chosen, and the way back.
-func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, draft []int) (string, chefKeyboard) {
-	next := bot.SeatName(t, v.Next)
+func (chefGame) flowKeyboard(l adapter.Loc, t adapter.TableView, v ce.SeatView, seat int, draft []int) (string, chefKeyboard) {
+	next := adapter.SeatName(t, v.Next)
 	flow := draft[0]
 	card := ce.Card(flow - chefFlowCard)
 	victim := v.Seats[v.Next].Cards
@@ -799,8 +799,8 @@ func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int
 		return s
 	}
 	var prompt string
-	var dishes []bot.Button
-	back := []bot.Button{bot.DraftButton(t, seat, l.T("chef.btn.back"), chefCancel)}
+	var dishes []adapter.Button
+	back := []adapter.Button{adapter.DraftButton(t, seat, l.T("chef.btn.back"), chefCancel)}
 	switch {
 	case flow == chefFlowDiscard:
 		prompt = l.T("chef.flow.discard_duplicate")
@@ -809,7 +809,7 @@ func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int
 		}
 		for _, a := range chefFlowActions(v.Legal, flow) {
 			m, _ := ce.DecodeAction(a)
-			dishes = append(dishes, bot.ActionButton(t, seat, label(m.Dish, mine[m.Dish]), a))
+			dishes = append(dishes, adapter.ActionButton(t, seat, label(m.Dish, mine[m.Dish]), a))
 		}
 	case card == ce.Hangover && len(draft) == 2:
 		first := ce.Card(draft[1])
@@ -820,9 +820,9 @@ func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int
 			if m.Dish2 == first {
 				left--
 			}
-			dishes = append(dishes, bot.ActionButton(t, seat, label(m.Dish2, left), a))
+			dishes = append(dishes, adapter.ActionButton(t, seat, label(m.Dish2, left), a))
 		}
-		back = []bot.Button{bot.DraftButton(t, seat, l.T("chef.btn.back"), flow), bot.DraftButton(t, seat, l.T("chef.btn.cancel"), chefCancel)}
+		back = []adapter.Button{adapter.DraftButton(t, seat, l.T("chef.btn.back"), flow), adapter.DraftButton(t, seat, l.T("chef.btn.cancel"), chefCancel)}
 	case card == ce.Hangover:
 		prompt = l.T("chef.flow.hangover_first", "Card", chefCardText(l, card), "Name", next)
 		seen := map[ce.Card]bool{}
@@ -830,37 +830,37 @@ func (chefGame) flowKeyboard(l bot.Loc, t bot.TableView, v ce.SeatView, seat int
 			m, _ := ce.DecodeAction(a)
 			if !seen[m.Dish] {
 				seen[m.Dish] = true
-				dishes = append(dishes, bot.DraftButton(t, seat, label(m.Dish, victim[m.Dish]), int(m.Dish)))
+				dishes = append(dishes, adapter.DraftButton(t, seat, label(m.Dish, victim[m.Dish]), int(m.Dish)))
 			}
 		}
 	default: // Диета, Шеф
 		prompt = l.T("chef.flow."+card.Key(), "Card", chefCardText(l, card), "Name", next)
 		for _, a := range chefFlowActions(v.Legal, flow) {
 			m, _ := ce.DecodeAction(a)
-			dishes = append(dishes, bot.ActionButton(t, seat, label(m.Dish, victim[m.Dish]), a))
+			dishes = append(dishes, adapter.ActionButton(t, seat, label(m.Dish, victim[m.Dish]), a))
 		}
 	}
 	var kb chefKeyboard
-	for _, r := range append(bot.Rows(dishes, 3), back) {
+	for _, r := range append(adapter.Rows(dishes, 3), back) {
 		kb = append(kb, chefRow{buttons: r})
 	}
 	return prompt, kb
 }
 
-func (k chefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
+func (k chefGame) Announce(l adapter.Loc, t adapter.TableView, before, after game.State) []adapter.Message {
 	if !after.Over() || before.Over() {
 		return nil
 	}
 	v := after.(*ce.State).PublicView()
 	r := after.Result()
 	var b strings.Builder
-	b.WriteString(bot.WinnerLine(l, t, r) + "\n")
+	b.WriteString(adapter.WinnerLine(l, t, r) + "\n")
 	if v.Closed {
 		b.WriteString(l.T("chef.end_closing") + "\n")
 	} else {
 		b.WriteString(l.T("chef.end_bill") + "\n")
 	}
-	b.WriteString("\n" + bot.ResultTable(l, t, r, func(s game.Seat) string {
+	b.WriteString("\n" + adapter.ResultTable(l, t, r, func(s game.Seat) string {
 		sp := v.Seats[s]
 		if sp.Cards[ce.Addition] > 0 {
 			return chefCardText(l, ce.Addition) + ": " + chefFront(sp.Cards)
@@ -871,5 +871,5 @@ func (k chefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State)
 		}
 		return score + ": " + chefFront(sp.Cards)
 	}))
-	return []bot.Message{{Text: b.String()}}
+	return []adapter.Message{{Text: b.String()}}
 }

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -13,7 +13,7 @@ import (
 // chefDeal seats n people at a table of Меню шефа and replaces the dealt
 // game with a position from chef.ParseDeal, then plays the given moves
 // (chef notation) for the seats to act.
-func chefDeal(t *testing.T, n int, opts map[string]int, deal string, moves ...string) (*bot.Table, *ce.State) {
+func chefDeal(t *testing.T, n int, opts map[string]int, deal string, moves ...string) (*record.Table, *ce.State) {
 	t.Helper()
 	tab, _ := golden.Table(t, Game(), n, 0, "", 1, opts)
 	st, err := ce.ParseDeal(deal)
@@ -37,7 +37,7 @@ func chefDeal(t *testing.T, n int, opts map[string]int, deal string, moves ...st
 
 // playChefRobots plays the Cook for every seat until the game ends,
 // returning the state before the last move (for its announcement).
-func playChefRobots(t *testing.T, tab *bot.Table, st *ce.State, seed uint64) game.State {
+func playChefRobots(t *testing.T, tab *record.Table, st *ce.State, seed uint64) game.State {
 	t.Helper()
 	var before game.State
 	for i := 0; !st.Over(); i++ {

@@ -9,14 +9,17 @@ import (
 	"testing"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
 
 // chefTestTable seats n people at a table of Меню шефа (creator: seat 0).
-func chefTestTable(t *testing.T, n int, opts map[string]int, seed uint64) (*bot.Table, *ce.State) {
+func chefTestTable(t *testing.T, n int, opts map[string]int, seed uint64) (*record.Table, *ce.State) {
 	t.Helper()
 	tab, st := golden.Table(t, Game(), n, 0, "", seed, opts)
 	return tab, st.(*ce.State)
@@ -26,7 +29,7 @@ func chefTestTable(t *testing.T, n int, opts map[string]int, seed uint64) (*bot.
 // no draft, and returns the actions its action buttons make. It fails the
 // test on a button that is not the seat's, a draft press the game refuses,
 // or an open flow without a way back.
-func chefReachable(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State, seat int) map[game.Action]bool {
+func chefReachable(t *testing.T, l adapter.Loc, tab *record.Table, st *ce.State, seat int) map[game.Action]bool {
 	t.Helper()
 	g := chefGame{}
 	saved := tab.Seats[seat].Draft
@@ -38,17 +41,17 @@ func chefReachable(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State, seat i
 		d := queue[0]
 		queue = queue[1:]
 		tab.Seats[seat].Draft = d
-		m := g.RenderSeat(l, tab.View(), st, seat)
+		m := g.RenderSeat(l, adapter.View(tab), st, seat)
 		if !m.Ping || m.Lazy {
 			t.Fatalf("the seat to act gets a message that does not ping: %+v", m)
 		}
 		back := false
 		for _, row := range m.Keyboard {
 			for _, bt := range row {
-				if len(bt.Data) > bot.MaxCallbackBytes {
-					t.Fatalf("callback data %q over %d bytes", bt.Data, bot.MaxCallbackBytes)
+				if len(bt.Data) > callback.MaxBytes {
+					t.Fatalf("callback data %q over %d bytes", bt.Data, callback.MaxBytes)
 				}
-				p, err := bot.ParseButton(bt.Data)
+				p, err := adapter.ParseButton(bt.Data)
 				if err != nil {
 					t.Fatalf("button %q: %v", bt.Text, err)
 				}
@@ -105,7 +108,7 @@ func TestChefButtonsReachExactlyLegal(t *testing.T) {
 			for step := 0; !st.Over(); step++ {
 				seat := int(st.ToAct()[0])
 				lang := cat.Langs()[step%2]
-				l := bot.NewLoc(cat, lang)
+				l := adapter.NewLoc(cat, lang)
 				legal := st.Legal(game.Seat(seat))
 				got := chefReachable(t, l, tab, st, seat)
 				want := map[game.Action]bool{}
@@ -126,7 +129,7 @@ func TestChefButtonsReachExactlyLegal(t *testing.T) {
 				tab.Seats[seat].Nonce++
 				golden.Sync(t, tab, st)
 			}
-			chefCheckViews(t, bot.NewLoc(cat, "ru"), tab, st)
+			chefCheckViews(t, adapter.NewLoc(cat, "ru"), tab, st)
 			if checked == 0 {
 				t.Fatal("no turn checked")
 			}
@@ -136,10 +139,10 @@ func TestChefButtonsReachExactlyLegal(t *testing.T) {
 
 // chefCheckViews renders the board, every seat and the final announcement:
 // no missing key, nothing too long, buttons only for the seat to act.
-func chefCheckViews(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State) {
+func chefCheckViews(t *testing.T, l adapter.Loc, tab *record.Table, st *ce.State) {
 	t.Helper()
 	g := chefGame{}
-	check := func(what string, m bot.Message) {
+	check := func(what string, m adapter.Message) {
 		if strings.Contains(m.Text, "chef.") || strings.Contains(m.Text, "<no value>") {
 			t.Fatalf("%s: a missing text in %q", what, m.Text)
 		}
@@ -154,16 +157,16 @@ func chefCheckViews(t *testing.T, l bot.Loc, tab *bot.Table, st *ce.State) {
 			}
 		}
 	}
-	check("table", g.RenderTable(l, tab.View(), st))
+	check("table", g.RenderTable(l, adapter.View(tab), st))
 	for i := range tab.Seats {
-		m := g.RenderSeat(l, tab.View(), st, i)
+		m := g.RenderSeat(l, adapter.View(tab), st, i)
 		check(fmt.Sprintf("seat %d", i), m)
 		toAct := slices.Contains(st.ToAct(), game.Seat(i))
 		if !toAct && len(m.Keyboard) > 0 {
 			t.Fatalf("seat %d has buttons while not to act", i)
 		}
 		// A waiting hand is lazy but when it tells its player of a loss.
-		told := chefLosses(l, tab.View(), st.PublicView(), game.Seat(i)) != ""
+		told := chefLosses(l, adapter.View(tab), st.PublicView(), game.Seat(i)) != ""
 		if !st.Over() && m.Lazy != (!toAct && !told) {
 			t.Fatalf("seat %d: lazy %v, to act %v, told of a loss %v", i, m.Lazy, toAct, told)
 		}
@@ -218,13 +221,13 @@ func TestChefDraft(t *testing.T) {
 // legal move (or is garbage) renders as no draft at all.
 func TestChefStaleDraftIgnored(t *testing.T) {
 	cat := bottest.Catalog(t)
-	l := bot.NewLoc(cat, "ru")
+	l := adapter.NewLoc(cat, "ru")
 	tab, st := chefTestTable(t, 3, nil, 5)
 	seat := int(st.ToAct()[0])
-	want := chefGame{}.RenderSeat(l, tab.View(), st, seat)
+	want := chefGame{}.RenderSeat(l, adapter.View(tab), st, seat)
 	for _, d := range [][]int{{chefFlowCard + int(ce.Hangover)}, {chefFlowDiscard}, {chefFlowCard + int(ce.Hangover), 3}, {5, 5, 5}, {-1}} {
 		tab.Seats[seat].Draft = d
-		if got := (chefGame{}).RenderSeat(l, tab.View(), st, seat); !reflect.DeepEqual(got, want) {
+		if got := (chefGame{}).RenderSeat(l, adapter.View(tab), st, seat); !reflect.DeepEqual(got, want) {
 			t.Errorf("draft %v changes the message:\n%s", d, golden.Show(got))
 		}
 	}
@@ -295,11 +298,11 @@ func TestChefStart(t *testing.T) {
 		first   game.Seat
 		auto    int
 	}{{1, 1, 0}, {3, 0, 1}, {2, 2, 0}, {42, 0, 1}} {
-		tab := &bot.Table{Creator: tt.creator, Seed: 7, Kind: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
+		tab := &record.Table{Creator: tt.creator, Seed: 7, Kind: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
 		for i := 0; i < 3; i++ {
-			tab.Seats = append(tab.Seats, bot.Seat{UserID: int64(i + 1), Name: golden.Names[i]})
+			tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: golden.Names[i]})
 		}
-		st, err := g.Start(tab.View())
+		st, err := g.Start(adapter.View(tab))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +321,7 @@ func TestChefAuto(t *testing.T) {
 	for step := 0; step < 80 && !st.Over(); step++ {
 		s := st.ToAct()[0]
 		for _, level := range append(g.Levels(), "") {
-			a, ok := g.Auto(st, s, bot.Decision{Level: level, Seed: uint64(step)})
+			a, ok := g.Auto(st, s, adapter.Decision{Level: level, Seed: uint64(step)})
 			if !ok || !slices.Contains(st.Legal(s), a) {
 				t.Fatalf("level %q: %d, %v; legal %v", level, a, ok, st.Legal(s))
 			}
@@ -344,7 +347,7 @@ func TestChefTexts(t *testing.T) {
 	for _, c := range codes {
 		keys = append(keys, "chef.error."+string(c))
 	}
-	for _, lv := range g.(bot.RobotGame).Levels() {
+	for _, lv := range g.(adapter.RobotGame).Levels() {
 		keys = append(keys, "chef.level."+lv)
 	}
 	for c := ce.Starter; c <= ce.Addition; c++ {
@@ -359,8 +362,8 @@ func TestChefTexts(t *testing.T) {
 			t.Errorf("no text %s", k)
 		}
 	}
-	l := bot.NewLoc(cat, "ru")
-	if k := bot.ErrorKey(l, g, ce.CodeNotADuplicate); k != "chef.error.not_a_duplicate" {
+	l := adapter.NewLoc(cat, "ru")
+	if k := adapter.ErrorKey(l, g, ce.CodeNotADuplicate); k != "chef.error.not_a_duplicate" {
 		t.Errorf("errorKey: %s", k)
 	}
 	// Russian counts take three forms (1, 2, 5), and 21 takes 1's.
@@ -379,9 +382,9 @@ func TestChefTexts(t *testing.T) {
 // their turn's message; after the victim's own move it is gone.
 func TestChefLossesTold(t *testing.T) {
 	g := chefGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
-	told := func(tab *bot.Table, st *ce.State, seat int, key string, args ...any) (bot.Message, bool) {
-		m := g.RenderSeat(l, tab.View(), st, seat)
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
+	told := func(tab *record.Table, st *ce.State, seat int, key string, args ...any) (adapter.Message, bool) {
+		m := g.RenderSeat(l, adapter.View(tab), st, seat)
 		return m, strings.Contains(m.Text, l.T(key, args...))
 	}
 	// Оля's Hangover at Серёжа (three at the table): he skips, so he waits.
@@ -389,7 +392,7 @@ func TestChefLossesTold(t *testing.T) {
 	if m, ok := told(tab, st, 1, "chef.hand_lost_penalty", "Name", "Оля", "Card", chefCardAcc(l, ce.Hangover), "Lost", "🍤 🍅"); !ok || m.Lazy || m.Ping {
 		t.Errorf("the Hangover's victim, waiting: told %v, lazy %v, ping %v\n%s", ok, m.Lazy, m.Ping, m.Text)
 	}
-	if m := g.RenderSeat(l, tab.View(), st, 0); !m.Lazy {
+	if m := g.RenderSeat(l, adapter.View(tab), st, 0); !m.Lazy {
 		t.Errorf("the player who lost nothing is redrawn while waiting:\n%s", m.Text)
 	}
 	// Оля's Chef at Серёжа: his turn comes next, and its message says it.
@@ -410,7 +413,7 @@ func TestChefLossesTold(t *testing.T) {
 // discards: «play it at once — or discard» was shown with only «keep» on
 // the keyboard.
 func TestChefDrawnLineSaysWhatTheButtonsDo(t *testing.T) {
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	seen := map[string]int{}
 	for k := 0; k < 40 && len(seen) < 4; k++ {
 		n := ce.MinPlayers + k%(ce.MaxPlayers-ce.MinPlayers+1)
@@ -456,7 +459,7 @@ func TestChefDrawnLineSaysWhatTheButtonsDo(t *testing.T) {
 // offered), and that the next player's line counts their colours, not
 // their dishes with duplicates.
 func TestChefTurnLineSaysWhatTheButtonsDo(t *testing.T) {
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	var drawOnly, several, duplicates int
 	for k := 0; k < 12; k++ {
 		n := ce.MinPlayers + k%(ce.MaxPlayers-ce.MinPlayers+1)
@@ -466,7 +469,7 @@ func TestChefTurnLineSaysWhatTheButtonsDo(t *testing.T) {
 			seat := int(st.ToAct()[0])
 			v := st.SeatView(game.Seat(seat))
 			if v.Step != ce.StepDrawn && len(v.Legal) > 0 {
-				text := strings.ToLower(chefGame{}.RenderSeat(l, tab.View(), st, seat).Text)
+				text := strings.ToLower(chefGame{}.RenderSeat(l, adapter.View(tab), st, seat).Text)
 				var take, draw, discard bool
 				var plays []ce.Card
 				for a := range chefReachable(t, l, tab, st, seat) {
@@ -526,7 +529,7 @@ func TestChefTurnLineSaysWhatTheButtonsDo(t *testing.T) {
 					if colours != nx.Dishes {
 						duplicates++
 					}
-					line := l.T("chef.hand_next", "Name", bot.SeatName(tab.View(), v.Next),
+					line := l.T("chef.hand_next", "Name", adapter.SeatName(adapter.View(tab), v.Next),
 						"Colours", l.T("chef.colours", "Count", colours), "Menu", chefFront(nx.Cards))
 					if !strings.Contains(text, strings.ToLower(line)) {
 						t.Fatalf("next player with %d dishes of %d colours: no %q in\n%s", nx.Dishes, colours, line, text)

@@ -11,6 +11,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/chef"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
@@ -45,7 +46,7 @@ func (h *harness) chefLobby(group *telegramtest.Chat, people []*telegramtest.Use
 }
 
 // chefState decodes the group's game.
-func (h *harness) chefState(group *telegramtest.Chat) (*bot.Table, game.State) {
+func (h *harness) chefState(group *telegramtest.Chat) (*record.Table, game.State) {
 	h.TB.Helper()
 	tab, _ := h.Table(group)
 	st, err := bot.State(tab, allGames()...)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -12,10 +12,10 @@ import (
 // Hint is «Профи»'s move for the seat (ce.Advise: the very search its
 // robot runs, with the same seed and budget), named like its button, and
 // the share of the search's playouts the seat wins after it.
-func (k chefGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d bot.Decision) bot.Hint {
+func (k chefGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat int, d adapter.Decision) adapter.Hint {
 	v := st.(*ce.State).SeatView(game.Seat(seat))
 	ad := ce.Advise(v, d.Seed, ce.Budget{Wall: d.Budget, Clock: time.Now})
-	h := bot.Hint{Action: ad.Action}
+	h := adapter.Hint{Action: ad.Action}
 	if ad.Action < 0 {
 		return h
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/store/redistest"
@@ -13,7 +13,7 @@ import (
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 // allGames are the games the tests' bot offers: this one.
-func allGames() []bot.Game { return []bot.Game{chef.Game()} }
+func allGames() []adapter.Game { return []adapter.Game{chef.Game()} }
 
 // harness is bottest.Test with the helpers of this package's tests.
 type harness struct{ *bottest.Test }

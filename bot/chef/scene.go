@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -33,7 +33,7 @@ func chefColour(c ce.Card) string {
 }
 
 // chefCardName is a card in words: «горячее», «Диета».
-func chefCardName(l bot.Loc, c ce.Card) string {
+func chefCardName(l adapter.Loc, c ce.Card) string {
 	if c.IsDish() {
 		return l.T("chef.dish." + c.Key())
 	}
@@ -41,15 +41,15 @@ func chefCardName(l bot.Loc, c ce.Card) string {
 }
 
 // chefPicture is one card as the web table draws it.
-func chefPicture(l bot.Loc, c ce.Card) bot.Card {
-	return bot.Card{Face: chefCardEmoji(c), Color: chefColour(c), Name: chefCardName(l, c)}
+func chefPicture(l adapter.Loc, c ce.Card) adapter.Card {
+	return adapter.Card{Face: chefCardEmoji(c), Color: chefColour(c), Name: chefCardName(l, c)}
 }
 
 // chefCards are the cards in front of a seat, a picture each: its dishes in
 // menu order (a second of a colour next to the first), then its action
 // cards.
-func chefCards(l bot.Loc, cards [ce.NumKinds]int) []bot.Card {
-	var out []bot.Card
+func chefCards(l adapter.Loc, cards [ce.NumKinds]int) []adapter.Card {
+	var out []adapter.Card
 	for c := ce.Starter; c <= ce.Addition; c++ {
 		for range cards[c] {
 			out = append(out, chefPicture(l, c))
@@ -61,16 +61,16 @@ func chefCards(l bot.Loc, cards [ce.NumKinds]int) []bot.Card {
 // Scene draws the table for the web page. Everything in Меню шефа is
 // public but the pile's order, so every viewer sees the same board; a
 // seat's scene adds its own cards as a hand to press and its buttons.
-func (k chefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Scene {
+func (k chefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Scene {
 	cs := st.(*ce.State)
 	v := cs.PublicView()
 	over := v.Step == ce.StepOver
-	playing := !over && t.Phase() == bot.PhasePlaying
-	var sc bot.Scene
+	playing := !over && t.Playing()
+	var sc adapter.Scene
 
 	for _, sp := range v.Seats {
-		ss := bot.SceneSeat{
-			Name:  bot.SeatPlainName(t, sp.Seat),
+		ss := adapter.SceneSeat{
+			Name:  adapter.SeatPlainName(t, sp.Seat),
 			Stats: []string{l.T("chef.colours", "Count", sp.Colours)},
 			Cards: chefCards(l, sp.Cards),
 		}
@@ -88,44 +88,44 @@ func (k chefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int) bot
 	// The middle: the pile face down, the discard with its top face up,
 	// and the dishes out of the game.
 	if !over {
-		deck := bot.Pile{Label: l.T("chef.web.deck", "Pile", v.Pile, "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1)}
+		deck := adapter.Pile{Label: l.T("chef.web.deck", "Pile", v.Pile, "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1)}
 		if v.Pile > 0 {
-			deck.Cards = []bot.Card{{Back: true, Name: l.T("chef.web.back")}}
+			deck.Cards = []adapter.Card{{Back: true, Name: l.T("chef.web.back")}}
 		}
 		sc.Center = append(sc.Center, deck)
 	}
-	discard := bot.Pile{Label: l.T("chef.web.discard", "Discard", len(v.Discard))}
+	discard := adapter.Pile{Label: l.T("chef.web.discard", "Discard", len(v.Discard))}
 	if v.DiscardTop != ce.NoCard {
-		discard.Cards = []bot.Card{chefPicture(l, v.DiscardTop)}
+		discard.Cards = []adapter.Card{chefPicture(l, v.DiscardTop)}
 	}
 	sc.Center = append(sc.Center, discard)
 	if removed := chefCards(l, v.Removed); len(removed) > 0 {
-		sc.Center = append(sc.Center, bot.Pile{Label: l.T("chef.web.removed"), Cards: removed})
+		sc.Center = append(sc.Center, adapter.Pile{Label: l.T("chef.web.removed"), Cards: removed})
 	}
 
 	// The headline and the lines under it.
 	switch {
 	case over:
-		sc.Status = bot.PlainText(bot.WinnerLine(l, t, st.Result()))
+		sc.Status = adapter.PlainText(adapter.WinnerLine(l, t, st.Result()))
 		if v.Closed {
-			sc.Info = append(sc.Info, bot.PlainText(l.T("chef.end_closing")))
+			sc.Info = append(sc.Info, adapter.PlainText(l.T("chef.end_closing")))
 		} else {
-			sc.Info = append(sc.Info, bot.PlainText(l.T("chef.end_bill")))
+			sc.Info = append(sc.Info, adapter.PlainText(l.T("chef.end_bill")))
 		}
 	case !playing:
-		sc.Status = bot.PlainText(bot.EventLine(l, t))
+		sc.Status = adapter.PlainText(adapter.EventLine(l, t))
 	default:
-		sc.Status = bot.PlainText(l.T("chef.turn", "Name", bot.SeatName(t, v.Turn), "Next", bot.SeatName(t, v.Next)))
+		sc.Status = adapter.PlainText(l.T("chef.turn", "Name", adapter.SeatName(t, v.Turn), "Next", adapter.SeatName(t, v.Next)))
 		sc.Info = append(sc.Info, l.T("chef.web.turn", "Turn", v.TurnNumber, "Direction", chefDirection(l, v.Clockwise)))
 		if v.AutoAnnounce {
-			sc.Info = append(sc.Info, bot.PlainText(l.T("chef.auto_note")))
+			sc.Info = append(sc.Info, adapter.PlainText(l.T("chef.auto_note")))
 		}
 	}
 	for _, line := range chefLog(l, t, v) {
-		sc.Log = append(sc.Log, bot.PlainText(line))
+		sc.Log = append(sc.Log, adapter.PlainText(line))
 	}
 
-	if seat == bot.Spectator || seat < 0 || seat >= len(v.Seats) {
+	if seat == adapter.Spectator || seat < 0 || seat >= len(v.Seats) {
 		return sc
 	}
 	k.seatScene(l, t, cs.SeatView(game.Seat(seat)), seat, playing, &sc)
@@ -136,7 +136,7 @@ func (k chefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int) bot
 // (dim, but still pressable so the refusal says why, when it cannot be
 // made now), and its other buttons as choices. While others play, the
 // cards are plain: the board shows whose turn it is.
-func (k chefGame) seatScene(l bot.Loc, t bot.TableView, v ce.SeatView, seat int, playing bool, sc *bot.Scene) {
+func (k chefGame) seatScene(l adapter.Loc, t adapter.TableView, v ce.SeatView, seat int, playing bool, sc *adapter.Scene) {
 	sc.HandLabel = l.T("chef.web.hand")
 	me := v.Seats[seat]
 	toAct := playing && len(v.Legal) > 0
@@ -145,7 +145,7 @@ func (k chefGame) seatScene(l bot.Loc, t bot.TableView, v ce.SeatView, seat int,
 		draft = chefValidDraft(v.Legal, t.Draft(seat))
 		if losses := chefLosses(l, t, v.Public, game.Seat(seat)); losses != "" {
 			for _, line := range strings.Split(strings.TrimRight(losses, "\n"), "\n") {
-				sc.Info = append(sc.Info, bot.PlainText(line))
+				sc.Info = append(sc.Info, adapter.PlainText(line))
 			}
 		}
 	}
@@ -169,15 +169,15 @@ func (k chefGame) seatScene(l bot.Loc, t bot.TableView, v ce.SeatView, seat int,
 			c := &sc.Center[i].Cards[j]
 			switch {
 			case c.Back && slices.Contains(v.Legal, ce.DrawAction()):
-				c.Act = bot.ActionButton(t, seat, "", ce.DrawAction()).Data
+				c.Act = adapter.ActionButton(t, seat, "", ce.DrawAction()).Data
 			case i == len(sc.Center)-1-chefRemovedPiles(v.Public) && slices.Contains(v.Legal, ce.TakeAction()):
-				c.Act = bot.ActionButton(t, seat, "", ce.TakeAction()).Data
+				c.Act = adapter.ActionButton(t, seat, "", ce.TakeAction()).Data
 			}
 		}
 	}
 	prompt, kb := k.keyboard(l, t, v, seat, draft)
-	sc.Prompt = bot.PlainText(prompt)
-	sc.Choices = bot.ChoicesFrom(kb.choices())
+	sc.Prompt = adapter.PlainText(prompt)
+	sc.Choices = adapter.ChoicesFrom(kb.choices())
 	if len(draft) == 2 {
 		// Похмелье's first dish, chosen from the next seat's menu.
 		first, i := ce.Card(draft[1]), 0
@@ -203,9 +203,9 @@ func chefRemovedPiles(v ce.Public) int {
 // chat keyboard's button for it when there is one (legal), else the move
 // the card would make, for the engine to refuse with its reason. ok=false:
 // the card makes no press (the Addition).
-func (chefGame) cardPress(t bot.TableView, v ce.SeatView, seat int, c ce.Card) (data string, legal, ok bool) {
+func (chefGame) cardPress(t adapter.TableView, v ce.SeatView, seat int, c ce.Card) (data string, legal, ok bool) {
 	act := func(a game.Action) (string, bool, bool) {
-		return bot.ActionButton(t, seat, "", a).Data, slices.Contains(v.Legal, a), true
+		return adapter.ActionButton(t, seat, "", a).Data, slices.Contains(v.Legal, a), true
 	}
 	victim := v.Seats[v.Next].Cards
 	var has []ce.Card // the next seat's dishes, one per colour
@@ -231,7 +231,7 @@ func (chefGame) cardPress(t bot.TableView, v ce.SeatView, seat int, c ce.Card) (
 		case len(acts) == 1:
 			return act(acts[0])
 		case len(acts) > 1:
-			return bot.DraftButton(t, seat, "", flow).Data, true, true
+			return adapter.DraftButton(t, seat, "", flow).Data, true, true
 		case c == ce.Hangover:
 			second := pick(1)
 			if victim[pick(0)] > 1 {

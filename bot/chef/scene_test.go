@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -18,7 +19,7 @@ import (
 // chefScenePositions plays random games from several seeds and calls f
 // on positions along the way, the seat to act sometimes in the middle of
 // a choice of dish.
-func chefScenePositions(t *testing.T, f func(tab *bot.Table, st *ce.State)) {
+func chefScenePositions(t *testing.T, f func(tab *record.Table, st *ce.State)) {
 	t.Helper()
 	g := chefGame{}
 	for seed := uint64(1); seed <= 12; seed++ {
@@ -51,7 +52,7 @@ func chefScenePositions(t *testing.T, f func(tab *bot.Table, st *ce.State)) {
 	}
 }
 
-func chefNames(cards []bot.Card) []string {
+func chefNames(cards []adapter.Card) []string {
 	var out []string
 	for _, c := range cards {
 		if c.Back {
@@ -70,12 +71,12 @@ func chefNames(cards []bot.Card) []string {
 // and buttons, and its hand is its own cards.
 func TestChefSceneNoHiddenCards(t *testing.T) {
 	g := chefGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	positions := 0
-	chefScenePositions(t, func(tab *bot.Table, st *ce.State) {
+	chefScenePositions(t, func(tab *record.Table, st *ce.State) {
 		positions++
 		v := st.PublicView()
-		check := func(sc bot.Scene, seat int) {
+		check := func(sc adapter.Scene, seat int) {
 			t.Helper()
 			if len(sc.Seats) != len(v.Seats) {
 				t.Fatalf("seat %d: %d seats in the scene, want %d", seat, len(sc.Seats), len(v.Seats))
@@ -96,7 +97,7 @@ func TestChefSceneNoHiddenCards(t *testing.T) {
 					}
 				}
 			}
-			if seat == bot.Spectator {
+			if seat == adapter.Spectator {
 				if len(sc.Hand) > 0 || len(sc.Choices) > 0 || sc.Prompt != "" || sc.HandLabel != "" {
 					t.Fatalf("a spectator's scene has a hand or buttons: %+v", sc)
 				}
@@ -106,9 +107,9 @@ func TestChefSceneNoHiddenCards(t *testing.T) {
 				t.Fatalf("seat %d's hand shows %v, has %v", seat, got, want)
 			}
 		}
-		check(g.Scene(l, tab.View(), st, bot.Spectator), bot.Spectator)
+		check(g.Scene(l, adapter.View(tab), st, adapter.Spectator), adapter.Spectator)
 		for s := range tab.Seats {
-			check(g.Scene(l, tab.View(), st, s), s)
+			check(g.Scene(l, adapter.View(tab), st, s), s)
 		}
 	})
 	if positions < 50 {
@@ -121,11 +122,11 @@ func TestChefSceneNoHiddenCards(t *testing.T) {
 // the engine), and a dim card's move is refused with a rule code.
 func TestChefSceneActs(t *testing.T) {
 	g := chefGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	dims := 0
-	chefScenePositions(t, func(tab *bot.Table, st *ce.State) {
+	chefScenePositions(t, func(tab *record.Table, st *ce.State) {
 		for s := range tab.Seats {
-			sc := g.Scene(l, tab.View(), st, s)
+			sc := g.Scene(l, adapter.View(tab), st, s)
 			type press struct {
 				what, data string
 				dim        bool
@@ -157,7 +158,7 @@ func TestChefSceneActs(t *testing.T) {
 				t.Fatalf("seat %d, not to act, has presses: %+v", s, presses)
 			}
 			for _, p := range presses {
-				b, err := bot.ParseButton(p.data)
+				b, err := adapter.ParseButton(p.data)
 				if err != nil {
 					t.Fatalf("%s: %v", p.what, err)
 				}
@@ -194,19 +195,19 @@ func TestChefSceneActs(t *testing.T) {
 }
 
 // sceneJSON is a titled scene as indented JSON, one after another.
-func sceneJSON(t *testing.T, title string, sc bot.Scene) string {
+func sceneJSON(t *testing.T, title string, sc adapter.Scene) string {
 	return "════ " + title + "\n" + golden.SceneJSON(t, sc) + "\n"
 }
 
 func TestGoldenChefScene(t *testing.T) {
 	g := chefGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	var sb strings.Builder
 	{
 		tab, st := golden.Table(t, g, 4, 1, "cook", 31, nil)
-		sb.WriteString(sceneJSON(t, "start: spectator", g.Scene(l, tab.View(), st, bot.Spectator)))
+		sb.WriteString(sceneJSON(t, "start: spectator", g.Scene(l, adapter.View(tab), st, adapter.Spectator)))
 		s := int(st.ToAct()[0])
-		sb.WriteString(sceneJSON(t, fmt.Sprintf("start: seat %d (to act)", s), g.Scene(l, tab.View(), st, s)))
+		sb.WriteString(sceneJSON(t, fmt.Sprintf("start: seat %d (to act)", s), g.Scene(l, adapter.View(tab), st, s)))
 	}
 	{
 		// The golden «mid» position: Оля has chosen Похмелье's first dish.
@@ -215,19 +216,19 @@ func TestGoldenChefScene(t *testing.T) {
 			"play:E", "draw", "end", "play:H:pn", "announce", "draw", "discard:o", "play:C:r",
 			"draw", "play:H:pn", "draw", "discard:b", "draw", "end")
 		tab.Seats[0].Draft = []int{chefFlowCard + int(ce.Hangover), int(ce.Sauce)}
-		sb.WriteString(sceneJSON(t, "mid, Похмелье half chosen: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
-		sb.WriteString(sceneJSON(t, "mid: Маша (seat 2, waiting)", g.Scene(l, tab.View(), st, 2)))
+		sb.WriteString(sceneJSON(t, "mid, Похмелье half chosen: Оля (seat 0)", g.Scene(l, adapter.View(tab), st, 0)))
+		sb.WriteString(sceneJSON(t, "mid: Маша (seat 2, waiting)", g.Scene(l, adapter.View(tab), st, 2)))
 	}
 	{
 		// Drawn: only the drawn card plays, the others are dim.
 		tab, st := chefDeal(t, 3, nil, "0:ooD 1:org 2:o discard:n pile:D", "draw")
-		sb.WriteString(sceneJSON(t, "drawn Диета: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
+		sb.WriteString(sceneJSON(t, "drawn Диета: Оля (seat 0)", g.Scene(l, adapter.View(tab), st, 0)))
 	}
 	{
 		tab, st := golden.Table(t, g, 5, 0, "", 33, nil)
 		playChefRobots(t, tab, st.(*ce.State), 3)
-		sb.WriteString(sceneJSON(t, "over: spectator", g.Scene(l, tab.View(), st, bot.Spectator)))
-		sb.WriteString(sceneJSON(t, "over: seat 1", g.Scene(l, tab.View(), st, 1)))
+		sb.WriteString(sceneJSON(t, "over: spectator", g.Scene(l, adapter.View(tab), st, adapter.Spectator)))
+		sb.WriteString(sceneJSON(t, "over: seat 1", g.Scene(l, adapter.View(tab), st, 1)))
 	}
 	golden.Check(t, "chef_scene", sb.String())
 }
@@ -236,11 +237,11 @@ func TestGoldenChefScene(t *testing.T) {
 // HTML), in the chat and on the web table alike.
 func TestChefButtonNames(t *testing.T) {
 	g := chefGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	tab, st := chefDeal(t, 3, nil, "0:oH 1:org 2:o discard:n pile:b")
 	tab.Seats[1].Name = "Том & Джерри"
 	var texts []string
-	for _, row := range g.RenderSeat(l, tab.View(), st, 0).Keyboard {
+	for _, row := range g.RenderSeat(l, adapter.View(tab), st, 0).Keyboard {
 		for _, b := range row {
 			texts = append(texts, b.Text)
 		}
@@ -249,7 +250,7 @@ func TestChefButtonNames(t *testing.T) {
 	if !strings.Contains(all, "Том & Джерри") || strings.Contains(all, "&amp;") {
 		t.Fatalf("buttons: %q", texts)
 	}
-	sc := g.Scene(l, tab.View(), st, 0)
+	sc := g.Scene(l, adapter.View(tab), st, 0)
 	if sc.Seats[1].Name != "Том & Джерри" || !strings.Contains(sc.Status, "Том & Джерри") {
 		t.Fatalf("scene: %q, %q", sc.Seats[1].Name, sc.Status)
 	}
@@ -258,8 +259,8 @@ func TestChefButtonNames(t *testing.T) {
 // TestChefIsWebGame: the platform finds the capability on the game it is
 // handed.
 func TestChefIsWebGame(t *testing.T) {
-	if _, ok := Game().(bot.WebGame); !ok {
-		t.Fatal("Меню шефа is not a bot.WebGame")
+	if _, ok := Game().(adapter.WebGame); !ok {
+		t.Fatal("Меню шефа is not a adapter.WebGame")
 	}
 }
 
@@ -268,5 +269,5 @@ func TestSceneStopped(t *testing.T) {
 	g := chefGame{}
 	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
 	golden.PlayRandom(t, g, tab, st, 20, 5)
-	golden.CheckStoppedScene(t, g, bot.NewLoc(bottest.Catalog(t), "ru"), tab, st)
+	golden.CheckStoppedScene(t, g, adapter.NewLoc(bottest.Catalog(t), "ru"), tab, st)
 }

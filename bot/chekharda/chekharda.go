@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -26,7 +26,7 @@ type chekhardaGame struct{}
 
 // Game is «Чехарда», the real-time game of stealing sets, for 2–6
 // players.
-func Game() bot.Game { return chekhardaGame{} }
+func Game() adapter.Game { return chekhardaGame{} }
 
 func (chekhardaGame) ID() string            { return "chekharda" }
 func (chekhardaGame) Aliases() []string     { return []string{"чехарда", "ruckus"} }
@@ -60,15 +60,15 @@ const (
 	chekhardaButtonRun = 12 // characters of a name on a button
 )
 
-func (g chekhardaGame) Options() []bot.GameOption {
-	return []bot.GameOption{
-		{Key: chekhardaOptTarget, Values: len(chekhardaTargets()), Label: func(l bot.Loc, v int) string {
+func (g chekhardaGame) Options() []adapter.GameOption {
+	return []adapter.GameOption{
+		{Key: chekhardaOptTarget, Values: len(chekhardaTargets()), Label: func(l adapter.Loc, v int) string {
 			return l.T("chekharda.option.target", "Count", chekhardaTargets()[v])
 		}},
-		{Key: chekhardaOptPause, Values: len(chekhardaPauses()), Label: func(l bot.Loc, v int) string {
+		{Key: chekhardaOptPause, Values: len(chekhardaPauses()), Label: func(l adapter.Loc, v int) string {
 			return l.T("chekharda.option.pause", "Count", int(chekhardaPauses()[v]/time.Second))
 		}},
-		{Key: chekhardaOptVariant, Values: 2, Label: func(l bot.Loc, v int) string {
+		{Key: chekhardaOptVariant, Values: 2, Label: func(l adapter.Loc, v int) string {
 			state := l.T("chekharda.option_off")
 			if v == 1 {
 				state = l.T("chekharda.option_on")
@@ -78,13 +78,13 @@ func (g chekhardaGame) Options() []bot.GameOption {
 	}
 }
 
-func (g chekhardaGame) quietPause(t bot.TableView) time.Duration {
-	return chekhardaPauses()[bot.OptionValue(t, g, chekhardaOptPause)]
+func (g chekhardaGame) quietPause(t adapter.TableView) time.Duration {
+	return chekhardaPauses()[adapter.OptionValue(t, g, chekhardaOptPause)]
 }
 
 // Start deals round 1. The first dealer comes from the seed, so over many
 // games nobody is always first to get cards.
-func (g chekhardaGame) Start(t bot.TableView) (game.State, error) {
+func (g chekhardaGame) Start(t adapter.TableView) (game.State, error) {
 	n := t.Seats()
 	dealer := game.Seat(0)
 	if n > 0 {
@@ -92,8 +92,8 @@ func (g chekhardaGame) Start(t bot.TableView) (game.State, error) {
 	}
 	return ck.New(ck.Config{
 		Players:     n,
-		Target:      chekhardaTargets()[bot.OptionValue(t, g, chekhardaOptTarget)],
-		DrawForSelf: bot.OptionValue(t, g, chekhardaOptVariant) == 1,
+		Target:      chekhardaTargets()[adapter.OptionValue(t, g, chekhardaOptTarget)],
+		DrawForSelf: adapter.OptionValue(t, g, chekhardaOptVariant) == 1,
 		Dealer:      dealer,
 		Seed:        t.Seed(),
 	})
@@ -111,7 +111,7 @@ func (chekhardaGame) Levels() []string {
 // no deal will come (deck empty, or the variant) a robot that chose to
 // wait would wait for ever. Then it plays one of its moves instead (only
 // a novice's coin flip can choose to wait there).
-func (chekhardaGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
+func (chekhardaGame) Auto(st game.State, seat game.Seat, d adapter.Decision) (game.Action, bool) {
 	level := ck.Level(d.Level)
 	if d.Level == "" {
 		level = ck.Cook
@@ -138,7 +138,7 @@ const chekhardaIdleTimeout = 45 * time.Second
 // after their level's human-like time (jittered by the seed), the dealer
 // deals after the quiet pause (at once when nobody can act), and the next
 // round comes after a pause for reading the results.
-func (g chekhardaGame) Delay(t bot.TableView, st game.State, s game.Seat, level string, seed uint64) (time.Duration, bool) {
+func (g chekhardaGame) Delay(t adapter.TableView, st game.State, s game.Seat, level string, seed uint64) (time.Duration, bool) {
 	cs := st.(*ck.State)
 	switch {
 	case s == game.System && cs.Phase() == ck.PhaseRoundEnd:
@@ -165,7 +165,7 @@ func (chekhardaGame) LiveButtons() bool { return true }
 // Explain tells a refused player what happened meanwhile, from the
 // engine's event log: who was faster, where their set went, or that
 // their card is already played. Toasts are plain text: names unescaped.
-func (chekhardaGame) Explain(l bot.Loc, t bot.TableView, st game.State, seat int, a game.Action, code game.Code) (string, bool) {
+func (chekhardaGame) Explain(l adapter.Loc, t adapter.TableView, st game.State, seat int, a game.Action, code game.Code) (string, bool) {
 	m, ok := ck.Decode(a)
 	cs, isState := st.(*ck.State)
 	if !ok || !isState || !m.Kind.Valid() {
@@ -203,7 +203,7 @@ func (chekhardaGame) Explain(l bot.Loc, t bot.TableView, st game.State, seat int
 }
 
 // chekhardaName is a seat's name for plain text (toasts, buttons).
-func chekhardaName(t bot.TableView, s game.Seat) string {
+func chekhardaName(t adapter.TableView, s game.Seat) string {
 	if ts, ok := t.Seat(s); ok {
 		return ts.Name()
 	}
@@ -211,7 +211,7 @@ func chekhardaName(t bot.TableView, s game.Seat) string {
 }
 
 // chekhardaShortName cuts a name for a button, so a row of them fits a phone.
-func chekhardaShortName(t bot.TableView, s game.Seat) string {
+func chekhardaShortName(t adapter.TableView, s game.Seat) string {
 	name := chekhardaName(t, s)
 	if utf8.RuneCountInString(name) <= chekhardaButtonRun {
 		return name
@@ -234,15 +234,15 @@ func chekhardaSets(sets []ck.Set) string {
 	return strings.Join(parts, " ")
 }
 
-func chekhardaKindName(l bot.Loc, k ck.Kind) string { return l.T("chekharda.kind." + k.ID()) }
+func chekhardaKindName(l adapter.Loc, k ck.Kind) string { return l.T("chekharda.kind." + k.ID()) }
 
 // chekhardaEvent is one line of the log.
-func chekhardaEvent(l bot.Loc, t bot.TableView, e ck.Event) string {
-	name := bot.SeatName(t, e.Seat)
+func chekhardaEvent(l adapter.Loc, t adapter.TableView, e ck.Event) string {
+	name := adapter.SeatName(t, e.Seat)
 	switch e.Type {
 	case ck.EventSteal:
 		// The victim loses this kind's set only, and may hold others.
-		return l.T("chekharda.ev.steal", "Name", name, "Set", chekhardaSet(e.Kind, e.N), "Victim", bot.SeatName(t, e.Victim),
+		return l.T("chekharda.ev.steal", "Name", name, "Set", chekhardaSet(e.Kind, e.N), "Victim", adapter.SeatName(t, e.Victim),
 			"Kind", chekhardaKindName(l, e.Kind), "Emoji", e.Kind.Emoji())
 	case ck.EventAdd:
 		return l.T("chekharda.ev.add", "Name", name, "Emoji", e.Kind.Emoji(), "Set", chekhardaSet(e.Kind, e.Size))
@@ -295,11 +295,11 @@ func chekhardaSeatEvents() []ck.EventType {
 
 // tableLines lists every seat: name, total, cards in hand and sets. you
 // marks the reader's own seat (-1 in the group).
-func (g chekhardaGame) tableLines(l bot.Loc, t bot.TableView, v ck.Public, you game.Seat) string {
+func (g chekhardaGame) tableLines(l adapter.Loc, t adapter.TableView, v ck.Public, you game.Seat) string {
 	var b strings.Builder
 	for i, sp := range v.Seats {
 		s := game.Seat(i)
-		name := "<b>" + bot.SeatName(t, s) + "</b>"
+		name := "<b>" + adapter.SeatName(t, s) + "</b>"
 		if s == you {
 			name = l.T("chekharda.you", "Name", name)
 		}
@@ -313,11 +313,11 @@ func (g chekhardaGame) tableLines(l bot.Loc, t bot.TableView, v ck.Public, you g
 // plays for them), or 💤 for a person who has made no move for
 // chekhardaAwayAfter: with no turns, nothing else tells the table who
 // walked away. It shows from the next redraw, which a busy table has soon.
-func chekhardaMark(t bot.TableView, s game.Seat, over bool) string {
-	if m := bot.SeatMark(t, s, over); m != "" || over {
+func chekhardaMark(t adapter.TableView, s game.Seat, over bool) string {
+	if m := adapter.SeatMark(t, s, over); m != "" || over {
 		return m
 	}
-	if bot.IdleFor(t, s) >= chekhardaAwayAfter {
+	if adapter.IdleFor(t, s) >= chekhardaAwayAfter {
 		return " 💤"
 	}
 	return ""
@@ -325,26 +325,26 @@ func chekhardaMark(t bot.TableView, s game.Seat, over bool) string {
 
 // rulesLine says how cards come: the dealer after a quiet pause, or the
 // variant's draws.
-func (g chekhardaGame) rulesLine(l bot.Loc, t bot.TableView, v ck.Public) string {
+func (g chekhardaGame) rulesLine(l adapter.Loc, t adapter.TableView, v ck.Public) string {
 	if v.DrawForSelf {
 		return l.T("chekharda.variant_line")
 	}
 	return l.T("chekharda.pause_line", "Pause", l.T("chekharda.count.pause", "Count", int(g.quietPause(t)/time.Second)))
 }
 
-func (g chekhardaGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
+func (g chekhardaGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.State) adapter.Message {
 	v := st.(*ck.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ck.PhaseOver {
-		b.WriteString(l.T("chekharda.header_over", "Title", bot.Title(l, g)) + "\n\n")
+		b.WriteString(l.T("chekharda.header_over", "Title", adapter.Title(l, g)) + "\n\n")
 		b.WriteString(g.tableLines(l, t, v, -1) + "\n")
-		if e := bot.EventLine(l, t); e != "" {
+		if e := adapter.EventLine(l, t); e != "" {
 			b.WriteString("\n" + e + "\n")
 		}
 		b.WriteString("\n" + l.T("chekharda.game_over"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
-	b.WriteString(l.T("chekharda.header", "Title", bot.Title(l, g), "Round", v.Round,
+	b.WriteString(l.T("chekharda.header", "Title", adapter.Title(l, g), "Round", v.Round,
 		"Target", l.T("chekharda.count.upto", "Count", v.Target)) + "\n")
 	if v.Phase == ck.PhasePlay {
 		b.WriteString(l.T("chekharda.deck_line", "Cards", l.T("chekharda.count.cards", "Count", v.Deck)) + " · " + g.rulesLine(l, t, v) + "\n")
@@ -356,32 +356,32 @@ func (g chekhardaGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bo
 			b.WriteString(chekhardaEvent(l, t, e) + "\n")
 		}
 	}
-	if e := bot.EventLine(l, t); e != "" {
+	if e := adapter.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
-	if t.Phase() == bot.PhasePlaying && v.Phase == ck.PhaseRoundEnd {
+	if t.Playing() && v.Phase == ck.PhaseRoundEnd {
 		b.WriteString("\n" + l.T("chekharda.round_end_table", "Round", v.Round))
 	}
-	return bot.Message{Text: strings.TrimRight(b.String(), "\n")}
+	return adapter.Message{Text: strings.TrimRight(b.String(), "\n")}
 }
 
-func (g chekhardaGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
+func (g chekhardaGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Message {
 	v := st.(*ck.State).SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("chekharda.hand_header", "Title", bot.Title(l, g), "Chat", bot.Esc(t.Title()), "Round", v.Round) + "\n")
+	b.WriteString(l.T("chekharda.hand_header", "Title", adapter.Title(l, g), "Chat", adapter.Esc(t.Title()), "Round", v.Round) + "\n")
 	switch {
 	case v.Phase == ck.PhaseOver:
 		b.WriteString(l.T("hand.over"))
-		return bot.Message{Text: b.String()}
-	case t.Phase() != bot.PhasePlaying:
+		return adapter.Message{Text: b.String()}
+	case !t.Playing():
 		b.WriteString(l.T("hand.stopped"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	case v.Phase == ck.PhaseRoundEnd:
 		if r := v.Last; r != nil && seat < len(r.Seats) {
 			b.WriteString("\n" + l.T("chekharda.hand_round_over", "Round", r.Round,
 				"Score", r.Seats[seat].Score, "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
 		}
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
 	hand := make([]string, len(v.Hand))
 	for i, k := range v.Hand {
@@ -400,12 +400,12 @@ func (g chekhardaGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 	b.WriteString("\n" + g.seatPrompt(l, t, v, len(kb) > 0))
 	// Ping: the first message of a round notifies (a fresh message);
 	// every later change of the round is an edit, which does not.
-	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
+	return adapter.Message{Text: b.String(), Keyboard: kb, Ping: true}
 }
 
 // seatPrompt tells a seat in a round what to do now: press (or draw), or
 // wait for the deal or for the others.
-func (g chekhardaGame) seatPrompt(l bot.Loc, t bot.TableView, v ck.SeatView, buttons bool) string {
+func (g chekhardaGame) seatPrompt(l adapter.Loc, t adapter.TableView, v ck.SeatView, buttons bool) string {
 	switch {
 	case buttons && slices.Contains(v.Legal, ck.DrawAction()):
 		return l.T("chekharda.hand_draw")
@@ -420,8 +420,8 @@ func (g chekhardaGame) seatPrompt(l bot.Loc, t bot.TableView, v ck.SeatView, but
 // seatKeyboard has a button per legal move: steals two to a row (they
 // carry a name), adds four to a row, then the draw. The order follows
 // Legal (kind, then victim), so a button keeps its place while it lasts.
-func (chekhardaGame) seatKeyboard(l bot.Loc, t bot.TableView, seat int, v ck.SeatView) [][]bot.Button {
-	var steals, adds, draw []bot.Button
+func (chekhardaGame) seatKeyboard(l adapter.Loc, t adapter.TableView, seat int, v ck.SeatView) [][]adapter.Button {
+	var steals, adds, draw []adapter.Button
 	for _, a := range v.Legal {
 		m, ok := ck.Decode(a)
 		if !ok {
@@ -429,43 +429,43 @@ func (chekhardaGame) seatKeyboard(l bot.Loc, t bot.TableView, seat int, v ck.Sea
 		}
 		switch m.Type {
 		case ck.MoveSteal:
-			steals = append(steals, bot.ActionButton(t, seat, l.T("chekharda.steal_button",
+			steals = append(steals, adapter.ActionButton(t, seat, l.T("chekharda.steal_button",
 				"Set", chekhardaSet(m.Kind, v.SetOf(m.Victim, m.Kind)), "Victim", chekhardaShortName(t, m.Victim)), a))
 		case ck.MoveAdd:
-			adds = append(adds, bot.ActionButton(t, seat, l.T("chekharda.add_button",
+			adds = append(adds, adapter.ActionButton(t, seat, l.T("chekharda.add_button",
 				"Emoji", m.Kind.Emoji(), "Set", chekhardaSet(m.Kind, v.SetOf(v.Seat, m.Kind))), a))
 		case ck.MoveDraw:
-			draw = append(draw, bot.ActionButton(t, seat, l.T("chekharda.draw_button"), a))
+			draw = append(draw, adapter.ActionButton(t, seat, l.T("chekharda.draw_button"), a))
 		}
 	}
-	kb := bot.Rows(steals, 2)
-	kb = append(kb, bot.Rows(adds, 4)...)
-	return append(kb, bot.Rows(draw, 1)...)
+	kb := adapter.Rows(steals, 2)
+	kb = append(kb, adapter.Rows(adds, 4)...)
+	return append(kb, adapter.Rows(draw, 1)...)
 }
 
-func (g chekhardaGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
+func (g chekhardaGame) Announce(l adapter.Loc, t adapter.TableView, before, after game.State) []adapter.Message {
 	b, a := before.(*ck.State).PublicView(), after.(*ck.State).PublicView()
-	var out []bot.Message
+	var out []adapter.Message
 	if r := a.Last; r != nil && a.Phase != ck.PhasePlay && (b.Last == nil || b.Last.Round < r.Round) {
-		out = append(out, bot.Message{Text: chekhardaRoundResult(l, t, a, r)})
+		out = append(out, adapter.Message{Text: chekhardaRoundResult(l, t, a, r)})
 	}
 	if a.Phase == ck.PhaseOver && b.Phase != ck.PhaseOver {
 		res := after.Result()
-		text := bot.WinnerLine(l, t, res) + "\n\n" + bot.ResultTable(l, t, res, func(s game.Seat) string {
+		text := adapter.WinnerLine(l, t, res) + "\n\n" + adapter.ResultTable(l, t, res, func(s game.Seat) string {
 			return l.T("chekharda.count.points", "Count", res.Scores[s])
 		})
-		out = append(out, bot.Message{Text: text})
+		out = append(out, adapter.Message{Text: text})
 	}
 	return out
 }
 
 // chekhardaRoundResult is a finished round's scoring: who went out, then each
 // seat's score and total, best total first.
-func chekhardaRoundResult(l bot.Loc, t bot.TableView, v ck.Public, r *ck.RoundScore) string {
+func chekhardaRoundResult(l adapter.Loc, t adapter.TableView, v ck.Public, r *ck.RoundScore) string {
 	var b strings.Builder
 	b.WriteString(l.T("chekharda.round_over", "Round", r.Round) + "\n")
 	if r.Out >= 0 {
-		b.WriteString(l.T("chekharda.round_out", "Name", bot.SeatName(t, r.Out)) + "\n")
+		b.WriteString(l.T("chekharda.round_out", "Name", adapter.SeatName(t, r.Out)) + "\n")
 	} else {
 		b.WriteString(l.T("chekharda.round_deadlock") + "\n")
 	}
@@ -480,7 +480,7 @@ func chekhardaRoundResult(l bot.Loc, t bot.TableView, v ck.Public, r *ck.RoundSc
 		if sc.Bonus > 0 {
 			bonus = l.T("chekharda.round_bonus", "Bonus", sc.Bonus)
 		}
-		b.WriteString("\n" + l.T("chekharda.round_line", "Name", bot.SeatName(t, game.Seat(i)), "Score", sc.Score,
+		b.WriteString("\n" + l.T("chekharda.round_line", "Name", adapter.SeatName(t, game.Seat(i)), "Score", sc.Score,
 			"Total", l.T("chekharda.count.points", "Count", v.Seats[i].Total),
 			"Sets", sc.SetCards, "Hand", sc.HandCards, "Bonus", bonus))
 	}

@@ -8,16 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
 
 // chekhardaUntil applies random legal actions (the platform's too) until
 // stop holds after one, and returns the state before that last action.
-func chekhardaUntil(t *testing.T, g bot.Game, tab *bot.Table, st game.State, seed uint64, stop func(*ck.State) bool) (before game.State) {
+func chekhardaUntil(t *testing.T, g adapter.Game, tab *record.Table, st game.State, seed uint64, stop func(*ck.State) bool) (before game.State) {
 	t.Helper()
 	before = golden.PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(seed, 11)), func(i int, st game.State) bool {
 		return i == 0 || (i <= 100000 && !st.Over() && !stop(st.(*ck.State)))
@@ -117,7 +118,7 @@ func TestGoldenChekhardaExplain(t *testing.T) {
 		code := game.CodeOf(st.Clone().Apply(c.seat, mv.Action()))
 		fmt.Fprintf(&sb, "════════ %s: %s by %s\n", c.name, c.move, tab.Seats[c.seat].Name)
 		for _, lang := range cat.Langs() {
-			text, ok := g.Explain(bot.NewLoc(cat, lang), tab.View(), st, int(c.seat), mv.Action(), code)
+			text, ok := g.Explain(adapter.NewLoc(cat, lang), adapter.View(tab), st, int(c.seat), mv.Action(), code)
 			if !ok {
 				t.Fatalf("%s: no explanation", c.name)
 			}

@@ -5,21 +5,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
 
 // chekhardaDeal is a table of three people dealt from notation.
-func chekhardaDeal(t *testing.T, deal string) (*bot.Table, *ck.State) {
+func chekhardaDeal(t *testing.T, deal string) (*record.Table, *ck.State) {
 	t.Helper()
 	st, err := ck.NewFromDeal(ck.Config{Players: 3, Seed: 1}, deal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := &bot.Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: bot.PhasePlaying, GameNo: 1, Kind: "chekharda",
-		Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: record.PhasePlaying, GameNo: 1, Kind: "chekharda",
+		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
 	return tab, st
 }
 
@@ -38,9 +39,9 @@ func mustApply(t *testing.T, st *ck.State, s game.Seat, m string) {
 // code and its catalog key.
 func TestChekhardaExplain(t *testing.T) {
 	g := Game().(chekhardaGame)
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	pig := ck.Pig.Emoji()
-	explain := func(tab *bot.Table, st *ck.State, seat game.Seat, m string) (string, bool) {
+	explain := func(tab *record.Table, st *ck.State, seat game.Seat, m string) (string, bool) {
 		t.Helper()
 		mv, err := ck.ParseMove(m)
 		if err != nil {
@@ -50,7 +51,7 @@ func TestChekhardaExplain(t *testing.T) {
 		if code == "" {
 			t.Fatalf("%s by seat %d was applied", m, seat)
 		}
-		return g.Explain(l, tab.View(), st, int(seat), mv.Action(), code)
+		return g.Explain(l, adapter.View(tab), st, int(seat), mv.Action(), code)
 	}
 	t.Run("beaten", func(t *testing.T) {
 		tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
@@ -102,12 +103,12 @@ func TestChekhardaExplain(t *testing.T) {
 
 // TestChekhardaEveryCodeHasText: each engine code has the game's text.
 func TestChekhardaEveryCodeHasText(t *testing.T) {
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	codes := []game.Code{ck.CodeGameOver, ck.CodeBadSeat, ck.CodeUnknownAction, ck.CodeNotYourTurn, ck.CodeRoundOver,
 		ck.CodeWrongPhase, ck.CodeOwnSet, ck.CodeNoSingleCard, ck.CodeSetGone, ck.CodeNoOwnSet, ck.CodeNoDraw,
 		ck.CodeNoDeal, ck.CodeDeckEmpty, ck.CodeNotStuck}
 	for _, c := range codes {
-		if k := bot.ErrorKey(l, Game(), c); k != "chekharda.error."+string(c) {
+		if k := adapter.ErrorKey(l, Game(), c); k != "chekharda.error."+string(c) {
 			t.Errorf("code %s: key %s", c, k)
 		}
 	}
@@ -136,7 +137,7 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 		if _, ok := ck.Decide(ck.Novice, st.SeatView(0), seed); !ok {
 			waited++
 		}
-		a, ok := g.Auto(st, 0, bot.Decision{Level: string(ck.Novice), Seed: seed})
+		a, ok := g.Auto(st, 0, adapter.Decision{Level: string(ck.Novice), Seed: seed})
 		if !ok || !slices.Contains(st.Legal(0), a) {
 			t.Fatalf("seed %d: the novice waits (%v) or plays %d, not one of %v", seed, ok, a, st.Legal(0))
 		}
@@ -152,24 +153,24 @@ func TestChekhardaNoviceNeverWaitsForNothing(t *testing.T) {
 func TestChekhardaClocks(t *testing.T) {
 	g := Game().(chekhardaGame)
 	tab, st := chekhardaDeal(t, "C / PPP | PT | PM")
-	if _, ok := g.Delay(tab.View(), st, 1, "", 1); ok {
+	if _, ok := g.Delay(adapter.View(tab), st, 1, "", 1); ok {
 		t.Error("a person has a timer")
 	}
 	for _, level := range g.Levels() {
 		lo, hi := ck.ReactionRange(ck.Level(level))
-		if d, ok := g.Delay(tab.View(), st, 1, level, 7); !ok || d < lo || d > hi {
+		if d, ok := g.Delay(adapter.View(tab), st, 1, level, 7); !ok || d < lo || d > hi {
 			t.Errorf("%s reacts after %v, %v", level, d, ok)
 		}
 	}
 	tab.Options = map[string]int{chekhardaOptPause: 2}
-	if d, ok := g.Delay(tab.View(), st, game.System, "", 1); !ok || d != 5*time.Second {
+	if d, ok := g.Delay(adapter.View(tab), st, game.System, "", 1); !ok || d != 5*time.Second {
 		t.Errorf("the deal after %v, %v; want the table's 5 s", d, ok)
 	}
 	stuck, err := ck.NewFromDeal(ck.Config{Players: 3, Seed: 1}, "C / PP | T | M")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, ok := g.Delay(tab.View(), stuck, game.System, "", 1); !stuck.Stuck() || !ok || d != 0 {
+	if d, ok := g.Delay(adapter.View(tab), stuck, game.System, "", 1); !stuck.Stuck() || !ok || d != 0 {
 		t.Errorf("nobody can act: the deal after %v, %v", d, ok)
 	}
 	mustApply(t, st, 1, "steal:P@0")
@@ -179,7 +180,7 @@ func TestChekhardaClocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d, ok := g.Delay(tab.View(), st, game.System, "", 1); !ok || d != chekhardaReadPause {
+	if d, ok := g.Delay(adapter.View(tab), st, game.System, "", 1); !ok || d != chekhardaReadPause {
 		t.Errorf("the next round after %v, %v", d, ok)
 	}
 }
@@ -189,11 +190,11 @@ func TestChekhardaClocks(t *testing.T) {
 // variant, where players draw for themselves) a person who could act gets
 // a timer, so one who walked away cannot hold up the round for good.
 func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
-	g := Game().(bot.ClockGame)
+	g := Game().(adapter.ClockGame)
 	for _, variant := range []int{0, 1} {
-		tab := &bot.Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
-			Seats: []bot.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
-		st, err := Game().Start(tab.View())
+		tab := &record.Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
+			Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
+		st, err := Game().Start(adapter.View(tab))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +202,7 @@ func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
 			if s == game.System {
 				continue
 			}
-			d, ok := g.Delay(tab.View(), st, s, "", 1)
+			d, ok := g.Delay(adapter.View(tab), st, s, "", 1)
 			switch {
 			case variant == 0 && ok:
 				t.Fatalf("a person got a %v timer while the dealer keeps the game going", d)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -136,7 +137,7 @@ func playChekharda(t *testing.T, group *telegramtest.Chat, people []*telegramtes
 // checkChekharda audits a finished game: every press answered, each
 // accepted press exactly one logged move, the replay equal to the stored
 // state, the winners named in the final message, no 429.
-func checkChekharda(t *testing.T, h *harness, group *telegramtest.Chat, final *telegramtest.Message, presses []bottest.Presses) *bot.Table {
+func checkChekharda(t *testing.T, h *harness, group *telegramtest.Chat, final *telegramtest.Message, presses []bottest.Presses) *record.Table {
 	t.Helper()
 	tab, _ := h.Table(group)
 	accepted, made := 0, 0
@@ -161,7 +162,7 @@ func checkChekharda(t *testing.T, h *harness, group *telegramtest.Chat, final *t
 		t.Fatal(err)
 	}
 	got, _ := st.MarshalBinary()
-	if !bytes.Equal(got, tab.Game) || !st.Over() || tab.Phase != bot.PhaseIdle {
+	if !bytes.Equal(got, tab.Game) || !st.Over() || tab.Phase != record.PhaseIdle {
 		t.Fatalf("replay of %d moves differs from the stored state (over=%v, phase %s)", len(tab.Log), st.Over(), tab.Phase)
 	}
 	for _, w := range st.Result().Winners {
@@ -305,7 +306,7 @@ const chekhardaRaceTable = "C / PPP | PT | PM"
 
 // setChekhardaRace stores the race state in the table, with the dealer's timer far
 // away, and returns the table as stored.
-func setChekhardaRace(t *testing.T, st *store.Redis, id string, seed uint64) *bot.Table {
+func setChekhardaRace(t *testing.T, st *store.Redis, id string, seed uint64) *record.Table {
 	t.Helper()
 	ctx := context.Background()
 	for {
@@ -313,7 +314,7 @@ func setChekhardaRace(t *testing.T, st *store.Redis, id string, seed uint64) *bo
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab, err := bot.DecodeTable(rec.Data)
+		tab, err := record.Decode(rec.Data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,20 +449,20 @@ func (c *chekhardaConflicts) Commit(ctx context.Context, table string, ch store.
 }
 
 // chekhardaLoad reads a table record.
-func chekhardaLoad(t *testing.T, st bot.Store, id string) (*bot.Table, int64) {
+func chekhardaLoad(t *testing.T, st bot.Store, id string) (*record.Table, int64) {
 	t.Helper()
 	rec, err := st.Load(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := bot.DecodeTable(rec.Data)
+	tab, err := record.Decode(rec.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tab, rec.Version
 }
 
-func chekhardaState(t *testing.T, tab *bot.Table) *ck.State {
+func chekhardaState(t *testing.T, tab *record.Table) *ck.State {
 	t.Helper()
 	st, err := bot.State(tab, allGames()...)
 	if err != nil {

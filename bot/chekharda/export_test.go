@@ -4,7 +4,8 @@ import (
 	"html"
 	"regexp"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 // Test hooks for the external tests of Чехарда (package chekharda_test).
@@ -12,13 +13,13 @@ import (
 // SeatText is seat's private message of the table's game as a chat shows
 // it (cut as the platform cuts it, tags stripped, entities decoded): how a
 // measurement recognises which state a message in a private chat shows.
-func SeatText(tr bot.Translator, t *bot.Table, seat int) (string, error) {
+func SeatText(tr adapter.Translator, t *record.Table, seat int) (string, error) {
 	g := Game()
 	st, err := g.Decode(t.Game)
 	if err != nil {
 		return "", err
 	}
-	m := g.RenderSeat(bot.NewLoc(tr, t.Lang), t.View(), st, seat)
+	m := g.RenderSeat(adapter.NewLoc(tr, t.Lang), adapter.View(t), st, seat)
 	tags := regexp.MustCompile(`<[^>]*>`)
-	return html.UnescapeString(tags.ReplaceAllString(bot.Clip(m.Text), "")), nil
+	return html.UnescapeString(tags.ReplaceAllString(adapter.Clip(m.Text), "")), nil
 }

@@ -3,7 +3,7 @@ package chekharda
 import (
 	"math"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -13,10 +13,10 @@ import (
 // that an opponent steals the set back. Real time has no turns: when the
 // robot would wait, the hint still names the grab and says why waiting
 // is no loss, or says to wait when every grab hands someone the game.
-func (g chekhardaGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d bot.Decision) bot.Hint {
+func (g chekhardaGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat int, d adapter.Decision) adapter.Hint {
 	v := st.(*ck.State).SeatView(game.Seat(seat))
 	ad := ck.Advise(v, d.Seed)
-	h := bot.Hint{Action: ad.Action}
+	h := adapter.Hint{Action: ad.Action}
 	pro := l.T("chekharda.level.shef")
 	if ad.Reason == ck.ReasonHold {
 		h.Why = l.T("chekharda.hint.hold", "Pro", pro)

@@ -19,6 +19,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -220,7 +221,7 @@ func measureChekharda(t *testing.T, players int) {
 	type version struct {
 		at    time.Time
 		moves int
-		last  bot.Move
+		last  record.Move
 		texts []string
 	}
 	var versions []version
@@ -231,7 +232,7 @@ func measureChekharda(t *testing.T, players int) {
 		if c.table != id || c.at.Before(start) {
 			continue
 		}
-		var tab bot.Table
+		var tab record.Table
 		if err := json.Unmarshal(c.data, &tab); err != nil || tab.Game == nil || tab.Kind != "chekharda" {
 			continue
 		}

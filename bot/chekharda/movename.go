@@ -1,14 +1,14 @@
 package chekharda
 
 import (
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
 
 // MoveName names a move as the button that makes it, with the sets as
 // they were before it: «⚡ 🐷×3 ← Оля», «➕ 🐟 в 🐟×2», «🂠 Взять карту».
-func (chekhardaGame) MoveName(l bot.Loc, t bot.TableView, before game.State, seat game.Seat, a game.Action) string {
+func (chekhardaGame) MoveName(l adapter.Loc, t adapter.TableView, before game.State, seat game.Seat, a game.Action) string {
 	m, ok := ck.Decode(a)
 	if !ok {
 		return ""

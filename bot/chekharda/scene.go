@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -43,20 +43,20 @@ func chekhardaColour(k ck.Kind) string {
 }
 
 // chekhardaPicture is a card of kind k as the web table draws it.
-func chekhardaPicture(l bot.Loc, k ck.Kind) bot.Card {
-	return bot.Card{Face: k.Emoji(), Color: chekhardaColour(k), Name: chekhardaKindName(l, k)}
+func chekhardaPicture(l adapter.Loc, k ck.Kind) adapter.Card {
+	return adapter.Card{Face: k.Emoji(), Color: chekhardaColour(k), Name: chekhardaKindName(l, k)}
 }
 
 // Scene draws the table for the web page: every seat's sets (a card with
 // its size), totals and hand sizes, the deck, and for a seat its hand and
 // its live buttons. Hands are secret, and so is who can act now (it tells
 // what a hand holds): a spectator sees no turn marks.
-func (g chekhardaGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Scene {
+func (g chekhardaGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Scene {
 	cs := st.(*ck.State)
 	v := cs.PublicView()
 	over := v.Phase == ck.PhaseOver
-	playing := !over && t.Phase() == bot.PhasePlaying
-	var sc bot.Scene
+	playing := !over && t.Playing()
+	var sc adapter.Scene
 
 	best := 0
 	for _, sp := range v.Seats {
@@ -64,8 +64,8 @@ func (g chekhardaGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 	}
 	for i, sp := range v.Seats {
 		s := game.Seat(i)
-		ss := bot.SceneSeat{
-			Name:  bot.SeatPlainName(t, s),
+		ss := adapter.SceneSeat{
+			Name:  adapter.SeatPlainName(t, s),
 			Stats: []string{l.T("chekharda.count.points", "Count", sp.Total), "🖐 " + strconv.Itoa(sp.Hand)},
 		}
 		if r := v.Last; v.Phase != ck.PhasePlay && r != nil && i < len(r.Seats) {
@@ -85,46 +85,46 @@ func (g chekhardaGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 	}
 
 	if !over {
-		deck := bot.Pile{Label: bot.PlainText(l.T("chekharda.deck_line", "Cards", l.T("chekharda.count.cards", "Count", v.Deck)))}
+		deck := adapter.Pile{Label: adapter.PlainText(l.T("chekharda.deck_line", "Cards", l.T("chekharda.count.cards", "Count", v.Deck)))}
 		if v.Deck > 0 {
-			deck.Cards = []bot.Card{{Back: true, Name: l.T("chekharda.web.back")}}
+			deck.Cards = []adapter.Card{{Back: true, Name: l.T("chekharda.web.back")}}
 		}
 		sc.Center = append(sc.Center, deck)
 	}
 
 	switch {
 	case over:
-		sc.Status = bot.PlainText(bot.WinnerLine(l, t, st.Result()))
+		sc.Status = adapter.PlainText(adapter.WinnerLine(l, t, st.Result()))
 	case !playing:
-		sc.Status = bot.PlainText(bot.EventLine(l, t))
+		sc.Status = adapter.PlainText(adapter.EventLine(l, t))
 	case v.Phase == ck.PhaseRoundEnd:
-		sc.Status = bot.PlainText(l.T("chekharda.round_end_table", "Round", v.Round))
+		sc.Status = adapter.PlainText(l.T("chekharda.round_end_table", "Round", v.Round))
 	default:
 		// Real time has no turn: the headline is the latest grab.
 		round := l.T("chekharda.web.round", "Round", v.Round, "Target", l.T("chekharda.count.upto", "Count", v.Target))
 		sc.Status = round
 		if last := chekhardaRecent(v, 1, chekhardaGrabs()...); len(last) > 0 {
-			sc.Status = bot.PlainText(chekhardaEvent(l, t, last[0]))
+			sc.Status = adapter.PlainText(chekhardaEvent(l, t, last[0]))
 			sc.Info = append(sc.Info, round)
 		}
-		sc.Info = append(sc.Info, bot.PlainText(g.rulesLine(l, t, v)))
+		sc.Info = append(sc.Info, adapter.PlainText(g.rulesLine(l, t, v)))
 	}
 	if r := v.Last; r != nil && v.Phase != ck.PhasePlay {
 		if r.Out >= 0 {
-			sc.Info = append(sc.Info, bot.PlainText(l.T("chekharda.round_out", "Name", bot.SeatName(t, r.Out))))
+			sc.Info = append(sc.Info, adapter.PlainText(l.T("chekharda.round_out", "Name", adapter.SeatName(t, r.Out))))
 		} else {
-			sc.Info = append(sc.Info, bot.PlainText(l.T("chekharda.round_deadlock")))
+			sc.Info = append(sc.Info, adapter.PlainText(l.T("chekharda.round_deadlock")))
 		}
 	}
 	types := chekhardaGrabs()
-	if seat != bot.Spectator {
+	if seat != adapter.Spectator {
 		types = chekhardaSeatEvents()
 	}
 	for _, e := range chekhardaRecent(v, chekhardaGroupLog, types...) {
-		sc.Log = append(sc.Log, bot.PlainText(chekhardaEvent(l, t, e)))
+		sc.Log = append(sc.Log, adapter.PlainText(chekhardaEvent(l, t, e)))
 	}
 
-	if seat == bot.Spectator || seat < 0 || seat >= len(v.Seats) {
+	if seat == adapter.Spectator || seat < 0 || seat >= len(v.Seats) {
 		return sc
 	}
 	g.seatScene(l, t, cs.SeatView(game.Seat(seat)), seat, playing, &sc)
@@ -134,13 +134,13 @@ func (g chekhardaGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 // seatScene adds the seat's own: its hand (a card with one move presses
 // it, a card with none is dim), presses on the sets it may steal or add
 // to, its buttons as choices, and what to do now.
-func (g chekhardaGame) seatScene(l bot.Loc, t bot.TableView, v ck.SeatView, seat int, playing bool, sc *bot.Scene) {
+func (g chekhardaGame) seatScene(l adapter.Loc, t adapter.TableView, v ck.SeatView, seat int, playing bool, sc *adapter.Scene) {
 	sc.HandLabel = l.T("chekharda.web.hand")
 	live := playing && v.Phase == ck.PhasePlay
 	if !live {
 		v.Legal = nil
 	}
-	press := func(a game.Action) string { return bot.ActionButton(t, seat, "", a).Data }
+	press := func(a game.Action) string { return adapter.ActionButton(t, seat, "", a).Data }
 	for _, k := range v.Hand {
 		c := chekhardaPicture(l, k)
 		var moves []game.Action
@@ -170,7 +170,7 @@ func (g chekhardaGame) seatScene(l bot.Loc, t bot.TableView, v ck.SeatView, seat
 	}
 	if !live {
 		if r := v.Last; r != nil && v.Phase == ck.PhaseRoundEnd && seat < len(r.Seats) {
-			sc.Prompt = bot.PlainText(l.T("chekharda.hand_round_over", "Round", r.Round,
+			sc.Prompt = adapter.PlainText(l.T("chekharda.hand_round_over", "Round", r.Round,
 				"Score", r.Seats[seat].Score, "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
 		}
 		return
@@ -180,6 +180,6 @@ func (g chekhardaGame) seatScene(l bot.Loc, t bot.TableView, v ck.SeatView, seat
 	}
 	kb := g.seatKeyboard(l, t, seat, v)
 	sc.Seats[seat].Turn = len(kb) > 0
-	sc.Choices = bot.ChoicesFrom(kb)
-	sc.Prompt = bot.PlainText(g.seatPrompt(l, t, v, len(kb) > 0))
+	sc.Choices = adapter.ChoicesFrom(kb)
+	sc.Prompt = adapter.PlainText(g.seatPrompt(l, t, v, len(kb) > 0))
 }

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -18,7 +19,7 @@ import (
 // chekhardaScenePositions plays random games (the dealer's moves too) from
 // several seeds, with and without the variant, and calls f on positions
 // along the way: mid-round, between rounds and at the end.
-func chekhardaScenePositions(t *testing.T, f func(tab *bot.Table, st *ck.State)) {
+func chekhardaScenePositions(t *testing.T, f func(tab *record.Table, st *ck.State)) {
 	t.Helper()
 	g := chekhardaGame{}
 	for seed := uint64(1); seed <= 20; seed++ {
@@ -37,7 +38,7 @@ func chekhardaScenePositions(t *testing.T, f func(tab *bot.Table, st *ck.State))
 }
 
 // chekhardaSetNames are a seat's public sets as a scene names them.
-func chekhardaSetNames(l bot.Loc, sets []ck.Set) []string {
+func chekhardaSetNames(l adapter.Loc, sets []ck.Set) []string {
 	var out []string
 	for _, s := range sets {
 		out = append(out, chekhardaKindName(l, s.Kind)+" ×"+strconv.Itoa(s.Size))
@@ -45,7 +46,7 @@ func chekhardaSetNames(l bot.Loc, sets []ck.Set) []string {
 	return out
 }
 
-func chekhardaCardNames(cards []bot.Card) []string {
+func chekhardaCardNames(cards []adapter.Card) []string {
 	var out []string
 	for _, c := range cards {
 		switch {
@@ -66,13 +67,13 @@ func chekhardaCardNames(cards []bot.Card) []string {
 // and apart from a seat's own parts every seat sees the spectator's scene.
 func TestChekhardaSceneNoHiddenCards(t *testing.T) {
 	g := chekhardaGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	positions := 0
-	chekhardaScenePositions(t, func(tab *bot.Table, st *ck.State) {
+	chekhardaScenePositions(t, func(tab *record.Table, st *ck.State) {
 		positions++
 		v := st.PublicView()
-		spec := g.Scene(l, tab.View(), st, bot.Spectator)
-		check := func(sc bot.Scene, seat int) {
+		spec := g.Scene(l, adapter.View(tab), st, adapter.Spectator)
+		check := func(sc adapter.Scene, seat int) {
 			t.Helper()
 			if len(sc.Seats) != len(v.Seats) {
 				t.Fatalf("seat %d: %d seats in the scene, want %d", seat, len(sc.Seats), len(v.Seats))
@@ -93,7 +94,7 @@ func TestChekhardaSceneNoHiddenCards(t *testing.T) {
 				}
 			}
 		}
-		check(spec, bot.Spectator)
+		check(spec, adapter.Spectator)
 		if len(spec.Hand) > 0 || len(spec.Choices) > 0 || spec.Prompt != "" || spec.HandLabel != "" {
 			t.Fatalf("a spectator's scene has a hand or buttons: %+v", spec)
 		}
@@ -105,7 +106,7 @@ func TestChekhardaSceneNoHiddenCards(t *testing.T) {
 			}
 		}
 		for s := range tab.Seats {
-			sc := g.Scene(l, tab.View(), st, s)
+			sc := g.Scene(l, adapter.View(tab), st, s)
 			check(sc, s)
 			var want []string
 			for _, k := range st.SeatView(game.Seat(s)).Hand {
@@ -152,11 +153,11 @@ func TestChekhardaSceneNoHiddenCards(t *testing.T) {
 // every legal move has its choice.
 func TestChekhardaSceneActs(t *testing.T) {
 	g := chekhardaGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	presses := 0
-	chekhardaScenePositions(t, func(tab *bot.Table, st *ck.State) {
+	chekhardaScenePositions(t, func(tab *record.Table, st *ck.State) {
 		for s := range tab.Seats {
-			sc := g.Scene(l, tab.View(), st, s)
+			sc := g.Scene(l, adapter.View(tab), st, s)
 			var acts []string
 			for _, c := range sc.Hand {
 				if c.Dim && c.Act != "" {
@@ -183,7 +184,7 @@ func TestChekhardaSceneActs(t *testing.T) {
 					continue
 				}
 				presses++
-				b, err := bot.ParseButton(data)
+				b, err := adapter.ParseButton(data)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -195,10 +196,10 @@ func TestChekhardaSceneActs(t *testing.T) {
 				}
 			}
 			for _, c := range sc.Choices {
-				b, _ := bot.ParseButton(c.Act)
+				b, _ := adapter.ParseButton(c.Act)
 				choices = append(choices, game.Action(b.Args[2]))
 			}
-			if legal := st.Legal(game.Seat(s)); tab.Phase == bot.PhasePlaying && !slices.Equal(choices, legal) {
+			if legal := st.Legal(game.Seat(s)); tab.Phase == record.PhasePlaying && !slices.Equal(choices, legal) {
 				t.Fatalf("seat %d: choices %v, legal %v", s, choices, legal)
 			}
 		}
@@ -209,18 +210,18 @@ func TestChekhardaSceneActs(t *testing.T) {
 }
 
 // sceneJSON is a titled scene as indented JSON, one after another.
-func sceneJSON(t *testing.T, title string, sc bot.Scene) string {
+func sceneJSON(t *testing.T, title string, sc adapter.Scene) string {
 	return "════ " + title + "\n" + golden.SceneJSON(t, sc) + "\n"
 }
 
 func TestGoldenChekhardaScene(t *testing.T) {
 	g := chekhardaGame{}
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	var sb strings.Builder
 	{
 		tab, st := golden.Table(t, g, 4, 1, "cook", 41, nil)
-		sb.WriteString(sceneJSON(t, "start: spectator", g.Scene(l, tab.View(), st, bot.Spectator)))
-		sb.WriteString(sceneJSON(t, "start: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
+		sb.WriteString(sceneJSON(t, "start: spectator", g.Scene(l, adapter.View(tab), st, adapter.Spectator)))
+		sb.WriteString(sceneJSON(t, "start: Оля (seat 0)", g.Scene(l, adapter.View(tab), st, 0)))
 	}
 	{
 		// Deep in a round: sets everywhere, steals and adds to press.
@@ -228,8 +229,8 @@ func TestGoldenChekhardaScene(t *testing.T) {
 		chekhardaUntil(t, g, tab, st, 5, func(s *ck.State) bool {
 			return s.Phase() == ck.PhasePlay && stealsThisRound(s) >= 4 && s.Seats() == 6 && len(s.Legal(0)) >= 3
 		})
-		sb.WriteString(sceneJSON(t, "mid: spectator", g.Scene(l, tab.View(), st, bot.Spectator)))
-		sb.WriteString(sceneJSON(t, "mid: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
+		sb.WriteString(sceneJSON(t, "mid: spectator", g.Scene(l, adapter.View(tab), st, adapter.Spectator)))
+		sb.WriteString(sceneJSON(t, "mid: Оля (seat 0)", g.Scene(l, adapter.View(tab), st, 0)))
 	}
 	{
 		// «Хотите большего?»: nothing to press but the deck.
@@ -237,17 +238,17 @@ func TestGoldenChekhardaScene(t *testing.T) {
 		chekhardaUntil(t, g, tab, st, 8, func(s *ck.State) bool {
 			return s.Phase() == ck.PhasePlay && slices.Contains(s.Legal(0), ck.DrawAction())
 		})
-		sb.WriteString(sceneJSON(t, "variant, nothing but the deck: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
+		sb.WriteString(sceneJSON(t, "variant, nothing but the deck: Оля (seat 0)", g.Scene(l, adapter.View(tab), st, 0)))
 	}
 	{
 		tab, st := golden.Table(t, g, 3, 0, "", 43, map[string]int{chekhardaOptTarget: 1})
 		chekhardaUntil(t, g, tab, st, 6, func(s *ck.State) bool { return s.Phase() == ck.PhaseRoundEnd })
-		sb.WriteString(sceneJSON(t, "round over: Оля (seat 0)", g.Scene(l, tab.View(), st, 0)))
+		sb.WriteString(sceneJSON(t, "round over: Оля (seat 0)", g.Scene(l, adapter.View(tab), st, 0)))
 	}
 	{
 		tab, st := golden.Table(t, g, 3, 0, "", 44, map[string]int{chekhardaOptTarget: 1})
 		chekhardaUntil(t, g, tab, st, 7, func(s *ck.State) bool { return s.Over() })
-		sb.WriteString(sceneJSON(t, "over: spectator", g.Scene(l, tab.View(), st, bot.Spectator)))
+		sb.WriteString(sceneJSON(t, "over: spectator", g.Scene(l, adapter.View(tab), st, adapter.Spectator)))
 	}
 	golden.Check(t, "chekharda_scene", sb.String())
 }
@@ -255,8 +256,8 @@ func TestGoldenChekhardaScene(t *testing.T) {
 // TestChekhardaIsWebGame: the platform finds the capability on the game it
 // is handed.
 func TestChekhardaIsWebGame(t *testing.T) {
-	if _, ok := Game().(bot.WebGame); !ok {
-		t.Fatal("Чехарда is not a bot.WebGame")
+	if _, ok := Game().(adapter.WebGame); !ok {
+		t.Fatal("Чехарда is not a adapter.WebGame")
 	}
 }
 
@@ -265,5 +266,5 @@ func TestSceneStopped(t *testing.T) {
 	g := chekhardaGame{}
 	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
 	golden.PlayRandom(t, g, tab, st, 20, 5)
-	golden.CheckStoppedScene(t, g, bot.NewLoc(bottest.Catalog(t), "ru"), tab, st)
+	golden.CheckStoppedScene(t, g, adapter.NewLoc(bottest.Catalog(t), "ru"), tab, st)
 }

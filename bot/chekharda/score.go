@@ -1,8 +1,8 @@
 package chekharda
 
-import "github.com/trickchef/trickchef/bot"
+import "github.com/trickchef/trickchef/bot/adapter"
 
 // ScoreText counts the game's own points.
-func (chekhardaGame) ScoreText(l bot.Loc, score int) string {
+func (chekhardaGame) ScoreText(l adapter.Loc, score int) string {
 	return l.T("chekharda.count.points", "Count", score)
 }

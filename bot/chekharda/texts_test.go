@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/game"
@@ -28,7 +28,7 @@ func hasSet(v ck.Public, seat game.Seat, k ck.Kind) bool {
 // set» while the victim still has others, and the thief holds that set.
 func TestStealLineNamesTheSetLost(t *testing.T) {
 	g := Game()
-	l := bot.NewLoc(bottest.Catalog(t), "ru")
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
 	var steals, othersKept int
 	for seed := uint64(1); seed <= 6; seed++ {
 		tab, st := golden.Table(t, g, 2+int(seed%5), 0, "", seed, nil)
@@ -68,15 +68,15 @@ func TestStealLineNamesTheSetLost(t *testing.T) {
 			for i := len(w.Events) - 1; i >= 0 && e.Type != ck.EventSteal; i-- {
 				e = w.Events[i]
 			}
-			line := l.T("chekharda.ev.steal", "Name", bot.SeatName(tab.View(), seat), "Set", chekhardaSet(lost[0], e.N),
-				"Kind", chekhardaKindName(l, lost[0]), "Victim", bot.SeatName(tab.View(), m.Victim), "Emoji", lost[0].Emoji())
-			if got := chekhardaEvent(l, tab.View(), e); got != line {
+			line := l.T("chekharda.ev.steal", "Name", adapter.SeatName(adapter.View(tab), seat), "Set", chekhardaSet(lost[0], e.N),
+				"Kind", chekhardaKindName(l, lost[0]), "Victim", adapter.SeatName(adapter.View(tab), m.Victim), "Emoji", lost[0].Emoji())
+			if got := chekhardaEvent(l, adapter.View(tab), e); got != line {
 				t.Fatalf("seed %d: the steal reads %q, want %q", seed, got, line)
 			}
 			if st.Over() || w.Round != e.Round {
 				continue // the group's log shows the current round's moves
 			}
-			if table := g.RenderTable(l, tab.View(), st).Text; !strings.Contains(table, line) {
+			if table := g.RenderTable(l, adapter.View(tab), st).Text; !strings.Contains(table, line) {
 				t.Fatalf("seed %d: the table lacks %q:\n%s", seed, line, table)
 			}
 		}

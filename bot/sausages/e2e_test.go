@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -17,7 +17,7 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // TestSausagesGameOfFour plays Сосиски with four people to the winner.
 func TestSausagesGameOfFour(t *testing.T) {
 	t.Parallel()
-	h := bottest.NewTest(t, []bot.Game{sausages.Game()}, time.Minute)
+	h := bottest.NewTest(t, []adapter.Game{sausages.Game()}, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/sausages"
@@ -66,7 +66,7 @@ func TestGoldenSausages(t *testing.T) {
 				seen[kind] = true
 				fmt.Fprintf(&sb, "════════ %s (seed %d)\n", kind, seed)
 				for _, lang := range cat.Langs() {
-					for _, m := range g.Announce(bot.NewLoc(cat, lang), tab.View(), before, st) {
+					for _, m := range g.Announce(adapter.NewLoc(cat, lang), adapter.View(tab), before, st) {
 						fmt.Fprintf(&sb, "──── %s\n%s\n", lang, golden.Show(m))
 					}
 				}

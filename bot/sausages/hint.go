@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
@@ -12,10 +12,10 @@ import (
 // Hint is «Профи»'s move for the seat (ss.AdviseSharp: its robot's very
 // choice for the same seed) with the reason its belief gives: the chance
 // of making the bid, of the next card being a sausage.
-func (sausagesGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d bot.Decision) bot.Hint {
+func (sausagesGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat int, d adapter.Decision) adapter.Hint {
 	v := st.(*ss.State).SeatView(game.Seat(seat))
 	ad := ss.AdviseSharp(v, d.Seed)
-	h := bot.Hint{Action: ad.Action}
+	h := adapter.Hint{Action: ad.Action}
 	m, ok := ss.Decode(ad.Action)
 	if !ok {
 		return h
@@ -29,13 +29,13 @@ func (sausagesGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d 
 	case ss.KindPass:
 		move = l.T("sausages.pass_button")
 	case ss.KindReveal:
-		move = l.T("sausages.reveal_button", "Name", bot.SeatName(t, m.Seat))
+		move = l.T("sausages.reveal_button", "Name", adapter.SeatName(t, m.Seat))
 	case ss.KindPick:
 		move = "🂠 " + strconv.Itoa(m.Index+1)
 	case ss.KindLose:
 		move = l.T("sausages.lose_button", "Card", cardEmoji(m.Card))
 	case ss.KindName:
-		move = bot.SeatName(t, m.Seat)
+		move = adapter.SeatName(t, m.Seat)
 	}
 	key := string(ad.Reason)
 	switch {

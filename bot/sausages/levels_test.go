@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
@@ -12,7 +12,7 @@ import (
 // TestAutoLevels: each lobby level plays its own engine AI (the top one,
 // sharp, too), and a timed-out person plays the baseline.
 func TestAutoLevels(t *testing.T) {
-	g := Game().(bot.RobotGame)
+	g := Game().(adapter.RobotGame)
 	if got, want := g.Levels(), []string{"novice", "sly", "sharp"}; !slices.Equal(got, want) {
 		t.Fatalf("Levels() = %v, want %v", got, want)
 	}
@@ -30,7 +30,7 @@ func TestAutoLevels(t *testing.T) {
 		s := st.ToAct()[0]
 		level := levels[i%len(levels)]
 		seed := uint64(i)
-		got, ok := g.Auto(st, s, bot.Decision{Level: level, Seed: seed})
+		got, ok := g.Auto(st, s, adapter.Decision{Level: level, Seed: seed})
 		if !ok {
 			t.Fatalf("move %d: level %q did not act", i, level)
 		}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
@@ -16,13 +16,13 @@ import (
 type sausagesGame struct{}
 
 // Game is Сосиски, the Skull-like bluffing game for 3–6 players.
-func Game() bot.Game { return sausagesGame{} }
+func Game() adapter.Game { return sausagesGame{} }
 
 func (sausagesGame) ID() string            { return "sausages" }
 func (sausagesGame) Aliases() []string     { return []string{"сосиски", "сосиска", "skull"} }
 func (sausagesGame) SeatRange() (int, int) { return ss.MinPlayers, ss.MaxPlayers }
 
-func (sausagesGame) Start(t bot.TableView) (game.State, error) {
+func (sausagesGame) Start(t adapter.TableView) (game.State, error) {
 	return ss.New(ss.Config{Players: t.Seats(), First: 0, Seed: t.Seed()})
 }
 
@@ -33,7 +33,7 @@ func (sausagesGame) Levels() []string { return []string{"novice", "sly", "sharp"
 // Auto plays the easy AI for novices and timed-out people, the counting one
 // for the middle level and the one that reads the table and bluffs on
 // purpose for the top level.
-func (sausagesGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
+func (sausagesGame) Auto(st game.State, seat game.Seat, d adapter.Decision) (game.Action, bool) {
 	v := st.(*ss.State).SeatView(seat)
 	switch d.Level {
 	case "", "novice":
@@ -51,21 +51,21 @@ func cardEmoji(c ss.Card) string {
 	return "🌭"
 }
 
-func revealsText(t bot.TableView, rs []ss.Reveal) string {
+func revealsText(t adapter.TableView, rs []ss.Reveal) string {
 	var parts []string
 	for _, r := range rs {
-		parts = append(parts, bot.SeatName(t, r.Seat)+" "+cardEmoji(r.Card))
+		parts = append(parts, adapter.SeatName(t, r.Seat)+" "+cardEmoji(r.Card))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
+func (k sausagesGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.State) adapter.Message {
 	v := st.(*ss.State).PublicView()
 	var b strings.Builder
 	if v.Phase == ss.PhaseOver {
-		b.WriteString(l.T("sausages.header_over", "Title", bot.Title(l, k)) + "\n")
+		b.WriteString(l.T("sausages.header_over", "Title", adapter.Title(l, k)) + "\n")
 	} else {
-		b.WriteString(l.T("sausages.header", "Title", bot.Title(l, k), "Round", v.Round) + "\n")
+		b.WriteString(l.T("sausages.header", "Title", adapter.Title(l, k), "Round", v.Round) + "\n")
 		b.WriteString(l.T("sausages.on_boards", "Count", v.Total) + "\n")
 	}
 	acting := map[game.Seat]bool{}
@@ -80,23 +80,23 @@ func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot
 		}
 		var line string
 		if sp.Out {
-			line = l.T("sausages.seat_out", "Name", bot.SeatName(t, game.Seat(i)))
+			line = l.T("sausages.seat_out", "Name", adapter.SeatName(t, game.Seat(i)))
 		} else {
-			line = l.T("sausages.seat_line", "Name", bot.SeatName(t, game.Seat(i)), "Wins", sp.Side-1,
+			line = l.T("sausages.seat_line", "Name", adapter.SeatName(t, game.Seat(i)), "Wins", sp.Side-1,
 				"Stack", sp.Stack, "Owned", sp.Owned)
 			if sp.Passed {
 				line += " · " + l.T("sausages.passed")
 			}
 		}
-		b.WriteString(marker + line + bot.SeatMark(t, game.Seat(i), v.Phase == ss.PhaseOver) + "\n")
+		b.WriteString(marker + line + adapter.SeatMark(t, game.Seat(i), v.Phase == ss.PhaseOver) + "\n")
 	}
 	if len(v.Bids) > 0 && v.Phase != ss.PhaseOver {
 		var bids []string
 		for _, e := range v.Bids {
 			if e.Pass() {
-				bids = append(bids, bot.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
+				bids = append(bids, adapter.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
 			} else {
-				bids = append(bids, bot.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
+				bids = append(bids, adapter.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
 			}
 		}
 		b.WriteString("\n" + l.T("sausages.bids", "Bids", strings.Join(bids, ", ")) + "\n")
@@ -104,43 +104,43 @@ func (k sausagesGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot
 	if len(v.Revealed) > 0 {
 		b.WriteString(l.T("sausages.revealed", "Cards", revealsText(t, v.Revealed)) + "\n")
 	}
-	if e := bot.EventLine(l, t); e != "" {
+	if e := adapter.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
 	if v.Phase == ss.PhaseOver {
 		b.WriteString("\n" + l.T("sausages.game_over"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
-	if t.Phase() != bot.PhasePlaying {
-		return bot.Message{Text: b.String()}
+	if !t.Playing() {
+		return adapter.Message{Text: b.String()}
 	}
 	b.WriteString("\n" + k.turnText(l, t, v))
 	for _, s := range v.ToAct {
-		if d := bot.DeadlineText(l, t, s); d != "" {
+		if d := adapter.DeadlineText(l, t, s); d != "" {
 			b.WriteString(d)
 			break
 		}
 	}
-	return bot.Message{Text: b.String()}
+	return adapter.Message{Text: b.String()}
 }
 
 // turnText says who must do what now.
-func (sausagesGame) turnText(l bot.Loc, t bot.TableView, v ss.Public) string {
+func (sausagesGame) turnText(l adapter.Loc, t adapter.TableView, v ss.Public) string {
 	if len(v.ToAct) == 0 {
 		return ""
 	}
-	who := bot.Mention(t, v.ToAct[0])
+	who := adapter.Mention(t, v.ToAct[0])
 	switch v.Phase {
 	case ss.PhaseSetup:
-		return l.T("sausages.turn_setup", "Names", bot.Mentions(t, v.ToAct))
+		return l.T("sausages.turn_setup", "Names", adapter.Mentions(t, v.ToAct))
 	case ss.PhaseAdd:
 		return l.T("sausages.turn_add", "Name", who)
 	case ss.PhaseBid:
-		return l.T("sausages.turn_bid", "Name", who, "Bid", v.Bid, "Bidder", bot.SeatName(t, v.Bidder))
+		return l.T("sausages.turn_bid", "Name", who, "Bid", v.Bid, "Bidder", adapter.SeatName(t, v.Bidder))
 	case ss.PhaseAttempt:
 		return l.T("sausages.turn_attempt", "Name", who, "Target", v.Target, "Done", len(v.Revealed))
 	case ss.PhasePick:
-		return l.T("sausages.turn_pick", "Name", who, "Challenger", bot.SeatName(t, v.Challenger))
+		return l.T("sausages.turn_pick", "Name", who, "Challenger", adapter.SeatName(t, v.Challenger))
 	case ss.PhaseLose:
 		return l.T("sausages.turn_lose", "Name", who)
 	case ss.PhaseName:
@@ -149,11 +149,11 @@ func (sausagesGame) turnText(l bot.Loc, t bot.TableView, v ss.Public) string {
 	return ""
 }
 
-func handText(l bot.Loc, h ss.Hand) string {
+func handText(l adapter.Loc, h ss.Hand) string {
 	return l.T("sausages.hand_kinds", "Sausages", h.Sausages, "Boots", h.Boots)
 }
 
-func stackText(l bot.Loc, cards []ss.Card) string {
+func stackText(l adapter.Loc, cards []ss.Card) string {
 	if len(cards) == 0 {
 		return "—"
 	}
@@ -164,23 +164,23 @@ func stackText(l bot.Loc, cards []ss.Card) string {
 	return strings.Join(parts, " ")
 }
 
-func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
+func (k sausagesGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Message {
 	s := st.(*ss.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("sausages.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Round", v.Round) + "\n")
+	b.WriteString(l.T("sausages.hand_header", "Title", adapter.Title(l, k), "Chat", adapter.Esc(t.Title()), "Round", v.Round) + "\n")
 	if v.Phase == ss.PhaseOver {
 		b.WriteString(l.T("hand.over"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
-	if t.Phase() != bot.PhasePlaying {
+	if !t.Playing() {
 		b.WriteString(l.T("hand.stopped"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
 	me := v.Seats[seat]
 	if me.Out && len(v.Legal) == 0 { // an out challenger still names who starts next
 		b.WriteString(l.T("sausages.hand_out"))
-		return bot.Message{Text: b.String(), Lazy: true}
+		return adapter.Message{Text: b.String(), Lazy: true}
 	}
 	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Wins", me.Side-1) + "\n")
 	if v.Lost != ss.NoCard {
@@ -188,10 +188,10 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 	}
 	if len(v.Legal) == 0 {
 		b.WriteString("\n" + l.T("hand.wait"))
-		return bot.Message{Text: b.String(), Lazy: true}
+		return adapter.Message{Text: b.String(), Lazy: true}
 	}
 	keys := seatKeysOf(l, t, v, seat)
-	var kb [][]bot.Button
+	var kb [][]adapter.Button
 	switch v.Phase {
 	case ss.PhaseSetup:
 		b.WriteString("\n" + l.T("sausages.hand_setup"))
@@ -202,7 +202,7 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 	case ss.PhaseAttempt:
 		b.WriteString("\n" + l.T("sausages.hand_attempt", "Target", v.Target, "Done", len(v.Revealed)))
 	case ss.PhasePick:
-		b.WriteString("\n" + l.T("sausages.hand_pick", "Name", bot.SeatName(t, v.Challenger)))
+		b.WriteString("\n" + l.T("sausages.hand_pick", "Name", adapter.SeatName(t, v.Challenger)))
 	case ss.PhaseLose:
 		b.WriteString("\n" + l.T("sausages.hand_lose"))
 	case ss.PhaseName:
@@ -215,22 +215,22 @@ func (k sausagesGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat
 		b.WriteString("\n" + l.T("sausages.hand_bid_hint"))
 	}
 	kb = append(kb, keys.rows()...)
-	return bot.Message{Text: b.String(), Keyboard: kb, Ping: true}
+	return adapter.Message{Text: b.String(), Keyboard: kb, Ping: true}
 }
 
 // seatKeys are a seat's buttons, shared by its chat keyboard and its web
 // table: the chat's first row (place, pick, lose) and the rows of bids and
 // other moves; the web draws place and lose as the hand's cards.
 type seatKeys struct {
-	first []bot.Button            // place, pick and lose, in the engine's order
+	first []adapter.Button        // place, pick and lose, in the engine's order
 	cards map[ss.Card]game.Action // place or lose a card of the hand, by kind
-	picks []bot.Button            // the blind pick of the challenger's cards
-	bids  []bot.Button
-	other []bot.Button // pass, reveal, name
+	picks []adapter.Button        // the blind pick of the challenger's cards
+	bids  []adapter.Button
+	other []adapter.Button // pass, reveal, name
 }
 
-func seatKeysOf(l bot.Loc, t bot.TableView, v ss.SeatView, seat int) seatKeys {
-	btn := func(text string, a game.Action) bot.Button { return bot.ActionButton(t, seat, text, a) }
+func seatKeysOf(l adapter.Loc, t adapter.TableView, v ss.SeatView, seat int) seatKeys {
+	btn := func(text string, a game.Action) adapter.Button { return adapter.ActionButton(t, seat, text, a) }
 	k := seatKeys{cards: map[ss.Card]game.Action{}}
 	for _, a := range v.Legal {
 		m, _ := ss.Decode(a)
@@ -243,7 +243,7 @@ func seatKeysOf(l bot.Loc, t bot.TableView, v ss.SeatView, seat int) seatKeys {
 		case ss.KindPass:
 			k.other = append(k.other, btn(l.T("sausages.pass_button"), a))
 		case ss.KindReveal:
-			k.other = append(k.other, btn(l.T("sausages.reveal_button", "Name", bot.SeatName(t, m.Seat)), a))
+			k.other = append(k.other, btn(l.T("sausages.reveal_button", "Name", adapter.SeatName(t, m.Seat)), a))
 		case ss.KindPick:
 			b := btn("🂠 "+strconv.Itoa(m.Index+1), a)
 			k.first = append(k.first, b)
@@ -252,25 +252,25 @@ func seatKeysOf(l bot.Loc, t bot.TableView, v ss.SeatView, seat int) seatKeys {
 			k.first = append(k.first, btn(l.T("sausages.lose_button", "Card", cardEmoji(m.Card)), a))
 			k.cards[m.Card] = a
 		case ss.KindName:
-			k.other = append(k.other, btn(bot.SeatName(t, m.Seat), a))
+			k.other = append(k.other, btn(adapter.SeatName(t, m.Seat), a))
 		}
 	}
 	return k
 }
 
 // rows are the rows after the first: bids, then the other moves.
-func (k seatKeys) rows() [][]bot.Button {
-	return append(bot.Rows(k.bids, 6), bot.Rows(k.other, 3)...)
+func (k seatKeys) rows() [][]adapter.Button {
+	return append(adapter.Rows(k.bids, 6), adapter.Rows(k.other, 3)...)
 }
 
-func (k sausagesGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {
+func (k sausagesGame) Info(l adapter.Loc, t adapter.TableView, st game.State, seat int) string {
 	v := st.(*ss.State).SeatView(game.Seat(seat))
 	return l.T("sausages.info", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack))
 }
 
-func (k sausagesGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
+func (k sausagesGame) Announce(l adapter.Loc, t adapter.TableView, before, after game.State) []adapter.Message {
 	b, a := before.(*ss.State).PublicView(), after.(*ss.State).PublicView()
-	var out []bot.Message
+	var out []adapter.Message
 	o := a.LastRound
 	fresh := o != nil && (b.LastRound == nil || b.LastRound.Round != o.Round)
 	if fresh {
@@ -278,22 +278,22 @@ func (k sausagesGame) Announce(l bot.Loc, t bot.TableView, before, after game.St
 		case o.Success && o.Won:
 			// the winner message below says it
 		case o.Success:
-			out = append(out, bot.Message{Text: l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "Count", o.N)})
+			out = append(out, adapter.Message{Text: l.T("sausages.success", "Name", adapter.SeatName(t, o.Challenger), "Count", o.N)})
 		case o.OwnBoot:
-			out = append(out, bot.Message{Text: l.T("sausages.fail_own", "Name", bot.SeatName(t, o.Challenger))})
+			out = append(out, adapter.Message{Text: l.T("sausages.fail_own", "Name", adapter.SeatName(t, o.Challenger))})
 		default:
-			out = append(out, bot.Message{Text: l.T("sausages.fail", "Name", bot.SeatName(t, o.Challenger), "Owner", bot.SeatName(t, o.BootOwner))})
+			out = append(out, adapter.Message{Text: l.T("sausages.fail", "Name", adapter.SeatName(t, o.Challenger), "Owner", adapter.SeatName(t, o.BootOwner))})
 		}
 	}
 	if o != nil && o.Eliminated && (fresh || !b.LastRound.Eliminated) {
-		out = append(out, bot.Message{Text: l.T("sausages.eliminated", "Name", bot.SeatName(t, o.Challenger))})
+		out = append(out, adapter.Message{Text: l.T("sausages.eliminated", "Name", adapter.SeatName(t, o.Challenger))})
 	}
 	if a.Winner >= 0 && b.Winner < 0 {
 		r := after.Result()
-		text := bot.WinnerLine(l, t, r) + "\n\n" + bot.ResultTable(l, t, r, func(s game.Seat) string {
+		text := adapter.WinnerLine(l, t, r) + "\n\n" + adapter.ResultTable(l, t, r, func(s game.Seat) string {
 			return l.T("sausages.final_line", "Count", r.Scores[s])
 		})
-		out = append(out, bot.Message{Text: text})
+		out = append(out, adapter.Message{Text: text})
 	}
 	return out
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
@@ -17,22 +17,24 @@ const (
 )
 
 // cardPicture draws a card face up.
-func cardPicture(l bot.Loc, c ss.Card) bot.Card {
+func cardPicture(l adapter.Loc, c ss.Card) adapter.Card {
 	if c == ss.Boot {
-		return bot.Card{Face: cardEmoji(c), Color: colorBoot, Name: l.T("sausages.web.boot")}
+		return adapter.Card{Face: cardEmoji(c), Color: colorBoot, Name: l.T("sausages.web.boot")}
 	}
-	return bot.Card{Face: cardEmoji(c), Color: colorSausage, Name: l.T("sausages.web.sausage")}
+	return adapter.Card{Face: cardEmoji(c), Color: colorSausage, Name: l.T("sausages.web.sausage")}
 }
 
 // backPicture draws a card face down.
-func backPicture(l bot.Loc) bot.Card { return bot.Card{Back: true, Name: l.T("sausages.web.back")} }
+func backPicture(l adapter.Loc) adapter.Card {
+	return adapter.Card{Back: true, Name: l.T("sausages.web.back")}
+}
 
 // stackPictures is a seat's stack as everyone sees it, bottom to top: the
 // face-down cards, then the ones the attempt turned (the top first turned,
 // so it lies last).
-func stackPictures(l bot.Loc, v ss.Public, seat game.Seat) []bot.Card {
+func stackPictures(l adapter.Loc, v ss.Public, seat game.Seat) []adapter.Card {
 	sp := v.Seats[seat]
-	var out []bot.Card
+	var out []adapter.Card
 	for i := 0; i < sp.Stack-sp.Revealed; i++ {
 		out = append(out, backPicture(l))
 	}
@@ -50,23 +52,23 @@ func stackPictures(l bot.Loc, v ss.Public, seat game.Seat) []bot.Card {
 
 // outcomeLines are the group's announcement of the last decided attempt,
 // as plain text ("" parts left out).
-func outcomeLines(l bot.Loc, t bot.TableView, o *ss.Outcome) []string {
+func outcomeLines(l adapter.Loc, t adapter.TableView, o *ss.Outcome) []string {
 	var out []string
 	switch {
 	case o.Success && o.Won:
 		// the headline names the winner
 	case o.Success:
-		out = append(out, l.T("sausages.success", "Name", bot.SeatName(t, o.Challenger), "Count", o.N))
+		out = append(out, l.T("sausages.success", "Name", adapter.SeatName(t, o.Challenger), "Count", o.N))
 	case o.OwnBoot:
-		out = append(out, l.T("sausages.fail_own", "Name", bot.SeatName(t, o.Challenger)))
+		out = append(out, l.T("sausages.fail_own", "Name", adapter.SeatName(t, o.Challenger)))
 	default:
-		out = append(out, l.T("sausages.fail", "Name", bot.SeatName(t, o.Challenger), "Owner", bot.SeatName(t, o.BootOwner)))
+		out = append(out, l.T("sausages.fail", "Name", adapter.SeatName(t, o.Challenger), "Owner", adapter.SeatName(t, o.BootOwner)))
 	}
 	if o.Eliminated {
-		out = append(out, l.T("sausages.eliminated", "Name", bot.SeatName(t, o.Challenger)))
+		out = append(out, l.T("sausages.eliminated", "Name", adapter.SeatName(t, o.Challenger)))
 	}
 	for i := range out {
-		out[i] = bot.PlainText(out[i])
+		out[i] = adapter.PlainText(out[i])
 	}
 	return out
 }
@@ -74,7 +76,7 @@ func outcomeLines(l bot.Loc, t bot.TableView, o *ss.Outcome) []string {
 // Scene draws the table for the web page: every seat's stack face down
 // with the turned cards face up, the attempt in the middle; for a seat,
 // its hand (a tap places or loses a card) and its own stack.
-func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Scene {
+func (k sausagesGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Scene {
 	s := st.(*ss.State)
 	pub := s.PublicView()
 	viewer := seat >= 0 && seat < pub.Players
@@ -83,17 +85,17 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 		v = s.SeatView(game.Seat(seat))
 	}
 	over := v.Phase == ss.PhaseOver
-	playing := !over && t.Phase() == bot.PhasePlaying
-	plain := func(key string, args ...any) string { return bot.PlainText(l.T(key, args...)) }
-	var sc bot.Scene
+	playing := !over && t.Playing()
+	plain := func(key string, args ...any) string { return adapter.PlainText(l.T(key, args...)) }
+	var sc adapter.Scene
 
 	switch {
 	case over:
-		sc.Status = bot.PlainText(bot.WinnerLine(l, t, st.Result()))
+		sc.Status = adapter.PlainText(adapter.WinnerLine(l, t, st.Result()))
 	case !playing:
 		sc.Status = plain("hand.stopped")
 	default:
-		sc.Status = bot.PlainText(k.turnText(l, t, v.Public))
+		sc.Status = adapter.PlainText(k.turnText(l, t, v.Public))
 	}
 	if !over {
 		sc.Info = append(sc.Info, plain("sausages.web.round", "Round", v.Round, "Count", v.Total))
@@ -101,9 +103,9 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 			var bids []string
 			for _, e := range v.Bids {
 				if e.Pass() {
-					bids = append(bids, bot.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
+					bids = append(bids, adapter.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
 				} else {
-					bids = append(bids, bot.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
+					bids = append(bids, adapter.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
 				}
 			}
 			sc.Info = append(sc.Info, plain("sausages.bids", "Bids", strings.Join(bids, ", ")))
@@ -122,8 +124,8 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 	}
 	for i, sp := range v.Seats {
 		seatNo := game.Seat(i)
-		ts := bot.SceneSeat{
-			Name:   bot.SeatPlainName(t, seatNo),
+		ts := adapter.SceneSeat{
+			Name:   adapter.SeatPlainName(t, seatNo),
 			Cards:  stackPictures(l, v.Public, seatNo),
 			Turn:   acting[seatNo],
 			Leader: over && v.Winner == seatNo,
@@ -146,10 +148,10 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 		if who < 0 && v.LastRound != nil {
 			who, target = v.LastRound.Challenger, v.LastRound.N
 		}
-		p := bot.Pile{Label: plain("sausages.web.attempt", "Name", bot.SeatName(t, who), "Done", len(v.Revealed), "Target", target)}
+		p := adapter.Pile{Label: plain("sausages.web.attempt", "Name", adapter.SeatName(t, who), "Done", len(v.Revealed), "Target", target)}
 		for _, r := range v.Revealed {
 			c := cardPicture(l, r.Card)
-			c.Note = bot.SeatPlainName(t, r.Seat)
+			c.Note = adapter.SeatPlainName(t, r.Seat)
 			p.Cards = append(p.Cards, c)
 		}
 		sc.Center = append(sc.Center, p)
@@ -157,11 +159,11 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 	if v.LastRound != nil {
 		sc.Log = outcomeLines(l, t, v.LastRound)
 	}
-	if e := bot.EventLine(l, t); e != "" {
+	if e := adapter.EventLine(l, t); e != "" {
 		if !over && !playing {
-			sc.Status = bot.PlainText(e) // «⛔ Игра остановлена.» says why
+			sc.Status = adapter.PlainText(e) // «⛔ Игра остановлена.» says why
 		} else {
-			sc.Log = append(sc.Log, bot.PlainText(e))
+			sc.Log = append(sc.Log, adapter.PlainText(e))
 		}
 	}
 
@@ -170,7 +172,7 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 	}
 	// What only this seat knows: its stack, its hand, the card it lost.
 	if len(v.Stack) > 0 && !over {
-		p := bot.Pile{Label: plain("sausages.web.my_stack")}
+		p := adapter.Pile{Label: plain("sausages.web.my_stack")}
 		for _, c := range v.Stack {
 			p.Cards = append(p.Cards, cardPicture(l, c))
 		}
@@ -187,7 +189,7 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 		for i := 0; i < n; i++ {
 			p := cardPicture(l, c)
 			if a, ok := keys.cards[c]; ok {
-				p.Act = bot.ActionButton(t, seat, cardEmoji(c), a).Data
+				p.Act = adapter.ActionButton(t, seat, cardEmoji(c), a).Data
 			}
 			sc.Hand = append(sc.Hand, p)
 		}
@@ -212,16 +214,16 @@ func (k sausagesGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int)
 	case ss.PhaseAttempt:
 		sc.Prompt = plain("sausages.hand_attempt", "Target", v.Target, "Done", len(v.Revealed))
 	case ss.PhasePick:
-		sc.Prompt = plain("sausages.hand_pick", "Name", bot.SeatName(t, v.Challenger))
+		sc.Prompt = plain("sausages.hand_pick", "Name", adapter.SeatName(t, v.Challenger))
 	case ss.PhaseLose:
 		sc.Prompt = plain("sausages.hand_lose")
 	case ss.PhaseName:
 		sc.Prompt = plain("sausages.hand_name")
 	}
-	var rows [][]bot.Button
+	var rows [][]adapter.Button
 	if len(keys.picks) > 0 {
 		rows = append(rows, keys.picks)
 	}
-	sc.Choices = bot.ChoicesFrom(append(rows, keys.rows()...))
+	sc.Choices = adapter.ChoicesFrom(append(rows, keys.rows()...))
 	return sc
 }

@@ -8,32 +8,33 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
 
 // ru is the Russian catalog, loaded once per test (loading it is slow).
-func ru(t *testing.T) bot.Loc { return bot.NewLoc(bottest.Catalog(t), "ru") }
+func ru(t *testing.T) adapter.Loc { return adapter.NewLoc(bottest.Catalog(t), "ru") }
 
-func scene(l bot.Loc, tab *bot.Table, st game.State, seat int) bot.Scene {
-	return sausages.Game().(bot.WebGame).Scene(l, tab.View(), st, seat)
+func scene(l adapter.Loc, tab *record.Table, st game.State, seat int) adapter.Scene {
+	return sausages.Game().(adapter.WebGame).Scene(l, adapter.View(tab), st, seat)
 }
 
-func sceneJSON(t *testing.T, sc bot.Scene) string { return golden.SceneJSON(t, sc) }
+func sceneJSON(t *testing.T, sc adapter.Scene) string { return golden.SceneJSON(t, sc) }
 
 // withoutPrivate is a seat's scene less what only the seat sees: its
 // hand, buttons, own stack and the card it lost.
-func withoutPrivate(l bot.Loc, sc bot.Scene) bot.Scene {
+func withoutPrivate(l adapter.Loc, sc adapter.Scene) adapter.Scene {
 	sc.Hand, sc.HandLabel, sc.Prompt, sc.Choices = nil, "", "", nil
-	mine := bot.PlainText(l.T("sausages.web.my_stack"))
-	sc.Center = slices.DeleteFunc(slices.Clone(sc.Center), func(p bot.Pile) bool { return p.Label == mine })
+	mine := adapter.PlainText(l.T("sausages.web.my_stack"))
+	sc.Center = slices.DeleteFunc(slices.Clone(sc.Center), func(p adapter.Pile) bool { return p.Label == mine })
 	lost := []string{
-		bot.PlainText(l.T("sausages.hand_lost", "Card", "🌭")),
-		bot.PlainText(l.T("sausages.hand_lost", "Card", "🥾")),
+		adapter.PlainText(l.T("sausages.hand_lost", "Card", "🌭")),
+		adapter.PlainText(l.T("sausages.hand_lost", "Card", "🥾")),
 	}
 	sc.Info = slices.DeleteFunc(slices.Clone(sc.Info), func(s string) bool { return slices.Contains(lost, s) })
 	if len(sc.Center) == 0 {
@@ -43,7 +44,7 @@ func withoutPrivate(l bot.Loc, sc bot.Scene) bot.Scene {
 }
 
 // kind reads a drawn card back.
-func kind(t *testing.T, c bot.Card) ss.Card {
+func kind(t *testing.T, c adapter.Card) ss.Card {
 	t.Helper()
 	switch {
 	case c.Back:
@@ -60,7 +61,7 @@ func kind(t *testing.T, c bot.Card) ss.Card {
 // checkPublic checks what a scene shows of the seats against the public
 // view: each stack face down but for the cards the attempt turned, which
 // show as they were turned; a spectator gets no hand and no buttons.
-func checkPublic(t *testing.T, v ss.Public, sc bot.Scene, spectator bool) {
+func checkPublic(t *testing.T, v ss.Public, sc adapter.Scene, spectator bool) {
 	t.Helper()
 	if spectator && (len(sc.Hand) > 0 || len(sc.Choices) > 0 || sc.Prompt != "" || sc.HandLabel != "") {
 		t.Fatalf("a spectator's scene has a hand or choices: %s", sceneJSON(t, sc))
@@ -96,7 +97,7 @@ func checkPublic(t *testing.T, v ss.Public, sc bot.Scene, spectator bool) {
 // checkActs presses (on a copy of the state) every card and choice of a
 // seat's scene: each is the seat's button and is accepted, and every legal
 // move is offered.
-func checkActs(t *testing.T, tab *bot.Table, st game.State, seat int, sc bot.Scene) {
+func checkActs(t *testing.T, tab *record.Table, st game.State, seat int, sc adapter.Scene) {
 	t.Helper()
 	var acts []string
 	for _, c := range sc.Hand {
@@ -119,7 +120,7 @@ func checkActs(t *testing.T, tab *bot.Table, st game.State, seat int, sc bot.Sce
 	}
 	offered := map[game.Action]bool{}
 	for _, a := range acts {
-		b, err := bot.ParseButton(a)
+		b, err := adapter.ParseButton(a)
 		if err != nil {
 			t.Fatalf("seat %d: %q: %v", seat, a, err)
 		}
@@ -132,7 +133,7 @@ func checkActs(t *testing.T, tab *bot.Table, st game.State, seat int, sc bot.Sce
 		}
 		offered[act] = true
 	}
-	if tab.Phase != bot.PhasePlaying {
+	if tab.Phase != record.PhasePlaying {
 		return
 	}
 	for _, a := range st.Legal(game.Seat(seat)) {
@@ -197,10 +198,10 @@ func TestSceneHidesAndPresses(t *testing.T) {
 		for same := true; !a.Over(); {
 			pa, pb := a.(*ss.State).PublicView(), b.(*ss.State).PublicView()
 			same = same && reflect.DeepEqual(pa, pb)
-			spec := scene(l, tab, a, bot.Spectator)
+			spec := scene(l, tab, a, adapter.Spectator)
 			checkPublic(t, pa, spec, true)
 			if same {
-				if x, y := sceneJSON(t, spec), sceneJSON(t, scene(l, tab, b, bot.Spectator)); x != y {
+				if x, y := sceneJSON(t, spec), sceneJSON(t, scene(l, tab, b, adapter.Spectator)); x != y {
 					t.Fatalf("seed %d: the spectators of two games that look the same see different scenes:\n%s\n%s", seed, x, y)
 				}
 			}
@@ -242,7 +243,7 @@ func TestSceneHidesAndPresses(t *testing.T) {
 			tab.Seats[seat].Nonce++
 			golden.Sync(t, tab, a)
 		}
-		checkPublic(t, a.(*ss.State).PublicView(), scene(l, tab, a, bot.Spectator), true)
+		checkPublic(t, a.(*ss.State).PublicView(), scene(l, tab, a, adapter.Spectator), true)
 	}
 	if differed < 50 {
 		t.Fatalf("only %d positions where the twin games differed in hidden cards", differed)
@@ -250,10 +251,10 @@ func TestSceneHidesAndPresses(t *testing.T) {
 }
 
 // renderScenes is every viewer's ru scene of a table as indented JSON.
-func renderScenes(t *testing.T, l bot.Loc, tab *bot.Table, st game.State) string {
+func renderScenes(t *testing.T, l adapter.Loc, tab *record.Table, st game.State) string {
 	t.Helper()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "════ spectator\n%s\n", sceneJSON(t, scene(l, tab, st, bot.Spectator)))
+	fmt.Fprintf(&sb, "════ spectator\n%s\n", sceneJSON(t, scene(l, tab, st, adapter.Spectator)))
 	for i, s := range tab.Seats {
 		fmt.Fprintf(&sb, "──── %s (seat %d)\n%s\n", s.Name, i, sceneJSON(t, scene(l, tab, st, i)))
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/sausages"
 	ss "github.com/trickchef/trickchef/game/sausages"
@@ -30,7 +30,7 @@ func TestAttemptTextsMatchState(t *testing.T) {
 			v := st.(*ss.State).PublicView()
 			act := st.ToAct()
 			seat := act[r.IntN(len(act))]
-			view := tab.View()
+			view := adapter.View(tab)
 			switch v.Phase {
 			case ss.PhaseAttempt:
 				hand := g.RenderSeat(l, view, st, int(seat)).Text
@@ -65,11 +65,11 @@ func TestAttemptTextsMatchState(t *testing.T) {
 					t.Fatalf("seed %d: seat %d picks blind after %+v", seed, seat, o)
 				}
 				table := g.RenderTable(l, view, st).Text
-				if want := l.T("sausages.turn_pick", "Name", bot.Mention(view, seat), "Challenger", bot.SeatName(view, v.Challenger)); !strings.Contains(table, want) {
+				if want := l.T("sausages.turn_pick", "Name", adapter.Mention(view, seat), "Challenger", adapter.SeatName(view, v.Challenger)); !strings.Contains(table, want) {
 					t.Fatalf("seed %d: the table lacks %q:\n%s", seed, want, table)
 				}
 				hand := g.RenderSeat(l, view, st, int(seat)).Text
-				if want := l.T("sausages.hand_pick", "Name", bot.SeatName(view, v.Challenger)); !strings.Contains(hand, want) {
+				if want := l.T("sausages.hand_pick", "Name", adapter.SeatName(view, v.Challenger)); !strings.Contains(hand, want) {
 					t.Fatalf("seed %d: the picker's hand lacks %q:\n%s", seed, want, hand)
 				}
 			}
@@ -90,10 +90,10 @@ func TestAttemptTextsMatchState(t *testing.T) {
 			}
 			if w.Phase == ss.PhasePick && v.Phase != ss.PhasePick {
 				o := w.LastRound
-				want := l.T("sausages.fail", "Name", bot.SeatName(tab.View(), o.Challenger), "Owner", bot.SeatName(tab.View(), o.BootOwner))
-				msgs := g.Announce(l, tab.View(), before, st)
-				if !slices.ContainsFunc(msgs, func(m bot.Message) bool { return m.Text == want }) {
-					t.Fatalf("seed %d: the failure on %s's boot is announced as %+v, want %q", seed, bot.SeatName(tab.View(), o.BootOwner), msgs, want)
+				want := l.T("sausages.fail", "Name", adapter.SeatName(adapter.View(tab), o.Challenger), "Owner", adapter.SeatName(adapter.View(tab), o.BootOwner))
+				msgs := g.Announce(l, adapter.View(tab), before, st)
+				if !slices.ContainsFunc(msgs, func(m adapter.Message) bool { return m.Text == want }) {
+					t.Fatalf("seed %d: the failure on %s's boot is announced as %+v, want %q", seed, adapter.SeatName(adapter.View(tab), o.BootOwner), msgs, want)
 				}
 			}
 		}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	tc "github.com/trickchef/trickchef/game/trickchef"
@@ -17,7 +19,7 @@ import (
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 // games are the games the tests' bot offers: this one.
-func games() []bot.Game { return []bot.Game{trickchef.Game()} }
+func games() []adapter.Game { return []adapter.Game{trickchef.Game()} }
 
 // TestRestartInTheMiddleOfATrick stops the bot (as a crash would) while a
 // card lies on the table and starts it again over the same store: the
@@ -47,7 +49,7 @@ func TestRestartInTheMiddleOfATrick(t *testing.T) {
 		if err != nil {
 			return false
 		}
-		tab, err := bot.DecodeTable(rec.Data)
+		tab, err := record.Decode(rec.Data)
 		if err != nil || tab.Game == nil {
 			return false
 		}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
@@ -21,8 +21,8 @@ func TestGoldenTrickchef(t *testing.T) {
 	t.Run("mid", func(t *testing.T) {
 		tab, st := golden.Table(t, g, 3, 0, "", 12, map[string]int{"removed": 2})
 		golden.PlayRandom(t, g, tab, st, 40, 1)
-		tab.Seats[1].Timeouts = 2                             // the bot plays for Серёжа
-		tab.Event = &bot.Event{Key: "event.timeout", Seat: 1} // and just did
+		tab.Seats[1].Timeouts = 2                                // the bot plays for Серёжа
+		tab.Event = &record.Event{Key: "event.timeout", Seat: 1} // and just did
 		tab.Seats[0].Draft = []int{1}
 		golden.Check(t, "trickchef_mid", golden.Render(t, g, tab, nil))
 	})

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
@@ -14,10 +14,10 @@ import (
 // robot runs, with the same seed, memory and budget) and what the search
 // found: how often the card takes the trick or brings a chef, and how often
 // the seat leads after the round.
-func (g trickchefGame) Hint(l bot.Loc, t bot.TableView, st game.State, seat int, d bot.Decision) bot.Hint {
+func (g trickchefGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat int, d adapter.Decision) adapter.Hint {
 	v := st.(*tc.State).SeatView(game.Seat(seat))
 	ad := tc.Advise(v, history(d.Memory), d.Seed, tc.Budget{Wall: d.Budget, Clock: time.Now})
-	h := bot.Hint{Action: ad.Action}
+	h := adapter.Hint{Action: ad.Action}
 	m, ok := tc.Decode(ad.Action)
 	if !ok {
 		return h

@@ -1,14 +1,14 @@
 package trickchef
 
 import (
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
 // MoveName names a move as the table shows it: the card with its coins
 // («🟨9 +2 → 11»), or the chef taken («👨‍🍳 🟥»).
-func (trickchefGame) MoveName(_ bot.Loc, _ bot.TableView, _ game.State, seat game.Seat, a game.Action) string {
+func (trickchefGame) MoveName(_ adapter.Loc, _ adapter.TableView, _ game.State, seat game.Seat, a game.Action) string {
 	m, ok := tc.Decode(a)
 	if !ok {
 		return ""

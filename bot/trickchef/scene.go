@@ -3,7 +3,7 @@ package trickchef
 import (
 	"strconv"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
@@ -34,13 +34,13 @@ func suitColor(s tc.Suit) string {
 func suitShape(s tc.Suit) string {
 	switch s {
 	case tc.Red:
-		return bot.SuitCircle
+		return adapter.SuitCircle
 	case tc.Yellow:
-		return bot.SuitTriangle
+		return adapter.SuitTriangle
 	case tc.Blue:
-		return bot.SuitDiamond
+		return adapter.SuitDiamond
 	}
-	return bot.SuitSquare
+	return adapter.SuitSquare
 }
 
 // suitKey is the catalog's name of a suit (trickchef.suit.<key>).
@@ -57,8 +57,8 @@ func suitKey(s tc.Suit) string {
 }
 
 // cardPicture draws a restaurant card: its value on its suit's colour.
-func cardPicture(l bot.Loc, c tc.Card) bot.Card {
-	return bot.Card{
+func cardPicture(l adapter.Loc, c tc.Card) adapter.Card {
+	return adapter.Card{
 		Face: strconv.Itoa(c.Value), Corner: suitEmoji(c.Suit), Color: suitColor(c.Suit), Suit: suitShape(c.Suit),
 		Name: l.T("trickchef.web.card", "Suit", l.T("trickchef.suit."+suitKey(c.Suit)), "Value", c.Value),
 	}
@@ -66,9 +66,9 @@ func cardPicture(l bot.Loc, c tc.Card) bot.Card {
 
 // playedPicture is a card of a trick, its owner and coins under it:
 // «Оля · +4 → 13».
-func playedPicture(l bot.Loc, t bot.TableView, p tc.Played) bot.Card {
+func playedPicture(l adapter.Loc, t adapter.TableView, p tc.Played) adapter.Card {
 	c := cardPicture(l, p.Card)
-	c.Note = bot.SeatPlainName(t, p.Seat)
+	c.Note = adapter.SeatPlainName(t, p.Seat)
 	if p.Coins != 0 {
 		c.Note += " · " + signed(2*p.Coins) + " → " + number(p.Effective)
 	}
@@ -77,13 +77,13 @@ func playedPicture(l bot.Loc, t bot.TableView, p tc.Played) bot.Card {
 
 // chefPictures draws chef tokens as small cards of their suit's colour,
 // one per suit held, the count as the face.
-func chefPictures(l bot.Loc, counts [tc.NumSuits]int) []bot.Card {
-	var out []bot.Card
+func chefPictures(l adapter.Loc, counts [tc.NumSuits]int) []adapter.Card {
+	var out []adapter.Card
 	for s := tc.Suit(0); s < tc.NumSuits; s++ {
 		if counts[s] == 0 {
 			continue
 		}
-		out = append(out, bot.Card{
+		out = append(out, adapter.Card{
 			Face: strconv.Itoa(counts[s]), Corner: "👨‍🍳", Color: suitColor(s),
 			Name: l.T("trickchef.web.chefs", "Count", counts[s], "Suit", l.T("trickchef.suit_gen."+suitKey(s))),
 		})
@@ -94,7 +94,7 @@ func chefPictures(l bot.Loc, counts [tc.NumSuits]int) []bot.Card {
 // Scene draws the table for the web page: seats with their chefs, the
 // trick, the last trick and the chefs in the centre; for a seat, its hand
 // with the same presses as its chat keyboard.
-func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Scene {
+func (k trickchefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Scene {
 	s := st.(*tc.State)
 	pub := s.PublicView()
 	viewer := seat >= 0 && seat < pub.Players
@@ -103,21 +103,21 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		v = s.SeatView(game.Seat(seat))
 	}
 	over := v.Phase == tc.PhaseOver
-	playing := !over && t.Phase() == bot.PhasePlaying
-	plain := func(key string, args ...any) string { return bot.PlainText(l.T(key, args...)) }
-	var sc bot.Scene
+	playing := !over && t.Playing()
+	plain := func(key string, args ...any) string { return adapter.PlainText(l.T(key, args...)) }
+	var sc adapter.Scene
 
 	switch {
 	case over:
 		res := v.Result
-		sc.Status = bot.PlainText(bot.WinnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}))
+		sc.Status = adapter.PlainText(adapter.WinnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}))
 		if res.TieBreak != tc.TieNone {
 			sc.Info = append(sc.Info, plain("trickchef.tiebreak_"+res.TieBreak.String()))
 		}
 	case !playing:
 		sc.Status = plain("hand.stopped")
 	default:
-		who := bot.Mention(t, v.ToAct)
+		who := adapter.Mention(t, v.ToAct)
 		switch v.Phase {
 		case tc.PhasePick:
 			sc.Status = plain("trickchef.turn_pick", "Name", who)
@@ -130,7 +130,7 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 	if !over {
 		sc.Info = append(sc.Info,
 			plain("trickchef.web.round", "Round", v.Round, "Trick", v.Trick),
-			bot.PlainText(trumpLine(l, v.Public)),
+			adapter.PlainText(trumpLine(l, v.Public)),
 			plain("trickchef.web.reserve", "Count", v.Reserve))
 	}
 
@@ -141,8 +141,8 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		}
 	}
 	for i, sp := range v.Seats {
-		ss := bot.SceneSeat{
-			Name:   bot.SeatPlainName(t, game.Seat(i)),
+		ss := adapter.SceneSeat{
+			Name:   adapter.SeatPlainName(t, game.Seat(i)),
 			Cards:  chefPictures(l, sp.Chefs),
 			Turn:   playing && v.ToAct == game.Seat(i),
 			Leader: winners[game.Seat(i)],
@@ -167,38 +167,38 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 
 	if !over {
 		if len(v.CurrentTrick) > 0 {
-			p := bot.Pile{Label: plain("trickchef.web.on_table")}
+			p := adapter.Pile{Label: plain("trickchef.web.on_table")}
 			for _, pl := range v.CurrentTrick {
 				p.Cards = append(p.Cards, playedPicture(l, t, pl))
 			}
 			sc.Center = append(sc.Center, p)
 		}
 		if v.Phase == tc.PhasePick {
-			sc.Center = append(sc.Center, bot.Pile{Label: plain("trickchef.web.set_aside"), Cards: chefPictures(l, v.SetAside)})
+			sc.Center = append(sc.Center, adapter.Pile{Label: plain("trickchef.web.set_aside"), Cards: chefPictures(l, v.SetAside)})
 		}
-		sc.Center = append(sc.Center, bot.Pile{Label: plain("trickchef.web.pool"), Cards: chefPictures(l, v.Pool)})
+		sc.Center = append(sc.Center, adapter.Pile{Label: plain("trickchef.web.pool"), Cards: chefPictures(l, v.Pool)})
 		if lt := v.LastTrick; lt != nil {
 			winner := int(lt.Winner)
-			p := bot.Pile{Label: plain("trickchef.web.last_trick", "Winner", bot.SeatName(t, lt.Winner)), Taker: &winner}
+			p := adapter.Pile{Label: plain("trickchef.web.last_trick", "Winner", adapter.SeatName(t, lt.Winner)), Taker: &winner}
 			for _, pl := range lt.Cards {
 				p.Cards = append(p.Cards, playedPicture(l, t, pl))
 			}
 			sc.Center = append(sc.Center, p)
 			if lt.ChefChosen {
-				sc.Log = append(sc.Log, plain("trickchef.last_chef", "Name", bot.SeatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit)))
+				sc.Log = append(sc.Log, plain("trickchef.last_chef", "Name", adapter.SeatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit)))
 			} else {
-				sc.Log = append(sc.Log, plain("trickchef.last_chef_pending", "Name", bot.SeatName(t, lt.ChefTaker)))
+				sc.Log = append(sc.Log, plain("trickchef.last_chef_pending", "Name", adapter.SeatName(t, lt.ChefTaker)))
 			}
 			if len(lt.Income) > 0 {
-				sc.Log = append(sc.Log, plain("trickchef.last_income", "Names", bot.SeatNames(t, lt.Income)))
+				sc.Log = append(sc.Log, plain("trickchef.last_income", "Names", adapter.SeatNames(t, lt.Income)))
 			}
 		}
 	}
-	if e := bot.EventLine(l, t); e != "" {
+	if e := adapter.EventLine(l, t); e != "" {
 		if !over && !playing {
-			sc.Status = bot.PlainText(e) // «⛔ Игра остановлена.» says why
+			sc.Status = adapter.PlainText(e) // «⛔ Игра остановлена.» says why
 		} else {
-			sc.Log = append(sc.Log, bot.PlainText(e))
+			sc.Log = append(sc.Log, adapter.PlainText(e))
 		}
 	}
 
@@ -216,7 +216,7 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 				c.Note = "→ " + number(h.card.Value+2*keys.mod)
 			}
 			// An unplayable card still presses: the refusal says why.
-			c.Act = bot.ActionButton(t, seat, cardText(h.card), h.action).Data
+			c.Act = adapter.ActionButton(t, seat, cardText(h.card), h.action).Data
 			c.Dim = !h.playable
 			sc.Hand = append(sc.Hand, c)
 		}
@@ -234,7 +234,7 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 	if !playing {
 		return sc
 	}
-	var rows [][]bot.Button
+	var rows [][]adapter.Button
 	switch {
 	case keys.pick:
 		key := "trickchef.hand_pick"
@@ -246,12 +246,12 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 	case len(keys.cards) > 0:
 		sc.Prompt = plain("trickchef.web.play")
 		if keys.mod != 0 {
-			sc.Prompt += " " + bot.PlainText(coinsChosenText(l, keys.mod))
+			sc.Prompt += " " + adapter.PlainText(coinsChosenText(l, keys.mod))
 		}
 	}
 	chosen := ""
 	for _, r := range keys.coins {
-		var row []bot.Button
+		var row []adapter.Button
 		for _, c := range r {
 			if c.value == keys.mod {
 				chosen = c.button.Data
@@ -260,8 +260,8 @@ func (k trickchefGame) Scene(l bot.Loc, t bot.TableView, st game.State, seat int
 		}
 		rows = append(rows, row)
 	}
-	rows = append(rows, []bot.Button{keys.info})
-	sc.Choices = bot.ChoicesFrom(rows)
+	rows = append(rows, []adapter.Button{keys.info})
+	sc.Choices = adapter.ChoicesFrom(rows)
 	for i := range sc.Choices {
 		sc.Choices[i].Selected = chosen != "" && sc.Choices[i].Act == chosen
 	}

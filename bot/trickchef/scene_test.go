@@ -8,29 +8,30 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
 // ru is the Russian catalog, loaded once per test (loading it is slow).
-func ru(t *testing.T) bot.Loc { return bot.NewLoc(bottest.Catalog(t), "ru") }
+func ru(t *testing.T) adapter.Loc { return adapter.NewLoc(bottest.Catalog(t), "ru") }
 
-func scene(l bot.Loc, tab *bot.Table, st game.State, seat int) bot.Scene {
-	return trickchef.Game().(bot.WebGame).Scene(l, tab.View(), st, seat)
+func scene(l adapter.Loc, tab *record.Table, st game.State, seat int) adapter.Scene {
+	return trickchef.Game().(adapter.WebGame).Scene(l, adapter.View(tab), st, seat)
 }
 
-func sceneJSON(t *testing.T, sc bot.Scene) string { return golden.SceneJSON(t, sc) }
+func sceneJSON(t *testing.T, sc adapter.Scene) string { return golden.SceneJSON(t, sc) }
 
 // suitCorners are the corners of restaurant cards (chef tokens have 👨‍🍳).
 var suitCorners = map[string]tc.Suit{"🟥": tc.Red, "🟨": tc.Yellow, "🟦": tc.Blue, "🟩": tc.Green}
 
 // sceneCards lists every card a scene draws, wherever it lies.
-func sceneCards(sc bot.Scene) []bot.Card {
-	var out []bot.Card
+func sceneCards(sc adapter.Scene) []adapter.Card {
+	var out []adapter.Card
 	for _, s := range sc.Seats {
 		out = append(out, s.Cards...)
 	}
@@ -42,7 +43,7 @@ func sceneCards(sc bot.Scene) []bot.Card {
 
 // restaurant reads a drawn restaurant card back; ok=false for a chef
 // token or a back.
-func restaurant(t *testing.T, c bot.Card) (tc.Card, bool) {
+func restaurant(t *testing.T, c adapter.Card) (tc.Card, bool) {
 	t.Helper()
 	s, ok := suitCorners[c.Corner]
 	if !ok || c.Back {
@@ -70,7 +71,7 @@ func publicCards(v tc.Public) map[tc.Card]bool {
 }
 
 // withoutPrivate is a seat's scene less what only the seat sees.
-func withoutPrivate(sc bot.Scene) bot.Scene {
+func withoutPrivate(sc adapter.Scene) adapter.Scene {
 	sc.Hand, sc.HandLabel, sc.Prompt, sc.Choices = nil, "", "", nil
 	return sc
 }
@@ -78,11 +79,11 @@ func withoutPrivate(sc bot.Scene) bot.Scene {
 // checkPosition checks every scene of one position: the spectator's shows
 // only public cards, each seat's only those and its own hand, and every
 // press a seat's scene offers is the seat's and does what it says.
-func checkPosition(t *testing.T, l bot.Loc, tab *bot.Table, st *tc.State) {
+func checkPosition(t *testing.T, l adapter.Loc, tab *record.Table, st *tc.State) {
 	t.Helper()
 	pub := st.PublicView()
 	public := publicCards(pub)
-	spec := scene(l, tab, st, bot.Spectator)
+	spec := scene(l, tab, st, adapter.Spectator)
 	if len(spec.Hand) > 0 || len(spec.Choices) > 0 || spec.Prompt != "" || spec.HandLabel != "" {
 		t.Fatalf("a spectator's scene has a hand or choices: %s", sceneJSON(t, spec))
 	}
@@ -127,7 +128,7 @@ func checkPosition(t *testing.T, l bot.Loc, tab *bot.Table, st *tc.State) {
 // seat's scene: each parses as the seat's button, a bright card is played,
 // a dim one refused with a rule's code, and every legal move with the
 // chosen coins is offered.
-func checkActs(t *testing.T, tab *bot.Table, st *tc.State, seat int, v tc.SeatView, sc bot.Scene) {
+func checkActs(t *testing.T, tab *record.Table, st *tc.State, seat int, v tc.SeatView, sc adapter.Scene) {
 	t.Helper()
 	g := trickchef.Game()
 	var acts []string
@@ -143,7 +144,7 @@ func checkActs(t *testing.T, tab *bot.Table, st *tc.State, seat int, v tc.SeatVi
 	}
 	offered := map[game.Action]bool{}
 	for _, a := range acts {
-		b, err := bot.ParseButton(a)
+		b, err := adapter.ParseButton(a)
 		if err != nil {
 			t.Fatalf("seat %d: %q: %v", seat, a, err)
 		}
@@ -167,7 +168,7 @@ func checkActs(t *testing.T, tab *bot.Table, st *tc.State, seat int, v tc.SeatVi
 				offered[act] = true
 			}
 		case 'm':
-			if _, ok := g.(bot.DraftGame).Draft(st, game.Seat(seat), nil, b.Args[2]); !ok {
+			if _, ok := g.(adapter.DraftGame).Draft(st, game.Seat(seat), nil, b.Args[2]); !ok {
 				t.Fatalf("seat %d: coin choice %q refused", seat, a)
 			}
 		case 'i':
@@ -175,7 +176,7 @@ func checkActs(t *testing.T, tab *bot.Table, st *tc.State, seat int, v tc.SeatVi
 			t.Fatalf("seat %d: %q: unexpected op %q", seat, a, b.Op)
 		}
 	}
-	if tab.Phase != bot.PhasePlaying {
+	if tab.Phase != record.PhasePlaying {
 		return
 	}
 	mod := 0
@@ -247,16 +248,16 @@ func TestSceneStartIsTheSameForAnyDeal(t *testing.T) {
 	if reflect.DeepEqual(st1.(*tc.State).SeatView(0).Hand, st2.(*tc.State).SeatView(0).Hand) {
 		t.Fatal("the two seeds dealt the same hand")
 	}
-	if a, b := sceneJSON(t, scene(l, tab1, st1, bot.Spectator)), sceneJSON(t, scene(l, tab2, st2, bot.Spectator)); a != b {
+	if a, b := sceneJSON(t, scene(l, tab1, st1, adapter.Spectator)), sceneJSON(t, scene(l, tab2, st2, adapter.Spectator)); a != b {
 		t.Fatalf("the deal shows through:\n%s\n%s", a, b)
 	}
 }
 
 // renderScenes is every viewer's ru scene of a table as indented JSON.
-func renderScenes(t *testing.T, l bot.Loc, tab *bot.Table, st game.State) string {
+func renderScenes(t *testing.T, l adapter.Loc, tab *record.Table, st game.State) string {
 	t.Helper()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "════ spectator\n%s\n", sceneJSON(t, scene(l, tab, st, bot.Spectator)))
+	fmt.Fprintf(&sb, "════ spectator\n%s\n", sceneJSON(t, scene(l, tab, st, adapter.Spectator)))
 	for i, s := range tab.Seats {
 		fmt.Fprintf(&sb, "──── %s (seat %d)\n%s\n", s.Name, i, sceneJSON(t, scene(l, tab, st, i)))
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
@@ -30,9 +30,9 @@ func TestCoinPressAgainClears(t *testing.T) {
 		t.Fatal("no seat played a card holding coins")
 	}
 	seat := int(st.(*tc.State).PublicView().ToAct)
-	clear := bot.DraftButton(tab.View(), seat, "", 0).Data
+	clear := adapter.DraftButton(adapter.View(tab), seat, "", 0).Data
 	offersClear := func() bool {
-		for _, row := range g.RenderSeat(l, tab.View(), st, seat).Keyboard {
+		for _, row := range g.RenderSeat(l, adapter.View(tab), st, seat).Keyboard {
 			for _, btn := range row {
 				if btn.Data == clear {
 					return true
@@ -51,7 +51,7 @@ func TestCoinPressAgainClears(t *testing.T) {
 		{1, []int{1}}, // another choice replaces it
 		{0, nil},      // the clear button
 	} {
-		data := bot.DraftButton(tab.View(), seat, "", step.press).Data
+		data := adapter.DraftButton(adapter.View(tab), seat, "", step.press).Data
 		if err := b.PressDraft(tab, data, tab.Seats[seat].UserID); err != nil {
 			t.Fatalf("press %d (%+d coins): %v", i+1, step.press, err)
 		}
@@ -100,8 +100,8 @@ func TestTextsMatchState(t *testing.T) {
 			check := func(s game.State) {
 				golden.Sync(t, tab, s)
 				v := s.(*tc.State).PublicView()
-				view := tab.View()
-				msgs := []bot.Message{g.RenderTable(l, view, s)}
+				view := adapter.View(tab)
+				msgs := []adapter.Message{g.RenderTable(l, view, s)}
 				for seat := range n {
 					m := g.RenderSeat(l, view, s, seat)
 					msgs = append(msgs, m)
@@ -112,7 +112,7 @@ func TestTextsMatchState(t *testing.T) {
 					if len(sv.Won) != v.Seats[seat].TricksWon {
 						cardsNotTricks++
 					}
-					info := bot.InfoButton(view, seat, "").Data
+					info := adapter.InfoButton(view, seat, "").Data
 					want := l.T("trickchef.won_button", "Count", v.Seats[seat].TricksWon)
 					found := false
 					for _, row := range m.Keyboard {
@@ -144,12 +144,12 @@ func TestTextsMatchState(t *testing.T) {
 				if lt := v.LastTrick; lt != nil && v.Phase != tc.PhaseOver {
 					var cards []string
 					for _, p := range lt.Cards {
-						cards = append(cards, bot.SeatName(view, p.Seat)+" "+playedWant(p))
+						cards = append(cards, adapter.SeatName(view, p.Seat)+" "+playedWant(p))
 						if p.Coins < 0 {
 							negative++
 						}
 					}
-					want := l.T("trickchef.last_trick", "Winner", bot.SeatName(view, lt.Winner), "Cards", strings.Join(cards, ", "))
+					want := l.T("trickchef.last_trick", "Winner", adapter.SeatName(view, lt.Winner), "Cards", strings.Join(cards, ", "))
 					if !strings.Contains(table, want) {
 						t.Fatalf("last trick %+v: table lacks %q:\n%s", *lt, want, table)
 					}

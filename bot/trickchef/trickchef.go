@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
@@ -19,7 +19,7 @@ type trickchefGame struct{}
 
 // Game is Трик-н-Шеф, the trick-taking game with coins and a
 // shifting trump, for 3–4 players.
-func Game() bot.Game { return trickchefGame{} }
+func Game() adapter.Game { return trickchefGame{} }
 
 func (trickchefGame) ID() string { return "trickchef" }
 func (trickchefGame) Aliases() []string {
@@ -33,19 +33,19 @@ const optRemoved = "removed"
 
 func removedSuit(option int) tc.Suit { return tc.Suit((int(tc.DefaultRemoved) + option) % tc.NumSuits) }
 
-func (trickchefGame) Options() []bot.GameOption {
-	return []bot.GameOption{{
+func (trickchefGame) Options() []adapter.GameOption {
+	return []adapter.GameOption{{
 		Key:    optRemoved,
 		Values: tc.NumSuits,
 		Shown:  func(seats int) bool { return seats == 3 },
-		Label: func(l bot.Loc, v int) string {
+		Label: func(l adapter.Loc, v int) string {
 			return l.T("trickchef.option.removed", "Suit", suitEmoji(removedSuit(v)))
 		},
 	}}
 }
 
-func (g trickchefGame) Start(t bot.TableView) (game.State, error) {
-	removed := removedSuit(bot.OptionValue(t, g, optRemoved))
+func (g trickchefGame) Start(t adapter.TableView) (game.State, error) {
+	removed := removedSuit(adapter.OptionValue(t, g, optRemoved))
 	return tc.New(tc.Config{Players: t.Seats(), Removed: removed, First: 0, Seed: t.Seed()})
 }
 
@@ -58,7 +58,7 @@ func (trickchefGame) Levels() []string {
 // Auto plays the baseline for a person who timed out, and the level's
 // player for a robot. «Шеф» searches within d.Budget; its choice is logged
 // like any move, so a replay stays exact.
-func (trickchefGame) Auto(st game.State, seat game.Seat, d bot.Decision) (game.Action, bool) {
+func (trickchefGame) Auto(st game.State, seat game.Seat, d adapter.Decision) (game.Action, bool) {
 	v := st.(*tc.State).SeatView(seat)
 	if d.Level == "" {
 		return tc.Baseline(v, d.Seed), true
@@ -101,7 +101,7 @@ func (trickchefGame) Draft(st game.State, seat game.Seat, current []int, coins i
 }
 
 // chosenCoins is the seat's coin choice, 0 when none (or no longer valid).
-func chosenCoins(t bot.TableView, seat, have int) int {
+func chosenCoins(t adapter.TableView, seat, have int) int {
 	if d := t.Draft(seat); len(d) == 1 && d[0] >= -have && d[0] <= have {
 		return d[0]
 	}
@@ -181,7 +181,7 @@ func chefsText(chefs [tc.NumSuits]int) string {
 }
 
 // trumpLine tells which suits are trump now.
-func trumpLine(l bot.Loc, v tc.Public) string {
+func trumpLine(l adapter.Loc, v tc.Public) string {
 	if len(v.Trumps) == 0 {
 		return l.T("trickchef.trump_none")
 	}
@@ -194,7 +194,7 @@ func trumpLine(l bot.Loc, v tc.Public) string {
 	return l.T("trickchef.trump", "Suits", suitsText(v.Trumps))
 }
 
-func poolLine(l bot.Loc, v tc.Public) string {
+func poolLine(l adapter.Loc, v tc.Public) string {
 	var parts []string
 	for _, s := range v.Suits {
 		parts = append(parts, suitEmoji(s)+strconv.Itoa(v.Pool[s]))
@@ -202,13 +202,13 @@ func poolLine(l bot.Loc, v tc.Public) string {
 	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", v.Reserve)
 }
 
-func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bot.Message {
+func (k trickchefGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.State) adapter.Message {
 	v := st.(*tc.State).PublicView()
 	var b strings.Builder
 	if v.Phase == tc.PhaseOver {
-		b.WriteString(l.T("trickchef.header_over", "Title", bot.Title(l, k)))
+		b.WriteString(l.T("trickchef.header_over", "Title", adapter.Title(l, k)))
 	} else {
-		b.WriteString(l.T("trickchef.header", "Title", bot.Title(l, k), "Round", v.Round, "Trick", v.Trick))
+		b.WriteString(l.T("trickchef.header", "Title", adapter.Title(l, k), "Round", v.Round, "Trick", v.Trick))
 	}
 	b.WriteString("\n")
 	if v.Phase != tc.PhaseOver {
@@ -217,7 +217,7 @@ func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bo
 		if len(v.CurrentTrick) > 0 {
 			b.WriteString("\n" + l.T("trickchef.on_table") + "\n")
 			for _, p := range v.CurrentTrick {
-				b.WriteString("  " + bot.SeatName(t, p.Seat) + ": " + playedText(p) + "\n")
+				b.WriteString("  " + adapter.SeatName(t, p.Seat) + ": " + playedText(p) + "\n")
 			}
 		}
 	}
@@ -228,25 +228,25 @@ func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bo
 			marker = "▶️ "
 		}
 		line := l.T("trickchef.seat_line",
-			"Name", bot.SeatName(t, game.Seat(i)),
+			"Name", adapter.SeatName(t, game.Seat(i)),
 			"Cards", sp.HandSize, "Tricks", sp.TricksWon, "Coins", sp.Coins,
 			"Chefs", chefsText(sp.Chefs), "Total", l.T("count.points", "Count", sp.Total))
-		b.WriteString(marker + line + bot.SeatMark(t, game.Seat(i), v.Phase == tc.PhaseOver) + "\n")
+		b.WriteString(marker + line + adapter.SeatMark(t, game.Seat(i), v.Phase == tc.PhaseOver) + "\n")
 	}
 	if lt := v.LastTrick; lt != nil && v.Phase != tc.PhaseOver {
 		b.WriteString("\n" + lastTrickText(l, t, lt) + "\n")
 	}
-	if e := bot.EventLine(l, t); e != "" {
+	if e := adapter.EventLine(l, t); e != "" {
 		b.WriteString("\n" + e + "\n")
 	}
-	var kb [][]bot.Button
+	var kb [][]adapter.Button
 	switch {
 	case v.Phase == tc.PhaseOver:
 		b.WriteString("\n" + l.T("trickchef.game_over"))
-	case t.Phase() != bot.PhasePlaying:
+	case !t.Playing():
 		// stopped: the event line says so
 	default:
-		who := bot.Mention(t, v.ToAct)
+		who := adapter.Mention(t, v.ToAct)
 		switch v.Phase {
 		case tc.PhasePick:
 			b.WriteString("\n" + l.T("trickchef.turn_pick", "Name", who))
@@ -255,49 +255,49 @@ func (k trickchefGame) RenderTable(l bot.Loc, t bot.TableView, st game.State) bo
 		default:
 			b.WriteString("\n" + l.T("trickchef.turn_play", "Name", who))
 		}
-		b.WriteString(bot.DeadlineText(l, t, v.ToAct))
+		b.WriteString(adapter.DeadlineText(l, t, v.ToAct))
 	}
-	return bot.Message{Text: b.String(), Keyboard: kb}
+	return adapter.Message{Text: b.String(), Keyboard: kb}
 }
 
 // lastTrickText says who took the last trick, then who played which card
 // (the arrow only ever means a card's value with its coins), then the chef
 // and the income it brought.
-func lastTrickText(l bot.Loc, t bot.TableView, lt *tc.TrickResult) string {
-	s := l.T("trickchef.last_trick", "Cards", trickText(t, lt.Cards), "Winner", bot.SeatName(t, lt.Winner))
+func lastTrickText(l adapter.Loc, t adapter.TableView, lt *tc.TrickResult) string {
+	s := l.T("trickchef.last_trick", "Cards", trickText(t, lt.Cards), "Winner", adapter.SeatName(t, lt.Winner))
 	if lt.ChefChosen {
-		s += "\n" + l.T("trickchef.last_chef", "Name", bot.SeatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit))
+		s += "\n" + l.T("trickchef.last_chef", "Name", adapter.SeatName(t, lt.ChefTaker), "Suit", suitEmoji(lt.ChefSuit))
 	} else {
-		s += "\n" + l.T("trickchef.last_chef_pending", "Name", bot.SeatName(t, lt.ChefTaker))
+		s += "\n" + l.T("trickchef.last_chef_pending", "Name", adapter.SeatName(t, lt.ChefTaker))
 	}
 	if len(lt.Income) > 0 {
-		s += "\n" + l.T("trickchef.last_income", "Names", bot.SeatNames(t, lt.Income))
+		s += "\n" + l.T("trickchef.last_income", "Names", adapter.SeatNames(t, lt.Income))
 	}
 	return s
 }
 
 // trickText names each card of a trick with the seat that played it:
 // "Оля 🟩3, Маша 🟦10 −2 → 8".
-func trickText(t bot.TableView, cards []tc.Played) string {
+func trickText(t adapter.TableView, cards []tc.Played) string {
 	parts := make([]string, len(cards))
 	for i, p := range cards {
-		parts[i] = bot.SeatName(t, p.Seat) + " " + playedText(p)
+		parts[i] = adapter.SeatName(t, p.Seat) + " " + playedText(p)
 	}
 	return strings.Join(parts, ", ")
 }
 
-func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, seat int) bot.Message {
+func (k trickchefGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.State, seat int) adapter.Message {
 	s := st.(*tc.State)
 	v := s.SeatView(game.Seat(seat))
 	var b strings.Builder
-	b.WriteString(l.T("trickchef.hand_header", "Title", bot.Title(l, k), "Chat", bot.Esc(t.Title()), "Round", v.Round, "Trick", v.Trick) + "\n")
+	b.WriteString(l.T("trickchef.hand_header", "Title", adapter.Title(l, k), "Chat", adapter.Esc(t.Title()), "Round", v.Round, "Trick", v.Trick) + "\n")
 	if v.Phase == tc.PhaseOver {
 		b.WriteString(l.T("hand.over"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
-	if t.Phase() != bot.PhasePlaying {
+	if !t.Playing() {
 		b.WriteString(l.T("hand.stopped"))
-		return bot.Message{Text: b.String()}
+		return adapter.Message{Text: b.String()}
 	}
 	me := v.Seats[seat]
 	myTurn := v.ToAct == game.Seat(seat)
@@ -316,7 +316,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 	} else {
 		b.WriteString("\n" + l.T("trickchef.hand_empty") + "\n")
 	}
-	var kb [][]bot.Button
+	var kb [][]adapter.Button
 	keys := seatKeysOf(l, t, v, seat)
 	switch {
 	case !myTurn:
@@ -333,7 +333,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 		if keys.mod != 0 {
 			b.WriteString(" " + coinsChosenText(l, keys.mod))
 		}
-		var row []bot.Button
+		var row []adapter.Button
 		for _, h := range keys.cards {
 			label := cardText(h.card)
 			if keys.mod != 0 {
@@ -342,7 +342,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 			if !h.playable {
 				label = "(" + label + ")"
 			}
-			row = append(row, bot.ActionButton(t, seat, label, h.action))
+			row = append(row, adapter.ActionButton(t, seat, label, h.action))
 			if len(row) == 5 {
 				kb = append(kb, row)
 				row = nil
@@ -352,7 +352,7 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 			kb = append(kb, row)
 		}
 		for _, r := range keys.coins {
-			var row []bot.Button
+			var row []adapter.Button
 			for _, c := range r {
 				if c.value == keys.mod {
 					c.button.Text = "• " + c.button.Text + " •"
@@ -362,11 +362,11 @@ func (k trickchefGame) RenderSeat(l bot.Loc, t bot.TableView, st game.State, sea
 			kb = append(kb, row)
 		}
 	}
-	kb = append(kb, []bot.Button{keys.info})
-	return bot.Message{Text: b.String(), Keyboard: kb, Ping: myTurn, Lazy: !myTurn}
+	kb = append(kb, []adapter.Button{keys.info})
+	return adapter.Message{Text: b.String(), Keyboard: kb, Ping: myTurn, Lazy: !myTurn}
 }
 
-func coinsChosenText(l bot.Loc, mod int) string {
+func coinsChosenText(l adapter.Loc, mod int) string {
 	return l.T("trickchef.hand_coins_chosen", "Delta", signed(2*mod), "Coins", l.T("count.coins", "Count", abs(mod)))
 }
 
@@ -374,12 +374,12 @@ func coinsChosenText(l bot.Loc, mod int) string {
 // keyboard and its web table: the cards of the hand when it plays one, the
 // chefs when it picks one, the coins and the info button.
 type seatKeys struct {
-	pick  bool         // the seat picks a chef (chefs holds the row)
-	chefs []bot.Button // one per suit that has a chef to take
-	cards []handKey    // the hand, when the seat plays a card now
-	mod   int          // the coins chosen for the next card
-	coins [][]coinKey  // coin rows, when the seat plays a card now
-	info  bot.Button   // the won pile, always
+	pick  bool             // the seat picks a chef (chefs holds the row)
+	chefs []adapter.Button // one per suit that has a chef to take
+	cards []handKey        // the hand, when the seat plays a card now
+	mod   int              // the coins chosen for the next card
+	coins [][]coinKey      // coin rows, when the seat plays a card now
+	info  adapter.Button   // the won pile, always
 }
 
 // handKey is a card of the hand with the action it plays.
@@ -393,12 +393,12 @@ type handKey struct {
 // labelled plainly (the chat marks the chosen one itself).
 type coinKey struct {
 	value  int
-	button bot.Button
+	button adapter.Button
 }
 
-func seatKeysOf(l bot.Loc, t bot.TableView, v tc.SeatView, seat int) seatKeys {
+func seatKeysOf(l adapter.Loc, t adapter.TableView, v tc.SeatView, seat int) seatKeys {
 	// The button counts tricks, as the table does; its alert lists their cards.
-	k := seatKeys{info: bot.InfoButton(t, seat, l.T("trickchef.won_button", "Count", v.Seats[seat].TricksWon))}
+	k := seatKeys{info: adapter.InfoButton(t, seat, l.T("trickchef.won_button", "Count", v.Seats[seat].TricksWon))}
 	if v.ToAct != game.Seat(seat) {
 		return k
 	}
@@ -411,7 +411,7 @@ func seatKeysOf(l bot.Loc, t bot.TableView, v tc.SeatView, seat int) seatKeys {
 		}
 		for _, su := range v.Suits {
 			if counts[su] > 0 {
-				k.chefs = append(k.chefs, bot.ActionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
+				k.chefs = append(k.chefs, adapter.ActionButton(t, seat, "👨‍🍳 "+suitEmoji(su)+" ("+strconv.Itoa(counts[su])+")", tc.ChefAction(su)))
 			}
 		}
 	case tc.PhasePlay:
@@ -432,7 +432,7 @@ func seatKeysOf(l bot.Loc, t bot.TableView, v tc.SeatView, seat int) seatKeys {
 // coinKeys let a player choose the coins for the next card in one tap:
 // +2, +4, … and −2, −4, … up to the coins they hold (pressing the chosen
 // one again clears it), and, once chosen, a button that says it clears.
-func coinKeys(l bot.Loc, t bot.TableView, seat, coins, chosen int) [][]coinKey {
+func coinKeys(l adapter.Loc, t adapter.TableView, seat, coins, chosen int) [][]coinKey {
 	if coins == 0 {
 		return nil
 	}
@@ -441,7 +441,7 @@ func coinKeys(l bot.Loc, t bot.TableView, seat, coins, chosen int) [][]coinKey {
 		if k == 0 {
 			label = l.T("trickchef.coins_none")
 		}
-		return coinKey{value: k, button: bot.DraftButton(t, seat, label, k)}
+		return coinKey{value: k, button: adapter.DraftButton(t, seat, label, k)}
 	}
 	const perRow = 6
 	var rows [][]coinKey
@@ -471,7 +471,7 @@ func abs(x int) int {
 	return x
 }
 
-func (k trickchefGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int) string {
+func (k trickchefGame) Info(l adapter.Loc, t adapter.TableView, st game.State, seat int) string {
 	v := st.(*tc.State).SeatView(game.Seat(seat))
 	if len(v.Won) == 0 {
 		return l.T("trickchef.won_none")
@@ -479,19 +479,19 @@ func (k trickchefGame) Info(l bot.Loc, t bot.TableView, st game.State, seat int)
 	return l.T("trickchef.won_list", "Round", v.Round, "Cards", cardsText(v.Won))
 }
 
-func (k trickchefGame) Announce(l bot.Loc, t bot.TableView, before, after game.State) []bot.Message {
+func (k trickchefGame) Announce(l adapter.Loc, t adapter.TableView, before, after game.State) []adapter.Message {
 	b, a := before.(*tc.State).PublicView(), after.(*tc.State).PublicView()
-	var out []bot.Message
+	var out []adapter.Message
 	for r := len(b.RoundResults); r < len(a.RoundResults); r++ {
-		out = append(out, bot.Message{Text: roundText(l, t, a.RoundResults[r])})
+		out = append(out, adapter.Message{Text: roundText(l, t, a.RoundResults[r])})
 	}
 	if a.Result != nil && b.Result == nil {
-		out = append(out, bot.Message{Text: finalText(l, t, a)})
+		out = append(out, adapter.Message{Text: finalText(l, t, a)})
 	}
 	return out
 }
 
-func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
+func roundText(l adapter.Loc, t adapter.TableView, rr tc.RoundResult) string {
 	var b strings.Builder
 	b.WriteString(l.T("trickchef.round_over", "Round", rr.Round) + "\n")
 	for _, sr := range rr.Seats {
@@ -521,7 +521,7 @@ func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
 		if len(spare) > 0 {
 			lines = append(lines, l.T("trickchef.round_spare", "Chefs", strings.Join(spare, " ")))
 		}
-		b.WriteString("\n" + l.T("trickchef.round_seat", "Name", bot.SeatName(t, sr.Seat),
+		b.WriteString("\n" + l.T("trickchef.round_seat", "Name", adapter.SeatName(t, sr.Seat),
 			"Score", l.T("count.points", "Count", sr.Score), "Stars", l.T("count.stars", "Count", sr.Stars),
 			"Coins", l.T("count.coins", "Count", sr.Coins)) + "\n")
 		if len(lines) > 0 {
@@ -533,14 +533,14 @@ func roundText(l bot.Loc, t bot.TableView, rr tc.RoundResult) string {
 
 // finalText is the game's result: the winner, the tie-break that decided
 // it, and «Итоги» best first with each seat's round scores.
-func finalText(l bot.Loc, t bot.TableView, v tc.Public) string {
+func finalText(l adapter.Loc, t adapter.TableView, v tc.Public) string {
 	res := v.Result
 	var b strings.Builder
-	b.WriteString(bot.WinnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}) + "\n")
+	b.WriteString(adapter.WinnerLine(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}) + "\n")
 	if res.TieBreak != tc.TieNone {
 		b.WriteString(l.T("trickchef.tiebreak_"+res.TieBreak.String()) + "\n")
 	}
-	b.WriteString("\n" + bot.ResultTable(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}, func(s game.Seat) string {
+	b.WriteString("\n" + adapter.ResultTable(l, t, game.Result{Scores: res.Scores, Winners: res.Winners}, func(s game.Seat) string {
 		rounds := make([]string, len(v.Seats[s].RoundScores))
 		for r, sc := range v.Seats[s].RoundScores {
 			rounds[r] = strconv.Itoa(sc)

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -110,7 +111,7 @@ func TestStrangerSeesNoTable(t *testing.T) {
 	}
 	mark := len(x.h.Srv.CallsSince(0))
 	for range 3 {
-		if ws := x.state(t, member); ws.Seat != bot.Spectator || ws.Scene == nil || len(ws.Scene.Hand) > 0 {
+		if ws := x.state(t, member); ws.Seat != adapter.Spectator || ws.Scene == nil || len(ws.Scene.Hand) > 0 {
 			t.Fatalf("a member of the group sees %+v", ws)
 		}
 	}
@@ -385,7 +386,7 @@ func TestStaticFilesAreCached(t *testing.T) {
 // hand (not playable) with the one choice that takes the seat back.
 func TestAwaySeatKeepsItsHand(t *testing.T) {
 	t.Parallel()
-	h := bottest.NewTest(t, []bot.Game{trickchef.Game()}, 400*time.Millisecond)
+	h := bottest.NewTest(t, []adapter.Game{trickchef.Game()}, 400*time.Millisecond)
 	h.Stop()
 	h.Cfg.WebAppURL = "https://example.org/table/"
 	h.MustStart()

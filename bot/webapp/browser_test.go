@@ -21,7 +21,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/chekharda"
@@ -269,7 +269,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	}
 	b := newBrowser(t)
 	for _, c := range []struct {
-		game  bot.Game
+		game  adapter.Game
 		names []string
 		moves int
 	}{

@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/sausages"
@@ -113,7 +113,7 @@ func (x *table) untilTurn(t *testing.T) {
 func TestBrowserPhoneTurn(t *testing.T) {
 	b := newBrowser(t)
 	for _, c := range []struct {
-		game  bot.Game
+		game  adapter.Game
 		names []string
 	}{
 		{trickchef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}},

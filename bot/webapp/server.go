@@ -1,5 +1,5 @@
 // Package webapp serves «Стол», the table as a Telegram Mini App: a static
-// page (embedded, see static.go) that draws any game's bot.Scene, and the
+// page (embedded, see static.go) that draws any game's adapter.Scene, and the
 // API it talks to — the viewer's state, a live stream of it, actions and
 // the page's visibility. Every request is authenticated by the initData
 // Telegram gives the page (bot/initdata); actions go through the bot's own

@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -42,7 +43,7 @@ type table struct {
 	id     string
 	group  *telegramtest.Chat
 	people []*telegramtest.User
-	game   bot.Game
+	game   adapter.Game
 	// lastSent is when move sent the request that made its move, and
 	// lastVersion the table's version right after it.
 	lastSent    time.Time
@@ -62,16 +63,16 @@ func newTableOf(t *testing.T, names []string) *table {
 
 // newGame starts game g for people of these names, with the page's server
 // in front of the bot.
-func newGame(t *testing.T, g bot.Game, names []string, cfg webapp.Config) *table {
+func newGame(t *testing.T, g adapter.Game, names []string, cfg webapp.Config) *table {
 	t.Helper()
 	return newGameWith(t, g, names, cfg, nil)
 }
 
 // newGameWith is newGame whose lobby is set up by beforeStart (pressed
 // by its creator) before the game starts.
-func newGameWith(t *testing.T, g bot.Game, names []string, cfg webapp.Config, beforeStart func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message)) *table {
+func newGameWith(t *testing.T, g adapter.Game, names []string, cfg webapp.Config, beforeStart func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message)) *table {
 	t.Helper()
-	h := bottest.NewTest(t, []bot.Game{g}, time.Minute)
+	h := bottest.NewTest(t, []adapter.Game{g}, time.Minute)
 	var people []*telegramtest.User
 	for _, name := range names {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
@@ -242,7 +243,7 @@ func (x *table) tryMove(t *testing.T) (*telegramtest.User, []string) {
 	var tried []string
 	for _, u := range x.people {
 		for _, a := range acts(x.state(t, u)) {
-			p, err := bot.ParseButton(a)
+			p, err := adapter.ParseButton(a)
 			if err != nil || p.Op != 'a' {
 				continue
 			}
@@ -311,7 +312,7 @@ func TestAnotherSeatsHand(t *testing.T) {
 	stranger := x.h.Srv.NewUser("Гость")
 	x.group.AddMember(stranger)
 	spect := x.state(t, stranger)
-	if spect.Seat != bot.Spectator || spect.Scene == nil || len(spect.Scene.Hand) > 0 || len(spect.Scene.Choices) > 0 {
+	if spect.Seat != adapter.Spectator || spect.Scene == nil || len(spect.Scene.Hand) > 0 || len(spect.Scene.Choices) > 0 {
 		t.Fatalf("a spectator's scene offers a hand or choices: %+v", spect.Scene)
 	}
 	for i, u := range x.people {
@@ -320,7 +321,7 @@ func TestAnotherSeatsHand(t *testing.T) {
 			t.Fatalf("%s sees seat %d", u.User().FirstName, ws.Seat)
 		}
 		for _, a := range acts(ws) {
-			p, err := bot.ParseButton(a)
+			p, err := adapter.ParseButton(a)
 			if err != nil {
 				t.Fatalf("%s's scene offers %q: %v", u.User().FirstName, a, err)
 			}
@@ -350,7 +351,7 @@ func TestRetriedActionIsANoOp(t *testing.T) {
 	x := newTable(t, webapp.Config{})
 	for _, u := range x.people {
 		for _, a := range acts(x.state(t, u)) {
-			if p, _ := bot.ParseButton(a); p.Op != 'a' {
+			if p, _ := adapter.ParseButton(a); p.Op != 'a' {
 				continue
 			}
 			code, r := x.act(t, u, a, "once")
@@ -723,7 +724,7 @@ func TestPagesOnAnotherReplica(t *testing.T) {
 // for private chats only: the fake refuses them elsewhere, as Telegram does).
 func TestButtonsOpenThePage(t *testing.T) {
 	t.Parallel()
-	h := bottest.NewTest(t, []bot.Game{trickchef.Game()}, time.Minute)
+	h := bottest.NewTest(t, []adapter.Game{trickchef.Game()}, time.Minute)
 	h.Stop()
 	h.Cfg.WebAppURL = "https://example.org/table/"
 	h.Cfg.WebAppShortName = "table"

@@ -1,4 +1,4 @@
-// Command hinttime measures how long a hint («💡 Подсказка», bot.HintGame)
+// Command hinttime measures how long a hint («💡 Подсказка», adapter.HintGame)
 // takes: for each game, seeded positions of random play (every seat count,
 // every phase), a hint for each person who may act, timed on this machine
 // with the robots' budget (AI_BUDGET's default), one hint at a time. It
@@ -22,8 +22,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
@@ -78,7 +79,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	l := bot.NewLoc(cat, "ru")
+	l := adapter.NewLoc(cat, "ru")
 	for _, g := range games.All() {
 		if *only != "" && g.ID() != *only {
 			continue
@@ -94,9 +95,9 @@ func main() {
 }
 
 // measure times the hints at n positions of g.
-func measure(l bot.Loc, g bot.Game, n int, budget time.Duration) (result, error) {
-	hg, ok := g.(bot.HintGame)
-	rg, robots := g.(bot.RobotGame)
+func measure(l adapter.Loc, g adapter.Game, n int, budget time.Duration) (result, error) {
+	hg, ok := g.(adapter.HintGame)
+	rg, robots := g.(adapter.RobotGame)
 	if !ok || !robots {
 		return result{}, fmt.Errorf("gives no hints")
 	}
@@ -107,11 +108,11 @@ func measure(l bot.Loc, g bot.Game, n int, budget time.Duration) (result, error)
 	for p := 1; p <= n; p++ {
 		seed := uint64(p)
 		r := rand.New(rand.NewPCG(seed, 0x74696d65))
-		tab := &bot.Table{ID: "1", ChatID: 1, Title: "hinttime", Lang: "ru", Phase: bot.PhasePlaying, GameNo: 1, Kind: g.ID(), Seed: seed}
+		tab := &record.Table{ID: "1", ChatID: 1, Title: "hinttime", Lang: "ru", Phase: record.PhasePlaying, GameNo: 1, Kind: g.ID(), Seed: seed}
 		for i := range lo + r.IntN(hi-lo+1) {
-			tab.Seats = append(tab.Seats, bot.Seat{UserID: int64(i + 1), Name: fmt.Sprint("Игрок ", i+1)})
+			tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: fmt.Sprint("Игрок ", i+1)})
 		}
-		st, err := g.Start(tab.View())
+		st, err := g.Start(adapter.View(tab))
 		if err != nil {
 			return result{}, err
 		}
@@ -129,9 +130,9 @@ func measure(l bot.Loc, g bot.Game, n int, budget time.Duration) (result, error)
 			if s == game.System || len(st.Legal(s)) == 0 {
 				continue
 			}
-			d := bot.Decision{Level: top, Seed: r.Uint64(), Memory: memory, Budget: budget}
+			d := adapter.Decision{Level: top, Seed: r.Uint64(), Memory: memory, Budget: budget}
 			start, c := time.Now(), threadCPU()
-			hg.Hint(l, tab.View(), st, int(s), d)
+			hg.Hint(l, adapter.View(tab), st, int(s), d)
 			wall, cpu = append(wall, time.Since(start)), append(cpu, threadCPU()-c)
 		}
 	}

@@ -14,7 +14,9 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
@@ -77,8 +79,8 @@ type driver struct {
 	b      *bot.Bot
 	st     *store.Redis
 	tg     *instantTelegram
-	game   bot.Game   // the game every table plays
-	games  []bot.Game // the games the bot offers
+	game   adapter.Game   // the game every table plays
+	games  []adapter.Game // the games the bot offers
 	people int
 	pace   pace
 	nextID atomic.Int64
@@ -96,7 +98,7 @@ type driver struct {
 // newDriver starts a bot process (its delivery worker included) over st.
 // unlimited lifts the bot's own rate limits, for runs that need every
 // change delivered at once rather than at Telegram's pace.
-func newDriver(st *store.Redis, g bot.Game, people int, p pace, unlimited bool) (*driver, error) {
+func newDriver(st *store.Redis, g adapter.Game, people int, p pace, unlimited bool) (*driver, error) {
 	cat, err := locales.New()
 	if err != nil {
 		return nil, err
@@ -168,18 +170,18 @@ func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data s
 	return ans, nil
 }
 
-func (d *driver) table(ctx context.Context, chat int64) (*bot.Table, error) {
+func (d *driver) table(ctx context.Context, chat int64) (*record.Table, error) {
 	t, _, err := d.record(ctx, chat)
 	return t, err
 }
 
 // record loads a table and the version it was stored at.
-func (d *driver) record(ctx context.Context, chat int64) (*bot.Table, int64, error) {
+func (d *driver) record(ctx context.Context, chat int64) (*record.Table, int64, error) {
 	rec, err := d.st.Load(ctx, strconv.FormatInt(chat, 10))
 	if err != nil {
 		return nil, 0, err
 	}
-	t, err := bot.DecodeTable(rec.Data)
+	t, err := record.Decode(rec.Data)
 	return t, rec.Version, err
 }
 
@@ -193,7 +195,7 @@ func (d *driver) record(ctx context.Context, chat int64) (*bot.Table, int64, err
 // timer and the wake-up are touched; the move is the bot's own, through its
 // ordinary path. It reports whether a timer was brought forward (false: none
 // was running, it was already due, or the bot changed the table meanwhile).
-func (d *driver) hurry(ctx context.Context, chat int64, t *bot.Table, version int64) (bool, error) {
+func (d *driver) hurry(ctx context.Context, chat int64, t *record.Table, version int64) (bool, error) {
 	id := strconv.FormatInt(chat, 10)
 	now := time.Now()
 	switch {
@@ -208,7 +210,7 @@ func (d *driver) hurry(ctx context.Context, chat int64, t *bot.Table, version in
 	}
 	t.SystemAt = now
 	d.hurried.Store(chat, now)
-	data, err := json.Marshal(t) // the record's own encoding (bot.DecodeTable reads JSON)
+	data, err := json.Marshal(t) // the record's own encoding (record.Decode reads JSON)
 	if err != nil {
 		return false, err
 	}
@@ -253,7 +255,7 @@ func (d *driver) open(ctx context.Context, chat int64) error {
 	if t, err = d.table(ctx, chat); err != nil {
 		return err
 	}
-	if t.Phase != bot.PhasePlaying || t.Kind != d.game.ID() {
+	if t.Phase != record.PhasePlaying || t.Kind != d.game.ID() {
 		return fmt.Errorf("table %d %w: phase %q, game %q, %d seats", chat, errNotInPlay, t.Phase, t.Kind, len(t.Seats))
 	}
 	return nil
@@ -281,7 +283,7 @@ func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (step, er
 	if err != nil {
 		return step{}, err
 	}
-	if st == nil || st.Over() || t.Phase != bot.PhasePlaying {
+	if st == nil || st.Over() || t.Phase != record.PhasePlaying {
 		return step{over: true}, nil
 	}
 	var acting []game.Seat

@@ -53,7 +53,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
@@ -195,14 +195,14 @@ func grown(first, last checkpoint) []string {
 	return out
 }
 
-func pickGames(id string) ([]bot.Game, error) {
+func pickGames(id string) ([]adapter.Game, error) {
 	if id == "all" {
 		return games.All(), nil
 	}
 	var ids []string
 	for _, g := range games.All() {
 		if g.ID() == id {
-			return []bot.Game{g}, nil
+			return []adapter.Game{g}, nil
 		}
 		ids = append(ids, g.ID())
 	}

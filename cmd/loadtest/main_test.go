@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -150,7 +151,7 @@ func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var hurried, moves int
-	rounds := func(tab *bot.Table) (n int) {
+	rounds := func(tab *record.Table) (n int) {
 		for _, m := range tab.Log {
 			if m.Seat == game.System && m.Action == ck.NextRoundAction() {
 				n++

@@ -14,7 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/store"
 )
@@ -97,7 +97,7 @@ func checkpointsFor(games int) []int {
 // Redis per table after the checkpoints. Telegram answers at once and the bot's own rate limits
 // are lifted, so every change is delivered before Redis is measured: what
 // is left is what a table costs at rest.
-func storage(ctx context.Context, g bot.Game, n, games int, cfg loadConfig, progress io.Writer) (storageReport, error) {
+func storage(ctx context.Context, g adapter.Game, n, games int, cfg loadConfig, progress io.Writer) (storageReport, error) {
 	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/store"
 )
@@ -58,7 +58,7 @@ type loadConfig struct {
 // applies nothing. At full pace a table waiting for the system's timer has
 // it brought forward (see paceFull), so the moves a second are the bot's,
 // not the game's pauses.
-func throughput(ctx context.Context, g bot.Game, n int, cfg loadConfig) (result, error) {
+func throughput(ctx context.Context, g adapter.Game, n int, cfg loadConfig) (result, error) {
 	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
 	if err != nil {

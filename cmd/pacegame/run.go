@@ -13,7 +13,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
@@ -114,7 +116,7 @@ func (t *table) finished() bool {
 }
 
 // findGame returns the game the bot offers under id.
-func findGame(id string) (bot.Game, error) {
+func findGame(id string) (adapter.Game, error) {
 	var ids []string
 	for _, g := range games.All() {
 		if g.ID() == id {
@@ -290,7 +292,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 		if err != nil {
 			return result{}, fmt.Errorf("table %s: %w", t.ID, err)
 		}
-		tb, err := bot.DecodeTable(rec.Data)
+		tb, err := record.Decode(rec.Data)
 		if err != nil {
 			return result{}, err
 		}
@@ -389,11 +391,11 @@ func monitor(ctx context.Context, st *store.Redis, t *table, limit int) {
 		if err != nil {
 			continue
 		}
-		tb, err := bot.DecodeTable(rec.Data)
+		tb, err := record.Decode(rec.Data)
 		if err != nil {
 			continue
 		}
-		if tb.Phase != bot.PhasePlaying || (limit > 0 && len(tb.Log) >= limit) {
+		if tb.Phase != record.PhasePlaying || (limit > 0 && len(tb.Log) >= limit) {
 			t.finish()
 			return
 		}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
@@ -142,7 +143,7 @@ func play(ctx context.Context, h *bottest.Harness, st *store.Redis, srv *telegra
 	if err != nil {
 		return result{}, err
 	}
-	t, err := bot.DecodeTable(rec.Data)
+	t, err := record.Decode(rec.Data)
 	if err != nil {
 		return result{}, err
 	}

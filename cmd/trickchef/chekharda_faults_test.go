@@ -11,6 +11,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
@@ -86,7 +87,7 @@ func TestChekhardaSurvivesSIGKILL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tab.Phase != bot.PhasePlaying {
+		if tab.Phase != record.PhasePlaying {
 			break
 		}
 		if p.exited() {
@@ -117,7 +118,7 @@ func TestChekhardaSurvivesSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := st.MarshalBinary(); string(got) != string(tab.Game) || !st.Over() || tab.Phase != bot.PhaseIdle {
+	if got, _ := st.MarshalBinary(); string(got) != string(tab.Game) || !st.Over() || tab.Phase != record.PhaseIdle {
 		t.Errorf("the replay of %d moves differs from the stored state (over=%v, phase %s)", len(tab.Log), st.Over(), tab.Phase)
 	}
 	accepted, made, unanswered := 0, 0, 0

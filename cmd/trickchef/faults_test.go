@@ -34,6 +34,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/store"
@@ -127,18 +128,18 @@ func botKeys(srv *telegramtest.Server) string { return store.BotPrefix(keyBase, 
 
 // loadTable reads a table record as the bot process stored it under keys
 // (botKeys).
-func loadTable(ctx context.Context, rc *redis.Client, keys, id string) (*bot.Table, error) {
+func loadTable(ctx context.Context, rc *redis.Client, keys, id string) (*record.Table, error) {
 	d, err := rc.HGet(ctx, keys+"t:{"+id+"}:rec", "d").Result()
 	if err != nil {
 		return nil, err
 	}
-	return bot.DecodeTable([]byte(d))
+	return record.Decode([]byte(d))
 }
 
 // checkReplay replays a finished game from its seed and log and compares
 // the result with the stored state: a lost move or one applied twice
 // would make them differ (or make the replay fail).
-func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtest.Chat) *bot.Table {
+func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtest.Chat) *record.Table {
 	t.Helper()
 	id := strconv.FormatInt(group.ID(), 10)
 	tab, err := loadTable(t.Context(), rc, keys, id)
@@ -155,7 +156,7 @@ func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtes
 	if err != nil || !bytes.Equal(got, tab.Game) {
 		t.Errorf("table %s: replay of %d moves differs from the stored state (%v)", id, len(tab.Log), err)
 	}
-	if !st.Over() || tab.Phase != bot.PhaseIdle {
+	if !st.Over() || tab.Phase != record.PhaseIdle {
 		t.Errorf("table %s: phase %s, over=%v after the final message", id, tab.Phase, st.Over())
 	}
 	nonces := 0
@@ -419,7 +420,7 @@ func TestSIGKILLDuringTwentyGames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			playing[i] = tab.Phase == bot.PhasePlaying
+			playing[i] = tab.Phase == record.PhasePlaying
 		}
 		killedAt = append(killedAt, time.Now())
 		p.kill()

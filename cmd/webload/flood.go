@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/webapp"
@@ -51,7 +52,7 @@ func flood(ctx context.Context, redisURL, name string, n int, web webapp.Config,
 	}
 	defer closeAll()
 	log := zerolog.New(logw).Level(zerolog.ErrorLevel)
-	h := &bottest.Harness{Srv: srv, Store: st, Games: []bot.Game{trickchef.Game()}, Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log}
+	h := &bottest.Harness{Srv: srv, Store: st, Games: []adapter.Game{trickchef.Game()}, Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log}
 	if err := h.Start(); err != nil {
 		return res, err
 	}

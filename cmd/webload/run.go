@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
@@ -135,7 +136,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 	defer closeAll()
 	log := zerolog.New(cfg.Log).Level(zerolog.WarnLevel)
 	h := &bottest.Harness{
-		Srv: srv, Store: st, Games: []bot.Game{trickchef.Game()},
+		Srv: srv, Store: st, Games: []adapter.Game{trickchef.Game()},
 		Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log,
 	}
 	if err := h.Start(); err != nil {

@@ -19,7 +19,9 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -33,18 +35,18 @@ var Clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 // Table seats n players (the last robots of them robots at level) at a
 // table of game g dealt from seed.
-func Table(t testing.TB, g bot.Game, n, robots int, level string, seed uint64, opts map[string]int) (*bot.Table, game.State) {
+func Table(t testing.TB, g adapter.Game, n, robots int, level string, seed uint64, opts map[string]int) (*record.Table, game.State) {
 	t.Helper()
-	tab := &bot.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: bot.PhasePlaying,
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying,
 		GameNo: 1, Kind: g.ID(), Creator: 1, Seed: seed, Options: opts}
 	for i := 0; i < n; i++ {
-		s := bot.Seat{UserID: int64(i + 1), Name: Names[i]}
+		s := record.Seat{UserID: int64(i + 1), Name: Names[i]}
 		if i >= n-robots {
-			s = bot.Seat{Name: "Робот " + fmt.Sprint(i-n+robots+1), AI: level}
+			s = record.Seat{Name: "Робот " + fmt.Sprint(i-n+robots+1), AI: level}
 		}
 		tab.Seats = append(tab.Seats, s)
 	}
-	st, err := g.Start(tab.View())
+	st, err := g.Start(adapter.View(tab))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func Table(t testing.TB, g bot.Game, n, robots int, level string, seed uint64, o
 
 // Sync stores st in the table and sets the timers as the bot would, at
 // Clock.
-func Sync(t testing.TB, tab *bot.Table, st game.State) {
+func Sync(t testing.TB, tab *record.Table, st game.State) {
 	t.Helper()
 	data, err := st.MarshalBinary()
 	if err != nil {
@@ -66,7 +68,7 @@ func Sync(t testing.TB, tab *bot.Table, st game.State) {
 		tab.Seats[i].Due = time.Time{}
 	}
 	if st.Over() {
-		tab.Phase = bot.PhaseIdle
+		tab.Phase = record.PhaseIdle
 		return
 	}
 	for _, s := range st.ToAct() {
@@ -77,12 +79,12 @@ func Sync(t testing.TB, tab *bot.Table, st game.State) {
 }
 
 // syncClocks is Sync for a table of game g: a game with its own clocks
-// (bot.ClockGame) gives its people the timers it would give them in play,
+// (adapter.ClockGame) gives its people the timers it would give them in play,
 // so a hand shows a deadline only where a real one would.
-func syncClocks(t testing.TB, g bot.Game, tab *bot.Table, st game.State) {
+func syncClocks(t testing.TB, g adapter.Game, tab *record.Table, st game.State) {
 	t.Helper()
 	Sync(t, tab, st)
-	c, ok := g.(bot.ClockGame)
+	c, ok := g.(adapter.ClockGame)
 	if !ok || st.Over() {
 		return
 	}
@@ -92,7 +94,7 @@ func syncClocks(t testing.TB, g bot.Game, tab *bot.Table, st game.State) {
 			continue
 		}
 		s.Due = time.Time{}
-		if d, ok := c.Delay(tab.View(), st, game.Seat(i), "", 0); ok {
+		if d, ok := c.Delay(adapter.View(tab), st, game.Seat(i), "", 0); ok {
 			s.Due = Clock.Add(d)
 		}
 	}
@@ -101,7 +103,7 @@ func syncClocks(t testing.TB, g bot.Game, tab *bot.Table, st game.State) {
 // PlayRandom applies n random legal actions (or until the game ends),
 // seeded, the way a table of careless players would. It returns the state
 // before the last action, for the announcements that action made.
-func PlayRandom(t testing.TB, g bot.Game, tab *bot.Table, st game.State, n int, seed uint64) (before game.State) {
+func PlayRandom(t testing.TB, g adapter.Game, tab *record.Table, st game.State, n int, seed uint64) (before game.State) {
 	t.Helper()
 	return PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(seed, 7)), func(i int, st game.State) bool {
 		return i < n && !st.Over()
@@ -112,7 +114,7 @@ func PlayRandom(t testing.TB, g bot.Game, tab *bot.Table, st game.State, n int, 
 // act, the system's too) while more(i, st) holds before the i-th, counting
 // each seat's actions as the platform does, then syncs the table. It
 // returns the state before the last action.
-func PlayWhile(t testing.TB, g bot.Game, tab *bot.Table, st game.State, r *rand.Rand, more func(i int, st game.State) bool) (before game.State) {
+func PlayWhile(t testing.TB, g adapter.Game, tab *record.Table, st game.State, r *rand.Rand, more func(i int, st game.State) bool) (before game.State) {
 	t.Helper()
 	for i := 0; more(i, st); i++ {
 		act := st.ToAct()
@@ -138,7 +140,7 @@ func PlayWhile(t testing.TB, g bot.Game, tab *bot.Table, st game.State, r *rand.
 
 // Bot is a bot that only renders: the games, the catalog and the username
 // golden renders use, its clock stopped at Clock, no store and no Telegram.
-func Bot(t testing.TB, games ...bot.Game) *bot.Bot {
+func Bot(t testing.TB, games ...adapter.Game) *bot.Bot {
 	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, bottest.Catalog(t), bot.WithGames(games...),
 		bot.WithClock(func() time.Time { return Clock }))
 }
@@ -146,14 +148,14 @@ func Bot(t testing.TB, games ...bot.Game) *bot.Bot {
 // Render renders the group message and every seat's message of a table
 // in every language, plus any announcements a move from before to the
 // current state made, as one text.
-func Render(t testing.TB, g bot.Game, tab *bot.Table, before game.State) string {
+func Render(t testing.TB, g adapter.Game, tab *record.Table, before game.State) string {
 	t.Helper()
 	cat := bottest.Catalog(t)
 	b := Bot(t, g)
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
-		l := bot.NewLoc(cat, lang)
+		l := adapter.NewLoc(cat, lang)
 		st, err := g.Decode(tab.Game)
 		if err != nil {
 			t.Fatal(err)
@@ -170,7 +172,7 @@ func Render(t testing.TB, g bot.Game, tab *bot.Table, before game.State) string 
 			fmt.Fprintf(&sb, "──── %s: %s (seat %d)\n%s\n", lang, s.Name, i, Show(m))
 		}
 		if before != nil {
-			for k, m := range g.Announce(l, tab.View(), before, st) {
+			for k, m := range g.Announce(l, adapter.View(tab), before, st) {
 				fmt.Fprintf(&sb, "──── %s: announcement %d\n%s\n", lang, k+1, Show(m))
 			}
 		}
@@ -181,7 +183,7 @@ func Render(t testing.TB, g bot.Game, tab *bot.Table, before game.State) string 
 
 // Show is a message as a person sees it: the text, then the keyboard a
 // row a line.
-func Show(m bot.Message) string {
+func Show(m adapter.Message) string {
 	var sb strings.Builder
 	sb.WriteString(m.Text)
 	if m.Ping {

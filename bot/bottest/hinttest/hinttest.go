@@ -1,7 +1,7 @@
-// Package hinttest checks a game's hints (bot.HintGame) the way the
+// Package hinttest checks a game's hints (adapter.HintGame) the way the
 // platform asks for them: over many seeded positions of random play, every
 // hint is one of the seat's legal moves, it is the very move the game's top
-// robot level makes there (bot.RobotGame.Auto with the same Decision), it
+// robot level makes there (adapter.RobotGame.Auto with the same Decision), it
 // leaves the state as it was, and its reason is one line of the catalog in
 // every language. It is for tests only.
 package hinttest
@@ -15,9 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -29,19 +30,19 @@ const Budget = time.Minute
 // position is a seat that may act in a game dealt and played at random.
 type position struct {
 	seed  uint64
-	tab   *bot.Table
+	tab   *record.Table
 	st    game.State
 	seat  game.Seat
-	d     bot.Decision
+	d     adapter.Decision
 	legal []game.Action
 }
 
 // positions calls f for every person who may act at positions of games
 // dealt from seeds 1..n, each played randomly for a seeded number of
 // moves, with the Decision the top level would get there.
-func positions(t *testing.T, g bot.Game, n int, f func(p position)) {
+func positions(t *testing.T, g adapter.Game, n int, f func(p position)) {
 	t.Helper()
-	rg, ok := g.(bot.RobotGame)
+	rg, ok := g.(adapter.RobotGame)
 	if !ok {
 		t.Fatalf("%s has no robots to take hints from", g.ID())
 	}
@@ -62,7 +63,7 @@ func positions(t *testing.T, g bot.Game, n int, f func(p position)) {
 		golden.Sync(t, tab, st)
 		for _, s := range st.ToAct() {
 			if legal := st.Legal(s); s != game.System && len(legal) > 0 {
-				d := bot.Decision{Level: top, Seed: r.Uint64(), Memory: memory, Budget: Budget}
+				d := adapter.Decision{Level: top, Seed: r.Uint64(), Memory: memory, Budget: Budget}
 				f(position{seed: seed, tab: tab, st: st, seat: s, d: d, legal: legal})
 			}
 		}
@@ -71,13 +72,13 @@ func positions(t *testing.T, g bot.Game, n int, f func(p position)) {
 
 // Check asks for hints at n positions and checks each. It returns how
 // many hints it checked.
-func Check(t *testing.T, g bot.Game, n int) int {
+func Check(t *testing.T, g adapter.Game, n int) int {
 	t.Helper()
-	hg, ok := g.(bot.HintGame)
+	hg, ok := g.(adapter.HintGame)
 	if !ok {
 		t.Fatalf("%s gives no hints", g.ID())
 	}
-	rg, _ := g.(bot.RobotGame)
+	rg, _ := g.(adapter.RobotGame)
 	cat := bottest.Catalog(t)
 	checked := 0
 	positions(t, g, n, func(p position) {
@@ -87,7 +88,7 @@ func Check(t *testing.T, g bot.Game, n int) int {
 		}
 		want, acts := rg.Auto(p.st, p.seat, p.d)
 		for _, lang := range cat.Langs() {
-			h := hg.Hint(bot.NewLoc(cat, lang), p.tab.View(), p.st, int(p.seat), p.d)
+			h := hg.Hint(adapter.NewLoc(cat, lang), adapter.View(p.tab), p.st, int(p.seat), p.d)
 			switch {
 			case h.Action >= 0 && !slices.Contains(p.legal, h.Action):
 				t.Errorf("seed %d, seat %d: hint %d is not legal (%v)", p.seed, p.seat, h.Action, p.legal)
@@ -112,9 +113,9 @@ func Check(t *testing.T, g bot.Game, n int) int {
 
 // Sample is the hints at n positions in every language, with the seat's
 // hand as the platform draws it, for a golden file: how a hint reads.
-func Sample(t *testing.T, g bot.Game, n int) string {
+func Sample(t *testing.T, g adapter.Game, n int) string {
 	t.Helper()
-	hg := g.(bot.HintGame)
+	hg := g.(adapter.HintGame)
 	cat := bottest.Catalog(t)
 	b := golden.Bot(t, g)
 	var sb strings.Builder
@@ -128,7 +129,7 @@ func Sample(t *testing.T, g bot.Game, n int) string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := hg.Hint(bot.NewLoc(cat, lang), p.tab.View(), p.st, int(p.seat), p.d)
+			h := hg.Hint(adapter.NewLoc(cat, lang), adapter.View(p.tab), p.st, int(p.seat), p.d)
 			fmt.Fprintf(&sb, "════ seed %d, %s (seat %d), %s\n%s\n──── hint\n%s\n\n", p.seed, p.tab.Seats[p.seat].Name, p.seat, lang, golden.Show(m), h.Why)
 		}
 		p.tab.Lang = "ru"

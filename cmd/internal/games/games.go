@@ -4,7 +4,7 @@
 package games
 
 import (
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/sausages"
@@ -13,6 +13,6 @@ import (
 
 // All returns the games the bot offers, in menu order. Adding a game means
 // one engine under game/, its adapter under bot/, and a line here.
-func All() []bot.Game {
-	return []bot.Game{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+func All() []adapter.Game {
+	return []adapter.Game{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store"
 )
@@ -86,7 +87,7 @@ func (s Setup) Seat(ctx context.Context, tables []*Table) error {
 func (s Setup) openLobby(ctx context.Context, t *Table) error {
 	creator := t.People[0]
 	creator.Send(t.Group, "/newgame@"+s.H.Srv.Bot().Username+" "+s.Game)
-	tb, err := s.WaitTable(ctx, t.ID, func(tb *bot.Table) bool { return tb.Phase == bot.PhaseLobby && tb.Kind == s.Game })
+	tb, err := s.WaitTable(ctx, t.ID, func(tb *record.Table) bool { return tb.Phase == record.PhaseLobby && tb.Kind == s.Game })
 	if err != nil {
 		return fmt.Errorf("no lobby: %w", err)
 	}
@@ -109,7 +110,7 @@ func (s Setup) openLobby(ctx context.Context, t *Table) error {
 		}
 	}
 	seats := len(t.People) + s.Robots
-	if tb, err = s.WaitTable(ctx, t.ID, func(tb *bot.Table) bool { return len(tb.Seats) == seats }); err != nil {
+	if tb, err = s.WaitTable(ctx, t.ID, func(tb *record.Table) bool { return len(tb.Seats) == seats }); err != nil {
 		return fmt.Errorf("seats: %w", err)
 	}
 	t.Lobby, t.Start = lobby, bot.LobbyPayload(tb, "start")
@@ -121,18 +122,18 @@ func (s Setup) StartGame(ctx context.Context, t *Table) error {
 	if _, err := t.People[0].PressData(t.Lobby, t.Start); err != nil {
 		return err
 	}
-	_, err := s.WaitTable(ctx, t.ID, func(tb *bot.Table) bool { return tb.Phase == bot.PhasePlaying })
+	_, err := s.WaitTable(ctx, t.ID, func(tb *record.Table) bool { return tb.Phase == record.PhasePlaying })
 	return err
 }
 
 // WaitTable polls the table's record until ok holds, for at most s.Wait.
-func (s Setup) WaitTable(ctx context.Context, id string, ok func(*bot.Table) bool) (*bot.Table, error) {
+func (s Setup) WaitTable(ctx context.Context, id string, ok func(*record.Table) bool) (*record.Table, error) {
 	deadline := time.Now().Add(s.Wait)
 	for {
 		rec, err := s.Store.Load(ctx, id)
-		var tb *bot.Table
+		var tb *record.Table
 		if err == nil {
-			tb, err = bot.DecodeTable(rec.Data)
+			tb, err = record.Decode(rec.Data)
 		}
 		if err == nil && ok(tb) {
 			return tb, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -226,7 +227,7 @@ func Acts(ws bot.WebState, skip func(act string) bool) (moves, steps []string) {
 		return nil, nil
 	}
 	add := func(a string) {
-		b, err := bot.ParseButton(a)
+		b, err := adapter.ParseButton(a)
 		switch {
 		case err != nil || (skip != nil && skip(a)):
 		case b.Op == 'a':

@@ -1,14 +1,14 @@
-package highcardbot_test
+package example_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/adapter/example"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/internal/highcard"
-	"github.com/trickchef/trickchef/bot/internal/highcardbot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -21,7 +21,7 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // play every card from their private chats, and the group gets each round
 // and the final result; the stored game replays from its seed.
 func TestHighCardPlaysToTheEnd(t *testing.T) {
-	h := bottest.NewTest(t, []bot.Game{highcardbot.Game()}, time.Minute)
+	h := bottest.NewTest(t, []adapter.Game{example.Game()}, time.Minute)
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	group := h.Srv.NewGroup("Старшая", a, b)

@@ -1,9 +1,10 @@
-package bot
+package adapter
 
 import (
 	"slices"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -12,28 +13,28 @@ import (
 // robot's move cannot change what is stored. The render helpers and the
 // button makers take it too.
 type TableView struct {
-	t   *Table
+	t   *record.Table
 	now time.Time
 }
 
 // View is the read-only view of t without a clock: what a game's logic
-// (Start, Delay) sees. The platform renders through Bot.view, whose views
+// (Start, Delay) sees. The platform renders through ViewAt, whose views
 // know the moment they are drawn at, so a deadline can say how long is left.
-func (t *Table) View() TableView { return TableView{t: t} }
+func View(t *record.Table) TableView { return TableView{t: t} }
 
-// view is the read-only view of t at the bot's clock, for rendering.
-func (b *Bot) view(t *Table) TableView { return TableView{t: t, now: b.now()} }
+// ViewAt is the read-only view of t at the moment now, for rendering.
+func ViewAt(t *record.Table, now time.Time) TableView { return TableView{t: t, now: now} }
 
 // Now is the moment the view is rendered at (the bot's clock); zero in a
-// view without one (Table.View), where nothing depends on the time.
+// view without one (View), where nothing depends on the time.
 func (v TableView) Now() time.Time { return v.now }
 
 // Title is the chat's title as Telegram gives it (escape it with Esc).
 func (v TableView) Title() string { return v.t.Title }
 
-// Phase is where the table is: a game's renderers see PhasePlaying while
-// it goes on, and another phase once it was stopped or ended.
-func (v TableView) Phase() Phase { return v.t.Phase }
+// Playing reports whether the game goes on: a game's renderers see false
+// once it was stopped or ended (the table shows the final state).
+func (v TableView) Playing() bool { return v.t.Phase == record.PhasePlaying }
 
 // Seed is the table's seed for this game: Start deals from it, so a
 // replay deals the same.
@@ -73,7 +74,7 @@ func (v TableView) Draft(seat int) []int {
 }
 
 // SeatView is a read-only view of one seat.
-type SeatView struct{ s *Seat }
+type SeatView struct{ s *record.Seat }
 
 // Name is the player's name as Telegram gives it, or the robot's (escape
 // it with Esc; SeatName does).

@@ -1,40 +1,42 @@
-package bot
+package callback
 
 import (
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/trickchef/trickchef/bot/record"
 )
 
 func TestPayloadRoundTrip(t *testing.T) {
 	tests := []struct {
-		p    payload
+		p    Data
 		want string
 	}{
-		{payload{Op: 'a', Table: "-1001234567890", Game: 3, Args: []int{0, 5, 17}}, "a:-1001234567890:3:0:5:17"},
-		{payload{Op: 'a', Table: "-1001234567890_42", Game: 0, Args: []int{3, 0, 0}}, "a:-1001234567890_42:0:3:0:0"},
-		{payload{Op: 'a', Table: "-4567", Game: 12, Args: []int{1, 2, 1643}}, "a:-4567:12:1:2:1643"},
-		{payload{Op: 'm', Table: "-1001234567890", Game: 1, Args: []int{2, 7, 3}}, "m:-1001234567890:1:2:7:3"},
-		{payload{Op: 'm', Table: "-1001234567890_42", Game: 99, Args: []int{0, 0, 0}}, "m:-1001234567890_42:99:0:0:0"},
-		{payload{Op: 'i', Table: "-1001234567890", Game: 5, Args: []int{2}}, "i:-1001234567890:5:2"},
-		{payload{Op: 'i', Table: "-1001234567890_42", Game: 5, Args: []int{0}}, "i:-1001234567890_42:5:0"},
-		{payload{Op: 'l', Table: "-1001234567890", Game: 7, Args: []int{lobbyJoin}}, "l:-1001234567890:7:1"},
-		{payload{Op: 'l', Table: "-1001234567890_42", Game: 7, Args: []int{lobbyStart}}, "l:-1001234567890_42:7:4"},
-		{payload{Op: 'l', Table: "-1001234567890_42", Game: 7, Args: []int{lobbyKick, 3}}, "l:-1001234567890_42:7:8:3"},
-		{payload{Op: 'l', Table: "-100", Game: 1, Args: []int{lobbyOption, 0}}, "l:-100:1:6:0"},
-		{payload{Op: 's', Table: "-1001234567890", Game: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
-		{payload{Op: 's', Table: "-1001234567890_42", Game: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
-		{payload{Op: 's', Table: "12345", Game: 2, Args: []int{0}}, "s:12345:2:0"},
-		{payload{Op: 'o', Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
-		{payload{Op: 'g', Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
+		{Data{Op: 'a', Table: "-1001234567890", Game: 3, Args: []int{0, 5, 17}}, "a:-1001234567890:3:0:5:17"},
+		{Data{Op: 'a', Table: "-1001234567890_42", Game: 0, Args: []int{3, 0, 0}}, "a:-1001234567890_42:0:3:0:0"},
+		{Data{Op: 'a', Table: "-4567", Game: 12, Args: []int{1, 2, 1643}}, "a:-4567:12:1:2:1643"},
+		{Data{Op: 'm', Table: "-1001234567890", Game: 1, Args: []int{2, 7, 3}}, "m:-1001234567890:1:2:7:3"},
+		{Data{Op: 'm', Table: "-1001234567890_42", Game: 99, Args: []int{0, 0, 0}}, "m:-1001234567890_42:99:0:0:0"},
+		{Data{Op: 'i', Table: "-1001234567890", Game: 5, Args: []int{2}}, "i:-1001234567890:5:2"},
+		{Data{Op: 'i', Table: "-1001234567890_42", Game: 5, Args: []int{0}}, "i:-1001234567890_42:5:0"},
+		{Data{Op: 'l', Table: "-1001234567890", Game: 7, Args: []int{1}}, "l:-1001234567890:7:1"},
+		{Data{Op: 'l', Table: "-1001234567890_42", Game: 7, Args: []int{4}}, "l:-1001234567890_42:7:4"},
+		{Data{Op: 'l', Table: "-1001234567890_42", Game: 7, Args: []int{8, 3}}, "l:-1001234567890_42:7:8:3"},
+		{Data{Op: 'l', Table: "-100", Game: 1, Args: []int{6, 0}}, "l:-100:1:6:0"},
+		{Data{Op: 's', Table: "-1001234567890", Game: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
+		{Data{Op: 's', Table: "-1001234567890_42", Game: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
+		{Data{Op: 's', Table: "12345", Game: 2, Args: []int{0}}, "s:12345:2:0"},
+		{Data{Op: 'o', Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
+		{Data{Op: 'g', Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
 			if got := tc.p.String(); got != tc.want {
 				t.Errorf("String() = %q, want %q", got, tc.want)
 			}
-			got, err := parsePayload(tc.want)
+			got, err := Parse(tc.want)
 			if err != nil {
 				t.Fatalf("parsePayload: %v", err)
 			}
@@ -64,30 +66,30 @@ func TestPayloadEveryOp(t *testing.T) {
 			for i := range args {
 				args[i] = i + 1
 			}
-			p := payload{Op: op, Table: "-1001234567890_42", Game: 7, Args: args}
+			p := Data{Op: op, Table: "-1001234567890_42", Game: 7, Args: args}
 			if hasWord(op) {
 				p.Word = "chekharda" // the longest game id
 			}
 			s := p.String()
-			got, err := parsePayload(s)
+			got, err := Parse(s)
 			if err != nil {
-				t.Errorf("parsePayload(%q): %v", s, err)
+				t.Errorf("Parse(%q): %v", s, err)
 				continue
 			}
 			if !reflect.DeepEqual(got, p) {
-				t.Errorf("parsePayload(%q) = %+v, want %+v", s, got, p)
+				t.Errorf("Parse(%q) = %+v, want %+v", s, got, p)
 			}
 			// One argument too few and too many are refused.
 			if count == lo && lo > 0 {
-				short := payload{Op: op, Table: p.Table, Game: p.Game, Word: p.Word, Args: args[:lo-1]}.String()
-				if _, err := parsePayload(short); err == nil {
-					t.Errorf("parsePayload(%q) accepted too few arguments", short)
+				short := Data{Op: op, Table: p.Table, Game: p.Game, Word: p.Word, Args: args[:lo-1]}.String()
+				if _, err := Parse(short); err == nil {
+					t.Errorf("Parse(%q) accepted too few arguments", short)
 				}
 			}
 			if count == hi {
 				long := s + ":1"
-				if _, err := parsePayload(long); err == nil {
-					t.Errorf("parsePayload(%q) accepted too many arguments", long)
+				if _, err := Parse(long); err == nil {
+					t.Errorf("Parse(%q) accepted too many arguments", long)
 				}
 			}
 		}
@@ -109,27 +111,27 @@ func TestPayloadUnknownOps(t *testing.T) {
 			continue
 		}
 		s := string([]byte{op}) + ":-100:1:0"
-		if _, err := parsePayload(s); err == nil {
-			t.Errorf("parsePayload(%q) accepted an unknown op", s)
+		if _, err := Parse(s); err == nil {
+			t.Errorf("Parse(%q) accepted an unknown op", s)
 		}
 	}
 }
 
 func TestPayloadLongestFits(t *testing.T) {
 	const table = "-1001234567890_2147483647"
-	for _, p := range []payload{
+	for _, p := range []Data{
 		{Op: 'a', Table: table, Game: 99999, Args: []int{3, 999, 1643}},
 		{Op: 'm', Table: table, Game: 99999, Args: []int{3, 999, 1643}},
-		{Op: 'l', Table: table, Game: 99999, Args: []int{lobbyKick, 3}},
+		{Op: 'l', Table: table, Game: 99999, Args: []int{8, 3}},
 		{Op: 'i', Table: table, Game: 99999, Args: []int{3}},
 		{Op: 's', Table: table, Game: 99999, Args: []int{1}},
 	} {
 		s := p.String()
-		if len(s) > MaxCallbackBytes {
-			t.Errorf("%q is %d bytes, Telegram allows %d", s, len(s), MaxCallbackBytes)
+		if len(s) > MaxBytes {
+			t.Errorf("%q is %d bytes, Telegram allows %d", s, len(s), MaxBytes)
 		}
-		if _, err := parsePayload(s); err != nil {
-			t.Errorf("parsePayload(%q): %v", s, err)
+		if _, err := Parse(s); err != nil {
+			t.Errorf("Parse(%q): %v", s, err)
 		}
 	}
 }
@@ -138,19 +140,19 @@ func TestPayloadLength(t *testing.T) {
 	// A well-formed payload of exactly 64 bytes passes; one byte more fails
 	// (every number still fits an int, so only the length can refuse it).
 	base := "a:-1001234567890_2147483647:1000000000000000000:0:0:"
-	fill := MaxCallbackBytes - len(base)
+	fill := MaxBytes - len(base)
 	ok := base + "1" + strings.Repeat("0", fill-1)
-	if len(ok) != MaxCallbackBytes {
+	if len(ok) != MaxBytes {
 		t.Fatalf("test payload is %d bytes", len(ok))
 	}
-	if _, err := parsePayload(ok); err != nil {
-		t.Errorf("parsePayload(%q) (64 bytes): %v", ok, err)
+	if _, err := Parse(ok); err != nil {
+		t.Errorf("Parse(%q) (64 bytes): %v", ok, err)
 	}
 	long := base + "1" + strings.Repeat("0", fill)
-	if _, err := parsePayload(long); err == nil {
+	if _, err := Parse(long); err == nil {
 		t.Errorf("parsePayload accepted %d bytes: %q", len(long), long)
 	}
-	if _, err := parsePayload(strings.Repeat("a", 1000)); err == nil {
+	if _, err := Parse(strings.Repeat("a", 1000)); err == nil {
 		t.Error("parsePayload accepted 1000 bytes")
 	}
 }
@@ -231,8 +233,8 @@ func TestParsePayloadRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
-			if p, err := parsePayload(tc.in); err == nil {
-				t.Errorf("parsePayload(%q) = %+v, want an error", tc.in, p)
+			if p, err := Parse(tc.in); err == nil {
+				t.Errorf("Parse(%q) = %+v, want an error", tc.in, p)
 			}
 		})
 	}
@@ -243,29 +245,29 @@ func TestParsePayloadRejects(t *testing.T) {
 // re-encodes to exactly the input.
 func checkPayload(t *testing.T, s string) {
 	t.Helper()
-	p, err := parsePayload(s)
+	p, err := Parse(s)
 	if err != nil {
 		return
 	}
-	if len(s) > MaxCallbackBytes {
+	if len(s) > MaxBytes {
 		t.Fatalf("accepted %d bytes: %q", len(s), s)
 	}
 	if got := p.String(); got != s {
-		t.Fatalf("parsePayload(%q) re-encodes as %q", s, got)
+		t.Fatalf("Parse(%q) re-encodes as %q", s, got)
 	}
 	lo, hi, ok := argCount(p.Op)
 	if !ok || len(p.Args) < lo || len(p.Args) > hi {
-		t.Fatalf("parsePayload(%q): op %q with %d args", s, p.Op, len(p.Args))
+		t.Fatalf("Parse(%q): op %q with %d args", s, p.Op, len(p.Args))
 	}
 	if p.Game < 0 {
-		t.Fatalf("parsePayload(%q): game %d", s, p.Game)
+		t.Fatalf("Parse(%q): game %d", s, p.Game)
 	}
-	chat, thread, err := parseTableID(p.Table)
+	chat, thread, err := record.ParseID(p.Table)
 	if err != nil {
-		t.Fatalf("parsePayload(%q): table %q: %v", s, p.Table, err)
+		t.Fatalf("Parse(%q): table %q: %v", s, p.Table, err)
 	}
-	if id := tableID(chat, thread); id != p.Table {
-		t.Fatalf("parsePayload(%q): table %q is not canonical (%q)", s, p.Table, id)
+	if id := record.ID(chat, thread); id != p.Table {
+		t.Fatalf("Parse(%q): table %q is not canonical (%q)", s, p.Table, id)
 	}
 }
 

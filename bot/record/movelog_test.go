@@ -1,4 +1,4 @@
-package bot
+package record
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ func TestMoveLogRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := decodeTable(data)
+		got, err := Decode(data)
 		if err != nil {
 			t.Fatalf("%s: %v", data, err)
 		}
@@ -42,7 +42,7 @@ func TestMoveLogCompactForm(t *testing.T) {
 // A record written before the compact form keeps its log.
 func TestMoveLogReadsTheOldArray(t *testing.T) {
 	old := []byte(`{"id":"1","log":[{"s":-1,"a":85,"auto":true},{"s":0,"a":13},{"s":2,"a":12}]}`)
-	tab, err := decodeTable(old)
+	tab, err := Decode(old)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +72,14 @@ func BenchmarkDecodeTable(b *testing.B) {
 	for i := 0; i < 300; i++ {
 		tab.Log = append(tab.Log, Move{Seat: game.Seat(i%5 - 1), Action: game.Action(i % 90), Auto: i%5 == 0})
 	}
-	data, err := tab.encode()
+	data, err := tab.Encode()
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := decodeTable(data); err != nil {
+		if _, err := Decode(data); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,86 @@
+package adapter
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/trickchef/trickchef/"
+
+// imports lists what the non-test Go files of dir import.
+func imports(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range file.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// The contract stands on its own: it imports the engine interface and the
+// plain data it shows (the table record, the callback data), never the
+// runtime or Telegram's library.
+func TestContractImportsNoRuntime(t *testing.T) {
+	allowed := []string{module + "game", module + "bot/record", module + "bot/callback"}
+	for _, p := range imports(t, ".") {
+		if strings.Contains(p, ".") && !slices.Contains(allowed, p) {
+			t.Errorf("package adapter imports %s; it may import only %v and the standard library", p, allowed)
+		}
+	}
+}
+
+// An adapter imports the contract, never the runtime: every package under
+// bot/ that imports bot/adapter (the games' adapters and the example) keeps
+// to the contract, the engines and package game.
+func TestAdaptersImportOnlyTheContract(t *testing.T) {
+	dirs, err := filepath.Glob("../*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs = append(dirs, "example")
+	checked := 0
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || dir == "../adapter" {
+			continue
+		}
+		ims := imports(t, dir)
+		engine := slices.ContainsFunc(ims, func(p string) bool {
+			return strings.HasPrefix(p, module+"game/") || p == module+"bot/internal/highcard"
+		})
+		if !slices.Contains(ims, module+"bot/adapter") || !engine {
+			continue // not an adapter: the runtime's own parts, the test harness, the fake Bot API
+		}
+		checked++
+		t.Logf("adapter %s", dir)
+		for _, p := range ims {
+			if p == module+"bot" || p == module+"store" || strings.HasPrefix(p, module+"bot/") && p != module+"bot/adapter" && !strings.HasPrefix(p, module+"bot/internal/") {
+				t.Errorf("adapter %s imports %s: an adapter uses only the contract (bot/adapter), its engine and package game", dir, p)
+			}
+		}
+	}
+	if checked != 5 {
+		t.Errorf("checked %d adapters, want the four games and the example", checked)
+	}
+}

@@ -1,0 +1,53 @@
+package adapter
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+func TestClip(t *testing.T) {
+	short := []string{"", "hi", "<b>Трик-н-Шеф</b>", strings.Repeat("ж", maxMessageUnits), strings.Repeat("a", maxMessageUnits)}
+	for _, s := range short {
+		if got := Clip(s); got != s {
+			t.Errorf("clip changed a text of %d runes", utf8.RuneCountInString(s))
+		}
+	}
+	for _, n := range []int{maxMessageUnits + 1, maxMessageUnits + 100, 3 * maxMessageUnits} {
+		for _, unit := range []string{"a", "ж", "♠"} {
+			s := strings.Repeat(unit, n)
+			got := Clip(s)
+			if !utf8.ValidString(got) {
+				t.Fatalf("Clip(%d × %q) split a rune", n, unit)
+			}
+			body, ok := strings.CutSuffix(got, "…")
+			if !ok {
+				t.Errorf("Clip(%d × %q) does not end with an ellipsis", n, unit)
+			}
+			if c := utf8.RuneCountInString(body); c != maxMessageUnits {
+				t.Errorf("Clip(%d × %q) kept %d runes, want %d", n, unit, c, maxMessageUnits)
+			}
+			if !strings.HasPrefix(s, body) {
+				t.Errorf("Clip(%d × %q) is not a prefix of the text", n, unit)
+			}
+			if c := utf8.RuneCountInString(got); c > maxMessageUnits+1 {
+				t.Errorf("Clip(%d × %q) has %d runes", n, unit, c)
+			}
+			if again := Clip(got); again != got {
+				t.Errorf("clip is not idempotent on %d × %q", n, unit)
+			}
+		}
+	}
+}
+
+// TestClipUTF16 checks the limit the way Telegram counts it: 4096 UTF-16
+// code units, where a character outside the BMP (most emoji) takes two.
+func TestClipUTF16(t *testing.T) {
+	for _, n := range []int{2100, maxMessageUnits, 5000} {
+		got := Clip(strings.Repeat("😀", n))
+		if units := len(utf16.Encode([]rune(got))); units > 4096 {
+			t.Errorf("Clip(%d emoji) is %d UTF-16 units, Telegram allows 4096", n, units)
+		}
+	}
+}
