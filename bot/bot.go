@@ -192,8 +192,8 @@ type Bot struct {
 	// its answer (for measurements).
 	answered func(time.Duration)
 	metrics  *Metrics // nil: not measured
-	// budget watches this replica's use of the token's calls per second.
-	budget *budget
+	// tokenLoad measures this replica's use of the token's calls a second.
+	tokenLoad *tokenLoad
 	// waits spares the store questions whose answer is known (see waits).
 	waits *waits
 	// inboxKick wakes the local RunInbox after an ingest.
@@ -246,14 +246,14 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	for _, o := range opts {
 		o(b)
 	}
-	b.budget = newBudget(b.cfg.Limits.GlobalPerSecond)
+	b.tokenLoad = newTokenLoad(b.cfg.Limits.GlobalPerSecond)
 	b.waits = newWaits()
 	b.members = newMemberCache(memberCacheSize)
-	b.budget.onHot = func(use float64) {
+	b.tokenLoad.onHot = func(use float64) {
 		b.log.Warn().Float64("budget_use", use).Int("calls_per_second", b.cfg.Limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
 	}
-	b.budget.gauges = b.metrics.budgetGauges
+	b.tokenLoad.gauges = b.metrics.budgetGauges
 	return b
 }
 
@@ -308,7 +308,7 @@ type change struct {
 	seated []int64
 	// finished is set when the change ended a game.
 	finished bool
-	// viewRecord is the message record of the view updateSeeing was asked
+	// viewRecord is the message record of the view transactSeeing was asked
 	// to read along ("" for none): input, not an effect.
 	viewRecord string
 }
@@ -321,19 +321,19 @@ func conflictBackoff(attempt int) time.Duration {
 	return time.Duration(rand.Int64N(int64(attempt+1) * int64(2*time.Millisecond)))
 }
 
-// update applies fn to the latest table and commits it with compare-and-set,
-// retrying when another replica got there first. fn sees a fresh idle table
-// when none exists. An error from fn commits nothing. updateID (if > 0) is
+// transact is the tables' one transaction: it applies fn to the latest
+// table and commits it with compare-and-set, retrying when another replica
+// got there first. fn sees a fresh idle table when none exists. An error from fn commits nothing. updateID (if > 0) is
 // recorded with the change, so a redelivered update is not applied twice.
-func (b *Bot) update(ctx context.Context, id string, updateID int64, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
-	return b.updateSeeing(ctx, id, updateID, "", fn)
+func (b *Bot) transact(ctx context.Context, id string, updateID int64, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
+	return b.transactSeeing(ctx, id, updateID, "", fn)
 }
 
-// updateSeeing is update whose change also sees the message record of view
+// transactSeeing is transact whose change also sees the message record of view
 // (change.viewRecord), read with the table in one round trip on every
 // attempt: a press on a hand message learns whether that message is the
 // hand's current one without a read of its own.
-func (b *Bot) updateSeeing(ctx context.Context, id string, updateID int64, view string, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
+func (b *Bot) transactSeeing(ctx context.Context, id string, updateID int64, view string, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		// A redelivered update must not be judged against the state its
 		// first delivery produced (it would be refused as stale); the
@@ -456,7 +456,7 @@ func views(t *record.Table) []string {
 		return nil
 	}
 	v := []string{tableView(t.GameNo)}
-	if t.Game != nil {
+	if t.State != nil {
 		for i, s := range t.Seats {
 			if s.Human() || s.Leaver != nil {
 				v = append(v, handView(t.GameNo, i))

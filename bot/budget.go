@@ -57,10 +57,11 @@ const (
 	cleanupPatience   = 30 * time.Second
 )
 
-// budget watches this replica's use of the token's budget: how loaded the
-// token is (to stretch group edits under load), what waits, and when the
-// token runs hot. It is advisory; the limits themselves are in the store.
-type budget struct {
+// tokenLoad measures this replica's use of the token's calls: how loaded
+// the token is (to stretch group edits under load), what waits, and when the
+// token runs hot. It decides nothing: admitAs takes every call's unit from
+// the limits kept in the store.
+type tokenLoad struct {
 	mu      sync.Mutex
 	rate    int               // calls a second allowed for the token
 	window  [10]int           // calls admitted per 100 ms, a ring
@@ -72,12 +73,12 @@ type budget struct {
 	gauges  func(use float64, waiting [4]int, tables int)
 }
 
-func newBudget(rate int) *budget {
-	return &budget{rate: rate, waiting: map[string][4]int{}}
+func newTokenLoad(rate int) *tokenLoad {
+	return &tokenLoad{rate: rate, waiting: map[string][4]int{}}
 }
 
 // advance moves the ring to now, forgetting slots older than a second.
-func (u *budget) advance(now time.Time) {
+func (u *tokenLoad) advance(now time.Time) {
 	slot := now.UnixMilli() / 100
 	if slot-u.slot >= int64(len(u.window)) {
 		u.window = [10]int{}
@@ -90,7 +91,7 @@ func (u *budget) advance(now time.Time) {
 }
 
 // admitted counts one call made now.
-func (u *budget) admitted(now time.Time) {
+func (u *tokenLoad) admitted(now time.Time) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.advance(now)
@@ -98,13 +99,13 @@ func (u *budget) admitted(now time.Time) {
 }
 
 // use is the share of the token's budget this replica used in the last second.
-func (u *budget) use(now time.Time) float64 {
+func (u *tokenLoad) use(now time.Time) float64 {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.useLocked(now)
 }
 
-func (u *budget) useLocked(now time.Time) float64 {
+func (u *tokenLoad) useLocked(now time.Time) float64 {
 	u.advance(now)
 	n := 0
 	for _, c := range u.window {
@@ -116,7 +117,7 @@ func (u *budget) useLocked(now time.Time) float64 {
 // report records what a table left waiting after a delivery pass and
 // updates the operators' view: budget use, views waiting per priority,
 // tables waiting, and a log line when the token runs hot for a minute.
-func (u *budget) report(table string, waiting [4]int, now time.Time) {
+func (u *tokenLoad) report(table string, waiting [4]int, now time.Time) {
 	u.mu.Lock()
 	if waiting == ([4]int{}) {
 		delete(u.waiting, table)
@@ -273,7 +274,7 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 		// the token has half of its calls a second free: a call nobody
 		// waits for must not fill the slice a prompt arrives in, nor, second
 		// after second, the token a busy bot needs for its players' moves.
-		if b.budget.use(now) >= spareUse {
+		if b.tokenLoad.use(now) >= spareUse {
 			b.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
 			return later(spareBackoff)
 		}
@@ -287,7 +288,7 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 		b.waits.note(turnMemo(call), deadline, now.Add(wait), now)
 		return later(wait)
 	}
-	b.budget.admitted(now)
+	b.tokenLoad.admitted(now)
 	for _, l := range chat {
 		if !l.wants {
 			continue

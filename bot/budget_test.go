@@ -98,7 +98,7 @@ func TestEarliestDeadlineFirst(t *testing.T) {
 // TestRunningHotIsReported: over 80% of the budget for a minute gives one
 // log line, and again a minute later if it lasts; gauges follow.
 func TestRunningHotIsReported(t *testing.T) {
-	u := newBudget(10)
+	u := newTokenLoad(10)
 	var hot []float64
 	var waitingTables int
 	u.onHot = func(use float64) { hot = append(hot, use) }
@@ -328,6 +328,6 @@ func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
 // and tg (nil when nothing is sent).
 func budgetBot(st Store, tg Telegram, now *time.Time, limits Limits) *Bot {
 	b := &Bot{store: st, tg: tg, now: func() time.Time { return *now }, cfg: Config{Limits: limits}}
-	b.budget, b.waits = newBudget(limits.GlobalPerSecond), newWaits()
+	b.tokenLoad, b.waits = newTokenLoad(limits.GlobalPerSecond), newWaits()
 	return b
 }

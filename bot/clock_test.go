@@ -17,7 +17,7 @@ func TestDeadlineTextAtTheViewsClock(t *testing.T) {
 	l := adapter.NewLoc(testCatalog(t), "ru")
 	at := func(now time.Time) string {
 		b := &Bot{now: func() time.Time { return now }}
-		return adapter.DeadlineText(l, b.view(tab), 0)
+		return adapter.DeadlineText(l, b.adapterView(tab), 0)
 	}
 	for _, tc := range []struct {
 		left time.Duration
@@ -44,7 +44,7 @@ func TestDeadlineTextAtTheViewsClock(t *testing.T) {
 		t.Errorf("a view without a clock shows %q", got)
 	}
 	b := &Bot{now: func() time.Time { return due.Add(-time.Minute) }}
-	if got := adapter.DeadlineText(l, b.view(tab), 1); got != "" {
+	if got := adapter.DeadlineText(l, b.adapterView(tab), 1); got != "" {
 		t.Errorf("a seat without a timer shows %q", got)
 	}
 }
@@ -56,18 +56,18 @@ func TestIdleForCountsFromTheLastOwnMove(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	g := testGame(t, "trickchef")
 	b := &Bot{tr: testCatalog(t), games: &registry{games: testGames()}, now: func() time.Time { return now }}
-	tab := &record.Table{ID: "-1", ChatID: -1, Lang: "ru", Phase: record.PhasePlaying, Kind: g.ID(), Seed: 7, Started: now,
+	tab := &record.Table{ID: "-1", ChatID: -1, Lang: "ru", Phase: record.PhasePlaying, GameID: g.ID(), Seed: 7, Started: now,
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
 	st, err := g.Start(adapter.View(tab))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.Game, err = st.MarshalBinary(); err != nil {
+	if tab.State, err = st.MarshalBinary(); err != nil {
 		t.Fatal(err)
 	}
 	move := func(auto bool) game.Seat {
 		t.Helper()
-		st, err := g.Decode(tab.Game)
+		st, err := g.Decode(tab.State)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,17 +82,17 @@ func TestIdleForCountsFromTheLastOwnMove(t *testing.T) {
 	now = now.Add(5 * time.Second)
 	robot := move(true)
 	now = now.Add(10 * time.Second)
-	if got := adapter.IdleFor(b.view(tab), own); got != 15*time.Second {
+	if got := adapter.IdleFor(b.adapterView(tab), own); got != 15*time.Second {
 		t.Errorf("after their own move 15 s ago: idle %v", got)
 	}
-	if got := adapter.IdleFor(b.view(tab), robot); got != 35*time.Second || !tab.Seats[robot].Acted.IsZero() {
+	if got := adapter.IdleFor(b.adapterView(tab), robot); got != 35*time.Second || !tab.Seats[robot].Acted.IsZero() {
 		t.Errorf("the bot moved for them, the deal 35 s ago: idle %v, acted %v", got, tab.Seats[robot].Acted)
 	}
 	if got := adapter.IdleFor(adapter.View(tab), own); got != 0 {
 		t.Errorf("a view without a clock: idle %v", got)
 	}
 	tab.Phase = record.PhaseIdle
-	if got := adapter.IdleFor(b.view(tab), own); got != 0 {
+	if got := adapter.IdleFor(b.adapterView(tab), own); got != 0 {
 		t.Errorf("a game no longer running: idle %v", got)
 	}
 }

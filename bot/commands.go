@@ -116,7 +116,7 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 			return nil
 		}
 	}
-	_, _, err := b.update(ctx, id, updateID, func(t *record.Table, ch *change) error {
+	_, _, err := b.transact(ctx, id, updateID, func(t *record.Table, ch *change) error {
 		if m.Chat.Title != "" {
 			t.Title = m.Chat.Title
 		}
@@ -153,7 +153,7 @@ func (b *Bot) rulesGame(t *record.Table, args []string) adapter.Game {
 		return nil
 	}
 	if t != nil {
-		if g, ok := b.games.get(t.Kind); ok {
+		if g, ok := b.games.get(t.GameID); ok {
 			return g
 		}
 	}
@@ -250,7 +250,7 @@ func (b *Bot) onStart(ctx context.Context, updateID int64, m *models.Message, cm
 		if _, _, err := record.ParseID(id); err != nil {
 			return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.bad_link")})
 		}
-		t, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+		t, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 			return b.joinFromLink(t, m.From)
 		})
 		var r *refusal
@@ -307,7 +307,7 @@ func (b *Bot) seatedTable(ctx context.Context, user int64) (*record.Table, bool)
 // reachable records that a user can (again) be written to, and posts their
 // hand anew when repost is set.
 func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool) error {
-	_, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	_, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		seat := t.SeatOf(user)
 		if seat < 0 {
 			return errNoChange
@@ -316,7 +316,7 @@ func (b *Bot) reachable(ctx context.Context, id string, user int64, repost bool)
 			return errNoChange
 		}
 		t.Seats[seat].Unreachable = false
-		if repost && t.Game != nil {
+		if repost && t.State != nil {
 			t.Repost(handView(t.GameNo, seat))
 		}
 		return nil

@@ -97,7 +97,7 @@ func TestNewGameWhileALobbyIsOpen(t *testing.T) {
 	if !strings.Contains(reply.Text, h.Shown("newgame.switch_hint", "Game", sausages)) {
 		t.Errorf("no offer to switch: %q", reply.Text)
 	}
-	if after, _ := h.Table(group); after.Kind != before.Kind || after.GameNo != before.GameNo || len(after.Seats) != len(before.Seats) {
+	if after, _ := h.Table(group); after.GameID != before.GameID || after.GameNo != before.GameNo || len(after.Seats) != len(before.Seats) {
 		t.Errorf("/newgame by another changed the lobby: %+v", after)
 	}
 	switchButton := h.T("newgame.switch_button", "Game", sausages)
@@ -106,8 +106,8 @@ func TestNewGameWhileALobbyIsOpen(t *testing.T) {
 	h.press(b, reply, join, h.T("lobby.already_seated"))
 	h.press(a, reply, switchButton, h.T("lobby.game_set", "Game", sausages))
 	tab, _ := h.Table(group)
-	if tab.Kind != "sausages" || tab.GameNo != before.GameNo || len(tab.Seats) != 3 {
-		t.Fatalf("after the switch: kind %q, game %d, seats %+v", tab.Kind, tab.GameNo, tab.Seats)
+	if tab.GameID != "sausages" || tab.GameNo != before.GameNo || len(tab.Seats) != 3 {
+		t.Fatalf("after the switch: kind %q, game %d, seats %+v", tab.GameID, tab.GameNo, tab.Seats)
 	}
 	if tab.Seats[1].AI != "sly" {
 		t.Errorf("the robot of the second tier is %q in Сосиски, want sly", tab.Seats[1].AI)
@@ -219,7 +219,7 @@ func TestHelpAndPickers(t *testing.T) {
 	}
 	h.press(b, help, play(chef), h.T("lobby.joined"))
 	tab, _ := h.Table(group)
-	if tab.Phase != record.PhaseLobby || tab.Kind != "chef" || tab.Creator != b.ID() {
+	if tab.Phase != record.PhaseLobby || tab.GameID != "chef" || tab.Creator != b.ID() {
 		t.Fatalf("after ▶️ %s: %+v", chef, tab)
 	}
 	v := h.Version(group)
@@ -235,8 +235,8 @@ func TestHelpAndPickers(t *testing.T) {
 	other := h.Srv.NewGroup("Другая", a, b)
 	picker := h.send(a, other, "/newgame домино", hasButton(play(sausages)))
 	h.press(a, picker, play(sausages), h.T("lobby.joined"))
-	if tab, _ := h.Table(other); tab.Kind != "sausages" {
-		t.Errorf("the picker opened %q", tab.Kind)
+	if tab, _ := h.Table(other); tab.GameID != "sausages" {
+		t.Errorf("the picker opened %q", tab.GameID)
 	}
 
 	// In private: rules buttons and a link that adds the bot to a group.

@@ -30,11 +30,11 @@ func TestGoldenCommands(t *testing.T) {
 		show(lang, "/newgame with an unknown word", b.newGamePicker(l, group))
 		show(lang, "/rules without a game", b.rulesPage(l, group, nil, 0))
 		show(lang, "/lang", b.langChoice(l, group))
-		lobby.Lang, lobby.Kind = lang, games[0].ID()
+		lobby.Lang, lobby.GameID = lang, games[0].ID()
 		show(lang, "/newgame while a lobby is open", b.lobbyOpenReply(l, lobby, nil, ""))
 		show(lang, "/newgame <another game> while a lobby is open", b.lobbyOpenReply(l, lobby, games[1], ""))
 		show(lang, "/newgame <a word naming no game> while a lobby is open", b.lobbyOpenReply(l, lobby, nil, "покер"))
-		lobby.Kind = ""
+		lobby.GameID = ""
 		show(lang, "/newgame <game> while a lobby without a game is open", b.lobbyOpenReply(l, lobby, games[1], ""))
 		for _, key := range []string{"lang.set", "lang.not_allowed", "command.unknown", "command.hint_private"} {
 			show(lang, key, adapter.Message{Text: l.T(key)})

@@ -419,7 +419,7 @@ func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGr
 			later(wait)
 		}
 	}
-	b.budget.report(t.ID, waiting, b.now())
+	b.tokenLoad.report(t.ID, waiting, b.now())
 	return next
 }
 
@@ -501,11 +501,11 @@ func (b *Bot) renderView(t *record.Table, view string, rec msgRecord) (redrawJob
 	switch kind {
 	case "table":
 		j.m = b.GroupMessage(t)
-		if t.Practice() && t.Game != nil {
+		if t.Practice() && t.State != nil {
 			j.m = b.practiceTable(t) // the game is drawn with the hand
 		}
 	case "hand":
-		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.Game == nil {
+		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.State == nil {
 			return redrawJob{}, false, nil
 		}
 		s := t.Seats[seat]
@@ -840,7 +840,7 @@ func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]str
 		// then refused as stale until the batch deletes their message; a
 		// strip kept for a lull would only take that lull's calls from the
 		// next prompts.
-		busy := spare && b.budget.use(b.now()) >= spareUse
+		busy := spare && b.tokenLoad.use(b.now()) >= spareUse
 		if busy {
 			done = slices.Clone(rec.Strip)
 		}
@@ -1017,7 +1017,7 @@ func (b *Bot) unreachable(ctx context.Context, t *record.Table, seat int, err er
 		return time.Time{}, nil
 	}
 	user := t.Seats[seat].UserID
-	_, _, uerr := b.update(ctx, t.ID, 0, func(t *record.Table, ch *change) error {
+	_, _, uerr := b.transact(ctx, t.ID, 0, func(t *record.Table, ch *change) error {
 		s := t.SeatOf(user)
 		if s < 0 || t.Seats[s].Unreachable {
 			return errNoChange

@@ -260,7 +260,7 @@ func FuzzCommandText(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := st.MarshalBinary(); string(got) != string(after.Game) {
+		if got, _ := st.MarshalBinary(); string(got) != string(after.State) {
 			t.Errorf("%q: the stored game no longer replays from its log", text)
 		}
 	})

@@ -29,7 +29,7 @@ func TestGroupShares(t *testing.T) {
 	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1000, GlobalSlice: time.Second,
 	}}}
-	b.budget, b.waits = newBudget(1000), newWaits()
+	b.tokenLoad, b.waits = newTokenLoad(1000), newWaits()
 	ctx := context.Background()
 	const group = -100
 	var edits []time.Time
@@ -134,7 +134,7 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	ctx := context.Background()
 	const id = "-100"
 	g := testGames()[0]
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		t.Title = "Друзья"
 		openLobby(t, g.ID(), record.Seat{UserID: 1, Name: "Аня"})
 		return nil
@@ -151,7 +151,7 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	if ok, _, err := st.AllowInTurn(ctx, store.GlobalRateKey, "", now.Add(time.Hour), 1, time.Second, clock()); err != nil || !ok {
 		t.Fatal("could not use the token's second", err)
 	}
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		t.Seats = append(t.Seats, record.Seat{UserID: 2, Name: "Боря"})
 		ch.post(t, adapter.Message{Text: "round over"})
 		return nil
@@ -194,7 +194,7 @@ func TestNewTableIsAReply(t *testing.T) {
 			t.Fatal("could not fill the window", err)
 		}
 	}
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		openLobby(t, testGames()[0].ID(), record.Seat{UserID: 1, Name: "Аня"})
 		return nil
 	}); err != nil {
@@ -205,7 +205,7 @@ func TestNewTableIsAReply(t *testing.T) {
 		t.Fatalf("calls %q, want the lobby posted at once", calls)
 	}
 	// Someone joins: the edit is the table's, and the window holds 18.
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		t.Seats = append(t.Seats, record.Seat{UserID: 2, Name: "Боря"})
 		return nil
 	}); err != nil {
@@ -247,7 +247,7 @@ func TestAnnouncementSentOnceByTwoReplicas(t *testing.T) {
 	first, second := newReplica(), newReplica()
 	ctx := context.Background()
 	const id = "-100"
-	if _, _, err := first.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := first.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		ch.post(t, adapter.Message{Text: "round over"})
 		return nil
 	}); err != nil {

@@ -30,7 +30,7 @@ func hintGame(g adapter.Game) (adapter.HintGame, bool) {
 
 // hintPayload is the «💡 Подсказка» button's data: h:<table>:<game>:<seat>:<nonce>.
 func hintPayload(t *record.Table, seat int) string {
-	return callback.Data{Op: 'h', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce}}.String()
+	return callback.Data{Op: 'h', Table: t.ID, GameNo: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce}}.String()
 }
 
 // onHint answers a press of «💡 Подсказка»: the top level's move for the
@@ -57,7 +57,7 @@ func (b *Bot) onHint(t *record.Table, ch *change, p callback.Data, who int64) er
 	}
 	lv := adapter.Levels(g)
 	d := adapter.Decision{Level: lv[len(lv)-1], Seed: seatSeed(t), Memory: t.Memory, Budget: b.cfg.AIBudget}
-	h := hg.Hint(b.loc(t.Lang), b.view(t), st, seat, d)
+	h := hg.Hint(b.loc(t.Lang), b.adapterView(t), st, seat, d)
 	if h.Action >= 0 && !slices.Contains(st.Legal(game.Seat(seat)), h.Action) {
 		b.log.Error().Str("table", t.ID).Int("seat", seat).Int("action", int(h.Action)).Msg("hint is not a legal move")
 		return refuse("error.busy")
@@ -131,5 +131,5 @@ func hintsLobbyLine(l adapter.Loc, t *record.Table, g adapter.Game) (string, ada
 		key = "hints.lobby_on"
 	}
 	label := l.T(key)
-	return label, adapter.Button{Text: label, Data: callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyHints}}.String()}, true
+	return label, adapter.Button{Text: label, Data: callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: []int{lobbyHints}}.String()}, true
 }

@@ -29,13 +29,13 @@ func canLeave(g adapter.Game) bool { return len(adapter.Levels(g)) > 0 }
 // leaveButton is the row offering to leave (or, with step leaveYes and
 // leaveNo, to confirm).
 func leaveButton(t *record.Table, seat, step int, text string) adapter.Button {
-	return adapter.Button{Text: text, Data: callback.Data{Op: 'x', Table: t.ID, Game: t.GameNo, Args: []int{seat, step}}.String()}
+	return adapter.Button{Text: text, Data: callback.Data{Op: 'x', Table: t.ID, GameNo: t.GameNo, Args: []int{seat, step}}.String()}
 }
 
 // onLeave handles the leave button and its confirmation. The buttons carry
 // no nonce: they stay valid while the player plays this game.
 func (b *Bot) onLeave(t *record.Table, ch *change, p callback.Data, who int64) error {
-	if t.Phase != record.PhasePlaying || p.Game != t.GameNo {
+	if t.Phase != record.PhasePlaying || p.GameNo != t.GameNo {
 		return refuse("error.stale_game")
 	}
 	seat := p.Args[0]

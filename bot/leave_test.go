@@ -105,7 +105,7 @@ func TestLeaveInEveryGame(t *testing.T) {
 			tab.AILevel = adapter.Levels(g)[len(adapter.Levels(g))-1]
 			press := func(step int) error {
 				ch := &change{}
-				err := b.onLeave(tab, ch, callback.Data{Op: 'x', Table: tab.ID, Game: tab.GameNo, Args: []int{1, step}}, 2)
+				err := b.onLeave(tab, ch, callback.Data{Op: 'x', Table: tab.ID, GameNo: tab.GameNo, Args: []int{1, step}}, 2)
 				if err == nil && step == leaveYes && len(ch.outbox) != 1 {
 					t.Errorf("the group was told %d times", len(ch.outbox))
 				}

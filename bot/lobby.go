@@ -59,14 +59,14 @@ func (b *Bot) newGame(ctx context.Context, t *record.Table, ch *change, m *model
 func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.GameNo++
 	t.Phase = record.PhaseLobby
-	t.Kind = kind
+	t.GameID = kind
 	t.Creator = creator.UserID
 	t.Seats = []record.Seat{creator}
 	t.Options = nil
 	t.AILevel = ""
 	t.Hints = t.Practice() // off in a group until its lobby turns them on
 	t.Seed = 0
-	t.Game = nil
+	t.State = nil
 	t.Log = nil
 	t.Memory = nil
 	t.Event = nil
@@ -93,7 +93,7 @@ func (b *Bot) hasStarted(ctx context.Context, user int64) bool {
 // from another (the reply to /newgame <game> while a lobby is open).
 // Robots keep their tier when the new game has robots, else leave.
 func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int64) error {
-	if t.Phase != record.PhaseLobby || p.Game != t.GameNo {
+	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
 		return refuse("error.stale")
 	}
 	if who != t.Creator {
@@ -103,7 +103,7 @@ func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int
 	if !ok {
 		return refuse("error.bad_button")
 	}
-	old, _ := b.games.get(t.Kind)
+	old, _ := b.games.get(t.GameID)
 	seats := make([]record.Seat, 0, len(t.Seats))
 	for _, s := range t.Seats {
 		if !s.Human() {
@@ -118,10 +118,10 @@ func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int
 		return refuse("lobby.full")
 	}
 	l := b.loc(t.Lang)
-	if t.Kind == g.ID() {
+	if t.GameID == g.ID() {
 		return refuse("lobby.game_set", "Game", adapter.Title(l, g))
 	}
-	t.Kind = g.ID()
+	t.GameID = g.ID()
 	t.Seats = seats
 	t.Options = nil
 	t.AILevel = ""
@@ -133,13 +133,13 @@ func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int
 // whether they administer the group (asked only for «cancel»). It runs
 // inside update's retried closure, so it only reads the store.
 func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User, admin bool) error {
-	if t.Phase != record.PhaseLobby || p.Game != t.GameNo {
+	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
 		return refuse("error.stale")
 	}
 	l := b.loc(t.Lang)
 	seat := t.SeatOf(who.ID)
 	creator := who.ID == t.Creator
-	kind, hasKind := b.games.get(t.Kind)
+	kind, hasKind := b.games.get(t.GameID)
 	switch p.Args[0] {
 	case lobbyJoin:
 		if seat >= 0 {
@@ -330,7 +330,7 @@ func (b *Bot) joinFromLink(t *record.Table, u *models.User) error {
 	if t.Phase != record.PhaseLobby {
 		return refuse("start.no_lobby")
 	}
-	if g, ok := b.games.get(t.Kind); ok {
+	if g, ok := b.games.get(t.GameID); ok {
 		if _, max := g.SeatRange(); len(t.Seats) >= max {
 			return refuse("lobby.full")
 		}
@@ -343,7 +343,7 @@ func (b *Bot) joinFromLink(t *record.Table, u *models.User) error {
 // Like every closure of update it only reads the store: whether a player
 // opened the private chat.
 func (b *Bot) startGame(ctx context.Context, t *record.Table, ch *change) error {
-	g, ok := b.games.get(t.Kind)
+	g, ok := b.games.get(t.GameID)
 	if !ok {
 		return refuse("lobby.choose_game")
 	}
@@ -368,7 +368,7 @@ func (b *Bot) startGame(ctx context.Context, t *record.Table, ch *change) error 
 	if err != nil {
 		return err
 	}
-	t.Game = data
+	t.State = data
 	t.Log = nil
 	t.Memory = nil
 	if m, ok := g.(adapter.MemoryGame); ok {
@@ -416,8 +416,8 @@ func (b *Bot) askStop(t *record.Table, ch *change, user int64, admin bool) error
 	}
 	t.StopAsked = user
 	ch.post(t, adapter.Message{Text: l.T("stop.confirm"), Keyboard: [][]adapter.Button{{
-		{Text: l.T("stop.yes"), Data: callback.Data{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{1}}.String()},
-		{Text: l.T("stop.no"), Data: callback.Data{Op: 's', Table: t.ID, Game: t.GameNo, Args: []int{0}}.String()},
+		{Text: l.T("stop.yes"), Data: callback.Data{Op: 's', Table: t.ID, GameNo: t.GameNo, Args: []int{1}}.String()},
+		{Text: l.T("stop.no"), Data: callback.Data{Op: 's', Table: t.ID, GameNo: t.GameNo, Args: []int{0}}.String()},
 	}}})
 	return nil
 }
@@ -426,7 +426,7 @@ func (b *Bot) askStop(t *record.Table, ch *change, user int64, admin bool) error
 func (b *Bot) onStop(t *record.Table, ch *change, p callback.Data, user *models.User) error {
 	who := user.ID
 	switch {
-	case t.Phase == record.PhaseIdle || p.Game != t.GameNo:
+	case t.Phase == record.PhaseIdle || p.GameNo != t.GameNo:
 		return refuse("error.stale_game")
 	case t.StopAsked == 0:
 		return refuse("stop.answered")

@@ -22,11 +22,11 @@ func TestGoldenLobby(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
-		tab.Kind = ""
+		tab.GameID = ""
 		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, golden.Show(b.GroupMessage(tab)))
 		for _, g := range allGames() {
 			levels := g.(adapter.RobotGame).Levels()
-			tab.Kind = g.ID()
+			tab.GameID = g.ID()
 			tab.Seats = append(tab.Seats[:2], record.Seat{Name: "Робот 1", AI: levels[len(levels)-1]})
 			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), golden.Show(b.GroupMessage(tab)))
 		}

@@ -97,21 +97,21 @@ func (b *Bot) newGamePicker(l adapter.Loc, tableID string) adapter.Message {
 // chosen.
 func (b *Bot) lobbyOpenReply(l adapter.Loc, t *record.Table, wanted adapter.Game, unknown string) adapter.Message {
 	text := l.T("newgame.lobby_open_choosing")
-	if g, ok := b.games.get(t.Kind); ok {
+	if g, ok := b.games.get(t.GameID); ok {
 		text = l.T("newgame.lobby_open", "Game", adapter.Title(l, g))
 	}
 	if unknown != "" {
 		text = l.T("newgame.unknown_word", "Word", adapter.Esc(unknown)) + "\n" + text
 	}
-	kb := [][]adapter.Button{{{Text: l.T("lobby.join_button"), Data: callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}.String()}}}
-	if wanted != nil && wanted.ID() != t.Kind {
+	kb := [][]adapter.Button{{{Text: l.T("lobby.join_button"), Data: callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: []int{lobbyJoin}}.String()}}}
+	if wanted != nil && wanted.ID() != t.GameID {
 		hint, button := "newgame.switch_hint", "newgame.switch_button"
-		if t.Kind == "" {
+		if t.GameID == "" {
 			hint, button = "newgame.choose_hint", "newgame.choose_button"
 		}
 		text += "\n" + l.T(hint, "Game", adapter.Title(l, wanted))
 		kb = append(kb, []adapter.Button{{Text: l.T(button, "Game", adapter.Title(l, wanted)),
-			Data: callback.Data{Op: 'k', Table: t.ID, Game: t.GameNo, Word: wanted.ID()}.String()}})
+			Data: callback.Data{Op: 'k', Table: t.ID, GameNo: t.GameNo, Word: wanted.ID()}.String()}})
 	}
 	return adapter.Message{Text: text, Keyboard: kb}
 }
@@ -176,13 +176,13 @@ func (b *Bot) onOpen(t *record.Table, ch *change, p callback.Data, who *models.U
 	case record.PhasePlaying:
 		return refuse("newgame.running")
 	case record.PhaseLobby:
-		if open, ok := b.games.get(t.Kind); ok {
+		if open, ok := b.games.get(t.GameID); ok {
 			return refuse("newgame.lobby_open_toast", "Game", adapter.Title(l, open))
 		}
 		if who.ID != t.Creator {
 			return refuse("newgame.choosing_toast")
 		}
-		return b.onChooseGame(t, ch, callback.Data{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}, who.ID)
+		return b.onChooseGame(t, ch, callback.Data{Op: 'k', Table: t.ID, GameNo: t.GameNo, Word: g.ID()}, who.ID)
 	}
 	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: userName(who), Unreachable: !started})
 	if t.Practice() {

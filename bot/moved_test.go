@@ -34,7 +34,7 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 			if seat == game.System {
 				t.Fatalf("%s: nobody to act at the start", g.ID())
 			}
-			before, err := g.Decode(tab.Game)
+			before, err := g.Decode(tab.State)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +47,7 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 				a = tab.Log[len(tab.Log)-1].Action
 			} else {
 				a = st.Legal(seat)[0]
-				p := callback.Data{Op: 'a', Table: tab.ID, Game: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(a)}}
+				p := callback.Data{Op: 'a', Table: tab.ID, GameNo: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(a)}}
 				if err := b.onAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
 					t.Fatalf("%s: %v", g.ID(), err)
 				}
@@ -66,7 +66,7 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 			if slices.Contains(st.ToAct(), seat) {
 				continue // the seat moves again: its hand asks again
 			}
-			hand := g.RenderSeat(l, b.view(tab), st, int(seat))
+			hand := g.RenderSeat(l, b.adapterView(tab), st, int(seat))
 			if !hand.Lazy {
 				continue // a real-time hand stays live
 			}
@@ -146,7 +146,7 @@ func TestGoldenMoveConfirmed(t *testing.T) {
 						t.Fatal(err)
 					}
 				} else {
-					p := callback.Data{Op: 'a', Table: tab.ID, Game: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(st.Legal(seat)[0])}}
+					p := callback.Data{Op: 'a', Table: tab.ID, GameNo: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(st.Legal(seat)[0])}}
 					if err := b.onAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
 						t.Fatal(err)
 					}

@@ -11,7 +11,7 @@ import (
 // action a at the table's current game: what a tool or a test sends to
 // drive the bot without reading its messages.
 func ActionPayload(t *record.Table, seat int, a game.Action) string {
-	return callback.Data{Op: 'a', Table: t.ID, Game: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()
+	return callback.Data{Op: 'a', Table: t.ID, GameNo: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()
 }
 
 // LobbyPayload is the callback data of a lobby button: "join", "leave",
@@ -23,17 +23,17 @@ func LobbyPayload(t *record.Table, button string) string {
 	if !ok {
 		return ""
 	}
-	return callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{op}}.String()
+	return callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: []int{op}}.String()
 }
 
 // State decodes the table's current game (nil when it has none).
 func State(t *record.Table, games ...adapter.Game) (game.State, error) {
-	if t.Game == nil {
+	if t.State == nil {
 		return nil, nil
 	}
-	k, ok := (&registry{games: games}).get(t.Kind)
+	k, ok := (&registry{games: games}).get(t.GameID)
 	if !ok {
 		return nil, errUnknownGame(t)
 	}
-	return k.Decode(t.Game)
+	return k.Decode(t.State)
 }

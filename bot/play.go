@@ -66,9 +66,9 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.
 	var hand pressedHand
-	t, ch, err := b.updateSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *record.Table, ch *change) error {
+	t, ch, err := b.transactSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *record.Table, ch *change) error {
 		hand = pressedOn(q, t, p, ch.viewRecord)
-		if hand.replaced && t.Phase == record.PhasePlaying && p.Game == t.GameNo {
+		if hand.replaced && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refuse("error.stale")
 		}
 		switch p.Op {
@@ -181,7 +181,7 @@ func handOf(q *models.CallbackQuery, p callback.Data) string {
 	if q.Message.Message == nil || len(p.Args) == 0 || (p.Op != 'a' && p.Op != 'm' && p.Op != 'b' && p.Op != 'h') {
 		return ""
 	}
-	return handView(p.Game, p.Args[0])
+	return handView(p.GameNo, p.Args[0])
 }
 
 // pressedOn tells where a seat's button was pressed from the hand's message
@@ -237,7 +237,7 @@ func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, 
 // presser, and (unless the game's buttons stay live) was drawn after the
 // seat's last action.
 func (b *Bot) seatFor(t *record.Table, p callback.Data, who int64) (int, error) {
-	if t.Phase != record.PhasePlaying || p.Game != t.GameNo {
+	if t.Phase != record.PhasePlaying || p.GameNo != t.GameNo {
 		return 0, refuse("error.stale_game")
 	}
 	seat := p.Args[0]
@@ -249,7 +249,7 @@ func (b *Bot) seatFor(t *record.Table, p callback.Data, who int64) (int, error) 
 		return 0, refuse("error.not_yours")
 	}
 	if len(p.Args) > 1 && p.Args[1] != s.Nonce {
-		if g, ok := b.games.get(t.Kind); !ok || !adapter.LiveButtons(g) {
+		if g, ok := b.games.get(t.GameID); !ok || !adapter.LiveButtons(g) {
 			return 0, refuse("error.stale")
 		}
 	}
@@ -329,7 +329,7 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p callback.Da
 		return err
 	}
 	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, q.From.ID)
+	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, q.From.ID)
 	var r *refusal
 	if errors.As(err, &r) {
 		b.answer(ctx, q, r.text(l), false, "")
@@ -344,16 +344,16 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p callback.Da
 		b.answer(ctx, q, l.T("error.bad_button"), false, "")
 		return nil
 	}
-	b.answer(ctx, q, info.Info(l, b.view(t), st, seat), true, "")
+	b.answer(ctx, q, info.Info(l, b.adapterView(t), st, seat), true, "")
 	return nil
 }
 
 func (b *Bot) decode(t *record.Table) (adapter.Game, game.State, error) {
-	g, ok := b.games.get(t.Kind)
+	g, ok := b.games.get(t.GameID)
 	if !ok {
 		return nil, nil, errUnknownGame(t)
 	}
-	st, err := g.Decode(t.Game)
+	st, err := g.Decode(t.State)
 	return g, st, err
 }
 
@@ -363,7 +363,7 @@ func (b *Bot) decode(t *record.Table) (adapter.Game, game.State, error) {
 // A system move a person's move leaves due at once follows in the same
 // change.
 func (b *Bot) apply(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
-	before, err := g.Decode(t.Game)
+	before, err := g.Decode(t.State)
 	if err != nil {
 		return err
 	}
@@ -377,7 +377,7 @@ func (b *Bot) apply(t *record.Table, ch *change, g adapter.Game, st game.State, 
 	if err != nil {
 		return err
 	}
-	t.Game = data
+	t.State = data
 	if m, ok := g.(adapter.MemoryGame); ok {
 		t.Memory = m.Observe(t.Memory, st)
 	}
@@ -394,10 +394,10 @@ func (b *Bot) apply(t *record.Table, ch *change, g adapter.Game, st game.State, 
 		}
 		s.Due = time.Time{} // acting again later means a fresh timer
 		if s.Human() {
-			s.Moved = &record.SeatMove{Nonce: s.Nonce, Name: moveName(l, b.view(t), g, before, seat, a), Auto: auto}
+			s.Moved = &record.SeatMove{Nonce: s.Nonce, Name: moveName(l, b.adapterView(t), g, before, seat, a), Auto: auto}
 		}
 	}
-	msgs := g.Announce(l, b.view(t), before, st)
+	msgs := g.Announce(l, b.adapterView(t), before, st)
 	if st.Over() {
 		// The result is queued ahead of the final announcement, which gets
 		// the «play again» button (results.go).
@@ -443,7 +443,7 @@ func (b *Bot) apply(t *record.Table, ch *change, g adapter.Game, st game.State, 
 func (b *Bot) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
 	l := b.loc(t.Lang)
 	if ex, ok := g.(adapter.ExplainGame); ok && seat >= 0 {
-		if text, ok := ex.Explain(l, b.view(t), st, int(seat), a, code); ok {
+		if text, ok := ex.Explain(l, b.adapterView(t), st, int(seat), a, code); ok {
 			return &refusal{rendered: text}
 		}
 	}

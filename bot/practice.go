@@ -27,7 +27,7 @@ import (
 func (b *Bot) onPracticeCommand(ctx context.Context, updateID int64, m *models.Message, cmd command) error {
 	id := record.ID(m.Chat.ID, 0)
 	l := b.loc(b.userLang(m.From))
-	_, _, err := b.update(ctx, id, updateID, func(t *record.Table, ch *change) error {
+	_, _, err := b.transact(ctx, id, updateID, func(t *record.Table, ch *change) error {
 		if t.Phase == record.PhaseIdle {
 			t.Lang = l.Lang()
 		}
@@ -67,7 +67,7 @@ func (b *Bot) onPracticeCommand(ctx context.Context, updateID int64, m *models.M
 // practice is for learning, and no group's rating is at stake.
 func (b *Bot) fillPractice(t *record.Table) {
 	t.Hints = true
-	g, ok := b.games.get(t.Kind)
+	g, ok := b.games.get(t.GameID)
 	if !ok || len(adapter.Levels(g)) == 0 {
 		return
 	}
@@ -107,7 +107,7 @@ func (b *Bot) practiceHand(t *record.Table, hand adapter.Message) adapter.Messag
 // never changes and so costs no calls.
 func (b *Bot) practiceTable(t *record.Table) adapter.Message {
 	l := b.loc(t.Lang)
-	g, _ := b.games.get(t.Kind)
+	g, _ := b.games.get(t.GameID)
 	title := ""
 	if g != nil {
 		title = adapter.Title(l, g)
@@ -142,7 +142,7 @@ func (b *Bot) practiceLine(l adapter.Loc, stats map[string]store.PlayerStats) st
 // options' lines.
 func (b *Bot) practiceLobby(l adapter.Loc, t *record.Table, g adapter.Game, text string, optionRows [][]adapter.Button) adapter.Message {
 	lobbyBtn := func(label string, args ...int) adapter.Button {
-		return adapter.Button{Text: label, Data: callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: args}.String()}
+		return adapter.Button{Text: label, Data: callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: args}.String()}
 	}
 	var kb [][]adapter.Button
 	if len(adapter.Levels(g)) > 0 {

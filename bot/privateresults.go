@@ -30,7 +30,7 @@ func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEn
 	if chat, _, err := record.ParseID(table); err == nil && practiceChat(chat) {
 		return nil // a practice table's chat is the person's: it saw the result
 	}
-	_, _, err := b.update(ctx, table, 0, func(t *record.Table, ch *change) error {
+	_, _, err := b.transact(ctx, table, 0, func(t *record.Table, ch *change) error {
 		if t.ResultsSent == e.ID {
 			return errNoChange
 		}
@@ -93,7 +93,7 @@ func (b *Bot) privateResult(t *record.Table, e *resultEntry, i int, rc *ratingCh
 	case rc != nil:
 		lines = append(lines, l.T("private.rating", "Rating", decimal(l, rc.After), "Change", signed(l, rc.After-rc.Before)))
 	}
-	again := adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, Game: e.GameNo, Word: e.Game}.String()}
+	again := adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, GameNo: e.GameNo, Word: e.Game}.String()}
 	return adapter.Message{Text: strings.Join(lines, "\n"), Keyboard: [][]adapter.Button{{again}}}
 }
 

@@ -17,10 +17,10 @@ import (
 // tests and other views render through it.
 func (b *Bot) GroupMessage(t *record.Table) adapter.Message {
 	l := b.loc(t.Lang)
-	if t.Game != nil {
+	if t.State != nil {
 		g, st, err := b.decode(t)
 		if err == nil {
-			m := g.RenderTable(l, b.view(t), st)
+			m := g.RenderTable(l, b.adapterView(t), st)
 			if line := hintedLine(l, t); line != "" {
 				m.Text += "\n\n" + line
 			}
@@ -39,7 +39,7 @@ func (b *Bot) GroupMessage(t *record.Table) adapter.Message {
 	}
 	text := l.T("lobby.closed")
 	if t.Event != nil {
-		text = adapter.EventLine(l, b.view(t))
+		text = adapter.EventLine(l, b.adapterView(t))
 	}
 	return adapter.Message{Text: text}
 }
@@ -57,7 +57,7 @@ func (b *Bot) SeatMessage(t *record.Table, seat int) (adapter.Message, error) {
 	if err != nil {
 		return adapter.Message{}, err
 	}
-	v := b.view(t)
+	v := b.adapterView(t)
 	l := b.loc(t.Lang)
 	m := g.RenderSeat(l, v, st, seat)
 	s := t.Seats[seat]
@@ -110,9 +110,9 @@ func showsPlatformState(rec msgRecord) bool { return strings.HasPrefix(rec.Diges
 func (b *Bot) renderLobby(l adapter.Loc, t *record.Table) adapter.Message {
 	var sb strings.Builder
 	lobbyBtn := func(text string, args ...int) adapter.Button {
-		return adapter.Button{Text: text, Data: callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: args}.String()}
+		return adapter.Button{Text: text, Data: callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: args}.String()}
 	}
-	g, hasKind := b.games.get(t.Kind)
+	g, hasKind := b.games.get(t.GameID)
 	if !hasKind {
 		// The game is still to be chosen: who sits here already, and
 		// «join», as the lobby of a chosen game has.
@@ -123,7 +123,7 @@ func (b *Bot) renderLobby(l adapter.Loc, t *record.Table) adapter.Message {
 		}
 		kb := [][]adapter.Button{{lobbyBtn(l.T("lobby.join_button"), lobbyJoin), lobbyBtn(l.T("lobby.leave_button"), lobbyLeave)}}
 		for _, g := range b.games.games {
-			kb = append(kb, []adapter.Button{{Text: adapter.Title(l, g), Data: callback.Data{Op: 'k', Table: t.ID, Game: t.GameNo, Word: g.ID()}.String()}})
+			kb = append(kb, []adapter.Button{{Text: adapter.Title(l, g), Data: callback.Data{Op: 'k', Table: t.ID, GameNo: t.GameNo, Word: g.ID()}.String()}})
 		}
 		kb = append(kb, []adapter.Button{lobbyBtn(l.T("lobby.cancel_button"), lobbyCancel)})
 		return adapter.Message{Text: strings.TrimRight(sb.String(), "\n"), Keyboard: kb}
@@ -224,7 +224,7 @@ func (b *Bot) addUnreachable(l adapter.Loc, t *record.Table, m *adapter.Message)
 func (b *Bot) autoMessage(t *record.Table, g adapter.Game, seat int) adapter.Message {
 	l := b.loc(t.Lang)
 	kb := [][]adapter.Button{{{Text: l.T("auto.back_button"),
-		Data: callback.Data{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}}}
+		Data: callback.Data{Op: 'b', Table: t.ID, GameNo: t.GameNo, Args: []int{seat}}.String()}}}
 	if canLeave(g) {
 		kb = append(kb, []adapter.Button{leaveButton(t, seat, leaveAsk, l.T("leave.button"))})
 	}
@@ -237,5 +237,6 @@ func (b *Bot) autoMessage(t *record.Table, g adapter.Game, seat int) adapter.Mes
 // Rendering helpers shared by the games' adapters: the same seat names,
 // marks, deadlines and results in every game.
 
-// view is the read-only view of t at the bot's clock, for rendering.
-func (b *Bot) view(t *record.Table) adapter.TableView { return adapter.ViewAt(t, b.now()) }
+// adapterView is what a game's adapter sees of t (adapter.TableView) at the
+// bot's clock, for rendering.
+func (b *Bot) adapterView(t *record.Table) adapter.TableView { return adapter.ViewAt(t, b.now()) }

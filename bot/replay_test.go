@@ -37,7 +37,7 @@ func TestReplayGivesTheStoredState(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := st.MarshalBinary()
-	if !bytes.Equal(got, tab.Game) || !st.Over() {
+	if !bytes.Equal(got, tab.State) || !st.Over() {
 		t.Fatalf("replay of %d moves differs from the stored state (over=%v)", len(tab.Log), st.Over())
 	}
 	if len(tab.Log) < 90 {

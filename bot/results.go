@@ -108,7 +108,7 @@ func (b *Bot) finish(t *record.Table, ch *change, g adapter.Game, st game.State,
 
 // againButton opens the next game with the same players (onAgain).
 func againButton(l adapter.Loc, t *record.Table) adapter.Button {
-	return adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, Game: t.GameNo, Word: t.Kind}.String()}
+	return adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, GameNo: t.GameNo, Word: t.GameID}.String()}
 }
 
 // resultOf describes a finished game: seats in seat order with their place
@@ -122,7 +122,7 @@ func againButton(l adapter.Loc, t *record.Table) adapter.Button {
 // table («Робот 1»). A person the bot played for in most of their moves is
 // marked unrated.
 func (b *Bot) resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *resultEntry {
-	r := &resultEntry{ID: resultID(t), Game: t.Kind, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
+	r := &resultEntry{ID: resultID(t), Game: t.GameID, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
 	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
 	for _, m := range t.Log {
@@ -329,12 +329,12 @@ func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat in
 // while the table is idle after that very game (finished, not stopped) or
 // after the lobby that followed it was cancelled. Anything else is stale.
 func (b *Bot) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
-	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.Game+1 && t.Kind == p.Word && t.Game == nil
+	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
 	switch {
-	case t.Phase == record.PhaseLobby && t.GameNo > p.Game && t.Kind == p.Word:
-		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: t.ID, Game: t.GameNo, Args: []int{lobbyJoin}}, who, false)
+	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:
+		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: []int{lobbyJoin}}, who, false)
 	case cancelledNext:
-	case t.Phase != record.PhaseIdle || t.GameNo != p.Game || t.Kind != p.Word || t.Game == nil:
+	case t.Phase != record.PhaseIdle || t.GameNo != p.GameNo || t.GameID != p.Word || t.State == nil:
 		return refuse("error.stale")
 	}
 	g, ok := b.games.get(p.Word)

@@ -92,7 +92,7 @@ func TestResultsAfterAGameAndPlayAgain(t *testing.T) {
 		t.Fatalf("no new lobby: %v", err)
 	}
 	next, _ := h.Table(group)
-	if next.Phase != record.PhaseLobby || next.GameNo != before.GameNo+1 || next.Kind != before.Kind || len(next.Seats) != len(before.Seats) {
+	if next.Phase != record.PhaseLobby || next.GameNo != before.GameNo+1 || next.GameID != before.GameID || len(next.Seats) != len(before.Seats) {
 		t.Fatalf("after play again: %+v", next)
 	}
 	for i, s := range next.Seats {

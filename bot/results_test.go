@@ -101,7 +101,7 @@ func nearEnd(t *testing.T, b *Bot, g adapter.Game, id string, people, robots int
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := &record.Table{ID: id, ChatID: chat, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying, GameNo: 4, Kind: g.ID(),
+	tab := &record.Table{ID: id, ChatID: chat, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying, GameNo: 4, GameID: g.ID(),
 		Creator: 1, Seed: seed, Started: fixtures.Clock}
 	for i := 0; i < people+robots; i++ {
 		s := record.Seat{UserID: int64(i + 1), Name: fixtures.Names[i]}
@@ -135,7 +135,7 @@ func nearEnd(t *testing.T, b *Bot, g adapter.Game, id string, people, robots int
 			t.Fatal(err)
 		}
 		if next.Over() {
-			if tab.Game, err = st.MarshalBinary(); err != nil {
+			if tab.State, err = st.MarshalBinary(); err != nil {
 				t.Fatal(err)
 			}
 			data, err := tab.Encode()
@@ -155,7 +155,7 @@ func nearEnd(t *testing.T, b *Bot, g adapter.Game, id string, people, robots int
 // a timer does.
 func play(t *testing.T, b *Bot, id string, seat game.Seat, a game.Action) *record.Table {
 	t.Helper()
-	tab, _, err := b.update(context.Background(), id, 0, func(t *record.Table, ch *change) error {
+	tab, _, err := b.transact(context.Background(), id, 0, func(t *record.Table, ch *change) error {
 		g, st, err := b.decode(t)
 		if err != nil {
 			return err
@@ -198,7 +198,7 @@ func checkRecordedOnce(t *testing.T, rs resultStore, tab *record.Table) {
 		if !s.Human() {
 			continue
 		}
-		p, ok, err := rs.Stats(ctx, tab.ChatID, tab.Kind, humanPlayer(s.UserID))
+		p, ok, err := rs.Stats(ctx, tab.ChatID, tab.GameID, humanPlayer(s.UserID))
 		if err != nil || !ok || p.Games != 1 || p.Sigma == 0 {
 			t.Errorf("%s: stats %+v, %v, %v; want one rated game", s.Name, p, ok, err)
 		}
@@ -231,7 +231,7 @@ func TestResultRecordedOnceWhenTheAckIsLost(t *testing.T) {
 			}
 			checkRecordedOnce(t, st, tab)
 			// The final announcement carries «play again», for this game.
-			want := callback.Data{Op: 'n', Table: id, Game: tab.GameNo, Word: g.ID()}.String()
+			want := callback.Data{Op: 'n', Table: id, GameNo: tab.GameNo, Word: g.ID()}.String()
 			found := false
 			private := map[string]int{} // chat → private results with the button
 			for _, m := range pb.messages() {
@@ -296,11 +296,11 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 	id := "-100779"
 	nearEnd(t, b, testGame(t, "trickchef"), id, 3, 0, 7)
 	ctx := context.Background()
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error { return b.askStop(t, ch, 1, false) }); err != nil {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error { return b.askStop(t, ch, 1, false) }); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return b.onStop(t, ch, callback.Data{Op: 's', Table: id, Game: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
+	tab, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		return b.onStop(t, ch, callback.Data{Op: 's', Table: id, GameNo: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
 	})
 	if err != nil || tab.Phase != record.PhaseIdle {
 		t.Fatalf("stop: %v (phase %v)", err, tab)
@@ -313,8 +313,8 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 		t.Errorf("history after /stop: %+v, %v", hist, err)
 	}
 	// «Play again» under an older game is stale now: nothing finished.
-	_, _, err = b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return b.onAgain(ctx, t, ch, callback.Data{Op: 'n', Table: id, Game: t.GameNo, Word: t.Kind}, &models.User{ID: 1, FirstName: "Оля"})
+	_, _, err = b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		return b.onAgain(ctx, t, ch, callback.Data{Op: 'n', Table: id, GameNo: t.GameNo, Word: t.GameID}, &models.User{ID: 1, FirstName: "Оля"})
 	})
 	if r := (*refusal)(nil); !errors.As(err, &r) || r.key != "error.stale" {
 		t.Errorf("play again after /stop: %v, want error.stale", err)
@@ -380,7 +380,7 @@ func TestPlayAgain(t *testing.T) {
 	ctx := context.Background()
 	id := "-100780"
 	seat, a := nearEnd(t, b, testGame(t, "trickchef"), id, 2, 1, 8)
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		t.Options, t.AILevel = map[string]int{"removed": 1}, "shef"
 		return nil
 	}); err != nil {
@@ -388,15 +388,15 @@ func TestPlayAgain(t *testing.T) {
 	}
 	done := play(t, b, id, seat, a)
 	press := func(who int64) (*record.Table, *change, error) {
-		return b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
-			return b.onAgain(ctx, t, ch, callback.Data{Op: 'n', Table: id, Game: done.GameNo, Word: done.Kind}, &models.User{ID: who, FirstName: "U" + strconv.FormatInt(who, 10)})
+		return b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+			return b.onAgain(ctx, t, ch, callback.Data{Op: 'n', Table: id, GameNo: done.GameNo, Word: done.GameID}, &models.User{ID: who, FirstName: "U" + strconv.FormatInt(who, 10)})
 		})
 	}
 	lobby, _, err := press(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lobby.Phase != record.PhaseLobby || lobby.GameNo != done.GameNo+1 || lobby.Kind != done.Kind || lobby.Creator != 2 ||
+	if lobby.Phase != record.PhaseLobby || lobby.GameNo != done.GameNo+1 || lobby.GameID != done.GameID || lobby.Creator != 2 ||
 		lobby.Options["removed"] != 1 || lobby.AILevel != "shef" || len(lobby.Seats) != len(done.Seats) {
 		t.Fatalf("lobby %+v after a game %+v", lobby, done)
 	}
@@ -418,8 +418,8 @@ func TestPlayAgain(t *testing.T) {
 		t.Fatalf("newcomer's press: %v, table %+v", err, joined)
 	}
 	// The lobby cancelled, the button opens it again, run by its presser.
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: id, Game: t.GameNo, Args: []int{lobbyCancel}}, &models.User{ID: 2}, false)
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: id, GameNo: t.GameNo, Args: []int{lobbyCancel}}, &models.User{ID: 2}, false)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +431,7 @@ func TestPlayAgain(t *testing.T) {
 		t.Errorf("a seated player's press on the reopened lobby: %v", err)
 	}
 	// Once the next game runs, the button is stale.
-	if _, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error { return b.startGame(ctx, t, ch) }); err != nil {
+	if _, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error { return b.startGame(ctx, t, ch) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := press(3); !isRefusal(err, "error.stale") {
@@ -476,8 +476,8 @@ func TestMigrationTakesTheResults(t *testing.T) {
 func TestResultPayloads(t *testing.T) {
 	const table = "-1001234567890_2147483647"
 	for _, p := range []callback.Data{
-		{Op: 'n', Table: table, Game: 99999, Word: "chekharda"},
-		{Op: 'f', Table: "9223372036854775807", Game: 99999999999, Args: []int{1}},
+		{Op: 'n', Table: table, GameNo: 99999, Word: "chekharda"},
+		{Op: 'f', Table: "9223372036854775807", GameNo: 99999999999, Args: []int{1}},
 	} {
 		s := p.String()
 		if len(s) > callback.MaxBytes {

@@ -57,8 +57,8 @@ func TestOneResultList(t *testing.T) {
 			}
 		}
 		l := b.loc("ru")
-		winner := adapter.WinnerLine(l, b.view(tab), st.Result())
-		if want := l.T("result.winner", "Name", adapter.Mention(b.view(tab), game.Seat(list[0].Seat))); list[1].Place != 1 && winner != want {
+		winner := adapter.WinnerLine(l, b.adapterView(tab), st.Result())
+		if want := l.T("result.winner", "Name", adapter.Mention(b.adapterView(tab), game.Seat(list[0].Seat))); list[1].Place != 1 && winner != want {
 			t.Errorf("%s: %q announced, the list's first is %+v", g.ID(), winner, list[0])
 		}
 	}

@@ -57,7 +57,7 @@ func (b *Bot) resultsCommand(t *record.Table, ch *change, m *models.Message, cmd
 			Keyboard: [][]adapter.Button{{{Text: l.T("lobby.open_chat_button"), URL: "https://t.me/" + b.cfg.Username}}}})
 		return nil
 	case "top":
-		q.Game = t.Kind
+		q.Game = t.GameID
 		if len(cmd.args) > 0 {
 			g, ok := b.games.find(strings.Join(cmd.args, " "))
 			if !ok {
@@ -236,7 +236,7 @@ func ordinal(p store.PlayerStats) float64 {
 // for a while.
 func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, l adapter.Loc) error {
 	btn := func(text string, yes int) adapter.Button {
-		return adapter.Button{Text: text, Data: callback.Data{Op: 'f', Table: record.ID(m.Chat.ID, 0), Game: int(b.now().Unix()), Args: []int{yes}}.String()}
+		return adapter.Button{Text: text, Data: callback.Data{Op: 'f', Table: record.ID(m.Chat.ID, 0), GameNo: int(b.now().Unix()), Args: []int{yes}}.String()}
 	}
 	return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("forget.confirm"), Keyboard: [][]adapter.Button{{
 		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
@@ -249,7 +249,7 @@ func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, 
 func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
 	l := b.loc(b.userLang(&q.From))
 	user, _, _ := record.ParseID(p.Table) // parsePayload checked it
-	asked := time.Unix(int64(p.Game), 0)
+	asked := time.Unix(int64(p.GameNo), 0)
 	switch {
 	case user != q.From.ID:
 		b.answer(ctx, q, l.T("error.not_yours"), false, "")

@@ -53,10 +53,10 @@ func parseView(v string) (kind string, gameNo, seat int, ok bool) {
 }
 
 // Replay rebuilds a table's game from its seed and action log. It must
-// give exactly the state stored in t.Game: that is how a game is audited
+// give exactly the state stored in t.State: that is how a game is audited
 // after a crash (no move lost, none applied twice).
 func Replay(t *record.Table, games ...adapter.Game) (game.State, error) {
-	k, ok := (&registry{games: games}).get(t.Kind)
+	k, ok := (&registry{games: games}).get(t.GameID)
 	if !ok {
 		return nil, errUnknownGame(t)
 	}
@@ -75,5 +75,5 @@ func Replay(t *record.Table, games ...adapter.Game) (game.State, error) {
 }
 
 func errUnknownGame(t *record.Table) error {
-	return fmt.Errorf("table %s plays unknown game %q", t.ID, t.Kind)
+	return fmt.Errorf("table %s plays unknown game %q", t.ID, t.GameID)
 }

@@ -75,7 +75,7 @@ func TestStopNamesWhoStopped(t *testing.T) {
 	for _, who := range []models.User{{ID: 2, FirstName: "Серёжа"}, {ID: 99, FirstName: "Админ"}} {
 		tab, _ := fixtures.Table(t, g, 3, 0, "", 8, nil)
 		tab.StopAsked = who.ID
-		if err := b.onStop(tab, &change{}, callback.Data{Op: 's', Table: tab.ID, Game: tab.GameNo, Args: []int{1}}, &who); err != nil {
+		if err := b.onStop(tab, &change{}, callback.Data{Op: 's', Table: tab.ID, GameNo: tab.GameNo, Args: []int{1}}, &who); err != nil {
 			t.Fatal(err)
 		}
 		l := b.loc("ru")
@@ -121,7 +121,7 @@ func TestLobbyWhileChoosing(t *testing.T) {
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhaseLobby, GameNo: 2, Creator: 1,
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}}}
 	m := b.GroupMessage(tab)
-	if !hasButtonData(m, callback.Data{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyJoin}}.String()) {
+	if !hasButtonData(m, callback.Data{Op: 'l', Table: tab.ID, GameNo: tab.GameNo, Args: []int{lobbyJoin}}.String()) {
 		t.Errorf("the game picker offers no «join»: %+v", m.Keyboard)
 	}
 	l := b.loc("ru")
@@ -138,7 +138,7 @@ func TestLobbyWhileChoosing(t *testing.T) {
 	if len(ch.outbox) != 1 || !strings.HasPrefix(ch.outbox[0].Text, l.T("newgame.unknown_word", "Word", "покер")+"\n") {
 		t.Errorf("/newgame покер while a lobby is open: %+v", ch.outbox)
 	}
-	if tab.Phase != record.PhaseLobby || tab.Kind != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
+	if tab.Phase != record.PhaseLobby || tab.GameID != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
 		t.Errorf("the lobby changed: %+v", tab)
 	}
 }

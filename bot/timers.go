@@ -78,7 +78,7 @@ func (b *Bot) delay(t *record.Table, g adapter.Game, st game.State, s game.Seat)
 // until they press «I'm back». Every seat due now moves in this one change,
 // so people acting at the same time time out together.
 func (b *Bot) fireTimer(ctx context.Context, id string) error {
-	_, _, err := b.update(ctx, id, 0, b.fireDue)
+	_, _, err := b.transact(ctx, id, 0, b.fireDue)
 	if errors.Is(err, errNoChange) {
 		return nil
 	}

@@ -82,7 +82,7 @@ func (b *Bot) addTip(l adapter.Loc, t *record.Table, g adapter.Game, seat int, m
 		return
 	}
 	m.Text += "\n\n" + l.T("tips.title", "Game", adapter.Title(l, g)) + "\n" + l.T(g.ID()+".tip."+s.Tip)
-	off := adapter.Button{Text: l.T("tips.off_button"), Data: callback.Data{Op: 't', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()}
+	off := adapter.Button{Text: l.T("tips.off_button"), Data: callback.Data{Op: 't', Table: t.ID, GameNo: t.GameNo, Args: []int{seat}}.String()}
 	m.Keyboard = append(slices.Clone(m.Keyboard), []adapter.Button{off})
 }
 
@@ -91,7 +91,7 @@ func (b *Bot) onTipsOff(ctx context.Context, updateID int64, who int64, p callba
 	if err := b.store.SetPointer(ctx, tipsOffKey(who), "1"); err != nil {
 		return "", err
 	}
-	t, _, err := b.update(ctx, p.Table, updateID, func(t *record.Table, ch *change) error {
+	t, _, err := b.transact(ctx, p.Table, updateID, func(t *record.Table, ch *change) error {
 		changed := false
 		for i := range t.Seats {
 			if t.Seats[i].UserID == who && t.Seats[i].Learning {

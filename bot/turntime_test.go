@@ -16,7 +16,7 @@ import (
 // lobbyOf is a lobby of game g with the creator (user 1) seated and
 // robots robots.
 func lobbyOf(g adapter.Game, robots int) *record.Table {
-	t := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhaseLobby, GameNo: 3, Kind: g.ID(), Creator: 1,
+	t := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhaseLobby, GameNo: 3, GameID: g.ID(), Creator: 1,
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}}}
 	for i := 0; i < robots; i++ {
 		t.Seats = append(t.Seats, record.Seat{Name: "Робот", AI: adapter.Levels(g)[0]})
@@ -34,7 +34,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	g := testGame(t, "trickchef")
 	tab := lobbyOf(g, 0)
 	press := func(user int64) error {
-		return b.onLobby(ctx, tab, &change{}, callback.Data{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{lobbyTurn}}, &models.User{ID: user}, false)
+		return b.onLobby(ctx, tab, &change{}, callback.Data{Op: 'l', Table: tab.ID, GameNo: tab.GameNo, Args: []int{lobbyTurn}}, &models.User{ID: user}, false)
 	}
 	if got := b.turnTime(tab); got != b.cfg.TurnTimeout {
 		t.Fatalf("a new table's time %v, want the bot's %v", got, b.cfg.TurnTimeout)
@@ -59,7 +59,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	}
 	ck := testGame(t, "chekharda")
 	clocked := lobbyOf(ck, 0)
-	if m := b.GroupMessage(clocked); hasButtonData(m, callback.Data{Op: 'l', Table: clocked.ID, Game: clocked.GameNo, Args: []int{lobbyTurn}}.String()) {
+	if m := b.GroupMessage(clocked); hasButtonData(m, callback.Data{Op: 'l', Table: clocked.ID, GameNo: clocked.GameNo, Args: []int{lobbyTurn}}.String()) {
 		t.Errorf("a game with its own clocks offers a time for a move")
 	}
 
@@ -75,7 +75,7 @@ func TestLobbyTurnTime(t *testing.T) {
 		t.Errorf("the timer runs to %v, want 20 s from %v", due, b.now())
 	}
 	l := b.loc("ru")
-	if got, want := adapter.DeadlineText(l, b.view(play), seat), " "+adapter.DeadlineLeft(l, 20*time.Second); got != want {
+	if got, want := adapter.DeadlineText(l, b.adapterView(play), seat), " "+adapter.DeadlineLeft(l, 20*time.Second); got != want {
 		t.Errorf("the deadline says %q, want %q", got, want)
 	}
 	rules := rulesText(l, g, play.TurnTime)
@@ -94,7 +94,7 @@ func TestLobbyOffersOnlyWorkingButtons(t *testing.T) {
 	g := testGame(t, "trickchef")
 	_, hi := g.SeatRange()
 	btn := func(tab *record.Table, op int) bool {
-		return hasButtonData(b.GroupMessage(tab), callback.Data{Op: 'l', Table: tab.ID, Game: tab.GameNo, Args: []int{op}}.String())
+		return hasButtonData(b.GroupMessage(tab), callback.Data{Op: 'l', Table: tab.ID, GameNo: tab.GameNo, Args: []int{op}}.String())
 	}
 	empty := lobbyOf(g, 0)
 	if !btn(empty, lobbyJoin) || !btn(empty, lobbyAddAI) || btn(empty, lobbyKick) {

@@ -108,7 +108,7 @@ func (b *Bot) onMyChatMember(ctx context.Context, updateID int64, u *models.Chat
 	default:
 		return nil
 	}
-	_, _, err := b.update(ctx, record.ID(u.Chat.ID, 0), updateID, func(t *record.Table, ch *change) error {
+	_, _, err := b.transact(ctx, record.ID(u.Chat.ID, 0), updateID, func(t *record.Table, ch *change) error {
 		if t.Phase == record.PhaseIdle {
 			return errNoChange
 		}

@@ -213,7 +213,7 @@ func (v *WebView) State(kind int) (WebState, error) {
 	b, t := v.b, v.t
 	l := b.loc(t.Lang)
 	ws := WebState{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: adapter.Spectator, Now: b.now().UnixMilli()}
-	g, ok := b.games.get(t.Kind)
+	g, ok := b.games.get(t.GameID)
 	if !ok {
 		return ws, nil
 	}
@@ -222,7 +222,7 @@ func (v *WebView) State(kind int) (WebState, error) {
 	if lg, ok := g.(adapter.LiveGame); ok && lg.LiveButtons() {
 		ws.Live = true
 	}
-	if t.Phase == record.PhaseLobby || t.Game == nil {
+	if t.Phase == record.PhaseLobby || t.State == nil {
 		ws.Scene = b.lobbyScene(l, t)
 		return ws, nil
 	}
@@ -262,7 +262,7 @@ func (v *WebView) State(kind int) (WebState, error) {
 // for a seat the bot plays for, the «I'm back» choice. A game without
 // WebGame gets its chat messages as text and its buttons as choices.
 func (b *Bot) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int) adapter.Scene {
-	v := b.view(t)
+	v := b.adapterView(t)
 	var sc adapter.Scene
 	if wg, ok := g.(adapter.WebGame); ok {
 		sc = wg.Scene(l, v, st, seat)
@@ -293,7 +293,7 @@ func (b *Bot) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.Stat
 	if playing && seat >= 0 && t.Seats[seat].Auto() {
 		// The bot plays for the seat: its hand stays in sight (not to
 		// be pressed), with the one button that takes it back.
-		back := callback.Data{Op: 'b', Table: t.ID, Game: t.GameNo, Args: []int{seat}}.String()
+		back := callback.Data{Op: 'b', Table: t.ID, GameNo: t.GameNo, Args: []int{seat}}.String()
 		sc.Prompt = adapter.PlainText(l.T("auto.notice"))
 		hand := make([]adapter.Card, len(sc.Hand))
 		for i, c := range sc.Hand {
@@ -370,7 +370,7 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 	if p.Op == 'i' {
 		return b.webInfo(ctx, p, user.ID)
 	}
-	t, ch, err := b.update(ctx, id, webUpdateID(user.ID, key), func(t *record.Table, ch *change) error {
+	t, ch, err := b.transact(ctx, id, webUpdateID(user.ID, key), func(t *record.Table, ch *change) error {
 		switch p.Op {
 		case 'a':
 			return b.onAction(t, ch, p, user.ID)
@@ -415,7 +415,7 @@ func (b *Bot) webInfo(ctx context.Context, p callback.Data, user int64) (WebRepl
 		return WebReply{}, ErrWebNotFound
 	}
 	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, Game: p.Game, Args: p.Args[:1]}, user)
+	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, user)
 	var r *refusal
 	if errors.As(err, &r) {
 		return WebReply{Text: r.text(l), Refused: refusedKind(r.key)}, nil
@@ -428,7 +428,7 @@ func (b *Bot) webInfo(ctx context.Context, p callback.Data, user int64) (WebRepl
 	if !ok {
 		return WebReply{Text: l.T("error.bad_button"), Refused: RefusedBad}, nil
 	}
-	return WebReply{OK: true, Text: info.Info(l, b.view(t), st, seat), Alert: true}, nil
+	return WebReply{OK: true, Text: info.Info(l, b.adapterView(t), st, seat), Alert: true}, nil
 }
 
 // refusedKind sorts a refusal's catalog key into a WebReply kind.
@@ -457,7 +457,7 @@ func (b *Bot) WebSeen(ctx context.Context, token string, user int64, visible boo
 	if t0.SeatOf(user) < 0 {
 		return nil // a spectator's page changes nothing
 	}
-	_, _, err = b.update(ctx, t0.ID, 0, func(t *record.Table, ch *change) error {
+	_, _, err = b.transact(ctx, t0.ID, 0, func(t *record.Table, ch *change) error {
 		seat := t.SeatOf(user)
 		if t.Phase != record.PhasePlaying || seat < 0 {
 			return errNoChange
@@ -505,7 +505,7 @@ func webExpiry(t *record.Table) time.Time {
 
 // expireWeb ends the leases that ran out, so those hands are drawn again.
 func (b *Bot) expireWeb(ctx context.Context, id string) error {
-	_, _, err := b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	_, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		now, changed := b.now(), false
 		for i := range t.Seats {
 			if s := &t.Seats[i]; !s.Web.IsZero() && !now.Before(s.Web) {

@@ -82,7 +82,7 @@ func (b *Bot) WebToken(ctx context.Context, id string) (string, error) {
 	if t.WebToken != "" {
 		return t.WebToken, nil
 	}
-	t, _, err = b.update(ctx, id, 0, func(t *record.Table, ch *change) error {
+	t, _, err = b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 		if t.WebToken != "" {
 			return errNoChange
 		}

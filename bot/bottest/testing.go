@@ -193,7 +193,7 @@ func (h *Test) CheckReplay(group *telegramtest.Chat) *record.Table {
 		h.TB.Fatal(err)
 	}
 	got, _ := st.MarshalBinary()
-	if !bytes.Equal(got, tab.Game) || !st.Over() {
+	if !bytes.Equal(got, tab.State) || !st.Over() {
 		h.TB.Fatalf("replay of %d moves differs from the stored state (over=%v)", len(tab.Log), st.Over())
 	}
 	nonces := 0

@@ -35,11 +35,11 @@ import (
 // Games are named by their stable id, never by a position in a list, so a
 // button keeps its meaning when games are added or reordered.
 type Data struct {
-	Op    byte
-	Table string
-	Game  int
-	Word  string // the game id of 'k', 'r', 'n' and 'o'; the language of 'g'
-	Args  []int
+	Op     byte
+	Table  string
+	GameNo int
+	Word   string // the game id of 'k', 'r', 'n' and 'o'; the language of 'g'
+	Args   []int
 }
 
 // MaxBytes is Telegram's limit on a button's callback data; every
@@ -91,7 +91,7 @@ func (p Data) String() string {
 	b.WriteByte(':')
 	b.WriteString(p.Table)
 	b.WriteByte(':')
-	b.WriteString(strconv.Itoa(p.Game))
+	b.WriteString(strconv.Itoa(p.GameNo))
 	if hasWord(p.Op) {
 		b.WriteByte(':')
 		b.WriteString(p.Word)
@@ -127,7 +127,7 @@ func Parse(s string) (Data, error) {
 	if err != nil || g < 0 || strconv.Itoa(g) != parts[2] {
 		return p, fmt.Errorf("bad game number in %q", s)
 	}
-	p.Game = g
+	p.GameNo = g
 	args := parts[3:]
 	if hasWord(p.Op) {
 		if len(args) == 0 || !validWord(args[0]) {

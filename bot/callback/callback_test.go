@@ -14,20 +14,20 @@ func TestPayloadRoundTrip(t *testing.T) {
 		p    Data
 		want string
 	}{
-		{Data{Op: 'a', Table: "-1001234567890", Game: 3, Args: []int{0, 5, 17}}, "a:-1001234567890:3:0:5:17"},
-		{Data{Op: 'a', Table: "-1001234567890_42", Game: 0, Args: []int{3, 0, 0}}, "a:-1001234567890_42:0:3:0:0"},
-		{Data{Op: 'a', Table: "-4567", Game: 12, Args: []int{1, 2, 1643}}, "a:-4567:12:1:2:1643"},
-		{Data{Op: 'm', Table: "-1001234567890", Game: 1, Args: []int{2, 7, 3}}, "m:-1001234567890:1:2:7:3"},
-		{Data{Op: 'm', Table: "-1001234567890_42", Game: 99, Args: []int{0, 0, 0}}, "m:-1001234567890_42:99:0:0:0"},
-		{Data{Op: 'i', Table: "-1001234567890", Game: 5, Args: []int{2}}, "i:-1001234567890:5:2"},
-		{Data{Op: 'i', Table: "-1001234567890_42", Game: 5, Args: []int{0}}, "i:-1001234567890_42:5:0"},
-		{Data{Op: 'l', Table: "-1001234567890", Game: 7, Args: []int{1}}, "l:-1001234567890:7:1"},
-		{Data{Op: 'l', Table: "-1001234567890_42", Game: 7, Args: []int{4}}, "l:-1001234567890_42:7:4"},
-		{Data{Op: 'l', Table: "-1001234567890_42", Game: 7, Args: []int{8, 3}}, "l:-1001234567890_42:7:8:3"},
-		{Data{Op: 'l', Table: "-100", Game: 1, Args: []int{6, 0}}, "l:-100:1:6:0"},
-		{Data{Op: 's', Table: "-1001234567890", Game: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
-		{Data{Op: 's', Table: "-1001234567890_42", Game: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
-		{Data{Op: 's', Table: "12345", Game: 2, Args: []int{0}}, "s:12345:2:0"},
+		{Data{Op: 'a', Table: "-1001234567890", GameNo: 3, Args: []int{0, 5, 17}}, "a:-1001234567890:3:0:5:17"},
+		{Data{Op: 'a', Table: "-1001234567890_42", GameNo: 0, Args: []int{3, 0, 0}}, "a:-1001234567890_42:0:3:0:0"},
+		{Data{Op: 'a', Table: "-4567", GameNo: 12, Args: []int{1, 2, 1643}}, "a:-4567:12:1:2:1643"},
+		{Data{Op: 'm', Table: "-1001234567890", GameNo: 1, Args: []int{2, 7, 3}}, "m:-1001234567890:1:2:7:3"},
+		{Data{Op: 'm', Table: "-1001234567890_42", GameNo: 99, Args: []int{0, 0, 0}}, "m:-1001234567890_42:99:0:0:0"},
+		{Data{Op: 'i', Table: "-1001234567890", GameNo: 5, Args: []int{2}}, "i:-1001234567890:5:2"},
+		{Data{Op: 'i', Table: "-1001234567890_42", GameNo: 5, Args: []int{0}}, "i:-1001234567890_42:5:0"},
+		{Data{Op: 'l', Table: "-1001234567890", GameNo: 7, Args: []int{1}}, "l:-1001234567890:7:1"},
+		{Data{Op: 'l', Table: "-1001234567890_42", GameNo: 7, Args: []int{4}}, "l:-1001234567890_42:7:4"},
+		{Data{Op: 'l', Table: "-1001234567890_42", GameNo: 7, Args: []int{8, 3}}, "l:-1001234567890_42:7:8:3"},
+		{Data{Op: 'l', Table: "-100", GameNo: 1, Args: []int{6, 0}}, "l:-100:1:6:0"},
+		{Data{Op: 's', Table: "-1001234567890", GameNo: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
+		{Data{Op: 's', Table: "-1001234567890_42", GameNo: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
+		{Data{Op: 's', Table: "12345", GameNo: 2, Args: []int{0}}, "s:12345:2:0"},
 		{Data{Op: 'o', Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
 		{Data{Op: 'g', Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
 	}
@@ -66,7 +66,7 @@ func TestPayloadEveryOp(t *testing.T) {
 			for i := range args {
 				args[i] = i + 1
 			}
-			p := Data{Op: op, Table: "-1001234567890_42", Game: 7, Args: args}
+			p := Data{Op: op, Table: "-1001234567890_42", GameNo: 7, Args: args}
 			if hasWord(op) {
 				p.Word = "chekharda" // the longest game id
 			}
@@ -81,7 +81,7 @@ func TestPayloadEveryOp(t *testing.T) {
 			}
 			// One argument too few and too many are refused.
 			if count == lo && lo > 0 {
-				short := Data{Op: op, Table: p.Table, Game: p.Game, Word: p.Word, Args: args[:lo-1]}.String()
+				short := Data{Op: op, Table: p.Table, GameNo: p.GameNo, Word: p.Word, Args: args[:lo-1]}.String()
 				if _, err := Parse(short); err == nil {
 					t.Errorf("Parse(%q) accepted too few arguments", short)
 				}
@@ -120,11 +120,11 @@ func TestPayloadUnknownOps(t *testing.T) {
 func TestPayloadLongestFits(t *testing.T) {
 	const table = "-1001234567890_2147483647"
 	for _, p := range []Data{
-		{Op: 'a', Table: table, Game: 99999, Args: []int{3, 999, 1643}},
-		{Op: 'm', Table: table, Game: 99999, Args: []int{3, 999, 1643}},
-		{Op: 'l', Table: table, Game: 99999, Args: []int{8, 3}},
-		{Op: 'i', Table: table, Game: 99999, Args: []int{3}},
-		{Op: 's', Table: table, Game: 99999, Args: []int{1}},
+		{Op: 'a', Table: table, GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: 'm', Table: table, GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: 'l', Table: table, GameNo: 99999, Args: []int{8, 3}},
+		{Op: 'i', Table: table, GameNo: 99999, Args: []int{3}},
+		{Op: 's', Table: table, GameNo: 99999, Args: []int{1}},
 	} {
 		s := p.String()
 		if len(s) > MaxBytes {
@@ -259,8 +259,8 @@ func checkPayload(t *testing.T, s string) {
 	if !ok || len(p.Args) < lo || len(p.Args) > hi {
 		t.Fatalf("Parse(%q): op %q with %d args", s, p.Op, len(p.Args))
 	}
-	if p.Game < 0 {
-		t.Fatalf("Parse(%q): game %d", s, p.Game)
+	if p.GameNo < 0 {
+		t.Fatalf("Parse(%q): game %d", s, p.GameNo)
 	}
 	chat, thread, err := record.ParseID(p.Table)
 	if err != nil {

@@ -55,7 +55,7 @@ func chefReachable(t *testing.T, l adapter.Loc, tab *record.Table, st *ce.State,
 				if err != nil {
 					t.Fatalf("button %q: %v", bt.Text, err)
 				}
-				if p.Table != tab.ID || p.Game != tab.GameNo || p.Args[0] != seat || p.Args[1] != tab.Seats[seat].Nonce {
+				if p.Table != tab.ID || p.GameNo != tab.GameNo || p.Args[0] != seat || p.Args[1] != tab.Seats[seat].Nonce {
 					t.Fatalf("button %q is not seat %d's: %+v", bt.Text, seat, p)
 				}
 				switch p.Op {
@@ -298,7 +298,7 @@ func TestChefStart(t *testing.T) {
 		first   game.Seat
 		auto    int
 	}{{1, 1, 0}, {3, 0, 1}, {2, 2, 0}, {42, 0, 1}} {
-		tab := &record.Table{Creator: tt.creator, Seed: 7, Kind: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
+		tab := &record.Table{Creator: tt.creator, Seed: 7, GameID: g.ID(), Options: map[string]int{chefOptAnnounce: tt.auto}}
 		for i := 0; i < 3; i++ {
 			tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: golden.Names[i]})
 		}

@@ -162,7 +162,7 @@ func TestChefSceneActs(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", p.what, err)
 				}
-				if b.Table != tab.ID || b.Game != tab.GameNo || b.Args[0] != s || b.Args[1] != tab.Seats[s].Nonce {
+				if b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != s || b.Args[1] != tab.Seats[s].Nonce {
 					t.Fatalf("%s is not seat %d's button: %+v", p.what, s, b)
 				}
 				switch b.Op {

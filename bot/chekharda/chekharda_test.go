@@ -19,7 +19,7 @@ func chekhardaDeal(t *testing.T, deal string) (*record.Table, *ck.State) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := &record.Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: record.PhasePlaying, GameNo: 1, Kind: "chekharda",
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Lang: "ru", Phase: record.PhasePlaying, GameNo: 1, GameID: "chekharda",
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
 	return tab, st
 }
@@ -192,7 +192,7 @@ func TestChekhardaClocks(t *testing.T) {
 func TestChekhardaIdlePeopleTimeOutOnlyWithoutADealer(t *testing.T) {
 	g := Game().(adapter.ClockGame)
 	for _, variant := range []int{0, 1} {
-		tab := &record.Table{Seed: 7, Kind: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
+		tab := &record.Table{Seed: 7, GameID: "chekharda", Options: map[string]int{chekhardaOptVariant: variant},
 			Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}, {UserID: 3, Name: "Маша"}}}
 		st, err := Game().Start(adapter.View(tab))
 		if err != nil {

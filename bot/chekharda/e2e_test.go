@@ -162,7 +162,7 @@ func checkChekharda(t *testing.T, h *harness, group *telegramtest.Chat, final *t
 		t.Fatal(err)
 	}
 	got, _ := st.MarshalBinary()
-	if !bytes.Equal(got, tab.Game) || !st.Over() || tab.Phase != record.PhaseIdle {
+	if !bytes.Equal(got, tab.State) || !st.Over() || tab.Phase != record.PhaseIdle {
 		t.Fatalf("replay of %d moves differs from the stored state (over=%v, phase %s)", len(tab.Log), st.Over(), tab.Phase)
 	}
 	for _, w := range st.Result().Winners {
@@ -322,7 +322,7 @@ func setChekhardaRace(t *testing.T, st *store.Redis, id string, seed uint64) *re
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tab.Game, err = race.MarshalBinary(); err != nil {
+		if tab.State, err = race.MarshalBinary(); err != nil {
 			t.Fatal(err)
 		}
 		tab.Log = nil
@@ -470,7 +470,7 @@ func chekhardaState(t *testing.T, tab *record.Table) *ck.State {
 	}
 	cs, ok := st.(*ck.State)
 	if !ok {
-		t.Fatalf("table plays %q", tab.Kind)
+		t.Fatalf("table plays %q", tab.GameID)
 	}
 	return cs
 }

@@ -15,7 +15,7 @@ import (
 // measurement recognises which state a message in a private chat shows.
 func SeatText(tr adapter.Translator, t *record.Table, seat int) (string, error) {
 	g := Game()
-	st, err := g.Decode(t.Game)
+	st, err := g.Decode(t.State)
 	if err != nil {
 		return "", err
 	}

@@ -233,7 +233,7 @@ func measureChekharda(t *testing.T, players int) {
 			continue
 		}
 		var tab record.Table
-		if err := json.Unmarshal(c.data, &tab); err != nil || tab.Game == nil || tab.Kind != "chekharda" {
+		if err := json.Unmarshal(c.data, &tab); err != nil || tab.State == nil || tab.GameID != "chekharda" {
 			continue
 		}
 		v := version{at: c.at, moves: len(tab.Log)}

@@ -188,7 +188,7 @@ func TestChekhardaSceneActs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if b.Op != 'a' || b.Table != tab.ID || b.Game != tab.GameNo || b.Args[0] != s || b.Args[1] != tab.Seats[s].Nonce {
+				if b.Op != 'a' || b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != s || b.Args[1] != tab.Seats[s].Nonce {
 					t.Fatalf("%q is not seat %d's action button", data, s)
 				}
 				if err := st.Clone().Apply(game.Seat(s), game.Action(b.Args[2])); err != nil {

@@ -65,7 +65,7 @@ func TestMoveLogRefusesGarbage(t *testing.T) {
 // decoding every update and every redraw pays.
 func BenchmarkDecodeTable(b *testing.B) {
 	tab := Table{ID: "-1000000000001", ChatID: -1000000000001, Title: "Группа", Lang: "ru", Phase: PhasePlaying,
-		GameNo: 3, Kind: "chekharda", Creator: 10, Seed: 42, Game: make([]byte, 180)}
+		GameNo: 3, GameID: "chekharda", Creator: 10, Seed: 42, State: make([]byte, 180)}
 	for i := 0; i < 4; i++ {
 		tab.Seats = append(tab.Seats, Seat{UserID: int64(10 + i), Name: "Игрок", Nonce: 40})
 	}

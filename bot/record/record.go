@@ -38,7 +38,7 @@ type Table struct {
 	Lang    string `json:"lang"`
 	Phase   Phase  `json:"phase"`
 	GameNo  int    `json:"game_no"`
-	Kind    string `json:"kind,omitempty"`
+	GameID  string `json:"kind,omitempty"`
 	Creator int64  `json:"creator,omitempty"`
 	Seats   []Seat `json:"seats,omitempty"`
 	// Options are the game's lobby settings by key (adapter.OptionGame); the game
@@ -51,7 +51,7 @@ type Table struct {
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
-	Game    []byte `json:"game,omitempty"`
+	State   []byte `json:"game,omitempty"`
 
 	// Hints is the lobby's setting that offers «💡 Подсказка» on the
 	// hands (bot/hint.go); off in a new lobby.

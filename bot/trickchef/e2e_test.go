@@ -50,7 +50,7 @@ func TestRestartInTheMiddleOfATrick(t *testing.T) {
 			return false
 		}
 		tab, err := record.Decode(rec.Data)
-		if err != nil || tab.Game == nil {
+		if err != nil || tab.State == nil {
 			return false
 		}
 		st, err := bot.State(tab, games()...)

@@ -148,7 +148,7 @@ func checkActs(t *testing.T, tab *record.Table, st *tc.State, seat int, v tc.Sea
 		if err != nil {
 			t.Fatalf("seat %d: %q: %v", seat, a, err)
 		}
-		if b.Table != tab.ID || b.Game != tab.GameNo || b.Args[0] != seat {
+		if b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != seat {
 			t.Fatalf("seat %d: %q is not this seat's button", seat, a)
 		}
 		switch b.Op {

@@ -108,7 +108,7 @@ func measure(l adapter.Loc, g adapter.Game, n int, budget time.Duration) (result
 	for p := 1; p <= n; p++ {
 		seed := uint64(p)
 		r := rand.New(rand.NewPCG(seed, 0x74696d65))
-		tab := &record.Table{ID: "1", ChatID: 1, Title: "hinttime", Lang: "ru", Phase: record.PhasePlaying, GameNo: 1, Kind: g.ID(), Seed: seed}
+		tab := &record.Table{ID: "1", ChatID: 1, Title: "hinttime", Lang: "ru", Phase: record.PhasePlaying, GameNo: 1, GameID: g.ID(), Seed: seed}
 		for i := range lo + r.IntN(hi-lo+1) {
 			tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: fmt.Sprint("Игрок ", i+1)})
 		}
@@ -123,7 +123,7 @@ func measure(l adapter.Loc, g adapter.Game, n int, budget time.Duration) (result
 		if st.Over() {
 			continue
 		}
-		if tab.Game, err = st.MarshalBinary(); err != nil {
+		if tab.State, err = st.MarshalBinary(); err != nil {
 			return result{}, err
 		}
 		for _, s := range st.ToAct() {

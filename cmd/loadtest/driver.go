@@ -255,8 +255,8 @@ func (d *driver) open(ctx context.Context, chat int64) error {
 	if t, err = d.table(ctx, chat); err != nil {
 		return err
 	}
-	if t.Phase != record.PhasePlaying || t.Kind != d.game.ID() {
-		return fmt.Errorf("table %d %w: phase %q, game %q, %d seats", chat, errNotInPlay, t.Phase, t.Kind, len(t.Seats))
+	if t.Phase != record.PhasePlaying || t.GameID != d.game.ID() {
+		return fmt.Errorf("table %d %w: phase %q, game %q, %d seats", chat, errNotInPlay, t.Phase, t.GameID, len(t.Seats))
 	}
 	return nil
 }

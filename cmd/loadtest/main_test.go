@@ -209,7 +209,7 @@ func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(data, tab.Game) {
+	if !bytes.Equal(data, tab.State) {
 		t.Error("the replay of the log differs from the stored state")
 	}
 	t.Logf("%d moves, %d rounds started, %d timers brought forward", moves, next, hurried)

@@ -118,7 +118,7 @@ func TestChekhardaSurvivesSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := st.MarshalBinary(); string(got) != string(tab.Game) || !st.Over() || tab.Phase != record.PhaseIdle {
+	if got, _ := st.MarshalBinary(); string(got) != string(tab.State) || !st.Over() || tab.Phase != record.PhaseIdle {
 		t.Errorf("the replay of %d moves differs from the stored state (over=%v, phase %s)", len(tab.Log), st.Over(), tab.Phase)
 	}
 	accepted, made, unanswered := 0, 0, 0

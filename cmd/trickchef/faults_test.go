@@ -153,7 +153,7 @@ func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtes
 		return tab
 	}
 	got, err := st.MarshalBinary()
-	if err != nil || !bytes.Equal(got, tab.Game) {
+	if err != nil || !bytes.Equal(got, tab.State) {
 		t.Errorf("table %s: replay of %d moves differs from the stored state (%v)", id, len(tab.Log), err)
 	}
 	if !st.Over() || tab.Phase != record.PhaseIdle {

@@ -38,7 +38,7 @@ var Clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 func Table(t testing.TB, g adapter.Game, n, robots int, level string, seed uint64, opts map[string]int) (*record.Table, game.State) {
 	t.Helper()
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying,
-		GameNo: 1, Kind: g.ID(), Creator: 1, Seed: seed, Options: opts}
+		GameNo: 1, GameID: g.ID(), Creator: 1, Seed: seed, Options: opts}
 	for i := 0; i < n; i++ {
 		s := record.Seat{UserID: int64(i + 1), Name: Names[i]}
 		if i >= n-robots {
@@ -62,7 +62,7 @@ func Sync(t testing.TB, tab *record.Table, st game.State) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab.Game = data
+	tab.State = data
 	tab.SystemAt = time.Time{}
 	for i := range tab.Seats {
 		tab.Seats[i].Due = time.Time{}
@@ -156,7 +156,7 @@ func Render(t testing.TB, g adapter.Game, tab *record.Table, before game.State) 
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
 		l := adapter.NewLoc(cat, lang)
-		st, err := g.Decode(tab.Game)
+		st, err := g.Decode(tab.State)
 		if err != nil {
 			t.Fatal(err)
 		}

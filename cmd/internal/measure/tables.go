@@ -87,7 +87,7 @@ func (s Setup) Seat(ctx context.Context, tables []*Table) error {
 func (s Setup) openLobby(ctx context.Context, t *Table) error {
 	creator := t.People[0]
 	creator.Send(t.Group, "/newgame@"+s.H.Srv.Bot().Username+" "+s.Game)
-	tb, err := s.WaitTable(ctx, t.ID, func(tb *record.Table) bool { return tb.Phase == record.PhaseLobby && tb.Kind == s.Game })
+	tb, err := s.WaitTable(ctx, t.ID, func(tb *record.Table) bool { return tb.Phase == record.PhaseLobby && tb.GameID == s.Game })
 	if err != nil {
 		return fmt.Errorf("no lobby: %w", err)
 	}
@@ -140,7 +140,7 @@ func (s Setup) WaitTable(ctx context.Context, id string, ok func(*record.Table) 
 		}
 		if time.Now().After(deadline) {
 			if err == nil {
-				err = fmt.Errorf("phase %q, game %q, %d seats", tb.Phase, tb.Kind, len(tb.Seats))
+				err = fmt.Errorf("phase %q, game %q, %d seats", tb.Phase, tb.GameID, len(tb.Seats))
 			}
 			return nil, fmt.Errorf("table %s not ready after %v: %w", id, s.Wait, err)
 		}
