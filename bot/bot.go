@@ -185,23 +185,15 @@ type Bot struct {
 	games *registry
 	log   zerolog.Logger
 	now   func() time.Time
-	// kick wakes the local delivery worker after a commit, so a move shows
-	// at once instead of at the next poll of the wake set.
-	kick chan struct{}
 	// answered observes how long a button press took from its update to
 	// its answer (for measurements).
 	answered func(time.Duration)
 	metrics  *Metrics // nil: not measured
-	// tokenLoad measures this replica's use of the token's calls a second.
-	tokenLoad *tokenLoad
-	// waits spares the store questions whose answer is known (see waits).
-	waits *waits
-	// inboxKick wakes the local RunInbox after an ingest.
-	inboxKick chan struct{}
-	// flood refuses a flooding user's updates before they are stored;
-	// floodAnswers bounds the answers to them in flight.
-	flood        *floodGate
-	floodAnswers chan struct{}
+	// delivery shows what the tables commit (deliver.go); the only role
+	// that calls Telegram to send, edit or delete.
+	delivery *delivery
+	// ingestion takes updates in (inbox.go); it never sends.
+	ingestion *ingestion
 	// members remembers who is in which group, for the web page's access.
 	members *memberCache
 }
@@ -236,24 +228,42 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 		games:    &registry{},
 		log:      zerolog.Nop(),
 		now:      time.Now,
-		kick:     make(chan struct{}, 1),
 		answered: func(time.Duration) {},
-
-		inboxKick:    make(chan struct{}, 1),
-		flood:        newFloodGate(cfg.Limits.PressesPerSecond, cfg.Limits.PressBurst),
-		floodAnswers: make(chan struct{}, 16),
 	}
 	for _, o := range opts {
 		o(b)
 	}
-	b.tokenLoad = newTokenLoad(b.cfg.Limits.GlobalPerSecond)
-	b.waits = newWaits()
 	b.members = newMemberCache(memberCacheSize)
-	b.tokenLoad.onHot = func(use float64) {
+	b.ingestion = &ingestion{
+		store:        b.store,
+		tg:           b.tg,
+		tr:           b.tr,
+		log:          b.log,
+		now:          b.now,
+		metrics:      b.metrics,
+		flood:        newFloodGate(b.cfg.Limits.PressesPerSecond, b.cfg.Limits.PressBurst),
+		floodAnswers: make(chan struct{}, 16),
+		kick:         make(chan struct{}, 1),
+		handlers:     b,
+	}
+	b.delivery = &delivery{
+		store:     b.store,
+		tg:        b.tg,
+		tr:        b.tr,
+		limits:    b.cfg.Limits,
+		log:       b.log,
+		now:       b.now,
+		metrics:   b.metrics,
+		tokenLoad: newTokenLoad(b.cfg.Limits.GlobalPerSecond),
+		waits:     newWaits(),
+		kick:      make(chan struct{}, 1),
+		tables:    b,
+	}
+	b.delivery.tokenLoad.onHot = func(use float64) {
 		b.log.Warn().Float64("budget_use", use).Int("calls_per_second", b.cfg.Limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
 	}
-	b.tokenLoad.gauges = b.metrics.budgetGauges
+	b.delivery.tokenLoad.gauges = b.metrics.budgetGauges
 	return b
 }
 
@@ -387,7 +397,7 @@ func (b *Bot) transactSeeing(ctx context.Context, id string, updateID int64, vie
 		case errors.Is(err, store.ErrConflict):
 			b.metrics.conflict()
 			b.log.Debug().Str("table", id).Int("attempt", attempt).Msg("commit conflict, retrying")
-			b.sleep(ctx, conflictBackoff(attempt))
+			sleep(ctx, conflictBackoff(attempt))
 			continue
 		case errors.Is(err, store.ErrDuplicate):
 			return t, ch, errDuplicate
@@ -466,12 +476,7 @@ func views(t *record.Table) []string {
 	return v
 }
 
-func (b *Bot) poke() {
-	select {
-	case b.kick <- struct{}{}:
-	default:
-	}
-}
+func (b *Bot) poke() { b.delivery.poke() }
 
 // RefusalKey is the catalog key of the reason a press or a command was
 // refused ("error.stale", …), and whether err is such a refusal.

@@ -197,14 +197,14 @@ func classOf(p priority) groupClass {
 }
 
 // groupWindow is the group's sliding window (see groupCalls).
-func (b *Bot) groupWindow() time.Duration {
-	return groupCalls * b.cfg.Limits.GroupInterval
+func (d *delivery) groupWindow() time.Duration {
+	return groupCalls * d.limits.GroupInterval
 }
 
 // viewSpacing keeps a group's table edits evenly spread: their ceiling
 // spread over the window.
-func (b *Bot) viewSpacing() time.Duration {
-	return b.groupWindow() / groupViewCalls
+func (d *delivery) viewSpacing() time.Duration {
+	return d.groupWindow() / groupViewCalls
 }
 
 // viewRateKey spaces a group's table edits (classView), apart from the
@@ -214,8 +214,8 @@ func viewRateKey(chatID int64) string { return store.ChatRateKey(chatID) + ":vie
 // admitFor takes a unit of the chat's and the token's limits for a call of
 // priority p, due by deadline; in a group it counts in the share of its
 // class (classOf(p)). See admitAs.
-func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call string, deadline time.Time) time.Time {
-	return b.admitAs(ctx, chatID, p, classOf(p), call, deadline)
+func (d *delivery) admitFor(ctx context.Context, chatID int64, p priority, call string, deadline time.Time) time.Time {
+	return d.admitAs(ctx, chatID, p, classOf(p), call, deadline)
 }
 
 // admitAs takes a unit of the chat's and the token's limits for a call of
@@ -224,15 +224,15 @@ func (b *Bot) admitFor(ctx context.Context, chatID int64, p priority, call strin
 // keeps its place in the token's line; an empty name waits behind every
 // named call and keeps no place. It returns zero when the call may go
 // now, else when to try again.
-func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClass, call string, deadline time.Time) time.Time {
-	now := b.now()
-	chat := b.chatLimits(chatID, c)
+func (d *delivery) admitAs(ctx context.Context, chatID int64, p priority, c groupClass, call string, deadline time.Time) time.Time {
+	now := d.now()
+	chat := d.chatLimits(chatID, c)
 	later := func(wait time.Duration) time.Time {
-		b.metrics.deferred(p)
+		d.metrics.deferred(p)
 		return now.Add(wait + time.Duration(rand.Int64N(int64(5*time.Millisecond))))
 	}
 	failed := func(err error) time.Time {
-		b.log.Error().Err(err).Msg("rate limit")
+		d.log.Error().Err(err).Msg("rate limit")
 		return now.Add(time.Second)
 	}
 	// The chat first, only looking: its limits are known in advance, so a
@@ -243,63 +243,63 @@ func (b *Bot) admitAs(ctx context.Context, chatID int64, p priority, c groupClas
 	// again before then (see waits); a call refused that way has no
 	// place in the token's line to give up: it gave it up when the
 	// refusal was seen.
-	if until, known := b.chatRefused(chat, now); known {
+	if until, known := d.chatRefused(chat, now); known {
 		return later(until.Sub(now))
 	}
 	// Refused its turn in the token's line: a named call keeps its place
 	// there until it comes back at the time it was given; a call without a
 	// name (spare budget) waits behind every named one, so one refusal
 	// holds for them all until then.
-	if until, known := b.waits.refused(turnMemo(call), deadline, now); known {
+	if until, known := d.waits.refused(turnMemo(call), deadline, now); known {
 		return later(until.Sub(now))
 	}
 	for _, l := range chat {
 		if !l.wants {
 			continue
 		}
-		ok, wait, err := b.store.Fits(ctx, l.key, l.n, l.per, now)
+		ok, wait, err := d.store.Fits(ctx, l.key, l.n, l.per, now)
 		if err != nil {
 			return failed(err)
 		}
 		if !ok {
-			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
-			b.withdraw(ctx, call)
+			d.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
+			d.withdraw(ctx, call)
 			return later(wait)
 		}
 	}
-	slice := b.cfg.Limits.GlobalSlice
-	perSlice := max(1, int(math.Round(float64(b.cfg.Limits.GlobalPerSecond)*slice.Seconds())))
+	slice := d.limits.GlobalSlice
+	perSlice := max(1, int(math.Round(float64(d.limits.GlobalPerSecond)*slice.Seconds())))
 	if call == "" {
 		// Spare budget is what a slice has left at half its calls, while
 		// the token has half of its calls a second free: a call nobody
 		// waits for must not fill the slice a prompt arrives in, nor, second
 		// after second, the token a busy bot needs for its players' moves.
-		if b.tokenLoad.use(now) >= spareUse {
-			b.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
+		if d.tokenLoad.use(now) >= spareUse {
+			d.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
 			return later(spareBackoff)
 		}
 		perSlice = max(1, perSlice/2)
 	}
-	ok, wait, err := b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
+	ok, wait, err := d.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
 	if err != nil {
 		return failed(err)
 	}
 	if !ok {
-		b.waits.note(turnMemo(call), deadline, now.Add(wait), now)
+		d.waits.note(turnMemo(call), deadline, now.Add(wait), now)
 		return later(wait)
 	}
-	b.tokenLoad.admitted(now)
+	d.tokenLoad.admitted(now)
 	for _, l := range chat {
 		if !l.wants {
 			continue
 		}
-		ok, wait, err = b.store.Allow(ctx, l.key, l.n, l.per, now)
+		ok, wait, err = d.store.Allow(ctx, l.key, l.n, l.per, now)
 		switch {
 		case err == nil && !ok:
-			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
+			d.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
 		case err == nil && l.n == 1:
 			// One call per spacing: the next is refused until it has passed.
-			b.waits.note(l.memo(), time.Time{}, now.Add(l.per), now)
+			d.waits.note(l.memo(), time.Time{}, now.Add(l.per), now)
 		}
 		if err != nil {
 			return failed(err)
@@ -347,21 +347,21 @@ func (l chatLimit) memo() string { return l.key + "/" + strconv.Itoa(l.n) }
 // chatLimits are the chat's limits for a call of class c: a private
 // chat's spacing, or the group's window up to the class's ceiling (and the
 // table's own spacing).
-func (b *Bot) chatLimits(chatID int64, c groupClass) []chatLimit {
+func (d *delivery) chatLimits(chatID int64, c groupClass) []chatLimit {
 	if chatID < 0 {
 		return []chatLimit{
-			{store.ChatRateKey(chatID), c.ceiling(), b.groupWindow(), true},
-			{viewRateKey(chatID), 1, b.viewSpacing(), c == classView},
+			{store.ChatRateKey(chatID), c.ceiling(), d.groupWindow(), true},
+			{viewRateKey(chatID), 1, d.viewSpacing(), c == classView},
 		}
 	}
-	return []chatLimit{{store.ChatRateKey(chatID), 1, b.cfg.Limits.PrivateInterval, true}}
+	return []chatLimit{{store.ChatRateKey(chatID), 1, d.limits.PrivateInterval, true}}
 }
 
 // chatRefused reports until when this process knows one of the limits
 // refuses the call (see waits), without asking the store.
-func (b *Bot) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool) {
+func (d *delivery) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool) {
 	for _, l := range limits {
-		if until, known := b.waits.refused(l.memo(), time.Time{}, now); known && l.wants {
+		if until, known := d.waits.refused(l.memo(), time.Time{}, now); known && l.wants {
 			return until, true
 		}
 	}
@@ -369,11 +369,11 @@ func (b *Bot) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool) {
 }
 
 // withdraw gives up a call's place in the token's line, if it has one.
-func (b *Bot) withdraw(ctx context.Context, call string) {
+func (d *delivery) withdraw(ctx context.Context, call string) {
 	if call == "" {
 		return
 	}
-	if err := b.store.Withdraw(ctx, store.GlobalRateKey, call); err != nil {
-		b.log.Warn().Err(err).Msg("leave the token's line")
+	if err := d.store.Withdraw(ctx, store.GlobalRateKey, call); err != nil {
+		d.log.Warn().Err(err).Msg("leave the token's line")
 	}
 }

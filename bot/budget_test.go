@@ -9,6 +9,7 @@ import (
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
 	"github.com/trickchef/trickchef/bot/record"
 )
 
@@ -43,7 +44,7 @@ func TestEarliestDeadlineFirst(t *testing.T) {
 		if _, ok := first[c.name]; !ok {
 			first[c.name] = now
 		}
-		return b.admitFor(ctx, c.chat, c.prio, c.name, first[c.name].Add(c.patience)).IsZero()
+		return b.delivery.admitFor(ctx, c.chat, c.prio, c.name, first[c.name].Add(c.patience)).IsZero()
 	}
 
 	// The budget (2 a second) is used at 0 and 500 ms.
@@ -191,16 +192,16 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.strip(ctx, tab, records, false, &waiting)
+		b.delivery.strip(ctx, tab, records, false, &waiting)
 	}
 	// The token's one call of this second is used; a table edit waits in
 	// line, due after the strip would be.
-	if !other.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
+	if !other.delivery.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
 		t.Fatal("refused with the budget unused")
 	}
 	at(100)
 	edit := now.Add(tablePatience)
-	if other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+	if other.delivery.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("a table edit went over the budget")
 	}
 	at(200)
@@ -210,7 +211,7 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	if len(tg.stripped) != 0 {
 		t.Fatalf("the strip went over the budget or before a waiting table edit: %v", tg.stripped)
 	}
-	if !other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+	if !other.delivery.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("the table edit refused at its turn")
 	}
 	at(2000)
@@ -241,7 +242,7 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 	})
 	ctx := context.Background()
 	for i := range 2 {
-		if !b.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+		if !b.delivery.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
 			t.Fatalf("prompt %d refused", i)
 		}
 	}
@@ -255,7 +256,7 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	var waiting [4]int
-	b.strip(ctx, tab, records, false, &waiting)
+	b.delivery.strip(ctx, tab, records, false, &waiting)
 	if len(tg.stripped) != 0 {
 		t.Fatalf("a busy token stripped %v", tg.stripped)
 	}
@@ -279,7 +280,9 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 40, GlobalSlice: 100 * time.Millisecond,
 	})
 	ctx := context.Background()
-	spare := func(chat int64) bool { return b.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero() }
+	spare := func(chat int64) bool {
+		return b.delivery.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero()
+	}
 	if !spare(1) || !spare(2) {
 		t.Fatal("spare calls refused with the slice unused")
 	}
@@ -287,7 +290,7 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 		t.Fatal("a spare call took more than half the slice")
 	}
 	for i, chat := range []int64{4, 5} {
-		if !b.admitFor(ctx, chat, prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+		if !b.delivery.admitFor(ctx, chat, prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
 			t.Fatalf("prompt %d refused: the spare calls left no room", i)
 		}
 	}
@@ -309,25 +312,29 @@ func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
 	ctx := context.Background()
 	for i := range 8 {
 		now = start.Add(time.Duration(i) * 100 * time.Millisecond)
-		if !b.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+		if !b.delivery.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
 			t.Fatalf("prompt %d refused", i)
 		}
 	}
 	now = start.Add(850 * time.Millisecond) // a slice of its own, empty
-	if b.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
+	if b.delivery.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
 		t.Fatal("a spare call went with 8 of the token's 10 calls a second taken")
 	}
 	now = start.Add(2 * time.Second)
-	if !b.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
+	if !b.delivery.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
 		t.Fatal("a spare call refused once the token cooled down")
 	}
 }
 
-// budgetBot is a Bot with only what admitting calls needs: the store, the
-// clock (read through now), the limits, the token's budget at their rate,
-// and tg (nil when nothing is sent).
+// budgetBot is a Bot whose delivery has only what admitting calls needs:
+// the store, the clock (read through now), the limits, the token's load at
+// their rate, and tg (nil when nothing is sent).
 func budgetBot(st Store, tg Telegram, now *time.Time, limits Limits) *Bot {
-	b := &Bot{store: st, tg: tg, now: func() time.Time { return *now }, cfg: Config{Limits: limits}}
-	b.tokenLoad, b.waits = newTokenLoad(limits.GlobalPerSecond), newWaits()
+	clock := func() time.Time { return *now }
+	b := &Bot{store: st, tg: tg, now: clock, cfg: Config{Limits: limits}, log: zerolog.Nop()}
+	b.delivery = &delivery{
+		store: st, tg: tg, limits: limits, now: clock, log: zerolog.Nop(),
+		tokenLoad: newTokenLoad(limits.GlobalPerSecond), waits: newWaits(), kick: make(chan struct{}, 1), tables: b,
+	}
 	return b
 }

@@ -13,16 +13,93 @@ import (
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
 )
 
-// The delivery worker owns everything that happens after a commit: it fires
-// turn timers, posts announcements and redraws dirty views, always from the
-// latest state, so a burst of moves becomes one edit. Tables come from the
-// store's wake set, so any replica can serve any table.
+// delivery is the role that shows what the tables committed: it fires due
+// turn timers (through the tables), posts the outbox's announcements and
+// replies, and redraws dirty views, always from the latest state, so a
+// burst of moves becomes one edit. Tables come from the store's wake set,
+// so any replica can serve any table. It alone calls Telegram to send, edit
+// and delete, and alone waits for Telegram's limits (admitAs): nobody else
+// ever waits for them.
+type delivery struct {
+	store   deliveryStore
+	tg      deliveryTelegram
+	tr      adapter.Translator // for the notes delivery writes itself
+	limits  Limits
+	log     zerolog.Logger
+	now     func() time.Time
+	metrics *Metrics // nil: not measured
+	// tokenLoad measures this replica's use of the token's calls a second.
+	tokenLoad *tokenLoad
+	// waits spares the store questions whose answer is known (see waits).
+	waits *waits
+	// kick wakes the worker after a local commit, so a move shows at once
+	// instead of at the next poll of the wake set.
+	kick chan struct{}
+	// tables is what delivery asks of the rest of the bot.
+	tables deliveryTables
+}
+
+// deliveryStore is the part of the store delivery uses: the wake set, the
+// views' message records, the outbox, and the limits every replica shares.
+type deliveryStore interface {
+	Load(ctx context.Context, table string) (store.Record, error)
+	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	Release(ctx context.Context, c store.Claim, next time.Time) error
+	NextWake(ctx context.Context) (time.Time, bool, error)
+	Scheduled(ctx context.Context) (int64, error)
+	Views(ctx context.Context, table string) (map[string]string, map[string]int64, error)
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	SetMessage(ctx context.Context, table, view, record string) error
+	DeleteMessages(ctx context.Context, table string, views ...string) error
+	Clean(ctx context.Context, table, view string, version int64) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+	Ack(ctx context.Context, table string, id int64) error
+	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Withdraw(ctx context.Context, key, caller string) error
+	Block(ctx context.Context, key string, until time.Time) error
+}
+
+// deliveryTelegram is the part of the Bot API delivery calls: it alone
+// sends, edits and deletes.
+type deliveryTelegram interface {
+	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
+	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
+	EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error)
+	DeleteMessages(ctx context.Context, p *tgbot.DeleteMessagesParams) (bool, error)
+}
+
+// deliveryTables is what delivery needs from the tables and their
+// renderers: the latest record, the due work it sets off, what each view
+// shows now, and the outbox entries that are not messages (results).
+type deliveryTables interface {
+	load(ctx context.Context, id string) (*record.Table, int64, error)
+	fireTimer(ctx context.Context, id string) error
+	expireWeb(ctx context.Context, id string) error
+	markUnreachable(ctx context.Context, id string, user int64) error
+	resolveOut(ctx context.Context, t *record.Table, m *outMsg) (skip bool, err error)
+	GroupMessage(t *record.Table) adapter.Message
+	SeatMessage(t *record.Table, seat int) (adapter.Message, error)
+	practiceTable(t *record.Table) adapter.Message
+	practiceHand(t *record.Table, hand adapter.Message) adapter.Message
+	webShown(t *record.Table, seat int) bool
+}
+
+// poke wakes the local worker after a commit (never blocks).
+func (d *delivery) poke() {
+	select {
+	case d.kick <- struct{}{}:
+	default:
+	}
+}
 
 const (
 	claimLease  = 12 * time.Second // a crashed replica's tables are taken over after this
@@ -33,7 +110,10 @@ const (
 
 // RunWorker delivers until ctx is done. Several workers (in one process or
 // in several replicas) may run at once.
-func (b *Bot) RunWorker(ctx context.Context) error {
+func (b *Bot) RunWorker(ctx context.Context) error { return b.delivery.run(ctx) }
+
+// run delivers until ctx is done.
+func (d *delivery) run(ctx context.Context) error {
 	sem := make(chan struct{}, 8)
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -44,13 +124,13 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 	var mu sync.Mutex
 	serving := map[string]*servingTable{}
 	for ctx.Err() == nil {
-		claims, err := b.store.ClaimDue(ctx, b.now(), claimLease, claimBatch)
+		claims, err := d.store.ClaimDue(ctx, d.now(), claimLease, claimBatch)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
-			b.log.Error().Err(err).Msg("claim due tables")
-			b.sleep(ctx, time.Second)
+			d.log.Error().Err(err).Msg("claim due tables")
+			sleep(ctx, time.Second)
 			continue
 		}
 		for _, c := range claims {
@@ -71,7 +151,7 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 					// Work already claimed is finished even when we are asked
 					// to stop, so nothing is left half-delivered.
 					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimLease*2/3)
-					next := b.service(sctx, c.Table)
+					next := d.service(sctx, c.Table)
 					cancel()
 					mu.Lock()
 					if s.again && ctx.Err() == nil {
@@ -85,11 +165,11 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 					// Release with a fresh context: a table must not stay
 					// leased just because we are shutting down.
 					rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-					if err := b.store.Release(rctx, claim, next); err != nil {
-						b.log.Error().Err(err).Str("table", c.Table).Msg("release table")
+					if err := d.store.Release(rctx, claim, next); err != nil {
+						d.log.Error().Err(err).Str("table", c.Table).Msg("release table")
 					}
 					cancel()
-					b.poke() // the loop may be asleep on a wake time this just moved
+					d.poke() // the loop may be asleep on a wake time this just moved
 					return
 				}
 			}(s)
@@ -97,7 +177,7 @@ func (b *Bot) RunWorker(ctx context.Context) error {
 		if len(claims) == claimBatch {
 			continue
 		}
-		b.waitWork(ctx)
+		d.waitWork(ctx)
 	}
 	return nil
 }
@@ -111,31 +191,32 @@ type servingTable struct {
 
 // waitWork sleeps until the next wake-up is due, a local commit kicks us,
 // or it is time to look for work from other replicas.
-func (b *Bot) waitWork(ctx context.Context) {
-	if b.metrics != nil {
-		if n, err := b.store.Scheduled(ctx); err == nil {
-			b.metrics.scheduled(n)
+func (d *delivery) waitWork(ctx context.Context) {
+	if d.metrics != nil {
+		if n, err := d.store.Scheduled(ctx); err == nil {
+			d.metrics.scheduled(n)
 		}
 	}
-	d := idlePoll
-	if at, ok, err := b.store.NextWake(ctx); err == nil && ok {
-		if until := at.Sub(b.now()); until < d {
-			d = until
+	wait := idlePoll
+	if at, ok, err := d.store.NextWake(ctx); err == nil && ok {
+		if until := at.Sub(d.now()); until < wait {
+			wait = until
 		}
 	}
-	if d <= 0 {
-		d = 5 * time.Millisecond // leased tables are due again only at the lease's end
+	if wait <= 0 {
+		wait = 5 * time.Millisecond // leased tables are due again only at the lease's end
 	}
-	timer := time.NewTimer(d)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
-	case <-b.kick:
+	case <-d.kick:
 	case <-timer.C:
 	}
 }
 
-func (b *Bot) sleep(ctx context.Context, d time.Duration) {
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -146,34 +227,34 @@ func (b *Bot) sleep(ctx context.Context, d time.Duration) {
 
 // service does a table's due work and returns when it wants to be woken
 // next (zero: only on the next change).
-func (b *Bot) service(ctx context.Context, id string) time.Time {
-	log := b.log.With().Str("table", id).Logger()
-	t, version, err := b.load(ctx, id)
+func (d *delivery) service(ctx context.Context, id string) time.Time {
+	log := d.log.With().Str("table", id).Logger()
+	t, version, err := d.tables.load(ctx, id)
 	if err != nil {
 		log.Error().Err(err).Msg("load for delivery")
-		return b.now().Add(time.Second)
+		return d.now().Add(time.Second)
 	}
-	if t.Phase == record.PhasePlaying && !b.now().Before(t.NextTimer()) {
+	if t.Phase == record.PhasePlaying && !d.now().Before(t.NextTimer()) {
 		// A timer is due (or none runs, which fireTimer repairs); most
 		// services come for a change, not a timer, and skip this.
-		if err := b.fireTimer(ctx, id); err != nil {
+		if err := d.tables.fireTimer(ctx, id); err != nil {
 			log.Error().Err(err).Msg("turn timer")
-			return b.now().Add(time.Second)
+			return d.now().Add(time.Second)
 		}
-		if t, version, err = b.load(ctx, id); err != nil {
+		if t, version, err = d.tables.load(ctx, id); err != nil {
 			log.Error().Err(err).Msg("load for delivery")
-			return b.now().Add(time.Second)
+			return d.now().Add(time.Second)
 		}
 	}
-	if at := webExpiry(t); !at.IsZero() && !b.now().Before(at) {
+	if at := webExpiry(t); !at.IsZero() && !d.now().Before(at) {
 		// A page stopped saying it is open: its hand is drawn again.
-		if err := b.expireWeb(ctx, id); err != nil {
+		if err := d.tables.expireWeb(ctx, id); err != nil {
 			log.Error().Err(err).Msg("expire web pages")
-			return b.now().Add(time.Second)
+			return d.now().Add(time.Second)
 		}
-		if t, version, err = b.load(ctx, id); err != nil {
+		if t, version, err = d.tables.load(ctx, id); err != nil {
 			log.Error().Err(err).Msg("load for delivery")
-			return b.now().Add(time.Second)
+			return d.now().Add(time.Second)
 		}
 	}
 	var next time.Time
@@ -187,13 +268,13 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 	// one to the group waits, the group table waits behind it (the table
 	// was loaded before the outbox was read, so it shows nothing later
 	// than what was sent). Players' own chats do not wait.
-	wait, holdGroup := b.sendOutbox(ctx, t)
+	wait, holdGroup := d.sendOutbox(ctx, t)
 	later(wait)
-	later(b.redraw(ctx, t, version, holdGroup))
+	later(d.redraw(ctx, t, version, holdGroup))
 	// A change committed while we worked must not wait for the next
 	// deadline: come back at once.
-	if rec, err := b.store.Load(ctx, id); err == nil && rec.Version != version {
-		return b.now()
+	if rec, err := d.store.Load(ctx, id); err == nil && rec.Version != version {
+		return d.now()
 	}
 	return next
 }
@@ -201,12 +282,12 @@ func (b *Bot) service(ctx context.Context, id string) time.Time {
 // sendOutbox posts queued announcements and replies in order; it stops at
 // the first that must wait and returns when to try again, and whether what
 // waits is for the table's group (whose table must then wait too).
-func (b *Bot) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool) {
+func (d *delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool) {
 	for {
-		envs, err := b.store.Outbox(ctx, t.ID, 8)
+		envs, err := d.store.Outbox(ctx, t.ID, 8)
 		if err != nil {
-			b.log.Error().Err(err).Str("table", t.ID).Msg("read outbox")
-			return b.now().Add(time.Second), true
+			d.log.Error().Err(err).Str("table", t.ID).Msg("read outbox")
+			return d.now().Add(time.Second), true
 		}
 		if len(envs) == 0 {
 			return time.Time{}, false
@@ -217,9 +298,9 @@ func (b *Bot) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool)
 			if err == nil && !skip {
 				// A result is recorded, a results answer rendered, in queue
 				// order; a failure waits for a retry, never drops the entry.
-				if skip, err = b.resolveOut(ctx, t, &m); err != nil {
-					b.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("results entry not done, will retry")
-					return b.now().Add(2 * time.Second), true
+				if skip, err = d.tables.resolveOut(ctx, t, &m); err != nil {
+					d.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("results entry not done, will retry")
+					return d.now().Add(2 * time.Second), true
 				}
 			}
 			if err == nil && !skip {
@@ -229,44 +310,44 @@ func (b *Bot) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool)
 					class = classReply
 				}
 				group := m.ChatID == t.ChatID
-				if wait := b.admitAs(ctx, m.ChatID, prioAnnounce, class, call, b.now().Add(announcePatience)); !wait.IsZero() {
+				if wait := d.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
 					return wait, group
 				}
-				if wait, err := b.takeSend(ctx, call); !wait.IsZero() || err != nil {
+				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
 					return wait, group
 				}
-				err = b.post(ctx, m)
-				if retry, ok := b.retryAfter(ctx, m.ChatID, err); ok {
+				err = d.post(ctx, m)
+				if retry, ok := d.retryAfter(ctx, m.ChatID, err); ok {
 					return retry, group
 				}
 				if err != nil && !permanent(err) {
-					b.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
-					return b.now().Add(2 * time.Second), group
+					d.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
+					return d.now().Add(2 * time.Second), group
 				}
 			}
 			if err != nil {
 				// The bot left the chat, or the message is malformed: drop
 				// it rather than block the queue forever.
-				b.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("announcement dropped")
+				d.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("announcement dropped")
 			}
-			if err := b.store.Ack(ctx, t.ID, e.ID); err != nil {
-				b.log.Error().Err(err).Str("table", t.ID).Msg("ack outbox")
-				return b.now().Add(time.Second), true
+			if err := d.store.Ack(ctx, t.ID, e.ID); err != nil {
+				d.log.Error().Err(err).Str("table", t.ID).Msg("ack outbox")
+				return d.now().Add(time.Second), true
 			}
 		}
 	}
 }
 
 // post carries out one outbox entry: a new message, or an edit of one.
-func (b *Bot) post(ctx context.Context, m outMsg) error {
+func (d *delivery) post(ctx context.Context, m outMsg) error {
 	var err error
 	switch {
 	case m.Edit != 0 && m.Unbutton:
-		err = b.unbutton(ctx, m.ChatID, m.Edit)
+		err = d.unbutton(ctx, m.ChatID, m.Edit)
 	case m.Edit != 0:
-		err = b.edit(ctx, m.ChatID, m.Edit, m.Message)
+		err = d.edit(ctx, m.ChatID, m.Edit, m.Message)
 	default:
-		_, err = b.send(ctx, m.ChatID, m.Thread, m.Message)
+		_, err = d.send(ctx, m.ChatID, m.Thread, m.Message)
 	}
 	if isNotModified(err) {
 		return nil
@@ -298,14 +379,14 @@ const sendLease = 3 * callTimeout
 // table while this one still serves it; both then read the same entry, and
 // without this both would post it. It returns when to come back if someone
 // else has the entry (zero when it is ours).
-func (b *Bot) takeSend(ctx context.Context, call string) (time.Time, error) {
-	ok, wait, err := b.store.Allow(ctx, "send:"+call, 1, sendLease, b.now())
+func (d *delivery) takeSend(ctx context.Context, call string) (time.Time, error) {
+	ok, wait, err := d.store.Allow(ctx, "send:"+call, 1, sendLease, d.now())
 	switch {
 	case err != nil:
-		b.log.Error().Err(err).Str("call", call).Msg("take an announcement")
-		return b.now().Add(time.Second), err
+		d.log.Error().Err(err).Str("call", call).Msg("take an announcement")
+		return d.now().Add(time.Second), err
 	case !ok:
-		return b.now().Add(wait), nil
+		return d.now().Add(wait), nil
 	}
 	return time.Time{}, nil
 }
@@ -322,13 +403,13 @@ func permanent(err error) bool {
 // pruned: only the current game's views are kept. Replaced messages are
 // deleted later, in batches (see cleanup). With holdGroup the group table
 // is left as it is: an announcement to the group waits before it.
-func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGroup bool) time.Time {
-	records, marks, err := b.store.Views(ctx, t.ID)
+func (d *delivery) redraw(ctx context.Context, t *record.Table, version int64, holdGroup bool) time.Time {
+	records, marks, err := d.store.Views(ctx, t.ID)
 	if err != nil {
 		// Releasing the table now would stall its delivery until the next
 		// move: come back soon instead.
-		b.log.Error().Err(err).Str("table", t.ID).Msg("read message records and dirty views")
-		return b.now().Add(time.Second)
+		d.log.Error().Err(err).Str("table", t.ID).Msg("read message records and dirty views")
+		return d.now().Add(time.Second)
 	}
 	var old []string
 	for v := range records {
@@ -337,38 +418,38 @@ func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGr
 			delete(records, v)
 		}
 	}
-	if err := b.store.DeleteMessages(ctx, t.ID, old...); err != nil {
-		b.log.Warn().Err(err).Str("table", t.ID).Msg("prune message records")
+	if err := d.store.DeleteMessages(ctx, t.ID, old...); err != nil {
+		d.log.Warn().Err(err).Str("table", t.ID).Msg("prune message records")
 	}
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
 	var jobs []redrawJob
 	var waiting [4]int
 	for v := range marks {
-		if at, ok := b.tableWaits(ctx, t, v, parseMsgRecord(records[v])); ok {
+		if at, ok := d.tableWaits(ctx, t, v, parseMsgRecord(records[v])); ok {
 			// Not rendered: it could not go before at anyway.
 			waiting[prioTable]++
 			later(at)
 			continue
 		}
-		j, ok, err := b.renderView(t, v, parseMsgRecord(records[v]))
+		j, ok, err := d.renderView(t, v, parseMsgRecord(records[v]))
 		switch {
 		case err != nil:
-			b.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("render")
-			later(b.now().Add(2 * time.Second))
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("render")
+			later(d.now().Add(2 * time.Second))
 		case ok:
 			jobs = append(jobs, j)
 		default: // nothing to show: the view is clean
 			if rec := parseMsgRecord(records[v]); rec.Pending != 0 {
 				// No longer waiting to show anything.
-				b.withdraw(ctx, viewCall(t.ID, v))
+				d.withdraw(ctx, viewCall(t.ID, v))
 				rec.Pending = 0
-				if err := b.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
-					later(b.now().Add(time.Second))
+				if err := d.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
+					later(d.now().Add(time.Second))
 					continue
 				}
 			}
-			b.clean(ctx, t, v, version, later)
+			d.clean(ctx, t, v, version, later)
 		}
 	}
 	sort.Slice(jobs, func(i, j int) bool {
@@ -386,22 +467,22 @@ func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGr
 		}
 		if j.quiet {
 			if j.rec.Pending != 0 {
-				b.withdraw(ctx, viewCall(t.ID, j.view))
+				d.withdraw(ctx, viewCall(t.ID, j.view))
 			}
 			if j.rec.Ping || j.rec.Pending != 0 {
 				j.rec.Ping, j.rec.Pending = false, 0
-				if err := b.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
-					later(b.now().Add(time.Second))
+				if err := d.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
+					later(d.now().Add(time.Second))
 					continue
 				}
 			}
-			b.clean(ctx, t, j.view, version, later)
+			d.clean(ctx, t, j.view, version, later)
 			continue
 		}
-		wait, err := b.redrawView(ctx, t, j)
+		wait, err := d.redrawView(ctx, t, j)
 		if err != nil {
-			b.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Msg("redraw")
-			wait = b.now().Add(2 * time.Second)
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Msg("redraw")
+			wait = d.now().Add(2 * time.Second)
 		}
 		if !wait.IsZero() {
 			waiting[j.prio]++
@@ -409,17 +490,17 @@ func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGr
 			continue
 		}
 		sent = true
-		b.clean(ctx, t, j.view, version, later)
+		d.clean(ctx, t, j.view, version, later)
 	}
 	// Replaced messages are recorded when their view is sent anew, so
 	// there are none to strip or delete unless a view was sent in this
 	// pass or a record already had some.
 	if sent || hasReplaced(records) {
-		if wait := b.tidy(ctx, t, records, sent, holdGroup, &waiting); !wait.IsZero() {
+		if wait := d.tidy(ctx, t, records, sent, holdGroup, &waiting); !wait.IsZero() {
 			later(wait)
 		}
 	}
-	b.tokenLoad.report(t.ID, waiting, b.now())
+	d.tokenLoad.report(t.ID, waiting, d.now())
 	return next
 }
 
@@ -427,21 +508,21 @@ func (b *Bot) redraw(ctx context.Context, t *record.Table, version int64, holdGr
 // process already knows the group's limits refuse until at, so it need not
 // be rendered now. The change it waits to show starts counting its
 // deadline now, as if the edit had been tried (see redrawView).
-func (b *Bot) tableWaits(ctx context.Context, t *record.Table, v string, rec msgRecord) (time.Time, bool) {
+func (d *delivery) tableWaits(ctx context.Context, t *record.Table, v string, rec msgRecord) (time.Time, bool) {
 	kind, gameNo, _, ok := parseView(v)
 	if !ok || kind != "table" || gameNo != t.GameNo || rec.ID == 0 {
 		return time.Time{}, false
 	}
-	at, known := b.chatRefused(b.chatLimits(t.ChatID, classView), b.now())
+	at, known := d.chatRefused(d.chatLimits(t.ChatID, classView), d.now())
 	if !known {
 		return time.Time{}, false
 	}
 	if rec.Pending == 0 {
-		rec.Pending = b.now().UnixMilli()
+		rec.Pending = d.now().UnixMilli()
 		if !t.Updated.IsZero() {
 			rec.Pending = t.Updated.UnixMilli()
 		}
-		if err := b.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
+		if err := d.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
 			return time.Time{}, false // try it the ordinary way
 		}
 	}
@@ -460,10 +541,10 @@ func hasReplaced(records map[string]string) bool {
 }
 
 // clean removes a view's dirty mark once its message shows version.
-func (b *Bot) clean(ctx context.Context, t *record.Table, view string, version int64, later func(time.Time)) {
-	if err := b.store.Clean(ctx, t.ID, view, version); err != nil {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("clean view")
-		later(b.now().Add(time.Second))
+func (d *delivery) clean(ctx context.Context, t *record.Table, view string, version int64, later func(time.Time)) {
+	if err := d.store.Clean(ctx, t.ID, view, version); err != nil {
+		d.log.Error().Err(err).Str("table", t.ID).Msg("clean view")
+		later(d.now().Add(time.Second))
 	}
 }
 
@@ -490,7 +571,7 @@ type redrawJob struct {
 // renderView renders a dirty view. ok=false means there is nothing to send:
 // an older game's view, a seat the bot cannot write to, a message that
 // already shows this, or a waiting view the game marked lazy.
-func (b *Bot) renderView(t *record.Table, view string, rec msgRecord) (redrawJob, bool, error) {
+func (d *delivery) renderView(t *record.Table, view string, rec msgRecord) (redrawJob, bool, error) {
 	kind, gameNo, seat, ok := parseView(view)
 	if !ok || gameNo != t.GameNo {
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
@@ -500,9 +581,9 @@ func (b *Bot) renderView(t *record.Table, view string, rec msgRecord) (redrawJob
 	confirm := false // a waiting hand confirms the move its message still shows buttons for
 	switch kind {
 	case "table":
-		j.m = b.GroupMessage(t)
+		j.m = d.tables.GroupMessage(t)
 		if t.Practice() && t.State != nil {
-			j.m = b.practiceTable(t) // the game is drawn with the hand
+			j.m = d.tables.practiceTable(t) // the game is drawn with the hand
 		}
 	case "hand":
 		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.State == nil {
@@ -517,16 +598,16 @@ func (b *Bot) renderView(t *record.Table, view string, rec msgRecord) (redrawJob
 			return redrawJob{}, false, nil
 		}
 		j.chatID, j.thread, j.seat = user, 0, seat
-		m, err := b.SeatMessage(t, seat)
+		m, err := d.tables.SeatMessage(t, seat)
 		if err != nil {
 			return redrawJob{}, false, err
 		}
 		if t.Practice() && s.Leaver == nil {
-			m = b.practiceHand(t, m)
+			m = d.tables.practiceHand(t, m)
 		}
 		j.m, j.platform = m, platformState(t, seat)
 		j.patience = handPatience
-		if b.webShown(t, seat) {
+		if d.tables.webShown(t, seat) {
 			// The page shows the hand: the chat's copy waits, as a
 			// waiting hand does, and is drawn again when the page hides.
 			j.quiet = true
@@ -672,9 +753,9 @@ func (r msgRecord) shows(m adapter.Message, platform bool) bool {
 
 // redrawView brings one view's message up to date. It returns a time to
 // retry when the limits say wait.
-func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (time.Time, error) {
+func (d *delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob) (time.Time, error) {
 	rec, m := j.rec, j.m
-	save := func(r msgRecord) error { return b.store.SetMessage(ctx, t.ID, j.view, r.String()) }
+	save := func(r msgRecord) error { return d.store.SetMessage(ctx, t.ID, j.view, r.String()) }
 	if rec.ID != 0 && (m.Ping && !rec.Ping || rec.Gen != j.gen) {
 		// Turning to "your move", or asked to come down to the bottom of
 		// the chat: post a fresh message (it notifies at once). The old
@@ -689,7 +770,7 @@ func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (tim
 		}
 		if j.seat >= 0 {
 			if len(old.Stale) == 0 {
-				rec.StaleSince = b.now().UnixMilli()
+				rec.StaleSince = d.now().UnixMilli()
 			}
 			rec.Stale = append(slices.Clone(old.Stale), old.ID)
 		}
@@ -705,7 +786,7 @@ func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (tim
 	if started {
 		rec.Pending = t.Updated.UnixMilli()
 		if t.Updated.IsZero() {
-			rec.Pending = b.now().UnixMilli()
+			rec.Pending = d.now().UnixMilli()
 		}
 	}
 	since := time.UnixMilli(rec.Pending)
@@ -716,7 +797,7 @@ func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (tim
 		return at, nil
 	}
 	done := func(r msgRecord) (time.Time, error) {
-		b.metrics.delivered(j.prio, b.now().Sub(since))
+		d.metrics.delivered(j.prio, d.now().Sub(since))
 		r.Pending = 0
 		return time.Time{}, save(r)
 	}
@@ -727,12 +808,12 @@ func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (tim
 		// «play again». Edits are the table's share; this is a reply.
 		class = classReply
 	}
-	if at := b.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
+	if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 		return wait(at)
 	}
 	if rec.ID != 0 {
-		err := b.edit(ctx, j.chatID, rec.ID, m)
-		if retry, ok := b.retryAfter(ctx, j.chatID, err); ok {
+		err := d.edit(ctx, j.chatID, rec.ID, m)
+		if retry, ok := d.retryAfter(ctx, j.chatID, err); ok {
 			return wait(retry)
 		}
 		switch {
@@ -740,19 +821,19 @@ func (b *Bot) redrawView(ctx context.Context, t *record.Table, j redrawJob) (tim
 			rec.Digest, rec.Ping, rec.Buttons = digest(m, j.platform), m.Ping, len(m.Keyboard) > 0
 			return done(rec)
 		case !isEditGone(err):
-			return b.unreachable(ctx, t, j.seat, err)
+			return d.unreachable(ctx, t, j.seat, err)
 		}
 		// The message was deleted (by an admin, say): post it again.
-		if at := b.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
+		if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 			return wait(at)
 		}
 	}
-	sent, err := b.send(ctx, j.chatID, j.thread, m)
-	if retry, ok := b.retryAfter(ctx, j.chatID, err); ok {
+	sent, err := d.send(ctx, j.chatID, j.thread, m)
+	if retry, ok := d.retryAfter(ctx, j.chatID, err); ok {
 		return wait(retry)
 	}
 	if err != nil {
-		return b.unreachable(ctx, t, j.seat, err)
+		return d.unreachable(ctx, t, j.seat, err)
 	}
 	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, digest(m, j.platform), m.Ping, j.gen, len(m.Keyboard) > 0
 	return done(rec)
@@ -767,24 +848,24 @@ func viewCall(table, view string) string { return table + "/" + view }
 // read them; they are read again when the pass sent a view (which records
 // the message it replaced) or the strip wrote them. Both write a record
 // only after reading it afresh, so a view redrawn meanwhile is kept.
-func (b *Bot) tidy(ctx context.Context, t *record.Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
+func (d *delivery) tidy(ctx context.Context, t *record.Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
 	reread := func() bool {
-		fresh, err := b.store.Messages(ctx, t.ID)
+		fresh, err := d.store.Messages(ctx, t.ID)
 		if err != nil {
 			return false
 		}
 		records = fresh
 		return true
 	}
-	retry := b.now().Add(time.Second)
+	retry := d.now().Add(time.Second)
 	if sent && !reread() {
 		return retry
 	}
-	next, wrote := b.strip(ctx, t, records, holdGroup, waiting)
+	next, wrote := d.strip(ctx, t, records, holdGroup, waiting)
 	if wrote && !reread() {
 		return earliest(next, retry)
 	}
-	return earliest(next, b.cleanup(ctx, t, records, waiting))
+	return earliest(next, d.cleanup(ctx, t, records, waiting))
 }
 
 // earliest is the sooner of two times, zero meaning none.
@@ -811,7 +892,7 @@ const (
 // budget nobody waits for (no place in the token's line): on a busy token
 // prompts and tables go first, and the old buttons meanwhile are refused
 // as stale. It returns when to come back for those that had to wait.
-func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
+func (d *delivery) strip(ctx context.Context, t *record.Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
 	wrote := false
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
@@ -840,7 +921,7 @@ func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]str
 		// then refused as stale until the batch deletes their message; a
 		// strip kept for a lull would only take that lull's calls from the
 		// next prompts.
-		busy := spare && b.tokenLoad.use(b.now()) >= spareUse
+		busy := spare && d.tokenLoad.use(d.now()) >= spareUse
 		if busy {
 			done = slices.Clone(rec.Strip)
 		}
@@ -848,8 +929,8 @@ func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]str
 			if busy {
 				break
 			}
-			now := b.now()
-			if wait := b.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
+			now := d.now()
+			if wait := d.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
 				waiting[prioTable]++
 				if spare && wait.Before(now.Add(stripSpare)) {
 					wait = now.Add(stripSpare)
@@ -860,20 +941,20 @@ func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]str
 			var err error
 			if kind == "table" {
 				// The group's old table says where the table went.
-				err = b.edit(ctx, chatID, id, adapter.Message{Text: b.loc(t.Lang).T("table.moved")})
+				err = d.edit(ctx, chatID, id, adapter.Message{Text: adapter.NewLoc(d.tr, t.Lang).T("table.moved")})
 				if isNotModified(err) {
 					err = nil
 				}
 			} else {
-				err = b.unbutton(ctx, chatID, id)
+				err = d.unbutton(ctx, chatID, id)
 			}
-			if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+			if retry, ok := d.retryAfter(ctx, chatID, err); ok {
 				later(retry)
 				break
 			}
 			if err != nil && !permanent(err) {
-				b.log.Warn().Err(err).Str("table", t.ID).Msg("old buttons not removed, will retry")
-				later(b.now().Add(2 * time.Second))
+				d.log.Warn().Err(err).Str("table", t.ID).Msg("old buttons not removed, will retry")
+				later(d.now().Add(2 * time.Second))
 				break
 			}
 			// Done, or Telegram refuses for good (the message is gone).
@@ -884,23 +965,23 @@ func (b *Bot) strip(ctx context.Context, t *record.Table, records map[string]str
 		}
 		// Read again: the view may have been redrawn meanwhile.
 		cur := rec
-		if fresh, err := b.store.Messages(ctx, t.ID); err == nil {
+		if fresh, err := d.store.Messages(ctx, t.ID); err == nil {
 			cur = parseMsgRecord(fresh[view])
 		}
 		cur.Strip = slices.DeleteFunc(cur.Strip, func(id int) bool { return slices.Contains(done, id) })
 		wrote = true
-		if err := b.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
-			later(b.now().Add(time.Second))
+		if err := d.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
+			later(d.now().Add(time.Second))
 		}
 	}
 	return next, wrote
 }
 
 // unbutton takes a message's buttons away, leaving its text.
-func (b *Bot) unbutton(ctx context.Context, chatID int64, id int) error {
+func (d *delivery) unbutton(ctx context.Context, chatID int64, id int) error {
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	_, err := b.tg.EditMessageReplyMarkup(cctx, &tgbot.EditMessageReplyMarkupParams{
+	_, err := d.tg.EditMessageReplyMarkup(cctx, &tgbot.EditMessageReplyMarkupParams{
 		ChatID: chatID, MessageID: id,
 		ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}},
 	})
@@ -928,10 +1009,10 @@ const (
 
 // cleanup deletes the replaced messages that are due. It returns when to
 // come back for those that are not, or that had to wait for the limits.
-func (b *Bot) cleanup(ctx context.Context, t *record.Table, records map[string]string, waiting *[4]int) time.Time {
+func (d *delivery) cleanup(ctx context.Context, t *record.Table, records map[string]string, waiting *[4]int) time.Time {
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
-	now := b.now()
+	now := d.now()
 	for view, raw := range records {
 		rec := parseMsgRecord(raw)
 		_, _, seat, ok := parseView(view)
@@ -955,7 +1036,7 @@ func (b *Bot) cleanup(ctx context.Context, t *record.Table, records map[string]s
 		if spare {
 			call = ""
 		}
-		if wait := b.admitFor(ctx, chatID, prioCleanup, call, now.Add(cleanupPatience)); !wait.IsZero() {
+		if wait := d.admitFor(ctx, chatID, prioCleanup, call, now.Add(cleanupPatience)); !wait.IsZero() {
 			waiting[prioCleanup]++
 			if spare && wait.Before(now.Add(cleanupSpare)) {
 				wait = now.Add(cleanupSpare)
@@ -963,24 +1044,24 @@ func (b *Bot) cleanup(ctx context.Context, t *record.Table, records map[string]s
 			later(wait)
 			continue
 		}
-		err := b.removeAll(ctx, chatID, rec.Stale)
-		if retry, ok := b.retryAfter(ctx, chatID, err); ok {
+		err := d.removeAll(ctx, chatID, rec.Stale)
+		if retry, ok := d.retryAfter(ctx, chatID, err); ok {
 			later(retry)
 			continue
 		}
 		if err != nil {
-			b.log.Debug().Err(err).Str("table", t.ID).Msg("old messages not deleted")
+			d.log.Debug().Err(err).Str("table", t.ID).Msg("old messages not deleted")
 		}
 		// Read again: the view may have been redrawn meanwhile.
 		cur := parseMsgRecord(records[view])
-		if fresh, err := b.store.Messages(ctx, t.ID); err == nil {
+		if fresh, err := d.store.Messages(ctx, t.ID); err == nil {
 			cur = parseMsgRecord(fresh[view])
 		}
 		cur.Stale = slices.DeleteFunc(cur.Stale, func(id int) bool { return slices.Contains(rec.Stale, id) })
 		if len(cur.Stale) == 0 {
 			cur.StaleSince = 0
 		}
-		if err := b.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
+		if err := d.store.SetMessage(ctx, t.ID, view, cur.String()); err != nil {
 			later(now.Add(time.Second))
 		}
 	}
@@ -989,11 +1070,11 @@ func (b *Bot) cleanup(ctx context.Context, t *record.Table, records map[string]s
 
 // removeAll deletes messages of one chat in one call (up to 100 at a
 // time); messages already gone count as deleted.
-func (b *Bot) removeAll(ctx context.Context, chatID int64, ids []int) error {
+func (d *delivery) removeAll(ctx context.Context, chatID int64, ids []int) error {
 	for len(ids) > 0 {
 		n := min(len(ids), 100)
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
-		_, err := b.tg.DeleteMessages(cctx, &tgbot.DeleteMessagesParams{ChatID: chatID, MessageIDs: ids[:n]})
+		_, err := d.tg.DeleteMessages(cctx, &tgbot.DeleteMessagesParams{ChatID: chatID, MessageIDs: ids[:n]})
 		cancel()
 		if err != nil && !errors.Is(err, tgbot.ErrorBadRequest) {
 			return err
@@ -1006,50 +1087,41 @@ func (b *Bot) removeAll(ctx context.Context, chatID int64, ids []int) error {
 // unreachable handles a failed send of a player's hand: a 403 means the
 // player blocked the bot or never started it, so the table says so and
 // offers the deep link. Other errors are returned.
-func (b *Bot) unreachable(ctx context.Context, t *record.Table, seat int, err error) (time.Time, error) {
+func (d *delivery) unreachable(ctx context.Context, t *record.Table, seat int, err error) (time.Time, error) {
 	if !errors.Is(err, tgbot.ErrorForbidden) {
 		return time.Time{}, err
 	}
 	if seat < 0 {
 		// The bot can't write to the group any more; my_chat_member closes
 		// the table. Retrying would only hammer Telegram.
-		b.log.Warn().Err(err).Str("table", t.ID).Msg("group unreachable")
+		d.log.Warn().Err(err).Str("table", t.ID).Msg("group unreachable")
 		return time.Time{}, nil
 	}
-	user := t.Seats[seat].UserID
-	_, _, uerr := b.transact(ctx, t.ID, 0, func(t *record.Table, ch *change) error {
-		s := t.SeatOf(user)
-		if s < 0 || t.Seats[s].Unreachable {
-			return errNoChange
-		}
-		t.Seats[s].Unreachable = true
-		return nil
-	})
-	if uerr != nil && !errors.Is(uerr, errNoChange) {
-		return time.Time{}, uerr
+	if err := d.tables.markUnreachable(ctx, t.ID, t.Seats[seat].UserID); err != nil {
+		return time.Time{}, err
 	}
 	return time.Time{}, nil
 }
 
 // retryAfter handles a 429: the chat is blocked for every replica until
 // Telegram's retry_after has passed.
-func (b *Bot) retryAfter(ctx context.Context, chatID int64, err error) (time.Time, bool) {
+func (d *delivery) retryAfter(ctx context.Context, chatID int64, err error) (time.Time, bool) {
 	var tooMany *tgbot.TooManyRequestsError
 	if !errors.As(err, &tooMany) {
 		return time.Time{}, false
 	}
-	until := b.now().Add(time.Duration(tooMany.RetryAfter)*time.Second + 100*time.Millisecond)
-	b.log.Warn().Int64("chat", chatID).Int("retry_after", tooMany.RetryAfter).Msg("telegram 429")
-	if err := b.store.Block(ctx, store.ChatRateKey(chatID), until); err != nil {
-		b.log.Error().Err(err).Msg("block chat")
+	until := d.now().Add(time.Duration(tooMany.RetryAfter)*time.Second + 100*time.Millisecond)
+	d.log.Warn().Int64("chat", chatID).Int("retry_after", tooMany.RetryAfter).Msg("telegram 429")
+	if err := d.store.Block(ctx, store.ChatRateKey(chatID), until); err != nil {
+		d.log.Error().Err(err).Msg("block chat")
 	}
 	return until, true
 }
 
-func (b *Bot) send(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
+func (d *delivery) send(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	sent, err := b.tg.SendMessage(ctx, &tgbot.SendMessageParams{
+	sent, err := d.tg.SendMessage(ctx, &tgbot.SendMessageParams{
 		ChatID:             chatID,
 		MessageThreadID:    thread,
 		Text:               adapter.Clip(m.Text),
@@ -1063,14 +1135,14 @@ func (b *Bot) send(ctx context.Context, chatID int64, thread int, m adapter.Mess
 	return sent, nil
 }
 
-func (b *Bot) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {
+func (d *delivery) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	markup := markup(m)
 	if markup == nil {
 		markup = &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
 	}
-	_, err := b.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
+	_, err := d.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
 		ChatID:             chatID,
 		MessageID:          msgID,
 		Text:               adapter.Clip(m.Text),

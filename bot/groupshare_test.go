@@ -26,15 +26,14 @@ func TestGroupShares(t *testing.T) {
 	st := testBolt(t)
 	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	now := start
-	b := &Bot{store: st, now: func() time.Time { return now }, cfg: Config{Limits: Limits{
+	b := budgetBot(st, nil, &now, Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1000, GlobalSlice: time.Second,
-	}}}
-	b.tokenLoad, b.waits = newTokenLoad(1000), newWaits()
+	})
 	ctx := context.Background()
 	const group = -100
 	var edits []time.Time
 	for ; now.Before(start.Add(time.Minute)); now = now.Add(100 * time.Millisecond) {
-		if b.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
+		if b.delivery.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
 			edits = append(edits, now)
 		}
 	}
@@ -42,14 +41,14 @@ func TestGroupShares(t *testing.T) {
 		t.Fatalf("%d table edits in a minute, want %d", len(edits), groupViewCalls)
 	}
 	for i := 1; i < len(edits); i++ {
-		if gap := edits[i].Sub(edits[i-1]); gap < b.viewSpacing() {
-			t.Fatalf("table edits %v apart, want ≥ %v", gap, b.viewSpacing())
+		if gap := edits[i].Sub(edits[i-1]); gap < b.delivery.viewSpacing() {
+			t.Fatalf("table edits %v apart, want ≥ %v", gap, b.delivery.viewSpacing())
 		}
 	}
 	// Less than the window has passed: every edit is still in it.
 	now = start.Add(time.Minute - 50*time.Millisecond)
 	announcements := 0
-	for b.admitFor(ctx, group, prioAnnounce, "", now.Add(announcePatience)).IsZero() {
+	for b.delivery.admitFor(ctx, group, prioAnnounce, "", now.Add(announcePatience)).IsZero() {
 		announcements++
 		if announcements > groupCalls {
 			t.Fatal("announcements without end")
@@ -61,7 +60,7 @@ func TestGroupShares(t *testing.T) {
 	replies := 0
 	// A reply, as the outbox asks for one: a named call of the reply class.
 	reply := func() time.Time {
-		return b.admitAs(ctx, group, prioAnnounce, classReply, "reply/test/"+strconv.Itoa(replies), now.Add(announcePatience))
+		return b.delivery.admitAs(ctx, group, prioAnnounce, classReply, "reply/test/"+strconv.Itoa(replies), now.Add(announcePatience))
 	}
 	for reply().IsZero() {
 		replies++
@@ -74,8 +73,8 @@ func TestGroupShares(t *testing.T) {
 	}
 	// Only replies leave the window full: when the first edit leaves it, a
 	// reply goes, and a table edit still does not.
-	now = start.Add(b.groupWindow() + 10*time.Millisecond)
-	if b.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
+	now = start.Add(b.delivery.groupWindow() + 10*time.Millisecond)
+	if b.delivery.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
 		t.Fatal("a table edit with the window at its ceiling")
 	}
 	if !reply().IsZero() {
@@ -130,7 +129,7 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	b := New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: time.Millisecond, PrivateInterval: time.Millisecond,
 		GlobalPerSecond: 1, GlobalSlice: time.Second}}, st, tg, testCatalog(t),
 		WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
-	b.now = clock
+	b.setClock(clock)
 	ctx := context.Background()
 	const id = "-100"
 	g := testGames()[0]
@@ -141,7 +140,7 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	b.service(ctx, id) // the lobby is posted
+	b.delivery.service(ctx, id) // the lobby is posted
 	if calls := tg.log(); len(calls) != 1 {
 		t.Fatalf("calls after the lobby: %q", calls)
 	}
@@ -160,7 +159,7 @@ func TestAnnouncementBeforeTheTable(t *testing.T) {
 	}
 	for step := 0; step < 20; step++ {
 		at(2*time.Second + time.Duration(step)*250*time.Millisecond)
-		b.service(ctx, id)
+		b.delivery.service(ctx, id)
 	}
 	calls := tg.log()
 	if len(calls) != 3 {
@@ -184,13 +183,13 @@ func TestNewTableIsAReply(t *testing.T) {
 	b := New(Config{Username: "trickchefbot", Limits: Limits{GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond,
 		GlobalPerSecond: 1000, GlobalSlice: time.Second}}, st, tg, testCatalog(t),
 		WithGames(testGames()...), WithLogger(zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)))
-	b.now = clock
+	b.setClock(clock)
 	ctx := context.Background()
 	const id, chat = "-100", -100
 	// The last game's edits and announcements fill the window to the
 	// announcements' ceiling.
 	for i := range groupAnnounceCalls {
-		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
+		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.delivery.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
 			t.Fatal("could not fill the window", err)
 		}
 	}
@@ -200,7 +199,7 @@ func TestNewTableIsAReply(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	b.service(ctx, id)
+	b.delivery.service(ctx, id)
 	if calls := tg.log(); len(calls) != 1 || calls[0][:5] != "send:" {
 		t.Fatalf("calls %q, want the lobby posted at once", calls)
 	}
@@ -211,7 +210,7 @@ func TestNewTableIsAReply(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	b.service(ctx, id)
+	b.delivery.service(ctx, id)
 	if calls := tg.log(); len(calls) != 1 {
 		t.Fatalf("calls %q: a table edit past its share", calls)
 	}
@@ -257,9 +256,9 @@ func TestAnnouncementSentOnceByTwoReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg.hook = func() { second.sendOutbox(ctx, tbl) } // the other replica, mid-send
-	first.sendOutbox(ctx, tbl)
-	second.sendOutbox(ctx, tbl) // after the ack: nothing left
+	tg.hook = func() { second.delivery.sendOutbox(ctx, tbl) } // the other replica, mid-send
+	first.delivery.sendOutbox(ctx, tbl)
+	second.delivery.sendOutbox(ctx, tbl) // after the ack: nothing left
 	if calls := tg.log(); len(calls) != 1 || calls[0] != "send:round over" {
 		t.Fatalf("calls %q, want the announcement once", calls)
 	}

@@ -68,3 +68,9 @@ func testGame(t testing.TB, id string) adapter.Game {
 	t.Fatalf("no game %q", id)
 	return nil
 }
+
+// setClock sets the clock of a built bot and of its roles.
+func (b *Bot) setClock(now func() time.Time) {
+	b.now = now
+	b.delivery.now = now
+}

@@ -111,7 +111,10 @@ type UpdateSource interface {
 // Poll fetches updates from src until ctx is done and puts each into its
 // chat's inbox; asking for the next batch confirms the last one, so a
 // batch is confirmed only once it is in the store. RunInbox applies them.
-func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
+func (b *Bot) Poll(ctx context.Context, src UpdateSource) error { return b.ingestion.poll(ctx, src) }
+
+// poll fetches updates from src until ctx is done.
+func (in *ingestion) poll(ctx context.Context, src UpdateSource) error {
 	var offset int64
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
@@ -125,8 +128,8 @@ func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
 				wait = time.Duration(apiErr.RetryAfter) * time.Second
 			}
-			b.log.Warn().Err(err).Dur("wait", wait).Msg("getUpdates failed")
-			b.sleep(ctx, wait)
+			in.log.Warn().Err(err).Dur("wait", wait).Msg("getUpdates failed")
+			sleep(ctx, wait)
 			backoff = min(backoff*2, 5*time.Second)
 			continue
 		}
@@ -137,13 +140,13 @@ func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 		// A fetched batch is stored even when we are asked to stop: it
 		// costs one round trip, and spares Telegram sending it again.
 		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
-		err = b.ingest(ictx, ups)
+		err = in.ingest(ictx, ups)
 		cancel()
 		if err != nil {
 			// Not confirmed: the same batch comes again (an update stored
 			// twice is kept once).
-			b.log.Error().Err(err).Msg("updates not stored; they will be fetched again")
-			b.sleep(ctx, backoff)
+			in.log.Error().Err(err).Msg("updates not stored; they will be fetched again")
+			sleep(ctx, backoff)
 			backoff = min(backoff*2, 5*time.Second)
 			continue
 		}
@@ -155,17 +158,17 @@ func (b *Bot) Poll(ctx context.Context, src UpdateSource) error {
 
 // handleSafely applies an update and turns a panic into an error, so a
 // bug in one handler never takes the process down.
-func (b *Bot) handleSafely(ctx context.Context, u *models.Update) (err error) {
+func (in *ingestion) handleSafely(ctx context.Context, u *models.Update) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			b.log.Error().Interface("panic", r).Int64("update", u.ID).Msg("handler panic; update skipped")
+			in.log.Error().Interface("panic", r).Int64("update", u.ID).Msg("handler panic; update skipped")
 			err = nil // a poisoned update must not block the queue forever
 		}
 	}()
 	start := time.Now()
-	err = b.HandleUpdate(ctx, u)
-	b.metrics.observeUpdate(u, time.Since(start), err)
-	b.log.Debug().Int64("update", u.ID).Dur("took", time.Since(start)).Err(err).Msg("update handled")
+	err = in.handlers.HandleUpdate(ctx, u)
+	in.metrics.observeUpdate(u, time.Since(start), err)
+	in.log.Debug().Int64("update", u.ID).Dur("took", time.Since(start)).Err(err).Msg("update handled")
 	return err
 }
 
@@ -188,7 +191,10 @@ func chatOf(u *models.Update) int64 {
 // without the right secret (401) and answers 200 as soon as the update is
 // in its chat's inbox (RunInbox applies it); any other answer makes
 // Telegram deliver it again.
-func (b *Bot) WebhookHandler(secret string) http.Handler {
+func (b *Bot) WebhookHandler(secret string) http.Handler { return b.ingestion.webhook(secret) }
+
+// webhook is the handler of pushed updates.
+func (in *ingestion) webhook(secret string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -204,8 +210,8 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		if err := b.ingest(r.Context(), []*models.Update{&u}); err != nil {
-			b.log.Error().Err(err).Int64("update", u.ID).Msg("webhook update not stored")
+		if err := in.ingest(r.Context(), []*models.Update{&u}); err != nil {
+			in.log.Error().Err(err).Int64("update", u.ID).Msg("webhook update not stored")
 			http.Error(w, "try again", http.StatusInternalServerError)
 			return
 		}

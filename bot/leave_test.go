@@ -191,7 +191,7 @@ func BenchmarkRenderWaitingHand(bm *testing.B) {
 	}
 	rec := msgRecord{ID: 7, Digest: "old"}
 	for bm.Loop() {
-		if j, ok, err := b.renderView(tab, handView(tab.GameNo, seat), rec); err != nil || !ok || !j.quiet {
+		if j, ok, err := b.delivery.renderView(tab, handView(tab.GameNo, seat), rec); err != nil || !ok || !j.quiet {
 			bm.Fatalf("%+v %v %v", j, ok, err)
 		}
 	}

@@ -116,12 +116,12 @@ func TestConfirmingEditIsMadeOnce(t *testing.T) {
 	}
 	view := handView(tab.GameNo, int(seat))
 	asked := msgRecord{ID: 7, Digest: "asked", Ping: true, Buttons: true}
-	j, ok, err := b.renderView(tab, view, asked)
+	j, ok, err := b.delivery.renderView(tab, view, asked)
 	if err != nil || !ok || j.quiet || !j.m.Lazy || len(j.m.Keyboard) != 0 || j.patience != handPatience || j.rec.Ping {
 		t.Fatalf("the asking message: job %+v ok=%v err=%v, want an edit without buttons", j, ok, err)
 	}
 	waiting := msgRecord{ID: 7, Digest: "older", Ping: false, Buttons: false}
-	if j, ok, _ := b.renderView(tab, view, waiting); !ok || !j.quiet {
+	if j, ok, _ := b.delivery.renderView(tab, view, waiting); !ok || !j.quiet {
 		t.Errorf("a message that already waits: job %+v, want no call", j)
 	}
 }
@@ -132,7 +132,7 @@ func TestConfirmingEditIsMadeOnce(t *testing.T) {
 // -update; read the diff as a player would).
 func TestGoldenMoveConfirmed(t *testing.T) {
 	b, _ := resultsBot(t, nil)
-	b.now = func() time.Time { return fixtures.Clock }
+	b.setClock(func() time.Time { return fixtures.Clock })
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		for i, g := range testGames() {

@@ -178,7 +178,7 @@ func drain(t *testing.T, b *Bot, id string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		next, _ := b.sendOutbox(ctx, tab)
+		next, _ := b.delivery.sendOutbox(ctx, tab)
 		if envs, err := b.store.Outbox(ctx, id, 1); err == nil && len(envs) == 0 {
 			return
 		}

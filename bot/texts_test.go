@@ -18,7 +18,7 @@ import (
 // are all named by the table, not only the last of them.
 func TestTimeoutNamesEveryoneDue(t *testing.T) {
 	b, _ := resultsBot(t, nil)
-	b.now = func() time.Time { return fixtures.Clock }
+	b.setClock(func() time.Time { return fixtures.Clock })
 	g := testGame(t, "sausages") // setup: everyone places a card at once
 	tab, st := fixtures.Table(t, g, 3, 0, "", 5, nil)
 	acting := st.ToAct()

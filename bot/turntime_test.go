@@ -68,7 +68,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	play, st := fixtures.Table(t, g, 3, 0, "", 9, nil)
 	play.TurnTime = tab.TurnTime
 	play.StopTimers()
-	b.now = func() time.Time { return fixtures.Clock }
+	b.setClock(func() time.Time { return fixtures.Clock })
 	b.schedule(play, g, st, false)
 	seat := st.ToAct()[0]
 	if due := play.Seats[seat].Due; !due.Equal(b.now().Add(20 * time.Second)) {
