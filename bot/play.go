@@ -105,30 +105,26 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		return refuse("error.bad_button")
 	})
 	l := b.tableLoc(t)
-	var r *refusal
+	a, ok := judgePress(l, ch, err)
+	if !ok {
+		return err // not answered: the redelivered update will answer it
+	}
+	url := ""
 	switch {
-	case err == nil:
-		b.answer(ctx, q, ch.answer, false, "")
 	case errors.Is(err, errOpenChat):
-		b.answer(ctx, q, l.T("lobby.open_chat"), false, b.deepLink(joinPrefix+p.Table))
-	case errors.As(err, &r) && r.key == "error.stale" && hand.current:
+		url = b.deepLink(joinPrefix + p.Table)
+	case a.refused("error.stale") && hand.current:
 		// The latest message: its buttons wait for the player's turn
 		// (a waiting hand is not redrawn), or are about to be redrawn.
 		key := "error.stale_done_wait"
 		if b.toAct(t, p.Args[0]) {
 			key = "error.stale_done_now"
 		}
-		b.answer(ctx, q, l.T(key), false, "")
-	case errors.As(err, &r):
-		b.answer(ctx, q, r.text(l), false, "")
-	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
-		b.answer(ctx, q, "", false, "") // done before, or nothing to do
-	case errors.Is(err, errBusy):
+		a.text = l.T(key)
+	case a.busy:
 		b.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
-		b.answer(ctx, q, l.T("error.busy"), false, "")
-	default:
-		return err // not answered: the redelivered update will answer it
 	}
+	b.answer(ctx, q, a.text, false, url)
 	if p.Op == 's' && err != nil {
 		return b.settleStop(ctx, updateID, q, p, err)
 	}
@@ -330,9 +326,12 @@ func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p callback.Da
 	}
 	l := b.loc(t.Lang)
 	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, q.From.ID)
-	var r *refusal
-	if errors.As(err, &r) {
-		b.answer(ctx, q, r.text(l), false, "")
+	if err != nil {
+		a, ok := judgePress(l, nil, err)
+		if !ok {
+			return err
+		}
+		b.answer(ctx, q, a.text, false, "")
 		return nil
 	}
 	g, st, err := b.decode(t)
