@@ -404,24 +404,15 @@ func (b *Bot) webInfo(ctx context.Context, p callback.Data, user int64) (WebRepl
 	if version == 0 {
 		return WebReply{}, ErrWebNotFound
 	}
-	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, user)
+	text, err := b.seatInfo(t, p, user)
 	if err != nil {
-		a, ok := judgePress(l, nil, err)
+		a, ok := judgePress(b.loc(t.Lang), nil, err)
 		if !ok {
 			return WebReply{}, err
 		}
 		return webReply(a), nil
 	}
-	g, st, err := b.decode(t)
-	if err != nil {
-		return WebReply{}, err
-	}
-	info, ok := g.(adapter.InfoGame)
-	if !ok {
-		return WebReply{Text: l.T("error.bad_button"), Refused: RefusedBad}, nil
-	}
-	return WebReply{OK: true, Text: info.Info(l, b.adapterView(t), st, seat), Alert: true}, nil
+	return WebReply{OK: true, Text: text, Alert: true}, nil
 }
 
 // webReply is a press's answer (judgePress) as the page is told it.
