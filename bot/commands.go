@@ -48,11 +48,6 @@ func threadOf(m *models.Message) int {
 	return 0
 }
 
-// post queues a message to the table's chat (and topic).
-func (ch *change) post(t *record.Table, m adapter.Message) {
-	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Message: m})
-}
-
 func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Message, cmd command) error {
 	id := record.ID(m.Chat.ID, threadOf(m))
 	var fn func(t *record.Table, ch *change) error
