@@ -127,17 +127,6 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 	return b.settle(err)
 }
 
-// settle turns the outcome of an update into the handler's error: bad
-// input was answered, a duplicate was applied before; only real failures
-// (worth a redelivery) remain.
-func (b *Bot) settle(err error) error {
-	var r *refusal
-	if err == nil || errors.Is(err, errDuplicate) || errors.Is(err, errNoChange) || errors.As(err, &r) {
-		return nil
-	}
-	return err
-}
-
 // rulesGame picks the game whose rules to show: the one named after
 // /rules, else the table's game; nil means the list of games.
 func (b *Bot) rulesGame(t *record.Table, args []string) adapter.Game {

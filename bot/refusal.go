@@ -44,3 +44,16 @@ func judgePress(l adapter.Loc, ch *change, err error) (a pressAnswer, ok bool) {
 
 // refused reports whether the press was refused with the reason key.
 func (a pressAnswer) refused(key string) bool { return a.refusal != nil && a.refusal.key == key }
+
+// settle turns the outcome of an update into the handler's error: bad
+// input was answered, a duplicate was applied before; only real failures
+// (worth a redelivery) remain. It is judgePress for an update nobody waits
+// to be told about (a command, a /start, a background change): with no
+// toast to say «busy», a table that stayed too busy is retried instead.
+func (b *Bot) settle(err error) error {
+	var r *refusal
+	if err == nil || errors.Is(err, errDuplicate) || errors.Is(err, errNoChange) || errors.As(err, &r) {
+		return nil
+	}
+	return err
+}
