@@ -48,11 +48,6 @@ func threadOf(m *models.Message) int {
 	return 0
 }
 
-// post queues a message to the table's chat (and topic).
-func (ch *change) post(t *record.Table, m adapter.Message) {
-	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Message: m})
-}
-
 func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Message, cmd command) error {
 	id := record.ID(m.Chat.ID, threadOf(m))
 	var fn func(t *record.Table, ch *change) error
@@ -130,17 +125,6 @@ func (b *Bot) onGroupCommand(ctx context.Context, updateID int64, m *models.Mess
 		return err
 	})
 	return b.settle(err)
-}
-
-// settle turns the outcome of an update into the handler's error: bad
-// input was answered, a duplicate was applied before; only real failures
-// (worth a redelivery) remain.
-func (b *Bot) settle(err error) error {
-	var r *refusal
-	if err == nil || errors.Is(err, errDuplicate) || errors.Is(err, errNoChange) || errors.As(err, &r) {
-		return nil
-	}
-	return err
 }
 
 // rulesGame picks the game whose rules to show: the one named after

@@ -36,11 +36,7 @@ func hintPayload(t *record.Table, seat int) string {
 // onHint answers a press of «💡 Подсказка»: the top level's move for the
 // seat, kept on the seat (and the seat marked unrated) in this change.
 func (b *Bot) onHint(t *record.Table, ch *change, p callback.Data, who int64) error {
-	seat, err := b.seatFor(t, p, who)
-	if err != nil {
-		return err
-	}
-	g, st, err := b.decode(t)
+	seat, g, st, err := b.seatGame(t, p, who)
 	if err != nil {
 		return err
 	}

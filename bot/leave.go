@@ -35,14 +35,11 @@ func leaveButton(t *record.Table, seat, step int, text string) adapter.Button {
 // onLeave handles the leave button and its confirmation. The buttons carry
 // no nonce: they stay valid while the player plays this game.
 func (b *Bot) onLeave(t *record.Table, ch *change, p callback.Data, who int64) error {
-	if t.Phase != record.PhasePlaying || p.GameNo != t.GameNo {
-		return refuse("error.stale_game")
+	seat, s, err := buttonSeat(t, p)
+	if err != nil {
+		return err
 	}
-	seat := p.Args[0]
-	s := t.Seat(game.Seat(seat))
 	switch {
-	case s == nil:
-		return refuse("error.bad_button")
 	case s.Leaver != nil && s.Leaver.UserID == who:
 		return refuse("leave.already")
 	case !s.Human() || s.UserID != who:

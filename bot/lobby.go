@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -93,11 +94,8 @@ func (b *Bot) hasStarted(ctx context.Context, user int64) bool {
 // from another (the reply to /newgame <game> while a lobby is open).
 // Robots keep their tier when the new game has robots, else leave.
 func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int64) error {
-	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
-		return refuse("error.stale")
-	}
-	if who != t.Creator {
-		return refuse("lobby.creator_only")
+	if err := b.lobbyGuard(t, p, needCreator, who, false); err != nil {
+		return err
 	}
 	g, ok := b.games.get(p.Word)
 	if !ok {
@@ -133,8 +131,8 @@ func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int
 // whether they administer the group (asked only for «cancel»). It runs
 // inside update's retried closure, so it only reads the store.
 func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User, admin bool) error {
-	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
-		return refuse("error.stale")
+	if err := b.lobbyGuard(t, p, lobbyNeeds(p.Args[0]), who.ID, admin); err != nil {
+		return err
 	}
 	l := b.loc(t.Lang)
 	seat := t.SeatOf(who.ID)
@@ -178,23 +176,11 @@ func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callba
 		}
 		ch.answer = l.T("lobby.left")
 	case lobbyAddAI:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
-		if !hasKind {
-			return refuse("lobby.choose_game")
-		}
-		if len(adapter.Levels(kind)) == 0 {
-			return refuse("lobby.no_robots")
-		}
 		if _, max := kind.SeatRange(); len(t.Seats) >= max {
 			return refuse("lobby.full")
 		}
 		t.Seats = append(t.Seats, record.Seat{Name: b.aiName(l, t), AI: aiLevel(kind, t.AILevel)})
 	case lobbyKick:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
 		for i := len(t.Seats) - 1; i >= 0; i-- {
 			if !t.Seats[i].Human() {
 				t.Seats = append(t.Seats[:i], t.Seats[i+1:]...)
@@ -203,34 +189,16 @@ func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callba
 		}
 		return refuse("lobby.no_ai")
 	case lobbyLevel:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
-		if !hasKind {
-			return refuse("lobby.choose_game")
-		}
-		if len(adapter.Levels(kind)) == 0 {
-			return refuse("lobby.no_robots")
-		}
 		t.AILevel = nextLevel(kind, aiLevel(kind, t.AILevel))
 		if t.Practice() {
 			relevelPractice(t, kind)
 		}
 	case lobbyHints:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
 		if _, ok := hintGame(kind); !hasKind || !ok {
 			return refuse("hints.none")
 		}
 		t.Hints = !t.Hints
 	case lobbyOption:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
-		if !hasKind {
-			return refuse("lobby.choose_game")
-		}
 		opts := adapter.Options(kind)
 		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(opts) {
 			return refuse("error.bad_button")
@@ -241,27 +209,130 @@ func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callba
 		}
 		t.Options[o.Key] = (adapter.OptionValue(adapter.View(t), kind, o.Key) + 1) % o.Values
 	case lobbyTurn:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
 		if !hasKind || !hasTurnTime(kind) {
 			return refuse("error.bad_button")
 		}
 		t.TurnTime = nextTurnTime(b.turnTime(t))
 		ch.answer = l.T("lobby.turn_set", "Time", TurnTimeText(l, t.TurnTime))
 	case lobbyCancel:
-		if !creator && !admin {
-			return refuse("lobby.creator_only")
-		}
 		b.closeTable(t)
 		t.Event = &record.Event{Key: "event.cancelled"}
 	case lobbyStart:
-		if !creator {
-			return refuse("lobby.creator_only")
-		}
 		return b.startGame(ctx, t, ch)
 	default:
 		return refuse("error.bad_button")
+	}
+	return nil
+}
+
+// onAgain handles «play again» under a final result: the first press opens
+// a lobby of the same game and options with the same players in the same
+// order (robots at their levels), run by the presser; later presses join
+// that lobby, or any later lobby of the same game. Should that lobby have
+// been cancelled, the button opens it again (no dead end). It runs inside
+// update's closure, so it only reads the store.
+//
+// The button belongs to game p.Game of kind p.Word: it opens a lobby only
+// while the table is idle after that very game (finished, not stopped) or
+// after the lobby that followed it was cancelled. Anything else is stale.
+func (b *Bot) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
+	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
+	switch {
+	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:
+		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: []int{lobbyJoin}}, who, false)
+	case cancelledNext:
+	case t.Phase != record.PhaseIdle || t.GameNo != p.GameNo || t.GameID != p.Word || t.State == nil:
+		return refuse("error.stale")
+	}
+	g, ok := b.games.get(p.Word)
+	if !ok {
+		return refuse("error.stale")
+	}
+	if !cancelledNext {
+		if _, st, err := b.decode(t); err != nil || !st.Over() {
+			return refuse("error.stale") // the game was stopped, not finished
+		}
+	}
+	old, creator := t.Seats, t.Creator
+	opts, level := maps.Clone(t.Options), t.AILevel
+	openLobby(t, g.ID(), record.Seat{})
+	t.Seats = make([]record.Seat, 0, len(old))
+	for _, s := range old {
+		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
+	}
+	t.Options, t.AILevel = opts, level
+	if t.SeatOf(who.ID) < 0 {
+		// Someone who watched the game may sit down at once, when there is
+		// room and the bot can write to them.
+		if _, hi := g.SeatRange(); len(t.Seats) < hi && b.hasStarted(ctx, who.ID) {
+			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
+		}
+	}
+	// The presser asked for the table, so they run it (and may start it);
+	// else the old creator, else the first person seated.
+	t.Creator = 0
+	for _, c := range []int64{who.ID, creator} {
+		if c != 0 && t.SeatOf(c) >= 0 {
+			t.Creator = c
+			break
+		}
+	}
+	if t.Creator == 0 {
+		for _, s := range t.Seats {
+			if s.Human() {
+				t.Creator = s.UserID
+				break
+			}
+		}
+	}
+	ch.answer = b.loc(t.Lang).T("again.opened")
+	return nil
+}
+
+// lobbyNeed is what a lobby button asks of the press and of the lobby
+// before it acts (lobbyNeeds), so each guard is written once (lobbyGuard).
+type lobbyNeed uint8
+
+const (
+	needCreator lobbyNeed = 1 << iota // only the lobby's creator may press it
+	needAdmin                         // … or an administrator of the group
+	needGame                          // the lobby's game is chosen
+	needRobots                        // the lobby's game (needed too) has robots
+)
+
+// lobbyNeeds is what lobby button op needs; joining and leaving need
+// nothing but an open lobby.
+func lobbyNeeds(op int) lobbyNeed {
+	switch op {
+	case lobbyAddAI, lobbyLevel:
+		return needCreator | needGame | needRobots
+	case lobbyOption:
+		return needCreator | needGame
+	case lobbyCancel:
+		return needCreator | needAdmin
+	case lobbyKick, lobbyHints, lobbyTurn, lobbyStart:
+		return needCreator
+	}
+	return 0
+}
+
+// lobbyGuard refuses a lobby press the lobby cannot take, in the order
+// the presser should hear why: a button of another lobby (or of none
+// open) is stale; then who may press it; then what the lobby lacks. who
+// is the presser; admin says whether they administer the group.
+func (b *Bot) lobbyGuard(t *record.Table, p callback.Data, need lobbyNeed, who int64, admin bool) error {
+	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
+		return refuse("error.stale")
+	}
+	if need&needCreator != 0 && who != t.Creator && (need&needAdmin == 0 || !admin) {
+		return refuse("lobby.creator_only")
+	}
+	g, ok := b.games.get(t.GameID)
+	if need&(needGame|needRobots) != 0 && !ok {
+		return refuse("lobby.choose_game")
+	}
+	if need&needRobots != 0 && len(adapter.Levels(g)) == 0 {
+		return refuse("lobby.no_robots")
 	}
 	return nil
 }
@@ -447,14 +518,4 @@ func (b *Bot) onStop(t *record.Table, ch *change, p callback.Data, user *models.
 	}
 	ch.answer = l.T("stop.done")
 	return nil
-}
-
-// seatSeed derives the seed of the bot's n-th automatic decision, so a game
-// replays identically from its seed and log.
-func seatSeed(t *record.Table) uint64 {
-	x := t.Seed + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
-	x ^= x >> 31
-	x *= 0xBF58476D1CE4E5B9
-	x ^= x >> 29
-	return x
 }

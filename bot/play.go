@@ -105,30 +105,26 @@ func (b *Bot) onCallback(ctx context.Context, updateID int64, q *models.Callback
 		return refuse("error.bad_button")
 	})
 	l := b.tableLoc(t)
-	var r *refusal
+	a, ok := judgePress(l, ch, err)
+	if !ok {
+		return err // not answered: the redelivered update will answer it
+	}
+	url := ""
 	switch {
-	case err == nil:
-		b.answer(ctx, q, ch.answer, false, "")
 	case errors.Is(err, errOpenChat):
-		b.answer(ctx, q, l.T("lobby.open_chat"), false, b.deepLink(joinPrefix+p.Table))
-	case errors.As(err, &r) && r.key == "error.stale" && hand.current:
+		url = b.deepLink(joinPrefix + p.Table)
+	case a.refused("error.stale") && hand.current:
 		// The latest message: its buttons wait for the player's turn
 		// (a waiting hand is not redrawn), or are about to be redrawn.
 		key := "error.stale_done_wait"
 		if b.toAct(t, p.Args[0]) {
 			key = "error.stale_done_now"
 		}
-		b.answer(ctx, q, l.T(key), false, "")
-	case errors.As(err, &r):
-		b.answer(ctx, q, r.text(l), false, "")
-	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
-		b.answer(ctx, q, "", false, "") // done before, or nothing to do
-	case errors.Is(err, errBusy):
+		a.text = l.T(key)
+	case a.busy:
 		b.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
-		b.answer(ctx, q, l.T("error.busy"), false, "")
-	default:
-		return err // not answered: the redelivered update will answer it
 	}
+	b.answer(ctx, q, a.text, false, url)
 	if p.Op == 's' && err != nil {
 		return b.settleStop(ctx, updateID, q, p, err)
 	}
@@ -233,17 +229,29 @@ func (b *Bot) answer(ctx context.Context, q *models.CallbackQuery, text string, 
 	}
 }
 
-// seatFor checks that a game button belongs to the current game and to the
-// presser, and (unless the game's buttons stay live) was drawn after the
-// seat's last action.
-func (b *Bot) seatFor(t *record.Table, p callback.Data, who int64) (int, error) {
+// buttonSeat is the seat a seat's button names in the table's current
+// game, or the refusal: a button of another game, or of one no longer
+// played, is stale; a seat the table lacks makes a bad button. Whether the
+// presser may press it is the caller's question (seatFor, onLeave).
+func buttonSeat(t *record.Table, p callback.Data) (int, *record.Seat, error) {
 	if t.Phase != record.PhasePlaying || p.GameNo != t.GameNo {
-		return 0, refuse("error.stale_game")
+		return 0, nil, refuse("error.stale_game")
 	}
 	seat := p.Args[0]
 	s := t.Seat(game.Seat(seat))
 	if s == nil {
-		return 0, refuse("error.bad_button")
+		return 0, nil, refuse("error.bad_button")
+	}
+	return seat, s, nil
+}
+
+// seatFor checks that a game button belongs to the current game and to the
+// presser, and (unless the game's buttons stay live) was drawn after the
+// seat's last action.
+func (b *Bot) seatFor(t *record.Table, p callback.Data, who int64) (int, error) {
+	seat, s, err := buttonSeat(t, p)
+	if err != nil {
+		return 0, err
 	}
 	if !s.Human() || s.UserID != who {
 		return 0, refuse("error.not_yours")
@@ -256,12 +264,23 @@ func (b *Bot) seatFor(t *record.Table, p callback.Data, who int64) (int, error) 
 	return seat, nil
 }
 
-func (b *Bot) onAction(t *record.Table, ch *change, p callback.Data, who int64) error {
+// seatGame is the seat a press or a page's request is for (seatFor) with
+// the table's game decoded, or the refusal why the presser may not act
+// there: what every seat's button but «I'm back» and «leave» opens with.
+func (b *Bot) seatGame(t *record.Table, p callback.Data, who int64) (int, adapter.Game, game.State, error) {
 	seat, err := b.seatFor(t, p, who)
 	if err != nil {
-		return err
+		return 0, nil, nil, err
 	}
 	g, st, err := b.decode(t)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return seat, g, st, nil
+}
+
+func (b *Bot) onAction(t *record.Table, ch *change, p callback.Data, who int64) error {
+	seat, g, st, err := b.seatGame(t, p, who)
 	if err != nil {
 		return err
 	}
@@ -299,11 +318,7 @@ func (b *Bot) onBack(t *record.Table, ch *change, p callback.Data, who int64) er
 
 // onDraft records one press of a multi-press choice on a seat's keyboard.
 func (b *Bot) onDraft(t *record.Table, ch *change, p callback.Data, who int64) error {
-	seat, err := b.seatFor(t, p, who)
-	if err != nil {
-		return err
-	}
-	g, st, err := b.decode(t)
+	seat, g, st, err := b.seatGame(t, p, who)
 	if err != nil {
 		return err
 	}
@@ -322,29 +337,37 @@ func (b *Bot) onDraft(t *record.Table, ch *change, p callback.Data, who int64) e
 	return nil
 }
 
+// seatInfo is a seat's private information (InfoGame) for the person who
+// asked, or the refusal why not: the chat's alert and the page's are one.
+// The button carries no nonce, so it is never stale within its game.
+func (b *Bot) seatInfo(t *record.Table, p callback.Data, who int64) (string, error) {
+	seat, g, st, err := b.seatGame(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, who)
+	if err != nil {
+		return "", err
+	}
+	info, ok := g.(adapter.InfoGame)
+	if !ok {
+		return "", refuse("error.bad_button")
+	}
+	return info.Info(b.loc(t.Lang), b.adapterView(t), st, seat), nil
+}
+
 // onInfo shows a seat's private information in an alert.
 func (b *Bot) onInfo(ctx context.Context, q *models.CallbackQuery, p callback.Data) error {
 	t, _, err := b.load(ctx, p.Table)
 	if err != nil {
 		return err
 	}
-	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, q.From.ID)
-	var r *refusal
-	if errors.As(err, &r) {
-		b.answer(ctx, q, r.text(l), false, "")
-		return nil
-	}
-	g, st, err := b.decode(t)
+	text, err := b.seatInfo(t, p, q.From.ID)
 	if err != nil {
-		return err
-	}
-	info, ok := g.(adapter.InfoGame)
-	if !ok {
-		b.answer(ctx, q, l.T("error.bad_button"), false, "")
+		a, ok := judgePress(b.loc(t.Lang), nil, err)
+		if !ok {
+			return err
+		}
+		b.answer(ctx, q, a.text, false, "")
 		return nil
 	}
-	b.answer(ctx, q, info.Info(l, b.adapterView(t), st, seat), true, "")
+	b.answer(ctx, q, text, true, "")
 	return nil
 }
 

@@ -3,13 +3,10 @@ package bot
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-telegram/bot/models"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
@@ -316,68 +313,4 @@ func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat in
 		}
 	}
 	return rs.MoveChat(ctx, oldChat, newChat)
-}
-
-// onAgain handles «play again» under a final result: the first press opens
-// a lobby of the same game and options with the same players in the same
-// order (robots at their levels), run by the presser; later presses join
-// that lobby, or any later lobby of the same game. Should that lobby have
-// been cancelled, the button opens it again (no dead end). It runs inside
-// update's closure, so it only reads the store.
-//
-// The button belongs to game p.Game of kind p.Word: it opens a lobby only
-// while the table is idle after that very game (finished, not stopped) or
-// after the lobby that followed it was cancelled. Anything else is stale.
-func (b *Bot) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
-	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
-	switch {
-	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:
-		return b.onLobby(ctx, t, ch, callback.Data{Op: 'l', Table: t.ID, GameNo: t.GameNo, Args: []int{lobbyJoin}}, who, false)
-	case cancelledNext:
-	case t.Phase != record.PhaseIdle || t.GameNo != p.GameNo || t.GameID != p.Word || t.State == nil:
-		return refuse("error.stale")
-	}
-	g, ok := b.games.get(p.Word)
-	if !ok {
-		return refuse("error.stale")
-	}
-	if !cancelledNext {
-		if _, st, err := b.decode(t); err != nil || !st.Over() {
-			return refuse("error.stale") // the game was stopped, not finished
-		}
-	}
-	old, creator := t.Seats, t.Creator
-	opts, level := maps.Clone(t.Options), t.AILevel
-	openLobby(t, g.ID(), record.Seat{})
-	t.Seats = make([]record.Seat, 0, len(old))
-	for _, s := range old {
-		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
-	}
-	t.Options, t.AILevel = opts, level
-	if t.SeatOf(who.ID) < 0 {
-		// Someone who watched the game may sit down at once, when there is
-		// room and the bot can write to them.
-		if _, hi := g.SeatRange(); len(t.Seats) < hi && b.hasStarted(ctx, who.ID) {
-			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
-		}
-	}
-	// The presser asked for the table, so they run it (and may start it);
-	// else the old creator, else the first person seated.
-	t.Creator = 0
-	for _, c := range []int64{who.ID, creator} {
-		if c != 0 && t.SeatOf(c) >= 0 {
-			t.Creator = c
-			break
-		}
-	}
-	if t.Creator == 0 {
-		for _, s := range t.Seats {
-			if s.Human() {
-				t.Creator = s.UserID
-				break
-			}
-		}
-	}
-	ch.answer = b.loc(t.Lang).T("again.opened")
-	return nil
 }

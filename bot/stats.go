@@ -205,18 +205,12 @@ func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Messag
 	return b.reply(ctx, updateID, m.Chat.ID, msg)
 }
 
-// addStats adds one group's record of a game to a sum over groups; the
-// rating kept is the best of the groups' (by ordinal).
+// addStats adds one group's record of a game to a sum over groups
+// (store.PlayerStats.Add); the rating kept is the best of the groups' (by
+// ordinal), which /stats in private labels so, where a moved group keeps
+// its later rating instead.
 func addStats(sum, s store.PlayerStats) store.PlayerStats {
-	if sum.Games == 0 {
-		return s
-	}
-	out := sum
-	out.Games += s.Games
-	out.Wins += s.Wins
-	out.PlaceSum += s.PlaceSum
-	out.TieHalves += s.TieHalves
-	out.BestScore = max(out.BestScore, s.BestScore)
+	out := sum.Add(s)
 	if ordinal(s) > ordinal(sum) {
 		out.Mu, out.Sigma = s.Mu, s.Sigma
 	}

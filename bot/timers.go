@@ -190,3 +190,13 @@ func (b *Bot) actFor(t *record.Table, ch *change, g adapter.Game, st game.State,
 	}
 	return b.apply(t, ch, g, st, seat, a, true)
 }
+
+// seatSeed derives the seed of the bot's n-th automatic decision, so a game
+// replays identically from its seed and log.
+func seatSeed(t *record.Table) uint64 {
+	x := t.Seed + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
+	x ^= x >> 31
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 29
+	return x
+}

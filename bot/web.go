@@ -388,21 +388,11 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 		}
 		return b.onAgain(ctx, t, ch, p, &user)
 	})
-	l := b.tableLoc(t)
-	var r *refusal
-	switch {
-	case err == nil:
-		return WebReply{OK: true, Text: ch.answer}, nil
-	case errors.Is(err, errDuplicate), errors.Is(err, errNoChange):
-		return WebReply{OK: true}, nil
-	case errors.Is(err, errOpenChat):
-		return WebReply{Text: l.T("lobby.open_chat"), Refused: RefusedRule}, nil
-	case errors.As(err, &r):
-		return WebReply{Text: r.text(l), Refused: refusedKind(r.key)}, nil
-	case errors.Is(err, errBusy):
-		return WebReply{Text: l.T("error.busy"), Refused: RefusedBusy}, nil
+	a, ok := judgePress(b.tableLoc(t), ch, err)
+	if !ok {
+		return WebReply{}, err
 	}
-	return WebReply{}, err
+	return webReply(a), nil
 }
 
 // webInfo is a seat's private information (InfoGame), as an alert.
@@ -414,21 +404,26 @@ func (b *Bot) webInfo(ctx context.Context, p callback.Data, user int64) (WebRepl
 	if version == 0 {
 		return WebReply{}, ErrWebNotFound
 	}
-	l := b.loc(t.Lang)
-	seat, err := b.seatFor(t, callback.Data{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args[:1]}, user)
-	var r *refusal
-	if errors.As(err, &r) {
-		return WebReply{Text: r.text(l), Refused: refusedKind(r.key)}, nil
-	}
-	g, st, err := b.decode(t)
+	text, err := b.seatInfo(t, p, user)
 	if err != nil {
-		return WebReply{}, err
+		a, ok := judgePress(b.loc(t.Lang), nil, err)
+		if !ok {
+			return WebReply{}, err
+		}
+		return webReply(a), nil
 	}
-	info, ok := g.(adapter.InfoGame)
-	if !ok {
-		return WebReply{Text: l.T("error.bad_button"), Refused: RefusedBad}, nil
+	return WebReply{OK: true, Text: text, Alert: true}, nil
+}
+
+// webReply is a press's answer (judgePress) as the page is told it.
+func webReply(a pressAnswer) WebReply {
+	switch {
+	case a.refusal != nil:
+		return WebReply{Text: a.text, Refused: refusedKind(a.refusal.key)}
+	case a.busy:
+		return WebReply{Text: a.text, Refused: RefusedBusy}
 	}
-	return WebReply{OK: true, Text: info.Info(l, b.adapterView(t), st, seat), Alert: true}, nil
+	return WebReply{OK: true, Text: a.text}
 }
 
 // refusedKind sorts a refusal's catalog key into a WebReply kind.

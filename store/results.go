@@ -254,20 +254,30 @@ func (p PlayerStats) rankScore() float64 {
 	return s
 }
 
-// mergeStats folds a moved group's stats of one player (from) into the stats
-// the new group already has (into): counts add up, the best score is the
-// higher one, and the rating and name come from the new group when it has
-// rated the player already, since its games came later.
-func mergeStats(into, from PlayerStats) PlayerStats {
-	if into.Games == 0 {
-		return from
+// Add sums two records of one player's games of one game (two groups', or
+// a moved group's and its new group's): the counts add up, the best score
+// is the higher one, and the name is p's; a p without games is o whole.
+// The rating stays p's, for which of two ratings stands for a sum depends
+// on what the sum is for: a moved group keeps the later games' (MoveChat,
+// mergeStats), a person's /stats over their groups shows the best.
+func (p PlayerStats) Add(o PlayerStats) PlayerStats {
+	if p.Games == 0 {
+		return o
 	}
-	out := into
-	out.Games += from.Games
-	out.Wins += from.Wins
-	out.PlaceSum += from.PlaceSum
-	out.TieHalves += from.TieHalves
-	out.BestScore = max(into.BestScore, from.BestScore)
+	out := p
+	out.Games += o.Games
+	out.Wins += o.Wins
+	out.PlaceSum += o.PlaceSum
+	out.TieHalves += o.TieHalves
+	out.BestScore = max(p.BestScore, o.BestScore)
+	return out
+}
+
+// mergeStats folds a moved group's stats of one player (from) into the stats
+// the new group already has (into), as Add does, with the rating of the new
+// group when it has rated the player already, since its games came later.
+func mergeStats(into, from PlayerStats) PlayerStats {
+	out := into.Add(from)
 	if into.Sigma == 0 {
 		out.Mu, out.Sigma = from.Mu, from.Sigma
 	}
