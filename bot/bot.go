@@ -192,6 +192,8 @@ type Bot struct {
 	// delivery shows what the tables commit (deliver.go); the only role
 	// that calls Telegram to send, edit or delete.
 	delivery *delivery
+	// results keeps finished games and speaks of them (results.go).
+	results *results
 	// ingestion takes updates in (inbox.go); it never sends.
 	ingestion *ingestion
 	// members remembers who is in which group, for the web page's access.
@@ -234,6 +236,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 		o(b)
 	}
 	b.members = newMemberCache(memberCacheSize)
+	b.results = newResults(b.store, b.games, b.tr, b.log, b.now)
 	b.ingestion = &ingestion{
 		store:        b.store,
 		tg:           b.tg,
@@ -277,50 +280,6 @@ func (b *Bot) Init(ctx context.Context) error {
 		b.cfg.Username = me.Username
 	}
 	return b.registerCommands(ctx)
-}
-
-// refusal is a bad input answered with a localized message and no change.
-type refusal struct {
-	key  string
-	args []any
-	// rendered, when set, is the text itself (a game's detailed reason).
-	rendered string
-}
-
-func (r *refusal) Error() string { return "refused: " + r.key }
-
-// text renders the refusal in a language.
-func (r *refusal) text(l adapter.Loc) string {
-	if r.rendered != "" {
-		return r.rendered
-	}
-	return l.T(r.key, r.args...)
-}
-
-func refuse(key string, args ...any) error { return &refusal{key: key, args: args} }
-
-// errDuplicate reports an update that was already applied.
-var errDuplicate = errors.New("update already applied")
-
-// errBusy reports a change given up after maxCommitAttempts conflicts.
-var errBusy = errors.New("table too busy")
-
-// change collects what one mutation does besides rewriting the table. The
-// closure that fills it is retried on conflicts, so it must be pure: no
-// Telegram call and no store write. Effects are recorded here and carried
-// out by the commit (the outbox) or after it (seated).
-type change struct {
-	outbox []outMsg
-	// answer is the toast for the callback that caused the change.
-	answer string
-	// seated are users whose /start pointer moves to this table after the
-	// commit.
-	seated []int64
-	// finished is set when the change ended a game.
-	finished bool
-	// viewRecord is the message record of the view transactSeeing was asked
-	// to read along ("" for none): input, not an effect.
-	viewRecord string
 }
 
 const maxCommitAttempts = 8
@@ -477,13 +436,3 @@ func views(t *record.Table) []string {
 }
 
 func (b *Bot) poke() { b.delivery.poke() }
-
-// RefusalKey is the catalog key of the reason a press or a command was
-// refused ("error.stale", …), and whether err is such a refusal.
-func RefusalKey(err error) (string, bool) {
-	var r *refusal
-	if errors.As(err, &r) {
-		return r.key, true
-	}
-	return "", false
-}

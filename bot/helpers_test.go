@@ -73,4 +73,6 @@ func testGame(t testing.TB, id string) adapter.Game {
 func (b *Bot) setClock(now func() time.Time) {
 	b.now = now
 	b.delivery.now = now
+	b.ingestion.now = now
+	b.results.now = now
 }

@@ -106,7 +106,7 @@ func (b *Bot) leave(t *record.Table, ch *change, g adapter.Game, st game.State, 
 func (b *Bot) allLeft(t *record.Table, ch *change, g adapter.Game, st game.State) error {
 	robots := slices.ContainsFunc(t.Seats, func(s record.Seat) bool { return s.Leaver == nil })
 	if robots {
-		ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.resultOf(t, g, st, b.now())})
+		ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.results.resultOf(t, g, st, b.now())})
 	}
 	b.closeTable(t)
 	t.Event = &record.Event{Key: "event.all_left"} // the table says it is over

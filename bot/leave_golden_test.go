@@ -55,11 +55,11 @@ func TestGoldenLeaveAndPrivate(t *testing.T) {
 			{Player: "u3", Name: "Маша", Place: 2, Score: 12}, {Player: "u4", Name: "Дима", Place: 4, Score: -3, Unrated: true},
 			{Player: "u5", Name: "Катя", Place: 5, Left: true}}}
 		changes := []ratingChange{{Before: 1.23, After: 3.01}, {Before: 0, After: -0.41}, {Before: 2.5, After: 2.52}, {}, {}}
-		fmt.Fprintf(&sb, "════ %s: private, first, rating up\n%s\n", lang, fixtures.Show(b.privateResult(tab, e, 0, &changes[0])))
-		fmt.Fprintf(&sb, "════ %s: private, shared second, rating down\n%s\n", lang, fixtures.Show(b.privateResult(tab, e, 1, &changes[1])))
-		fmt.Fprintf(&sb, "════ %s: private, rating unchanged\n%s\n", lang, fixtures.Show(b.privateResult(tab, e, 2, &changes[2])))
-		fmt.Fprintf(&sb, "════ %s: private, unrated\n%s\n", lang, fixtures.Show(b.privateResult(tab, e, 3, &changes[3])))
-		fmt.Fprintf(&sb, "════ %s: private, the change unknown (recorded before a crash)\n%s\n", lang, fixtures.Show(b.privateResult(tab, e, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: private, first, rating up\n%s\n", lang, fixtures.Show(b.results.privateResult(tab, e, 0, &changes[0])))
+		fmt.Fprintf(&sb, "════ %s: private, shared second, rating down\n%s\n", lang, fixtures.Show(b.results.privateResult(tab, e, 1, &changes[1])))
+		fmt.Fprintf(&sb, "════ %s: private, rating unchanged\n%s\n", lang, fixtures.Show(b.results.privateResult(tab, e, 2, &changes[2])))
+		fmt.Fprintf(&sb, "════ %s: private, unrated\n%s\n", lang, fixtures.Show(b.results.privateResult(tab, e, 3, &changes[3])))
+		fmt.Fprintf(&sb, "════ %s: private, the change unknown (recorded before a crash)\n%s\n", lang, fixtures.Show(b.results.privateResult(tab, e, 0, nil)))
 
 		at := fixtures.Clock
 		hist := []store.Result{{ID: "-100123:7:1", Game: "trickchef", Chat: -100123, Ended: at, Seats: []store.ResultSeat{
@@ -67,8 +67,8 @@ func TestGoldenLeaveAndPrivate(t *testing.T) {
 			{Player: "rshef", Name: "шеф", Place: 3, Score: 8}, {Player: "u4", Name: "Дима", Place: 4, Left: true}}},
 			{ID: "-100123:6:1", Game: "sausages", Chat: -100123, Ended: at.Add(-time.Hour), Seats: []store.ResultSeat{
 				{Player: "u1", Name: "Оля", Place: 1, Score: 2}, {Player: "u4", Name: "Дима", Place: 2, Left: true}}}}
-		fmt.Fprintf(&sb, "════ %s: history with marks\n%s\n", lang, fixtures.Show(b.renderHistory(l, hist)))
-		fmt.Fprintf(&sb, "════ %s: history, only a leaver\n%s\n", lang, fixtures.Show(b.renderHistory(l, hist[1:])))
+		fmt.Fprintf(&sb, "════ %s: history with marks\n%s\n", lang, fixtures.Show(b.results.renderHistory(l, hist)))
+		fmt.Fprintf(&sb, "════ %s: history, only a leaver\n%s\n", lang, fixtures.Show(b.results.renderHistory(l, hist[1:])))
 	}
 	fixtures.Check(t, "leave", sb.String())
 }

@@ -29,7 +29,7 @@ func TestResultOfLeaverAndAutopilot(t *testing.T) {
 	// (The log is what counts, not the engine's moves.)
 	tab.Log = []record.Move{{Seat: 1, Auto: true}, {Seat: 2, Auto: true}, {Seat: 3}, {Seat: 1}, {Seat: 2}, {Seat: 3}, {Seat: 1, Auto: true},
 		{Seat: 0}, {Seat: 0, Auto: true}, {Seat: 0, Auto: true}, {Seat: game.System, Auto: true}}
-	r := b.resultOf(tab, g, st, fixtures.Clock)
+	r := b.results.resultOf(tab, g, st, fixtures.Clock)
 	if len(r.Seats) != 4 || !r.valid() {
 		t.Fatalf("seats %+v", r.Seats)
 	}
@@ -145,7 +145,7 @@ func TestLeaveInEveryGame(t *testing.T) {
 				}
 			}
 			fixtures.PlayRandom(t, g, tab, st, 1_000_000, uint64(i))
-			r := b.resultOf(tab, g, st, fixtures.Clock)
+			r := b.results.resultOf(tab, g, st, fixtures.Clock)
 			var left resultSeat
 			for _, rs := range r.Seats {
 				if rs.Player == humanPlayer(2) {

@@ -129,7 +129,7 @@ func (b *Bot) onChooseGame(t *record.Table, ch *change, p callback.Data, who int
 
 // onLobby handles the lobby's buttons. who is the presser; admin says
 // whether they administer the group (asked only for «cancel»). It runs
-// inside update's retried closure, so it only reads the store.
+// inside transact's retried closure, so it only reads the store.
 func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User, admin bool) error {
 	if err := b.lobbyGuard(t, p, lobbyNeeds(p.Args[0]), who.ID, admin); err != nil {
 		return err
@@ -230,9 +230,9 @@ func (b *Bot) onLobby(ctx context.Context, t *record.Table, ch *change, p callba
 // order (robots at their levels), run by the presser; later presses join
 // that lobby, or any later lobby of the same game. Should that lobby have
 // been cancelled, the button opens it again (no dead end). It runs inside
-// update's closure, so it only reads the store.
+// transact's closure, so it only reads the store.
 //
-// The button belongs to game p.Game of kind p.Word: it opens a lobby only
+// The button belongs to game p.GameNo of kind p.Word: it opens a lobby only
 // while the table is idle after that very game (finished, not stopped) or
 // after the lobby that followed it was cancelled. Anything else is stale.
 func (b *Bot) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {

@@ -147,7 +147,7 @@ func (b *Bot) greeting(l adapter.Loc) adapter.Message {
 }
 
 // onLang sets the group's language from the /lang choice. It runs inside
-// update's closure.
+// transact's closure.
 func (b *Bot) onLang(t *record.Table, ch *change, p callback.Data, who int64, admin bool) error {
 	if !slices.Contains(b.tr.Langs(), p.Word) {
 		return refuse("error.bad_button")
@@ -164,7 +164,7 @@ func (b *Bot) onLang(t *record.Table, ch *change, p callback.Data, who int64, ad
 }
 
 // onOpen opens a lobby of the game a /help or picker button names, as
-// /newgame <game> would; the answer is a toast. It runs inside update's
+// /newgame <game> would; the answer is a toast. It runs inside transact's
 // closure, so it only reads the store.
 func (b *Bot) onOpen(t *record.Table, ch *change, p callback.Data, who *models.User, started bool) error {
 	g, ok := b.games.get(p.Word)

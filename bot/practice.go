@@ -120,14 +120,14 @@ func (b *Bot) practiceTable(t *record.Table) adapter.Message {
 func practiceChat(chat int64) bool { return chat > 0 }
 
 // practiceLine is /stats's line for practice games, or "" when none.
-func (b *Bot) practiceLine(l adapter.Loc, stats map[string]store.PlayerStats) string {
+func (res *results) practiceLine(l adapter.Loc, stats map[string]store.PlayerStats) string {
 	var parts []string
-	for _, id := range b.gameOrder(stats) {
+	for _, id := range res.gameOrder(stats) {
 		s := stats[id]
 		if s.Games == 0 {
 			continue
 		}
-		parts = append(parts, l.T("practice.stats_game", "Game", b.gameTitle(l, id),
+		parts = append(parts, l.T("practice.stats_game", "Game", res.gameTitle(l, id),
 			"Games", l.T("count.games", "Count", s.Games), "Wins", l.T("count.wins", "Count", s.Wins)))
 	}
 	if len(parts) == 0 {

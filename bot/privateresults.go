@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"context"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -21,43 +19,6 @@ import (
 // cannot know the change and leaves that line out. People who left get
 // nothing: their message already says they left.
 
-// queuePrivateResults queues one private message per person of a recorded
-// result, once per result id.
-func (b *Bot) queuePrivateResults(ctx context.Context, table string, e *resultEntry, changes []ratingChange) error {
-	if !e.valid() || e.GameNo == 0 {
-		return nil // malformed, or queued before private results existed
-	}
-	if chat, _, err := record.ParseID(table); err == nil && practiceChat(chat) {
-		return nil // a practice table's chat is the person's: it saw the result
-	}
-	_, _, err := b.transact(ctx, table, 0, func(t *record.Table, ch *change) error {
-		if t.ResultsSent == e.ID {
-			return errNoChange
-		}
-		t.ResultsSent = e.ID
-		t.WebRatings = webRatings(e, changes)
-		for i, s := range e.Seats {
-			user, ok := personOf(s.Player)
-			if !ok || s.Left {
-				continue
-			}
-			if seat := t.SeatOf(user); seat >= 0 && t.Seats[seat].Unreachable {
-				continue // the bot cannot write to them: a call for nothing
-			}
-			var rc *ratingChange
-			if i < len(changes) {
-				rc = &changes[i]
-			}
-			ch.outbox = append(ch.outbox, outMsg{ChatID: user, Message: b.privateResult(t, e, i, rc)})
-		}
-		return nil
-	})
-	if errors.Is(err, errNoChange) {
-		return nil
-	}
-	return err
-}
-
 // personOf is the user id of a person's results player id.
 func personOf(player string) (int64, bool) {
 	id, ok := strings.CutPrefix(player, "u")
@@ -71,8 +32,8 @@ func personOf(player string) (int64, bool) {
 // privateResult is seat i's own result of e: the game and the group, the
 // place (shared places as «2–3»), the score, and the rating change (rc nil:
 // not known) or why the game was not rated.
-func (b *Bot) privateResult(t *record.Table, e *resultEntry, i int, rc *ratingChange) adapter.Message {
-	l := b.loc(t.Lang)
+func (res *results) privateResult(t *record.Table, e *resultEntry, i int, rc *ratingChange) adapter.Message {
+	l := res.loc(t.Lang)
 	s := e.Seats[i]
 	shared := 0
 	for _, o := range e.Seats {
@@ -82,8 +43,8 @@ func (b *Bot) privateResult(t *record.Table, e *resultEntry, i int, rc *ratingCh
 	}
 	players := max(e.Players, len(e.Seats))
 	lines := []string{
-		l.T("private.title", "Game", b.gameTitle(l, e.Game), "Title", adapter.Esc(t.Title)),
-		l.T("private.place", "Place", adapter.PlaceRange(s.Place, shared), "Players", players, "Score", b.scoreText(l, e.Game, s.Score)),
+		l.T("private.title", "Game", res.gameTitle(l, e.Game), "Title", adapter.Esc(t.Title)),
+		l.T("private.place", "Place", adapter.PlaceRange(s.Place, shared), "Players", players, "Score", res.scoreText(l, e.Game, s.Score)),
 	}
 	switch {
 	case s.Hinted:

@@ -57,3 +57,42 @@ func (b *Bot) settle(err error) error {
 	}
 	return err
 }
+
+// refusal is a bad input answered with a localized message and no change.
+type refusal struct {
+	key  string
+	args []any
+	// rendered, when set, is the text itself (a game's detailed reason).
+	rendered string
+}
+
+func (r *refusal) Error() string { return "refused: " + r.key }
+
+// text renders the refusal in a language.
+func (r *refusal) text(l adapter.Loc) string {
+	if r.rendered != "" {
+		return r.rendered
+	}
+	return l.T(r.key, r.args...)
+}
+
+func refuse(key string, args ...any) error { return &refusal{key: key, args: args} }
+
+// errDuplicate reports an update that was already applied.
+var errDuplicate = errors.New("update already applied")
+
+// errBusy reports a change given up after maxCommitAttempts conflicts.
+var errBusy = errors.New("table too busy")
+
+// RefusalKey is the catalog key of the reason a press or a command was
+// refused ("error.stale", …), and whether err is such a refusal.
+func RefusalKey(err error) (string, bool) {
+	var r *refusal
+	if errors.As(err, &r) {
+		return r.key, true
+	}
+	return "", false
+}
+
+// errNoChange aborts a mutation that turned out to change nothing.
+var errNoChange = errors.New("no change")

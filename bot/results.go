@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/rating"
@@ -40,10 +41,27 @@ type resultStore interface {
 	MoveChat(ctx context.Context, from, to int64) error
 }
 
-func (b *Bot) results() (resultStore, bool) {
-	rs, ok := b.store.(resultStore)
-	return rs, ok
+// results is the role that keeps finished games and speaks of them: it
+// records a result once and rates it, and draws /stats, /top, /history
+// and a person's private result from what the store keeps. The tables
+// queue its work (a result entry, a results command) in their outbox, and
+// delivery hands each entry over when it reaches it (Bot.resolveOut).
+type results struct {
+	store resultStore // nil: the store keeps no results
+	games *registry
+	tr    adapter.Translator
+	log   zerolog.Logger
+	now   func() time.Time // /history says how long ago
 }
+
+// newResults is the results role over st, when st keeps results.
+func newResults(st Store, games *registry, tr adapter.Translator, log zerolog.Logger, now func() time.Time) *results {
+	rs, _ := st.(resultStore)
+	return &results{store: rs, games: games, tr: tr, log: log, now: now}
+}
+
+// loc is the catalog in lang.
+func (res *results) loc(lang string) adapter.Loc { return adapter.NewLoc(res.tr, lang) }
 
 // resultEntry is a finished game as queued in the outbox (store.Result
 // with a stable JSON form). GameNo and Players serve the private results
@@ -87,22 +105,6 @@ func robotLevel(player string) (string, bool) {
 	return level, ok && level != ""
 }
 
-// finish records the end of a game in the change: the result entry goes
-// into the outbox ahead of the final announcements (so a /stats answered
-// after them counts the game), and the last announcement gets the «play
-// again» button. It runs inside update's closure: no I/O.
-func (b *Bot) finish(t *record.Table, ch *change, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
-	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Result: b.resultOf(t, g, st, b.now())})
-	l := b.loc(t.Lang)
-	msgs = slices.Clone(msgs)
-	if len(msgs) == 0 {
-		msgs = []adapter.Message{{Text: l.T("again.over")}}
-	}
-	last := &msgs[len(msgs)-1]
-	last.Keyboard = append(slices.Clone(last.Keyboard), []adapter.Button{againButton(l, t)})
-	return msgs
-}
-
 // againButton opens the next game with the same players (onAgain).
 func againButton(l adapter.Loc, t *record.Table) adapter.Button {
 	return adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: 'n', Table: t.ID, GameNo: t.GameNo, Word: t.GameID}.String()}
@@ -118,7 +120,7 @@ func againButton(l adapter.Loc, t *record.Table) adapter.Button {
 // them, last, with score 0. A robot is recorded under its name at the
 // table («Робот 1»). A person the bot played for in most of their moves is
 // marked unrated.
-func (b *Bot) resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *resultEntry {
+func (res *results) resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *resultEntry {
 	r := &resultEntry{ID: resultID(t), Game: t.GameID, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
 	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
@@ -247,37 +249,19 @@ func rate(places []int, rated []bool, seen func([]ratingChange)) store.RateFunc 
 	}
 }
 
-// resolveOut does the results work of an outbox entry when the worker
-// reaches it: a result is recorded and the players' private results are
-// queued (skip: nothing to send), a results command's answer is rendered
-// into the message. An error means "retry later": the entry stays queued.
-func (b *Bot) resolveOut(ctx context.Context, t *record.Table, m *outMsg) (skip bool, err error) {
-	switch {
-	case m.Result != nil:
-		changes, err := b.record(ctx, m.Result)
-		if err != nil {
-			return true, err
-		}
-		return true, b.queuePrivateResults(ctx, t.ID, m.Result, changes)
-	case m.Query != nil:
-		m.Message = b.answerQuery(ctx, t, m.Query)
-	}
-	return false, nil
-}
-
 // record stores a finished game and returns its seats' rating changes
 // (nil when this call did not rate it: already recorded, or no results
 // kept). Recording the same entry again is a no-op in the store, which is
 // what makes a retry after a crash safe.
-func (b *Bot) record(ctx context.Context, e *resultEntry) ([]ratingChange, error) {
-	rs, ok := b.results()
-	if !ok {
-		b.log.Warn().Str("result", e.ID).Msg("the store keeps no results: game not recorded")
+func (res *results) record(ctx context.Context, e *resultEntry) ([]ratingChange, error) {
+	rs := res.store
+	if rs == nil {
+		res.log.Warn().Str("result", e.ID).Msg("the store keeps no results: game not recorded")
 		return nil, nil
 	}
 	if !e.valid() {
 		// Retrying cannot fix it, and the queue must move on.
-		b.log.Error().Str("result", e.ID).Msg("malformed result dropped")
+		res.log.Error().Str("result", e.ID).Msg("malformed result dropped")
 		return nil, nil
 	}
 	var changes []ratingChange
@@ -285,32 +269,9 @@ func (b *Bot) record(ctx context.Context, e *resultEntry) ([]ratingChange, error
 	if err != nil {
 		return nil, fmt.Errorf("record result %s: %w", e.ID, err)
 	}
-	b.log.Debug().Str("result", e.ID).Bool("recorded", recorded).Msg("game result")
+	res.log.Debug().Str("result", e.ID).Bool("recorded", recorded).Msg("game result")
 	if !recorded {
 		return nil, nil
 	}
 	return changes, nil
-}
-
-// moveResults follows a group upgraded to a supergroup: results still
-// queued at the old table (which is about to be deleted) are recorded
-// first, then the store merges the group's results into the new chat.
-// Both steps are idempotent, so a migration retried after a crash is safe.
-func (b *Bot) moveResults(ctx context.Context, oldID string, oldChat, newChat int64) error {
-	rs, ok := b.results()
-	if !ok {
-		return nil
-	}
-	envs, err := b.store.Outbox(ctx, oldID, 100)
-	if err != nil {
-		return err
-	}
-	for _, e := range envs {
-		if m, err := decodeOutMsg(e.Data); err == nil && m.Result != nil {
-			if _, err := b.record(ctx, m.Result); err != nil {
-				return err
-			}
-		}
-	}
-	return rs.MoveChat(ctx, oldChat, newChat)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/store"
 )
@@ -15,8 +16,10 @@ import (
 // (go test ./bot -run Golden -update; the helpers are bottest/golden's, see Fixtures).
 
 func goldenResultsBot(t testing.TB) *Bot {
-	return &Bot{tr: testCatalog(t), games: &registry{games: testGames()}, cfg: Config{Username: "trickchefbot"},
+	b := &Bot{tr: testCatalog(t), games: &registry{games: testGames()}, cfg: Config{Username: "trickchefbot"},
 		now: func() time.Time { return fixtures.Clock }}
+	b.results = newResults(nil, b.games, b.tr, zerolog.Nop(), b.now)
+	return b
 }
 
 // TestGoldenResultsFinal pins every game's final announcements as the
@@ -63,10 +66,10 @@ func TestGoldenResultsStats(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		l := b.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля &amp; Ко", false, 0, stats)))
-		fmt.Fprintf(&sb, "════ %s: private\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля", true, 3, stats)))
-		fmt.Fprintf(&sb, "════ %s: group, none\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля", false, 0, nil)))
-		fmt.Fprintf(&sb, "════ %s: private, none\n%s\n", lang, fixtures.Show(b.renderStats(l, "Оля", true, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, fixtures.Show(b.results.renderStats(l, "Оля &amp; Ко", false, 0, stats)))
+		fmt.Fprintf(&sb, "════ %s: private\n%s\n", lang, fixtures.Show(b.results.renderStats(l, "Оля", true, 3, stats)))
+		fmt.Fprintf(&sb, "════ %s: group, none\n%s\n", lang, fixtures.Show(b.results.renderStats(l, "Оля", false, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: private, none\n%s\n", lang, fixtures.Show(b.results.renderStats(l, "Оля", true, 0, nil)))
 	}
 	fixtures.Check(t, "results_stats", sb.String())
 }
@@ -88,9 +91,9 @@ func TestGoldenResultsTop(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		l := b.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, fixtures.Show(b.renderTop(l, "trickchef", top, nil, 0)))
-		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, fixtures.Show(b.renderTop(l, "trickchef", top[:3], &me, 14)))
-		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, fixtures.Show(b.renderTop(l, "sausages", nil, &newbie, 0)))
+		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, fixtures.Show(b.results.renderTop(l, "trickchef", top, nil, 0)))
+		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, fixtures.Show(b.results.renderTop(l, "trickchef", top[:3], &me, 14)))
+		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, fixtures.Show(b.results.renderTop(l, "sausages", nil, &newbie, 0)))
 	}
 	fixtures.Check(t, "results_top", sb.String())
 }
@@ -111,8 +114,8 @@ func TestGoldenResultsHistory(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range b.tr.Langs() {
 		l := b.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: history\n%s\n", lang, fixtures.Show(b.renderHistory(l, hist)))
-		fmt.Fprintf(&sb, "════ %s: empty\n%s\n", lang, fixtures.Show(b.renderHistory(l, nil)))
+		fmt.Fprintf(&sb, "════ %s: history\n%s\n", lang, fixtures.Show(b.results.renderHistory(l, hist)))
+		fmt.Fprintf(&sb, "════ %s: empty\n%s\n", lang, fixtures.Show(b.results.renderHistory(l, nil)))
 	}
 	fixtures.Check(t, "results_history", sb.String())
 }

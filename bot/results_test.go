@@ -329,7 +329,7 @@ func TestResultOfATable(t *testing.T) {
 	tab, st := fixtures.Table(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
 	fixtures.PlayRandom(t, g, tab, st, 100000, 2)
 	tab.GameNo, tab.Started = 9, fixtures.Clock
-	r := b.resultOf(tab, g, st, fixtures.Clock.Add(time.Hour))
+	r := b.results.resultOf(tab, g, st, fixtures.Clock.Add(time.Hour))
 	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(fixtures.Clock) {
 		t.Errorf("result header %+v", r)
 	}

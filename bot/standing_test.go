@@ -47,7 +47,7 @@ func TestOneResultList(t *testing.T) {
 		for _, f := range list {
 			placeOf[f.Name] = f.Place
 		}
-		r := b.resultOf(tab, g, st, fixtures.Clock)
+		r := b.results.resultOf(tab, g, st, fixtures.Clock)
 		for _, s := range r.Seats {
 			if s.Place != placeOf[s.Name] {
 				t.Errorf("%s: %s recorded at place %d, listed at %d", g.ID(), s.Name, s.Place, placeOf[s.Name])
@@ -77,13 +77,13 @@ func TestGoldenResultWithLeaver(t *testing.T) {
 			tab.Lang = lang
 			msgs := g.Announce(l, adapter.View(tab), before, st)
 			fmt.Fprintf(&sb, "════ %s: %s, the group's result\n%s\n", lang, g.ID(), fixtures.Show(msgs[len(msgs)-1]))
-			e := b.resultOf(tab, g, st, fixtures.Clock)
+			e := b.results.resultOf(tab, g, st, fixtures.Clock)
 			for k, s := range e.Seats {
 				if _, ok := personOf(s.Player); ok && !s.Left {
-					fmt.Fprintf(&sb, "════ %s: %s, private result of %s\n%s\n", lang, g.ID(), s.Name, fixtures.Show(b.privateResult(tab, e, k, nil)))
+					fmt.Fprintf(&sb, "════ %s: %s, private result of %s\n%s\n", lang, g.ID(), s.Name, fixtures.Show(b.results.privateResult(tab, e, k, nil)))
 				}
 			}
-			fmt.Fprintf(&sb, "════ %s: %s, /history\n%s\n", lang, g.ID(), fixtures.Show(b.renderHistory(l, []store.Result{e.storeResult()})))
+			fmt.Fprintf(&sb, "════ %s: %s, /history\n%s\n", lang, g.ID(), fixtures.Show(b.results.renderHistory(l, []store.Result{e.storeResult()})))
 		}
 	}
 	fixtures.Check(t, "result_leaver", sb.String())

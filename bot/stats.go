@@ -8,10 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-telegram/bot/models"
-
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/rating"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/store"
@@ -46,38 +43,13 @@ type resultQuery struct {
 	Game string `json:"game,omitempty"`
 }
 
-// resultsCommand queues the answer to a results command in a group. It
-// runs inside update's closure: no I/O.
-func (b *Bot) resultsCommand(t *record.Table, ch *change, m *models.Message, cmd command) error {
-	l := b.loc(t.Lang)
-	q := &resultQuery{Cmd: cmd.name, User: m.From.ID, Name: userName(m.From)}
-	switch cmd.name {
-	case "forgetme":
-		ch.post(t, adapter.Message{Text: l.T("forget.private_only"),
-			Keyboard: [][]adapter.Button{{{Text: l.T("lobby.open_chat_button"), URL: "https://t.me/" + b.cfg.Username}}}})
-		return nil
-	case "top":
-		q.Game = t.GameID
-		if len(cmd.args) > 0 {
-			g, ok := b.games.find(strings.Join(cmd.args, " "))
-			if !ok {
-				ch.post(t, adapter.Message{Text: l.T("top.unknown", "Games", b.gameList(l, "/top"))})
-				return nil
-			}
-			q.Game = g.ID()
-		}
-	}
-	ch.outbox = append(ch.outbox, outMsg{ChatID: t.ChatID, Thread: t.Thread, Query: q})
-	return nil
-}
-
 // answerQuery renders a queued results command from the store as it is
 // now. A failed read is answered as such rather than retried: unlike a
 // result, an answer may be lost.
-func (b *Bot) answerQuery(ctx context.Context, t *record.Table, q *resultQuery) adapter.Message {
-	l := b.loc(t.Lang)
-	rs, ok := b.results()
-	if !ok {
+func (res *results) answerQuery(ctx context.Context, t *record.Table, q *resultQuery) adapter.Message {
+	l := res.loc(t.Lang)
+	rs := res.store
+	if rs == nil {
 		return adapter.Message{Text: l.T("stats.unavailable")}
 	}
 	var (
@@ -88,20 +60,20 @@ func (b *Bot) answerQuery(ctx context.Context, t *record.Table, q *resultQuery) 
 	case "stats":
 		var games map[string]store.PlayerStats
 		if games, err = rs.PlayerGames(ctx, t.ChatID, humanPlayer(q.User)); err == nil {
-			m = b.renderStats(l, adapter.Esc(q.Name), false, 0, games)
+			m = res.renderStats(l, adapter.Esc(q.Name), false, 0, games)
 		}
 	case "top":
-		m, err = b.answerTop(ctx, rs, l, t.ChatID, q)
+		m, err = res.answerTop(ctx, rs, l, t.ChatID, q)
 	case "history":
 		var hist []store.Result
 		if hist, err = rs.History(ctx, t.ChatID, historySize); err == nil {
-			m = b.renderHistory(l, hist)
+			m = res.renderHistory(l, hist)
 		}
 	default:
 		return adapter.Message{Text: l.T("command.unknown")}
 	}
 	if err != nil {
-		b.log.Warn().Err(err).Str("table", t.ID).Str("cmd", q.Cmd).Msg("results not read")
+		res.log.Warn().Err(err).Str("table", t.ID).Str("cmd", q.Cmd).Msg("results not read")
 		return adapter.Message{Text: l.T("stats.unavailable")}
 	}
 	return m
@@ -109,11 +81,11 @@ func (b *Bot) answerQuery(ctx context.Context, t *record.Table, q *resultQuery) 
 
 // answerTop reads a group's leaderboard, and the presser's own standing
 // when they are not on it.
-func (b *Bot) answerTop(ctx context.Context, rs resultStore, l adapter.Loc, chat int64, q *resultQuery) (adapter.Message, error) {
+func (res *results) answerTop(ctx context.Context, rs resultStore, l adapter.Loc, chat int64, q *resultQuery) (adapter.Message, error) {
 	game := q.Game
 	if game == "" {
 		var err error
-		if game, err = b.topGame(ctx, rs, chat); err != nil {
+		if game, err = res.topGame(ctx, rs, chat); err != nil {
 			return adapter.Message{}, err
 		}
 	}
@@ -126,11 +98,11 @@ func (b *Bot) answerTop(ctx context.Context, rs resultStore, l adapter.Loc, chat
 	}
 	me := humanPlayer(q.User)
 	if slices.ContainsFunc(top, func(p store.PlayerStats) bool { return p.Player == me }) {
-		return b.renderTop(l, game, top, nil, 0), nil
+		return res.renderTop(l, game, top, nil, 0), nil
 	}
 	mine, ok, err := rs.Stats(ctx, chat, game, me)
 	if err != nil || !ok || mine.Games == 0 {
-		return b.renderTop(l, game, top, nil, 0), err
+		return res.renderTop(l, game, top, nil, 0), err
 	}
 	mine.Name = q.Name
 	rank := 0
@@ -141,13 +113,13 @@ func (b *Bot) answerTop(ctx context.Context, rs resultStore, l adapter.Loc, chat
 		}
 		rank = slices.IndexFunc(all, func(p store.PlayerStats) bool { return p.Player == me }) + 1
 	}
-	return b.renderTop(l, game, top, &mine, rank), nil
+	return res.renderTop(l, game, top, &mine, rank), nil
 }
 
 // topGame is /top's game when the table has none: the first game, in menu
 // order, with a leaderboard, else the game played last.
-func (b *Bot) topGame(ctx context.Context, rs resultStore, chat int64) (string, error) {
-	for _, g := range b.games.games {
+func (res *results) topGame(ctx context.Context, rs resultStore, chat int64) (string, error) {
+	for _, g := range res.games.games {
 		top, err := rs.Top(ctx, chat, g.ID(), 1)
 		if err != nil {
 			return "", err
@@ -161,48 +133,6 @@ func (b *Bot) topGame(ctx context.Context, rs resultStore, chat int64) (string, 
 		return "", err
 	}
 	return hist[0].Game, nil
-}
-
-// privateStats answers /stats in private: the user's results summed over
-// every group they played in.
-func (b *Bot) privateStats(ctx context.Context, updateID int64, m *models.Message, l adapter.Loc) error {
-	rs, ok := b.results()
-	if !ok {
-		return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("stats.unavailable")})
-	}
-	player := humanPlayer(m.From.ID)
-	chats, err := rs.PlayerChats(ctx, player)
-	if err != nil {
-		return err
-	}
-	sums, practice := map[string]store.PlayerStats{}, map[string]store.PlayerStats{}
-	groups := 0
-	for _, chat := range chats {
-		games, err := rs.PlayerGames(ctx, chat, player)
-		if err != nil {
-			return err
-		}
-		if practiceChat(chat) {
-			for id, s := range games {
-				practice[id] = addStats(practice[id], s)
-			}
-			continue
-		}
-		if len(games) > 0 {
-			groups++
-		}
-		for id, s := range games {
-			sums[id] = addStats(sums[id], s)
-		}
-	}
-	msg := b.renderStats(l, adapter.Esc(userName(m.From)), true, groups, sums)
-	if line := b.practiceLine(l, practice); line != "" {
-		if groups == 0 {
-			msg.Text = l.T("practice.stats_no_groups", "Name", adapter.Esc(userName(m.From)))
-		}
-		msg.Text += "\n\n" + line
-	}
-	return b.reply(ctx, updateID, m.Chat.ID, msg)
 }
 
 // addStats adds one group's record of a game to a sum over groups
@@ -225,62 +155,12 @@ func ordinal(p store.PlayerStats) float64 {
 	return rating.Rating{Mu: p.Mu, Sigma: p.Sigma}.Ordinal()
 }
 
-// askForget asks for a confirmation of /forgetme. The buttons carry the
-// asker and the time of the question, so only they can confirm, and only
-// for a while.
-func (b *Bot) askForget(ctx context.Context, updateID int64, m *models.Message, l adapter.Loc) error {
-	btn := func(text string, yes int) adapter.Button {
-		return adapter.Button{Text: text, Data: callback.Data{Op: 'f', Table: record.ID(m.Chat.ID, 0), GameNo: int(b.now().Unix()), Args: []int{yes}}.String()}
-	}
-	return b.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("forget.confirm"), Keyboard: [][]adapter.Button{{
-		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
-	}}})
-}
-
-// onForget handles the /forgetme confirmation: the user's results are
-// deleted everywhere, and the question is replaced by the outcome so its
-// buttons are gone. Forgetting twice is harmless.
-func (b *Bot) onForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
-	l := b.loc(b.userLang(&q.From))
-	user, _, _ := record.ParseID(p.Table) // parsePayload checked it
-	asked := time.Unix(int64(p.GameNo), 0)
-	switch {
-	case user != q.From.ID:
-		b.answer(ctx, q, l.T("error.not_yours"), false, "")
-		return nil
-	case p.Args[0] != 0 && p.Args[0] != 1:
-		b.answer(ctx, q, l.T("error.bad_button"), false, "")
-		return nil
-	case b.now().Sub(asked) > forgetWindow || asked.After(b.now().Add(time.Minute)):
-		b.answer(ctx, q, l.T("error.stale"), false, "")
-		return nil
-	}
-	text := l.T("forget.kept")
-	if p.Args[0] == 1 {
-		rs, ok := b.results()
-		if ok {
-			if err := rs.Forget(ctx, humanPlayer(user)); err != nil {
-				return err // not answered: the redelivered press tries again
-			}
-		}
-		text = l.T("forget.done")
-	}
-	b.answer(ctx, q, "", false, "")
-	// The question turns into its outcome; sent anew when Telegram sent
-	// the press without its message (too old).
-	out := outMsg{ChatID: user, Message: adapter.Message{Text: text}, Reply: true}
-	if msg := q.Message.Message; msg != nil {
-		out.Edit = msg.ID
-	}
-	return b.queue(ctx, record.ID(user, 0), updateID, out)
-}
-
 // Rendering. These are pure, so the golden files pin them.
 
 // renderStats is /stats: per game, in menu order. In private the stats
 // are summed over groups (the rating shown is then the best of the
 // groups', and labelled so).
-func (b *Bot) renderStats(l adapter.Loc, name string, private bool, groups int, stats map[string]store.PlayerStats) adapter.Message {
+func (res *results) renderStats(l adapter.Loc, name string, private bool, groups int, stats map[string]store.PlayerStats) adapter.Message {
 	var sb strings.Builder
 	gameKey, noneKey := "stats.game_group", "stats.none_group"
 	if private {
@@ -290,14 +170,14 @@ func (b *Bot) renderStats(l adapter.Loc, name string, private bool, groups int, 
 		sb.WriteString(l.T("stats.title_group", "Name", name))
 	}
 	n := 0
-	for _, id := range b.gameOrder(stats) {
+	for _, id := range res.gameOrder(stats) {
 		s := stats[id]
 		if s.Games == 0 {
 			continue
 		}
 		n++
 		sb.WriteString("\n\n" + l.T(gameKey,
-			"Game", b.gameTitle(l, id),
+			"Game", res.gameTitle(l, id),
 			"Games", l.T("count.games", "Count", s.Games),
 			"Wins", l.T("count.wins", "Count", s.Wins),
 			"Percent", int(math.Round(100*float64(s.Wins)/float64(s.Games))),
@@ -314,11 +194,11 @@ func (b *Bot) renderStats(l adapter.Loc, name string, private bool, groups int, 
 
 // renderTop is /top: the leaderboard, then the presser's own line when
 // they are not on it (rank 0: not ranked yet, or beyond the search).
-func (b *Bot) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) adapter.Message {
+func (res *results) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) adapter.Message {
 	var sb strings.Builder
-	sb.WriteString(l.T("top.title", "Game", b.gameTitle(l, game)))
+	sb.WriteString(l.T("top.title", "Game", res.gameTitle(l, game)))
 	line := func(rank string, p store.PlayerStats) string {
-		return l.T("top.line", "Rank", rank, "Name", b.playerName(l, game, p.Player, p.Name),
+		return l.T("top.line", "Rank", rank, "Name", res.playerName(l, game, p.Player, p.Name),
 			"Rating", decimal(l, ordinal(p)),
 			"Games", l.T("count.games", "Count", p.Games),
 			"Wins", l.T("count.wins", "Count", p.Wins))
@@ -333,7 +213,7 @@ func (b *Bot) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me 
 		sb.WriteString("\n")
 		switch {
 		case me.Games < store.RankedGames:
-			sb.WriteString("\n" + l.T("top.unranked", "Name", b.playerName(l, game, me.Player, me.Name),
+			sb.WriteString("\n" + l.T("top.unranked", "Name", res.playerName(l, game, me.Player, me.Name),
 				"Games", l.T("count.games", "Count", me.Games), "N", store.RankedGames))
 		case rank > 0:
 			sb.WriteString("\n" + line(strconv.Itoa(rank), *me))
@@ -345,7 +225,7 @@ func (b *Bot) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me 
 }
 
 // renderHistory is /history: one line per game, newest first.
-func (b *Bot) renderHistory(l adapter.Loc, hist []store.Result) adapter.Message {
+func (res *results) renderHistory(l adapter.Loc, hist []store.Result) adapter.Message {
 	if len(hist) == 0 {
 		return adapter.Message{Text: l.T("history.empty")}
 	}
@@ -357,7 +237,7 @@ func (b *Bot) renderHistory(l adapter.Loc, hist []store.Result) adapter.Message 
 		slices.SortStableFunc(seats, func(a, b store.ResultSeat) int { return a.Place - b.Place })
 		var winners, scores []string
 		for _, s := range seats {
-			name := b.historyName(l, r.Game, s)
+			name := res.historyName(l, r.Game, s)
 			if s.Place == 1 {
 				winners = append(winners, name)
 			}
@@ -367,11 +247,11 @@ func (b *Bot) renderHistory(l adapter.Loc, hist []store.Result) adapter.Message 
 					shared++
 				}
 			}
-			scores = append(scores, adapter.PlaceLabel(s.Place, shared)+" "+name+b.markOf(l, r.Game, s, marks))
+			scores = append(scores, adapter.PlaceLabel(s.Place, shared)+" "+name+res.markOf(l, r.Game, s, marks))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
-			"Date", agoText(l, b.now().Sub(r.Ended)),
-			"Game", b.gameTitle(l, r.Game),
+			"Date", agoText(l, res.now().Sub(r.Ended)),
+			"Game", res.gameTitle(l, r.Game),
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
 	}
@@ -393,28 +273,28 @@ const unratedMark = "💤"
 // markOf is what follows a seat's name in /history: its score with the
 // game's unit, or its mark; the marks used are noted in marks, for the
 // legend.
-func (b *Bot) markOf(l adapter.Loc, game string, s store.ResultSeat, marks map[string]bool) string {
+func (res *results) markOf(l adapter.Loc, game string, s store.ResultSeat, marks map[string]bool) string {
 	switch {
 	case s.Left:
 		marks[adapter.LeftMark] = true
 		return " " + adapter.LeftMark
 	case s.Unrated:
 		marks[unratedMark] = true
-		return " — " + b.scoreText(l, game, s.Score) + " " + unratedMark
+		return " — " + res.scoreText(l, game, s.Score) + " " + unratedMark
 	}
-	return " — " + b.scoreText(l, game, s.Score)
+	return " — " + res.scoreText(l, game, s.Score)
 }
 
 // historyName shows a seat of a recorded game as it sat at the table: a
 // robot by its name there and its level («🤖 Робот 1 (Профи)»), so two
 // robots can be told apart; a record that kept only the level shows that.
-func (b *Bot) historyName(l adapter.Loc, game string, s store.ResultSeat) string {
-	name := b.playerName(l, game, s.Player, s.Name)
+func (res *results) historyName(l adapter.Loc, game string, s store.ResultSeat) string {
+	name := res.playerName(l, game, s.Player, s.Name)
 	if _, robot := robotLevel(s.Player); !robot || s.Name == "" {
 		return name
 	}
-	for _, lang := range b.tr.Langs() {
-		if "🤖 "+adapter.Esc(s.Name) == b.playerName(b.loc(lang), game, s.Player, s.Name) {
+	for _, lang := range res.tr.Langs() {
+		if "🤖 "+adapter.Esc(s.Name) == res.playerName(res.loc(lang), game, s.Player, s.Name) {
 			return name // recorded by its level's name, as records were before
 		}
 	}
@@ -437,15 +317,15 @@ func agoText(l adapter.Loc, d time.Duration) string {
 
 // gameOrder lists the games of a stats map: the bot's games in menu order,
 // then any others (a game no longer offered) by id.
-func (b *Bot) gameOrder(stats map[string]store.PlayerStats) []string {
+func (res *results) gameOrder(stats map[string]store.PlayerStats) []string {
 	var out, rest []string
-	for _, g := range b.games.games {
+	for _, g := range res.games.games {
 		if _, ok := stats[g.ID()]; ok {
 			out = append(out, g.ID())
 		}
 	}
 	for id := range stats {
-		if _, ok := b.games.get(id); !ok {
+		if _, ok := res.games.get(id); !ok {
 			rest = append(rest, id)
 		}
 	}
@@ -454,16 +334,16 @@ func (b *Bot) gameOrder(stats map[string]store.PlayerStats) []string {
 }
 
 // gameTitle is a game's name, or its id when the bot no longer offers it.
-func (b *Bot) gameTitle(l adapter.Loc, id string) string {
-	if g, ok := b.games.get(id); ok {
+func (res *results) gameTitle(l adapter.Loc, id string) string {
+	if g, ok := res.games.get(id); ok {
 		return adapter.Title(l, g)
 	}
 	return adapter.Esc(id)
 }
 
 // scoreText is a recorded score of game id with the game's unit.
-func (b *Bot) scoreText(l adapter.Loc, id string, score int) string {
-	if g, ok := b.games.get(id); ok {
+func (res *results) scoreText(l adapter.Loc, id string, score int) string {
+	if g, ok := res.games.get(id); ok {
 		return adapter.ScoreText(l, g, score)
 	}
 	return integer(score)
@@ -471,13 +351,13 @@ func (b *Bot) scoreText(l adapter.Loc, id string, score int) string {
 
 // playerName shows a results player: a person by the name stored, a robot
 // by its level, a forgotten person neutrally. HTML-escaped.
-func (b *Bot) playerName(l adapter.Loc, game, player, name string) string {
+func (res *results) playerName(l adapter.Loc, game, player, name string) string {
 	if player == "" {
 		return l.T("history.forgotten")
 	}
 	if level, ok := robotLevel(player); ok {
 		label := adapter.Esc(level)
-		if g, ok := b.games.get(game); ok && l.Has(g.ID()+".level."+level) {
+		if g, ok := res.games.get(game); ok && l.Has(g.ID()+".level."+level) {
 			label = levelLabel(l, g, level)
 		}
 		return "🤖 " + label

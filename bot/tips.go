@@ -31,8 +31,8 @@ func (b *Bot) learning(ctx context.Context, g adapter.Game, user int64) bool {
 	if off, err := b.store.Pointer(ctx, tipsOffKey(user)); err == nil && off != "" {
 		return false
 	}
-	rs, ok := b.results()
-	if !ok {
+	rs := b.results.store
+	if rs == nil {
 		return false
 	}
 	player := humanPlayer(user)

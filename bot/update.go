@@ -121,9 +121,6 @@ func (b *Bot) onMyChatMember(ctx context.Context, updateID int64, u *models.Chat
 	return err
 }
 
-// errNoChange aborts a mutation that turned out to change nothing.
-var errNoChange = errors.New("no change")
-
 // closeTable ends whatever the table was doing without a result.
 func (b *Bot) closeTable(t *record.Table) {
 	t.Phase = record.PhaseIdle
