@@ -196,8 +196,8 @@ type Bot struct {
 	results *results
 	// ingestion takes updates in (inbox.go); it never sends.
 	ingestion *ingestion
-	// members remembers who is in which group, for the web page's access.
-	members *memberCache
+	// web is the role behind the «Стол» page (web.go).
+	web *web
 }
 
 // Option changes a Bot at construction.
@@ -235,7 +235,17 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	for _, o := range opts {
 		o(b)
 	}
-	b.members = newMemberCache(memberCacheSize)
+	b.web = &web{
+		store:   b.store,
+		tg:      b.tg,
+		members: newMemberCache(memberCacheSize),
+		tr:      b.tr,
+		games:   b.games,
+		lang:    b.cfg.DefaultLang,
+		now:     b.now,
+		log:     b.log,
+		tables:  b,
+	}
 	b.results = newResults(b.store, b.games, b.tr, b.log, b.now)
 	b.ingestion = &ingestion{
 		store:        b.store,

@@ -75,4 +75,5 @@ func (b *Bot) setClock(now func() time.Time) {
 	b.delivery.now = now
 	b.ingestion.now = now
 	b.results.now = now
+	b.web.now = now
 }

@@ -17,6 +17,21 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
+// Lobby button ops (callback.Data.Args[0] of an 'l' button).
+const (
+	lobbyJoin = iota + 1
+	lobbyLeave
+	lobbyAddAI
+	lobbyStart
+	lobbyCancel
+	lobbyOption // cycle option Args[1] of the game's options
+	_           // was: choose the game by index (now the 'k' op)
+	lobbyKick   // remove the last robot
+	lobbyLevel  // cycle the level of the next robot
+	lobbyTurn   // cycle the time for a move (turnChoices)
+	lobbyHints  // turn hints on or off
+)
+
 // newGame opens a lobby in the group, or explains why not.
 func (b *Bot) newGame(ctx context.Context, t *record.Table, ch *change, m *models.Message, cmd command) error {
 	l := b.loc(t.Lang)

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
 
+	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
@@ -70,33 +71,6 @@ type WebStanding struct {
 	You    bool   `json:"you,omitempty"`
 }
 
-// webRatings keeps a recorded result's rating changes for the page, by
-// player id (nil when they are not known: a retried recording).
-func webRatings(e *resultEntry, changes []ratingChange) map[string][2]float64 {
-	if len(changes) == 0 {
-		return nil
-	}
-	out := map[string][2]float64{}
-	for i, s := range e.Seats {
-		if i < len(changes) && !s.Unrated && s.Player != "" {
-			out[s.Player] = [2]float64{changes[i].Before, changes[i].After}
-		}
-	}
-	return out
-}
-
-// seatPlayer is a seat's results player id: the person (or the one who
-// left it), or the robot's level.
-func seatPlayer(s record.Seat) string {
-	switch {
-	case s.Leaver != nil:
-		return humanPlayer(s.Leaver.UserID)
-	case !s.Human():
-		return robotPlayer(s.AI)
-	}
-	return humanPlayer(s.UserID)
-}
-
 // WebReply answers an action from the page: OK when it was applied (or
 // was applied before: a retried request), and the toast to show, which is
 // the chat's toast for the same press (the reason when refused).
@@ -128,6 +102,57 @@ const (
 	RefusedBusy    = "busy"      // the table stayed too busy (503)
 )
 
+// web is the role behind the «Стол» page (bot/webapp serves it over
+// HTTP): who may see a table (webaccess.go), what each viewer sees of it
+// (WebView: the game's Scene with the platform's marks), and the page's
+// presses, which are the chat's presses applied by the tables
+// (webTables). It keeps nothing of its own: tokens are store pointers,
+// a page's being open is in the table record.
+type web struct {
+	store   webStore
+	tg      memberAsker
+	members *memberCache
+	tr      adapter.Translator
+	games   *registry
+	lang    string // the default language, before a table is known
+	now     func() time.Time
+	log     zerolog.Logger
+	tables  webTables
+}
+
+// webStore is the part of the store the page reads itself: the tokens.
+type webStore interface {
+	Pointer(ctx context.Context, key string) (string, error)
+}
+
+// memberAsker asks Telegram whether someone is in a group.
+type memberAsker interface {
+	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
+}
+
+// webTables is what the page asks of the tables: a record, its game, and
+// the changes a page causes, each the same change the chat makes.
+type webTables interface {
+	load(ctx context.Context, id string) (*record.Table, int64, error)
+	decode(t *record.Table) (adapter.Game, game.State, error)
+	turnTime(t *record.Table) time.Duration
+	seatInfo(t *record.Table, p callback.Data, who int64) (string, error)
+	pagePress(ctx context.Context, id string, updateID int64, user models.User, p callback.Data) (*record.Table, *change, error)
+	pageSeen(ctx context.Context, id string, user int64, visible bool) error
+	giveWebToken(ctx context.Context, id string) (string, error)
+}
+
+// loc is the catalog in lang.
+func (w *web) loc(lang string) adapter.Loc { return adapter.NewLoc(w.tr, lang) }
+
+// tableLoc speaks the table's language, or the default without a table.
+func (w *web) tableLoc(t *record.Table) adapter.Loc {
+	if t == nil {
+		return w.loc(w.lang)
+	}
+	return w.loc(t.Lang)
+}
+
 // webKeyBase marks an update id made from a web action's idempotency key:
 // Telegram's update ids stay far below it, so the two never collide, and a
 // retried request is refused by the store as a duplicate in the very
@@ -149,7 +174,12 @@ func (b *Bot) Text(lang, key string, args ...any) string { return b.loc(lang).T(
 // otherwise. ErrWebNotFound when the token names no table the user may
 // see. It changes nothing.
 func (b *Bot) WebState(ctx context.Context, token string, user int64) (WebState, error) {
-	v, err := b.WebView(ctx, token)
+	return b.web.webState(ctx, token, user)
+}
+
+// webState is Bot.WebState.
+func (w *web) webState(ctx context.Context, token string, user int64) (WebState, error) {
+	v, err := w.webView(ctx, token)
 	if err != nil {
 		return WebState{}, err
 	}
@@ -168,7 +198,7 @@ func (b *Bot) WebState(ctx context.Context, token string, user int64) (WebState,
 // a change costs one read and one drawing per kind, however many pages
 // are open. A WebView is not safe for concurrent use.
 type WebView struct {
-	b       *Bot
+	w       *web
 	t       *record.Table
 	version int64
 	g       adapter.Game
@@ -179,18 +209,23 @@ type WebView struct {
 // WebView reads the table a page's token names; ErrWebNotFound when it
 // names none. Who may see it is Allowed's question.
 func (b *Bot) WebView(ctx context.Context, token string) (*WebView, error) {
-	id, err := b.webTableID(ctx, token)
+	return b.web.webView(ctx, token)
+}
+
+// webView is Bot.WebView.
+func (w *web) webView(ctx context.Context, token string) (*WebView, error) {
+	id, err := w.webTableID(ctx, token)
 	if err != nil {
 		return nil, err
 	}
-	t, version, err := b.load(ctx, id)
+	t, version, err := w.tables.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if version == 0 || t.WebToken != token {
 		return nil, ErrWebNotFound
 	}
-	return &WebView{b: b, t: t, version: version}, nil
+	return &WebView{w: w, t: t, version: version}, nil
 }
 
 // ID is the table's id (the store's key: never shown to the page).
@@ -205,29 +240,29 @@ func (v *WebView) Kind(user int64) int { return v.t.SeatOf(user) }
 // Allowed reports whether user may see the table: its players always,
 // anyone else when Telegram says they are in its group (cached).
 func (v *WebView) Allowed(ctx context.Context, user int64) (bool, error) {
-	return v.b.webAllowed(ctx, v.t, user)
+	return v.w.webAllowed(ctx, v.t, user)
 }
 
 // State is the table as viewers of a kind (Kind) see it.
 func (v *WebView) State(kind int) (WebState, error) {
-	b, t := v.b, v.t
-	l := b.loc(t.Lang)
-	ws := WebState{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: adapter.Spectator, Now: b.now().UnixMilli()}
-	g, ok := b.games.get(t.GameID)
+	w, t := v.w, v.t
+	l := w.loc(t.Lang)
+	ws := WebState{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: adapter.Spectator, Now: w.now().UnixMilli()}
+	g, ok := w.games.get(t.GameID)
 	if !ok {
 		return ws, nil
 	}
 	ws.Game, ws.Title = g.ID(), adapter.Title(l, g)
-	ws.Rules = adapter.PlainText(strings.ReplaceAll(rulesText(l, g, b.turnTime(t)), rulesPageBreak, "\n\n"))
+	ws.Rules = adapter.PlainText(strings.ReplaceAll(rulesText(l, g, w.tables.turnTime(t)), rulesPageBreak, "\n\n"))
 	if lg, ok := g.(adapter.LiveGame); ok && lg.LiveButtons() {
 		ws.Live = true
 	}
 	if t.Phase == record.PhaseLobby || t.State == nil {
-		ws.Scene = b.lobbyScene(l, t)
+		ws.Scene = w.lobbyScene(l, t)
 		return ws, nil
 	}
 	if !v.decoded {
-		g, st, err := b.decode(t)
+		g, st, err := w.tables.decode(t)
 		if err != nil {
 			return WebState{}, err
 		}
@@ -237,7 +272,7 @@ func (v *WebView) State(kind int) (WebState, error) {
 		kind = adapter.Spectator
 	}
 	ws.Seat = kind
-	sc := b.scene(l, t, v.g, v.st, kind)
+	sc := w.scene(l, t, v.g, v.st, kind)
 	ws.Scene = &sc
 	ws.Over = v.st.Over()
 	if ws.Over {
@@ -261,8 +296,8 @@ func (v *WebView) State(kind int) (WebState, error) {
 // scene is the game's Scene with the platform's marks on the seats and,
 // for a seat the bot plays for, the «I'm back» choice. A game without
 // WebGame gets its chat messages as text and its buttons as choices.
-func (b *Bot) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int) adapter.Scene {
-	v := b.adapterView(t)
+func (w *web) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int) adapter.Scene {
+	v := adapter.ViewAt(t, w.now())
 	var sc adapter.Scene
 	if wg, ok := g.(adapter.WebGame); ok {
 		sc = wg.Scene(l, v, st, seat)
@@ -303,7 +338,7 @@ func (b *Bot) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.Stat
 		sc.Hand, sc.Choices = hand, []adapter.Choice{{Text: l.T("auto.back_button"), Act: back}}
 	}
 	if playing && seat >= 0 && !t.Seats[seat].Auto() {
-		b.webHint(l, t, g, st, seat, &sc)
+		w.webHint(l, t, g, st, seat, &sc)
 	}
 	return sc
 }
@@ -311,7 +346,7 @@ func (b *Bot) scene(l adapter.Loc, t *record.Table, g adapter.Game, st game.Stat
 // webHint shows the hints on the page as in the chat (addHint): the
 // advice in force with the advised card or choice marked, or «💡
 // Подсказка» among the choices while the seat may act and has none.
-func (b *Bot) webHint(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int, sc *adapter.Scene) {
+func (w *web) webHint(l adapter.Loc, t *record.Table, g adapter.Game, st game.State, seat int, sc *adapter.Scene) {
 	if _, ok := hintGame(g); !ok || !t.Hints {
 		return
 	}
@@ -339,7 +374,7 @@ func (b *Bot) webHint(l adapter.Loc, t *record.Table, g adapter.Game, st game.St
 }
 
 // lobbyScene shows who sits at a table being gathered.
-func (b *Bot) lobbyScene(l adapter.Loc, t *record.Table) *adapter.Scene {
+func (w *web) lobbyScene(l adapter.Loc, t *record.Table) *adapter.Scene {
 	sc := &adapter.Scene{Status: l.T("web.lobby")}
 	for _, s := range t.Seats {
 		sc.Seats = append(sc.Seats, adapter.SceneSeat{Name: s.Name, Robot: !s.Human()})
@@ -353,7 +388,12 @@ func (b *Bot) lobbyScene(l adapter.Loc, t *record.Table) *adapter.Scene {
 // committed with the idempotency key, so a retried request is a no-op.
 // A refused action changes nothing and says why in the reply.
 func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, key string) (WebReply, error) {
-	t0, _, err := b.webLoad(ctx, token, user.ID)
+	return b.web.webAct(ctx, token, user, data, key)
+}
+
+// webAct is Bot.WebAct.
+func (w *web) webAct(ctx context.Context, token string, user models.User, data, key string) (WebReply, error) {
+	t0, _, err := w.webLoad(ctx, token, user.ID)
 	if err != nil {
 		return WebReply{}, err
 	}
@@ -368,27 +408,10 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 		return WebReply{}, ErrWebBadRequest // lobby, menus and questions stay in the chat
 	}
 	if p.Op == 'i' {
-		return b.webInfo(ctx, p, user.ID)
+		return w.webInfo(ctx, p, user.ID)
 	}
-	t, ch, err := b.transact(ctx, id, webUpdateID(user.ID, key), func(t *record.Table, ch *change) error {
-		switch p.Op {
-		case 'a':
-			return b.onAction(t, ch, p, user.ID)
-		case 'm':
-			return b.onDraft(t, ch, p, user.ID)
-		case 'b':
-			return b.onBack(t, ch, p, user.ID)
-		case 'h':
-			return b.onHint(t, ch, p, user.ID)
-		}
-		if t.SeatOf(user.ID) < 0 {
-			// «Once more» from the page is for those who played: anyone
-			// may open a table's page, only the group sees its lobby.
-			return refuse("error.not_yours")
-		}
-		return b.onAgain(ctx, t, ch, p, &user)
-	})
-	a, ok := judgePress(b.tableLoc(t), ch, err)
+	t, ch, err := w.tables.pagePress(ctx, id, webUpdateID(user.ID, key), user, p)
+	a, ok := judgePress(w.tableLoc(t), ch, err)
 	if !ok {
 		return WebReply{}, err
 	}
@@ -396,17 +419,17 @@ func (b *Bot) WebAct(ctx context.Context, token string, user models.User, data, 
 }
 
 // webInfo is a seat's private information (InfoGame), as an alert.
-func (b *Bot) webInfo(ctx context.Context, p callback.Data, user int64) (WebReply, error) {
-	t, version, err := b.load(ctx, p.Table)
+func (w *web) webInfo(ctx context.Context, p callback.Data, user int64) (WebReply, error) {
+	t, version, err := w.tables.load(ctx, p.Table)
 	if err != nil {
 		return WebReply{}, err
 	}
 	if version == 0 {
 		return WebReply{}, ErrWebNotFound
 	}
-	text, err := b.seatInfo(t, p, user)
+	text, err := w.tables.seatInfo(t, p, user)
 	if err != nil {
-		a, ok := judgePress(b.loc(t.Lang), nil, err)
+		a, ok := judgePress(w.loc(t.Lang), nil, err)
 		if !ok {
 			return WebReply{}, err
 		}
@@ -445,94 +468,17 @@ func refusedKind(key string) string {
 // lease runs out unrenewed, the hand is drawn again, and it pings when it
 // is their turn. A spectator's page changes nothing.
 func (b *Bot) WebSeen(ctx context.Context, token string, user int64, visible bool) error {
-	t0, _, err := b.webLoad(ctx, token, user)
+	return b.web.webSeen(ctx, token, user, visible)
+}
+
+// webSeen is Bot.WebSeen.
+func (w *web) webSeen(ctx context.Context, token string, user int64, visible bool) error {
+	t0, _, err := w.webLoad(ctx, token, user)
 	if err != nil {
 		return err
 	}
 	if t0.SeatOf(user) < 0 {
 		return nil // a spectator's page changes nothing
 	}
-	_, _, err = b.transact(ctx, t0.ID, 0, func(t *record.Table, ch *change) error {
-		seat := t.SeatOf(user)
-		if t.Phase != record.PhasePlaying || seat < 0 {
-			return errNoChange
-		}
-		s := &t.Seats[seat]
-		now := b.now()
-		switch {
-		case visible && s.Web.Sub(now) > b.cfg.WebLease*2/3:
-			// Renewed when a third of the lease is used: an open page
-			// (saying so every 25 s) costs a commit every half minute or
-			// so, and one closed without a word frees its hand within
-			// the lease.
-			return errNoChange
-		case visible:
-			s.Web = now.Add(b.cfg.WebLease)
-		case s.Web.IsZero():
-			return errNoChange
-		default:
-			s.Web = time.Time{}
-		}
-		return nil
-	})
-	if errors.Is(err, errNoChange) {
-		return nil
-	}
-	return err
-}
-
-// webShown reports whether the seat's page is open and visible now.
-func (b *Bot) webShown(t *record.Table, seat int) bool {
-	s := t.Seats[seat]
-	return t.Phase == record.PhasePlaying && s.Leaver == nil && s.Web.After(b.now())
-}
-
-// webExpiry is the earliest lease of an open page, zero when none.
-func webExpiry(t *record.Table) time.Time {
-	var at time.Time
-	for _, s := range t.Seats {
-		if !s.Web.IsZero() && (at.IsZero() || s.Web.Before(at)) {
-			at = s.Web
-		}
-	}
-	return at
-}
-
-// expireWeb ends the leases that ran out, so those hands are drawn again.
-func (b *Bot) expireWeb(ctx context.Context, id string) error {
-	_, _, err := b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		now, changed := b.now(), false
-		for i := range t.Seats {
-			if s := &t.Seats[i]; !s.Web.IsZero() && !now.Before(s.Web) {
-				s.Web, changed = time.Time{}, true
-			}
-		}
-		if !changed {
-			return errNoChange
-		}
-		return nil
-	})
-	if errors.Is(err, errNoChange) {
-		return nil
-	}
-	return err
-}
-
-// webAppButton opens the page from a seat's private message (Telegram
-// allows web_app buttons in private chats only); none when no page is
-// served, or the table has no token yet.
-func (b *Bot) webAppButton(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
-	if b.cfg.WebAppURL == "" || t.WebToken == "" {
-		return adapter.Button{}, false
-	}
-	return adapter.Button{Text: l.T("web.button"), WebApp: b.cfg.WebAppURL + "?table=" + url.QueryEscape(t.WebToken)}, true
-}
-
-// webAppLink opens the page from the group: a direct link to the Mini App
-// by its short name, the table in its start parameter.
-func (b *Bot) webAppLink(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
-	if b.cfg.WebAppURL == "" || b.cfg.WebAppShortName == "" || b.cfg.Username == "" || t.WebToken == "" {
-		return adapter.Button{}, false
-	}
-	return adapter.Button{Text: l.T("web.button"), URL: "https://t.me/" + b.cfg.Username + "/" + b.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.WebToken)}, true
+	return w.tables.pageSeen(ctx, t0.ID, user, visible)
 }

@@ -48,31 +48,19 @@ func validWebToken(s string) bool {
 	return true
 }
 
-// mintWebToken gives a table about to be committed its web token, when the
-// page is served and it has none yet (tables from before tokens get one on
-// their next change). The pointer is written before the commit, so a
-// committed token always resolves; a commit that loses its race leaves a
-// pointer nobody was shown, to the same table.
-func (b *Bot) mintWebToken(ctx context.Context, t *record.Table) {
-	if t.WebToken != "" || b.cfg.WebAppURL == "" {
-		return
-	}
-	tok := newWebToken()
-	if err := b.store.SetPointer(ctx, webTokenKey(tok), t.ID); err != nil {
-		b.log.Warn().Err(err).Str("table", t.ID).Msg("web token not minted")
-		return
-	}
-	t.WebToken = tok
-}
-
 // WebToken is the token of table id for the page's links, minted now when
 // the table has none. Tools and tests use it; the bot's own links carry
 // the token minted with the table's commits.
 func (b *Bot) WebToken(ctx context.Context, id string) (string, error) {
+	return b.web.webToken(ctx, id)
+}
+
+// webToken is Bot.WebToken.
+func (w *web) webToken(ctx context.Context, id string) (string, error) {
 	if _, _, err := record.ParseID(id); err != nil {
 		return "", ErrWebBadRequest
 	}
-	t, version, err := b.load(ctx, id)
+	t, version, err := w.tables.load(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -82,30 +70,16 @@ func (b *Bot) WebToken(ctx context.Context, id string) (string, error) {
 	if t.WebToken != "" {
 		return t.WebToken, nil
 	}
-	t, _, err = b.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		if t.WebToken != "" {
-			return errNoChange
-		}
-		tok := newWebToken()
-		if err := b.store.SetPointer(ctx, webTokenKey(tok), t.ID); err != nil {
-			return err
-		}
-		t.WebToken = tok
-		return nil
-	})
-	if err != nil && !errors.Is(err, errNoChange) {
-		return "", err
-	}
-	return t.WebToken, nil
+	return w.tables.giveWebToken(ctx, id)
 }
 
 // webTableID resolves a page's token to its table's id; ErrWebNotFound
 // for anything else.
-func (b *Bot) webTableID(ctx context.Context, token string) (string, error) {
+func (w *web) webTableID(ctx context.Context, token string) (string, error) {
 	if !validWebToken(token) {
 		return "", ErrWebNotFound
 	}
-	id, err := b.store.Pointer(ctx, webTokenKey(token))
+	id, err := w.store.Pointer(ctx, webTokenKey(token))
 	if errors.Is(err, store.ErrNotFound) {
 		return "", ErrWebNotFound
 	}
@@ -115,19 +89,19 @@ func (b *Bot) webTableID(ctx context.Context, token string) (string, error) {
 // webLoad is the table a token names, as user may see it: ErrWebNotFound
 // when there is none or the user is neither seated at it nor a member of
 // its group.
-func (b *Bot) webLoad(ctx context.Context, token string, user int64) (*record.Table, int64, error) {
-	id, err := b.webTableID(ctx, token)
+func (w *web) webLoad(ctx context.Context, token string, user int64) (*record.Table, int64, error) {
+	id, err := w.webTableID(ctx, token)
 	if err != nil {
 		return nil, 0, err
 	}
-	t, version, err := b.load(ctx, id)
+	t, version, err := w.tables.load(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	if version == 0 || t.WebToken != token {
 		return nil, 0, ErrWebNotFound
 	}
-	ok, err := b.webAllowed(ctx, t, user)
+	ok, err := w.webAllowed(ctx, t, user)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -140,7 +114,7 @@ func (b *Bot) webLoad(ctx context.Context, token string, user int64) (*record.Ta
 // webAllowed reports whether user may see table t: a seated player always
 // (no call), anyone else if Telegram says they are in its group (asked
 // once per user and group per memberTTL).
-func (b *Bot) webAllowed(ctx context.Context, t *record.Table, user int64) (bool, error) {
+func (w *web) webAllowed(ctx context.Context, t *record.Table, user int64) (bool, error) {
 	if t.SeatOf(user) >= 0 {
 		return true, nil
 	}
@@ -149,7 +123,7 @@ func (b *Bot) webAllowed(ctx context.Context, t *record.Table, user int64) (bool
 			return true, nil
 		}
 	}
-	return b.members.member(ctx, b.tg, t.ChatID, user, b.now(), b.log)
+	return w.members.member(ctx, w.tg, t.ChatID, user, w.now(), w.log)
 }
 
 // Membership is cached: a yes for memberTTL, a no for a shorter time (a
@@ -182,7 +156,7 @@ func newMemberCache(max int) *memberCache {
 }
 
 // member answers from the cache or asks Telegram.
-func (c *memberCache) member(ctx context.Context, tg Telegram, chat, user int64, now time.Time, log zerolog.Logger) (bool, error) {
+func (c *memberCache) member(ctx context.Context, tg memberAsker, chat, user int64, now time.Time, log zerolog.Logger) (bool, error) {
 	k := memberKey{chat, user}
 	for {
 		c.mu.Lock()
@@ -236,7 +210,7 @@ func (c *memberCache) member(ctx context.Context, tg Telegram, chat, user int64,
 }
 
 // askMember asks Telegram whether user is in the group chat.
-func askMember(ctx context.Context, tg Telegram, chat, user int64) (bool, error) {
+func askMember(ctx context.Context, tg memberAsker, chat, user int64) (bool, error) {
 	cm, err := tg.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: chat, UserID: user})
 	if err != nil {
 		return false, err
