@@ -176,11 +176,24 @@ type Telegram interface {
 	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
 }
 
+// tablesTelegram is the part of the Bot API the tables and their handlers
+// call: who the bot is, its command menus, whether someone administers a
+// group, and the answer to a press (not rate-limited). Nothing here posts
+// to a chat: that is delivery's alone (deliveryTelegram).
+type tablesTelegram interface {
+	GetMe(ctx context.Context) (*models.User, error)
+	SetMyCommands(ctx context.Context, p *tgbot.SetMyCommandsParams) (bool, error)
+	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
+	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
+}
+
 // Bot handles updates and delivers views. Create it with New.
 type Bot struct {
 	cfg   Config
 	store Store
-	tg    Telegram
+	// tg is what the tables call themselves: nothing that posts to a
+	// chat (delivery alone sends, edits and deletes).
+	tg    tablesTelegram
 	tr    adapter.Translator
 	games *registry
 	log   zerolog.Logger
@@ -225,7 +238,6 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	b := &Bot{
 		cfg:      cfg,
 		store:    st,
-		tg:       tg,
 		tr:       tr,
 		games:    &registry{},
 		log:      zerolog.Nop(),
@@ -235,9 +247,13 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	for _, o := range opts {
 		o(b)
 	}
+	if b.metrics != nil {
+		tg = instrumented{Telegram: tg, m: b.metrics}
+	}
+	b.tg = tg
 	b.web = &web{
 		store:   b.store,
-		tg:      b.tg,
+		tg:      tg,
 		members: newMemberCache(memberCacheSize),
 		tr:      b.tr,
 		games:   b.games,
@@ -249,7 +265,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	b.results = newResults(b.store, b.games, b.tr, b.log, b.now)
 	b.ingestion = &ingestion{
 		store:        b.store,
-		tg:           b.tg,
+		tg:           tg,
 		tr:           b.tr,
 		log:          b.log,
 		now:          b.now,
@@ -261,7 +277,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	}
 	b.delivery = &delivery{
 		store:     b.store,
-		tg:        b.tg,
+		tg:        tg,
 		tr:        b.tr,
 		limits:    b.cfg.Limits,
 		log:       b.log,

@@ -80,10 +80,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 // WithMetrics records the bot's work in m.
 func WithMetrics(m *Metrics) Option {
-	return func(b *Bot) {
-		b.metrics = m
-		b.tg = instrumented{Telegram: b.tg, m: m}
-	}
+	return func(b *Bot) { b.metrics = m }
 }
 
 // kindOf names an update's kind for metrics.
