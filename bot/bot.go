@@ -122,9 +122,14 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// Store is what the bot needs from persistence (store.Redis or store.Bolt).
+// Store is what the bot needs from persistence (store.Redis or store.Bolt):
+// each role's part, declared where the role is, and what the tables use
+// besides.
 type Store interface {
-	Load(ctx context.Context, table string) (store.Record, error)
+	deliveryStore // the wake set, the views' records, the outbox, the limits
+	ingestStore   // the chats' inboxes
+	webStore      // the page's tokens
+
 	// LoadFor is Load and Applied in one read, with a view's message
 	// record when asked.
 	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
@@ -132,35 +137,9 @@ type Store interface {
 	Applied(ctx context.Context, table string, updateID int64) (bool, error)
 	Delete(ctx context.Context, table string) error
 	Dirty(ctx context.Context, table string) (map[string]int64, error)
-	// Views is Messages and Dirty in one read.
-	Views(ctx context.Context, table string) (map[string]string, map[string]int64, error)
-	Clean(ctx context.Context, table, view string, version int64) error
-	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
-	Ack(ctx context.Context, table string, id int64) error
 	Wake(ctx context.Context, table string, at time.Time) error
-	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
-	Release(ctx context.Context, c store.Claim, next time.Time) error
-	NextWake(ctx context.Context) (time.Time, bool, error)
-	Scheduled(ctx context.Context) (int64, error)
-	SetMessage(ctx context.Context, table, view, record string) error
-	Messages(ctx context.Context, table string) (map[string]string, error)
-	DeleteMessages(ctx context.Context, table string, views ...string) error
 	SetPointer(ctx context.Context, key, value string) error
-	Pointer(ctx context.Context, key string) (string, error)
 	DeletePointer(ctx context.Context, key, value string) error
-	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
-	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
-	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
-	Withdraw(ctx context.Context, key, caller string) error
-	Block(ctx context.Context, key string, until time.Time) error
-
-	// The chats' inboxes (see inbox.go).
-	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
-	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
-	Handled(ctx context.Context, chat string, id int64) error
-	ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
-	ReleaseChat(ctx context.Context, c store.Claim, next, now time.Time) error
-	NextChat(ctx context.Context) (time.Time, bool, error)
 }
 
 // Telegram is the part of the Bot API the bot calls; *tgbot.Bot has it.

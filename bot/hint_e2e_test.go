@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
-	"github.com/trickchef/trickchef/store"
 )
 
 // TestHintInAGroupGame: the lobby offers hints, off; only the creator may
@@ -24,7 +22,6 @@ import (
 func TestHintInAGroupGame(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	ctx := context.Background()
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	group := h.Srv.NewGroup("Подсказки", a, b)
@@ -82,26 +79,7 @@ func TestHintInAGroupGame(t *testing.T) {
 	}
 
 	h.MustPlayToEnd(group, []*telegramtest.User{a, b}, 3*time.Minute)
-	var hist []store.Result
-	if err := h.Srv.WaitFor(10*time.Second, func() bool {
-		hist, err = h.Redis.History(ctx, group.ID(), 1)
-		return err == nil && len(hist) == 1
-	}); err != nil {
-		t.Fatalf("no result: %v", err)
-	}
-	anya, boris := resultSeatOf(t, hist[0], resPlayer(a)), resultSeatOf(t, hist[0], resPlayer(b))
-	if !anya.Unrated || boris.Unrated {
-		t.Errorf("recorded: %+v", hist[0].Seats)
-	}
-	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(a)); err != nil || !ok || p.Games != 1 || p.Sigma != 0 {
-		t.Errorf("Аня's stats %+v, %v, %v: want the game counted, not rated", p, ok, err)
-	}
-	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Sigma == 0 {
-		t.Errorf("Борис's stats %+v, %v, %v: want him rated", p, ok, err)
-	}
-	if _, err := chat.WaitMessage(10*time.Second, contains(h.Shown("hints.unrated"))); err != nil {
-		t.Errorf("Аня's private result does not say why she was not rated: %v", err)
-	}
+	checkCountedNotRated(t, h, group, a, b, "hints.unrated")
 }
 
 // TestHintButtonOnlyWhenOn: a hand shows «💡 Подсказка» only at a table

@@ -38,6 +38,38 @@ func resultSeatOf(t *testing.T, r store.Result, player string) store.ResultSeat 
 	return store.ResultSeat{}
 }
 
+// checkCountedNotRated waits for the group's one recorded result and checks
+// that unrated's game was counted but not rated — their private result
+// saying why (the catalog's reason key) — while rated's game was rated. It
+// returns unrated's seat as recorded.
+func checkCountedNotRated(t *testing.T, h *harness, group *telegramtest.Chat, unrated, rated *telegramtest.User, reason string) store.ResultSeat {
+	t.Helper()
+	ctx := context.Background()
+	var hist []store.Result
+	var err error
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		hist, err = h.Redis.History(ctx, group.ID(), 1)
+		return err == nil && len(hist) == 1
+	}); err != nil {
+		t.Fatalf("no result: %v", err)
+	}
+	u, r := resultSeatOf(t, hist[0], resPlayer(unrated)), resultSeatOf(t, hist[0], resPlayer(rated))
+	if !u.Unrated || r.Unrated {
+		t.Errorf("recorded: %+v", hist[0].Seats)
+	}
+	uName, rName := unrated.User().FirstName, rated.User().FirstName
+	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(unrated)); err != nil || !ok || p.Games != 1 || p.Sigma != 0 {
+		t.Errorf("%s's stats %+v, %v, %v: want the game counted, not rated", uName, p, ok, err)
+	}
+	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(rated)); err != nil || !ok || p.Sigma == 0 {
+		t.Errorf("%s's stats %+v, %v, %v: want them rated", rName, p, ok, err)
+	}
+	if _, err := unrated.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown(reason))); err != nil {
+		t.Errorf("%s's private result does not say why they were not rated: %v", uName, err)
+	}
+	return u
+}
+
 // TestLeaveTheGame: Борис asks to leave and thinks better of it, then
 // leaves. A robot takes his seat, the group is told, his message says he
 // left and he gets nothing more; Аня plays to the end and gets her own
@@ -238,7 +270,6 @@ func mustData(t *testing.T, msg *telegramtest.Message, text string) string {
 func TestAutopilotOneState(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, 500*time.Millisecond)
-	ctx := context.Background()
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Соня"))
 	group := h.Srv.NewGroup("Автопилот", a, b)
@@ -300,24 +331,7 @@ func TestAutopilotOneState(t *testing.T) {
 	close(done)
 	wait()
 	h.MustPlayToEnd(group, []*telegramtest.User{a}, 3*time.Minute)
-	var hist []store.Result
-	if err := h.Srv.WaitFor(10*time.Second, func() bool {
-		hist, err = h.Redis.History(ctx, group.ID(), 1)
-		return err == nil && len(hist) == 1
-	}); err != nil {
-		t.Fatalf("no result: %v", err)
-	}
-	sonya, anya := resultSeatOf(t, hist[0], resPlayer(b)), resultSeatOf(t, hist[0], resPlayer(a))
-	if !sonya.Unrated || sonya.Left || anya.Unrated || sonya.Place < 1 {
-		t.Errorf("recorded: %+v", hist[0].Seats)
-	}
-	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Games != 1 || p.Sigma != 0 {
-		t.Errorf("Соня's stats %+v, %v, %v: want the game counted, not rated", p, ok, err)
-	}
-	if p, ok, err := h.Redis.Stats(ctx, group.ID(), "trickchef", resPlayer(a)); err != nil || !ok || p.Sigma == 0 {
-		t.Errorf("Аня's stats %+v, %v, %v: want her rated", p, ok, err)
-	}
-	if _, err := chat.WaitMessage(10*time.Second, contains(h.Shown("private.unrated"))); err != nil {
-		t.Errorf("Соня's private result does not say why she was not rated: %v", err)
+	if sonya := checkCountedNotRated(t, h, group, b, a, "private.unrated"); sonya.Left || sonya.Place < 1 {
+		t.Errorf("Соня recorded as %+v: want her place, not a leaver's", sonya)
 	}
 }

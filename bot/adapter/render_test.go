@@ -13,7 +13,10 @@ import (
 // edit), rounded up to less than one of its units over it, and in a unit
 // the catalog has words for.
 func TestDeadlineBoundNeverPromisesLess(t *testing.T) {
-	cat := testCatalog(t)
+	cat, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var lefts []time.Duration
 	for d := time.Millisecond; d < 5*time.Hour; d = d*11/10 + time.Millisecond {
 		lefts = append(lefts, d)
@@ -43,13 +46,4 @@ func TestDeadlineBoundNeverPromisesLess(t *testing.T) {
 			}
 		}
 	}
-}
-
-func testCatalog(t testing.TB) *locales.Catalog {
-	t.Helper()
-	c, err := locales.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
