@@ -80,11 +80,8 @@ func (f *feed) publish(c TableChange) {
 	}
 }
 
-// changeMessage is a notice as it travels through Redis: "version:table".
-func changeMessage(table string, version int64) string {
-	return strconv.FormatInt(version, 10) + ":" + table
-}
-
+// parseChangeMessage reads a notice as it travels through Redis:
+// "version:table" (published by the commit script).
 func parseChangeMessage(s string) (TableChange, bool) {
 	v, table, ok := strings.Cut(s, ":")
 	if !ok || table == "" {
