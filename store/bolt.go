@@ -27,14 +27,13 @@ import (
 //	    dirty/ view → version
 //	    out/   id → announcement             ids from the bucket's sequence
 //	    msg/   view → message record (opaque: the bot's message id and digest)
-//	wake/    table → wake-up (ms)
-//	wakeidx/ wake-up (ms) + table → ""      the same, in time order
+//	wake…/, timers…/  the Deliveries and Timers queues (queue_bolt.go)
 //	ptr/     key → value
-//	in/, indue/, indueidx/                 chats' waiting updates (inbox_bolt.go)
+//	in/, indue…/      chats' waiting updates and the Inboxes queue (inbox_bolt.go)
 //	meta/    owner → the bot the file belongs to (Own)
 type Bolt struct {
 	db  *bolt.DB
-	now func() time.Time // for update-id retention
+	now func() time.Time // the store's clock: update-id retention, leases
 
 	changes feed // commits, for WatchChanges
 
@@ -59,10 +58,8 @@ type turn struct {
 
 // Bucket and key names; see the Bolt type comment.
 const (
-	bucketTables  = "t"
-	bucketWake    = "wake"
-	bucketWakeIdx = "wakeidx"
-	bucketPtr     = "ptr"
+	bucketTables = "t"
+	bucketPtr    = "ptr"
 
 	keyRec      = "rec"
 	bucketUpd   = "upd"
@@ -79,13 +76,12 @@ func OpenBolt(path string) (*Bolt, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketWake), []byte(bucketWakeIdx), []byte(bucketPtr),
-			[]byte(bucketInbox), []byte(bucketInDue), []byte(bucketInDueIdx)} {
+		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketPtr), []byte(bucketInbox)} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
-		return nil
+		return createQueueBuckets(tx)
 	})
 	if err != nil {
 		db.Close()
@@ -265,7 +261,12 @@ func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error)
 			}
 		}
 		if !c.WakeAt.IsZero() {
-			return wake(tx, name, c.WakeAt, true)
+			if err := boltQueue(tx, Deliveries).schedule(name, c.WakeAt); err != nil {
+				return err
+			}
+		}
+		if !c.OnlyQueue {
+			return boltQueue(tx, Timers).setExactly(name, c.TimerAt)
 		}
 		return nil
 	})
@@ -310,7 +311,8 @@ func (b *Bolt) recordUpdate(t *bolt.Bucket, id int64) error {
 	return nil
 }
 
-// Delete removes the table and its wake-up.
+// Delete removes the table and takes it out of the table queues
+// (Deliveries, Timers), held or not.
 func (b *Bolt) Delete(ctx context.Context, name string) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
 		if table(tx, name) != nil {
@@ -318,7 +320,12 @@ func (b *Bolt) Delete(ctx context.Context, name string) error {
 				return err
 			}
 		}
-		return unwake(tx, name)
+		for _, q := range tableQueues {
+			if err := boltQueue(tx, q).remove(name); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -396,157 +403,6 @@ func (b *Bolt) Ack(ctx context.Context, name string, id int64) error {
 		}
 		return nil
 	})
-}
-
-// dueSet is a set of names each due at a time, kept twice: name → time,
-// and time + name in time order. The tables' wake set and the chats'
-// inbox set are both one.
-type dueSet struct{ byName, byTime *bolt.Bucket }
-
-func wakeSet(tx *bolt.Tx) dueSet {
-	return dueSet{tx.Bucket([]byte(bucketWake)), tx.Bucket([]byte(bucketWakeIdx))}
-}
-
-// at is name's encoded due time, nil when it has none.
-func (d dueSet) at(name string) []byte { return d.byName.Get([]byte(name)) }
-
-// set makes name due at at, or at min(current, at) when onlyEarlier.
-func (d dueSet) set(name string, at time.Time, onlyEarlier bool) error {
-	enc := orderedMillis(at)
-	if cur := d.at(name); cur != nil {
-		if onlyEarlier && bytes.Compare(cur, enc) <= 0 {
-			return nil
-		}
-		if err := d.byTime.Delete(append(clone(cur), name...)); err != nil {
-			return err
-		}
-	}
-	if err := d.byName.Put([]byte(name), enc); err != nil {
-		return err
-	}
-	return d.byTime.Put(append(clone(enc), name...), nil)
-}
-
-// remove takes name out of the set, if it is there.
-func (d dueSet) remove(name string) error {
-	cur := d.at(name)
-	if cur == nil {
-		return nil
-	}
-	if err := d.byTime.Delete(append(clone(cur), name...)); err != nil {
-		return err
-	}
-	return d.byName.Delete([]byte(name))
-}
-
-// claim moves up to limit names due at now to now+lease and returns them,
-// earliest first.
-func (d dueSet) claim(now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	until := fromMillis(toMillis(now.Add(lease)))
-	nowEnc := orderedMillis(now)
-	var due []string
-	c := d.byTime.Cursor()
-	for k, _ := c.First(); k != nil && len(due) < limit && bytes.Compare(k[:8], nowEnc) <= 0; k, _ = c.Next() {
-		due = append(due, string(k[8:]))
-	}
-	claims := make([]Claim, 0, len(due))
-	for _, name := range due {
-		if err := d.set(name, until, false); err != nil {
-			return nil, err
-		}
-		claims = append(claims, Claim{Table: name, Lease: until})
-	}
-	return claims, nil
-}
-
-// first is the earliest due time; ok is false when the set is empty.
-func (d dueSet) first() (time.Time, bool) {
-	k, _ := d.byTime.Cursor().First()
-	if k == nil {
-		return time.Time{}, false
-	}
-	return fromOrderedMillis(k[:8]), true
-}
-
-// wake sets the table's wake-up to at, or to min(current, at) when onlyEarlier.
-func wake(tx *bolt.Tx, name string, at time.Time, onlyEarlier bool) error {
-	return wakeSet(tx).set(name, at, onlyEarlier)
-}
-
-// unwake removes the table's wake-up, if any.
-func unwake(tx *bolt.Tx, name string) error { return wakeSet(tx).remove(name) }
-
-// Wake makes the table due no later than at.
-func (b *Bolt) Wake(ctx context.Context, name string, at time.Time) error {
-	return b.db.Update(func(tx *bolt.Tx) error { return wake(tx, name, at, true) })
-}
-
-// ClaimDue claims up to limit tables whose wake-up is ≤ now. Each claimed
-// table's wake-up moves to now+lease, so it is not taken again before then,
-// and it is taken again after that if the claimant died.
-func (b *Bolt) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	return b.claimFrom(wakeSet, now, lease, limit)
-}
-
-// claimFrom claims up to limit names of a due set (the tables' wake set,
-// the chats' inbox set) due at now, moving them to now+lease.
-func (b *Bolt) claimFrom(set func(*bolt.Tx) dueSet, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	if lease <= 0 || limit <= 0 {
-		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
-	}
-	var claims []Claim
-	err := b.db.Update(func(tx *bolt.Tx) error {
-		var err error
-		claims, err = set(tx).claim(now, lease, limit)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return claims, nil
-}
-
-// firstDue is the earliest time in a due set; ok is false when it is empty.
-func (b *Bolt) firstDue(set func(*bolt.Tx) dueSet) (time.Time, bool, error) {
-	var at time.Time
-	var ok bool
-	err := b.db.View(func(tx *bolt.Tx) error {
-		at, ok = set(tx).first()
-		return nil
-	})
-	return at, ok, err
-}
-
-// Release ends claim c: the table's wake-up becomes next (or is removed when
-// next is zero), unless a Wake or Commit moved it since the claim — then that
-// earlier wake-up wins.
-func (b *Bolt) Release(ctx context.Context, c Claim, next time.Time) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
-		cur := tx.Bucket([]byte(bucketWake)).Get([]byte(c.Table))
-		if cur == nil || !bytes.Equal(cur, orderedMillis(c.Lease)) {
-			return nil
-		}
-		if next.IsZero() {
-			return unwake(tx, c.Table)
-		}
-		return wake(tx, c.Table, next, false)
-	})
-}
-
-// NextWake returns the earliest wake-up of all tables; ok is false when no
-// table waits.
-func (b *Bolt) NextWake(ctx context.Context) (time.Time, bool, error) {
-	return b.firstDue(wakeSet)
-}
-
-// Scheduled counts the tables in the wake set (pending work or a timer).
-func (b *Bolt) Scheduled(ctx context.Context) (int64, error) {
-	var n int64
-	err := b.db.View(func(tx *bolt.Tx) error {
-		n = int64(tx.Bucket([]byte(bucketWakeIdx)).Stats().KeyN)
-		return nil
-	})
-	return n, err
 }
 
 // SetMessage records what the message of a rendered view is (the bot's

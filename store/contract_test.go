@@ -25,11 +25,12 @@ type tableStore interface {
 	Clean(ctx context.Context, table, view string, version int64) error
 	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
 	Ack(ctx context.Context, table string, id int64) error
-	Wake(ctx context.Context, table string, at time.Time) error
-	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	Claim(ctx context.Context, q store.Queue, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
+	Renew(ctx context.Context, c store.Claim, lease time.Duration) (bool, error)
 	Release(ctx context.Context, c store.Claim, next time.Time) error
-	NextWake(ctx context.Context) (time.Time, bool, error)
-	Scheduled(ctx context.Context) (int64, error)
+	Schedule(ctx context.Context, q store.Queue, name string, at time.Time) error
+	NextDue(ctx context.Context, q store.Queue) (time.Time, bool, error)
+	Pending(ctx context.Context, q store.Queue) (int64, error)
 	Applied(ctx context.Context, table string, updateID int64) (bool, error)
 	SetMessage(ctx context.Context, table, view, record string) error
 	Messages(ctx context.Context, table string) (map[string]string, error)
@@ -46,9 +47,6 @@ type tableStore interface {
 	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
 	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
 	Handled(ctx context.Context, chat string, id int64) error
-	ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.Claim, error)
-	ReleaseChat(ctx context.Context, c store.Claim, next, now time.Time) error
-	NextChat(ctx context.Context) (time.Time, bool, error)
 }
 
 var (
@@ -247,110 +245,7 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		}
 	})
 
-	t.Run("Wake", func(t *testing.T) {
-		s, ctx := newStore(t), t.Context()
-		if _, has := must2(t)(s.NextWake(ctx)); has {
-			t.Fatal("NextWake on empty store reports a wake-up")
-		}
-		ok(t, s.Wake(ctx, "a", base.Add(10*time.Second)))
-		ok(t, s.Wake(ctx, "a", base.Add(20*time.Second))) // later: ignored
-		ok(t, s.Wake(ctx, "b", base.Add(15*time.Second)))
-		at, has := must2(t)(s.NextWake(ctx))
-		if !has || !at.Equal(base.Add(10*time.Second)) {
-			t.Fatalf("NextWake = %v %v, want %v", at, has, base.Add(10*time.Second))
-		}
-		ok(t, s.Wake(ctx, "b", base.Add(5*time.Second))) // earlier: wins
-		// A commit's WakeAt follows the same min rule.
-		get(s.Commit(ctx, "a", store.Change{Data: []byte("x"), WakeAt: base.Add(time.Hour)}))(t)
-		get(s.Commit(ctx, "c", store.Change{Data: []byte("x"), WakeAt: base.Add(7 * time.Second)}))(t)
-
-		if n := get(s.Scheduled(ctx))(t); n != 3 {
-			t.Fatalf("Scheduled = %d, want 3", n)
-		}
-		claims := get(s.ClaimDue(ctx, base.Add(time.Minute), time.Second, 10))(t)
-		if got := tables(claims); !reflect.DeepEqual(got, []string{"b", "c", "a"}) {
-			t.Fatalf("claimed %v, want [b c a] (earliest first)", got)
-		}
-		for _, c := range claims {
-			ok(t, s.Release(ctx, c, time.Time{}))
-		}
-		if n := get(s.Scheduled(ctx))(t); n != 0 {
-			t.Fatalf("Scheduled after releasing all = %d, want 0", n)
-		}
-	})
-
-	t.Run("ClaimLease", func(t *testing.T) {
-		s, ctx := newStore(t), t.Context()
-		ok(t, s.Wake(ctx, "a", base))
-		ok(t, s.Wake(ctx, "b", base.Add(time.Second)))
-		ok(t, s.Wake(ctx, "later", base.Add(time.Hour)))
-
-		if c := get(s.ClaimDue(ctx, base.Add(-time.Millisecond), time.Minute, 10))(t); len(c) != 0 {
-			t.Fatalf("claimed %v before anything was due", c)
-		}
-		now := base.Add(2 * time.Second)
-		first := get(s.ClaimDue(ctx, now, 30*time.Second, 1))(t)
-		if len(first) != 1 || first[0].Table != "a" || !first[0].Lease.Equal(now.Add(30*time.Second)) {
-			t.Fatalf("claim = %+v, want a with lease %v", first, now.Add(30*time.Second))
-		}
-		second := get(s.ClaimDue(ctx, now, 30*time.Second, 10))(t)
-		if got := tables(second); !reflect.DeepEqual(got, []string{"b"}) {
-			t.Fatalf("second claim = %v, want [b] (a is leased)", got)
-		}
-		// Just before the lease ends nobody gets them; at its end they are due again.
-		if c := get(s.ClaimDue(ctx, now.Add(30*time.Second-time.Millisecond), time.Minute, 10))(t); len(c) != 0 {
-			t.Fatalf("claimed %v during the lease", c)
-		}
-		again := get(s.ClaimDue(ctx, now.Add(30*time.Second), time.Minute, 10))(t)
-		if got := tables(again); !reflect.DeepEqual(got, []string{"a", "b"}) {
-			t.Fatalf("after the lease: %v, want [a b]", got)
-		}
-		// The earliest wake-up now is the new lease's end.
-		at, _ := must2(t)(s.NextWake(ctx))
-		if want := now.Add(30 * time.Second).Add(time.Minute); !at.Equal(want) {
-			t.Fatalf("NextWake = %v, want the lease end %v", at, want)
-		}
-	})
-
-	t.Run("Release", func(t *testing.T) {
-		s, ctx := newStore(t), t.Context()
-		for _, tb := range []string{"done", "next", "woken", "committed"} {
-			ok(t, s.Wake(ctx, tb, base))
-		}
-		claims := get(s.ClaimDue(ctx, base, time.Minute, 10))(t)
-		if len(claims) != 4 {
-			t.Fatalf("claimed %v", claims)
-		}
-		byTable := map[string]store.Claim{}
-		for _, c := range claims {
-			byTable[c.Table] = c
-		}
-		// While claimed, two tables get an earlier wake-up from elsewhere.
-		ok(t, s.Wake(ctx, "woken", base.Add(10*time.Second)))
-		get(s.Commit(ctx, "committed", store.Change{Data: []byte("x"), WakeAt: base.Add(20 * time.Second)}))(t)
-
-		ok(t, s.Release(ctx, byTable["done"], time.Time{}))
-		ok(t, s.Release(ctx, byTable["next"], base.Add(time.Hour)))
-		ok(t, s.Release(ctx, byTable["woken"], time.Time{}))
-		ok(t, s.Release(ctx, byTable["committed"], base.Add(time.Hour)))
-
-		got := get(s.ClaimDue(ctx, base.Add(30*time.Second), time.Minute, 10))(t)
-		if names := tables(got); !reflect.DeepEqual(names, []string{"woken", "committed"}) {
-			t.Fatalf("due after release = %v, want [woken committed]", names)
-		}
-		for _, c := range got {
-			ok(t, s.Release(ctx, c, time.Time{}))
-		}
-		at, has := must2(t)(s.NextWake(ctx))
-		if !has || !at.Equal(base.Add(time.Hour)) {
-			t.Fatalf("NextWake = %v %v, want only next at %v", at, has, base.Add(time.Hour))
-		}
-		// A stale claim (its lease replaced by a later claim) changes nothing.
-		ok(t, s.Release(ctx, byTable["next"], time.Time{}))
-		if _, has := must2(t)(s.NextWake(ctx)); !has {
-			t.Fatal("stale Release removed a wake-up it no longer owned")
-		}
-	})
+	runQueueContract(t, newStore)
 
 	t.Run("Messages", func(t *testing.T) {
 		s, ctx := newStore(t), t.Context()
@@ -680,8 +575,8 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		if m := get(s.Messages(ctx, "old"))(t); len(m) != 0 {
 			t.Fatalf("Messages after Delete = %v", m)
 		}
-		if at, _ := must2(t)(s.NextWake(ctx)); !at.Equal(base.Add(time.Hour)) {
-			t.Fatalf("NextWake = %v, want the kept table's %v", at, base.Add(time.Hour))
+		if at, _ := must2(t)(s.NextDue(ctx, store.Deliveries)); !at.Equal(base.Add(time.Hour)) {
+			t.Fatalf("NextDue = %v, want the kept table's %v", at, base.Add(time.Hour))
 		}
 		// The id is free again, update ids included.
 		get(s.Commit(ctx, "old", store.Change{Data: []byte("fresh"), UpdateID: 5}))(t)
@@ -735,7 +630,7 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 		if seen := get(s.Applied(ctx, "q", 4))(t); !seen {
 			t.Fatal("a queue-only change did not record its update")
 		}
-		if at, has := must2(t)(s.NextWake(ctx)); !has || !at.Equal(base) {
+		if at, has := must2(t)(s.NextDue(ctx, store.Deliveries)); !has || !at.Equal(base) {
 			t.Fatalf("wake-up = %v, %v; want %v", at, has, base)
 		}
 	})
@@ -753,7 +648,11 @@ func testInbox(t *testing.T, s tableStore) {
 		}
 		return out
 	}
-	if _, has := must2(t)(s.NextChat(ctx)); has {
+	claim := func(at time.Duration) []store.Claim {
+		t.Helper()
+		return get(s.Claim(ctx, store.Inboxes, base.Add(at), time.Minute, 10))(t)
+	}
+	if _, has := must2(t)(s.NextDue(ctx, store.Inboxes)); has {
 		t.Fatal("a new store has a due chat")
 	}
 	ok(t, s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 7, Data: []byte("seven:\x00")}, {ID: 5, Data: []byte("five")}}, base))
@@ -766,59 +665,66 @@ func testInbox(t *testing.T, s tableStore) {
 	if got := get(s.Inbox(ctx, "-100", 2))(t); len(got) != 2 {
 		t.Fatalf("Inbox(2) = %d entries", len(got))
 	}
-	if at, _ := must2(t)(s.NextChat(ctx)); !at.Equal(base) {
+	if at, _ := must2(t)(s.NextDue(ctx, store.Inboxes)); !at.Equal(base) {
 		t.Fatalf("next chat due at %v, want %v (the first ingest)", at, base)
 	}
 
 	// Claims: the earliest due first, each chat to one taker.
-	claims := get(s.ClaimChats(ctx, base.Add(time.Second), 30*time.Second, 10))(t)
-	if got := tables(claims); !reflect.DeepEqual(got, []string{"-100"}) {
+	claims := claim(time.Second)
+	if got := names(claims); !reflect.DeepEqual(got, []string{"-100"}) {
 		t.Fatalf("claimed %v, want [-100] (42 is due later)", got)
 	}
-	if again := get(s.ClaimChats(ctx, base.Add(5*time.Second), 30*time.Second, 10))(t); !reflect.DeepEqual(tables(again), []string{"42"}) {
-		t.Fatalf("claimed %v, want [42]: -100 is leased", tables(again))
+	c42 := claim(5 * time.Second)
+	if !reflect.DeepEqual(names(c42), []string{"42"}) {
+		t.Fatalf("claimed %v, want [42]: -100 is held", names(c42))
 	}
-	// An ingest into a claimed chat keeps the claim.
+	// An ingest into a held chat keeps the claim, and makes the chat due
+	// again on its release.
 	ok(t, s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 11, Data: []byte("eleven")}}, base.Add(6*time.Second)))
-	if c := get(s.ClaimChats(ctx, base.Add(7*time.Second), 30*time.Second, 10))(t); len(c) != 0 {
-		t.Fatalf("claimed %v while both chats are leased", tables(c))
+	if c := claim(time.Hour); len(c) != 0 {
+		t.Fatalf("claimed %v while both chats are held", names(c))
 	}
 	for _, id := range []int64{5, 7, 9} {
 		ok(t, s.Handled(ctx, "-100", id))
 	}
 	ok(t, s.Handled(ctx, "-100", 5)) // twice is harmless
-	// Released with an update still waiting: due again at once.
-	ok(t, s.ReleaseChat(ctx, claims[0], time.Time{}, base.Add(8*time.Second)))
-	c2 := get(s.ClaimChats(ctx, base.Add(8*time.Second), 30*time.Second, 10))(t)
-	if !reflect.DeepEqual(tables(c2), []string{"-100"}) {
-		t.Fatalf("claimed %v after a release with an entry left, want [-100]", tables(c2))
+	// Released with nothing more to do, but an update came in meanwhile:
+	// due again at once.
+	ok(t, s.Release(ctx, claims[0], time.Time{}))
+	c2 := claim(8 * time.Second)
+	if !reflect.DeepEqual(names(c2), []string{"-100"}) {
+		t.Fatalf("claimed %v after a release with an entry ingested meanwhile, want [-100]", names(c2))
 	}
 	// A stale claim's release changes nothing.
-	ok(t, s.ReleaseChat(ctx, claims[0], time.Time{}, base.Add(9*time.Second)))
-	if c := get(s.ClaimChats(ctx, base.Add(9*time.Second), 30*time.Second, 10))(t); len(c) != 0 {
-		t.Fatalf("a stale release freed the chat: %v", tables(c))
+	ok(t, s.Release(ctx, claims[0], time.Time{}))
+	if c := claim(time.Hour); len(c) != 0 {
+		t.Fatalf("a stale release freed the chat: %v", names(c))
 	}
 	ok(t, s.Handled(ctx, "-100", 11))
 	if got := get(s.Inbox(ctx, "-100", 10))(t); len(got) != 0 {
 		t.Fatalf("inbox after all handled = %v", ids(got))
 	}
-	// Released empty: gone from the due set; released with a time: due then.
-	ok(t, s.ReleaseChat(ctx, c2[0], time.Time{}, base.Add(10*time.Second)))
-	c3 := get(s.ClaimChats(ctx, base.Add(40*time.Second), 30*time.Second, 10))(t)
-	if !reflect.DeepEqual(tables(c3), []string{"42"}) {
-		t.Fatalf("claimed %v after the lease ran out, want [42] (a crashed taker's chat)", tables(c3))
+	// Released empty: gone from the queue; released with a time: due then,
+	// and an update coming in before does not pull the retry earlier.
+	ok(t, s.Release(ctx, c2[0], time.Time{}))
+	ok(t, s.Release(ctx, c42[0], base.Add(50*time.Second)))
+	ok(t, s.Ingest(ctx, "42", []store.InboxEntry{{ID: 12, Data: []byte("twelve")}}, base.Add(45*time.Second)))
+	if at, has := must2(t)(s.NextDue(ctx, store.Inboxes)); !has || !at.Equal(base.Add(50*time.Second)) {
+		t.Fatalf("next chat due at %v %v, want 42's retry at %v", at, has, base.Add(50*time.Second))
 	}
-	ok(t, s.ReleaseChat(ctx, c3[0], base.Add(50*time.Second), base.Add(41*time.Second)))
-	if c := get(s.ClaimChats(ctx, base.Add(49*time.Second), 30*time.Second, 10))(t); len(c) != 0 {
-		t.Fatalf("claimed %v before the retry time", tables(c))
+	if c := claim(49 * time.Second); len(c) != 0 {
+		t.Fatalf("claimed %v before the retry time", names(c))
 	}
-	if c := get(s.ClaimChats(ctx, base.Add(50*time.Second), 30*time.Second, 10))(t); !reflect.DeepEqual(tables(c), []string{"42"}) {
-		t.Fatalf("claimed %v at the retry time, want [42]", tables(c))
+	if c := claim(50 * time.Second); !reflect.DeepEqual(names(c), []string{"42"}) {
+		t.Fatalf("claimed %v at the retry time, want [42]", names(c))
 	}
 	// An empty ingest writes nothing.
 	ok(t, s.Ingest(ctx, "7", nil, base))
 	if got := get(s.Inbox(ctx, "7", 10))(t); len(got) != 0 {
 		t.Fatalf("empty ingest left %v", got)
+	}
+	if n := get(s.Pending(ctx, store.Inboxes))(t); n != 1 {
+		t.Fatalf("Pending(Inboxes) = %d, want 1 (42, held)", n)
 	}
 }
 
@@ -880,10 +786,11 @@ func must2(t *testing.T) func(time.Time, bool, error) (time.Time, bool) {
 	}
 }
 
-func tables(cs []store.Claim) []string {
+// names lists the members claimed, in order.
+func names(cs []store.Claim) []string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.Table)
+		out = append(out, c.Name)
 	}
 	return out
 }

@@ -7,8 +7,8 @@ import "strconv"
 // Telegram as soon as it is in its chat's inbox, so the next getUpdates
 // never waits for a slow chat; each chat's updates are then applied in
 // order, by whichever replica claims the chat, and one is removed only
-// once it is applied. A chat is claimed like a table (ClaimChats,
-// ReleaseChat): a lease that a crashed replica's successor takes over.
+// once it is applied. A chat is claimed in the Inboxes queue (Claim,
+// Renew, Release): a lease that a crashed replica's successor takes over.
 
 // InboxEntry is one update waiting in its chat's inbox; IDs are Telegram's
 // update ids, which grow over time, so an inbox is in arrival order.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"time"
 
@@ -11,21 +10,12 @@ import (
 // Inbox buckets (see inbox.go):
 //
 //	in/<chat>/   id → update              a chat's waiting updates
-//	indue/       chat → due (ms)          when a chat's inbox is due; a claim's lease end
-//	indueidx/    due (ms) + chat → ""     the same, in time order
-const (
-	bucketInbox    = "in"
-	bucketInDue    = "indue"
-	bucketInDueIdx = "indueidx"
-)
-
-// inboxDue is the due set of chat inboxes, kept like the tables' wake set.
-func inboxDue(tx *bolt.Tx) dueSet {
-	return dueSet{tx.Bucket([]byte(bucketInDue)), tx.Bucket([]byte(bucketInDueIdx))}
-}
+//	indue…/      the Inboxes queue (queue_bolt.go)
+const bucketInbox = "in"
 
 // Ingest adds updates to a chat's inbox (an update already waiting there is
-// not added twice) and makes the chat due at now unless it is claimed.
+// not added twice) and makes the chat due in Inboxes at now unless it is
+// due already (see (*Redis).Ingest).
 func (b *Bolt) Ingest(ctx context.Context, chat string, entries []InboxEntry, now time.Time) error {
 	if len(entries) == 0 {
 		return nil
@@ -43,11 +33,7 @@ func (b *Bolt) Ingest(ctx context.Context, chat string, entries []InboxEntry, no
 				return err
 			}
 		}
-		due := inboxDue(tx)
-		if due.at(chat) != nil {
-			return nil
-		}
-		return due.set(chat, now, false)
+		return boltQueue(tx, Inboxes).mark(chat, now)
 	})
 }
 
@@ -84,35 +70,4 @@ func (b *Bolt) Handled(ctx context.Context, chat string, id int64) error {
 		}
 		return nil
 	})
-}
-
-// ClaimChats claims up to limit chats whose inbox is due at now, for lease.
-func (b *Bolt) ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	return b.claimFrom(inboxDue, now, lease, limit)
-}
-
-// ReleaseChat ends a chat's claim. With next set the chat is due again
-// then; with next zero it leaves the due set, unless updates came in
-// meanwhile, which make it due at now.
-func (b *Bolt) ReleaseChat(ctx context.Context, c Claim, next, now time.Time) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
-		due := inboxDue(tx)
-		if cur := due.at(c.Table); cur == nil || !bytes.Equal(cur, orderedMillis(c.Lease)) {
-			return nil
-		}
-		if next.IsZero() {
-			if in := tx.Bucket([]byte(bucketInbox)).Bucket([]byte(c.Table)); in != nil {
-				if k, _ := in.Cursor().First(); k != nil {
-					return due.set(c.Table, now, false)
-				}
-			}
-			return due.remove(c.Table)
-		}
-		return due.set(c.Table, next, false)
-	})
-}
-
-// NextChat returns when the earliest chat is due; ok is false when none is.
-func (b *Bolt) NextChat(ctx context.Context) (time.Time, bool, error) {
-	return b.firstDue(inboxDue)
 }

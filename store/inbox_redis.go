@@ -6,22 +6,19 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Inbox keys (P the prefix, C a chat):
 //
 //	P in:{C}  zset  the chat's waiting updates: member "<id>:<data>", score id
-//	P inbox   zset  chat → when it is due (ms); a claimed chat's lease end
+//	P inbox … the Inboxes queue (queue_redis.go): chats with updates waiting
 //
-// A chat's entries and the due set live in different Cluster slots, so
+// A chat's entries and the queue live in different Cluster slots, so
 // Ingest writes the entries first and marks the chat due after; a crash in
 // between leaves entries unmarked only for updates that were never
 // confirmed to Telegram, which fetches them again.
 
 func (r *Redis) inboxKey(chat string) string { return r.prefix + "in:{" + chat + "}" }
-func (r *Redis) inboxDueKey() string         { return r.prefix + "inbox" }
 
 // ingestScript adds entries to a chat's inbox, skipping ids already there.
 //
@@ -37,7 +34,10 @@ return 0
 `
 
 // Ingest adds updates to a chat's inbox (an update already waiting there is
-// not added twice) and makes the chat due at now unless it is claimed.
+// not added twice) and makes the chat due in Inboxes at now unless it is
+// due already (a chat waiting to retry keeps its time). A chat that is held
+// is due again when its claim is released, so an update that came in
+// after the holder's last look is never left waiting for nobody.
 func (r *Redis) Ingest(ctx context.Context, chat string, entries []InboxEntry, now time.Time) error {
 	if len(entries) == 0 {
 		return nil
@@ -50,20 +50,7 @@ func (r *Redis) Ingest(ctx context.Context, chat string, entries []InboxEntry, n
 	if err := r.ingest.Run(ctx, r.c, []string{r.inboxKey(chat)}, args...).Err(); err != nil {
 		return fmt.Errorf("store: ingest %s: %w", chat, err)
 	}
-	return r.markDue(ctx, chat, now)
-}
-
-// markDue makes a chat due at now unless it is already in the due set
-// (claimed, or due already).
-func (r *Redis) markDue(ctx context.Context, chat string, now time.Time) error {
-	err := r.c.ZAddArgs(ctx, r.inboxDueKey(), redis.ZAddArgs{
-		NX:      true,
-		Members: []redis.Z{{Score: float64(toMillis(now)), Member: chat}},
-	}).Err()
-	if err != nil {
-		return fmt.Errorf("store: mark %s due: %w", chat, err)
-	}
-	return nil
+	return r.mark(ctx, Inboxes, chat, now)
 }
 
 // Inbox returns up to n of a chat's waiting updates, oldest first.
@@ -91,47 +78,4 @@ func (r *Redis) Handled(ctx context.Context, chat string, id int64) error {
 		return fmt.Errorf("store: handled %s: %w", chat, err)
 	}
 	return nil
-}
-
-// ClaimChats claims up to limit chats whose inbox is due at now, for lease.
-func (r *Redis) ClaimChats(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	return r.claimFrom(ctx, r.inboxDueKey(), now, lease, limit)
-}
-
-// ReleaseChat ends a chat's claim. With next set the chat is due again
-// then; with next zero it leaves the due set, unless updates came in
-// meanwhile, which make it due at now.
-func (r *Redis) ReleaseChat(ctx context.Context, c Claim, next, now time.Time) error {
-	nextArg := ""
-	if !next.IsZero() {
-		nextArg = strconv.FormatInt(toMillis(next), 10)
-	}
-	if err := r.release.Run(ctx, r.c, []string{r.inboxDueKey()}, c.Table, toMillis(c.Lease), nextArg).Err(); err != nil {
-		return fmt.Errorf("store: release chat %s: %w", c.Table, err)
-	}
-	if !next.IsZero() {
-		return nil
-	}
-	// An update ingested after our last look and marked while we still
-	// held the chat would otherwise wait for nobody.
-	n, err := r.c.ZCard(ctx, r.inboxKey(c.Table)).Result()
-	if err != nil {
-		return fmt.Errorf("store: release chat %s: %w", c.Table, err)
-	}
-	if n > 0 {
-		return r.markDue(ctx, c.Table, now)
-	}
-	return nil
-}
-
-// NextChat returns when the earliest chat is due; ok is false when none is.
-func (r *Redis) NextChat(ctx context.Context) (time.Time, bool, error) {
-	zs, err := r.c.ZRangeWithScores(ctx, r.inboxDueKey(), 0, 0).Result()
-	if err != nil {
-		return time.Time{}, false, fmt.Errorf("store: next chat: %w", err)
-	}
-	if len(zs) == 0 {
-		return time.Time{}, false, nil
-	}
-	return fromMillis(int64(zs[0].Score)), true, nil
 }

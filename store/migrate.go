@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -38,10 +40,19 @@ type Migration struct {
 // bare prefix before keys were kept per bot (see the layout on Redis and in
 // results_redis.go). Keys of the new layout start with the bot's id, a
 // digit, so they never match.
-var legacyFamilies = []string{"t:{", "ptr:{", "rate:{", "res:{", "resu:{"}
+var legacyFamilies = []string{"t:{", "ptr:{", "rate:{", "res:{", "resu:{", "in:{"}
 
-// legacyWake is the one old key without a hash tag.
-const legacyWake = "wake"
+// isQueueKey reports whether key is one of the queues' keys under prefix.
+func isQueueKey(prefix, key string) bool {
+	r := Redis{prefix: prefix}
+	for _, q := range queues {
+		k := r.queueKeys(q)
+		if slices.Contains([]string{k.due, k.held, k.token, k.again, k.ver}, key) {
+			return true
+		}
+	}
+	return false
+}
 
 // isLegacyKey reports whether key is a key of the old layout under old.
 func isLegacyKey(old, key string) bool {
@@ -49,7 +60,7 @@ func isLegacyKey(old, key string) bool {
 	if !ok {
 		return false
 	}
-	if rest == legacyWake {
+	if isQueueKey(old, key) {
 		return true
 	}
 	for _, f := range legacyFamilies {
@@ -93,10 +104,10 @@ return 1
 // once, and a run that stopped halfway is finished by the next: each key
 // is renamed by a script that renames only when the old key still exists
 // and the new one does not. Keys keep their hash tag, so old and new key
-// share a Cluster slot; only the untagged wake set is copied (ZADD LT, then
-// ZREM of what was copied), and a wake-up copied twice is at worst one
-// early look by the worker. Once a full scan has run, done=1 makes later
-// starts skip the scan.
+// share a Cluster slot; only the queues, whose keys are tagged with the
+// prefix, are copied member by member (see moveQueue), and a member copied
+// twice is at worst one early look by a worker. Once a full scan has run,
+// done=1 makes later starts skip the scan.
 //
 // Run it before the bot serves, after the old version has stopped: keys an
 // old process writes after the scan stay under the old prefix.
@@ -118,25 +129,22 @@ func (r *Redis) MigrateFrom(ctx context.Context, old string) (Migration, error) 
 	if owner != r.prefix || m.Done {
 		return m, nil
 	}
+	for _, q := range queues {
+		n, err := r.moveQueue(ctx, old, q)
+		if err != nil {
+			return m, fmt.Errorf("store: migrate: %w", err)
+		}
+		m.Moved += n
+	}
 	move := redis.NewScript(moveKeyScript)
 	scan := func(ctx context.Context, node redis.UniversalClient) error {
 		iter := node.Scan(ctx, 0, old+"*", 1000).Iterator()
 		for iter.Next(ctx) {
 			key := iter.Val()
-			if !isLegacyKey(old, key) {
+			if !isLegacyKey(old, key) || isQueueKey(old, key) {
 				continue
 			}
 			newKey := r.prefix + strings.TrimPrefix(key, old)
-			if key == old+legacyWake {
-				n, err := r.moveWake(ctx, key, newKey)
-				if err != nil {
-					return err
-				}
-				if n > 0 {
-					m.Moved++
-				}
-				continue
-			}
 			res, err := move.Run(ctx, r.c, []string{key, newKey}).Int()
 			if err != nil {
 				return fmt.Errorf("%s: %w", key, err)
@@ -164,35 +172,67 @@ func (r *Redis) MigrateFrom(ctx context.Context, old string) (Migration, error) 
 	return m, nil
 }
 
-// moveWake copies the old wake set into the new one, batch by batch, each
-// member at its earlier time (ZADD LT), then removes what it copied from
-// the old set. The two keys are in different Cluster slots, so this cannot
-// be one RENAME. It returns how many members it removed from the old set
-// (replicas running at once may copy the same members, but only one of
-// them removes each).
-func (r *Redis) moveWake(ctx context.Context, from, to string) (int, error) {
+// moveQueue carries a queue's members from the old prefix into r's, batch
+// by batch: each due member is scheduled at its due time (the earlier one
+// if r has it already), each held one at once (the process that held it
+// is gone) or at the time it was scheduled at while held; then what was
+// copied leaves the old keys. The old and new keys are in different
+// Cluster slots, so this cannot be one RENAME. It returns how many of the
+// old keys it emptied or deleted (replicas running at once may copy the same members,
+// but only one of them removes each).
+func (r *Redis) moveQueue(ctx context.Context, old string, q Queue) (int, error) {
+	from := (&Redis{prefix: old}).queueKeys(q)
 	moved := 0
-	for {
-		zs, err := r.c.ZRangeWithScores(ctx, from, 0, 999).Result()
+	for _, held := range []bool{true, false} {
+		set := from.due
+		if held {
+			set = from.held
+		}
+		removed := 0
+		for {
+			zs, err := r.c.ZRangeWithScores(ctx, set, 0, 999).Result()
+			if err != nil {
+				return moved, fmt.Errorf("%s: %w", set, err)
+			}
+			if len(zs) == 0 {
+				break
+			}
+			members := make([]any, len(zs))
+			var calls []scriptCall
+			for i, z := range zs {
+				name := z.Member.(string)
+				members[i] = name
+				at := fromMillis(int64(z.Score))
+				if held {
+					at = time.Now()
+					if a, err := r.c.ZScore(ctx, from.again, name).Result(); err == nil && fromMillis(int64(a)).Before(at) {
+						at = fromMillis(int64(a))
+					}
+				}
+				calls = append(calls, r.scheduleCall(q, name, at))
+			}
+			if err := r.runScripts(ctx, calls); err != nil {
+				return moved, fmt.Errorf("%s: %w", r.queueKeys(q).due, err)
+			}
+			n, err := r.c.ZRem(ctx, set, members...).Result()
+			if err != nil {
+				return moved, fmt.Errorf("%s: %w", set, err)
+			}
+			removed += int(n)
+		}
+		if removed > 0 {
+			moved++
+		}
+	}
+	// What is left beside the held set belonged to claims that are gone.
+	for _, k := range []string{from.token, from.again, from.ver} {
+		n, err := r.c.Del(ctx, k).Result()
 		if err != nil {
-			return moved, fmt.Errorf("%s: %w", from, err)
-		}
-		if len(zs) == 0 {
-			return moved, nil
-		}
-		if err := r.c.ZAddLT(ctx, to, zs...).Err(); err != nil {
-			return moved, fmt.Errorf("%s: %w", to, err)
-		}
-		members := make([]any, len(zs))
-		for i, z := range zs {
-			members[i] = z.Member
-		}
-		n, err := r.c.ZRem(ctx, from, members...).Result()
-		if err != nil {
-			return moved, fmt.Errorf("%s: %w", from, err)
+			return moved, fmt.Errorf("%s: %w", k, err)
 		}
 		moved += int(n)
 	}
+	return moved, nil
 }
 
 // scanMasters runs scan on every master of a cluster, one after another

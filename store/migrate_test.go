@@ -48,8 +48,13 @@ func testMigrateFrom(t *testing.T, c redis.UniversalClient, old string) {
 		Dirty: []string{"table"}, Outbox: [][]byte{[]byte("round 1")}, WakeAt: t0.Add(time.Minute)})
 	resOK(t, err)
 	ver, err := legacy.Commit(ctx, "-100", Change{Version: 1, Data: []byte("state 2"), UpdateID: 500000002,
-		Dirty: []string{"hand:7"}, Outbox: [][]byte{[]byte("round 2")}})
+		Dirty: []string{"hand:7"}, Outbox: [][]byte{[]byte("round 2")}, TimerAt: t0.Add(3 * time.Minute)})
 	resOK(t, err)
+	// A chat's inbox claimed by a process of the old layout that stopped.
+	resOK(t, legacy.Ingest(ctx, "-100", []InboxEntry{{ID: 500000003, Data: []byte("press")}}, t0))
+	if c, err := legacy.Claim(ctx, Inboxes, t0, time.Hour, 1); err != nil || len(c) != 1 {
+		t.Fatalf("claim in the old layout: %v %v", c, err)
+	}
 	resOK(t, legacy.SetMessage(ctx, "-100", "table", "m17"))
 	resOK(t, legacy.SetPointer(ctx, UserTableKey(7), "-100"))
 	resOK(t, legacy.SetPointer(ctx, StartedKey(7), "1"))
@@ -125,10 +130,19 @@ func testMigrateFrom(t *testing.T, c redis.UniversalClient, old string) {
 	if p := resMust(bot.Pointer(ctx, UserTableKey(7)))(t); p != "-100" {
 		t.Errorf("user pointer = %q", p)
 	}
-	if at, found := resMust2(bot.NextWake(ctx))(t); !found || !at.Equal(t0.Add(time.Minute)) {
-		t.Errorf("next wake = %v %v, want %v", at, found, t0.Add(time.Minute))
+	if at, found := resMust2(bot.NextDue(ctx, Deliveries))(t); !found || !at.Equal(t0.Add(time.Minute)) {
+		t.Errorf("next due = %v %v, want %v", at, found, t0.Add(time.Minute))
 	}
-	if claims := resMust(bot.ClaimDue(ctx, t0.Add(2*time.Minute), time.Minute, 10))(t); len(claims) != 1 || claims[0].Table != "-100" {
+	if at, found := resMust2(bot.NextDue(ctx, Timers))(t); !found || !at.Equal(t0.Add(3*time.Minute)) {
+		t.Errorf("next timer = %v %v, want %v", at, found, t0.Add(3*time.Minute))
+	}
+	if at, found := resMust2(bot.NextDue(ctx, Inboxes))(t); !found || at.After(time.Now()) {
+		t.Errorf("the chat held in the old layout: due %v %v, want at once", at, found)
+	}
+	if in := resMust(bot.Inbox(ctx, "-100", 10))(t); len(in) != 1 || in[0].ID != 500000003 {
+		t.Errorf("inbox = %v", in)
+	}
+	if claims := resMust(bot.Claim(ctx, Deliveries, t0.Add(2*time.Minute), time.Minute, 10))(t); len(claims) != 1 || claims[0].Name != "-100" {
 		t.Errorf("claims = %v", claims)
 	}
 	if allowed, _, _ := bot.Allow(ctx, GlobalRateKey, 2, time.Minute, t0.Add(time.Second)); allowed {
@@ -208,18 +222,23 @@ func TestMigrateFromKeepsNewData(t *testing.T) {
 // bot's own prefix, whatever follows it.
 func TestIsLegacyKey(t *testing.T) {
 	for key, want := range map[string]bool{
-		"tc:t:{-100}:rec":        true,
-		"tc:wake":                true,
-		"tc:ptr:{user:7}":        true,
-		"tc:rate:{global}:meta":  true,
-		"tc:res:{-100}:hist":     true,
-		"tc:resu:{u7}":           true,
-		"tc:legacy":              false,
-		"tc:42:t:{-100}:rec":     false,
-		"tc:42:wake":             false,
-		"tc:wakeful":             false,
-		"other:t:{-100}:rec":     false,
-		"tc:7000000001:resu:{x}": false,
+		"tc:t:{-100}:rec":             true,
+		"tc:wake":                     true,
+		"tc:wake:held{tc:wake}":       true,
+		"tc:timers":                   true,
+		"tc:inbox:again{tc:inbox}":    true,
+		"tc:42:timers":                false,
+		"tc:42:wake:held{tc:42:wake}": false,
+		"tc:ptr:{user:7}":             true,
+		"tc:rate:{global}:meta":       true,
+		"tc:res:{-100}:hist":          true,
+		"tc:resu:{u7}":                true,
+		"tc:legacy":                   false,
+		"tc:42:t:{-100}:rec":          false,
+		"tc:42:wake":                  false,
+		"tc:wakeful":                  false,
+		"other:t:{-100}:rec":          false,
+		"tc:7000000001:resu:{x}":      false,
 	} {
 		if got := isLegacyKey("tc:", key); got != want {
 			t.Errorf("isLegacyKey(%q) = %v, want %v", key, got, want)

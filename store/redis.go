@@ -26,50 +26,59 @@ import (
 //	P t:{T}:outseq  string last outbox id
 //	P t:{T}:msg     hash   view → message record (opaque to the store: the bot keeps
 //	                       the Telegram message id and a digest of what it shows)
-//	P wake          zset   table → wake-up time (ms); one global key
+//	P wake …        the Deliveries queue's keys (queue_redis.go)
+//	P timers …      the Timers queue's keys
 //	P ptr:{K}       string pointer value
 //	P rate:{K}      zset   sliding-window log of allowed events (µs)
 //	P rate:{K}:meta hash   seq = member counter, until = blocked until (µs)
 //	P in:{C}        zset   a chat's updates waiting to be applied (inbox_redis.go)
-//	P inbox         zset   chat → when its inbox is due (ms)
+//	P inbox …       the Inboxes queue's keys
 //
 // All keys of one table carry the hash tag {T}, so in Redis Cluster they live
-// in one slot and Commit can touch them in one script. The wake set lives in
-// another slot, which is why Commit applies WakeAt with a ZADD of its own
-// before the script and again after it (one pipeline on a single server,
-// three round trips in a cluster): a wake-up for a commit that then fails
-// costs the worker one empty look.
+// in one slot and Commit can touch them in one script. The queues live in
+// other slots. On one server (or a Sentinel-managed master) the commit
+// script writes the table's queues too, atomically with the rest; in a
+// Cluster, Commit schedules the queues before the script and sets them
+// again after it (see commitInSteps).
 type Redis struct {
 	c      redis.UniversalClient
 	prefix string
 	owned  bool // c was opened by DialRedis, so Close closes it
 
-	commit  *redis.Script
-	clean   *redis.Script
-	claim   *redis.Script
-	release *redis.Script
-	unptr   *redis.Script
-	allow   *redis.Script
-	turn    *redis.Script
-	block   *redis.Script
-	ingest  *redis.Script
+	commit   *redis.Script
+	clean    *redis.Script
+	claim    *redis.Script
+	renew    *redis.Script
+	release  *redis.Script
+	schedule *redis.Script
+	timer    *redis.Script
+	unqueueS *redis.Script
+	unptr    *redis.Script
+	allow    *redis.Script
+	turn     *redis.Script
+	block    *redis.Script
+	ingest   *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
 // several bots (or tests) can share one Redis.
 func NewRedis(c redis.UniversalClient, prefix string) *Redis {
 	return &Redis{
-		c:       c,
-		prefix:  prefix,
-		commit:  redis.NewScript(commitScript),
-		clean:   redis.NewScript(cleanScript),
-		claim:   redis.NewScript(claimScript),
-		release: redis.NewScript(releaseScript),
-		unptr:   redis.NewScript(deletePointerScript),
-		allow:   redis.NewScript(allowScript),
-		turn:    redis.NewScript(turnScript),
-		block:   redis.NewScript(blockScript),
-		ingest:  redis.NewScript(ingestScript),
+		c:        c,
+		prefix:   prefix,
+		commit:   redis.NewScript(commitScript),
+		clean:    redis.NewScript(cleanScript),
+		claim:    redis.NewScript(claimScript),
+		renew:    redis.NewScript(renewScript),
+		release:  redis.NewScript(releaseScript),
+		schedule: redis.NewScript(scheduleScript),
+		timer:    redis.NewScript(timerScript),
+		unqueueS: redis.NewScript(unqueueScript),
+		unptr:    redis.NewScript(deletePointerScript),
+		allow:    redis.NewScript(allowScript),
+		turn:     redis.NewScript(turnScript),
+		block:    redis.NewScript(blockScript),
+		ingest:   redis.NewScript(ingestScript),
 	}
 }
 
@@ -171,9 +180,14 @@ func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64, view 
 	return rec, applied, message, nil
 }
 
-// commitScript applies one Change with compare-and-set on the version.
+// commitScript applies one Change with compare-and-set on the version and,
+// when given the queues' keys (one server, where a script may touch any
+// key), schedules the table in Deliveries and sets it in Timers in the same
+// atomic step.
 //
 // KEYS[1] rec, KEYS[2] upd, KEYS[3] dirty, KEYS[4] out, KEYS[5] outseq, KEYS[6] msg
+// KEYS[7..9] Deliveries due, held, again; KEYS[10..12] Timers due, held,
+// again (absent in Cluster: Commit sets the queues in steps of their own)
 // ARGV[1] expected version (0 = create; -1 = only queue: no state, no CAS)
 // ARGV[2] state bytes
 // ARGV[3] update id (0 = none)
@@ -182,11 +196,13 @@ func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64, view 
 // ARGV[6] number of forgotten views f
 // ARGV[7] the channel that announces the commit (see WatchChanges), with
 // the table id in ARGV[8]
-// ARGV[9 .. 8+n] dirty view names; ARGV[9+n .. 8+n+f] views whose message
-// records are deleted; ARGV[9+n+f ..] outbox entries, in order
+// ARGV[9] wake-up (ms; empty: none), ARGV[10] timer (ms; '-' removes it;
+// empty leaves it alone)
+// ARGV[11 .. 10+n] dirty view names; ARGV[11+n .. 10+n+f] views whose message
+// records are deleted; ARGV[11+n+f ..] outbox entries, in order
 // Returns the new version, -1 on a version conflict, -2 on a duplicate update
 // id (nothing written in either case).
-const commitScript = `
+const commitScript = queueLua + `
 local upd = tonumber(ARGV[3])
 if upd > 0 and redis.call('ZSCORE', KEYS[2], ARGV[3]) then
   return -2
@@ -201,22 +217,31 @@ if tonumber(ARGV[1]) >= 0 then
   redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', ver)
 end
 if upd > 0 then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = clockms()
   redis.call('ZADD', KEYS[2], now, ARGV[3])
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('(%d', now - tonumber(ARGV[4])))
 end
 local n = tonumber(ARGV[5])
 local f = tonumber(ARGV[6])
-for i = 9, 8 + n do
+for i = 11, 10 + n do
   redis.call('HSET', KEYS[3], ARGV[i], ver)
 end
-for i = 9 + n, 8 + n + f do
+for i = 11 + n, 10 + n + f do
   redis.call('HDEL', KEYS[6], ARGV[i])
 end
-for i = 9 + n + f, #ARGV do
+for i = 11 + n + f, #ARGV do
   local id = redis.call('INCR', KEYS[5])
   redis.call('ZADD', KEYS[4], id, string.format('%d:', id) .. ARGV[i])
+end
+if #KEYS >= 12 then
+  if ARGV[9] ~= '' then
+    qschedule(KEYS[7], KEYS[8], KEYS[9], ARGV[8], ARGV[9])
+  end
+  if ARGV[10] == '-' then
+    qset(KEYS[10], KEYS[11], KEYS[12], ARGV[8], '')
+  elseif ARGV[10] ~= '' then
+    qset(KEYS[10], KEYS[11], KEYS[12], ARGV[8], ARGV[10])
+  end
 end
 if ver ~= cur then
   redis.call('PUBLISH', ARGV[7], string.format('%d:', ver) .. ARGV[8])
@@ -234,9 +259,19 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	if c.OnlyQueue {
 		c.Version, c.Data, c.Dirty, c.Forget = -1, nil, nil, nil
 	}
-	args := make([]any, 0, 8+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
+	wake, timer := "", ""
+	if !c.WakeAt.IsZero() {
+		wake = strconv.FormatInt(toMillis(c.WakeAt), 10)
+	}
+	if !c.OnlyQueue {
+		timer = "-"
+		if !c.TimerAt.IsZero() {
+			timer = strconv.FormatInt(toMillis(c.TimerAt), 10)
+		}
+	}
+	args := make([]any, 0, 10+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
 	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget),
-		r.changesChannel(), table)
+		r.changesChannel(), table, wake, timer)
 	for _, v := range c.Dirty {
 		args = append(args, v)
 	}
@@ -246,13 +281,19 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	for _, o := range c.Outbox {
 		args = append(args, o)
 	}
-	keys := []string{r.recKey(table), r.updKey(table), r.dirtyKey(table), r.outKey(table), r.outseqKey(table), r.msgKey(table)}
+	keys := r.tableKeys(table)
 	var ver int64
 	var err error
-	if single, ok := r.c.(*redis.Client); ok && !c.WakeAt.IsZero() {
-		ver, err = r.commitPipelined(ctx, single, table, c.WakeAt, keys, args)
+	if _, single := r.c.(*redis.Client); single {
+		d, t := r.queueKeys(Deliveries), r.queueKeys(Timers)
+		keys = append(keys, d.due, d.held, d.again, t.due, t.held, t.again)
+		ver, err = r.commit.Run(ctx, r.c, keys, args...).Int64()
+		if err != nil {
+			err = fmt.Errorf("store: commit %s: %w", table, err)
+		}
 	} else {
-		ver, err = r.commitInSteps(ctx, table, c.WakeAt, keys, args)
+		args[8], args[9] = "", ""
+		ver, err = r.commitInSteps(ctx, table, c, keys, args)
 	}
 	if err != nil {
 		return 0, err
@@ -266,57 +307,58 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	return ver, nil
 }
 
-// commitInSteps wakes the table, runs the commit script and wakes it again,
-// each a round trip of its own: in Redis Cluster the wake set is on another
-// node, and only a wait for each reply keeps the three in order there.
+// commitInSteps commits in a Cluster, where the queues are in other slots
+// than the table: a round trip that schedules the table in its queues, the
+// commit script, and one that sets them again.
 //
-// The first wake-up comes before the change, so a change is never written
-// without one (a process that dies in between leaves at worst an empty
-// look). The second comes after it: a worker may have claimed the first
-// wake-up in between, served the old version and released the table until
-// its old deadline. It is best effort: the change is committed either way,
-// and the first wake-up stands unless a worker took it in that short gap.
-func (r *Redis) commitInSteps(ctx context.Context, table string, wakeAt time.Time, keys []string, args []any) (int64, error) {
-	if !wakeAt.IsZero() {
-		if err := r.Wake(ctx, table, wakeAt); err != nil {
-			return 0, err
-		}
+// The first step makes the table due no later than the change's WakeAt and
+// TimerAt, so a change is never written without them: a process that dies
+// after the commit leaves the queues early, never late, and a commit that
+// then fails costs one empty look. The last step repeats the wake-up (a
+// worker may have claimed the first one in between, served the old version
+// and released the table until its old deadline) and sets the timer to
+// exactly TimerAt, unless a later version's commit set it first. It is best
+// effort: the change is committed either way. So in a Cluster a table's
+// timer can be early, never late, and a Timers claimant must release with
+// the deadline it reads from the table.
+func (r *Redis) commitInSteps(ctx context.Context, table string, c Change, keys []string, args []any) (int64, error) {
+	var before []scriptCall
+	if !c.WakeAt.IsZero() {
+		before = append(before, r.scheduleCall(Deliveries, table, c.WakeAt))
+	}
+	if !c.OnlyQueue && !c.TimerAt.IsZero() {
+		before = append(before, r.scheduleCall(Timers, table, c.TimerAt))
+	}
+	if err := r.runScripts(ctx, before); err != nil {
+		return 0, fmt.Errorf("store: commit %s: schedule: %w", table, err)
 	}
 	ver, err := r.commit.Run(ctx, r.c, keys, args...).Int64()
 	if err != nil {
 		return 0, fmt.Errorf("store: commit %s: %w", table, err)
 	}
-	if !wakeAt.IsZero() && ver > 0 {
-		_ = r.Wake(ctx, table, wakeAt)
+	if ver < 0 {
+		return ver, nil
 	}
+	var after []scriptCall
+	if !c.WakeAt.IsZero() {
+		after = append(after, r.scheduleCall(Deliveries, table, c.WakeAt))
+	}
+	if !c.OnlyQueue {
+		at := ""
+		if !c.TimerAt.IsZero() {
+			at = strconv.FormatInt(toMillis(c.TimerAt), 10)
+		}
+		k := r.queueKeys(Timers)
+		after = append(after, scriptCall{r.timer, []string{k.due, k.held, k.again, k.ver}, []any{table, ver, at}})
+	}
+	_ = r.runScripts(ctx, after)
 	return ver, nil
 }
 
-// commitPipelined sends commitInSteps's three commands in one round trip.
-// One server runs a connection's commands in the order they were sent, so
-// the order that matters (wake, change, wake) holds without waiting for
-// each reply. A wake-up whose commit then fails costs the worker one empty
-// look, as in commitInSteps. A server that lost the script (restarted,
-// SCRIPT FLUSH) refuses it with NOSCRIPT before anything is written; the
-// steps then load it.
-func (r *Redis) commitPipelined(ctx context.Context, c *redis.Client, table string, wakeAt time.Time, keys []string, args []any) (int64, error) {
-	wake := redis.ZAddArgs{LT: true, Members: []redis.Z{{Score: float64(toMillis(wakeAt)), Member: table}}}
-	pipe := c.Pipeline()
-	first := pipe.ZAddArgs(ctx, r.wakeKey(), wake)
-	commit := pipe.EvalSha(ctx, r.commit.Hash(), keys, args...)
-	pipe.ZAddArgs(ctx, r.wakeKey(), wake)
-	_, _ = pipe.Exec(ctx) // each command's error is read below
-	if err := first.Err(); err != nil {
-		return 0, fmt.Errorf("store: wake %s: %w", table, err)
-	}
-	ver, err := commit.Int64()
-	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
-		return r.commitInSteps(ctx, table, wakeAt, keys, args)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("store: commit %s: %w", table, err)
-	}
-	return ver, nil
+// scheduleCall is Schedule as a scriptCall.
+func (r *Redis) scheduleCall(q Queue, name string, at time.Time) scriptCall {
+	k := r.queueKeys(q)
+	return scriptCall{r.schedule, []string{k.due, k.held, k.again}, []any{name, toMillis(at), ""}}
 }
 
 // Applied reports whether update id was recorded with a change of the table
@@ -333,13 +375,16 @@ func (r *Redis) Applied(ctx context.Context, table string, updateID int64) (bool
 	return true, nil
 }
 
-// Delete removes every key of the table, including its wake-up.
+// Delete removes every key of the table and takes it out of the table
+// queues (Deliveries, Timers), held or not.
 func (r *Redis) Delete(ctx context.Context, table string) error {
 	if err := r.c.Del(ctx, r.tableKeys(table)...).Err(); err != nil {
 		return fmt.Errorf("store: delete %s: %w", table, err)
 	}
-	if err := r.c.ZRem(ctx, r.wakeKey(), table).Err(); err != nil {
-		return fmt.Errorf("store: delete %s: %w", table, err)
+	for _, q := range tableQueues {
+		if err := r.unqueue(ctx, q, table); err != nil {
+			return fmt.Errorf("store: delete %s: %w", table, err)
+		}
 	}
 	return nil
 }
@@ -434,102 +479,6 @@ func (r *Redis) Ack(ctx context.Context, table string, id int64) error {
 	return nil
 }
 
-// Wake makes the table due no later than at.
-func (r *Redis) Wake(ctx context.Context, table string, at time.Time) error {
-	err := r.c.ZAddArgs(ctx, r.wakeKey(), redis.ZAddArgs{
-		LT:      true, // only ever earlier; still adds an absent table
-		Members: []redis.Z{{Score: float64(toMillis(at)), Member: table}},
-	}).Err()
-	if err != nil {
-		return fmt.Errorf("store: wake %s: %w", table, err)
-	}
-	return nil
-}
-
-// claimScript takes due tables by pushing their wake-up to the lease end.
-//
-// KEYS[1] wake
-// ARGV[1] now (ms), ARGV[2] lease end (ms), ARGV[3] limit
-// Returns the claimed table ids, earliest wake-up first.
-const claimScript = `
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, t in ipairs(due) do
-  redis.call('ZADD', KEYS[1], 'XX', ARGV[2], t)
-end
-return due
-`
-
-// ClaimDue claims up to limit tables whose wake-up is ≤ now. Each claimed
-// table's wake-up moves to now+lease, so no other replica takes it before
-// then, and it is taken again after that if the claimant died.
-func (r *Redis) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	return r.claimFrom(ctx, r.wakeKey(), now, lease, limit)
-}
-
-// claimFrom claims up to limit names of a due set (the tables' wake set,
-// the chats' inbox set) due at now, moving them to now+lease.
-func (r *Redis) claimFrom(ctx context.Context, set string, now time.Time, lease time.Duration, limit int) ([]Claim, error) {
-	if lease <= 0 || limit <= 0 {
-		return nil, fmt.Errorf("store: claim: lease and limit must be positive")
-	}
-	until := toMillis(now.Add(lease))
-	names, err := r.claim.Run(ctx, r.c, []string{set}, toMillis(now), until, limit).StringSlice()
-	if err != nil {
-		return nil, fmt.Errorf("store: claim: %w", err)
-	}
-	claims := make([]Claim, len(names))
-	for i, n := range names {
-		claims[i] = Claim{Table: n, Lease: fromMillis(until)}
-	}
-	return claims, nil
-}
-
-// releaseScript ends a claim unless the table was woken earlier meanwhile.
-//
-// KEYS[1] wake
-// ARGV[1] table, ARGV[2] lease end (ms), ARGV[3] next wake-up (ms) or "" to remove
-// Returns 1 if the wake-up was changed, 0 if it was left alone.
-const releaseScript = `
-local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not s or tonumber(s) ~= tonumber(ARGV[2]) then
-  return 0
-end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-end
-return 1
-`
-
-// Release ends claim c: the table's wake-up becomes next (or is removed when
-// next is zero), unless a Wake or Commit moved it since the claim — then that
-// earlier wake-up wins.
-func (r *Redis) Release(ctx context.Context, c Claim, next time.Time) error {
-	nextArg := ""
-	if !next.IsZero() {
-		nextArg = strconv.FormatInt(toMillis(next), 10)
-	}
-	err := r.release.Run(ctx, r.c, []string{r.wakeKey()}, c.Table, toMillis(c.Lease), nextArg).Err()
-	if err != nil {
-		return fmt.Errorf("store: release %s: %w", c.Table, err)
-	}
-	return nil
-}
-
-// NextWake returns the earliest wake-up of all tables, so a worker can sleep
-// until then; ok is false when no table waits.
-func (r *Redis) NextWake(ctx context.Context) (time.Time, bool, error) {
-	zs, err := r.c.ZRangeWithScores(ctx, r.wakeKey(), 0, 0).Result()
-	if err != nil {
-		return time.Time{}, false, fmt.Errorf("store: next wake: %w", err)
-	}
-	if len(zs) == 0 {
-		return time.Time{}, false, nil
-	}
-	return fromMillis(int64(zs[0].Score)), true, nil
-}
-
 // UsedMemory is the server's used_memory in bytes (INFO memory), for
 // measuring what a table costs.
 func (r *Redis) UsedMemory(ctx context.Context) (int64, error) {
@@ -543,15 +492,6 @@ func (r *Redis) UsedMemory(ctx context.Context) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("store: info memory: no used_memory")
-}
-
-// Scheduled counts the tables in the wake set (pending work or a timer).
-func (r *Redis) Scheduled(ctx context.Context) (int64, error) {
-	n, err := r.c.ZCard(ctx, r.wakeKey()).Result()
-	if err != nil {
-		return 0, fmt.Errorf("store: scheduled: %w", err)
-	}
-	return n, nil
 }
 
 // SetMessage records what the message of a rendered view is (the bot's

@@ -53,8 +53,7 @@ func TestSlotHelper(t *testing.T) {
 var slotTables = []string{"-1001234567890", "g1", "a:b", "x{y", "x}y", "{z}", "ключ", "a b"}
 
 // TestTableKeysShareSlot checks that every key a table's Commit or Delete
-// touches hashes to one slot, whatever the table id, and that the wake set
-// is elsewhere for most tables (it must not need to be with them).
+// touches hashes to one slot, whatever the table id.
 func TestTableKeysShareSlot(t *testing.T) {
 	for _, prefix := range []string{"", "tc:", "prod:v2:", BotPrefix("tc:", 7000000001)} {
 		r := NewRedis(nil, prefix)
@@ -77,13 +76,49 @@ func TestTableKeysShareSlot(t *testing.T) {
 }
 
 // botKeys lists one key of every family for a table id (also used as
-// pointer, rate, chat and player key), the wake set last.
+// pointer, rate, chat and player key), the queues' keys last.
 func botKeys(r *Redis, table string) []string {
-	keys := append(r.tableKeys(table), r.pointerKey(table), r.rateKey(table), r.rateMetaKey(table))
+	keys := append(r.tableKeys(table), r.pointerKey(table), r.rateKey(table), r.rateMetaKey(table), r.inboxKey(table))
 	deadlines, expiry := r.rateTurnKeys(table)
 	keys = append(keys, deadlines, expiry, r.resChatsKey(table))
 	keys = append(keys, r.resGroupKeys(-1001234567890, []string{"trickchef", table})...)
-	return append(keys, r.wakeKey())
+	return append(keys, allQueueKeys(r)...)
+}
+
+// allQueueKeys lists every key of every queue.
+func allQueueKeys(r *Redis) []string {
+	var keys []string
+	for _, q := range queues {
+		k := r.queueKeys(q)
+		keys = append(keys, k.due, k.held, k.token, k.again, k.ver)
+	}
+	return keys
+}
+
+// TestQueueKeysShareSlot checks that each queue's keys hash to one slot
+// (its scripts touch them together), for the helper and the server, and
+// that its first key keeps the due set's old name.
+func TestQueueKeysShareSlot(t *testing.T) {
+	c := redistest.StartCluster(t).Client(t)
+	for _, prefix := range []string{"", "tc:", "prod:v2:", BotPrefix("tc:", 7000000001)} {
+		r := NewRedis(nil, prefix)
+		for _, q := range queues {
+			k := r.queueKeys(q)
+			if k.due != prefix+string(q) {
+				t.Errorf("queue %s: due set %q, want %q", q, k.due, prefix+string(q))
+			}
+			want := slot(k.due)
+			for _, key := range []string{k.held, k.token, k.again, k.ver} {
+				server, err := c.ClusterKeySlot(t.Context(), key).Result()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := slot(key); got != want || int(server) != want {
+					t.Errorf("%s in slot %d (server %d), its due set %s in %d", key, got, server, k.due, want)
+				}
+			}
+		}
+	}
 }
 
 // TestBotKeysKeepSlot checks what MigrateFrom relies on: a bot's key is
@@ -99,14 +134,14 @@ func TestBotKeysKeepSlot(t *testing.T) {
 			if !isLegacyKey("tc:", k) {
 				t.Errorf("%s is not recognised as an old key", k)
 			}
-			if want := bot.prefix + strings.TrimPrefix(k, old.prefix); botKeys[i] != want {
-				t.Errorf("bot key %s, want %s", botKeys[i], want)
-			}
 			if isLegacyKey("tc:", botKeys[i]) {
 				t.Errorf("bot key %s taken for an old key", botKeys[i])
 			}
-			if k == old.wakeKey() {
-				continue
+			if isQueueKey(old.prefix, k) {
+				continue // tagged with the prefix: copied member by member, not renamed
+			}
+			if want := bot.prefix + strings.TrimPrefix(k, old.prefix); botKeys[i] != want {
+				t.Errorf("bot key %s, want %s", botKeys[i], want)
 			}
 			server, err := c.ClusterKeySlot(t.Context(), botKeys[i]).Result()
 			if err != nil {
@@ -126,7 +161,8 @@ func TestSlotMatchesServer(t *testing.T) {
 	c := srv.Client(t)
 	r := NewRedis(nil, "tc:")
 	for _, table := range slotTables {
-		keys := append(r.tableKeys(table), r.wakeKey(), r.pointerKey(table), r.rateKey(table), r.rateMetaKey(table))
+		keys := append(r.tableKeys(table), r.pointerKey(table), r.rateKey(table), r.rateMetaKey(table))
+		keys = append(keys, allQueueKeys(r)...)
 		for _, k := range keys {
 			got, err := c.ClusterKeySlot(t.Context(), k).Result()
 			if err != nil {

@@ -11,7 +11,7 @@
 // single-process default backed by one bbolt file. The bot declares the
 // interface it needs; this package deliberately exports none.
 //
-// Times handed to the store (wake-ups, leases) are kept at millisecond
+// Times handed to the store (due times, leases) are kept at millisecond
 // precision.
 package store
 
@@ -54,17 +54,21 @@ type Change struct {
 	Dirty []string
 	// Outbox holds announcements appended to the table's outbox, in order.
 	Outbox [][]byte
-	// WakeAt, when non-zero, moves the table's wake-up to
-	// min(current wake-up, WakeAt).
+	// WakeAt, when non-zero, makes the table due in Deliveries no later
+	// than WakeAt (the earlier of WakeAt and its current due time).
 	WakeAt time.Time
+	// TimerAt is when the table's turn timer (or other due table work) is
+	// due: a full commit sets the table's member of Timers to exactly
+	// TimerAt, and zero takes it out. OnlyQueue commits leave Timers alone.
+	TimerAt time.Time
 	// Forget names views whose message records (see SetMessage) are
 	// deleted with the change, so the next delivery posts them anew.
 	Forget []string
 	// OnlyQueue makes a change that only appends Outbox, records UpdateID
-	// and applies WakeAt: the state, its version, the views and the
-	// message records are left as they are, with no compare-and-set (Data,
-	// Version, Dirty and Forget are ignored), and Commit returns the
-	// current version. It is for what a chat is told without any table
+	// and applies WakeAt: the state, its version, the views, the message
+	// records and the timer are left as they are, with no compare-and-set
+	// (Data, Version, Dirty, Forget and TimerAt are ignored), and Commit
+	// returns the current version. It is for what a chat is told without any table
 	// changing: a reply, a rules page turned, a settled question.
 	OnlyQueue bool
 }
@@ -73,14 +77,6 @@ type Change struct {
 type Envelope struct {
 	ID   int64
 	Data []byte
-}
-
-// Claim is a due table taken by ClaimDue. Lease is the wake-up time the claim
-// set; Release compares against it to learn whether someone woke the table
-// earlier in the meantime.
-type Claim struct {
-	Table string
-	Lease time.Time
 }
 
 // Key names of the small global entries the bot keeps besides tables. They

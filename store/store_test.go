@@ -65,8 +65,8 @@ func TestBoltReopen(t *testing.T) {
 	}
 	_, err = b.Commit(ctx, "g", store.Change{Version: 1, UpdateID: 9})
 	wantErr(t, err, store.ErrDuplicate)
-	if at, has := must2(t)(b.NextWake(ctx)); !has || !at.Equal(base) {
-		t.Fatalf("NextWake = %v %v", at, has)
+	if at, has := must2(t)(b.NextDue(ctx, store.Deliveries)); !has || !at.Equal(base) {
+		t.Fatalf("NextDue = %v %v", at, has)
 	}
 	if o := get(b.Outbox(ctx, "g", 5))(t); len(o) != 1 {
 		t.Fatalf("Outbox = %v", o)
@@ -115,8 +115,8 @@ func TestCommitAfterScriptFlush(t *testing.T) {
 	if v != 2 {
 		t.Fatalf("version = %d, want 2", v)
 	}
-	if at, has := must2(t)(s.NextWake(ctx)); !has || !at.Equal(base) {
-		t.Fatalf("NextWake = %v %v, want %v", at, has, base)
+	if at, has := must2(t)(s.NextDue(ctx, store.Deliveries)); !has || !at.Equal(base) {
+		t.Fatalf("NextDue = %v %v, want %v", at, has, base)
 	}
 	if rec := get(s.Load(ctx, "g"))(t); string(rec.Data) != "b" {
 		t.Fatalf("Load = %+v", rec)
