@@ -9,17 +9,12 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 
-func TestMain(m *testing.M) {
-	bot.SetFixtures(bot.Fixtures{Games: allGames, Table: golden.Table, PlayRandom: golden.PlayRandom,
-		Show: golden.Show, Check: golden.Check, Clock: golden.Clock, Names: golden.Names})
-	redistest.Main(m)
-}
+func TestMain(m *testing.M) { redistest.Main(m) }
 
 // harness is bottest.Test with the helpers of this package's tests.
 type harness struct{ *bottest.Test }

@@ -238,7 +238,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	}
 	handle := func(u *models.Update) {
 		t.Helper()
-		if err := h.Bot.HandleUpdate(ctx, u); err != nil {
+		if err := h.Bot.Tables.Handle(ctx, u); err != nil {
 			t.Fatalf("update %d: %v", u.ID, err)
 		}
 	}
@@ -271,7 +271,7 @@ func TestDuplicateAndReorderedUpdates(t *testing.T) {
 	errs := make([]error, 10)
 	for i := range errs {
 		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = h.Bot.HandleUpdate(ctx, add) }()
+		go func() { defer wg.Done(); errs[i] = h.Bot.Tables.Handle(ctx, add) }()
 	}
 	wg.Wait()
 	for _, err := range errs {

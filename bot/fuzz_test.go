@@ -202,7 +202,7 @@ func FuzzCallbackData(f *testing.F) {
 				Message: &models.Message{ID: msgID, Chat: chat, Date: int(time.Now().Unix())},
 			},
 		}}
-		if err := ft.bot.HandleUpdate(context.Background(), u); err != nil {
+		if err := ft.bot.Tables.Handle(context.Background(), u); err != nil {
 			t.Fatalf("press %q: error %v (the update would be delivered again and again)", data, err)
 		}
 		if n := ft.tg.count(u.CallbackQuery.ID); n != 1 {
@@ -242,7 +242,7 @@ func FuzzCommandText(f *testing.F) {
 		u := &models.Update{ID: id, Message: &models.Message{
 			ID: int(id % 1000000), From: ptr(ft.member.User()), Chat: ft.group, Text: text, Date: int(time.Now().Unix()),
 		}}
-		if err := ft.bot.HandleUpdate(context.Background(), u); err != nil {
+		if err := ft.bot.Tables.Handle(context.Background(), u); err != nil {
 			t.Fatalf("command %q: error %v (the update would be delivered again and again)", text, err)
 		}
 		after, _ := ft.load(t)

@@ -383,7 +383,7 @@ func (g *loadGroup) checkTable(t *testing.T, b *bot.Bot, commits []loadCommit, a
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := bottest.Plain(adapter.Clip(b.GroupMessage(tab).Text))
+		text := bottest.Plain(adapter.Clip(b.Views.Group(tab).Text))
 		if v, ok := first[text]; !ok || c.version < v {
 			first[text] = c.version
 		}

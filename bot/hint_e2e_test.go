@@ -89,10 +89,10 @@ func TestHintButtonOnlyWhenOn(t *testing.T) {
 	g := trickchef.Game()
 	cat := bottest.Catalog(t)
 	l := adapter.NewLoc(cat, "ru")
-	b := golden.Bot(t, g)
+	b := golden.Views(t, g)
 	tab, st := golden.Table(t, g, 3, 0, "", 7, nil)
 	hasHint := func(seat int) bool {
-		m, err := b.SeatMessage(tab, seat)
+		m, err := b.Seat(tab, seat)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestHintButtonOnlyWhenOn(t *testing.T) {
 		t.Fatal("with hints on, the button must be on the hand to act, and only there")
 	}
 	tab.Seats[toAct].Hint = &record.SeatHint{At: len(tab.Log), Action: st.Legal(game.Seat(toAct))[0], Why: "💡 why"}
-	m, err := b.SeatMessage(tab, toAct)
+	m, err := b.Seat(tab, toAct)
 	if err != nil {
 		t.Fatal(err)
 	}

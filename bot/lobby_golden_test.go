@@ -16,19 +16,19 @@ import (
 // robots and options.
 func TestGoldenLobby(t *testing.T) {
 	cat := bottest.Catalog(t)
-	b := golden.Bot(t, allGames()...)
+	b := golden.Views(t, allGames()...)
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: record.PhaseLobby, GameNo: 3, Creator: 1,
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа", Unreachable: true}}}
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
 		tab.GameID = ""
-		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, golden.Show(b.GroupMessage(tab)))
+		fmt.Fprintf(&sb, "════ %s: choose\n%s\n", lang, golden.Show(b.Group(tab)))
 		for _, g := range allGames() {
 			levels := g.(adapter.RobotGame).Levels()
 			tab.GameID = g.ID()
 			tab.Seats = append(tab.Seats[:2], record.Seat{Name: "Робот 1", AI: levels[len(levels)-1]})
-			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), golden.Show(b.GroupMessage(tab)))
+			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, g.ID(), golden.Show(b.Group(tab)))
 		}
 	}
 	golden.Check(t, "lobby", sb.String())

@@ -90,6 +90,9 @@ func StartedKey(user int64) string { return "started:" + strconv.FormatInt(user,
 // game, for /start in private.
 func UserTableKey(user int64) string { return "user:" + strconv.FormatInt(user, 10) }
 
+// WebTokenKey is the pointer from a «Стол» page's token to its table's id.
+func WebTokenKey(token string) string { return "webtable:" + token }
+
 // ChatRateKey is the rate-limit key of one Telegram chat.
 func ChatRateKey(chat int64) string { return "chat:" + strconv.FormatInt(chat, 10) }
 

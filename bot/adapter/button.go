@@ -21,28 +21,28 @@ func Rows(bs []Button, n int) [][]Button {
 // LiveGame) and judges it against the state when it arrives.
 func ActionButton(v TableView, seat int, text string, a game.Action) Button {
 	t := v.t
-	return Button{Text: text, Data: callback.Data{Op: 'a', Table: t.ID, GameNo: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()}
+	return Button{Text: text, Data: callback.Data{Op: callback.Action, Table: t.ID, GameNo: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, int(a)}}.String()}
 }
 
 // DraftButton is a button that adds value to seat's choice in progress:
 // the platform calls DraftGame.Draft and keeps the result in Seat.Draft.
 func DraftButton(v TableView, seat int, text string, value int) Button {
 	t := v.t
-	return Button{Text: text, Data: callback.Data{Op: 'm', Table: t.ID, GameNo: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, value}}.String()}
+	return Button{Text: text, Data: callback.Data{Op: callback.Draft, Table: t.ID, GameNo: t.GameNo, Args: []int{seat, t.Seats[seat].Nonce, value}}.String()}
 }
 
 // InfoButton shows seat's private information in an alert.
 func InfoButton(v TableView, seat int, text string) Button {
 	t := v.t
-	return Button{Text: text, Data: callback.Data{Op: 'i', Table: t.ID, GameNo: t.GameNo, Args: []int{seat}}.String()}
+	return Button{Text: text, Data: callback.Data{Op: callback.Info, Table: t.ID, GameNo: t.GameNo, Args: []int{seat}}.String()}
 }
 
 // ButtonData is what a game button made by ActionButton, DraftButton or
-// InfoButton carries back: its op ('a' action, 'm' draft step, 'i' info),
+// InfoButton carries back: its op (callback.Action, Draft or Info),
 // the table, the game number, and the op's integers (seat, the seat's
 // nonce when drawn, the action or draft value).
 type ButtonData struct {
-	Op     byte
+	Op     callback.Op
 	Table  string
 	GameNo int
 	Args   []int

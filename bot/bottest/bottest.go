@@ -20,6 +20,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/locales"
 )
@@ -187,7 +188,7 @@ func (h *Harness) Around(key, arg string, args ...any) (before, after string) {
 // Won is Texts.Won of the harness's catalog.
 func (h *Harness) Won() func(*telegramtest.Message) bool { return h.mustCatalog().Won() }
 
-// Start runs a bot process: the delivery worker and the update poller.
+// Start runs a bot process: its workers and the update poller.
 func (h *Harness) Start() error {
 	x, err := h.catalog()
 	if err != nil {
@@ -210,12 +211,11 @@ func (h *Harness) Start() error {
 	}
 	h.cancel = cancel
 	h.Bot = b
-	h.done.Add(3)
-	go func() { defer h.done.Done(); b.RunWorker(ctx) }()
-	go func() { defer h.done.Done(); b.RunInbox(ctx) }()
+	h.done.Add(2)
+	go func() { defer h.done.Done(); b.Run(ctx) }()
 	go func() {
 		defer h.done.Done()
-		b.Poll(ctx, &bot.Poller{APIURL: h.Srv.URL, Token: Token, Timeout: time.Second})
+		b.Ingest.Poll(ctx, &ingest.Poller{APIURL: h.Srv.URL, Token: Token, Timeout: time.Second})
 	}()
 	return nil
 }

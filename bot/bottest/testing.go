@@ -11,6 +11,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/locales"
@@ -238,4 +239,12 @@ func Catalog(t testing.TB) *locales.Catalog {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// Offline is a bot with no store and no Telegram, its clock stopped at
+// golden.Clock: it renders (b.Views) and judges presses in memory
+// (b.Tables.PressDraft), for a game's tests.
+func Offline(t testing.TB, games ...adapter.Game) *bot.Bot {
+	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, Catalog(t), bot.WithGames(games...),
+		bot.WithClock(func() time.Time { return golden.Clock }))
 }

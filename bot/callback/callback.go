@@ -12,63 +12,108 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 )
 
-// Data is what an inline button sends back. It is ASCII and
-// at most 64 bytes (Telegram's limit): an op, the table, the game number
-// and op-specific integers, separated by ':'.
-//
-//	a:<table>:<game>:<seat>:<nonce>:<action>   play an engine action
-//	m:<table>:<game>:<seat>:<nonce>:<mod>      choose a modifier for the next action (coins)
-//	i:<table>:<game>:<seat>                    show my private info (won cards)
-//	b:<table>:<game>:<seat>                    I'm back: stop playing for me
-//	x:<table>:<game>:<seat>:<step>             leave the game (ask 1, yes 2, no 0)
-//	h:<table>:<game>:<seat>:<nonce>            a hint for my move (bot/hint.go)
-//	t:<table>:<game>:<seat>                    no more first-game tips (bot/tips.go)
-//	l:<table>:<game>:<op>[:<arg>]              lobby buttons
-//	k:<table>:<game>:<game id>                 choose (or switch) the lobby's game
-//	o:<table>:0:<game id>                      open a lobby of this game (/help, the /newgame picker)
-//	g:<table>:0:<language>                     set the group's language (/lang)
-//	r:<table>:0:<game id>:<page>               turn a page of the rules
-//	s:<table>:<game>:<yes 1 | no 0>            confirm /stop
-//	n:<table>:<game>:<game id>                 play again after finished game <game>
-//	f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
+// Op is what a button does: its first byte on the wire. Every op is named
+// here, once, with what it carries (ops); nothing else spells the byte.
+type Op byte
+
+// The ops. Their bytes are on the wire of every button ever sent, so an
+// op's byte never changes and is never reused for another meaning.
+const (
+	Action  Op = 'a' // a:<table>:<game>:<seat>:<nonce>:<action>   play an engine action
+	Draft   Op = 'm' // m:<table>:<game>:<seat>:<nonce>:<value>    one press of a multi-press choice (coins)
+	Info    Op = 'i' // i:<table>:<game>:<seat>                    show my private info (won cards)
+	Back    Op = 'b' // b:<table>:<game>:<seat>                    I'm back: stop playing for me
+	Leave   Op = 'x' // x:<table>:<game>:<seat>:<step>             leave the game (ask 1, yes 2, no 0)
+	Hint    Op = 'h' // h:<table>:<game>:<seat>:<nonce>            a hint for my move
+	TipsOff Op = 't' // t:<table>:<game>:<seat>                    no more first-game tips
+	Lobby   Op = 'l' // l:<table>:<game>:<op>[:<arg>]              a lobby button (LobbyJoin …)
+	Choose  Op = 'k' // k:<table>:<game>:<game id>                 choose (or switch) the lobby's game
+	Open    Op = 'o' // o:<table>:0:<game id>                      open a lobby of this game (/help, pickers)
+	Lang    Op = 'g' // g:<table>:0:<language>                     set the group's language (/lang)
+	Rules   Op = 'r' // r:<table>:0:<game id>:<page>               turn a page of the rules
+	Stop    Op = 's' // s:<table>:<game>:<yes 1 | no 0>            confirm /stop
+	Again   Op = 'n' // n:<table>:<game>:<game id>                 play again after finished game <game>
+	Forget  Op = 'f' // f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
+)
+
+// shape is what an op carries after the game number: a word (a game id or a
+// language) or not, and how many integers.
+type shape struct {
+	word     bool
+	min, max int
+}
+
+// shape is the one table of the ops and what each carries; ok is false
+// for a byte that is no op.
+func (op Op) shape() (s shape, ok bool) {
+	switch op {
+	case Action, Draft:
+		return shape{min: 3, max: 3}, true
+	case Info, Back, TipsOff, Stop, Forget:
+		return shape{min: 1, max: 1}, true
+	case Leave, Hint:
+		return shape{min: 2, max: 2}, true
+	case Lobby:
+		return shape{min: 1, max: 2}, true
+	case Choose, Open, Lang, Again:
+		return shape{word: true}, true
+	case Rules:
+		return shape{word: true, min: 1, max: 1}, true
+	}
+	return shape{}, false
+}
+
+// The lobby's buttons: the first integer of a Lobby op.
+const (
+	LobbyJoin = iota + 1
+	LobbyLeave
+	LobbyAddAI
+	LobbyStart
+	LobbyCancel
+	LobbyOption // cycle option Args[1] of the game's options
+	_           // was: choose the game by index (now the Choose op)
+	LobbyKick   // remove the last robot
+	LobbyLevel  // cycle the level of the next robot
+	LobbyTurn   // cycle the time for a move
+	LobbyHints  // turn hints on or off
+)
+
+// The steps of a Leave button (its second integer).
+const (
+	LeaveNo  = 0 // keep playing
+	LeaveAsk = 1 // «Выйти из игры»: ask to confirm
+	LeaveYes = 2 // confirmed
+)
+
+// Ops lists every op, for tests that cover each.
+func Ops() []Op {
+	var out []Op
+	for b := range 256 {
+		if _, ok := Op(b).shape(); ok {
+			out = append(out, Op(b))
+		}
+	}
+	return out
+}
+
+// Data is what an inline button sends back. It is ASCII and at most 64
+// bytes (Telegram's limit): an op, the table, the game number and
+// op-specific integers, separated by ':' (the wire of each op is beside its
+// constant above).
 //
 // Games are named by their stable id, never by a position in a list, so a
 // button keeps its meaning when games are added or reordered.
 type Data struct {
-	Op     byte
+	Op     Op
 	Table  string
 	GameNo int
-	Word   string // the game id of 'k', 'r', 'n' and 'o'; the language of 'g'
+	Word   string // the game id of Choose, Rules, Again and Open; the language of Lang
 	Args   []int
 }
 
 // MaxBytes is Telegram's limit on a button's callback data; every
 // button a game makes must fit.
 const MaxBytes = 64
-
-// argCount is how many integers each op carries after the game number.
-func argCount(op byte) (min, max int, ok bool) {
-	switch op {
-	case 'a', 'm':
-		return 3, 3, true
-	case 'i', 's', 'b', 't':
-		return 1, 1, true
-	case 'l':
-		return 1, 2, true
-	case 'x', 'h':
-		return 2, 2, true
-	case 'k', 'n', 'o', 'g':
-		return 0, 0, true
-	case 'f':
-		return 1, 1, true
-	case 'r':
-		return 1, 1, true
-	}
-	return 0, 0, false
-}
-
-// hasWord reports whether an op carries a game id before its integers.
-func hasWord(op byte) bool { return strings.IndexByte("krnog", op) >= 0 }
 
 // validWord accepts a game id or a language code: 1–16 lowercase ASCII
 // letters and digits.
@@ -87,12 +132,12 @@ func validWord(w string) bool {
 // String is the callback data as sent; Parse reads it back.
 func (p Data) String() string {
 	var b strings.Builder
-	b.WriteByte(p.Op)
+	b.WriteByte(byte(p.Op))
 	b.WriteByte(':')
 	b.WriteString(p.Table)
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(p.GameNo))
-	if hasWord(p.Op) {
+	if sh, _ := p.Op.shape(); sh.word {
 		b.WriteByte(':')
 		b.WriteString(p.Word)
 	}
@@ -114,8 +159,8 @@ func Parse(s string) (Data, error) {
 	if len(parts) < 3 || len(parts[0]) != 1 {
 		return p, fmt.Errorf("malformed payload %q", s)
 	}
-	p.Op = parts[0][0]
-	lo, hi, ok := argCount(p.Op)
+	p.Op = Op(parts[0][0])
+	sh, ok := p.Op.shape()
 	if !ok {
 		return p, fmt.Errorf("unknown op %q", s)
 	}
@@ -129,13 +174,13 @@ func Parse(s string) (Data, error) {
 	}
 	p.GameNo = g
 	args := parts[3:]
-	if hasWord(p.Op) {
+	if sh.word {
 		if len(args) == 0 || !validWord(args[0]) {
 			return p, fmt.Errorf("bad game id in %q", s)
 		}
 		p.Word, args = args[0], args[1:]
 	}
-	if len(args) < lo || len(args) > hi {
+	if len(args) < sh.min || len(args) > sh.max {
 		return p, fmt.Errorf("wrong argument count in %q", s)
 	}
 	for _, a := range args {

@@ -14,22 +14,22 @@ func TestPayloadRoundTrip(t *testing.T) {
 		p    Data
 		want string
 	}{
-		{Data{Op: 'a', Table: "-1001234567890", GameNo: 3, Args: []int{0, 5, 17}}, "a:-1001234567890:3:0:5:17"},
-		{Data{Op: 'a', Table: "-1001234567890_42", GameNo: 0, Args: []int{3, 0, 0}}, "a:-1001234567890_42:0:3:0:0"},
-		{Data{Op: 'a', Table: "-4567", GameNo: 12, Args: []int{1, 2, 1643}}, "a:-4567:12:1:2:1643"},
-		{Data{Op: 'm', Table: "-1001234567890", GameNo: 1, Args: []int{2, 7, 3}}, "m:-1001234567890:1:2:7:3"},
-		{Data{Op: 'm', Table: "-1001234567890_42", GameNo: 99, Args: []int{0, 0, 0}}, "m:-1001234567890_42:99:0:0:0"},
-		{Data{Op: 'i', Table: "-1001234567890", GameNo: 5, Args: []int{2}}, "i:-1001234567890:5:2"},
-		{Data{Op: 'i', Table: "-1001234567890_42", GameNo: 5, Args: []int{0}}, "i:-1001234567890_42:5:0"},
-		{Data{Op: 'l', Table: "-1001234567890", GameNo: 7, Args: []int{1}}, "l:-1001234567890:7:1"},
-		{Data{Op: 'l', Table: "-1001234567890_42", GameNo: 7, Args: []int{4}}, "l:-1001234567890_42:7:4"},
-		{Data{Op: 'l', Table: "-1001234567890_42", GameNo: 7, Args: []int{8, 3}}, "l:-1001234567890_42:7:8:3"},
-		{Data{Op: 'l', Table: "-100", GameNo: 1, Args: []int{6, 0}}, "l:-100:1:6:0"},
-		{Data{Op: 's', Table: "-1001234567890", GameNo: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
-		{Data{Op: 's', Table: "-1001234567890_42", GameNo: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
-		{Data{Op: 's', Table: "12345", GameNo: 2, Args: []int{0}}, "s:12345:2:0"},
-		{Data{Op: 'o', Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
-		{Data{Op: 'g', Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
+		{Data{Op: Action, Table: "-1001234567890", GameNo: 3, Args: []int{0, 5, 17}}, "a:-1001234567890:3:0:5:17"},
+		{Data{Op: Action, Table: "-1001234567890_42", GameNo: 0, Args: []int{3, 0, 0}}, "a:-1001234567890_42:0:3:0:0"},
+		{Data{Op: Action, Table: "-4567", GameNo: 12, Args: []int{1, 2, 1643}}, "a:-4567:12:1:2:1643"},
+		{Data{Op: Draft, Table: "-1001234567890", GameNo: 1, Args: []int{2, 7, 3}}, "m:-1001234567890:1:2:7:3"},
+		{Data{Op: Draft, Table: "-1001234567890_42", GameNo: 99, Args: []int{0, 0, 0}}, "m:-1001234567890_42:99:0:0:0"},
+		{Data{Op: Info, Table: "-1001234567890", GameNo: 5, Args: []int{2}}, "i:-1001234567890:5:2"},
+		{Data{Op: Info, Table: "-1001234567890_42", GameNo: 5, Args: []int{0}}, "i:-1001234567890_42:5:0"},
+		{Data{Op: Lobby, Table: "-1001234567890", GameNo: 7, Args: []int{1}}, "l:-1001234567890:7:1"},
+		{Data{Op: Lobby, Table: "-1001234567890_42", GameNo: 7, Args: []int{4}}, "l:-1001234567890_42:7:4"},
+		{Data{Op: Lobby, Table: "-1001234567890_42", GameNo: 7, Args: []int{8, 3}}, "l:-1001234567890_42:7:8:3"},
+		{Data{Op: Lobby, Table: "-100", GameNo: 1, Args: []int{6, 0}}, "l:-100:1:6:0"},
+		{Data{Op: Stop, Table: "-1001234567890", GameNo: 2, Args: []int{1}}, "s:-1001234567890:2:1"},
+		{Data{Op: Stop, Table: "-1001234567890_42", GameNo: 2, Args: []int{0}}, "s:-1001234567890_42:2:0"},
+		{Data{Op: Stop, Table: "12345", GameNo: 2, Args: []int{0}}, "s:12345:2:0"},
+		{Data{Op: Open, Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
+		{Data{Op: Lang, Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
@@ -51,12 +51,9 @@ func TestPayloadRoundTrip(t *testing.T) {
 // every op argCount knows, so a new op is covered the day it is added.
 func TestPayloadEveryOp(t *testing.T) {
 	n := 0
-	for c := 0; c < 256; c++ {
-		op := byte(c)
-		lo, hi, ok := argCount(op)
-		if !ok {
-			continue
-		}
+	for _, op := range Ops() {
+		sh, _ := op.shape()
+		lo, hi := sh.min, sh.max
 		n++
 		for count := lo; count <= hi; count++ {
 			var args []int
@@ -67,7 +64,7 @@ func TestPayloadEveryOp(t *testing.T) {
 				args[i] = i + 1
 			}
 			p := Data{Op: op, Table: "-1001234567890_42", GameNo: 7, Args: args}
-			if hasWord(op) {
+			if sh.word {
 				p.Word = "chekharda" // the longest game id
 			}
 			s := p.String()
@@ -94,23 +91,23 @@ func TestPayloadEveryOp(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range []byte("amils") {
-		if _, _, ok := argCount(op); !ok {
+	for _, op := range []Op{Action, Draft, Info, Lobby, Stop} {
+		if _, ok := op.shape(); !ok {
 			t.Errorf("op %q unknown", op)
 		}
 	}
-	if n < 5 {
+	if n < 15 {
 		t.Errorf("only %d ops known", n)
 	}
 }
 
 func TestPayloadUnknownOps(t *testing.T) {
 	for c := 0; c < 256; c++ {
-		op := byte(c)
-		if _, _, ok := argCount(op); ok {
+		op := Op(c)
+		if _, ok := op.shape(); ok {
 			continue
 		}
-		s := string([]byte{op}) + ":-100:1:0"
+		s := string([]byte{byte(op)}) + ":-100:1:0"
 		if _, err := Parse(s); err == nil {
 			t.Errorf("Parse(%q) accepted an unknown op", s)
 		}
@@ -120,11 +117,11 @@ func TestPayloadUnknownOps(t *testing.T) {
 func TestPayloadLongestFits(t *testing.T) {
 	const table = "-1001234567890_2147483647"
 	for _, p := range []Data{
-		{Op: 'a', Table: table, GameNo: 99999, Args: []int{3, 999, 1643}},
-		{Op: 'm', Table: table, GameNo: 99999, Args: []int{3, 999, 1643}},
-		{Op: 'l', Table: table, GameNo: 99999, Args: []int{8, 3}},
-		{Op: 'i', Table: table, GameNo: 99999, Args: []int{3}},
-		{Op: 's', Table: table, GameNo: 99999, Args: []int{1}},
+		{Op: Action, Table: table, GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: Draft, Table: table, GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: Lobby, Table: table, GameNo: 99999, Args: []int{8, 3}},
+		{Op: Info, Table: table, GameNo: 99999, Args: []int{3}},
+		{Op: Stop, Table: table, GameNo: 99999, Args: []int{1}},
 	} {
 		s := p.String()
 		if len(s) > MaxBytes {
@@ -255,8 +252,8 @@ func checkPayload(t *testing.T, s string) {
 	if got := p.String(); got != s {
 		t.Fatalf("Parse(%q) re-encodes as %q", s, got)
 	}
-	lo, hi, ok := argCount(p.Op)
-	if !ok || len(p.Args) < lo || len(p.Args) > hi {
+	sh, ok := p.Op.shape()
+	if !ok || len(p.Args) < sh.min || len(p.Args) > sh.max {
 		t.Fatalf("Parse(%q): op %q with %d args", s, p.Op, len(p.Args))
 	}
 	if p.GameNo < 0 {

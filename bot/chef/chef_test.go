@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -237,16 +237,16 @@ func TestChefStaleDraftIgnored(t *testing.T) {
 // press, a stale one and a senseless one are refused and change nothing;
 // a good one records the draft.
 func TestChefDraftPresses(t *testing.T) {
-	b := golden.Bot(t, Game())
+	b := bottest.Offline(t, Game())
 	tab, _ := chefDeal(t, 3, nil, "0:orpgHDC 1:oorpg 2:b discard:n pile:o")
 	hang := chefFlowCard + int(ce.Hangover)
 	gameNo := tab.GameNo
 	press := func(user int64, nonce, value int) error {
 		data := fmt.Sprintf("m:%s:%d:%d:%d:%d", tab.ID, gameNo, 0, nonce, value)
-		return b.PressDraft(tab, data, user)
+		return b.Tables.PressDraft(tab, data, user)
 	}
 	refused := func(err error) string {
-		if key, ok := bot.RefusalKey(err); ok {
+		if key, ok := refusal.Key(err); ok {
 			return key
 		}
 		return fmt.Sprint(err)

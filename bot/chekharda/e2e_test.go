@@ -23,6 +23,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/game"
@@ -269,12 +270,12 @@ func startChekhardaReplicas(t *testing.T, srv *telegramtest.Server, st bot.Store
 		}
 		r.bots = append(r.bots, b)
 		r.wg.Add(1)
-		go func() { defer r.wg.Done(); b.RunWorker(ctx) }()
+		go func() { defer r.wg.Done(); b.Run(ctx) }()
 	}
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		p := &bot.Poller{APIURL: srv.URL, Token: bottest.Token, Timeout: time.Second}
+		p := &ingest.Poller{APIURL: srv.URL, Token: bottest.Token, Timeout: time.Second}
 		var offset int64
 		for ctx.Err() == nil {
 			ups, err := p.GetUpdates(ctx, offset)
@@ -287,7 +288,7 @@ func startChekhardaReplicas(t *testing.T, srv *telegramtest.Server, st bot.Store
 				r.wg.Add(1)
 				go func() {
 					defer r.wg.Done()
-					if err := b.HandleUpdate(context.WithoutCancel(ctx), u); err != nil {
+					if err := b.Tables.Handle(context.WithoutCancel(ctx), u); err != nil {
 						t.Errorf("update %d: %v", u.ID, err)
 					}
 				}()

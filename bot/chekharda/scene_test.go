@@ -11,6 +11,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -188,7 +189,7 @@ func TestChekhardaSceneActs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if b.Op != 'a' || b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != s || b.Args[1] != tab.Seats[s].Nonce {
+				if b.Op != callback.Action || b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != s || b.Args[1] != tab.Seats[s].Nonce {
 					t.Fatalf("%q is not seat %d's action button", data, s)
 				}
 				if err := st.Clone().Apply(game.Seat(s), game.Action(b.Args[2])); err != nil {

@@ -86,8 +86,12 @@ type Table struct {
 	// chat id: unguessable, so only those shown a link can ask for the
 	// table (and even they must be its players or the group's members).
 	// Minted on the first commit with the page served (bot/webaccess.go).
-	WebToken string    `json:"web_token,omitempty"`
-	Updated  time.Time `json:"updated"`
+	WebToken string `json:"web_token,omitempty"`
+	// Jobs are the tables' work a change left to do outside it, in order
+	// (a finished game to record, a results command to answer): the
+	// tables' timers do each once it is committed (record/job.go).
+	Jobs    []Job     `json:"jobs,omitempty"`
+	Updated time.Time `json:"updated"`
 }
 
 // Seat is one player at the table.

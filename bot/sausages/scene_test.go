@@ -11,6 +11,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/game"
@@ -124,7 +125,7 @@ func checkActs(t *testing.T, tab *record.Table, st game.State, seat int, sc adap
 		if err != nil {
 			t.Fatalf("seat %d: %q: %v", seat, a, err)
 		}
-		if b.Op != 'a' || b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != seat || b.Args[1] != tab.Seats[seat].Nonce {
+		if b.Op != callback.Action || b.Table != tab.ID || b.GameNo != tab.GameNo || b.Args[0] != seat || b.Args[1] != tab.Seats[seat].Nonce {
 			t.Fatalf("seat %d: %q is not this seat's action button", seat, a)
 		}
 		act := game.Action(b.Args[2])

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
@@ -19,7 +20,7 @@ import (
 // does the clear button, which is offered only while coins are chosen.
 func TestCoinPressAgainClears(t *testing.T) {
 	g := trickchef.Game()
-	b := golden.Bot(t, g)
+	b := bottest.Offline(t, g)
 	l := ru(t)
 	tab, st := golden.Table(t, g, 4, 0, "", 21, nil)
 	golden.PlayWhile(t, g, tab, st, rand.New(rand.NewPCG(21, 1)), func(_ int, s game.State) bool {
@@ -52,7 +53,7 @@ func TestCoinPressAgainClears(t *testing.T) {
 		{0, nil},      // the clear button
 	} {
 		data := adapter.DraftButton(adapter.View(tab), seat, "", step.press).Data
-		if err := b.PressDraft(tab, data, tab.Seats[seat].UserID); err != nil {
+		if err := b.Tables.PressDraft(tab, data, tab.Seats[seat].UserID); err != nil {
 			t.Fatalf("press %d (%+d coins): %v", i+1, step.press, err)
 		}
 		got := tab.Seats[seat].Draft

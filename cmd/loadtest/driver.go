@@ -118,7 +118,7 @@ func newDriver(st *store.Redis, g adapter.Game, people int, p pace, unlimited bo
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
 	d.worker.Add(1)
-	go func() { defer d.worker.Done(); d.b.RunWorker(ctx) }()
+	go func() { defer d.worker.Done(); d.b.Run(ctx) }()
 	return d, nil
 }
 
@@ -147,7 +147,7 @@ func (d *driver) peopleOf(chat int64) []int64 {
 
 func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text string) error {
 	u := user(from)
-	return d.b.HandleUpdate(ctx, &models.Update{ID: d.nextID.Add(1), Message: &models.Message{Chat: chat, From: &u, Text: text}})
+	return d.b.Tables.Handle(ctx, &models.Update{ID: d.nextID.Add(1), Message: &models.Message{Chat: chat, From: &u, Text: text}})
 }
 
 // press sends a button press and returns the bot's answer: none, or the
@@ -156,7 +156,7 @@ func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text st
 func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data string) (string, error) {
 	id := d.nextID.Add(1)
 	q := strconv.FormatInt(id, 10)
-	err := d.b.HandleUpdate(ctx, &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
+	err := d.b.Tables.Handle(ctx, &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
 		ID: q, From: user(from), Data: data,
 		Message: models.MaybeInaccessibleMessage{Message: &models.Message{Chat: chat}},
 	}})

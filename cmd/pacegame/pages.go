@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )
@@ -25,9 +25,9 @@ const seenEvery = 25 * time.Second
 
 // seen tells the bot u's page is visible, now and every seenEvery until
 // ctx ends or the table is done.
-func seen(ctx context.Context, web *webpage.Client, t *table, u *telegramtest.User) {
+func seen(ctx context.Context, page *webpage.Client, t *table, u *telegramtest.User) {
 	for {
-		_ = web.Seen(ctx, t.ID, u)
+		_ = page.Seen(ctx, t.ID, u)
 		select {
 		case <-ctx.Done():
 			return
@@ -40,15 +40,15 @@ func seen(ctx context.Context, web *webpage.Client, t *table, u *telegramtest.Us
 
 // arrived is a state the page received and when.
 type arrived struct {
-	ws bot.WebState
+	ws web.State
 	at time.Time
 }
 
 // stream opens u's event stream; the returned channel holds the newest
 // state (an older one not yet taken is replaced) and is closed when the
 // stream ends.
-func stream(ctx context.Context, web *webpage.Client, t *table, u *telegramtest.User) (<-chan arrived, error) {
-	body, err := web.Events(ctx, t.ID, u)
+func stream(ctx context.Context, page *webpage.Client, t *table, u *telegramtest.User) (<-chan arrived, error) {
+	body, err := page.Events(ctx, t.ID, u)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func stream(ctx context.Context, web *webpage.Client, t *table, u *telegramtest.
 			if !ok {
 				continue
 			}
-			var ws bot.WebState
+			var ws web.State
 			if json.Unmarshal([]byte(data), &ws) != nil {
 				continue
 			}
@@ -84,17 +84,17 @@ func stream(ctx context.Context, web *webpage.Client, t *table, u *telegramtest.
 // playPage is one simulated person with the page open: whenever the page
 // shows them something to press, they think, then press one of them at
 // random. answered observes each applied act's request latency.
-func playPage(ctx context.Context, web *webpage.Client, t *table, u *telegramtest.User, think func() time.Duration, rng *rand.Rand, limit int, answered func(time.Duration)) {
+func playPage(ctx context.Context, page *webpage.Client, t *table, u *telegramtest.User, think func() time.Duration, rng *rand.Rand, limit int, answered func(time.Duration)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	states, err := stream(ctx, web, t, u)
+	states, err := stream(ctx, page, t, u)
 	if err != nil {
 		t.mu.Lock()
 		t.pressErrors++
 		t.mu.Unlock()
 		return
 	}
-	go seen(ctx, web, t, u)
+	go seen(ctx, page, t, u)
 	var cur arrived
 	prompted := false // the current prompt's arrival is recorded
 	tried := map[string]bool{}
@@ -111,7 +111,7 @@ func playPage(ctx context.Context, web *webpage.Client, t *table, u *telegramtes
 					if !measure.Sleep(ctx, time.Second) {
 						return
 					}
-					if states, err = stream(ctx, web, t, u); err != nil {
+					if states, err = stream(ctx, page, t, u); err != nil {
 						t.mu.Lock()
 						t.pressErrors++
 						t.mu.Unlock()
@@ -148,7 +148,7 @@ func playPage(ctx context.Context, web *webpage.Client, t *table, u *telegramtes
 		a := acts[rng.IntN(len(acts))]
 		tried[a] = true
 		at := time.Now()
-		ok, err := web.Act(ctx, t.ID, u, a, strconv.FormatInt(cur.ws.Version, 10)+"-"+a)
+		ok, err := page.Act(ctx, t.ID, u, a, strconv.FormatInt(cur.ws.Version, 10)+"-"+a)
 		t.mu.Lock()
 		switch {
 		case err != nil:
@@ -171,7 +171,7 @@ func playPage(ctx context.Context, web *webpage.Client, t *table, u *telegramtes
 
 // pageActs are the acts a viewer's page offers and not yet tried: moves
 // when there are any, else steps of a choice in parts.
-func pageActs(ws bot.WebState, tried map[string]bool) []string {
+func pageActs(ws web.State, tried map[string]bool) []string {
 	moves, steps := webpage.Acts(ws, func(a string) bool { return tried[a] })
 	if len(moves) > 0 {
 		return moves

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/initdata"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/web/initdata"
 )
 
 func freeAddr(t *testing.T) string {

@@ -22,7 +22,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/bot/ingest"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/web/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -302,7 +304,7 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
 		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
 		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(bot.NewMetrics(reg)), bot.WithGames(games.All()...))
+		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(metrics.New(reg)), bot.WithGames(games.All()...))
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
@@ -336,10 +338,8 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 			return err
 		}
 	}
-	workerDone := make(chan error, 1)
-	go func() { workerDone <- b.RunWorker(ctx) }()
-	inboxDone := make(chan error, 1)
-	go func() { inboxDone <- b.RunInbox(ctx) }()
+	workersDone := make(chan error, 1)
+	go func() { workersDone <- b.Run(ctx) }()
 	if cfg.WebhookURL != "" {
 		err = serveWebhook(ctx, cfg, b, tg, mux)
 	} else {
@@ -347,18 +347,17 @@ func run(ctx context.Context, cfg config, log zerolog.Logger) error {
 		if _, derr := tg.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); derr != nil {
 			log.Warn().Str("err", strings.ReplaceAll(derr.Error(), cfg.Token, "***")).Msg("deleteWebhook")
 		}
-		err = b.Poll(ctx, &bot.Poller{APIURL: cfg.APIURL, Token: cfg.Token, Timeout: 25 * time.Second})
+		err = b.Ingest.Poll(ctx, &ingest.Poller{APIURL: cfg.APIURL, Token: cfg.Token, Timeout: 25 * time.Second})
 		shutdown(ops)
 	}
-	<-workerDone
-	<-inboxDone
+	<-workersDone
 	return err
 }
 
 // serveWebApp mounts the «Стол» page and its API at the path of
 // WEBAPP_URL, on the same listener as the webhook and /healthz.
 func serveWebApp(ctx context.Context, cfg config, b *bot.Bot, st backend, mux *http.ServeMux, log zerolog.Logger) error {
-	web := webapp.New(webapp.Config{Token: cfg.Token, MaxAge: cfg.InitDataMaxAge, DefaultLang: cfg.DefaultLang}, b, st, log)
+	web := webapp.New(webapp.Config{Token: cfg.Token, MaxAge: cfg.InitDataMaxAge, DefaultLang: cfg.DefaultLang}, b.Web, st, log)
 	if err := web.Run(ctx); err != nil {
 		return fmt.Errorf("web table: %w", err)
 	}
@@ -409,7 +408,7 @@ func serveWebhook(ctx context.Context, cfg config, b *bot.Bot, tg *tgbot.Bot, mu
 	if path == "" {
 		path = "/"
 	}
-	mux.Handle(path, b.WebhookHandler(cfg.WebhookSecret))
+	mux.Handle(path, b.Ingest.Webhook(cfg.WebhookSecret))
 	srv := &http.Server{Addr: cfg.ListenAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()

@@ -14,7 +14,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/trickchef"
-	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/bot/web/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )

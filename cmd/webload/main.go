@@ -43,7 +43,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/bot/web/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/bot/web/webapp"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 

@@ -21,6 +21,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )
@@ -400,7 +401,7 @@ func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Ran
 
 // candidates are the acts a viewer's scene offers, in random order: moves
 // first, then steps of a choice in parts.
-func candidates(ws bot.WebState, rng *rand.Rand) []string {
+func candidates(ws web.State, rng *rand.Rand) []string {
 	moves, steps := webpage.Acts(ws, nil)
 	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
 	rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
@@ -408,7 +409,7 @@ func candidates(ws bot.WebState, rng *rand.Rand) []string {
 }
 
 // state asks for u's state and notes its size.
-func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (bot.WebState, error) {
+func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (web.State, error) {
 	ws, size, err := c.State(ctx, t.ID, u)
 	if n := int64(size); n > c.stateBytes.Load() {
 		c.stateBytes.Store(n) // one driver a table: a rare lost update is fine

@@ -18,11 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/bot"
+	"github.com/rs/zerolog"
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/locales"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -138,11 +139,21 @@ func PlayWhile(t testing.TB, g adapter.Game, tab *record.Table, st game.State, r
 	return before
 }
 
-// Bot is a bot that only renders: the games, the catalog and the username
-// golden renders use, its clock stopped at Clock, no store and no Telegram.
-func Bot(t testing.TB, games ...adapter.Game) *bot.Bot {
-	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, bottest.Catalog(t), bot.WithGames(games...),
-		bot.WithClock(func() time.Time { return Clock }))
+// Views render as the bot does: the games, the catalog and the username
+// golden renders use, the clock stopped at Clock.
+func Views(t testing.TB, games ...adapter.Game) *view.Renderer {
+	return view.New(view.Config{Username: "trickchefbot", TurnTimeout: time.Minute, DefaultLang: locales.Default},
+		games, Catalog(t), func() time.Time { return Clock }, zerolog.Nop())
+}
+
+// Catalog loads the real message catalogs.
+func Catalog(t testing.TB) *locales.Catalog {
+	t.Helper()
+	c, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // Render renders the group message and every seat's message of a table
@@ -150,8 +161,8 @@ func Bot(t testing.TB, games ...adapter.Game) *bot.Bot {
 // current state made, as one text.
 func Render(t testing.TB, g adapter.Game, tab *record.Table, before game.State) string {
 	t.Helper()
-	cat := bottest.Catalog(t)
-	b := Bot(t, g)
+	cat := Catalog(t)
+	b := Views(t, g)
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {
 		tab.Lang = lang
@@ -160,12 +171,12 @@ func Render(t testing.TB, g adapter.Game, tab *record.Table, before game.State) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, Show(b.GroupMessage(tab)))
+		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, Show(b.Group(tab)))
 		for i, s := range tab.Seats {
 			if !s.Human() {
 				continue
 			}
-			m, err := b.SeatMessage(tab, i)
+			m, err := b.Seat(tab, i)
 			if err != nil {
 				t.Fatal(err)
 			}

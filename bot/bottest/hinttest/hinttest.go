@@ -117,7 +117,7 @@ func Sample(t *testing.T, g adapter.Game, n int) string {
 	t.Helper()
 	hg := g.(adapter.HintGame)
 	cat := bottest.Catalog(t)
-	b := golden.Bot(t, g)
+	b := golden.Views(t, g)
 	var sb strings.Builder
 	positions(t, g, n, func(p position) {
 		if !p.tab.Seats[p.seat].Human() {
@@ -125,7 +125,7 @@ func Sample(t *testing.T, g adapter.Game, n int) string {
 		}
 		for _, lang := range cat.Langs() {
 			p.tab.Lang = lang
-			m, err := b.SeatMessage(p.tab, int(p.seat))
+			m, err := b.Seat(p.tab, int(p.seat))
 			if err != nil {
 				t.Fatal(err)
 			}

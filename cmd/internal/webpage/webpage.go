@@ -22,9 +22,11 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/initdata"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/bot/webapp"
+	"github.com/trickchef/trickchef/bot/web"
+	"github.com/trickchef/trickchef/bot/web/initdata"
+	"github.com/trickchef/trickchef/bot/web/webapp"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -57,7 +59,7 @@ func Serve(ctx context.Context, b *bot.Bot, st *store.Redis, log zerolog.Logger)
 // bottest.Token's).
 func ServeWith(ctx context.Context, cfg webapp.Config, b *bot.Bot, st *store.Redis, log zerolog.Logger) (*Client, error) {
 	cfg.Token = bottest.Token
-	web := webapp.New(cfg, b, st, log)
+	web := webapp.New(cfg, b.Web, st, log)
 	if err := web.Run(ctx); err != nil {
 		return nil, err
 	}
@@ -89,7 +91,7 @@ func (c *Client) tableToken(ctx context.Context, id string) (string, error) {
 	if ok {
 		return tok, nil
 	}
-	tok, err := c.bot.WebToken(ctx, id)
+	tok, err := c.bot.Web.Token(ctx, id)
 	if err != nil {
 		return "", fmt.Errorf("web token of %s: %w", id, err)
 	}
@@ -167,7 +169,7 @@ func (c *Client) Events(ctx context.Context, table string, u *telegramtest.User)
 }
 
 // State asks for u's state of the table; size is its JSON's length.
-func (c *Client) State(ctx context.Context, table string, u *telegramtest.User) (ws bot.WebState, size int, err error) {
+func (c *Client) State(ctx context.Context, table string, u *telegramtest.User) (ws web.State, size int, err error) {
 	resp, err := c.get(ctx, c.calls, u, "/api/state", table)
 	if err != nil {
 		return ws, 0, err
@@ -194,7 +196,7 @@ func (c *Client) Act(ctx context.Context, table string, u *telegramtest.User, da
 		return false, err
 	}
 	defer resp.Body.Close()
-	var r bot.WebReply
+	var r web.Reply
 	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
 		return false, fmt.Errorf("act: %d: %w", resp.StatusCode, err)
 	}
@@ -222,7 +224,7 @@ func (c *Client) Seen(ctx context.Context, table string, u *telegramtest.User) e
 // for: moves (cards that are not dim, choices) and steps of a choice in
 // parts. A choice labelled in brackets is a card the chat shows as not
 // playable (a game whose web buttons are its chat buttons).
-func Acts(ws bot.WebState, skip func(act string) bool) (moves, steps []string) {
+func Acts(ws web.State, skip func(act string) bool) (moves, steps []string) {
 	if ws.Scene == nil {
 		return nil, nil
 	}
@@ -230,9 +232,9 @@ func Acts(ws bot.WebState, skip func(act string) bool) (moves, steps []string) {
 		b, err := adapter.ParseButton(a)
 		switch {
 		case err != nil || (skip != nil && skip(a)):
-		case b.Op == 'a':
+		case b.Op == callback.Action:
 			moves = append(moves, a)
-		case b.Op == 'm' || b.Op == 'b':
+		case b.Op == callback.Draft || b.Op == callback.Back:
 			steps = append(steps, a)
 		}
 	}

@@ -1,0 +1,1008 @@
+package deliver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/outbox"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Delivery is the role. Build it with New.
+type Delivery struct {
+	store   Store
+	tg      Telegram
+	views   Views
+	tables  Tables
+	tr      adapter.Translator // for the notes delivery writes itself
+	limits  Limits
+	log     zerolog.Logger
+	now     func() time.Time
+	metrics *metrics.Metrics // nil: not measured
+	// tokenLoad measures this replica's use of the token's calls a second.
+	tokenLoad *tokenLoad
+	// waits spares the store questions whose answer is known (see waits).
+	waits *waits
+	loop  *lease.Loop
+}
+
+// Limits keep the bot inside Telegram's flood limits (see the bot's
+// Config). They are enforced through the store, so replicas share them.
+type Limits struct {
+	GroupInterval   time.Duration
+	PrivateInterval time.Duration
+	GlobalPerSecond int
+	GlobalSlice     time.Duration
+}
+
+// Store is the part of the store delivery uses: the delivery queue, the
+// tables' records, the views' message records, the outbox, and the limits
+// every replica shares.
+type Store interface {
+	lease.Store
+	Load(ctx context.Context, table string) (store.Record, error)
+	Pending(ctx context.Context, q store.Queue) (int64, error)
+	Views(ctx context.Context, table string) (map[string]string, map[string]int64, error)
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	SetMessage(ctx context.Context, table, view, record string) error
+	DeleteMessages(ctx context.Context, table string, views ...string) error
+	Clean(ctx context.Context, table, view string, version int64) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+	Ack(ctx context.Context, table string, id int64) error
+	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Withdraw(ctx context.Context, key, caller string) error
+	Block(ctx context.Context, key string, until time.Time) error
+}
+
+// Telegram is the part of the Bot API delivery calls: it alone sends,
+// edits and deletes.
+type Telegram interface {
+	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
+	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
+	EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error)
+	DeleteMessages(ctx context.Context, p *tgbot.DeleteMessagesParams) (bool, error)
+}
+
+// Views draws what each view shows now (view.Renderer has it).
+type Views interface {
+	Group(t *record.Table) adapter.Message
+	Seat(t *record.Table, seat int) (adapter.Message, error)
+	PracticeTable(t *record.Table) adapter.Message
+	PracticeHand(t *record.Table, hand adapter.Message) adapter.Message
+	WebShown(t *record.Table, seat int) bool
+}
+
+// Tables is what delivery tells the tables: a person it cannot write to
+// (a table change: the table then says so), and an outbox entry from
+// before the tables did their results themselves, which they take over.
+type Tables interface {
+	MarkUnreachable(ctx context.Context, id string, user int64) error
+	Adopt(ctx context.Context, id string, entry []byte) error
+}
+
+// New builds the delivery role.
+func New(st Store, tg Telegram, views Views, tables Tables, tr adapter.Translator, limits Limits, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Delivery {
+	d := &Delivery{store: st, tg: tg, views: views, tables: tables, tr: tr, limits: limits, log: log, now: now, metrics: m,
+		tokenLoad: newTokenLoad(limits.GlobalPerSecond), waits: newWaits()}
+	d.tokenLoad.onHot = func(use float64) {
+		log.Warn().Float64("budget_use", use).Int("calls_per_second", limits.GlobalPerSecond).
+			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
+	}
+	d.tokenLoad.gauges = func(use float64, waiting [numPriorities]int, tables int) {
+		names := make([]string, numPriorities)
+		for p := range numPriorities {
+			names[p] = p.String()
+		}
+		m.Budget(use, names, waiting[:], tables)
+	}
+	d.loop = &lease.Loop{Name: "delivery", Queue: lease.Bind(st, store.Deliveries), Lease: claimLease, Workers: workers,
+		Idle: idlePoll, Now: now, Log: log, Serve: d.service}
+	return d
+}
+
+// Wake tells the local worker a table may have something to show (a
+// commit in this process), so it shows at once. It never blocks.
+func (d *Delivery) Wake() { d.loop.Wake() }
+
+// Run delivers until ctx is done. Several workers (in one process or in
+// several replicas) may run at once: a table is served by one at a time.
+func (d *Delivery) Run(ctx context.Context) error {
+	if d.metrics != nil {
+		go d.measure(ctx)
+	}
+	return d.loop.Run(ctx)
+}
+
+// measure shows the delivery queue's length every few seconds.
+func (d *Delivery) measure(ctx context.Context) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, err := d.store.Pending(ctx, store.Deliveries); err == nil {
+			d.metrics.Scheduled(n)
+		}
+	}
+}
+
+const (
+	claimLease  = 12 * time.Second       // a crashed replica's tables are taken over after this
+	workers     = 8                      // tables served at once by one replica
+	idlePoll    = 500 * time.Millisecond // how often to look for other replicas' work
+	callTimeout = 5 * time.Second        // one Bot API call
+)
+
+// service does a table's due work and returns when it wants to be woken
+// next (zero: only on the next change).
+func (d *Delivery) service(ctx context.Context, id string) time.Time {
+	t, version, err := d.load(ctx, id)
+	if err != nil {
+		d.log.Error().Err(err).Str("table", id).Msg("load for delivery")
+		return d.now().Add(time.Second)
+	}
+	var next time.Time
+	later := func(at time.Time) { next = earliest(next, at) }
+	// Announcements before views: an announcement (a round's result) must
+	// never arrive after the table already shows a later round, so while
+	// one to the group waits, the group table waits behind it (the table
+	// was loaded before the outbox was read, so it shows nothing later
+	// than what was sent). Players' own chats do not wait.
+	wait, holdGroup := d.sendOutbox(ctx, t)
+	later(wait)
+	later(d.redraw(ctx, t, version, holdGroup))
+	// A change committed while we worked must not wait for the next
+	// retry: come back at once.
+	if rec, err := d.store.Load(ctx, id); err == nil && rec.Version != version {
+		return d.now()
+	}
+	return next
+}
+
+// load is the table as last committed, or a fresh idle one at version 0:
+// a private chat's outbox has no record until a game is played there.
+func (d *Delivery) load(ctx context.Context, id string) (*record.Table, int64, error) {
+	rec, err := d.store.Load(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		chat, thread, perr := record.ParseID(id)
+		if perr != nil {
+			return nil, 0, perr
+		}
+		return &record.Table{ID: id, ChatID: chat, Thread: thread, Phase: record.PhaseIdle}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	t, err := record.Decode(rec.Data)
+	if err != nil {
+		return nil, 0, err
+	}
+	return t, rec.Version, nil
+}
+
+// sendOutbox posts queued announcements and replies in order; it stops at
+// the first that must wait and returns when to try again, and whether what
+// waits is for the table's group (whose table must then wait too).
+func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool) {
+	for {
+		envs, err := d.store.Outbox(ctx, t.ID, 8)
+		if err != nil {
+			d.log.Error().Err(err).Str("table", t.ID).Msg("read outbox")
+			return d.now().Add(time.Second), true
+		}
+		if len(envs) == 0 {
+			return time.Time{}, false
+		}
+		for i, e := range envs {
+			m, legacy, err := outbox.Decode(e.Data)
+			if err == nil && legacy {
+				// A finished game or a results command queued here by an
+				// older version: the tables take it over, in queue order;
+				// a failure waits for a retry, never drops the entry.
+				if err := d.tables.Adopt(ctx, t.ID, e.Data); err != nil {
+					d.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("old results entry not taken over, will retry")
+					return d.now().Add(2 * time.Second), true
+				}
+			}
+			skip := legacy || err == nil && superseded(m, envs[i+1:])
+			if err == nil && !skip {
+				call := t.ID + "/out/" + strconv.FormatInt(e.ID, 10)
+				class := classAnnounce
+				if m.Reply {
+					class = classReply
+				}
+				group := m.ChatID == t.ChatID
+				if wait := d.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
+					return wait, group
+				}
+				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
+					return wait, group
+				}
+				err = d.post(ctx, m)
+				if retry, ok := d.retryAfter(ctx, m.ChatID, err); ok {
+					return retry, group
+				}
+				if err != nil && !permanent(err) {
+					d.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
+					return d.now().Add(2 * time.Second), group
+				}
+			}
+			if err != nil {
+				// The bot left the chat, or the message is malformed: drop
+				// it rather than block the queue forever.
+				d.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("announcement dropped")
+			}
+			if err := d.store.Ack(ctx, t.ID, e.ID); err != nil {
+				d.log.Error().Err(err).Str("table", t.ID).Msg("ack outbox")
+				return d.now().Add(time.Second), true
+			}
+		}
+	}
+}
+
+// post carries out one outbox entry: a new message, or an edit of one.
+func (d *Delivery) post(ctx context.Context, m outbox.Entry) error {
+	var err error
+	switch {
+	case m.Edit != 0 && m.Unbutton:
+		err = d.unbutton(ctx, m.ChatID, m.Edit)
+	case m.Edit != 0:
+		err = d.edit(ctx, m.ChatID, m.Edit, m.Message)
+	default:
+		_, err = d.send(ctx, m.ChatID, m.Thread, m.Message)
+	}
+	if isNotModified(err) {
+		return nil
+	}
+	return err
+}
+
+// superseded reports whether a later entry edits the same message as m
+// does, so m need not be shown: a reader turning pages quickly costs one
+// call for the page they stopped at.
+func superseded(m outbox.Entry, later []store.Envelope) bool {
+	if m.Edit == 0 {
+		return false
+	}
+	for _, e := range later {
+		if n, _, err := outbox.Decode(e.Data); err == nil && n.ChatID == m.ChatID && n.Edit == m.Edit {
+			return true
+		}
+	}
+	return false
+}
+
+// sendLease is how long an announcement's sender has it to itself: longer
+// than one call (callTimeout), so its ack lands first.
+const sendLease = 3 * callTimeout
+
+// takeSend makes the caller the only one to send an outbox entry for a
+// while. A commit wakes its table at once, so another replica may claim the
+// table while this one still serves it; both then read the same entry, and
+// without this both would post it. It returns when to come back if someone
+// else has the entry (zero when it is ours).
+func (d *Delivery) takeSend(ctx context.Context, call string) (time.Time, error) {
+	ok, wait, err := d.store.Allow(ctx, "send:"+call, 1, sendLease, d.now())
+	switch {
+	case err != nil:
+		d.log.Error().Err(err).Str("call", call).Msg("take an announcement")
+		return d.now().Add(time.Second), err
+	case !ok:
+		return d.now().Add(wait), nil
+	}
+	return time.Time{}, nil
+}
+
+// permanent reports a Bot API refusal that sending again cannot fix.
+func permanent(err error) bool {
+	return errors.Is(err, tgbot.ErrorBadRequest) || errors.Is(err, tgbot.ErrorForbidden)
+}
+
+// redraw renders every dirty view from the table at version and sends or
+// edits its message, the calls players feel most first: a fresh "your
+// turn" message, then the group table, then other edits. Marks made after
+// version survive for the next round. Message records of earlier games are
+// pruned: only the current game's views are kept. Replaced messages are
+// deleted later, in batches (see cleanup). With holdGroup the group table
+// is left as it is: an announcement to the group waits before it.
+func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, holdGroup bool) time.Time {
+	records, marks, err := d.store.Views(ctx, t.ID)
+	if err != nil {
+		// Releasing the table now would stall its delivery until the next
+		// move: come back soon instead.
+		d.log.Error().Err(err).Str("table", t.ID).Msg("read message records and dirty views")
+		return d.now().Add(time.Second)
+	}
+	var old []string
+	for v := range records {
+		if _, gameNo, _, ok := view.Parse(v); !ok || gameNo != t.GameNo {
+			old = append(old, v)
+			delete(records, v)
+		}
+	}
+	if err := d.store.DeleteMessages(ctx, t.ID, old...); err != nil {
+		d.log.Warn().Err(err).Str("table", t.ID).Msg("prune message records")
+	}
+	var next time.Time
+	later := func(at time.Time) { next = earliest(next, at) }
+	var jobs []redrawJob
+	var waiting [4]int
+	for v := range marks {
+		if at, ok := d.tableWaits(ctx, t, v, view.ParseMessageRecord(records[v])); ok {
+			// Not rendered: it could not go before at anyway.
+			waiting[prioTable]++
+			later(at)
+			continue
+		}
+		j, ok, err := d.renderView(t, v, view.ParseMessageRecord(records[v]))
+		switch {
+		case err != nil:
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("render")
+			later(d.now().Add(2 * time.Second))
+		case ok:
+			jobs = append(jobs, j)
+		default: // nothing to show: the view is clean
+			if rec := view.ParseMessageRecord(records[v]); rec.Pending != 0 {
+				// No longer waiting to show anything.
+				d.withdraw(ctx, viewCall(t.ID, v))
+				rec.Pending = 0
+				if err := d.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
+					later(d.now().Add(time.Second))
+					continue
+				}
+			}
+			d.clean(ctx, t, v, version, later)
+		}
+	}
+	sort.Slice(jobs, func(i, j int) bool {
+		if jobs[i].prio != jobs[j].prio {
+			return jobs[i].prio < jobs[j].prio
+		}
+		return jobs[i].view < jobs[j].view
+	})
+	sent := false
+	for _, j := range jobs {
+		if holdGroup && j.chatID == t.ChatID {
+			// Its dirty mark stays; the outbox's wait brings us back.
+			waiting[j.prio]++
+			continue
+		}
+		if j.quiet {
+			if j.rec.Pending != 0 {
+				d.withdraw(ctx, viewCall(t.ID, j.view))
+			}
+			if j.rec.Ping || j.rec.Pending != 0 {
+				j.rec.Ping, j.rec.Pending = false, 0
+				if err := d.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
+					later(d.now().Add(time.Second))
+					continue
+				}
+			}
+			d.clean(ctx, t, j.view, version, later)
+			continue
+		}
+		wait, err := d.redrawView(ctx, t, j)
+		if err != nil {
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Msg("redraw")
+			wait = d.now().Add(2 * time.Second)
+		}
+		if !wait.IsZero() {
+			waiting[j.prio]++
+			later(wait)
+			continue
+		}
+		sent = true
+		d.clean(ctx, t, j.view, version, later)
+	}
+	// Replaced messages are recorded when their view is sent anew, so
+	// there are none to strip or delete unless a view was sent in this
+	// pass or a record already had some.
+	if sent || hasReplaced(records) {
+		if wait := d.tidy(ctx, t, records, sent, holdGroup, &waiting); !wait.IsZero() {
+			later(wait)
+		}
+	}
+	d.tokenLoad.report(t.ID, waiting, d.now())
+	return next
+}
+
+// tableWaits reports whether the group table's view v is an edit this
+// process already knows the group's limits refuse until at, so it need not
+// be rendered now. The change it waits to show starts counting its
+// deadline now, as if the edit had been tried (see redrawView).
+func (d *Delivery) tableWaits(ctx context.Context, t *record.Table, v string, rec view.MessageRecord) (time.Time, bool) {
+	kind, gameNo, _, ok := view.Parse(v)
+	if !ok || kind != "table" || gameNo != t.GameNo || rec.ID == 0 {
+		return time.Time{}, false
+	}
+	at, known := d.chatRefused(d.chatLimits(t.ChatID, classView), d.now())
+	if !known {
+		return time.Time{}, false
+	}
+	if rec.Pending == 0 {
+		rec.Pending = d.now().UnixMilli()
+		if !t.Updated.IsZero() {
+			rec.Pending = t.Updated.UnixMilli()
+		}
+		if err := d.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
+			return time.Time{}, false // try it the ordinary way
+		}
+	}
+	return at, true
+}
+
+// hasReplaced reports whether any message record lists replaced messages
+// (to strip of their buttons, or to delete).
+func hasReplaced(records map[string]string) bool {
+	for _, raw := range records {
+		if rec := view.ParseMessageRecord(raw); len(rec.Stale) > 0 || len(rec.Strip) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// clean removes a view's dirty mark once its message shows version.
+func (d *Delivery) clean(ctx context.Context, t *record.Table, v string, version int64, later func(time.Time)) {
+	if err := d.store.Clean(ctx, t.ID, v, version); err != nil {
+		d.log.Error().Err(err).Str("table", t.ID).Msg("clean v")
+		later(d.now().Add(time.Second))
+	}
+}
+
+// redrawJob is one dirty view rendered and ready to send.
+type redrawJob struct {
+	view   string
+	chatID int64
+	thread int
+	seat   int // -1 for the group table
+	m      adapter.Message
+	rec    view.MessageRecord
+	prio   priority
+	// patience is how long the call may wait from the change it shows.
+	patience time.Duration
+	// gen is the view's repost count (Table.Reposts): a message posted
+	// for an older one is replaced by a fresh message.
+	gen int
+	// quiet: nothing to send, only the record to update (a lazy view).
+	quiet bool
+	// platform: m is one of the platform's states (platformState).
+	platform bool
+}
+
+// renderView renders a dirty view. ok=false means there is nothing to send:
+// an older game's view, a seat the bot cannot write to, a message that
+// already shows this, or a waiting view the game marked lazy.
+func (d *Delivery) renderView(t *record.Table, v string, rec view.MessageRecord) (redrawJob, bool, error) {
+	kind, gameNo, seat, ok := view.Parse(v)
+	if !ok || gameNo != t.GameNo {
+		return redrawJob{}, false, nil // an older game's view: leave its message as it was
+	}
+	j := redrawJob{view: v, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience, gen: t.Reposts[v]}
+	back := false    // the hand replaces a platform state (showsPlatformState)
+	confirm := false // a waiting hand confirms the move its message still shows buttons for
+	switch kind {
+	case "table":
+		j.m = d.views.Group(t)
+		if t.Practice() && t.State != nil {
+			j.m = d.views.PracticeTable(t) // the game is drawn with the hand
+		}
+	case "hand":
+		if seat >= len(t.Seats) || t.Seats[seat].Unreachable || t.State == nil {
+			return redrawJob{}, false, nil
+		}
+		s := t.Seats[seat]
+		user := s.UserID
+		switch {
+		case s.Leaver != nil:
+			user = s.Leaver.UserID // told once that they left
+		case !s.Human():
+			return redrawJob{}, false, nil
+		}
+		j.chatID, j.thread, j.seat = user, 0, seat
+		m, err := d.views.Seat(t, seat)
+		if err != nil {
+			return redrawJob{}, false, err
+		}
+		if t.Practice() && s.Leaver == nil {
+			m = d.views.PracticeHand(t, m)
+		}
+		j.m, j.platform = m, view.PlatformState(t, seat)
+		j.patience = handPatience
+		if d.views.WebShown(t, seat) {
+			// The page shows the hand: the chat's copy waits, as a
+			// waiting hand does, and is drawn again when the page hides.
+			j.quiet = true
+			return j, true, nil
+		}
+		if rec.ID != 0 && t.Phase == record.PhasePlaying && showsPlatformState(rec) {
+			// The message shows the platform's own state (the bot plays
+			// for them, or they were asked to confirm leaving), and the
+			// player is looking at it: it turns into what comes next in
+			// place — an edit, lazy or pinging — so that state does not
+			// stay on screen, nor a fresh message come for it.
+			rec.Ping = m.Ping
+			j.rec, back = rec, true
+		}
+		confirm = j.m.Lazy && rec.ID != 0 && rec.Buttons && !back && view.MovedNote(&t.Seats[seat]) != nil
+		switch {
+		case j.m.Ping && !(rec.ID != 0 && rec.Ping):
+			j.prio, j.patience = prioPrompt, promptPatience
+		case confirm:
+			// The message that asked for the move confirms it: the
+			// player is looking at it (handPatience). Whether or not the
+			// edit gets through before their next turn, that turn is a
+			// fresh message (it must notify): the record stops saying it
+			// pinged now, as it does for any waiting hand.
+			j.rec.Ping = false
+		case j.m.Lazy:
+			// A waiting player's hand, shown for the first time (later
+			// ones wait for their turn, below): wanted before their turn,
+			// which posts it anyway if it comes first.
+			j.patience = firstLookPatience
+		}
+	}
+	j.m.Text = adapter.Clip(j.m.Text)
+	if shows(rec, j.m, j.platform) && rec.Gen == j.gen {
+		return redrawJob{}, false, nil
+	}
+	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == record.PhasePlaying && !back && !confirm {
+		// The player is waiting: their last message stays as it is (its
+		// buttons are refused as stale) until it is their turn again,
+		// which posts a fresh message anyway. No call spent; but the
+		// record must stop saying it pinged, or the next turn would be an
+		// edit, and an edit does not notify. The one exception: a message
+		// that still shows the buttons of the move just made is edited
+		// once into the waiting view, which confirms the move (moved.go)
+		// and has none — unless the next prompt comes first and replaces
+		// it.
+		j.quiet = true
+	}
+	return j, true, nil
+}
+
+// shows reports whether the record's message already shows m.
+func shows(r view.MessageRecord, m adapter.Message, platform bool) bool {
+	return r.ID != 0 && r.Digest == digest(m, platform) && r.Ping == m.Ping
+}
+
+// showsPlatformState reports whether a message record shows one of the
+// platform's states (the bot plays for you, confirm leaving) rather than
+// the game's.
+func showsPlatformState(rec view.MessageRecord) bool {
+	return strings.HasPrefix(rec.Digest, platformDigest)
+}
+
+// redrawView brings one view's message up to date. It returns a time to
+// retry when the limits say wait.
+func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob) (time.Time, error) {
+	rec, m := j.rec, j.m
+	save := func(r view.MessageRecord) error { return d.store.SetMessage(ctx, t.ID, j.view, r.String()) }
+	if rec.ID != 0 && (m.Ping && !rec.Ping || rec.Gen != j.gen) {
+		// Turning to "your move", or asked to come down to the bottom of
+		// the chat: post a fresh message (it notifies at once). The old
+		// one loses its buttons as soon as the fresh one is there (strip)
+		// and, in a private chat, joins the messages to delete later. It
+		// is recorded first, so a crash cannot leave it behind.
+		old := rec
+		rec = view.MessageRecord{Stale: old.Stale, StaleSince: old.StaleSince, Pending: old.Pending, Strip: old.Strip}
+		if old.Buttons || j.seat < 0 {
+			// The group's old table also says where the table went.
+			rec.Strip = append(slices.Clone(old.Strip), old.ID)
+		}
+		if j.seat >= 0 {
+			if len(old.Stale) == 0 {
+				rec.StaleSince = d.now().UnixMilli()
+			}
+			rec.Stale = append(slices.Clone(old.Stale), old.ID)
+		}
+		if err := save(rec); err != nil {
+			return time.Time{}, err
+		}
+	}
+	// The deadline counts from the oldest change the message does not
+	// show: the table's last change when the view is first tried (a
+	// delivery follows each commit within milliseconds), kept while it
+	// waits.
+	started := rec.Pending == 0
+	if started {
+		rec.Pending = t.Updated.UnixMilli()
+		if t.Updated.IsZero() {
+			rec.Pending = d.now().UnixMilli()
+		}
+	}
+	since := time.UnixMilli(rec.Pending)
+	wait := func(at time.Time) (time.Time, error) {
+		if started {
+			return at, save(rec)
+		}
+		return at, nil
+	}
+	done := func(r view.MessageRecord) (time.Time, error) {
+		d.metrics.Delivered(j.prio.String(), d.now().Sub(since))
+		r.Pending = 0
+		return time.Time{}, save(r)
+	}
+	call := viewCall(t.ID, j.view)
+	class := classOf(j.prio)
+	if rec.ID == 0 && j.seat < 0 {
+		// A group table posted anew answers someone: /newgame, /table,
+		// «play again». Edits are the table's share; this is a reply.
+		class = classReply
+	}
+	if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
+		return wait(at)
+	}
+	if rec.ID != 0 {
+		err := d.edit(ctx, j.chatID, rec.ID, m)
+		if retry, ok := d.retryAfter(ctx, j.chatID, err); ok {
+			return wait(retry)
+		}
+		switch {
+		case err == nil || isNotModified(err):
+			rec.Digest, rec.Ping, rec.Buttons = digest(m, j.platform), m.Ping, len(m.Keyboard) > 0
+			return done(rec)
+		case !isEditGone(err):
+			return d.unreachable(ctx, t, j.seat, err)
+		}
+		// The message was deleted (by an admin, say): post it again.
+		if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
+			return wait(at)
+		}
+	}
+	sent, err := d.send(ctx, j.chatID, j.thread, m)
+	if retry, ok := d.retryAfter(ctx, j.chatID, err); ok {
+		return wait(retry)
+	}
+	if err != nil {
+		return d.unreachable(ctx, t, j.seat, err)
+	}
+	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, digest(m, j.platform), m.Ping, j.gen, len(m.Keyboard) > 0
+	return done(rec)
+}
+
+// viewCall names the call that shows a view, for its place in the token's
+// line: the same on every try, so the place is kept (and given up) by name.
+func viewCall(table, view string) string { return table + "/" + view }
+
+// tidy strips replaced messages of their buttons, then deletes those due
+// (strip, cleanup). records are the table's message records as the pass
+// read them; they are read again when the pass sent a view (which records
+// the message it replaced) or the strip wrote them. Both write a record
+// only after reading it afresh, so a view redrawn meanwhile is kept.
+func (d *Delivery) tidy(ctx context.Context, t *record.Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
+	reread := func() bool {
+		fresh, err := d.store.Messages(ctx, t.ID)
+		if err != nil {
+			return false
+		}
+		records = fresh
+		return true
+	}
+	retry := d.now().Add(time.Second)
+	if sent && !reread() {
+		return retry
+	}
+	next, wrote := d.strip(ctx, t, records, holdGroup, waiting)
+	if wrote && !reread() {
+		return earliest(next, retry)
+	}
+	return earliest(next, d.cleanup(ctx, t, records, waiting))
+}
+
+// earliest is the sooner of two times, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
+// stripPatience is how long a replaced message may keep its buttons once
+// the message replacing it is there; stripSpare is how often a hand's strip
+// refused spare budget looks again.
+const (
+	stripPatience = 3 * time.Second
+	stripSpare    = time.Second
+)
+
+// strip takes the buttons off replaced messages once the message replacing
+// them is posted: a hand's old «your turn» loses its keyboard (the batch
+// deletes it later, or never where Telegram refuses), and the group's old
+// table says the table moved below. One call per message, in its chat's
+// budget like a view's edit. While a game is on, a hand's strip takes only
+// budget nobody waits for (no place in the token's line): on a busy token
+// prompts and tables go first, and the old buttons meanwhile are refused
+// as stale. It returns when to come back for those that had to wait.
+func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
+	wrote := false
+	var next time.Time
+	later := func(at time.Time) { next = earliest(next, at) }
+	for v, raw := range records {
+		rec := view.ParseMessageRecord(raw)
+		kind, _, seat, ok := view.Parse(v)
+		if !ok || len(rec.Strip) == 0 || rec.ID == 0 {
+			continue // nothing to strip, or its successor is not posted yet
+		}
+		chatID := t.ChatID
+		switch {
+		case seat >= 0 && seat < len(t.Seats):
+			chatID = t.Seats[seat].UserID
+		case seat >= 0:
+			continue
+		case holdGroup:
+			continue // the group's calls wait behind an announcement
+		}
+		call := t.ID + "/strip/" + v
+		spare := seat >= 0 && t.Phase == record.PhasePlaying
+		if spare {
+			call = ""
+		}
+		var done []int
+		// A busy token spends nothing on looks: a hand's old buttons are
+		// then refused as stale until the batch deletes their message; a
+		// strip kept for a lull would only take that lull's calls from the
+		// next prompts.
+		busy := spare && d.tokenLoad.use(d.now()) >= spareUse
+		if busy {
+			done = slices.Clone(rec.Strip)
+		}
+		for _, id := range rec.Strip {
+			if busy {
+				break
+			}
+			now := d.now()
+			if wait := d.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
+				waiting[prioTable]++
+				if spare && wait.Before(now.Add(stripSpare)) {
+					wait = now.Add(stripSpare)
+				}
+				later(wait)
+				break
+			}
+			var err error
+			if kind == "table" {
+				// The group's old table says where the table went.
+				err = d.edit(ctx, chatID, id, adapter.Message{Text: adapter.NewLoc(d.tr, t.Lang).T("table.moved")})
+				if isNotModified(err) {
+					err = nil
+				}
+			} else {
+				err = d.unbutton(ctx, chatID, id)
+			}
+			if retry, ok := d.retryAfter(ctx, chatID, err); ok {
+				later(retry)
+				break
+			}
+			if err != nil && !permanent(err) {
+				d.log.Warn().Err(err).Str("table", t.ID).Msg("old buttons not removed, will retry")
+				later(d.now().Add(2 * time.Second))
+				break
+			}
+			// Done, or Telegram refuses for good (the message is gone).
+			done = append(done, id)
+		}
+		if len(done) == 0 {
+			continue
+		}
+		// Read again: the v may have been redrawn meanwhile.
+		cur := rec
+		if fresh, err := d.store.Messages(ctx, t.ID); err == nil {
+			cur = view.ParseMessageRecord(fresh[v])
+		}
+		cur.Strip = slices.DeleteFunc(cur.Strip, func(id int) bool { return slices.Contains(done, id) })
+		wrote = true
+		if err := d.store.SetMessage(ctx, t.ID, v, cur.String()); err != nil {
+			later(d.now().Add(time.Second))
+		}
+	}
+	return next, wrote
+}
+
+// unbutton takes a message's buttons away, leaving its text.
+func (d *Delivery) unbutton(ctx context.Context, chatID int64, id int) error {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	_, err := d.tg.EditMessageReplyMarkup(cctx, &tgbot.EditMessageReplyMarkupParams{
+		ChatID: chatID, MessageID: id,
+		ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}},
+	})
+	if err != nil && !isNotModified(err) {
+		return fmt.Errorf("editMessageReplyMarkup: %w", err)
+	}
+	return nil
+}
+
+// Replaced messages are deleted in batches, one deleteMessages call for up
+// to 100 of a chat, at the lowest priority: when the oldest has waited
+// cleanupAfter, when a chat has cleanupBatch of them, or at once when the
+// game is over. While the game is on, a batch takes only budget nobody
+// waits for (no place in the token's line), so a busy token spends nothing
+// on tidying; past cleanupMust messages, or once the game is over, it
+// waits in line like any call.
+const (
+	cleanupAfter = 45 * time.Second
+	cleanupBatch = 20
+	cleanupMust  = 60
+	// cleanupSpare is how long a batch refused spare budget waits before
+	// it looks again.
+	cleanupSpare = 5 * time.Second
+)
+
+// cleanup deletes the replaced messages that are due. It returns when to
+// come back for those that are not, or that had to wait for the limits.
+func (d *Delivery) cleanup(ctx context.Context, t *record.Table, records map[string]string, waiting *[4]int) time.Time {
+	var next time.Time
+	later := func(at time.Time) { next = earliest(next, at) }
+	now := d.now()
+	for v, raw := range records {
+		rec := view.ParseMessageRecord(raw)
+		_, _, seat, ok := view.Parse(v)
+		if !ok || len(rec.Stale) == 0 {
+			continue
+		}
+		due := time.UnixMilli(rec.StaleSince).Add(cleanupAfter)
+		if t.Phase == record.PhasePlaying && len(rec.Stale) < cleanupBatch && now.Before(due) {
+			later(due)
+			continue
+		}
+		chatID := t.ChatID
+		if seat >= 0 {
+			if seat >= len(t.Seats) {
+				continue
+			}
+			chatID = t.Seats[seat].UserID
+		}
+		call := t.ID + "/clean/" + v
+		spare := t.Phase == record.PhasePlaying && len(rec.Stale) < cleanupMust
+		if spare {
+			call = ""
+		}
+		if wait := d.admitFor(ctx, chatID, prioCleanup, call, now.Add(cleanupPatience)); !wait.IsZero() {
+			waiting[prioCleanup]++
+			if spare && wait.Before(now.Add(cleanupSpare)) {
+				wait = now.Add(cleanupSpare)
+			}
+			later(wait)
+			continue
+		}
+		err := d.removeAll(ctx, chatID, rec.Stale)
+		if retry, ok := d.retryAfter(ctx, chatID, err); ok {
+			later(retry)
+			continue
+		}
+		if err != nil {
+			d.log.Debug().Err(err).Str("table", t.ID).Msg("old messages not deleted")
+		}
+		// Read again: the v may have been redrawn meanwhile.
+		cur := view.ParseMessageRecord(records[v])
+		if fresh, err := d.store.Messages(ctx, t.ID); err == nil {
+			cur = view.ParseMessageRecord(fresh[v])
+		}
+		cur.Stale = slices.DeleteFunc(cur.Stale, func(id int) bool { return slices.Contains(rec.Stale, id) })
+		if len(cur.Stale) == 0 {
+			cur.StaleSince = 0
+		}
+		if err := d.store.SetMessage(ctx, t.ID, v, cur.String()); err != nil {
+			later(now.Add(time.Second))
+		}
+	}
+	return next
+}
+
+// removeAll deletes messages of one chat in one call (up to 100 at a
+// time); messages already gone count as deleted.
+func (d *Delivery) removeAll(ctx context.Context, chatID int64, ids []int) error {
+	for len(ids) > 0 {
+		n := min(len(ids), 100)
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		_, err := d.tg.DeleteMessages(cctx, &tgbot.DeleteMessagesParams{ChatID: chatID, MessageIDs: ids[:n]})
+		cancel()
+		if err != nil && !errors.Is(err, tgbot.ErrorBadRequest) {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// unreachable handles a failed send of a player's hand: a 403 means the
+// player blocked the bot or never started it, so the table says so and
+// offers the deep link. Other errors are returned.
+func (d *Delivery) unreachable(ctx context.Context, t *record.Table, seat int, err error) (time.Time, error) {
+	if !errors.Is(err, tgbot.ErrorForbidden) {
+		return time.Time{}, err
+	}
+	if seat < 0 {
+		// The bot can't write to the group any more; my_chat_member closes
+		// the table. Retrying would only hammer Telegram.
+		d.log.Warn().Err(err).Str("table", t.ID).Msg("group unreachable")
+		return time.Time{}, nil
+	}
+	if err := d.tables.MarkUnreachable(ctx, t.ID, t.Seats[seat].UserID); err != nil {
+		return time.Time{}, err
+	}
+	return time.Time{}, nil
+}
+
+// retryAfter handles a 429: the chat is blocked for every replica until
+// Telegram's retry_after has passed.
+func (d *Delivery) retryAfter(ctx context.Context, chatID int64, err error) (time.Time, bool) {
+	var tooMany *tgbot.TooManyRequestsError
+	if !errors.As(err, &tooMany) {
+		return time.Time{}, false
+	}
+	until := d.now().Add(time.Duration(tooMany.RetryAfter)*time.Second + 100*time.Millisecond)
+	d.log.Warn().Int64("chat", chatID).Int("retry_after", tooMany.RetryAfter).Msg("telegram 429")
+	if err := d.store.Block(ctx, store.ChatRateKey(chatID), until); err != nil {
+		d.log.Error().Err(err).Msg("block chat")
+	}
+	return until, true
+}
+
+func (d *Delivery) send(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	sent, err := d.tg.SendMessage(ctx, &tgbot.SendMessageParams{
+		ChatID:             chatID,
+		MessageThreadID:    thread,
+		Text:               adapter.Clip(m.Text),
+		ParseMode:          models.ParseModeHTML,
+		ReplyMarkup:        markup(m),
+		LinkPreviewOptions: noPreview(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sendMessage: %w", err)
+	}
+	return sent, nil
+}
+
+func (d *Delivery) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	markup := markup(m)
+	if markup == nil {
+		markup = &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
+	}
+	_, err := d.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
+		ChatID:             chatID,
+		MessageID:          msgID,
+		Text:               adapter.Clip(m.Text),
+		ParseMode:          models.ParseModeHTML,
+		ReplyMarkup:        markup,
+		LinkPreviewOptions: noPreview(),
+	})
+	if err != nil {
+		return fmt.Errorf("editMessageText: %w", err)
+	}
+	return nil
+}
+
+func isNotModified(err error) bool {
+	return errors.Is(err, tgbot.ErrorBadRequest) && strings.Contains(err.Error(), "message is not modified")
+}
+
+func isEditGone(err error) bool {
+	return errors.Is(err, tgbot.ErrorBadRequest) &&
+		(strings.Contains(err.Error(), "message to edit not found") || strings.Contains(err.Error(), "message can't be edited"))
+}

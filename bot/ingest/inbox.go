@@ -1,0 +1,266 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Ingestion is the role that takes updates in: fetched (Poll) or pushed
+// (Webhook), each is put into its chat's inbox in the store, and Run
+// applies each chat's inbox in update order, one replica at a time per
+// chat, chats in parallel, through the handler it was given. A handler
+// commits its change and returns: whatever it has to say goes through a
+// table's outbox and delivery, so ingestion never sends and never waits
+// for Telegram's limits, and a chat is held only for its own updates. A
+// flooding user is refused here, before the store.
+type Ingestion struct {
+	store Store
+	tg    Answerer
+	log   zerolog.Logger
+	now   func() time.Time
+	// metrics counts updates and floods; nil: not measured.
+	metrics *metrics.Metrics
+	// flood refuses a flooding user's updates before they are stored;
+	// floodAnswers bounds the answers to them in flight.
+	flood        *floodGate
+	floodAnswers chan struct{}
+	// handle applies an update; tooFast is what a flooding person is told.
+	handle  Handler
+	tooFast func(u *models.User) string
+	// tries counts the failures of updates that keep failing.
+	tries *attempts
+	loop  *lease.Loop
+}
+
+// Store is the part of the store ingestion uses: the chats' inboxes and
+// their queue.
+type Store interface {
+	lease.Store
+	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
+	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
+	Handled(ctx context.Context, chat string, id int64) error
+}
+
+// Answerer answers a flooding user's press: the one Bot API call ingestion
+// makes, outside every budget (it costs the others nothing).
+type Answerer interface {
+	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
+}
+
+// Handler applies one update durably; an error means it must be applied
+// again later (the store is unreachable, say).
+type Handler func(ctx context.Context, u *models.Update) error
+
+// Config is ingestion's flood gate: each user may press PressBurst times
+// at once, then PressesPerSecond.
+type Config struct {
+	PressesPerSecond float64
+	PressBurst       int
+}
+
+// New builds the ingestion role: handle applies an update, tooFast says
+// «not so fast» to a flooding person in their language.
+func New(cfg Config, st Store, tg Answerer, handle Handler, tooFast func(u *models.User) string, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Ingestion {
+	in := &Ingestion{store: st, tg: tg, log: log, now: now, metrics: m,
+		flood:        newFloodGate(cfg.PressesPerSecond, cfg.PressBurst),
+		floodAnswers: make(chan struct{}, 16),
+		handle:       handle, tooFast: tooFast, tries: &attempts{n: map[string]int{}}}
+	in.loop = &lease.Loop{Name: "inbox", Queue: lease.Bind(st, store.Inboxes), Lease: inboxLease, Workers: inboxWorkers,
+		Idle: inboxIdle, Now: now, Log: log, Serve: in.drainChat}
+	return in
+}
+
+const (
+	// inboxLease is how long a claimed chat is its claimant's; a crashed
+	// replica's chats are taken over after it.
+	inboxLease = 10 * time.Second
+	// inboxHold is how long a claimant keeps a busy chat before letting it
+	// go (and usually claiming it again), so its lease never runs out.
+	inboxHold = 3 * time.Second
+	// handleTimeout bounds one update's handling, well within a lease.
+	handleTimeout = 6 * time.Second
+	// inboxWorkers is how many chats one replica applies at once.
+	inboxWorkers = 32
+	// inboxIdle is how often an idle replica looks for chats that another
+	// replica left (it crashed, or gave a chat back).
+	inboxIdle = 500 * time.Millisecond
+	// maxUpdateAttempts is how often an update that keeps failing is tried
+	// before it is given up (logged), rather than holding its chat forever.
+	maxUpdateAttempts = 5
+)
+
+// ingest puts updates into their chats' inboxes, except presses and
+// commands of a user who floods the bot: those are refused at once (a
+// press gets «not so fast») and never reach the store.
+func (in *Ingestion) ingest(ctx context.Context, ups []*models.Update) error {
+	now := in.now()
+	byChat := map[int64][]store.InboxEntry{}
+	var order []int64
+	for _, u := range ups {
+		if !in.flood.allow(sender(u), time.Now()) {
+			in.metrics.Flooded(u)
+			in.refuseFlood(u)
+			continue
+		}
+		data, err := json.Marshal(u)
+		if err != nil {
+			in.log.Error().Err(err).Int64("update", u.ID).Msg("update cannot be stored; dropped")
+			continue
+		}
+		chat := chatOf(u)
+		if _, ok := byChat[chat]; !ok {
+			order = append(order, chat)
+		}
+		byChat[chat] = append(byChat[chat], store.InboxEntry{ID: u.ID, Data: data})
+	}
+	for _, chat := range order {
+		if err := in.store.Ingest(ctx, store.InboxChat(chat), byChat[chat], now); err != nil {
+			return err
+		}
+	}
+	if len(order) > 0 {
+		in.wakeInbox()
+	}
+	return nil
+}
+
+// sender is the user an update comes from (0 when none).
+func sender(u *models.Update) int64 {
+	switch {
+	case u.CallbackQuery != nil:
+		return u.CallbackQuery.From.ID
+	case u.Message != nil && u.Message.From != nil:
+		return u.Message.From.ID
+	}
+	return 0
+}
+
+// refuseFlood answers a flooding user's press with «not so fast» (a
+// command is dropped: answering it would spend the chat's budget on the
+// flood). The answer is not rate-limited and costs the others nothing; it
+// is sent aside so the fetch goes on, and dropped when many are in flight.
+func (in *Ingestion) refuseFlood(u *models.Update) {
+	q := u.CallbackQuery
+	if q == nil {
+		in.log.Debug().Int64("update", u.ID).Msg("command from a flooding user dropped")
+		return
+	}
+	select {
+	case in.floodAnswers <- struct{}{}:
+	default:
+		return
+	}
+	go func() {
+		defer func() { <-in.floodAnswers }()
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		_, err := in.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
+			CallbackQueryID: q.ID,
+			Text:            in.tooFast(&q.From),
+		})
+		if err != nil {
+			in.log.Debug().Err(err).Msg("answerCallbackQuery to a flood failed")
+		}
+	}()
+}
+
+// wakeInbox tells the local Run that chats may be due.
+func (in *Ingestion) wakeInbox() { in.loop.Wake() }
+
+// Run applies the updates waiting in the chats' inboxes until ctx is
+// done. Every replica runs it; a chat is applied by one at a time.
+func (in *Ingestion) Run(ctx context.Context) error { return in.loop.Run(ctx) }
+
+// drainChat applies a claimed chat's updates in order until its inbox is
+// empty (or it has held the chat for inboxHold), then gives it back.
+func (in *Ingestion) drainChat(ctx context.Context, chat string) (next time.Time) {
+	log := in.log.With().Str("chat", chat).Logger()
+	start := time.Now()
+	for {
+		entries, err := in.store.Inbox(ctx, chat, 16)
+		if err != nil {
+			if ctx.Err() == nil {
+				log.Error().Err(err).Msg("read inbox")
+			}
+			return in.now().Add(time.Second)
+		}
+		if len(entries) == 0 {
+			return time.Time{} // due again when updates come
+		}
+		for _, e := range entries {
+			if ctx.Err() != nil || time.Since(start) > inboxHold {
+				// Given back due at once: a replica (this one, usually)
+				// claims it again; when stopping, the next one does.
+				return in.now()
+			}
+			if err := in.applyEntry(ctx, chat, e); err != nil {
+				log.Warn().Err(err).Int64("update", e.ID).Msg("update not applied; will retry")
+				return in.now().Add(time.Second)
+			}
+			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
+			err := in.store.Handled(hctx, chat, e.ID)
+			cancel()
+			if err != nil {
+				log.Error().Err(err).Int64("update", e.ID).Msg("mark update handled")
+				return in.now().Add(time.Second)
+			}
+		}
+	}
+}
+
+// applyEntry applies one inbox entry. An error means "try again later";
+// an update that cannot be read, or failed too often, is given up (logged).
+func (in *Ingestion) applyEntry(ctx context.Context, chat string, e store.InboxEntry) error {
+	var u models.Update
+	if err := json.Unmarshal(e.Data, &u); err != nil {
+		in.log.Error().Err(err).Int64("update", e.ID).Msg("stored update unreadable; dropped")
+		return nil
+	}
+	// A handler that has started is finished even when we are asked to
+	// stop: it returns within handleTimeout, and nothing is half-applied.
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), handleTimeout)
+	defer cancel()
+	err := in.handleSafely(hctx, &u)
+	key := chat + "/" + strconv.FormatInt(e.ID, 10)
+	if err == nil {
+		in.tries.forget(key)
+		return nil
+	}
+	if n := in.tries.add(key); n < maxUpdateAttempts {
+		return fmt.Errorf("attempt %d: %w", n, err)
+	}
+	in.tries.forget(key)
+	in.log.Error().Err(err).Int64("update", e.ID).Msg("update given up after repeated failures")
+	return nil
+}
+
+// attempts counts the failures of updates that keep failing.
+type attempts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (a *attempts) add(key string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.n[key]++
+	return a.n[key]
+}
+
+func (a *attempts) forget(key string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.n, key)
+}

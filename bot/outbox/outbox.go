@@ -1,0 +1,45 @@
+// Package outbox is what the tables hand delivery: a message to post in a
+// chat, or to change in place, queued in a table's durable outbox with the
+// change that caused it and posted once, in order.
+package outbox
+
+import (
+	"encoding/json"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+)
+
+// Entry is one message of a table's outbox.
+type Entry struct {
+	ChatID int64 `json:"chat"`
+	Thread int   `json:"thread,omitempty"`
+	adapter.Message
+	// Reply marks the answer to a command, which may use all of the
+	// group's calls; anything else is an announcement.
+	Reply bool `json:"reply,omitempty"`
+	// Edit, when set, is a message of the chat that this entry changes in
+	// place (a rules page turned, a question answered) instead of posting
+	// a new one; a later entry editing the same message supersedes it.
+	Edit int `json:"edit,omitempty"`
+	// Unbutton takes Edit's buttons away and leaves its text.
+	Unbutton bool `json:"unbutton,omitempty"`
+}
+
+// Encode is the entry as the store keeps it.
+func (e Entry) Encode() ([]byte, error) { return json.Marshal(e) }
+
+// Decode reads an entry the store kept. Legacy reports an entry written
+// before finished games and results commands became the tables' own work:
+// it carries one of those instead of a message (Decode leaves it to the
+// tables, which adopt it).
+func Decode(data []byte) (e Entry, legacy bool, err error) {
+	var raw struct {
+		Entry
+		Result json.RawMessage `json:"result,omitempty"`
+		Query  json.RawMessage `json:"query,omitempty"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return Entry{}, false, err
+	}
+	return raw.Entry, len(raw.Result) > 0 || len(raw.Query) > 0, nil
+}

@@ -1,0 +1,591 @@
+package tables
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/view"
+)
+
+// lobby gathers players for a game, in a group or a practice table: who
+// sits, robots and their level, the game's options, the time for a move,
+// hints; then deals. /stop and «play again» belong here too: they end a
+// game or open the next lobby.
+type lobby struct {
+	*core
+	moves *moves
+	tips  *tips
+	menus *menus
+}
+
+// newGame opens a lobby in the group, or explains why not.
+func (lb *lobby) newGame(ctx context.Context, t *record.Table, ch *change, m *models.Message, args []string) error {
+	l := lb.loc(t.Lang)
+	if t.Phase == record.PhasePlaying {
+		ch.post(t, adapter.Message{Text: l.T("newgame.running")})
+		return nil
+	}
+	var wanted adapter.Game
+	named := false
+	if len(args) > 0 {
+		wanted, named = lb.games.Find(strings.Join(args, " "))
+	} else if len(lb.games) == 1 {
+		wanted = lb.games[0]
+	}
+	switch {
+	case t.Phase == record.PhaseLobby:
+		// Say what is open instead of posting the lobby again.
+		unknown := ""
+		if len(args) > 0 && !named {
+			unknown = strings.Join(args, " ")
+		}
+		ch.post(t, lb.menus.lobbyOpenReply(l, t, wanted, unknown))
+		return nil
+	case len(args) > 0 && !named:
+		ch.post(t, lb.menus.newGamePicker(l, t.ID))
+		return nil
+	}
+	kind := ""
+	if wanted != nil {
+		kind = wanted.ID()
+	}
+	started := lb.hasStarted(ctx, m.From.ID)
+	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started})
+	if !started {
+		ch.seated = append(ch.seated, m.From.ID) // their /start finds this table
+	}
+	return nil
+}
+
+// openLobby starts gathering players for the next game, the creator seated.
+func openLobby(t *record.Table, kind string, creator record.Seat) {
+	t.GameNo++
+	t.Phase = record.PhaseLobby
+	t.GameID = kind
+	t.Creator = creator.UserID
+	t.Seats = []record.Seat{creator}
+	t.Options = nil
+	t.AILevel = ""
+	t.Hints = t.Practice() // off in a group until its lobby turns them on
+	t.Seed = 0
+	t.State = nil
+	t.Log = nil
+	t.Memory = nil
+	t.Event = nil
+	t.StopAsked = 0
+	t.Reposts = nil
+	t.StopTimers()
+}
+
+// onChooseGame sets the game of a lobby, opened without one or switched
+// from another (the reply to /newgame <game> while a lobby is open).
+// Robots keep their tier when the new game has robots, else leave.
+func (lb *lobby) onChooseGame(t *record.Table, ch *change, p callback.Data, who int64) error {
+	if err := lb.lobbyGuard(t, p, needCreator, who, false); err != nil {
+		return err
+	}
+	g, ok := lb.games.Get(p.Word)
+	if !ok {
+		return refusal.New("error.bad_button")
+	}
+	old, _ := lb.games.Get(t.GameID)
+	seats := make([]record.Seat, 0, len(t.Seats))
+	for _, s := range t.Seats {
+		if !s.Human() {
+			if len(adapter.Levels(g)) == 0 {
+				continue
+			}
+			s.AI = sameTier(old, g, s.AI)
+		}
+		seats = append(seats, s)
+	}
+	if _, max := g.SeatRange(); len(seats) > max {
+		return refusal.New("lobby.full")
+	}
+	l := lb.loc(t.Lang)
+	if t.GameID == g.ID() {
+		return refusal.New("lobby.game_set", "Game", adapter.Title(l, g))
+	}
+	t.GameID = g.ID()
+	t.Seats = seats
+	t.Options = nil
+	t.AILevel = ""
+	ch.answer = l.T("lobby.game_set", "Game", adapter.Title(l, g))
+	return nil
+}
+
+// onLobby handles the lobby's buttons. who is the presser; admin says
+// whether they administer the group (asked only for «cancel»). It runs
+// inside transact's retried closure, so it only reads the store.
+func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User, admin bool) error {
+	if err := lb.lobbyGuard(t, p, lobbyNeeds(p.Args[0]), who.ID, admin); err != nil {
+		return err
+	}
+	l := lb.loc(t.Lang)
+	seat := t.SeatOf(who.ID)
+	creator := who.ID == t.Creator
+	kind, hasKind := lb.games.Get(t.GameID)
+	switch p.Args[0] {
+	case callback.LobbyJoin:
+		if seat >= 0 {
+			return refusal.New("lobby.already_seated")
+		}
+		if hasKind {
+			if _, max := kind.SeatRange(); len(t.Seats) >= max {
+				return refusal.New("lobby.full")
+			}
+		}
+		if !lb.hasStarted(ctx, who.ID) {
+			// The bot cannot write to this user yet: the answer opens the
+			// private chat, whose /start seats them (joinFromLink).
+			ch.answer = l.T("lobby.open_chat")
+			return errOpenChat
+		}
+		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
+		ch.answer = l.T("lobby.joined")
+	case callback.LobbyLeave:
+		if seat < 0 {
+			return refusal.New("lobby.not_seated")
+		}
+		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+		if creator {
+			t.Creator = 0
+			for _, s := range t.Seats {
+				if s.Human() {
+					t.Creator = s.UserID
+					break
+				}
+			}
+			if t.Creator == 0 {
+				closeTable(t)
+				t.Event = &record.Event{Key: "event.cancelled"}
+			}
+		}
+		ch.answer = l.T("lobby.left")
+	case callback.LobbyAddAI:
+		if _, max := kind.SeatRange(); len(t.Seats) >= max {
+			return refusal.New("lobby.full")
+		}
+		t.Seats = append(t.Seats, record.Seat{Name: aiName(l, t), AI: view.AILevel(kind, t.AILevel)})
+	case callback.LobbyKick:
+		for i := len(t.Seats) - 1; i >= 0; i-- {
+			if !t.Seats[i].Human() {
+				t.Seats = append(t.Seats[:i], t.Seats[i+1:]...)
+				return nil
+			}
+		}
+		return refusal.New("lobby.no_ai")
+	case callback.LobbyLevel:
+		t.AILevel = nextLevel(kind, view.AILevel(kind, t.AILevel))
+		if t.Practice() {
+			relevelPractice(t, kind)
+		}
+	case callback.LobbyHints:
+		if _, ok := view.HintGame(kind); !hasKind || !ok {
+			return refusal.New("hints.none")
+		}
+		t.Hints = !t.Hints
+	case callback.LobbyOption:
+		opts := adapter.Options(kind)
+		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(opts) {
+			return refusal.New("error.bad_button")
+		}
+		o := opts[p.Args[1]]
+		if t.Options == nil {
+			t.Options = map[string]int{}
+		}
+		t.Options[o.Key] = (adapter.OptionValue(adapter.View(t), kind, o.Key) + 1) % o.Values
+	case callback.LobbyTurn:
+		if !hasKind || !view.HasTurnTime(kind) {
+			return refusal.New("error.bad_button")
+		}
+		t.TurnTime = nextTurnTime(lb.views.TurnTime(t))
+		ch.answer = l.T("lobby.turn_set", "Time", view.TurnTimeText(l, t.TurnTime))
+	case callback.LobbyCancel:
+		closeTable(t)
+		t.Event = &record.Event{Key: "event.cancelled"}
+	case callback.LobbyStart:
+		return lb.startGame(ctx, t, ch)
+	default:
+		return refusal.New("error.bad_button")
+	}
+	return nil
+}
+
+// onAgain handles «play again» under a final result: the first press opens
+// a lobby of the same game and options with the same players in the same
+// order (robots at their levels), run by the presser; later presses join
+// that lobby, or any later lobby of the same game. Should that lobby have
+// been cancelled, the button opens it again (no dead end). It runs inside
+// transact's closure, so it only reads the store.
+//
+// The button belongs to game p.GameNo of kind p.Word: it opens a lobby only
+// while the table is idle after that very game (finished, not stopped) or
+// after the lobby that followed it was cancelled. Anything else is stale.
+func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
+	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
+	switch {
+	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:
+		return lb.onLobby(ctx, t, ch, callback.Data{Op: callback.Lobby, Table: t.ID, GameNo: t.GameNo, Args: []int{callback.LobbyJoin}}, who, false)
+	case cancelledNext:
+	case t.Phase != record.PhaseIdle || t.GameNo != p.GameNo || t.GameID != p.Word || t.State == nil:
+		return refusal.New("error.stale")
+	}
+	g, ok := lb.games.Get(p.Word)
+	if !ok {
+		return refusal.New("error.stale")
+	}
+	if !cancelledNext {
+		if _, st, err := lb.decode(t); err != nil || !st.Over() {
+			return refusal.New("error.stale") // the game was stopped, not finished
+		}
+	}
+	old, creator := t.Seats, t.Creator
+	opts, level := maps.Clone(t.Options), t.AILevel
+	openLobby(t, g.ID(), record.Seat{})
+	t.Seats = make([]record.Seat, 0, len(old))
+	for _, s := range old {
+		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
+	}
+	t.Options, t.AILevel = opts, level
+	if t.SeatOf(who.ID) < 0 {
+		// Someone who watched the game may sit down at once, when there is
+		// room and the bot can write to them.
+		if _, hi := g.SeatRange(); len(t.Seats) < hi && lb.hasStarted(ctx, who.ID) {
+			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
+		}
+	}
+	// The presser asked for the table, so they run it (and may start it);
+	// else the old creator, else the first person seated.
+	t.Creator = 0
+	for _, c := range []int64{who.ID, creator} {
+		if c != 0 && t.SeatOf(c) >= 0 {
+			t.Creator = c
+			break
+		}
+	}
+	if t.Creator == 0 {
+		for _, s := range t.Seats {
+			if s.Human() {
+				t.Creator = s.UserID
+				break
+			}
+		}
+	}
+	ch.answer = lb.loc(t.Lang).T("again.opened")
+	return nil
+}
+
+// lobbyNeed is what a lobby button asks of the press and of the lobby
+// before it acts (lobbyNeeds), so each guard is written once (lobbyGuard).
+type lobbyNeed uint8
+
+const (
+	needCreator lobbyNeed = 1 << iota // only the lobby's creator may press it
+	needAdmin                         // … or an administrator of the group
+	needGame                          // the lobby's game is chosen
+	needRobots                        // the lobby's game (needed too) has robots
+)
+
+// lobbyNeeds is what lobby button op needs; joining and leaving need
+// nothing but an open lobby.
+func lobbyNeeds(op int) lobbyNeed {
+	switch op {
+	case callback.LobbyAddAI, callback.LobbyLevel:
+		return needCreator | needGame | needRobots
+	case callback.LobbyOption:
+		return needCreator | needGame
+	case callback.LobbyCancel:
+		return needCreator | needAdmin
+	case callback.LobbyKick, callback.LobbyHints, callback.LobbyTurn, callback.LobbyStart:
+		return needCreator
+	}
+	return 0
+}
+
+// lobbyGuard refuses a lobby press the lobby cannot take, in the order
+// the presser should hear why: a button of another lobby (or of none
+// open) is stale; then who may press it; then what the lobby lacks. who
+// is the presser; admin says whether they administer the group.
+func (lb *lobby) lobbyGuard(t *record.Table, p callback.Data, need lobbyNeed, who int64, admin bool) error {
+	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
+		return refusal.New("error.stale")
+	}
+	if need&needCreator != 0 && who != t.Creator && (need&needAdmin == 0 || !admin) {
+		return refusal.New("lobby.creator_only")
+	}
+	g, ok := lb.games.Get(t.GameID)
+	if need&(needGame|needRobots) != 0 && !ok {
+		return refusal.New("lobby.choose_game")
+	}
+	if need&needRobots != 0 && len(adapter.Levels(g)) == 0 {
+		return refusal.New("lobby.no_robots")
+	}
+	return nil
+}
+
+// sameTier is the level of game to that stands where level stands among
+// game from's levels (games name their tiers differently); the easiest
+// when from is unknown.
+func sameTier(from, to adapter.Game, level string) string {
+	ls := adapter.Levels(to)
+	i := 0
+	if from != nil {
+		i = max(0, slices.Index(adapter.Levels(from), level))
+	}
+	return ls[min(i, len(ls)-1)]
+}
+
+// nextLevel cycles through the game's robot levels.
+func nextLevel(g adapter.Game, level string) string {
+	ls := adapter.Levels(g)
+	i := slices.Index(ls, level)
+	return ls[(i+1)%len(ls)]
+}
+
+// errOpenChat answers a join press with a deep link instead of a seat.
+var errOpenChat = &refusal.Refusal{Key: "lobby.open_chat"}
+
+// aiName gives an AI seat a name not yet used at the table.
+func aiName(l adapter.Loc, t *record.Table) string {
+	for i := 1; ; i++ {
+		name := l.T("ai.name", "N", i)
+		taken := false
+		for _, s := range t.Seats {
+			if s.Name == name {
+				taken = true
+			}
+		}
+		if !taken {
+			return name
+		}
+	}
+}
+
+// joinFromLink seats a user who opened the private chat through a lobby's
+// deep link; it also marks them reachable at a table they already play at.
+func (lb *lobby) joinFromLink(t *record.Table, u *models.User) error {
+	if t.Phase == record.PhaseIdle {
+		// Cancelled, stopped or over: its seats are no table to wait at.
+		return refusal.New("start.no_lobby")
+	}
+	if seat := t.SeatOf(u.ID); seat >= 0 {
+		if !t.Seats[seat].Unreachable {
+			return refusal.New("lobby.already_seated")
+		}
+		t.Seats[seat].Unreachable = false
+		return nil
+	}
+	if t.Phase != record.PhaseLobby {
+		return refusal.New("start.no_lobby")
+	}
+	if g, ok := lb.games.Get(t.GameID); ok {
+		if _, max := g.SeatRange(); len(t.Seats) >= max {
+			return refusal.New("lobby.full")
+		}
+	}
+	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: userName(u)})
+	return nil
+}
+
+// startGame deals the game; the creator seat plays first.
+// Like every closure of update it only reads the store: whether a player
+// opened the private chat.
+func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) error {
+	g, ok := lb.games.Get(t.GameID)
+	if !ok {
+		return refusal.New("lobby.choose_game")
+	}
+	lo, hi := g.SeatRange()
+	if len(t.Seats) < lo || len(t.Seats) > hi {
+		return refusal.New("lobby.seat_count", "Min", lo, "Max", hi)
+	}
+	for i, s := range t.Seats {
+		if s.Human() && s.Unreachable {
+			if !lb.hasStarted(ctx, s.UserID) {
+				return refusal.New("lobby.unreachable", "Name", adapter.Esc(s.Name))
+			}
+			t.Seats[i].Unreachable = false
+		}
+	}
+	t.Seed = newSeed()
+	st, err := g.Start(adapter.View(t))
+	if err != nil {
+		return err
+	}
+	data, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	t.State = data
+	t.Log = nil
+	t.Memory = nil
+	if m, ok := g.(adapter.MemoryGame); ok {
+		t.Memory = m.Observe(nil, st)
+	}
+	t.Phase = record.PhasePlaying
+	t.Started = lb.now()
+	t.Event = nil
+	for i := range t.Seats {
+		t.Seats[i].Nonce = 0
+		t.Seats[i].Draft = nil
+		t.Seats[i].Timeouts = 0
+		t.Seats[i].Due = time.Time{}
+		t.Seats[i].Tips, t.Seats[i].Tip = nil, ""
+		t.Seats[i].Learning = t.Seats[i].Human() && lb.tips.learning(ctx, g, t.Seats[i].UserID)
+		if t.Seats[i].Human() && !t.Practice() {
+			// An index for /start in private, written after the commit; the
+			// table stays the truth.
+			ch.seated = append(ch.seated, t.Seats[i].UserID)
+		}
+	}
+	lb.moves.schedule(t, g, st, true)
+	ch.answer = lb.loc(t.Lang).T("lobby.started")
+	return nil
+}
+
+func newSeed() uint64 {
+	var buf [8]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // never happens on supported platforms
+	}
+	return binary.LittleEndian.Uint64(buf[:])
+}
+
+// askStop asks for a confirmation before a game is stopped.
+func (lb *lobby) askStop(t *record.Table, ch *change, user int64, admin bool) error {
+	l := lb.loc(t.Lang)
+	if t.Phase == record.PhaseIdle {
+		ch.post(t, adapter.Message{Text: l.T("stop.nothing")})
+		return nil
+	}
+	if user != t.Creator && !admin {
+		ch.post(t, adapter.Message{Text: l.T("stop.not_allowed")})
+		return nil
+	}
+	t.StopAsked = user
+	ch.post(t, adapter.Message{Text: l.T("stop.confirm"), Keyboard: [][]adapter.Button{{
+		{Text: l.T("stop.yes"), Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{1}}.String()},
+		{Text: l.T("stop.no"), Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{0}}.String()},
+	}}})
+	return nil
+}
+
+// onStop handles the confirmation buttons of /stop.
+func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *models.User) error {
+	who := user.ID
+	switch {
+	case t.Phase == record.PhaseIdle || p.GameNo != t.GameNo:
+		return refusal.New("error.stale_game")
+	case t.StopAsked == 0:
+		return refusal.New("stop.answered")
+	}
+	if who != t.StopAsked {
+		return refusal.New("stop.not_yours")
+	}
+	l := lb.loc(t.Lang)
+	if p.Args[0] == 0 {
+		t.StopAsked = 0
+		ch.answer = l.T("stop.kept")
+		return nil
+	}
+	closeTable(t)
+	t.Event = &record.Event{Key: "event.stopped", Name: userName(user)}
+	if seat := t.SeatOf(who); seat >= 0 {
+		t.Event = &record.Event{Key: "event.stopped", Seat: seat}
+	}
+	ch.answer = l.T("stop.done")
+	return nil
+}
+
+// nextTurnTime is the lobby's choice after cur: the next longer one, round
+// to the shortest (a TURN_TIMEOUT among none of them goes to the next
+// longer).
+func nextTurnTime(cur time.Duration) time.Duration {
+	choices := view.TurnChoices()
+	for _, d := range choices {
+		if d > cur {
+			return d
+		}
+	}
+	return choices[0]
+}
+
+// onOpen opens a lobby of the game a /help or picker button names, as
+// /newgame <game> would; the answer is a toast. It runs inside the
+// transaction's closure, so it only reads the store.
+func (lb *lobby) onOpen(t *record.Table, ch *change, p callback.Data, who *models.User, started bool) error {
+	g, ok := lb.games.Get(p.Word)
+	if !ok {
+		return refusal.New("error.bad_button")
+	}
+	l := lb.loc(t.Lang)
+	switch t.Phase {
+	case record.PhasePlaying:
+		return refusal.New("newgame.running")
+	case record.PhaseLobby:
+		if open, ok := lb.games.Get(t.GameID); ok {
+			return refusal.New("newgame.lobby_open_toast", "Game", adapter.Title(l, open))
+		}
+		if who.ID != t.Creator {
+			return refusal.New("newgame.choosing_toast")
+		}
+		return lb.onChooseGame(t, ch, callback.Data{Op: callback.Choose, Table: t.ID, GameNo: t.GameNo, Word: g.ID()}, who.ID)
+	}
+	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: userName(who), Unreachable: !started})
+	if t.Practice() {
+		lb.openPractice(t, who)
+		ch.answer = l.T("practice.opened")
+		return nil
+	}
+	if !started {
+		ch.seated = append(ch.seated, who.ID) // their /start finds this table
+	}
+	ch.answer = l.T("lobby.joined")
+	return nil
+}
+
+// openPractice makes a lobby just opened in a private chat a practice one:
+// its title, the person's language, robots to the game's least number.
+func (lb *lobby) openPractice(t *record.Table, who *models.User) {
+	t.Lang = lb.userLang(who)
+	t.Title = lb.loc(t.Lang).T("practice.title")
+	lb.fillPractice(t)
+}
+
+// fillPractice seats robots up to the game's least number of players in a
+// new practice lobby, so «Начать» works at once, and turns hints on:
+// practice is for learning, and no group's rating is at stake.
+func (lb *lobby) fillPractice(t *record.Table) {
+	t.Hints = true
+	g, ok := lb.games.Get(t.GameID)
+	if !ok || len(adapter.Levels(g)) == 0 {
+		return
+	}
+	lo, _ := g.SeatRange()
+	l := lb.loc(t.Lang)
+	for len(t.Seats) < lo {
+		t.Seats = append(t.Seats, record.Seat{Name: aiName(l, t), AI: view.AILevel(g, t.AILevel)})
+	}
+}
+
+// relevelPractice gives every robot of a practice lobby the lobby's level:
+// there the level is the table's, not the next robot's.
+func relevelPractice(t *record.Table, g adapter.Game) {
+	for i := range t.Seats {
+		if !t.Seats[i].Human() {
+			t.Seats[i].AI = view.AILevel(g, t.AILevel)
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package tables
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/game"
+)
+
+// moves is what a move does to a table, whoever made it (a person's press,
+// the page, a robot, the bot for a person whose time ran out, the game's
+// system): the engine applies it, the log records it, the seats' timers
+// restart, the announcements it causes are queued, and a finished game
+// leaves its result to record.
+type moves struct {
+	*core
+	tips *tips
+}
+
+// apply runs one engine action for a seat (or the system) and records
+// everything it causes: the log, the seat's nonce, announcements and the
+// timers. A rule violation becomes a refusal with the engine's reason.
+// A system move a person's move leaves due at once follows in the same
+// change.
+func (m *moves) apply(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
+	before, err := g.Decode(t.State)
+	if err != nil {
+		return err
+	}
+	if err := st.Apply(seat, a); err != nil {
+		if code := game.CodeOf(err); code != "" {
+			return m.ruleRefusal(t, g, before, seat, a, code)
+		}
+		return err
+	}
+	data, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	t.State = data
+	if mg, ok := g.(adapter.MemoryGame); ok {
+		t.Memory = mg.Observe(t.Memory, st)
+	}
+	t.Log = append(t.Log, record.Move{Seat: seat, Action: a, Auto: auto})
+	l := m.loc(t.Lang)
+	if s := t.Seat(seat); s != nil {
+		s.Nonce++
+		s.Draft = nil
+		if !auto {
+			s.Tip = "" // read: the person moved since
+			s.Acted = m.now()
+		}
+		s.Due = time.Time{} // acting again later means a fresh timer
+		if s.Human() {
+			s.Moved = &record.SeatMove{Nonce: s.Nonce, Name: view.MoveName(l, m.views.AdapterView(t), g, before, seat, a), Auto: auto}
+		}
+	}
+	msgs := g.Announce(l, m.views.AdapterView(t), before, st)
+	if st.Over() {
+		// The result is recorded before anyone asks for /stats after the
+		// final announcement, which gets the «play again» button.
+		msgs = m.finish(t, g, st, msgs)
+	}
+	for _, msg := range msgs {
+		ch.post(t, msg)
+	}
+	acting := st.ToAct()
+	for i := range t.Seats {
+		if game.Seat(i) != seat && slices.Contains(acting, game.Seat(i)) {
+			// Their turn: a waiting view of theirs is no longer about
+			// their last move (the confirmation).
+			t.Seats[i].Moved = nil
+		}
+	}
+	if st.Over() {
+		t.Phase = record.PhaseIdle
+		t.StopTimers()
+		if t.Event != nil && t.Event.Key == "event.timeout" {
+			t.Event = nil // the finished table shows the result, not a timeout long past
+		}
+		return nil
+	}
+	m.tips.teach(t, g, before, st)
+	m.schedule(t, g, st, true)
+	if !auto && !t.SystemAt.IsZero() && !t.SystemAt.After(m.now()) {
+		// A person's move left the system's move due at once (in real
+		// time: nobody can act, so the dealer deals): it is made in this
+		// change rather than in one of its own once the timers get to the
+		// table, which under load means after other tables, while the
+		// players wait.
+		return m.actFor(t, ch, g, st, game.System)
+	}
+	return nil
+}
+
+// ruleRefusal explains an illegal action in the player's terms: the game's
+// own text for the code, with details when the game can give them.
+func (m *moves) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
+	l := m.loc(t.Lang)
+	if ex, ok := g.(adapter.ExplainGame); ok && seat >= 0 {
+		if text, ok := ex.Explain(l, m.views.AdapterView(t), st, int(seat), a, code); ok {
+			return refusal.Rendered(text)
+		}
+	}
+	return refusal.New(adapter.ErrorKey(l, g, code))
+}
+
+// finish records the end of a game in the change: the result becomes the
+// table's job (recorded before any results command asked after it), and
+// the last announcement gets the «play again» button. It runs inside the
+// transaction's closure: no I/O.
+func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
+	t.Jobs = append(t.Jobs, record.Job{Result: resultOf(t, g, st, m.now())})
+	l := m.loc(t.Lang)
+	msgs = slices.Clone(msgs)
+	if len(msgs) == 0 {
+		msgs = []adapter.Message{{Text: l.T("again.over")}}
+	}
+	last := &msgs[len(msgs)-1]
+	last.Keyboard = append(slices.Clone(last.Keyboard), []adapter.Button{view.AgainButton(l, t, t.GameNo, t.GameID)})
+	return msgs
+}
+
+// Timers live in the table record, so any replica can fire them: each seat
+// that must act has its own (Seat.Due), and the game's system seat has one
+// more (Table.SystemAt). The store's timers queue holds the earliest.
+//
+// A person's timer runs while the seat stays to act and starts afresh when
+// it acts; a robot's restarts with every move, so it reacts to the latest
+// state after its reaction time, as a person would (in real time it must
+// not grab a set a few milliseconds after it appeared); the system's timer
+// restarts with every move too, so "deal after a quiet pause" means what
+// it says. Without the ClockGame capability a person has the table's turn
+// time, a robot (or a person the bot plays for) AIDelay, and the system
+// moves at once.
+
+// schedule sets the timers after a change. moved reports that an action was
+// applied (the system's quiet pause starts again).
+func (m *moves) schedule(t *record.Table, g adapter.Game, st game.State, moved bool) {
+	now := m.now()
+	acting := st.ToAct()
+	for i := range t.Seats {
+		s := &t.Seats[i]
+		if !slices.Contains(acting, game.Seat(i)) || moved && !s.Human() {
+			s.Due = time.Time{}
+		}
+		if !slices.Contains(acting, game.Seat(i)) || !s.Due.IsZero() {
+			continue // nothing to do, or still running
+		}
+		if d, ok := m.delay(t, g, st, game.Seat(i)); ok {
+			s.Due = now.Add(d)
+		}
+	}
+	if !slices.Contains(acting, game.System) {
+		t.SystemAt = time.Time{}
+		return
+	}
+	if moved || t.SystemAt.IsZero() {
+		t.SystemAt = time.Time{}
+		if d, ok := m.delay(t, g, st, game.System); ok {
+			t.SystemAt = now.Add(d)
+		}
+	}
+}
+
+// delay is how long the bot waits before acting for seat s.
+func (m *moves) delay(t *record.Table, g adapter.Game, st game.State, s game.Seat) (time.Duration, bool) {
+	ts := t.Seat(s)
+	if c, ok := g.(adapter.ClockGame); ok {
+		level := ""
+		if ts != nil && !ts.Human() {
+			level = ts.AI
+		}
+		return c.Delay(adapter.View(t), st, s, level, seatSeed(t)^uint64(s+2))
+	}
+	switch {
+	case ts == nil:
+		return 0, true // the system: at once
+	case ts.Auto():
+		return m.cfg.AIDelay, true
+	}
+	return m.views.TurnTime(t), true
+}
+
+// actFor makes the bot's move for a due seat (a real-time robot may choose
+// to wait instead).
+func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat) error {
+	legal := st.Legal(seat)
+	if len(legal) == 0 {
+		return nil
+	}
+	s := t.Seat(seat)
+	if seat == game.System {
+		// The system's move is the first it may make (a deal, the next round).
+		return m.apply(t, ch, g, st, seat, legal[0], true)
+	}
+	m.metrics.Timeout()
+	if !s.Auto() {
+		s.Timeouts++
+		t.Event = &record.Event{Key: "event.timeout", Seat: int(seat)}
+	}
+	level := s.AI
+	if s.Human() {
+		level = "" // a person's timeout: the simplest player moves, quickly
+	}
+	a := legal[0]
+	if r, ok := g.(adapter.RobotGame); ok {
+		choice, move := r.Auto(st, seat, adapter.Decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: m.cfg.AIBudget})
+		if !move {
+			// A real-time robot waits: it looks again after its reaction time.
+			s.Due = time.Time{}
+			return nil
+		}
+		a = choice
+		if !slices.Contains(legal, a) {
+			// A robot must never stall a game: fall back to a legal move.
+			m.log.Error().Str("table", t.ID).Int("seat", int(seat)).Int("action", int(a)).Msg("robot chose an illegal move")
+			a = legal[0]
+		}
+	}
+	return m.apply(t, ch, g, st, seat, a, true)
+}
+
+// seatSeed derives the seed of the bot's n-th automatic decision, so a game
+// replays identically from its seed and log.
+func seatSeed(t *record.Table) uint64 {
+	x := t.Seed + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
+	x ^= x >> 31
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 29
+	return x
+}
+
+// resultOf describes a finished game: seats in seat order with their place
+// and score from the final standings. Robots are rated per level, so two
+// robots of one level would be one player twice: only the better placed
+// of them is recorded (rating updates need distinct players).
+//
+// The seats and places are the game's one result list (adapter.FinalList):
+// a person who left is recorded in place of the robot that finished for
+// them, last, with score 0. A robot is recorded under its name at the
+// table («Робот 1»). A person the bot played for in most of their moves is
+// marked unrated, and so is one who took a hint.
+func resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *record.Result {
+	r := &record.Result{ID: record.ResultID(t), Game: t.GameID, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
+		GameNo: t.GameNo, Players: len(t.Seats)}
+	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
+	for _, mv := range t.Log {
+		if s := int(mv.Seat); s >= 0 && s < len(t.Seats) {
+			moves[s]++
+			if mv.Auto {
+				auto[s]++
+			}
+		}
+	}
+	list := adapter.FinalList(adapter.View(t), st.Result(), st.Over())
+	slices.SortFunc(list, func(a, b adapter.FinalSeat) int { return a.Seat - b.Seat }) // the record is in seat order
+	at := map[string]int{}
+	for _, f := range list {
+		seat := record.ResultSeat{Player: record.PersonPlayer(f.User), Name: f.Name, Place: f.Place, Score: f.Score, Left: f.Left}
+		switch {
+		case f.Left:
+		case f.Level != "":
+			seat.Player = record.RobotPlayer(f.Level)
+		default:
+			hinted := t.Seats[f.Seat].Hinted // a hint taken: not rated
+			seat.Unrated, seat.Hinted = 2*auto[f.Seat] > moves[f.Seat] || hinted, hinted
+		}
+		if j, dup := at[seat.Player]; dup {
+			if seat.Place < r.Seats[j].Place {
+				r.Seats[j] = seat
+			}
+			continue
+		}
+		at[seat.Player] = len(r.Seats)
+		r.Seats = append(r.Seats, seat)
+	}
+	return r
+}
+
+// optionsText is the table's option values as text ("removed=2"), in the
+// game's option order; "" for a game without options.
+func optionsText(t *record.Table, g adapter.Game) string {
+	var parts []string
+	for _, o := range adapter.Options(g) {
+		parts = append(parts, o.Key+"="+strconv.Itoa(adapter.OptionValue(adapter.View(t), g, o.Key)))
+	}
+	return strings.Join(parts, ",")
+}

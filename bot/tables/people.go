@@ -1,0 +1,109 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/store"
+)
+
+// people is a person's private chat with the bot as the tables see it:
+// /start (joining by link, the rules by link, the hand again), and whether
+// the bot can write to them at all.
+type people struct {
+	*core
+	menus *menus
+	lobby *lobby
+}
+
+// onStart greets a user in private, seats them when they came through a
+// table's deep link, shows a game's rules through the lobby's link, and
+// otherwise finds the table they sit at: their hand comes back when they
+// are in a game, and a lobby that could not write to them learns it can.
+func (pp *people) onStart(ctx context.Context, r request, l adapter.Loc) error {
+	m, updateID := r.msg, r.updateID
+	user := m.From.ID
+	if err := pp.store.SetPointer(ctx, store.StartedKey(user), "1"); err != nil {
+		return err
+	}
+	if len(r.args) > 0 && strings.HasPrefix(r.args[0], view.JoinPrefix) {
+		id := strings.TrimPrefix(r.args[0], view.JoinPrefix)
+		if _, _, err := record.ParseID(id); err != nil {
+			return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.bad_link")})
+		}
+		t, _, err := pp.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+			return pp.lobby.joinFromLink(t, m.From)
+		})
+		var rf *refusal.Refusal
+		switch {
+		case errors.As(err, &rf):
+			return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: rf.Text(l)})
+		case err != nil:
+			return err
+		}
+		if t.Phase == record.PhaseLobby {
+			return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.joined", "Title", adapter.Esc(t.Title))})
+		}
+		return nil
+	}
+	if len(r.args) > 0 && strings.HasPrefix(r.args[0], view.RulesPrefix) {
+		if g, ok := pp.games.Get(strings.TrimPrefix(r.args[0], view.RulesPrefix)); ok {
+			if err := pp.reply(ctx, updateID, m.Chat.ID, pp.menus.rulesPage(l, record.ID(m.Chat.ID, 0), g, 0)); err != nil {
+				return err
+			}
+			if t, ok := pp.seatedTable(ctx, user); ok {
+				return refusal.Settle(pp.reachable(ctx, t.ID, user, false))
+			}
+			return nil
+		}
+	}
+	t, ok := pp.seatedTable(ctx, user)
+	switch {
+	case ok && t.Phase == record.PhasePlaying:
+		// A player coming back: show their hand again at the bottom of the chat.
+		return refusal.Settle(pp.reachable(ctx, t.ID, user, true))
+	case ok && t.Phase == record.PhaseLobby:
+		if err := refusal.Settle(pp.reachable(ctx, t.ID, user, false)); err != nil {
+			return err
+		}
+		return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.joined", "Title", adapter.Esc(t.Title))})
+	}
+	return pp.reply(ctx, updateID, m.Chat.ID, pp.menus.greeting(l))
+}
+
+// seatedTable is the table the user's pointer names, when they sit at it
+// and it is open or playing.
+func (pp *people) seatedTable(ctx context.Context, user int64) (*record.Table, bool) {
+	id, err := pp.store.Pointer(ctx, store.UserTableKey(user))
+	if err != nil {
+		return nil, false
+	}
+	t, _, err := pp.load(ctx, id)
+	if err != nil || t.Phase == record.PhaseIdle || t.SeatOf(user) < 0 {
+		return nil, false
+	}
+	return t, true
+}
+
+// markUnreachable notes that the bot cannot write to user at table id (they
+// blocked it, or never started it): the table shows ⚠️ and offers the deep
+// link until they press /start.
+func (pp *people) markUnreachable(ctx context.Context, id string, user int64) error {
+	_, _, err := pp.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		s := t.SeatOf(user)
+		if s < 0 || t.Seats[s].Unreachable {
+			return refusal.ErrNoChange
+		}
+		t.Seats[s].Unreachable = true
+		return nil
+	})
+	if err != nil && !errors.Is(err, refusal.ErrNoChange) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package tables
+
+import (
+	"context"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/view"
+)
+
+// Practice tables. A person's private chat has a table record too
+// (record.ID(user, 0)): /newgame there opens a lobby for them and robots
+// with the group's settings, and the game is played in that one chat. The
+// table and the hand are composed into one message (view's PracticeHand),
+// so a move costs one edit of the chat, within its about one message a
+// second. Presses name their table, so a person who plays in groups
+// meanwhile reaches each table with its own buttons. Results are recorded
+// under the private chat like a group of one: never in a group's rating,
+// /top or /history; /stats in private shows them on their own line.
+type practice struct {
+	*core
+	lobby *lobby
+}
+
+// command runs /newgame, /stop and /table in a private chat against the
+// chat's practice table.
+func (pr *practice) command(ctx context.Context, r request, _ adapter.Loc) error {
+	m := r.msg
+	id := record.ID(m.Chat.ID, 0)
+	l := pr.loc(pr.userLang(m.From))
+	_, _, err := pr.transact(ctx, id, r.updateID, func(t *record.Table, ch *change) error {
+		if t.Phase == record.PhaseIdle {
+			t.Lang = l.Lang()
+		}
+		t.Title = pr.loc(t.Lang).T("practice.title")
+		n := len(ch.outbox)
+		var err error
+		switch r.name {
+		case "newgame":
+			opened := t.Phase == record.PhaseIdle
+			err = pr.lobby.newGame(ctx, t, ch, m, r.args)
+			if err == nil && opened && t.Phase == record.PhaseLobby {
+				pr.lobby.openPractice(t, m.From)
+			}
+		case "stop":
+			err = pr.lobby.askStop(t, ch, m.From.ID, false)
+		case "table":
+			if t.Phase == record.PhaseIdle {
+				ch.post(t, adapter.Message{Text: pr.loc(t.Lang).T("practice.none")})
+				break
+			}
+			v := view.Table(t.GameNo)
+			if t.Phase == record.PhasePlaying {
+				v = view.Hand(t.GameNo, t.SeatOf(m.From.ID))
+			}
+			t.Repost(v)
+		}
+		ch.replies(n)
+		return err
+	})
+	return refusal.Settle(err)
+}

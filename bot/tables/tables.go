@@ -1,0 +1,228 @@
+// Package tables is the role that owns the tables: every change of a
+// chat's table record — a command, a press, a timer running out, a robot's
+// move, a page's press — is one transaction here (compare-and-set on the
+// record, retried on conflict), and whatever the change has to say joins
+// the table's outbox for delivery. It never waits for Telegram: the only
+// Bot API calls it makes are the answer to a press (not rate-limited), who
+// administers a group, who the bot is and its command menus.
+//
+// A reader finds each part in its own room: the transaction (txn.go), what
+// a move does to a table (moves.go), the commands (commands.go, one list),
+// the buttons (presses.go), the lobby (lobby.go), a seat's presses
+// (play.go), the timers and other due work (timers.go, jobs.go), leaving
+// (leave.go), practice tables (practice.go), hints and first-game tips
+// (hints.go, tips.go), the menus and rules pages (menus.go, rules.go), a
+// person's private chat (people.go), results commands (results.go), the
+// «Стол» page's changes (pages.go) and a group's upgrade (migrate.go).
+package tables
+
+import (
+	"context"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Config is what the tables are told from outside.
+type Config struct {
+	TurnTimeout time.Duration // a person's time for a move until a group picks its own
+	AIDelay     time.Duration // pause before a robot (or the bot for a person) moves
+	AIBudget    time.Duration // how long a searching robot may think
+	DefaultLang string
+	// WebLease is how long a page that said it is visible counts as
+	// visible without saying it again.
+	WebLease time.Duration
+}
+
+// Store is the part of the store the tables use: the records and their
+// commits, the timers' queue, pointers, and what a group's upgrade moves.
+type Store interface {
+	lease.Store
+	Load(ctx context.Context, table string) (store.Record, error)
+	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
+	Commit(ctx context.Context, table string, c store.Change) (int64, error)
+	Applied(ctx context.Context, table string, updateID int64) (bool, error)
+	Delete(ctx context.Context, table string) error
+	Pointer(ctx context.Context, key string) (string, error)
+	SetPointer(ctx context.Context, key, value string) error
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	SetMessage(ctx context.Context, table, view, record string) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+}
+
+// Telegram is the part of the Bot API the tables call: who the bot is, its
+// command menus, whether someone administers a group, and the answer to a
+// press (not rate-limited). Nothing here posts to a chat: that is
+// delivery's alone.
+type Telegram interface {
+	GetMe(ctx context.Context) (*models.User, error)
+	SetMyCommands(ctx context.Context, p *tgbot.SetMyCommandsParams) (bool, error)
+	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
+	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
+}
+
+// Results is what the tables ask of the results role.
+type Results interface {
+	// Record stores a finished game once and rates it: the seats' rating
+	// changes, nil when this call did not rate it.
+	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
+	// Valid reports whether a finished game can be recorded at all.
+	Valid(e *record.Result) bool
+	// PrivateResult is seat i's own result of e, in private.
+	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message
+	// WebRatings are the rating changes the page shows, by player id.
+	WebRatings(e *record.Result, changes []record.RatingChange) map[string][2]float64
+	// Answer renders a group's results command.
+	Answer(ctx context.Context, t *record.Table, q *record.Query) adapter.Message
+	// PrivateStats answers /stats in private.
+	PrivateStats(ctx context.Context, l adapter.Loc, user int64, name string) (adapter.Message, error)
+	// Played reports whether user has a recorded game of gameID.
+	Played(ctx context.Context, user int64, gameID string) bool
+	// Forget deletes a person's results and ratings everywhere.
+	Forget(ctx context.Context, user int64) error
+	// MoveChat merges a group's results into the supergroup it became.
+	MoveChat(ctx context.Context, from, to int64) error
+}
+
+// Tables is the role. Build it with New.
+type Tables struct {
+	*core
+	moves    *moves
+	play     *play
+	clock    *clock
+	jobs     *jobs
+	lobby    *lobby
+	leaving  *leaving
+	practice *practice
+	tips     *tips
+	menus    *menus
+	commands *commands
+	presses  *presses
+	people   *people
+	standing *standing
+	pages    *pages
+}
+
+// New builds the tables role. views renders what the tables say; wake is
+// called after every commit (delivery then shows it at once).
+func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Tables {
+	c := &core{cfg: cfg, store: st, tg: tg, views: views, games: views.Games(), results: res, now: now, log: log, metrics: m,
+		wake: func() {}, answered: func(time.Duration) {}}
+	t := &Tables{core: c}
+	t.tips = &tips{core: c}
+	t.moves = &moves{core: c, tips: t.tips}
+	t.play = &play{core: c, moves: t.moves}
+	t.jobs = &jobs{core: c}
+	t.clock = &clock{core: c, moves: t.moves, jobs: t.jobs}
+	t.clock.loop = &lease.Loop{Name: "timers", Queue: lease.Bind(st, store.Timers), Lease: timerLease, Workers: timerWorkers,
+		Idle: timerIdle, Now: now, Log: log, Serve: t.clock.serve}
+	t.menus = &menus{core: c}
+	t.lobby = &lobby{core: c, moves: t.moves, tips: t.tips, menus: t.menus}
+	t.leaving = &leaving{core: c, moves: t.moves}
+	t.practice = &practice{core: c, lobby: t.lobby}
+	t.people = &people{core: c, menus: t.menus, lobby: t.lobby}
+	t.standing = &standing{core: c}
+	t.pages = &pages{core: c, play: t.play, lobby: t.lobby}
+	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing}
+	t.presses = &presses{core: c, play: t.play, lobby: t.lobby, leaving: t.leaving, tips: t.tips, menus: t.menus, standing: t.standing}
+	return t
+}
+
+// OnCommit sets what a commit calls: delivery's wake-up.
+func (t *Tables) OnCommit(wake func()) {
+	t.core.wake = func() { wake(); t.clock.loop.Wake() }
+}
+
+// OnAnswer sets an observer of how long each press took to be answered
+// (for measurements).
+func (t *Tables) OnAnswer(f func(time.Duration)) { t.core.answered = f }
+
+// Init learns who the bot is (when the username is not configured) and
+// publishes the command menus.
+func (t *Tables) Init(ctx context.Context) error { return t.commands.init(ctx) }
+
+// Handle applies one update durably. Bad input is answered and counts as
+// handled; an error means the update must be applied again (the store is
+// unreachable, say), which is safe because applied updates are recorded
+// with their change.
+func (t *Tables) Handle(ctx context.Context, u *models.Update) error {
+	switch {
+	case u.CallbackQuery != nil:
+		return t.presses.onCallback(ctx, u.ID, u.CallbackQuery)
+	case u.Message != nil:
+		return t.commands.onMessage(ctx, u.ID, u.Message)
+	case u.MyChatMember != nil:
+		return t.commands.onMyChatMember(ctx, u.ID, u.MyChatMember)
+	}
+	return nil
+}
+
+// Run fires the tables' due timers and does their other due work (robots'
+// moves, timeouts, finished games to record) until ctx is done. Every
+// replica runs it; a table is served by one at a time.
+func (t *Tables) Run(ctx context.Context) error { return t.clock.loop.Run(ctx) }
+
+// Lang is the language the bot speaks to a person in private.
+func (t *Tables) Lang(u *models.User) string { return t.userLang(u) }
+
+// MarkUnreachable notes that the bot cannot write to user at table id
+// (they blocked it, or never started it): the table shows ⚠️ and offers
+// the deep link until they press /start.
+func (t *Tables) MarkUnreachable(ctx context.Context, id string, user int64) error {
+	return t.people.markUnreachable(ctx, id, user)
+}
+
+// Adopt takes over an outbox entry from before the tables did their
+// results themselves: a finished game to record, or a results command to
+// answer, becomes the table's job.
+func (t *Tables) Adopt(ctx context.Context, id string, entry []byte) error {
+	return t.jobs.adopt(ctx, id, entry)
+}
+
+// Load is the table as last committed, or a fresh idle one at version 0.
+func (t *Tables) Load(ctx context.Context, id string) (*record.Table, int64, error) {
+	return t.load(ctx, id)
+}
+
+// SeatInfo is a seat's private information (InfoGame) for the person who
+// asked, or the refusal why not: the chat's alert and the page's are one.
+func (t *Tables) SeatInfo(tab *record.Table, p callback.Data, who int64) (string, error) {
+	return t.play.seatInfo(tab, p, who)
+}
+
+// PagePress applies a press the page sent for user: the same change as the
+// same press in the chat, committed under the request's update id, so a
+// retry is a no-op. It returns the press's answer.
+func (t *Tables) PagePress(ctx context.Context, id string, updateID int64, user models.User, p callback.Data) (*record.Table, string, error) {
+	return t.pages.press(ctx, id, updateID, user, p)
+}
+
+// PageSeen records whether user's page of table id is open and visible.
+func (t *Tables) PageSeen(ctx context.Context, id string, user int64, visible bool) error {
+	return t.pages.seen(ctx, id, user, visible)
+}
+
+// GiveToken mints table id's web token when it has none, and returns it.
+func (t *Tables) GiveToken(ctx context.Context, id string) (string, error) {
+	return t.pages.giveToken(ctx, id)
+}
+
+// PressDraft applies one press of a DraftButton (its callback data) by
+// user to the table in memory, exactly as the platform does for the press
+// in Telegram, with no store and no Telegram: the seat's checks, the
+// staleness check and DraftGame.Draft. A refused press returns an error
+// that refusal.Key reads and leaves the table as it was. It lets a game's
+// tests, and other front ends, drive its drafts.
+func (t *Tables) PressDraft(tab *record.Table, data string, user int64) error {
+	return t.play.pressDraft(tab, data, user)
+}

@@ -1,0 +1,171 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/game"
+)
+
+// clock does the tables' due work: a table whose next due time came
+// (nextDue: a seat's or the system's timer, a page's lease, a job) is
+// claimed from the store's timers queue like a chat's inbox is, and each
+// due thing is a change like a press — applied to the latest record and
+// committed. Any replica serves any table; a table is served by one at a
+// time, and a crash loses nothing (the timers are in the record, the due
+// time in the store).
+type clock struct {
+	*core
+	moves *moves
+	jobs  *jobs
+	loop  *lease.Loop
+}
+
+const (
+	timerLease   = 10 * time.Second // a crashed replica's tables are taken over after this
+	timerWorkers = 8                // tables served at once by one replica
+	timerIdle    = 500 * time.Millisecond
+)
+
+// serve does table id's due work and says when it is due next (zero:
+// when a commit makes it due).
+func (c *clock) serve(ctx context.Context, id string) time.Time {
+	log := c.log.With().Str("table", id).Logger()
+	t, _, err := c.load(ctx, id)
+	if err != nil {
+		log.Error().Err(err).Msg("load for the timers")
+		return c.now().Add(time.Second)
+	}
+	if len(t.Jobs) > 0 {
+		if err := c.jobs.run(ctx, t); err != nil {
+			log.Warn().Err(err).Msg("job not done, will retry")
+			return c.now().Add(2 * time.Second)
+		}
+	}
+	now := c.now()
+	if t.Phase == record.PhasePlaying && !now.Before(t.NextTimer()) {
+		// A timer is due (or none runs, which fireDue repairs).
+		if err := refusal.Settle(c.fire(ctx, id)); err != nil {
+			log.Error().Err(err).Msg("turn timer")
+			return c.now().Add(time.Second)
+		}
+	}
+	if at := view.WebExpiry(t); !at.IsZero() && !now.Before(at) {
+		// A page stopped saying it is open: its hand is drawn again.
+		if err := refusal.Settle(c.expireWeb(ctx, id)); err != nil {
+			log.Error().Err(err).Msg("expire web pages")
+			return c.now().Add(time.Second)
+		}
+	}
+	// A commit above set the table's next due time in the store; without
+	// one, the record still says when (a timer not yet due at our clock).
+	if t, _, err = c.load(ctx, id); err != nil {
+		return c.now().Add(time.Second)
+	}
+	if at := nextDue(t, c.now()); at.After(c.now()) {
+		return at
+	}
+	return time.Time{}
+}
+
+// fire acts for every seat whose timer has run out: the system makes its
+// move; a robot moves (or, in real time, looks again later); a person
+// times out, and after two timeouts in a row the bot keeps playing for
+// them until they press «I'm back». Every seat due now moves in this one
+// change, so people acting at the same time time out together, and the
+// table names them all.
+func (c *clock) fire(ctx context.Context, id string) error {
+	_, _, err := c.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		if t.Phase != record.PhasePlaying {
+			return refusal.ErrNoChange
+		}
+		g, st, err := c.decode(t)
+		if err != nil {
+			return err
+		}
+		if t.NextTimer().IsZero() {
+			// A record written before per-seat timers, or one whose timers
+			// were lost: start them now rather than stall the game.
+			c.moves.schedule(t, g, st, false)
+			if t.NextTimer().IsZero() {
+				return refusal.ErrNoChange
+			}
+			return nil
+		}
+		now := c.now()
+		due := map[game.Seat]bool{}
+		if !t.SystemAt.IsZero() && !now.Before(t.SystemAt) {
+			due[game.System] = true
+		}
+		for i, s := range t.Seats {
+			if !s.Due.IsZero() && !now.Before(s.Due) {
+				due[game.Seat(i)] = true
+			}
+		}
+		if len(due) == 0 {
+			return refusal.ErrNoChange
+		}
+		var timedOut []int // people whose time ran out together: the table names them all
+		for len(due) > 0 && t.Phase == record.PhasePlaying {
+			seat, ok := nextDueSeat(st.ToAct(), due)
+			if !ok {
+				break
+			}
+			delete(due, seat)
+			if err := c.moves.actFor(t, ch, g, st, seat); err != nil {
+				return err
+			}
+			if e := t.Event; e != nil && e.Key == "event.timeout" && e.Seat == int(seat) && !slices.Contains(timedOut, int(seat)) {
+				timedOut = append(timedOut, int(seat))
+			}
+		}
+		if len(timedOut) > 1 && t.Event != nil && t.Event.Key == "event.timeout" {
+			t.Event = &record.Event{Key: "event.timeout", Seat: timedOut[0], Also: timedOut[1:]}
+		}
+		if t.Phase == record.PhasePlaying {
+			// Re-arm waiting robots; seats that were due but no longer act
+			// lose their timers.
+			c.moves.schedule(t, g, st, false)
+		}
+		return nil
+	})
+	return err
+}
+
+// nextDueSeat picks the first due seat among those to act, in the engine's
+// order.
+func nextDueSeat(acting []game.Seat, due map[game.Seat]bool) (game.Seat, bool) {
+	for _, s := range acting {
+		if due[s] {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// expireWeb ends the page leases that ran out, so those hands are drawn
+// again.
+func (c *clock) expireWeb(ctx context.Context, id string) error {
+	_, _, err := c.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		now, changed := c.now(), false
+		for i := range t.Seats {
+			if s := &t.Seats[i]; !s.Web.IsZero() && !now.Before(s.Web) {
+				s.Web, changed = time.Time{}, true
+			}
+		}
+		if !changed {
+			return refusal.ErrNoChange
+		}
+		return nil
+	})
+	if errors.Is(err, refusal.ErrNoChange) {
+		return nil
+	}
+	return err
+}

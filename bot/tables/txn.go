@@ -1,0 +1,364 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/outbox"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
+)
+
+// core is what every part of the tables holds: their dependencies and the
+// one transaction.
+type core struct {
+	cfg     Config
+	store   Store
+	tg      Telegram
+	views   *view.Renderer
+	games   view.Games
+	results Results
+	now     func() time.Time
+	log     zerolog.Logger
+	metrics *metrics.Metrics // nil: not measured
+	// wake is called after every commit: delivery (and the timers) look at
+	// the table at once.
+	wake func()
+	// answered observes how long a button press took from its update to
+	// its answer (for measurements).
+	answered func(time.Duration)
+}
+
+// change collects what one mutation does besides rewriting the table. The
+// closure that fills it is retried on conflicts, so it must be pure: no
+// Telegram call and no store write. Effects are recorded here and carried
+// out by the commit (the outbox) or after it (seated).
+type change struct {
+	outbox []outbox.Entry
+	// answer is the toast for the press that caused the change.
+	answer string
+	// seated are users whose /start pointer moves to this table after the
+	// commit.
+	seated []int64
+	// viewRecord is the message record of the view transactSeeing was asked
+	// to read along ("" for none): input, not an effect.
+	viewRecord string
+}
+
+// post queues a message to the table's chat (and topic).
+func (ch *change) post(t *record.Table, m adapter.Message) {
+	ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m})
+}
+
+// replies marks what was posted since the n-th entry as replies: the
+// answer to a command, which goes before the group's announcements and
+// table edits.
+func (ch *change) replies(n int) {
+	for i := n; i < len(ch.outbox); i++ {
+		ch.outbox[i].Reply = true
+	}
+}
+
+const maxCommitAttempts = 8
+
+// conflictBackoff is a random pause before retrying a lost
+// compare-and-set, growing with the attempt, so racing replicas spread out.
+func conflictBackoff(attempt int) time.Duration {
+	return time.Duration(rand.Int64N(int64(attempt+1) * int64(2*time.Millisecond)))
+}
+
+// transact is the tables' one transaction: it applies fn to the latest
+// table and commits it with compare-and-set, retrying when another replica
+// got there first. fn sees a fresh idle table when none exists. An error
+// from fn commits nothing. updateID (if > 0) is recorded with the change,
+// so a redelivered update is not applied twice.
+func (c *core) transact(ctx context.Context, id string, updateID int64, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
+	return c.transactSeeing(ctx, id, updateID, "", fn)
+}
+
+// transactSeeing is transact whose change also sees the message record of
+// the view seeing (change.viewRecord), read with the table in one round trip on every
+// attempt: a press on a hand message learns whether that message is the
+// hand's current one without a read of its own.
+func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, seeing string, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
+	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
+		// A redelivered update must not be judged against the state its
+		// first delivery produced (it would be refused as stale); the
+		// first load asks along.
+		check := updateID
+		if attempt > 0 {
+			check = 0
+		}
+		t, version, seen, viewRecord, err := c.loadFor(ctx, id, check, seeing)
+		if err != nil {
+			return nil, nil, err
+		}
+		if seen {
+			return t, &change{}, refusal.ErrDuplicate
+		}
+		ch := &change{viewRecord: viewRecord}
+		if err := fn(t, ch); err != nil {
+			var r *refusal.Refusal
+			if updateID > 0 && errors.As(err, &r) {
+				// Refused because a copy of this very update (another
+				// replica, a redelivery) changed the table first?
+				if seen, aerr := c.store.Applied(ctx, id, updateID); aerr == nil && seen {
+					return t, &change{}, refusal.ErrDuplicate
+				}
+			}
+			return t, ch, err
+		}
+		t.Updated = c.now()
+		c.mintWebToken(ctx, t)
+		data, err := t.Encode()
+		if err != nil {
+			return nil, nil, err
+		}
+		sc := store.Change{
+			Version:  version,
+			Data:     data,
+			UpdateID: updateID,
+			Dirty:    view.All(t),
+			// Deliver now.
+			WakeAt:  c.now(),
+			TimerAt: nextDue(t, c.now()),
+		}
+		for _, m := range ch.outbox {
+			raw, err := m.Encode()
+			if err != nil {
+				return nil, nil, err
+			}
+			sc.Outbox = append(sc.Outbox, raw)
+		}
+		_, err = c.store.Commit(ctx, id, sc)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			c.metrics.Conflict()
+			c.log.Debug().Str("table", id).Int("attempt", attempt).Msg("commit conflict, retrying")
+			sleep(ctx, conflictBackoff(attempt))
+			continue
+		case errors.Is(err, store.ErrDuplicate):
+			return t, ch, refusal.ErrDuplicate
+		case err != nil:
+			return nil, nil, fmt.Errorf("commit %s: %w", id, err)
+		}
+		c.wake()
+		c.afterCommit(ctx, t, ch)
+		return t, ch, nil
+	}
+	return nil, nil, fmt.Errorf("commit %s: %w after %d attempts", id, refusal.ErrBusy, maxCommitAttempts)
+}
+
+// nextDue is when the tables' timers must look at t next: a finished game
+// or a results command waiting (now), the earliest running timer of a
+// game on, a page's lease running out; zero when nothing.
+func nextDue(t *record.Table, now time.Time) time.Time {
+	if len(t.Jobs) > 0 {
+		return now
+	}
+	var at time.Time
+	if t.Phase == record.PhasePlaying {
+		at = t.NextTimer()
+		if at.IsZero() && t.State != nil {
+			// A game on with no timer running (a record from before per-seat
+			// timers, or one whose timers were lost): the timers start them.
+			at = now
+		}
+	}
+	if w := view.WebExpiry(t); !w.IsZero() && (at.IsZero() || w.Before(at)) {
+		at = w
+	}
+	return at
+}
+
+// afterCommit carries out what a committed change recorded for later.
+// These are indexes for convenience, so a failure is logged, not retried.
+func (c *core) afterCommit(ctx context.Context, t *record.Table, ch *change) {
+	for _, user := range ch.seated {
+		if err := c.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
+			c.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
+			continue
+		}
+		// A /start in private applied at the same time (chats go in
+		// parallel) may have looked for this pointer before it was set:
+		// each side writes, then reads what the other wrote, so one of
+		// them always marks the seat reachable.
+		if s := t.SeatOf(user); s >= 0 && t.Seats[s].Unreachable && c.hasStarted(ctx, user) {
+			if err := refusal.Settle(c.reachable(ctx, t.ID, user, false)); err != nil {
+				c.log.Warn().Err(err).Str("table", t.ID).Msg("seat not marked reachable")
+			}
+		}
+	}
+}
+
+// reachable records that a user can (again) be written to, and posts their
+// hand anew when repost is set.
+func (c *core) reachable(ctx context.Context, id string, user int64, repost bool) error {
+	_, _, err := c.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		seat := t.SeatOf(user)
+		if seat < 0 {
+			return refusal.ErrNoChange
+		}
+		if !t.Seats[seat].Unreachable && !repost {
+			return refusal.ErrNoChange
+		}
+		t.Seats[seat].Unreachable = false
+		if repost && t.State != nil {
+			t.Repost(view.Hand(t.GameNo, seat))
+		}
+		return nil
+	})
+	return err
+}
+
+// mintWebToken gives a table about to be committed its web token, when the
+// page is served and it has none yet (tables from before tokens get one on
+// their next change). The pointer is written before the commit, so a
+// committed token always resolves; a commit that loses its race leaves a
+// pointer nobody was shown, to the same table.
+func (c *core) mintWebToken(ctx context.Context, t *record.Table) {
+	if t.WebToken != "" || !c.views.WebServed() {
+		return
+	}
+	tok := record.NewWebToken()
+	if err := c.store.SetPointer(ctx, store.WebTokenKey(tok), t.ID); err != nil {
+		c.log.Warn().Err(err).Str("table", t.ID).Msg("web token not minted")
+		return
+	}
+	t.WebToken = tok
+}
+
+// load returns the table and its version, or a fresh idle table at version 0.
+func (c *core) load(ctx context.Context, id string) (*record.Table, int64, error) {
+	t, version, _, _, err := c.loadFor(ctx, id, 0, "")
+	return t, version, err
+}
+
+// loadFor is load, also telling whether updateID (if not 0) was already
+// applied to the table, and the message record of view v (if not ""): one
+// read of the store for all.
+func (c *core) loadFor(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
+	rec, seen, viewRecord, err := c.store.LoadFor(ctx, id, updateID, v)
+	if errors.Is(err, store.ErrNotFound) {
+		chat, thread, perr := record.ParseID(id)
+		if perr != nil {
+			return nil, 0, false, "", perr
+		}
+		return &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.cfg.DefaultLang, Phase: record.PhaseIdle}, 0, false, "", nil
+	}
+	if err != nil {
+		return nil, 0, false, "", fmt.Errorf("load %s: %w", id, err)
+	}
+	t, err := record.Decode(rec.Data)
+	if err != nil {
+		return nil, 0, false, "", err
+	}
+	return t, rec.Version, seen, viewRecord, nil
+}
+
+// queue hands what an update has to say, and that changes no table, to
+// delivery: it joins table id's outbox, recorded with the update (a
+// redelivered update is not answered twice), and the handler returns at
+// once. A private chat's outbox is its own table's, which holds nothing
+// else until a game is played there.
+func (c *core) queue(ctx context.Context, id string, updateID int64, msgs ...outbox.Entry) error {
+	sc := store.Change{OnlyQueue: true, UpdateID: updateID, WakeAt: c.now()}
+	for _, m := range msgs {
+		raw, err := m.Encode()
+		if err != nil {
+			return err
+		}
+		sc.Outbox = append(sc.Outbox, raw)
+	}
+	if _, err := c.store.Commit(ctx, id, sc); err != nil && !errors.Is(err, store.ErrDuplicate) {
+		return fmt.Errorf("queue %s: %w", id, err)
+	}
+	c.wake()
+	return nil
+}
+
+// reply queues answers to an update in a private chat, through that
+// chat's own outbox (see queue).
+func (c *core) reply(ctx context.Context, updateID, chatID int64, msgs ...adapter.Message) error {
+	out := make([]outbox.Entry, len(msgs))
+	for i, m := range msgs {
+		out[i] = outbox.Entry{ChatID: chatID, Message: m, Reply: true}
+	}
+	return c.queue(ctx, record.ID(chatID, 0), updateID, out...)
+}
+
+// decode is the table's game and its decoded state.
+func (c *core) decode(t *record.Table) (adapter.Game, game.State, error) { return c.views.Decode(t) }
+
+// loc is the catalog in lang.
+func (c *core) loc(lang string) adapter.Loc { return c.views.Loc(lang) }
+
+// hasStarted reports whether user opened the private chat (the bot may
+// write to them). It only reads the store.
+func (c *core) hasStarted(ctx context.Context, user int64) bool {
+	_, err := c.store.Pointer(ctx, store.StartedKey(user))
+	return err == nil
+}
+
+// userLang picks a language for a user from their Telegram client.
+func (c *core) userLang(u *models.User) string {
+	if u != nil {
+		if lang := locales.Normalize(u.LanguageCode); lang != "" {
+			return lang
+		}
+	}
+	return c.cfg.DefaultLang
+}
+
+// isAdmin asks Telegram whether a user administers the group.
+func (c *core) isAdmin(ctx context.Context, chatID, userID int64) bool {
+	cm, err := c.tg.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: chatID, UserID: userID})
+	if err != nil {
+		c.log.Warn().Err(err).Int64("chat", chatID).Msg("getChatMember failed")
+		return false
+	}
+	return cm.Type == models.ChatMemberTypeOwner || cm.Type == models.ChatMemberTypeAdministrator
+}
+
+// answer answers a press: a toast (or an alert), or a link to open.
+func (c *core) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {
+	_, err := c.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
+		CallbackQueryID: q.ID,
+		Text:            text,
+		ShowAlert:       alert,
+		URL:             url,
+	})
+	if err != nil {
+		c.log.Debug().Err(err).Msg("answerCallbackQuery failed")
+	}
+}
+
+// closeTable ends whatever the table was doing without a result.
+func closeTable(t *record.Table) {
+	t.Phase = record.PhaseIdle
+	t.StopTimers()
+	t.StopAsked = 0
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+	case <-tm.C:
+	}
+}

@@ -1,0 +1,47 @@
+package view
+
+import (
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
+)
+
+// Deep-link payloads of /start: JoinPrefix seats the user at a table (the
+// lobby's link), RulesPrefix shows a game's rules (the «📖 Правила» link).
+const (
+	JoinPrefix  = "j"
+	RulesPrefix = "r"
+)
+
+// DeepLink opens the private chat with the bot and sends /start payload.
+func (r *Renderer) DeepLink(payload string) string {
+	return "https://t.me/" + r.cfg.Username + "?start=" + payload
+}
+
+// ChatLink opens the private chat with the bot.
+func (r *Renderer) ChatLink() string { return "https://t.me/" + r.cfg.Username }
+
+// AddToGroupLink lets a person add the bot to one of their groups.
+func (r *Renderer) AddToGroupLink() string { return "https://t.me/" + r.cfg.Username + "?startgroup=1" }
+
+// RulesLink opens the private chat with g's rules: in a group, reading
+// them disturbs nobody's messages and costs the group nothing.
+func (r *Renderer) RulesLink(text string, g adapter.Game) adapter.Button {
+	return adapter.Button{Text: text, URL: r.DeepLink(RulesPrefix + g.ID())}
+}
+
+// AgainButton opens the next game with the same players («Ещё партию»)
+// after finished game gameNo of t's game.
+func AgainButton(l adapter.Loc, t *record.Table, gameNo int, gameID string) adapter.Button {
+	return adapter.Button{Text: l.T("again.button"), Data: callback.Data{Op: callback.Again, Table: t.ID, GameNo: gameNo, Word: gameID}.String()}
+}
+
+// PracticeButton opens a practice lobby of g in the private chat whose
+// table is tableID («🎓 Потренироваться» under the rules and in /help).
+func PracticeButton(l adapter.Loc, tableID string, g adapter.Game) adapter.Button {
+	return adapter.Button{Text: l.T("practice.button"), Data: callback.Data{Op: callback.Open, Table: tableID, Word: g.ID()}.String()}
+}
+
+// PracticeChat reports whether a chat is a person's private chat (where
+// practice tables are), not a group.
+func PracticeChat(chat int64) bool { return chat > 0 }

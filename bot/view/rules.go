@@ -1,0 +1,66 @@
+package view
+
+import (
+	"strings"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+)
+
+// Groups play at their own pace: the lobby's creator picks the time for a
+// move from TurnChoices, and the choice stays with the group's table for
+// the next games. Every text that names the time (the lobby, the deadline
+// on the table and in the hand, the rules) reads it from the table.
+
+// TurnChoices are the times for a move the lobby offers, in its order.
+func TurnChoices() []time.Duration {
+	return []time.Duration{20 * time.Second, time.Minute, 3 * time.Minute}
+}
+
+// TurnTime is the table's time for a person's move.
+func (r *Renderer) TurnTime(t *record.Table) time.Duration {
+	if t != nil && t.TurnTime > 0 {
+		return t.TurnTime
+	}
+	return r.cfg.TurnTimeout
+}
+
+// DefaultTurnTime is the bot's time for a move where no table chose one.
+func (r *Renderer) DefaultTurnTime() time.Duration { return r.cfg.TurnTimeout }
+
+// HasTurnTime reports whether people of game g have a time for a move: a
+// game with its own clocks (ClockGame) sets its people's timers itself.
+func HasTurnTime(g adapter.Game) bool {
+	_, own := g.(adapter.ClockGame)
+	return !own
+}
+
+// TurnTimeText names a time for a move in the nominative: «20 секунд»,
+// «1 минута», «3 минуты».
+func TurnTimeText(l adapter.Loc, d time.Duration) string {
+	if d%time.Minute == 0 {
+		return l.T("count.minutes", "Count", int(d/time.Minute))
+	}
+	return l.T("count.seconds", "Count", int((d+time.Second-1)/time.Second))
+}
+
+// turnChoicesText lists the lobby's choices: «20 секунд, 1 минута, 3 минуты».
+func turnChoicesText(l adapter.Loc) string {
+	var parts []string
+	for _, d := range TurnChoices() {
+		parts = append(parts, TurnTimeText(l, d))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RulesPageBreak splits a game's guide into pages: a line holding only "---".
+const RulesPageBreak = "\n---\n"
+
+// RulesText is g's guide (the locale message "<id>.rules") for a table
+// whose time for a move is turn: the guide names it as «{{.Turn}}», the
+// deadline a hand shows at the start of a move as «{{.Left}}» and the
+// lobby's choices as «{{.Turns}}».
+func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration) string {
+	return l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", adapter.DeadlineLeft(l, turn), "Turns", turnChoicesText(l))
+}

@@ -1,0 +1,564 @@
+// Package webapp serves «Стол», the table as a Telegram Mini App: a static
+// page (embedded, see static.go) that draws any game's adapter.Scene, and the
+// API it talks to — the viewer's state, a live stream of it, actions and
+// the page's visibility. Every request is authenticated by the initData
+// Telegram gives the page (bot/initdata); actions go through the bot's own
+// apply path (web.Web.Act), so the chat and the page are one game.
+//
+// Live updates are Server-Sent Events: every commit, on any replica,
+// announces itself through the store (WatchChanges); the table is then read
+// once for all its open streams and drawn once per viewer kind (a seat, or
+// the spectators), coalescing a burst into the latest version. Views travel
+// over our own connection: no Bot API call is spent on a page.
+//
+// What a page may cost is bounded: reads and actions are rate-limited per
+// user, a user has a few streams at most (a new one closes the oldest), the
+// process a fixed number (more are refused with 503 and Retry-After), and
+// a stream ends when its initData expires or the server stops.
+package webapp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/internal/userlimit"
+	"github.com/trickchef/trickchef/bot/web"
+	"github.com/trickchef/trickchef/bot/web/initdata"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Web is what the page's API needs of the web role (*web.Web has it).
+type Web interface {
+	View(ctx context.Context, token string) (*web.View, error)
+	State(ctx context.Context, token string, user int64) (web.State, error)
+	Act(ctx context.Context, token string, user models.User, data, key string) (web.Reply, error)
+	Seen(ctx context.Context, token string, user int64, visible bool) error
+	Text(lang, key string, args ...any) string
+}
+
+// Changes tells of committed tables (store.Redis and store.Bolt have it).
+type Changes interface {
+	WatchChanges(ctx context.Context) (<-chan store.TableChange, error)
+}
+
+// Config tunes the server. Zero values get the defaults.
+type Config struct {
+	// Token is the bot's token: initData is signed with a key derived
+	// from it.
+	Token string
+	// MaxAge is how old initData may be (default 24 h, as Telegram
+	// suggests).
+	MaxAge time.Duration
+	// DefaultLang is the language of answers before a table is known.
+	DefaultLang string
+	// ActionsPerSecond and ActionBurst limit each user's actions
+	// (default 4 a second, bursts of 8): more than fingers make.
+	ActionsPerSecond float64
+	ActionBurst      int
+	// ReadsPerSecond and ReadBurst limit each user's reads (api/state
+	// and opening a stream; default 2 a second, bursts of 10): a page
+	// reads on opening and reconnecting only.
+	ReadsPerSecond float64
+	ReadBurst      int
+	// StreamsPerUser is how many live streams one user keeps (default 4:
+	// a phone and a desktop, a reload in flight); a further one closes
+	// that user's oldest.
+	StreamsPerUser int
+	// MaxStreams is how many streams this process serves at once
+	// (default 2000, about 120 MB); past it a stream is refused with 503
+	// and Retry-After, and the page retries (another replica, if any).
+	MaxStreams int
+	// Ping is how often an idle stream says it is alive (default 15 s),
+	// under the idle timeouts of proxies.
+	Ping time.Duration
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+}
+
+// maxBody bounds a request body: an action is well under a kilobyte.
+const maxBody = 4 << 10
+
+// Server is the page and its API. Create it with New, start Run, and serve
+// Handler.
+type Server struct {
+	cfg     Config
+	web     Web
+	changes Changes
+	check   *initdata.Checker
+	log     zerolog.Logger
+	hub     *hub
+	limit   *userlimit.Limiter
+	reads   *userlimit.Limiter
+	streams *streams
+	files   files
+	// closing is closed when Run's context ends: every stream ends then.
+	closing chan struct{}
+}
+
+// New makes a server; it serves nothing live until Run has started.
+func New(cfg Config, w Web, changes Changes, log zerolog.Logger) *Server {
+	if cfg.ActionsPerSecond <= 0 {
+		cfg.ActionsPerSecond = 4
+	}
+	if cfg.ActionBurst <= 0 {
+		cfg.ActionBurst = 8
+	}
+	if cfg.ReadsPerSecond <= 0 {
+		cfg.ReadsPerSecond = 2
+	}
+	if cfg.ReadBurst <= 0 {
+		cfg.ReadBurst = 10
+	}
+	if cfg.StreamsPerUser <= 0 {
+		cfg.StreamsPerUser = 4
+	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = 2000
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = 24 * time.Hour
+	}
+	if cfg.Ping <= 0 {
+		cfg.Ping = 15 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.DefaultLang == "" {
+		cfg.DefaultLang = "ru"
+	}
+	return &Server{
+		cfg:     cfg,
+		web:     w,
+		changes: changes,
+		check:   initdata.NewChecker(cfg.Token, cfg.MaxAge),
+		log:     log,
+		hub:     newHub(),
+		limit:   userlimit.New(cfg.ActionsPerSecond, cfg.ActionBurst),
+		reads:   userlimit.New(cfg.ReadsPerSecond, cfg.ReadBurst),
+		streams: newStreams(cfg.StreamsPerUser, cfg.MaxStreams),
+		files:   prepareFiles(Static()),
+		closing: make(chan struct{}),
+	}
+}
+
+// Run follows the store's changes until ctx is done, and then ends every
+// open stream at once (the pages reconnect, to another replica if there is
+// one), so stopping the process does not wait for them. It returns once it
+// listens, with an error when it cannot.
+func (s *Server) Run(ctx context.Context) error {
+	ch, err := s.changes.WatchChanges(ctx)
+	if err != nil {
+		return err
+	}
+	go s.hub.run(ch)
+	go func() {
+		<-ctx.Done()
+		close(s.closing)
+	}()
+	return nil
+}
+
+// Handler serves the page at "/" and its API under "/api/"; mount it under
+// the path of the page's public address with http.StripPrefix.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/state", s.serveState)
+	mux.HandleFunc("GET /api/events", s.serveEvents)
+	mux.HandleFunc("POST /api/act", s.serveAct)
+	mux.HandleFunc("POST /api/seen", s.serveSeen)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusNotFound, "not_found", "web.bad_request", "")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		s.files.serve(w, r)
+	})
+	return secure(mux)
+}
+
+// secure adds the headers every answer carries: a Content-Security-Policy
+// that allows only our own files (no inline script, no other origin), no
+// type sniffing, no referrer; and lets Telegram's web client frame it.
+func secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "+
+			"base-uri 'none'; form-action 'none'; frame-ancestors 'self' https://web.telegram.org")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		if strings.Contains(r.URL.Path, "/api/") {
+			h.Set("Cache-Control", "no-store")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// viewer is who sent a request, as their initData says.
+type viewer struct {
+	user models.User
+	lang string
+	// expires is when the initData becomes too old.
+	expires time.Time
+}
+
+// auth checks the request's initData ("Authorization: tma <initData>").
+func (s *Server) auth(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "tma ")
+	if !ok {
+		s.fail(w, r, http.StatusUnauthorized, "auth", "web.auth", "")
+		return viewer{}, false
+	}
+	d, err := s.check.Check(raw, s.cfg.Now())
+	if err != nil {
+		s.log.Debug().Err(err).Msg("web: initData refused")
+		s.fail(w, r, http.StatusUnauthorized, "auth", "web.auth", "")
+		return viewer{}, false
+	}
+	u := d.User
+	return viewer{
+		user:    models.User{ID: u.ID, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username, LanguageCode: u.LanguageCode},
+		lang:    u.LanguageCode,
+		expires: d.AuthDate.Add(s.cfg.MaxAge),
+	}, true
+}
+
+// read authenticates a request that reads a table, within its sender's
+// rate of reads; a refusal is answered and reported as false.
+func (s *Server) read(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return v, false
+	}
+	if !s.reads.Allow(v.user.ID, s.cfg.Now()) {
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
+		return v, false
+	}
+	return v, true
+}
+
+// errorBody is a refused request's answer: a code for the page and the
+// text to show.
+type errorBody struct {
+	Error string `json:"error"`
+	Text  string `json:"text"`
+}
+
+// fail answers a refused request in the viewer's language (the table's
+// when known).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, code, key, lang string) {
+	if lang == "" {
+		lang = s.cfg.DefaultLang
+	}
+	writeJSON(w, status, errorBody{Error: code, Text: s.web.Text(lang, key)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// state loads the viewer's state with the page's words filled in; a
+// failure is answered and reported as false.
+func (s *Server) state(w http.ResponseWriter, r *http.Request, v viewer, table string) (web.State, bool) {
+	if table == "" {
+		s.noTable(w, r, v)
+		return web.State{}, false
+	}
+	ws, err := s.web.State(r.Context(), table, v.user.ID)
+	if s.failed(w, r, v, err, table, "state") {
+		return ws, false
+	}
+	ws.Texts = s.texts(ws.Lang)
+	return ws, true
+}
+
+// noTable answers a page opened without a table (a link that lost its
+// parameter, the app opened from the bot's profile): how to open one.
+func (s *Server) noTable(w http.ResponseWriter, r *http.Request, v viewer) {
+	s.fail(w, r, http.StatusNotFound, "no_table", "web.no_table", v.lang)
+}
+
+// texts are the page's words in a language, read from the catalog.
+func (s *Server) texts(lang string) map[string]string {
+	keys := TextKeys()
+	out := make(map[string]string, len(keys))
+	for _, k := range keys {
+		out[k] = s.web.Text(lang, "web."+k)
+	}
+	return out
+}
+
+func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.read(w, r)
+	if !ok {
+		return
+	}
+	ws, ok := s.state(w, r, v, r.URL.Query().Get("table"))
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, ws)
+}
+
+// serveEvents streams the viewer's state: at once (unless Last-Event-ID
+// says the page has this version), then after every change of the table.
+// It ends when the page goes, when the viewer's initData expires (the page
+// must show it is still theirs: a reconnect checks it again), when the
+// same user opens more streams than they may, and when the server stops.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.read(w, r)
+	if !ok {
+		return
+	}
+	token := r.URL.Query().Get("table")
+	if token == "" {
+		s.noTable(w, r, v)
+		return
+	}
+	view, err := s.web.View(r.Context(), token)
+	if err == nil {
+		var allowed bool
+		if allowed, err = view.Allowed(r.Context(), v.user.ID); err == nil && !allowed {
+			err = web.ErrNotFound
+		}
+	}
+	if s.failed(w, r, v, err, token, "stream") {
+		return
+	}
+	ws, err := view.State(view.Kind(v.user.ID))
+	if s.failed(w, r, v, err, token, "stream") {
+		return
+	}
+	st, ok := s.streams.open(v.user.ID)
+	select {
+	case <-s.closing:
+		if ok {
+			s.streams.close(v.user.ID, st)
+		}
+		ok = false
+	default:
+	}
+	if !ok {
+		w.Header().Set("Retry-After", "5")
+		s.fail(w, r, http.StatusServiceUnavailable, "busy", "error.busy", v.lang)
+		return
+	}
+	defer s.streams.close(v.user.ID, st)
+	f := s.hub.subscribe(view.ID(), st.wake)
+	defer s.hub.unsubscribe(view.ID(), st.wake)
+	// A change committed between the read above and the subscription
+	// would go unheard: the stream reads once more through the feed.
+	f.recheck(st.wake)
+
+	rc := http.NewResponseController(w)
+	// A stream lives long: the server's write timeout must not cut it.
+	_ = rc.SetWriteDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: pass events through at once
+	w.WriteHeader(http.StatusOK)
+
+	expiry := time.NewTimer(v.expires.Sub(s.cfg.Now()))
+	defer expiry.Stop()
+	last, _ := strconv.ParseInt(r.Header.Get("Last-Event-ID"), 10, 64)
+	ping := time.NewTicker(s.cfg.Ping)
+	defer ping.Stop()
+	var shown string // what the page shows, version and clock aside
+	var sentLang, sentRules string
+	c := content(ws)
+	for {
+		if ws.Version != last {
+			if c != shown {
+				// The page's words and the guide go once per stream (and
+				// again when they change): the page keeps them.
+				ev := ws
+				if ev.Lang != sentLang {
+					ev.Texts = s.texts(ev.Lang)
+				}
+				if ev.Rules == sentRules {
+					ev.Rules = ""
+				}
+				if err := writeEvent(w, ev); err != nil {
+					return
+				}
+				shown, sentLang, sentRules = c, ws.Lang, ws.Rules
+			}
+			last = ws.Version
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.closing:
+			return
+		case <-st.evicted:
+			return
+		case <-expiry.C:
+			return
+		case <-ping.C:
+			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+				return
+			}
+			continue
+		case <-st.wake:
+		}
+		next, err := f.state(r.Context(), s.web, token, v.user.ID)
+		if err != nil {
+			if r.Context().Err() == nil && !errors.Is(err, web.ErrNotFound) {
+				s.log.Warn().Err(err).Str("table", view.ID()).Msg("web: state for a stream")
+			}
+			return // the page reconnects and resumes
+		}
+		if next.ws.Version > ws.Version {
+			ws, c = next.ws, next.content
+		}
+	}
+}
+
+// content is a state as the page draws it: a commit that changes nothing
+// a viewer sees (another page saying it is visible) sends them nothing.
+func content(ws web.State) string {
+	ws.Version, ws.Now = 0, 0
+	data, _ := json.Marshal(ws)
+	return string(data)
+}
+
+// writeEvent sends one state as an event whose id is its version.
+func writeEvent(w io.Writer, ws web.State) error {
+	data, err := json.Marshal(ws)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "id: "+strconv.FormatInt(ws.Version, 10)+"\nevent: state\ndata: "+string(data)+"\n\n")
+	return err
+}
+
+// actRequest is an action from the page.
+type actRequest struct {
+	Table string `json:"table"`
+	Act   string `json:"act"`
+	Key   string `json:"key"`
+}
+
+// seenRequest says whether the page is visible.
+type seenRequest struct {
+	Table   string `json:"table"`
+	Visible bool   `json:"visible"`
+}
+
+// readJSON decodes a small JSON body, refusing anything else.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v viewer, into any) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, r, http.StatusRequestEntityTooLarge, "too_large", "web.bad_request", v.lang)
+		} else {
+			s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+		}
+		return false
+	}
+	return true
+}
+
+// refusedStatus is the HTTP status of a refused action.
+var refusedStatus = map[string]int{
+	web.RefusedBad:     http.StatusBadRequest,
+	web.RefusedForeign: http.StatusForbidden,
+	web.RefusedStale:   http.StatusConflict,
+	web.RefusedRule:    http.StatusUnprocessableEntity,
+	web.RefusedBusy:    http.StatusServiceUnavailable,
+}
+
+// post reads a page's request that changes something: its sender, within
+// their rate, and its JSON body; a refusal is answered and reported as
+// false.
+func (s *Server) post(w http.ResponseWriter, r *http.Request, into any) (viewer, bool) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return v, false
+	}
+	if !s.limit.Allow(v.user.ID, s.cfg.Now()) {
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
+		return v, false
+	}
+	return v, s.readJSON(w, r, v, into)
+}
+
+// failed answers what the bot refused or failed to do (4xx for the page's
+// mistakes, 503 for ours) and reports whether it did; a request the page
+// abandoned gets no answer and is not logged.
+func (s *Server) failed(w http.ResponseWriter, r *http.Request, v viewer, err error, table, what string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, web.ErrBadRequest):
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+	case errors.Is(err, web.ErrNotFound):
+		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
+	case r.Context().Err() != nil:
+		// The page went away: nobody to answer.
+	default:
+		s.log.Error().Err(err).Str("table", table).Msg("web: " + what)
+		s.fail(w, r, http.StatusServiceUnavailable, "unavailable", "error.busy", v.lang)
+	}
+	return true
+}
+
+func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
+	var req actRequest
+	v, ok := s.post(w, r, &req)
+	if !ok {
+		return
+	}
+	reply, err := s.web.Act(r.Context(), req.Table, v.user, req.Act, req.Key)
+	if s.failed(w, r, v, err, req.Table, "action") {
+		return
+	}
+	status := http.StatusOK
+	if !reply.OK {
+		status = refusedStatus[reply.Refused]
+		if status == 0 {
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	writeJSON(w, status, reply)
+}
+
+func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
+	var req seenRequest
+	v, ok := s.post(w, r, &req)
+	if !ok {
+		return
+	}
+	err := s.web.Seen(r.Context(), req.Table, v.user.ID, req.Visible)
+	if s.failed(w, r, v, err, req.Table, "visibility") {
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Streams is how many event streams are open (measurements and tests).
+func (s *Server) Streams() int { return s.streams.count() }
