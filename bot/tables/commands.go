@@ -37,18 +37,6 @@ type command struct {
 	quiet bool
 }
 
-// request is a command as it came: "/newgame@bot trickchef" → newgame,
-// [trickchef].
-type request struct {
-	updateID int64
-	msg      *models.Message
-	name     string
-	args     []string
-	// addressed is set when the command names this bot ("/cmd@ourbot"):
-	// a name it does not know then gets an answer, not silence.
-	addressed bool
-}
-
 // commands routes the chat's messages: a command to its declaration, a
 // group's upgrade to migrate, plain text in private to a hint.
 type commands struct {
@@ -174,18 +162,6 @@ func threadOf(m *models.Message) int {
 		return m.MessageThreadID
 	}
 	return 0
-}
-
-// userName is how the bot calls a user in the group.
-func userName(u *models.User) string {
-	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
-	if name == "" {
-		name = u.Username
-	}
-	if r := []rune(name); len(r) > 32 {
-		name = string(r[:32])
-	}
-	return name
 }
 
 func (c *commands) onMessage(ctx context.Context, updateID int64, m *models.Message) error {

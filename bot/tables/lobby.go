@@ -357,22 +357,6 @@ func nextLevel(g adapter.Game, level string) string {
 // errOpenChat answers a join press with a deep link instead of a seat.
 var errOpenChat = &refusal.Refusal{Key: "lobby.open_chat"}
 
-// aiName gives an AI seat a name not yet used at the table.
-func aiName(l adapter.Loc, t *record.Table) string {
-	for i := 1; ; i++ {
-		name := l.T("ai.name", "N", i)
-		taken := false
-		for _, s := range t.Seats {
-			if s.Name == name {
-				taken = true
-			}
-		}
-		if !taken {
-			return name
-		}
-	}
-}
-
 // joinFromLink seats a user who opened the private chat through a lobby's
 // deep link; it also marks them reachable at a table they already play at.
 func (lb *lobby) joinFromLink(t *record.Table, u *models.User) error {

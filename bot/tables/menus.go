@@ -38,13 +38,13 @@ func rulesButton(text, tableID string, g adapter.Game) adapter.Button {
 }
 
 // helpGroup is /help in a group: each game's row starts it or links to its
-// rules in private; commands are the declared commands' lines.
-func (mn *menus) helpGroup(l adapter.Loc, tableID, commands string) adapter.Message {
+// rules in private; lines are the declared commands.
+func (mn *menus) helpGroup(l adapter.Loc, tableID, lines string) adapter.Message {
 	var kb [][]adapter.Button
 	for _, g := range mn.games {
 		kb = append(kb, []adapter.Button{playButton(l, tableID, g), mn.views.RulesLink(l.T("games.rules_short"), g)})
 	}
-	return adapter.Message{Text: l.T("help.group", "Games", mn.views.GameLines(l), "Commands", commands), Keyboard: kb}
+	return adapter.Message{Text: l.T("help.group", "Games", mn.views.GameLines(l), "Commands", lines), Keyboard: kb}
 }
 
 // helpPrivate is /help in private, where no group's game is played: each
@@ -252,14 +252,4 @@ func (mn *menus) onRulesPage(ctx context.Context, updateID int64, q *models.Call
 	// (a group's reader is not kept behind the table's edits).
 	page := outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Message: mn.rulesPageAt(l, p.Table, g, p.Args[0], turn), Reply: true}
 	return mn.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, page)
-}
-
-// tableIn is the table of chat that a button naming table id belongs to:
-// id itself when it is in that chat (its topic kept), else the chat's own
-// table — a forged id never reaches another chat's record.
-func tableIn(id string, chat int64) string {
-	if c, _, err := record.ParseID(id); err == nil && c == chat {
-		return id
-	}
-	return record.ID(chat, 0)
 }

@@ -16,7 +16,7 @@ import (
 // supergroup with a new chat id. The group message is posted anew in the
 // new chat; hand messages (in private chats) are kept and redrawn, so
 // their buttons carry the new table id. The group's results go with it.
-func (c *commands) migrate(ctx context.Context, oldChat, newChat int64) error {
+func (c *core) migrate(ctx context.Context, oldChat, newChat int64) error {
 	oldID, newID := record.ID(oldChat, 0), record.ID(newChat, 0)
 	rec, err := c.store.Load(ctx, oldID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -77,7 +77,7 @@ func (c *commands) migrate(ctx context.Context, oldChat, newChat int64) error {
 // its outbox) are recorded first, then the results merge the group's
 // records into the new chat. Both steps are idempotent, so a migration
 // retried after a crash is safe. old is the old table (nil when gone).
-func (c *commands) moveResults(ctx context.Context, old *record.Table, oldID string, oldChat, newChat int64) error {
+func (c *core) moveResults(ctx context.Context, old *record.Table, oldID string, oldChat, newChat int64) error {
 	var pending []*record.Result
 	if old != nil {
 		for _, j := range old.Jobs {

@@ -20,11 +20,9 @@ import (
 	"context"
 	"time"
 
-	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
-	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/metrics"
@@ -32,67 +30,6 @@ import (
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
-
-// Config is what the tables are told from outside.
-type Config struct {
-	TurnTimeout time.Duration // a person's time for a move until a group picks its own
-	AIDelay     time.Duration // pause before a robot (or the bot for a person) moves
-	AIBudget    time.Duration // how long a searching robot may think
-	DefaultLang string
-	// WebLease is how long a page that said it is visible counts as
-	// visible without saying it again.
-	WebLease time.Duration
-}
-
-// Store is the part of the store the tables use: the records and their
-// commits, the timers' queue, pointers, and what a group's upgrade moves.
-type Store interface {
-	lease.Store
-	Load(ctx context.Context, table string) (store.Record, error)
-	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
-	Commit(ctx context.Context, table string, c store.Change) (int64, error)
-	Applied(ctx context.Context, table string, updateID int64) (bool, error)
-	Delete(ctx context.Context, table string) error
-	Pointer(ctx context.Context, key string) (string, error)
-	SetPointer(ctx context.Context, key, value string) error
-	Messages(ctx context.Context, table string) (map[string]string, error)
-	SetMessage(ctx context.Context, table, view, record string) error
-	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
-}
-
-// Telegram is the part of the Bot API the tables call: who the bot is, its
-// command menus, whether someone administers a group, and the answer to a
-// press (not rate-limited). Nothing here posts to a chat: that is
-// delivery's alone.
-type Telegram interface {
-	GetMe(ctx context.Context) (*models.User, error)
-	SetMyCommands(ctx context.Context, p *tgbot.SetMyCommandsParams) (bool, error)
-	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
-	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
-}
-
-// Results is what the tables ask of the results role.
-type Results interface {
-	// Record stores a finished game once and rates it: the seats' rating
-	// changes, nil when this call did not rate it.
-	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
-	// Valid reports whether a finished game can be recorded at all.
-	Valid(e *record.Result) bool
-	// PrivateResult is seat i's own result of e, in private.
-	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message
-	// WebRatings are the rating changes the page shows, by player id.
-	WebRatings(e *record.Result, changes []record.RatingChange) map[string][2]float64
-	// Answer renders a group's results command.
-	Answer(ctx context.Context, t *record.Table, q *record.Query) adapter.Message
-	// PrivateStats answers /stats in private.
-	PrivateStats(ctx context.Context, l adapter.Loc, user int64, name string) (adapter.Message, error)
-	// Played reports whether user has a recorded game of gameID.
-	Played(ctx context.Context, user int64, gameID string) bool
-	// Forget deletes a person's results and ratings everywhere.
-	Forget(ctx context.Context, user int64) error
-	// MoveChat merges a group's results into the supergroup it became.
-	MoveChat(ctx context.Context, from, to int64) error
-}
 
 // Tables is the role. Build it with New.
 type Tables struct {

@@ -7,40 +7,13 @@ import (
 	"math/rand/v2"
 	"time"
 
-	tgbot "github.com/go-telegram/bot"
-	"github.com/go-telegram/bot/models"
-	"github.com/rs/zerolog"
-
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/view"
-	"github.com/trickchef/trickchef/game"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
-
-// core is what every part of the tables holds: their dependencies and the
-// one transaction.
-type core struct {
-	cfg     Config
-	store   Store
-	tg      Telegram
-	views   *view.Renderer
-	games   view.Games
-	results Results
-	now     func() time.Time
-	log     zerolog.Logger
-	metrics *metrics.Metrics // nil: not measured
-	// wake is called after every commit: delivery (and the timers) look at
-	// the table at once.
-	wake func()
-	// answered observes how long a button press took from its update to
-	// its answer (for measurements).
-	answered func(time.Duration)
-}
 
 // change collects what one mutation does besides rewriting the table. The
 // closure that fills it is retried on conflicts, so it must be pure: no
@@ -298,59 +271,6 @@ func (c *core) reply(ctx context.Context, updateID, chatID int64, msgs ...adapte
 		out[i] = outbox.Entry{ChatID: chatID, Message: m, Reply: true}
 	}
 	return c.queue(ctx, record.ID(chatID, 0), updateID, out...)
-}
-
-// decode is the table's game and its decoded state.
-func (c *core) decode(t *record.Table) (adapter.Game, game.State, error) { return c.views.Decode(t) }
-
-// loc is the catalog in lang.
-func (c *core) loc(lang string) adapter.Loc { return c.views.Loc(lang) }
-
-// hasStarted reports whether user opened the private chat (the bot may
-// write to them). It only reads the store.
-func (c *core) hasStarted(ctx context.Context, user int64) bool {
-	_, err := c.store.Pointer(ctx, store.StartedKey(user))
-	return err == nil
-}
-
-// userLang picks a language for a user from their Telegram client.
-func (c *core) userLang(u *models.User) string {
-	if u != nil {
-		if lang := locales.Normalize(u.LanguageCode); lang != "" {
-			return lang
-		}
-	}
-	return c.cfg.DefaultLang
-}
-
-// isAdmin asks Telegram whether a user administers the group.
-func (c *core) isAdmin(ctx context.Context, chatID, userID int64) bool {
-	cm, err := c.tg.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: chatID, UserID: userID})
-	if err != nil {
-		c.log.Warn().Err(err).Int64("chat", chatID).Msg("getChatMember failed")
-		return false
-	}
-	return cm.Type == models.ChatMemberTypeOwner || cm.Type == models.ChatMemberTypeAdministrator
-}
-
-// answer answers a press: a toast (or an alert), or a link to open.
-func (c *core) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {
-	_, err := c.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
-		CallbackQueryID: q.ID,
-		Text:            text,
-		ShowAlert:       alert,
-		URL:             url,
-	})
-	if err != nil {
-		c.log.Debug().Err(err).Msg("answerCallbackQuery failed")
-	}
-}
-
-// closeTable ends whatever the table was doing without a result.
-func closeTable(t *record.Table) {
-	t.Phase = record.PhaseIdle
-	t.StopTimers()
-	t.StopAsked = 0
 }
 
 // sleep waits d or until ctx is done.

@@ -103,7 +103,7 @@ const (
 	RefusedBusy    = "busy"      // the table stayed too busy (503)
 )
 
-// Web is the role behind the «Стол» page (bot/webapp serves it over
+// Web is the role behind the «Стол» page (bot/web/webapp serves it over
 // HTTP): who may see a table (access.go), what each viewer sees of it
 // (View: the game's Scene with the platform's marks), and the page's
 // presses, which are the chat's presses applied by the tables. It keeps

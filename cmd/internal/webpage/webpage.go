@@ -1,4 +1,4 @@
-// Package webpage talks to the «Стол» page server (bot/webapp) as an open
+// Package webpage talks to the «Стол» page server (bot/web/webapp) as an open
 // page does: it signs the initData, opens the event stream, asks for the
 // state and posts acts and «seen». The measuring tools (cmd/webload,
 // cmd/pacegame) share it so both drive the server the same way.

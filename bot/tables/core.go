@@ -1,0 +1,203 @@
+package tables
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/locales"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Config is what the tables are told from outside.
+type Config struct {
+	TurnTimeout time.Duration // a person's time for a move until a group picks its own
+	AIDelay     time.Duration // pause before a robot (or the bot for a person) moves
+	AIBudget    time.Duration // how long a searching robot may think
+	DefaultLang string
+	// WebLease is how long a page that said it is visible counts as
+	// visible without saying it again.
+	WebLease time.Duration
+}
+
+// Store is the part of the store the tables use: the records and their
+// commits, the timers' queue, pointers, and what a group's upgrade moves.
+type Store interface {
+	lease.Store
+	Load(ctx context.Context, table string) (store.Record, error)
+	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
+	Commit(ctx context.Context, table string, c store.Change) (int64, error)
+	Applied(ctx context.Context, table string, updateID int64) (bool, error)
+	Delete(ctx context.Context, table string) error
+	Pointer(ctx context.Context, key string) (string, error)
+	SetPointer(ctx context.Context, key, value string) error
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	SetMessage(ctx context.Context, table, view, record string) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+}
+
+// Telegram is the part of the Bot API the tables call: who the bot is, its
+// command menus, whether someone administers a group, and the answer to a
+// press (not rate-limited). Nothing here posts to a chat: that is
+// delivery's alone.
+type Telegram interface {
+	GetMe(ctx context.Context) (*models.User, error)
+	SetMyCommands(ctx context.Context, p *tgbot.SetMyCommandsParams) (bool, error)
+	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
+	AnswerCallbackQuery(ctx context.Context, p *tgbot.AnswerCallbackQueryParams) (bool, error)
+}
+
+// Results is what the tables ask of the results role.
+type Results interface {
+	// Record stores a finished game once and rates it: the seats' rating
+	// changes, nil when this call did not rate it.
+	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
+	// Valid reports whether a finished game can be recorded at all.
+	Valid(e *record.Result) bool
+	// PrivateResult is seat i's own result of e, in private.
+	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message
+	// WebRatings are the rating changes the page shows, by player id.
+	WebRatings(e *record.Result, changes []record.RatingChange) map[string][2]float64
+	// Answer renders a group's results command.
+	Answer(ctx context.Context, t *record.Table, q *record.Query) adapter.Message
+	// PrivateStats answers /stats in private.
+	PrivateStats(ctx context.Context, l adapter.Loc, user int64, name string) (adapter.Message, error)
+	// Played reports whether user has a recorded game of gameID.
+	Played(ctx context.Context, user int64, gameID string) bool
+	// Forget deletes a person's results and ratings everywhere.
+	Forget(ctx context.Context, user int64) error
+	// MoveChat merges a group's results into the supergroup it became.
+	MoveChat(ctx context.Context, from, to int64) error
+}
+
+// core is what every part of the tables holds: their dependencies and the
+// one transaction.
+type core struct {
+	cfg     Config
+	store   Store
+	tg      Telegram
+	views   *view.Renderer
+	games   view.Games
+	results Results
+	now     func() time.Time
+	log     zerolog.Logger
+	metrics *metrics.Metrics // nil: not measured
+	// wake is called after every commit: delivery (and the timers) look at
+	// the table at once.
+	wake func()
+	// answered observes how long a button press took from its update to
+	// its answer (for measurements).
+	answered func(time.Duration)
+}
+
+// decode is the table's game and its decoded state.
+func (c *core) decode(t *record.Table) (adapter.Game, game.State, error) { return c.views.Decode(t) }
+
+// loc is the catalog in lang.
+func (c *core) loc(lang string) adapter.Loc { return c.views.Loc(lang) }
+
+// hasStarted reports whether user opened the private chat (the bot may
+// write to them). It only reads the store.
+func (c *core) hasStarted(ctx context.Context, user int64) bool {
+	_, err := c.store.Pointer(ctx, store.StartedKey(user))
+	return err == nil
+}
+
+// userLang picks a language for a user from their Telegram client.
+func (c *core) userLang(u *models.User) string {
+	if u != nil {
+		if lang := locales.Normalize(u.LanguageCode); lang != "" {
+			return lang
+		}
+	}
+	return c.cfg.DefaultLang
+}
+
+// isAdmin asks Telegram whether a user administers the group.
+func (c *core) isAdmin(ctx context.Context, chatID, userID int64) bool {
+	cm, err := c.tg.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: chatID, UserID: userID})
+	if err != nil {
+		c.log.Warn().Err(err).Int64("chat", chatID).Msg("getChatMember failed")
+		return false
+	}
+	return cm.Type == models.ChatMemberTypeOwner || cm.Type == models.ChatMemberTypeAdministrator
+}
+
+// answer answers a press: a toast (or an alert), or a link to open.
+func (c *core) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {
+	_, err := c.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
+		CallbackQueryID: q.ID,
+		Text:            text,
+		ShowAlert:       alert,
+		URL:             url,
+	})
+	if err != nil {
+		c.log.Debug().Err(err).Msg("answerCallbackQuery failed")
+	}
+}
+
+// closeTable ends whatever the table was doing without a result.
+func closeTable(t *record.Table) {
+	t.Phase = record.PhaseIdle
+	t.StopTimers()
+	t.StopAsked = 0
+}
+
+// userName is how the bot calls a user in the group.
+func userName(u *models.User) string {
+	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	if name == "" {
+		name = u.Username
+	}
+	if r := []rune(name); len(r) > 32 {
+		name = string(r[:32])
+	}
+	return name
+}
+
+// aiName gives an AI seat a name not yet used at the table.
+func aiName(l adapter.Loc, t *record.Table) string {
+	for i := 1; ; i++ {
+		name := l.T("ai.name", "N", i)
+		taken := false
+		for _, s := range t.Seats {
+			if s.Name == name {
+				taken = true
+			}
+		}
+		if !taken {
+			return name
+		}
+	}
+}
+
+// tableIn is the table of chat that a button naming table id belongs to:
+// id itself when it is in that chat (its topic kept), else the chat's own
+// table — a forged id never reaches another chat's record.
+func tableIn(id string, chat int64) string {
+	if c, _, err := record.ParseID(id); err == nil && c == chat {
+		return id
+	}
+	return record.ID(chat, 0)
+}
+
+// request is a command as it came: "/newgame@bot trickchef" → newgame,
+// [trickchef].
+type request struct {
+	updateID int64
+	msg      *models.Message
+	name     string
+	args     []string
+	// addressed is set when the command names this bot ("/cmd@ourbot"):
+	// a name it does not know then gets an answer, not silence.
+	addressed bool
+}
