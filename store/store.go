@@ -90,6 +90,13 @@ func StartedKey(user int64) string { return "started:" + strconv.FormatInt(user,
 // game, for /start in private.
 func UserTableKey(user int64) string { return "user:" + strconv.FormatInt(user, 10) }
 
+// BrokenKey is where a table's record is set aside when its game broke
+// (its state unreadable, its changes failing again and again), for a
+// person to look at: one per table and game.
+func BrokenKey(table string, gameNo int) string {
+	return "broken:" + table + ":" + strconv.Itoa(gameNo)
+}
+
 // WebTokenKey is the pointer from a «Стол» page's token to its table's id.
 func WebTokenKey(token string) string { return "webtable:" + token }
 

@@ -90,11 +90,16 @@ type Views interface {
 }
 
 // Tables is what delivery tells the tables: a person it cannot write to
-// (a table change: the table then says so), and an outbox entry from
-// before the tables did their results themselves, which they take over.
+// (a table change: the table then says so), an outbox entry from before
+// the tables did their results themselves, which they take over, and a
+// table it cannot serve.
 type Tables interface {
 	MarkUnreachable(ctx context.Context, id string, user int64) error
 	Adopt(ctx context.Context, id string, entry []byte) error
+	// Failed says serving table id failed in a way that is the table's
+	// own (its game cannot draw it, a panic): the tables fence off a
+	// table that keeps failing.
+	Failed(ctx context.Context, id, reason string)
 }
 
 // New builds the delivery role.
@@ -113,8 +118,17 @@ func New(st Store, tg Telegram, views Views, tables Tables, tr adapter.Translato
 		m.Budget(use, names, waiting[:], tables)
 	}
 	d.loop = &lease.Loop{Name: "delivery", Queue: lease.Bind(st, store.Deliveries), Lease: claimLease, Workers: workers,
-		Idle: idlePoll, Now: now, Log: log, Serve: d.service}
+		Idle: idlePoll, Now: now, Log: log, Serve: d.service, Panicked: d.panicked}
 	return d
+}
+
+// panicked hears of a panic while delivering table id (logged already by
+// the loop): the tables count it against the table; it is served again in
+// a second.
+func (d *Delivery) panicked(id string, v any) time.Time {
+	d.metrics.Panic()
+	d.tables.Failed(context.Background(), id, fmt.Sprint("panic while delivering: ", v))
+	return d.now().Add(time.Second)
 }
 
 // Wake tells the local worker a table may have something to show (a
@@ -358,6 +372,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		switch {
 		case err != nil:
 			d.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("render")
+			d.tables.Failed(ctx, t.ID, "render "+v+": "+err.Error())
 			later(d.now().Add(2 * time.Second))
 		case ok:
 			jobs = append(jobs, j)

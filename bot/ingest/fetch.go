@@ -160,6 +160,7 @@ func (in *Ingestion) handleSafely(ctx context.Context, u *models.Update) (err er
 	defer func() {
 		if r := recover(); r != nil {
 			in.log.Error().Str("panic", fmt.Sprint(r)).Str("stack", string(debug.Stack())).Int64("update", u.ID).Msg("handler panic; update skipped")
+			in.metrics.Panic()
 			err = nil // a poisoned update must not block the queue forever
 		}
 	}()

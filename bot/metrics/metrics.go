@@ -30,6 +30,10 @@ type Metrics struct {
 	budgetUse     prometheus.Gauge
 	queued        *prometheus.GaugeVec
 	tablesWaiting prometheus.Gauge
+	// A table fenced off because its game cannot go on, and panics
+	// recovered while changing or serving a table.
+	quarantined prometheus.Counter
+	panics      prometheus.Counter
 }
 
 // New creates the collectors and registers them on reg.
@@ -75,6 +79,13 @@ func New(reg prometheus.Registerer) *Metrics {
 			Name: "trickchef_tables_waiting", Help: "Tables with something waiting for the limits (this replica).",
 		}),
 	}
+	m.quarantined = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "trickchef_tables_broken_total", Help: "Tables fenced off because their game could not go on (unreadable state, repeated failures).",
+	})
+	m.panics = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "trickchef_panics_total", Help: "Panics recovered while changing or serving a table, or handling an update.",
+	})
+	reg.MustRegister(m.quarantined, m.panics)
 	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers,
 		m.deferredCalls, m.deliveryWait, m.budgetUse, m.queued, m.tablesWaiting)
 	return m
@@ -131,6 +142,20 @@ func (m *Metrics) Conflict() {
 func (m *Metrics) Timeout() {
 	if m != nil {
 		m.timers.Inc()
+	}
+}
+
+// Quarantined counts a table fenced off.
+func (m *Metrics) Quarantined() {
+	if m != nil {
+		m.quarantined.Inc()
+	}
+}
+
+// Panic counts a panic recovered.
+func (m *Metrics) Panic() {
+	if m != nil {
+		m.panics.Inc()
 	}
 }
 

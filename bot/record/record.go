@@ -87,6 +87,11 @@ type Table struct {
 	// table (and even they must be its players or the group's members).
 	// Minted on the first commit with the page served (bot/webaccess.go).
 	WebToken string `json:"web_token,omitempty"`
+	// Broken is set once the table's game could not go on (its state
+	// unreadable by its game, or its changes failing again and again): the
+	// game stopped, its record was set aside for a person to look at, and
+	// its buttons answer that it broke (bot/tables/broken.go).
+	Broken *Broken `json:"broken,omitempty"`
 	// Jobs are the tables' work a change left to do outside it, in order
 	// (a finished game to record, a results command to answer): the
 	// tables' timers do each once it is committed (record/job.go).
@@ -140,6 +145,14 @@ type Seat struct {
 	Learning bool     `json:"learning,omitempty"`
 	Tips     []string `json:"tips,omitempty"`
 	Tip      string   `json:"tip,omitempty"`
+}
+
+// Broken is a game that broke: its number (its buttons carry it), when,
+// and why, for the logs and the person who looks at the record set aside.
+type Broken struct {
+	GameNo int       `json:"game_no"`
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason"`
 }
 
 // Leaver is a person who left a running game.

@@ -97,10 +97,20 @@ type core struct {
 	// answered observes how long a button press took from its update to
 	// its answer (for measurements).
 	answered func(time.Duration)
+	// failures counts each table's recent failures (broken.go).
+	failures *strikes
 }
 
 // decode is the table's game and its decoded state.
-func (c *core) decode(t *record.Table) (adapter.Game, game.State, error) { return c.views.Decode(t) }
+// A game that cannot read its state (or a game the bot no longer offers)
+// is a broken table: transact fences it off.
+func (c *core) decode(t *record.Table) (adapter.Game, game.State, error) {
+	g, st, err := c.views.Decode(t)
+	if err != nil {
+		return nil, nil, broken(err)
+	}
+	return g, st, nil
+}
 
 // loc is the catalog in lang.
 func (c *core) loc(lang string) adapter.Loc { return c.views.Loc(lang) }

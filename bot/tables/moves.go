@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,17 +32,17 @@ type moves struct {
 func (m *moves) apply(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
 	before, err := g.Decode(t.State)
 	if err != nil {
-		return err
+		return broken(err)
 	}
 	if err := st.Apply(seat, a); err != nil {
 		if code := game.CodeOf(err); code != "" {
 			return m.ruleRefusal(t, g, before, seat, a, code)
 		}
-		return err
+		return broken(fmt.Errorf("apply %d for seat %d: %w", a, seat, err)) // the engine contradicts itself
 	}
 	data, err := st.MarshalBinary()
 	if err != nil {
-		return err
+		return broken(err)
 	}
 	t.State = data
 	if mg, ok := g.(adapter.MemoryGame); ok {

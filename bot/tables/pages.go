@@ -27,6 +27,9 @@ type pages struct {
 // retry is a no-op.
 func (pg *pages) press(ctx context.Context, id string, updateID int64, user models.User, p callback.Data) (*record.Table, string, error) {
 	t, ch, err := pg.transact(ctx, id, updateID, func(t *record.Table, ch *change) error {
+		if err := brokenButton(t, p); err != nil {
+			return err
+		}
 		switch p.Op {
 		case callback.Action:
 			return pg.play.onAction(t, ch, p, user.ID)

@@ -149,6 +149,9 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	// on the current message a stale button means the move was made.
 	var hand pressedHand
 	t, ch, err := pr.transactSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *record.Table, ch *change) error {
+		if err := brokenButton(t, p); err != nil {
+			return err
+		}
 		hand = pressedOn(q, t, p, ch.viewRecord)
 		if hand.replaced && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refusal.New("error.stale")

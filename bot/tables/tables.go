@@ -54,7 +54,7 @@ type Tables struct {
 // called after every commit (delivery then shows it at once).
 func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Tables {
 	c := &core{cfg: cfg, store: st, tg: tg, views: views, games: views.Games(), results: res, now: now, log: log, metrics: m,
-		wake: func() {}, answered: func(time.Duration) {}}
+		wake: func() {}, answered: func(time.Duration) {}, failures: &strikes{}}
 	t := &Tables{core: c}
 	t.tips = &tips{core: c}
 	t.moves = &moves{core: c, tips: t.tips}
@@ -62,7 +62,7 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 	t.jobs = &jobs{core: c}
 	t.clock = &clock{core: c, moves: t.moves, jobs: t.jobs}
 	t.clock.loop = &lease.Loop{Name: "timers", Queue: lease.Bind(st, store.Timers), Lease: timerLease, Workers: timerWorkers,
-		Idle: timerIdle, Now: now, Log: log, Serve: t.clock.serve}
+		Idle: timerIdle, Now: now, Log: log, Serve: t.clock.serve, Panicked: t.clock.panicked}
 	t.menus = &menus{core: c}
 	t.lobby = &lobby{core: c, moves: t.moves, tips: t.tips, menus: t.menus}
 	t.leaving = &leaving{core: c, moves: t.moves}
@@ -117,6 +117,22 @@ func (t *Tables) Lang(u *models.User) string { return t.userLang(u) }
 // the deep link until they press /start.
 func (t *Tables) MarkUnreachable(ctx context.Context, id string, user int64) error {
 	return t.people.markUnreachable(ctx, id, user)
+}
+
+// Failed tells the tables that serving table id failed in a way that is
+// the table's own (delivery could not draw it, a panic while delivering
+// it): a table that keeps failing is fenced off (broken.go).
+func (t *Tables) Failed(ctx context.Context, id, reason string) {
+	if tab, _, err := t.load(ctx, id); err == nil && tab.State != nil {
+		if _, _, err := t.decode(tab); err != nil {
+			// Its game cannot read its state: no use trying again.
+			if err := t.quarantine(ctx, id, err.Error()); err != nil {
+				t.log.Error().Err(err).Str("table", id).Msg("broken table not fenced off; will try again")
+			}
+			return
+		}
+	}
+	t.strike(ctx, id, reason)
 }
 
 // Adopt takes over an outbox entry from before the tables did their

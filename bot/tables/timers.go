@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -72,6 +73,15 @@ func (c *clock) serve(ctx context.Context, id string) time.Time {
 		return at
 	}
 	return time.Time{}
+}
+
+// panicked hears of a panic while serving table id (logged already by the
+// loop): one more strike against the table; it is served again in a
+// second.
+func (c *clock) panicked(id string, v any) time.Time {
+	c.metrics.Panic()
+	c.strike(context.Background(), id, fmt.Sprint("panic: ", v))
+	return c.now().Add(time.Second)
 }
 
 // fire acts for every seat whose timer has run out: the system makes its

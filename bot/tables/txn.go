@@ -83,7 +83,16 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 			return t, &change{}, refusal.ErrDuplicate
 		}
 		ch := &change{viewRecord: viewRecord}
-		if err := fn(t, ch); err != nil {
+		err = c.guardPanics(ctx, id, func() error { return fn(t, ch) })
+		var b *brokenError
+		if errors.As(err, &b) {
+			// The table's game cannot go on: fence it off, and say so.
+			if qerr := c.quarantine(ctx, id, b.reason); qerr != nil {
+				return nil, nil, qerr
+			}
+			return t, ch, refusal.New("error.broken")
+		}
+		if err != nil {
 			var r *refusal.Refusal
 			if updateID > 0 && errors.As(err, &r) {
 				// Refused because a copy of this very update (another

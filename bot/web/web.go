@@ -101,6 +101,7 @@ const (
 	RefusedStale   = "stale"     // drawn before a later change (409)
 	RefusedRule    = "rule"      // the game's rules forbid it now (422)
 	RefusedBusy    = "busy"      // the table stayed too busy (503)
+	RefusedBroken  = "broken"    // the game broke and cannot go on (410)
 )
 
 // Web is the role behind the «Стол» page (bot/web/webapp serves it over
@@ -438,6 +439,8 @@ func refusedKind(key string) string {
 	switch {
 	case key == "error.not_yours":
 		return RefusedForeign
+	case key == "error.broken":
+		return RefusedBroken
 	case key == "error.bad_button" || key == "error.bad_choice":
 		return RefusedBad
 	case strings.HasPrefix(key, "error.stale"):

@@ -489,6 +489,7 @@ var refusedStatus = map[string]int{
 	web.RefusedStale:   http.StatusConflict,
 	web.RefusedRule:    http.StatusUnprocessableEntity,
 	web.RefusedBusy:    http.StatusServiceUnavailable,
+	web.RefusedBroken:  http.StatusGone,
 }
 
 // post reads a page's request that changes something: its sender, within
