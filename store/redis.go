@@ -44,41 +44,47 @@ type Redis struct {
 	c      redis.UniversalClient
 	prefix string
 	owned  bool // c was opened by DialRedis, so Close closes it
+	set    settings
 
-	commit   *redis.Script
-	clean    *redis.Script
-	claim    *redis.Script
-	renew    *redis.Script
-	release  *redis.Script
-	schedule *redis.Script
-	timer    *redis.Script
-	unqueueS *redis.Script
-	unptr    *redis.Script
-	allow    *redis.Script
-	turn     *redis.Script
-	block    *redis.Script
-	ingest   *redis.Script
+	commit     *redis.Script
+	clean      *redis.Script
+	claim      *redis.Script
+	renew      *redis.Script
+	release    *redis.Script
+	schedule   *redis.Script
+	timer      *redis.Script
+	unqueueS   *redis.Script
+	unptr      *redis.Script
+	deadLetter *redis.Script
+	unindexS   *redis.Script
+	allow      *redis.Script
+	turn       *redis.Script
+	block      *redis.Script
+	ingest     *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
 // several bots (or tests) can share one Redis.
-func NewRedis(c redis.UniversalClient, prefix string) *Redis {
+func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 	return &Redis{
-		c:        c,
-		prefix:   prefix,
-		commit:   redis.NewScript(commitScript),
-		clean:    redis.NewScript(cleanScript),
-		claim:    redis.NewScript(claimScript),
-		renew:    redis.NewScript(renewScript),
-		release:  redis.NewScript(releaseScript),
-		schedule: redis.NewScript(scheduleScript),
-		timer:    redis.NewScript(timerScript),
-		unqueueS: redis.NewScript(unqueueScript),
-		unptr:    redis.NewScript(deletePointerScript),
-		allow:    redis.NewScript(allowScript),
-		turn:     redis.NewScript(turnScript),
-		block:    redis.NewScript(blockScript),
-		ingest:   redis.NewScript(ingestScript),
+		c:          c,
+		prefix:     prefix,
+		set:        newSettings(opts),
+		deadLetter: redis.NewScript(deadLetterScript),
+		unindexS:   redis.NewScript(unindexScript),
+		commit:     redis.NewScript(commitScript),
+		clean:      redis.NewScript(cleanScript),
+		claim:      redis.NewScript(claimScript),
+		renew:      redis.NewScript(renewScript),
+		release:    redis.NewScript(releaseScript),
+		schedule:   redis.NewScript(scheduleScript),
+		timer:      redis.NewScript(timerScript),
+		unqueueS:   redis.NewScript(unqueueScript),
+		unptr:      redis.NewScript(deletePointerScript),
+		allow:      redis.NewScript(allowScript),
+		turn:       redis.NewScript(turnScript),
+		block:      redis.NewScript(blockScript),
+		ingest:     redis.NewScript(ingestScript),
 	}
 }
 
@@ -486,12 +492,22 @@ func (r *Redis) UsedMemory(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: info memory: %w", err)
 	}
+	v, ok := infoFields(info)["used_memory"]
+	if !ok {
+		return 0, fmt.Errorf("store: info memory: no used_memory")
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// infoFields reads the name:value lines of an INFO reply.
+func infoFields(info string) map[string]string {
+	out := map[string]string{}
 	for _, line := range strings.Split(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
-			return strconv.ParseInt(v, 10, 64)
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			out[k] = v
 		}
 	}
-	return 0, fmt.Errorf("store: info memory: no used_memory")
+	return out
 }
 
 // SetMessage records what the message of a rendered view is (the bot's
