@@ -53,6 +53,9 @@ type settings struct {
 	// sweepEvery is how often Bolt deletes what expired (Redis expires keys
 	// itself).
 	sweepEvery time.Duration
+	// waitReplicas > 0 makes writes wait for that many replicas (WAIT).
+	waitReplicas int
+	waitTimeout  time.Duration
 }
 
 func newSettings(opts []Option) settings {
@@ -78,5 +81,19 @@ func WithSweep(every time.Duration) Option {
 		if every > 0 {
 			s.sweepEvery = every
 		}
+	}
+}
+
+// WithReplicaWait makes Commit, Ingest, SetMessage and Ack wait, in the
+// same round trip, until replicas replicas have the write (Redis WAIT), at
+// most timeout. When fewer did, they fail with ErrNotReplicated although
+// the write is on the master, so the caller retries as after any error (a
+// retry of an applied update gets ErrDuplicate). Then nothing acknowledged
+// to a player is lost when Sentinel promotes a replica, as long as one
+// replica is left to wait for. It works on one server and under Sentinel,
+// not in a Cluster. A URL asks for it with wait_replicas=1&wait_timeout=500ms.
+func WithReplicaWait(replicas int, timeout time.Duration) Option {
+	return func(s *settings) {
+		s.waitReplicas, s.waitTimeout = replicas, timeout
 	}
 }

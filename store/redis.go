@@ -290,10 +290,20 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	keys := r.tableKeys(table)
 	var ver int64
 	var err error
-	if _, single := r.c.(*redis.Client); single {
+	if single, ok := r.c.(*redis.Client); ok {
 		d, t := r.queueKeys(Deliveries), r.queueKeys(Timers)
 		keys = append(keys, d.due, d.held, d.again, t.due, t.held, t.again)
-		ver, err = r.commit.Run(ctx, r.c, keys, args...).Int64()
+		if r.set.waitReplicas > 0 {
+			var cmds []*redis.Cmd
+			cmds, err = r.runWaited(ctx, single, []scriptCall{{r.commit, keys, args}})
+			if v, verr := cmds[0].Int64(); verr == nil && v < 0 {
+				ver, err = v, nil // nothing written: no replica needs it
+			} else if err == nil {
+				ver, err = v, verr
+			}
+		} else {
+			ver, err = r.commit.Run(ctx, r.c, keys, args...).Int64()
+		}
 		if err != nil {
 			err = fmt.Errorf("store: commit %s: %w", table, err)
 		}
@@ -479,8 +489,33 @@ func (r *Redis) Outbox(ctx context.Context, table string, n int) ([]Envelope, er
 
 // Ack drops the announcements with ID ≤ id.
 func (r *Redis) Ack(ctx context.Context, table string, id int64) error {
-	if err := r.c.ZRemRangeByScore(ctx, r.outKey(table), "-inf", strconv.FormatInt(id, 10)).Err(); err != nil {
+	err := r.write(ctx, func(p redis.Pipeliner) {
+		p.ZRemRangeByScore(ctx, r.outKey(table), "-inf", strconv.FormatInt(id, 10))
+	})
+	if err != nil {
 		return fmt.Errorf("store: ack %s: %w", table, err)
+	}
+	return nil
+}
+
+// write sends a few commands in one pipeline, followed, under
+// WithReplicaWait on one server, by WAIT: a record of what Telegram was
+// told (a message posted, an announcement sent) then survives a failover,
+// and the bot does not post it a second time.
+func (r *Redis) write(ctx context.Context, cmds func(redis.Pipeliner)) error {
+	pipe := r.c.Pipeline()
+	cmds(pipe)
+	var wait *redis.Cmd
+	if _, single := r.c.(*redis.Client); single && r.set.waitReplicas > 0 {
+		wait = pipe.Do(ctx, "WAIT", r.set.waitReplicas, r.set.waitTimeout.Milliseconds())
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return err
+	}
+	if wait != nil {
+		if n, _ := wait.Int64(); int(n) < r.set.waitReplicas {
+			return fmt.Errorf("%w (%d of %d)", ErrNotReplicated, n, r.set.waitReplicas)
+		}
 	}
 	return nil
 }
@@ -514,7 +549,11 @@ func infoFields(info string) map[string]string {
 // opaque record: message id, digest). It lives apart from the record so
 // that it does not bump the version.
 func (r *Redis) SetMessage(ctx context.Context, table, view, record string) error {
-	if err := r.c.HSet(ctx, r.msgKey(table), view, record).Err(); err != nil {
+	err := r.write(ctx, func(p redis.Pipeliner) {
+		p.HSet(ctx, r.msgKey(table), view, record)
+		p.PExpire(ctx, r.msgKey(table), r.set.retention.Tables)
+	})
+	if err != nil {
 		return fmt.Errorf("store: set message %s %s: %w", table, view, err)
 	}
 	return nil
