@@ -3,10 +3,14 @@ package store_test
 import (
 	"bytes"
 	"fmt"
+	"net"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/trickchef/trickchef/store"
+	"github.com/trickchef/trickchef/store/redistest"
 )
 
 // BenchmarkCommit measures one applied action: a 512-byte state saved with
@@ -20,6 +24,22 @@ func BenchmarkCommit(b *testing.B) {
 		new  func(b *testing.B) tableStore
 	}{
 		{"Redis", func(b *testing.B) tableStore { return newRedis(b) }},
+		// A master with one replica, each commit waiting for it (WAIT 1).
+		{"RedisWait", func(b *testing.B) tableStore {
+			m := redistest.Start(b)
+			host, port, _ := net.SplitHostPort(m.Addr)
+			redistest.Start(b, "--replicaof", host, port)
+			mc := m.Client(b)
+			for !strings.Contains(mc.Info(b.Context(), "replication").Val(), "state=online") {
+				time.Sleep(20 * time.Millisecond) // the replica's first sync
+			}
+			r, err := store.DialRedis(b.Context(), m.URL()+"?wait_replicas=1&wait_timeout=5s", "bench:")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { r.Close() })
+			return r
+		}},
 		{"Bolt", func(b *testing.B) tableStore { return newBolt(b) }},
 	}
 	data := bytes.Repeat([]byte("x"), 512)

@@ -30,10 +30,12 @@ import (
 //	wake…/, timers…/  the Deliveries and Timers queues (queue_bolt.go)
 //	ptr/     key → value
 //	in/, indue…/      chats' waiting updates and the Inboxes queue (inbox_bolt.go)
+//	dl/, dlid/        dead letters (deadletter_bolt.go)
 //	meta/    owner → the bot the file belongs to (Own)
 type Bolt struct {
 	db  *bolt.DB
 	now func() time.Time // the store's clock: update-id retention, leases
+	set settings
 
 	changes feed // commits, for WatchChanges
 
@@ -70,13 +72,14 @@ const (
 )
 
 // OpenBolt opens (creating if needed) the store file at path.
-func OpenBolt(path string) (*Bolt, error) {
+func OpenBolt(path string, opts ...Option) (*Bolt, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketPtr), []byte(bucketInbox)} {
+		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketPtr), []byte(bucketInbox),
+			[]byte(bucketDead), []byte(bucketDeadID)} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -87,7 +90,7 @@ func OpenBolt(path string) (*Bolt, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &Bolt{db: db, now: time.Now, rates: make(map[string]*rateLog)}, nil
+	return &Bolt{db: db, now: time.Now, set: newSettings(opts), rates: make(map[string]*rateLog)}, nil
 }
 
 // Close closes the file.

@@ -47,6 +47,9 @@ type tableStore interface {
 	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
 	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
 	Handled(ctx context.Context, chat string, id int64) error
+	DeadLetter(ctx context.Context, chat string, e store.InboxEntry, reason string) error
+	DeadLetters(ctx context.Context, n int) ([]store.DeadLetter, error)
+	DeadLetterCount(ctx context.Context) (int64, error)
 }
 
 var (
@@ -596,6 +599,8 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 
 	t.Run("Inbox", func(t *testing.T) { testInbox(t, newStore(t)) })
 
+	t.Run("DeadLetters", func(t *testing.T) { testDeadLetters(t, newStore(t)) })
+
 	t.Run("OnlyQueue", func(t *testing.T) {
 		s, ctx := newStore(t), t.Context()
 		// On a table that does not exist: queued, and still no state.
@@ -725,6 +730,73 @@ func testInbox(t *testing.T, s tableStore) {
 	}
 	if n := get(s.Pending(ctx, store.Inboxes))(t); n != 1 {
 		t.Fatalf("Pending(Inboxes) = %d, want 1 (42, held)", n)
+	}
+}
+
+// testDeadLetters pins the dead letters: an update given up leaves its
+// inbox and is kept, with its chat, reason and time, once.
+func testDeadLetters(t *testing.T, s tableStore) {
+	ctx := t.Context()
+	if n := get(s.DeadLetterCount(ctx))(t); n != 0 {
+		t.Fatalf("DeadLetterCount = %d on a new store", n)
+	}
+	if d := get(s.DeadLetters(ctx, 10))(t); len(d) != 0 {
+		t.Fatalf("DeadLetters = %v on a new store", d)
+	}
+	ok(t, s.Ingest(ctx, "-7", []store.InboxEntry{{ID: 1, Data: []byte("a")}, {ID: 2, Data: []byte("b\x00:c")}, {ID: 3, Data: []byte("c")}}, base))
+	ok(t, s.Ingest(ctx, "8", []store.InboxEntry{{ID: 4, Data: []byte("d")}}, base))
+	inbox := func(chat string) []int64 {
+		var ids []int64
+		for _, e := range get(s.Inbox(ctx, chat, 10))(t) {
+			ids = append(ids, e.ID)
+		}
+		return ids
+	}
+	before := time.Now().Add(-time.Minute)
+	ok(t, s.DeadLetter(ctx, "-7", store.InboxEntry{ID: 2, Data: []byte("b\x00:c")}, "panic: «тупик»\nstack"))
+	if got := inbox("-7"); !reflect.DeepEqual(got, []int64{1, 3}) {
+		t.Fatalf("inbox after a dead letter = %v, want [1 3]", got)
+	}
+	// Giving it up again changes nothing.
+	ok(t, s.DeadLetter(ctx, "-7", store.InboxEntry{ID: 2, Data: []byte("other")}, "again"))
+	if n := get(s.DeadLetterCount(ctx))(t); n != 1 {
+		t.Fatalf("DeadLetterCount = %d, want 1", n)
+	}
+	time.Sleep(5 * time.Millisecond) // the next one is newer
+	ok(t, s.DeadLetter(ctx, "8", store.InboxEntry{ID: 4, Data: []byte("d")}, "bad state"))
+	if got := inbox("8"); len(got) != 0 {
+		t.Fatalf("inbox of 8 = %v, want empty", got)
+	}
+	got := get(s.DeadLetters(ctx, 10))(t)
+	if len(got) != 2 {
+		t.Fatalf("DeadLetters = %+v, want two", got)
+	}
+	want := []store.DeadLetter{
+		{Chat: "8", Entry: store.InboxEntry{ID: 4, Data: []byte("d")}, Reason: "bad state"},
+		{Chat: "-7", Entry: store.InboxEntry{ID: 2, Data: []byte("b\x00:c")}, Reason: "panic: «тупик»\nstack"},
+	}
+	for i, d := range got {
+		if d.Chat != want[i].Chat || d.Entry.ID != want[i].Entry.ID || string(d.Entry.Data) != string(want[i].Entry.Data) ||
+			d.Reason != want[i].Reason || d.At.Before(before) || d.At.After(time.Now().Add(time.Minute)) {
+			t.Fatalf("dead letter %d = %+v, want %+v at about now", i, d, want[i])
+		}
+	}
+	if !got[0].At.After(got[1].At) {
+		t.Fatalf("dead letters not newest first: %v, %v", got[0].At, got[1].At)
+	}
+	if one := get(s.DeadLetters(ctx, 1))(t); len(one) != 1 || one[0].Chat != "8" {
+		t.Fatalf("DeadLetters(1) = %+v, want the newest", one)
+	}
+	if none := get(s.DeadLetters(ctx, 0))(t); len(none) != 0 {
+		t.Fatalf("DeadLetters(0) = %+v", none)
+	}
+	// An update handled meanwhile is still kept when given up.
+	ok(t, s.DeadLetter(ctx, "-7", store.InboxEntry{ID: 99, Data: []byte("z")}, "gone"))
+	if n := get(s.DeadLetterCount(ctx))(t); n != 3 {
+		t.Fatalf("DeadLetterCount = %d, want 3", n)
+	}
+	if got := inbox("-7"); !reflect.DeepEqual(got, []int64{1, 3}) {
+		t.Fatalf("inbox = %v, want [1 3] untouched", got)
 	}
 }
 

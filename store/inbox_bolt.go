@@ -56,18 +56,21 @@ func (b *Bolt) Inbox(ctx context.Context, chat string, n int) ([]InboxEntry, err
 
 // Handled removes an applied update from its chat's inbox.
 func (b *Bolt) Handled(ctx context.Context, chat string, id int64) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
-		root := tx.Bucket([]byte(bucketInbox))
-		in := root.Bucket([]byte(chat))
-		if in == nil {
-			return nil
-		}
-		if err := in.Delete(u64(id)); err != nil {
-			return err
-		}
-		if k, _ := in.Cursor().First(); k == nil {
-			return root.DeleteBucket([]byte(chat))
-		}
+	return b.db.Update(func(tx *bolt.Tx) error { return handled(tx, chat, id) })
+}
+
+// handled removes an update from its chat's inbox, and the inbox once empty.
+func handled(tx *bolt.Tx, chat string, id int64) error {
+	root := tx.Bucket([]byte(bucketInbox))
+	in := root.Bucket([]byte(chat))
+	if in == nil {
 		return nil
-	})
+	}
+	if err := in.Delete(u64(id)); err != nil {
+		return err
+	}
+	if k, _ := in.Cursor().First(); k == nil {
+		return root.DeleteBucket([]byte(chat))
+	}
+	return nil
 }

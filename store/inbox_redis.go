@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Inbox keys (P the prefix, C a chat):
@@ -46,6 +48,15 @@ func (r *Redis) Ingest(ctx context.Context, chat string, entries []InboxEntry, n
 	for _, e := range entries {
 		id := strconv.FormatInt(e.ID, 10)
 		args = append(args, id, id+":"+string(e.Data))
+	}
+	if single, ok := r.c.(*redis.Client); ok && r.set.waitReplicas > 0 {
+		k := r.queueKeys(Inboxes)
+		_, err := r.runWaited(ctx, single, []scriptCall{{r.ingest, []string{r.inboxKey(chat)}, args},
+			{r.schedule, []string{k.due, k.held, k.again}, []any{chat, toMillis(now), "mark"}}})
+		if err != nil {
+			return fmt.Errorf("store: ingest %s: %w", chat, err)
+		}
+		return nil
 	}
 	if err := r.ingest.Run(ctx, r.c, []string{r.inboxKey(chat)}, args...).Err(); err != nil {
 		return fmt.Errorf("store: ingest %s: %w", chat, err)

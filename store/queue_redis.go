@@ -362,6 +362,48 @@ func (r *Redis) runScripts(ctx context.Context, calls []scriptCall) error {
 	return nil
 }
 
+// runWaited runs scripts on one server in one pipeline that ends with WAIT
+// (WithReplicaWait): one connection, so WAIT covers exactly these writes.
+// A script the server does not know is loaded and the whole is sent again.
+// It returns ErrNotReplicated when fewer replicas than asked had the
+// writes in time; each script's reply is in its command.
+func (r *Redis) runWaited(ctx context.Context, c *redis.Client, calls []scriptCall) ([]*redis.Cmd, error) {
+	for attempt := 0; ; attempt++ {
+		pipe := c.Pipeline()
+		cmds := make([]*redis.Cmd, len(calls))
+		for i, call := range calls {
+			cmds[i] = pipe.EvalSha(ctx, call.script.Hash(), call.keys, call.args...)
+		}
+		wait := pipe.Do(ctx, "WAIT", r.set.waitReplicas, r.set.waitTimeout.Milliseconds())
+		_, _ = pipe.Exec(ctx) // each command's error is read below
+		missing := false
+		for i, cmd := range cmds {
+			if err := cmd.Err(); err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+				missing = true
+				if err := calls[i].script.Load(ctx, c).Err(); err != nil {
+					return cmds, err
+				}
+			}
+		}
+		if missing && attempt == 0 {
+			continue
+		}
+		for _, cmd := range cmds {
+			if err := cmd.Err(); err != nil && !errors.Is(err, redis.Nil) {
+				return cmds, err
+			}
+		}
+		n, err := wait.Int64()
+		if err != nil {
+			return cmds, err
+		}
+		if int(n) < r.set.waitReplicas {
+			return cmds, fmt.Errorf("%w (%d of %d)", ErrNotReplicated, n, r.set.waitReplicas)
+		}
+		return cmds, nil
+	}
+}
+
 // scriptCall is one script with its keys and arguments.
 type scriptCall struct {
 	script *redis.Script

@@ -44,41 +44,47 @@ type Redis struct {
 	c      redis.UniversalClient
 	prefix string
 	owned  bool // c was opened by DialRedis, so Close closes it
+	set    settings
 
-	commit   *redis.Script
-	clean    *redis.Script
-	claim    *redis.Script
-	renew    *redis.Script
-	release  *redis.Script
-	schedule *redis.Script
-	timer    *redis.Script
-	unqueueS *redis.Script
-	unptr    *redis.Script
-	allow    *redis.Script
-	turn     *redis.Script
-	block    *redis.Script
-	ingest   *redis.Script
+	commit     *redis.Script
+	clean      *redis.Script
+	claim      *redis.Script
+	renew      *redis.Script
+	release    *redis.Script
+	schedule   *redis.Script
+	timer      *redis.Script
+	unqueueS   *redis.Script
+	unptr      *redis.Script
+	deadLetter *redis.Script
+	unindexS   *redis.Script
+	allow      *redis.Script
+	turn       *redis.Script
+	block      *redis.Script
+	ingest     *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
 // several bots (or tests) can share one Redis.
-func NewRedis(c redis.UniversalClient, prefix string) *Redis {
+func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 	return &Redis{
-		c:        c,
-		prefix:   prefix,
-		commit:   redis.NewScript(commitScript),
-		clean:    redis.NewScript(cleanScript),
-		claim:    redis.NewScript(claimScript),
-		renew:    redis.NewScript(renewScript),
-		release:  redis.NewScript(releaseScript),
-		schedule: redis.NewScript(scheduleScript),
-		timer:    redis.NewScript(timerScript),
-		unqueueS: redis.NewScript(unqueueScript),
-		unptr:    redis.NewScript(deletePointerScript),
-		allow:    redis.NewScript(allowScript),
-		turn:     redis.NewScript(turnScript),
-		block:    redis.NewScript(blockScript),
-		ingest:   redis.NewScript(ingestScript),
+		c:          c,
+		prefix:     prefix,
+		set:        newSettings(opts),
+		deadLetter: redis.NewScript(deadLetterScript),
+		unindexS:   redis.NewScript(unindexScript),
+		commit:     redis.NewScript(commitScript),
+		clean:      redis.NewScript(cleanScript),
+		claim:      redis.NewScript(claimScript),
+		renew:      redis.NewScript(renewScript),
+		release:    redis.NewScript(releaseScript),
+		schedule:   redis.NewScript(scheduleScript),
+		timer:      redis.NewScript(timerScript),
+		unqueueS:   redis.NewScript(unqueueScript),
+		unptr:      redis.NewScript(deletePointerScript),
+		allow:      redis.NewScript(allowScript),
+		turn:       redis.NewScript(turnScript),
+		block:      redis.NewScript(blockScript),
+		ingest:     redis.NewScript(ingestScript),
 	}
 }
 
@@ -284,10 +290,20 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 	keys := r.tableKeys(table)
 	var ver int64
 	var err error
-	if _, single := r.c.(*redis.Client); single {
+	if single, ok := r.c.(*redis.Client); ok {
 		d, t := r.queueKeys(Deliveries), r.queueKeys(Timers)
 		keys = append(keys, d.due, d.held, d.again, t.due, t.held, t.again)
-		ver, err = r.commit.Run(ctx, r.c, keys, args...).Int64()
+		if r.set.waitReplicas > 0 {
+			var cmds []*redis.Cmd
+			cmds, err = r.runWaited(ctx, single, []scriptCall{{r.commit, keys, args}})
+			if v, verr := cmds[0].Int64(); verr == nil && v < 0 {
+				ver, err = v, nil // nothing written: no replica needs it
+			} else if err == nil {
+				ver, err = v, verr
+			}
+		} else {
+			ver, err = r.commit.Run(ctx, r.c, keys, args...).Int64()
+		}
 		if err != nil {
 			err = fmt.Errorf("store: commit %s: %w", table, err)
 		}
@@ -473,8 +489,33 @@ func (r *Redis) Outbox(ctx context.Context, table string, n int) ([]Envelope, er
 
 // Ack drops the announcements with ID ≤ id.
 func (r *Redis) Ack(ctx context.Context, table string, id int64) error {
-	if err := r.c.ZRemRangeByScore(ctx, r.outKey(table), "-inf", strconv.FormatInt(id, 10)).Err(); err != nil {
+	err := r.write(ctx, func(p redis.Pipeliner) {
+		p.ZRemRangeByScore(ctx, r.outKey(table), "-inf", strconv.FormatInt(id, 10))
+	})
+	if err != nil {
 		return fmt.Errorf("store: ack %s: %w", table, err)
+	}
+	return nil
+}
+
+// write sends a few commands in one pipeline, followed, under
+// WithReplicaWait on one server, by WAIT: a record of what Telegram was
+// told (a message posted, an announcement sent) then survives a failover,
+// and the bot does not post it a second time.
+func (r *Redis) write(ctx context.Context, cmds func(redis.Pipeliner)) error {
+	pipe := r.c.Pipeline()
+	cmds(pipe)
+	var wait *redis.Cmd
+	if _, single := r.c.(*redis.Client); single && r.set.waitReplicas > 0 {
+		wait = pipe.Do(ctx, "WAIT", r.set.waitReplicas, r.set.waitTimeout.Milliseconds())
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return err
+	}
+	if wait != nil {
+		if n, _ := wait.Int64(); int(n) < r.set.waitReplicas {
+			return fmt.Errorf("%w (%d of %d)", ErrNotReplicated, n, r.set.waitReplicas)
+		}
 	}
 	return nil
 }
@@ -486,19 +527,33 @@ func (r *Redis) UsedMemory(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: info memory: %w", err)
 	}
+	v, ok := infoFields(info)["used_memory"]
+	if !ok {
+		return 0, fmt.Errorf("store: info memory: no used_memory")
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// infoFields reads the name:value lines of an INFO reply.
+func infoFields(info string) map[string]string {
+	out := map[string]string{}
 	for _, line := range strings.Split(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
-			return strconv.ParseInt(v, 10, 64)
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			out[k] = v
 		}
 	}
-	return 0, fmt.Errorf("store: info memory: no used_memory")
+	return out
 }
 
 // SetMessage records what the message of a rendered view is (the bot's
 // opaque record: message id, digest). It lives apart from the record so
 // that it does not bump the version.
 func (r *Redis) SetMessage(ctx context.Context, table, view, record string) error {
-	if err := r.c.HSet(ctx, r.msgKey(table), view, record).Err(); err != nil {
+	err := r.write(ctx, func(p redis.Pipeliner) {
+		p.HSet(ctx, r.msgKey(table), view, record)
+		p.PExpire(ctx, r.msgKey(table), r.set.retention.Tables)
+	})
+	if err != nil {
 		return fmt.Errorf("store: set message %s %s: %w", table, view, err)
 	}
 	return nil

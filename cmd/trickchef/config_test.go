@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -187,6 +189,57 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
+// TestParseConfigRedis covers the store's settings: REDIS_URL from a file,
+// every URL form, and running on an evicting Redis.
+func TestParseConfigRedis(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "redis_url")
+	if err := os.WriteFile(file, []byte("redis-sentinel://:p%40ss@s1:26379,s2:26379/main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		url   string
+		allow bool
+	}{
+		{name: "file", env: map[string]string{"REDIS_URL_FILE": file}, url: "redis-sentinel://:p%40ss@s1:26379,s2:26379/main"},
+		{name: "flag wins over file", args: []string{"-redis-url", "redis://h:1"}, env: map[string]string{"REDIS_URL_FILE": file}, url: "redis://h:1"},
+		{name: "cluster with password and TLS", env: map[string]string{"REDIS_URL": "rediss-cluster://:pw@h1:7000,h2:7001?skip_verify=true"},
+			url: "rediss-cluster://:pw@h1:7000,h2:7001?skip_verify=true"},
+		{name: "allow eviction", env: map[string]string{"REDIS_URL": "redis://h:1", "REDIS_ALLOW_EVICTION": "1"}, url: "redis://h:1", allow: true},
+		{name: "allow eviction by flag", args: []string{"-redis-allow-eviction"}, env: map[string]string{"REDIS_URL": "redis://h:1"}, url: "redis://h:1", allow: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseConfig(tc.args, envOf(withToken(tc.env)), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.RedisURL != tc.url || got.AllowEviction != tc.allow {
+				t.Errorf("RedisURL %q AllowEviction %v, want %q %v", got.RedisURL, got.AllowEviction, tc.url, tc.allow)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"both", map[string]string{"REDIS_URL": "redis://h:1", "REDIS_URL_FILE": file}},
+		{"no file", map[string]string{"REDIS_URL_FILE": filepath.Join(dir, "missing")}},
+		{"sentinel without master", map[string]string{"REDIS_URL": "redis-sentinel://:hunter2@s1:26379"}},
+		{"cluster with a database", map[string]string{"REDIS_URL": "redis-cluster://:hunter2@h1:7000/3"}},
+		{"unknown option", map[string]string{"REDIS_URL": "redis://:hunter2@h:1?nope=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig(nil, envOf(withToken(tc.env)), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), "REDIS_URL") || strings.Contains(err.Error(), "hunter2") {
+				t.Fatalf("error %v: want one naming REDIS_URL without the password", err)
+			}
+		})
+	}
+}
+
 func TestParseConfigInvalid(t *testing.T) {
 	tests := []struct {
 		name string
@@ -324,9 +377,9 @@ func TestParseConfigFlagErrors(t *testing.T) {
 	})
 	t.Run("usage hides secrets", func(t *testing.T) {
 		var out strings.Builder
-		env := withToken(map[string]string{"WEBHOOK_SECRET": "hook_secret_value"})
+		env := withToken(map[string]string{"WEBHOOK_SECRET": "hook_secret_value", "REDIS_URL": "redis://:redis_pw_value@h:6379/0"})
 		_, _ = parseConfig([]string{"-h"}, envOf(env), &out)
-		for _, s := range []string{testSecret, "hook_secret_value"} {
+		for _, s := range []string{testSecret, "hook_secret_value", "redis_pw_value"} {
 			if strings.Contains(out.String(), s) {
 				t.Errorf("usage reveals %q:\n%s", s, out.String())
 			}

@@ -32,9 +32,11 @@ import (
 
 // config is everything the process is told from outside.
 type config struct {
-	Token         string
-	APIURL        string
-	RedisURL      string
+	Token    string
+	APIURL   string
+	RedisURL string
+	// AllowEviction runs on a Redis whose maxmemory-policy evicts keys.
+	AllowEviction bool
 	DataDir       string
 	TurnTimeout   time.Duration
 	AIDelay       time.Duration
@@ -70,7 +72,10 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	// Secrets get no flag default: the usage text prints defaults.
 	token := fs.String("token", "", "bot token from @BotFather (TELEGRAM_TOKEN, required)")
 	apiURL := fs.String("api-url", env("TELEGRAM_API_URL", "https://api.telegram.org"), "Bot API server (TELEGRAM_API_URL)")
-	redisURL := fs.String("redis-url", env("REDIS_URL", ""), "Redis URL; empty: embedded store in -data-dir (REDIS_URL)")
+	redisURL := fs.String("redis-url", "", "Redis URL: redis://, redis-cluster://h1:p1,h2:p2 or redis-sentinel://h1:p1,h2:p2/master "+
+		"(rediss… for TLS); empty: embedded store in -data-dir (REDIS_URL, or a file named by REDIS_URL_FILE)")
+	allowEviction := fs.Bool("redis-allow-eviction", env("REDIS_ALLOW_EVICTION", "") == "1",
+		"run on a Redis whose maxmemory-policy may evict keys, losing games (REDIS_ALLOW_EVICTION=1)")
 	dataDir := fs.String("data-dir", env("DATA_DIR", "data"), "directory of the embedded store (DATA_DIR)")
 	turn := fs.String("turn-timeout", env("TURN_TIMEOUT", def.TurnTimeout.String()), "time for a move, Go duration (TURN_TIMEOUT)")
 	aiDelay := fs.String("ai-delay", env("AI_DELAY", def.AIDelay.String()), "pause before a robot moves (AI_DELAY)")
@@ -95,10 +100,19 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	if *secret == "" {
 		*secret = getenv("WEBHOOK_SECRET")
 	}
-	c := config{Token: *token, APIURL: *apiURL, RedisURL: *redisURL, DataDir: *dataDir,
+	var problems []string
+	if !flagSet(fs, "redis-url") {
+		// The URL may hold a password: no flag default shows it, and a
+		// file (a Docker or Kubernetes secret) keeps it out of the environment.
+		v, err := fromEnvOrFile(getenv, "REDIS_URL")
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		*redisURL = v
+	}
+	c := config{Token: *token, APIURL: *apiURL, RedisURL: *redisURL, AllowEviction: *allowEviction, DataDir: *dataDir,
 		DefaultLang: *lang, WebhookURL: *webhook, WebhookSecret: *secret, ListenAddr: *listen,
 		WebAppURL: *webApp, WebAppShortName: *webAppName}
-	var problems []string
 	if c.Token == "" {
 		problems = append(problems, "TELEGRAM_TOKEN is required: get a token from @BotFather")
 	} else if !validToken(c.Token) {
@@ -147,14 +161,38 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 		problems = append(problems, "WEBAPP_SHORT_NAME needs WEBAPP_URL and is 3-30 characters of a-z, A-Z, 0-9 and _")
 	}
 	if c.RedisURL != "" {
-		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "redis-cluster") {
-			problems = append(problems, "REDIS_URL must look like redis://host:6379/0")
+		if err := store.CheckRedisURL(c.RedisURL); err != nil {
+			problems = append(problems, "REDIS_URL must look like redis://host:6379/0, redis-cluster://h1:p1,h2:p2 or redis-sentinel://h1:p1,h2:p2/master: "+err.Error())
 		}
 	}
 	if len(problems) > 0 {
 		return c, errors.New(strings.Join(problems, "\n"))
 	}
 	return c, nil
+}
+
+// flagSet reports whether the command line set the flag (even to "").
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// fromEnvOrFile reads a secret from the variable key, or from the file
+// named by key_FILE; a trailing newline of the file is dropped.
+func fromEnvOrFile(getenv func(string) string, key string) (string, error) {
+	v, file := getenv(key), getenv(key+"_FILE")
+	switch {
+	case file == "":
+		return v, nil
+	case v != "":
+		return "", fmt.Errorf("%s and %s_FILE are both set: set one", key, key)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("%s_FILE: %v", key, err)
+	}
+	return strings.TrimRight(string(b), "\r\n"), nil
 }
 
 // validWebhookURL accepts https, and plain http only to this machine (a
@@ -241,6 +279,10 @@ func openStore(ctx context.Context, cfg config, botID int64, log zerolog.Logger)
 		if err != nil {
 			return nil, err
 		}
+		if err := checkRedis(ctx, r, cfg.AllowEviction, log); err != nil {
+			r.Close()
+			return nil, err
+		}
 		m, err := r.MigrateFrom(ctx, keyBase)
 		if err != nil {
 			r.Close()
@@ -272,6 +314,30 @@ func openStore(ctx context.Context, cfg config, botID int64, log zerolog.Logger)
 		return nil, fmt.Errorf("DATA_DIR %s: %w; give each bot its own DATA_DIR", cfg.DataDir, err)
 	}
 	return b, nil
+}
+
+// checkRedis refuses a Redis that may evict keys (an evicted table is a
+// game lost mid-move) unless told to run anyway, and warns when Redis keeps
+// nothing on disk or does not say (a hosted Redis refuses CONFIG).
+func checkRedis(ctx context.Context, r *store.Redis, allowEviction bool, log zerolog.Logger) error {
+	chk, err := r.CheckServer(ctx)
+	if err != nil {
+		return err
+	}
+	if chk.Evicts() {
+		if !allowEviction {
+			return fmt.Errorf("Redis may evict keys (maxmemory-policy %s), losing games mid-move: set maxmemory-policy noeviction, "+
+				"or REDIS_ALLOW_EVICTION=1 to run anyway", chk.Policy)
+		}
+		log.Warn().Str("maxmemory_policy", chk.Policy).Msg("Redis may evict keys and lose games: running anyway (REDIS_ALLOW_EVICTION)")
+	}
+	if !chk.ConfigAllowed {
+		log.Warn().Str("persistence", chk.Persistence).Msg("Redis refuses CONFIG (a hosted Redis?): make sure it persists (AOF or RDB) and evicts nothing")
+	}
+	if chk.PersistsNothing() {
+		log.Warn().Msg("Redis persists nothing (no AOF, no RDB saves): a restart of Redis loses every game; turn on appendonly")
+	}
+	return nil
 }
 
 func run(ctx context.Context, cfg config, log zerolog.Logger) error {

@@ -159,7 +159,11 @@ type Server struct {
 	// Addr is host:port of the server.
 	Addr string
 
+	// Password is the server's requirepass ("" for none); Client uses it.
+	Password string
+
 	dir  string
+	conf string // a config file given first (sentinels keep their state in it)
 	args []string
 	cmd  *exec.Cmd
 	done chan struct{} // closed when cmd has exited
@@ -167,10 +171,16 @@ type Server struct {
 
 // Start starts a redis-server for this test in t.TempDir() with the given
 // extra arguments (e.g. "--appendonly", "yes"), which override the defaults
-// (no RDB snapshots, no AOF). It is killed when the test ends.
+// (no RDB snapshots, no AOF); with "--requirepass", Password is set. It is
+// killed when the test ends.
 func Start(t testing.TB, args ...string) *Server {
 	t.Helper()
 	s := &Server{dir: t.TempDir(), args: args}
+	for i, a := range args {
+		if a == "--requirepass" && i+1 < len(args) {
+			s.Password = args[i+1]
+		}
+	}
 	if err := s.start(); err != nil {
 		t.Fatalf("redistest: %v", err)
 	}
@@ -187,7 +197,7 @@ func StartCluster(t testing.TB, args ...string) *Server {
 	s := Start(t, append([]string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}, args...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := redis.NewClient(&redis.Options{Addr: s.Addr})
+	c := redis.NewClient(&redis.Options{Addr: s.Addr, Password: s.Password})
 	defer c.Close()
 	if err := c.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {
 		t.Fatalf("redistest: assigning cluster slots: %v", err)
@@ -207,7 +217,7 @@ func StartCluster(t testing.TB, args ...string) *Server {
 // ClusterClient returns a cluster client for a server from StartCluster,
 // closed when the test ends.
 func (s *Server) ClusterClient(t testing.TB) *redis.ClusterClient {
-	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{s.Addr}})
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{s.Addr}, Password: s.Password})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
@@ -220,7 +230,7 @@ func (s *Server) Dir() string { return s.dir }
 
 // Client returns a client for this server, closed when the test ends.
 func (s *Server) Client(t testing.TB) *redis.Client {
-	c := redis.NewClient(&redis.Options{Addr: s.Addr})
+	c := redis.NewClient(&redis.Options{Addr: s.Addr, Password: s.Password})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
@@ -292,7 +302,11 @@ func (s *Server) start() error {
 
 func (s *Server) launch(bin string) error {
 	_, port, _ := net.SplitHostPort(s.Addr)
-	args := append([]string{
+	var args []string
+	if s.conf != "" {
+		args = []string{s.conf, "--sentinel"}
+	}
+	args = append(args, []string{
 		"--port", port,
 		"--bind", "127.0.0.1",
 		"--dir", s.dir,
@@ -300,7 +314,8 @@ func (s *Server) launch(bin string) error {
 		"--appendonly", "no",
 		"--daemonize", "no",
 		"--logfile", "redis.log",
-	}, s.args...)
+	}...)
+	args = append(args, s.args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = s.dir
 	cmd.SysProcAttr = sysProcAttr()
@@ -326,7 +341,7 @@ func (s *Server) launch(bin string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			err = c.Ping(ctx).Err()
 			cancel()
-			if err == nil {
+			if err == nil || redis.HasErrorPrefix(err, "NOAUTH") { // up, with a password
 				return nil
 			}
 		}
