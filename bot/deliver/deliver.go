@@ -48,6 +48,10 @@ type Limits struct {
 	PrivateInterval time.Duration
 	GlobalPerSecond int
 	GlobalSlice     time.Duration
+	// CallTimeout is how long one Bot API call may take: generous, as
+	// Telegram sometimes answers in seconds; a call given up may still have
+	// taken effect (see the bounded at-least-once in sendOutbox, redrawView).
+	CallTimeout time.Duration
 }
 
 // Store is the part of the store delivery uses: the delivery queue, the
@@ -64,6 +68,9 @@ type Store interface {
 	Clean(ctx context.Context, table, view string, version int64) error
 	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
 	Ack(ctx context.Context, table string, id int64) error
+	Pointer(ctx context.Context, key string) (string, error)
+	SetPointer(ctx context.Context, key, value string) error
+	DeletePointer(ctx context.Context, key, value string) error
 	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
 	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
 	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
@@ -164,7 +171,6 @@ const (
 	claimLease  = 12 * time.Second       // a crashed replica's tables are taken over after this
 	workers     = 8                      // tables served at once by one replica
 	idlePoll    = 500 * time.Millisecond // how often to look for other replicas' work
-	callTimeout = 5 * time.Second        // one Bot API call
 )
 
 // service does a table's due work and returns when it wants to be woken
@@ -228,6 +234,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 			return time.Time{}, false
 		}
 		for i, e := range envs {
+			counted := false // the entry's tries are counted in the store
 			m, legacy, err := outbox.Decode(e.Data)
 			if err == nil && legacy {
 				// A finished game or a results command queued here by an
@@ -252,13 +259,24 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
 					return wait, group
 				}
-				err = d.post(ctx, m)
-				if retry, ok := d.retryAfter(ctx, m.ChatID, err); ok {
-					return retry, group
+				tried, terr := d.tries(ctx, call)
+				if terr != nil {
+					return d.now().Add(time.Second), group
 				}
-				if err != nil && !permanent(err) {
-					d.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
-					return d.now().Add(2 * time.Second), group
+				counted = true
+				if tried < maxTries {
+					err = d.postOnce(ctx, m, call, tried)
+					if retry, ok := d.retryAfter(ctx, m.ChatID, err); ok {
+						return retry, group
+					}
+					if err != nil && !permanent(err) {
+						d.log.Warn().Err(err).Str("table", t.ID).Bool("maybe_sent", !refused(err)).Msg("announcement not sent, will retry")
+						return d.now().Add(2 * time.Second), group
+					}
+				} else {
+					// Tried twice without an answer: it may be there twice
+					// already. At most one extra copy per fault, never more.
+					d.log.Warn().Str("table", t.ID).Int64("id", e.ID).Msg("announcement may have been posted already: not posted again")
 				}
 			}
 			if err != nil {
@@ -270,7 +288,54 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 				d.log.Error().Err(err).Str("table", t.ID).Msg("ack outbox")
 				return d.now().Add(time.Second), true
 			}
+			if counted {
+				d.forgetTries(ctx, t.ID+"/out/"+strconv.FormatInt(e.ID, 10))
+			}
 		}
+	}
+}
+
+// An outbox entry is posted at least once and at most twice: a try whose
+// outcome is unknown (no answer in time: Telegram may have posted it) is
+// recorded before it is made, so after a second such try the entry is not
+// posted again; a try Telegram refused (a 429, a 4xx) leaves no mark.
+const maxTries = 2
+
+// triesKey is the store pointer counting the unanswered tries of a call.
+func triesKey(call string) string { return "tries:" + call }
+
+// tries is how many tries of call may have taken effect.
+func (d *Delivery) tries(ctx context.Context, call string) (int, error) {
+	v, err := d.store.Pointer(ctx, triesKey(call))
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, _ := strconv.Atoi(v)
+	return n, nil
+}
+
+// postOnce posts entry m (call names it), its try recorded before it is
+// made; Telegram's refusal takes the mark back.
+func (d *Delivery) postOnce(ctx context.Context, m outbox.Entry, call string, tried int) error {
+	if err := d.store.SetPointer(ctx, triesKey(call), strconv.Itoa(tried+1)); err != nil {
+		return err
+	}
+	err := d.post(ctx, m)
+	if err != nil && refused(err) {
+		if err := d.store.SetPointer(ctx, triesKey(call), strconv.Itoa(tried)); err != nil {
+			d.log.Warn().Err(err).Str("call", call).Msg("a refused try stays counted")
+		}
+	}
+	return err
+}
+
+// forgetTries drops an acked entry's count (a leftover only costs a key).
+func (d *Delivery) forgetTries(ctx context.Context, call string) {
+	if v, err := d.store.Pointer(ctx, triesKey(call)); err == nil {
+		_ = d.store.DeletePointer(ctx, triesKey(call), v)
 	}
 }
 
@@ -307,8 +372,8 @@ func superseded(m outbox.Entry, later []store.Envelope) bool {
 }
 
 // sendLease is how long an announcement's sender has it to itself: longer
-// than one call (callTimeout), so its ack lands first.
-const sendLease = 3 * callTimeout
+// than one call, so its ack lands first.
+func (d *Delivery) sendLease() time.Duration { return 3 * d.limits.CallTimeout }
 
 // takeSend makes the caller the only one to send an outbox entry for a
 // while. A commit wakes its table at once, so another replica may claim the
@@ -316,7 +381,7 @@ const sendLease = 3 * callTimeout
 // without this both would post it. It returns when to come back if someone
 // else has the entry (zero when it is ours).
 func (d *Delivery) takeSend(ctx context.Context, call string) (time.Time, error) {
-	ok, wait, err := d.store.Allow(ctx, "send:"+call, 1, sendLease, d.now())
+	ok, wait, err := d.store.Allow(ctx, "send:"+call, 1, d.sendLease(), d.now())
 	switch {
 	case err != nil:
 		d.log.Error().Err(err).Str("call", call).Msg("take an announcement")
@@ -327,9 +392,21 @@ func (d *Delivery) takeSend(ctx context.Context, call string) (time.Time, error)
 	return time.Time{}, nil
 }
 
-// permanent reports a Bot API refusal that sending again cannot fix.
+// permanent reports a Bot API refusal that sending again cannot fix: a
+// malformed call, a chat the bot cannot write to, or a group that became a
+// supergroup (its table follows it by itself, migrate).
 func permanent(err error) bool {
-	return errors.Is(err, tgbot.ErrorBadRequest) || errors.Is(err, tgbot.ErrorForbidden)
+	var moved *tgbot.MigrateError
+	return errors.Is(err, tgbot.ErrorBadRequest) || errors.Is(err, tgbot.ErrorForbidden) || errors.As(err, &moved)
+}
+
+// refused reports an error that is Telegram's own answer refusing the
+// call: nothing was posted. Any other error (a timeout, a broken
+// connection, a 5xx) leaves it unknown whether the call took effect.
+func refused(err error) bool {
+	var tooMany *tgbot.TooManyRequestsError
+	return permanent(err) || errors.As(err, &tooMany) || errors.Is(err, tgbot.ErrorUnauthorized) ||
+		errors.Is(err, tgbot.ErrorNotFound) || errors.Is(err, tgbot.ErrorConflict)
 }
 
 // redraw renders every dirty view from the table at version and sends or
@@ -417,8 +494,16 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		wait, err := d.redrawView(ctx, t, j)
+		if err != nil && permanent(err) {
+			// Telegram refuses this rendering for good (a malformed
+			// message, a group that became a supergroup): tried again
+			// when the view changes, not every few seconds meanwhile.
+			d.log.Error().Err(err).Str("table", t.ID).Str("view", j.view).Msg("view refused by Telegram; not retried until it changes")
+			d.clean(ctx, t, j.view, version, later)
+			continue
+		}
 		if err != nil {
-			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Msg("redraw")
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Bool("maybe_sent", !refused(err)).Msg("redraw")
 			wait = d.now().Add(2 * time.Second)
 		}
 		if !wait.IsZero() {
@@ -836,7 +921,7 @@ func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[strin
 
 // unbutton takes a message's buttons away, leaving its text.
 func (d *Delivery) unbutton(ctx context.Context, chatID int64, id int) error {
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	cctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
 	defer cancel()
 	_, err := d.tg.EditMessageReplyMarkup(cctx, &tgbot.EditMessageReplyMarkupParams{
 		ChatID: chatID, MessageID: id,
@@ -930,7 +1015,7 @@ func (d *Delivery) cleanup(ctx context.Context, t *record.Table, records map[str
 func (d *Delivery) removeAll(ctx context.Context, chatID int64, ids []int) error {
 	for len(ids) > 0 {
 		n := min(len(ids), 100)
-		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		cctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
 		_, err := d.tg.DeleteMessages(cctx, &tgbot.DeleteMessagesParams{ChatID: chatID, MessageIDs: ids[:n]})
 		cancel()
 		if err != nil && !errors.Is(err, tgbot.ErrorBadRequest) {
@@ -976,7 +1061,7 @@ func (d *Delivery) retryAfter(ctx context.Context, chatID int64, err error) (tim
 }
 
 func (d *Delivery) send(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
 	defer cancel()
 	sent, err := d.tg.SendMessage(ctx, &tgbot.SendMessageParams{
 		ChatID:             chatID,
@@ -993,7 +1078,7 @@ func (d *Delivery) send(ctx context.Context, chatID int64, thread int, m adapter
 }
 
 func (d *Delivery) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
 	defer cancel()
 	markup := markup(m)
 	if markup == nil {

@@ -154,14 +154,20 @@ func (in *Ingestion) Poll(ctx context.Context, src UpdateSource) error {
 	return nil
 }
 
+// panicked is a handler's panic, turned into an error: the handler's own
+// failure, which counts towards giving its update up.
+type panicked struct{ v any }
+
+func (p *panicked) Error() string { return fmt.Sprint("handler panic: ", p.v) }
+
 // handleSafely applies an update and turns a panic into an error, so a
 // bug in one handler never takes the process down.
 func (in *Ingestion) handleSafely(ctx context.Context, u *models.Update) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			in.log.Error().Str("panic", fmt.Sprint(r)).Str("stack", string(debug.Stack())).Int64("update", u.ID).Msg("handler panic; update skipped")
+			in.log.Error().Str("panic", fmt.Sprint(r)).Str("stack", string(debug.Stack())).Int64("update", u.ID).Msg("handler panic")
 			in.metrics.Panic()
-			err = nil // a poisoned update must not block the queue forever
+			err = &panicked{v: r}
 		}
 	}()
 	start := time.Now()

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -51,6 +52,7 @@ type Store interface {
 	Ingest(ctx context.Context, chat string, entries []store.InboxEntry, now time.Time) error
 	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
 	Handled(ctx context.Context, chat string, id int64) error
+	DeadLetter(ctx context.Context, chat string, e store.InboxEntry, reason string) error
 }
 
 // Answerer answers a flooding user's press: the one Bot API call ingestion
@@ -96,9 +98,10 @@ const (
 	// inboxIdle is how often an idle replica looks for chats that another
 	// replica left (it crashed, or gave a chat back).
 	inboxIdle = 500 * time.Millisecond
-	// maxUpdateAttempts is how often an update that keeps failing is tried
-	// before it is given up (logged), rather than holding its chat forever.
-	maxUpdateAttempts = 5
+	// maxUpdateAttempts is how often an update whose handler keeps failing
+	// (panicking) is tried before it is given up to the dead letters,
+	// rather than holding its chat forever.
+	maxUpdateAttempts = 3
 )
 
 // ingest puts updates into their chats' inboxes, except presses and
@@ -109,9 +112,11 @@ func (in *Ingestion) ingest(ctx context.Context, ups []*models.Update) error {
 	byChat := map[int64][]store.InboxEntry{}
 	var order []int64
 	for _, u := range ups {
-		if !in.flood.allow(sender(u), time.Now()) {
-			in.metrics.Flooded(u)
-			in.refuseFlood(u)
+		if ok, again := in.flood.allow(u.ID, sender(u), time.Now()); !ok {
+			if !again {
+				in.metrics.Flooded(u)
+				in.refuseFlood(u)
+			}
 			continue
 		}
 		data, err := json.Marshal(u)
@@ -205,12 +210,16 @@ func (in *Ingestion) drainChat(ctx context.Context, chat string) (next time.Time
 				// claims it again; when stopping, the next one does.
 				return in.now()
 			}
-			if err := in.applyEntry(ctx, chat, e); err != nil {
+			applied, err := in.applyEntry(ctx, chat, e)
+			if err != nil {
 				log.Warn().Err(err).Int64("update", e.ID).Msg("update not applied; will retry")
 				return in.now().Add(time.Second)
 			}
+			if !applied {
+				continue // given up: out of the inbox already
+			}
 			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
-			err := in.store.Handled(hctx, chat, e.ID)
+			err = in.store.Handled(hctx, chat, e.ID)
 			cancel()
 			if err != nil {
 				log.Error().Err(err).Int64("update", e.ID).Msg("mark update handled")
@@ -220,29 +229,47 @@ func (in *Ingestion) drainChat(ctx context.Context, chat string) (next time.Time
 	}
 }
 
-// applyEntry applies one inbox entry. An error means "try again later";
-// an update that cannot be read, or failed too often, is given up (logged).
-func (in *Ingestion) applyEntry(ctx context.Context, chat string, e store.InboxEntry) error {
+// applyEntry applies one inbox entry. An error means "try again later":
+// the store could not be reached, or the handler failed in a way that may
+// pass. Only the handler's own failure (a panic) counts towards giving the
+// update up; one given up, or one that cannot even be read, is moved to the
+// store's dead letters (inspectable, counted), never dropped — so a sick
+// store, which fails every update alike, never costs a move.
+func (in *Ingestion) applyEntry(ctx context.Context, chat string, e store.InboxEntry) (applied bool, err error) {
 	var u models.Update
 	if err := json.Unmarshal(e.Data, &u); err != nil {
-		in.log.Error().Err(err).Int64("update", e.ID).Msg("stored update unreadable; dropped")
-		return nil
+		return false, in.giveUp(ctx, chat, e, &u, "unreadable: "+err.Error())
 	}
 	// A handler that has started is finished even when we are asked to
 	// stop: it returns within handleTimeout, and nothing is half-applied.
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), handleTimeout)
 	defer cancel()
-	err := in.handleSafely(hctx, &u)
+	err = in.handleSafely(hctx, &u)
 	key := chat + "/" + strconv.FormatInt(e.ID, 10)
-	if err == nil {
+	var p *panicked
+	switch {
+	case err == nil:
 		in.tries.forget(key)
-		return nil
+		return true, nil
+	case !errors.As(err, &p):
+		return false, err // the store, most likely: tried again, never given up
 	}
 	if n := in.tries.add(key); n < maxUpdateAttempts {
-		return fmt.Errorf("attempt %d: %w", n, err)
+		return false, fmt.Errorf("attempt %d: %w", n, err)
 	}
 	in.tries.forget(key)
-	in.log.Error().Err(err).Int64("update", e.ID).Msg("update given up after repeated failures")
+	return false, in.giveUp(ctx, chat, e, &u, err.Error())
+}
+
+// giveUp moves an update its handler cannot apply to the dead letters.
+func (in *Ingestion) giveUp(ctx context.Context, chat string, e store.InboxEntry, u *models.Update, reason string) error {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
+	defer cancel()
+	if err := in.store.DeadLetter(dctx, chat, e, reason); err != nil {
+		return fmt.Errorf("dead letter: %w", err)
+	}
+	in.metrics.DeadLetter(u)
+	in.log.Error().Str("chat", chat).Int64("update", e.ID).Str("reason", reason).Msg("update given up: kept among the dead letters")
 	return nil
 }
 

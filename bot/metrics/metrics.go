@@ -145,6 +145,13 @@ func (m *Metrics) Timeout() {
 	}
 }
 
+// DeadLetter counts an update given up to the dead letters.
+func (m *Metrics) DeadLetter(u *models.Update) {
+	if m != nil {
+		m.updates.WithLabelValues(kindOf(u), "dead_letter").Inc()
+	}
+}
+
 // Quarantined counts a table fenced off.
 func (m *Metrics) Quarantined() {
 	if m != nil {

@@ -153,7 +153,7 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 			return err
 		}
 		hand = pressedOn(q, t, p, ch.viewRecord)
-		if hand.replaced && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
+		if (hand.replaced || hand.orphan) && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refusal.New("error.stale")
 		}
 		return do(ctx, t, ch, p, q, admin)
@@ -183,8 +183,14 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		pr.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
 	}
 	pr.answer(ctx, q, a.Text, false, url)
-	if p.Op == callback.Stop && err != nil {
+	switch {
+	case p.Op == callback.Stop && err != nil:
 		return pr.settleStop(ctx, updateID, q, p, err)
+	case hand.orphan:
+		// Found: the orphan loses its buttons (it is the bot's own
+		// message: it carries this seat's button of this game).
+		msg := q.Message.Message
+		return pr.queue(ctx, p.Table, updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Unbutton: true})
 	}
 	return nil
 }
@@ -265,8 +271,12 @@ func fromItsMessage(q *models.CallbackQuery, p callback.Data) bool {
 }
 
 // pressedHand is where a seat's button was pressed: on a hand message
-// the view replaced, or on its current one.
-type pressedHand struct{ replaced, current bool }
+// the view replaced, on its current one, or on an orphan — a message older
+// than the current one that the view never recorded: a copy posted by a
+// send whose answer never came (the send was tried again). An orphan's
+// buttons are refused like a replaced message's, and it loses them, so a
+// hand is never live twice.
+type pressedHand struct{ replaced, current, orphan bool }
 
 // handOf is the hand view whose message a seat's button was pressed on,
 // or "" for any other press.
@@ -294,5 +304,7 @@ func pressedOn(q *models.CallbackQuery, t *record.Table, p callback.Data, rec st
 		return pressedHand{}
 	}
 	r := view.ParseMessageRecord(rec)
-	return pressedHand{replaced: r.Replaced(msg.ID), current: r.ID != 0 && r.ID == msg.ID}
+	replaced := r.Replaced(msg.ID)
+	return pressedHand{replaced: replaced, current: r.ID != 0 && r.ID == msg.ID,
+		orphan: !replaced && r.ID != 0 && msg.ID < r.ID}
 }

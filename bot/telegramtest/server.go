@@ -62,6 +62,9 @@ type Server struct {
 
 	calls   []Call
 	faults  map[string][]*APIError
+	// slow holds, per method, the delays of the next calls' answers: the
+	// call takes effect at once, its answer comes late (SlowNext).
+	slow map[string][]time.Duration
 	global  window
 	perChat map[int64]*window
 	n429    int
@@ -142,6 +145,7 @@ func NewServer(opts ...Option) *Server {
 		queries:      map[string]*queryState{},
 		commands:     map[string][]models.BotCommand{},
 		faults:       map[string][]*APIError{},
+		slow:         map[string][]time.Duration{},
 		perChat:      map[int64]*window{},
 		spec:         spec,
 	}
@@ -243,6 +247,31 @@ func (s *Server) FailNext(method string, n int, err *APIError) {
 	}
 }
 
+// SlowNext makes the next n calls of method take effect at once but answer
+// only after delay, as Telegram does under load: a client that gives up
+// waiting never learns that its message was posted.
+func (s *Server) SlowNext(method string, n int, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := strings.ToLower(method)
+	for range n {
+		s.slow[key] = append(s.slow[key], delay)
+	}
+}
+
+// takeSlow is the delay of this call's answer, if one was asked for.
+func (s *Server) takeSlow(method string) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := strings.ToLower(method)
+	q := s.slow[key]
+	if len(q) == 0 {
+		return 0
+	}
+	s.slow[key] = q[1:]
+	return q[0]
+}
+
 type envelope struct {
 	OK          bool            `json:"ok"`
 	Result      any             `json:"result,omitempty"`
@@ -319,6 +348,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away during a long poll
 	}
 	s.record(name, p, perr)
+	if d := s.takeSlow(name); d > 0 {
+		select { // the call took effect; its answer is late
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if perr != nil {
 		writeError(w, perr)
 		return
