@@ -1,0 +1,26 @@
+package results
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/chef"
+	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/sausages"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/view"
+)
+
+// testGames are the real games, in menu order.
+func testGames() view.Games {
+	return view.Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+}
+
+// goldenResults renders as the golden files show the results: the real
+// games and catalog, the clock stopped at golden.Clock, no store.
+func goldenResults(t testing.TB) *Results {
+	return New(nil, testGames(), golden.Catalog(t), zerolog.Nop(), func() time.Time { return golden.Clock })
+}

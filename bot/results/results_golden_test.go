@@ -1,0 +1,79 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Golden files of the results messages: /stats, /top and /history, in
+// every language (go test ./bot/... -run Golden -update). The final result
+// with «play again» is the tables' (TestGoldenResultsFinal there).
+
+func TestGoldenResultsStats(t *testing.T) {
+	res := goldenResults(t)
+	stats := map[string]store.PlayerStats{
+		"trickchef": {Player: "u1", Name: "Оля", Games: 5, Wins: 2, PlaceSum: 9, TieHalves: 1, BestScore: 19, Mu: 27.31, Sigma: 4.12}, // one 2nd–3rd
+		"sausages":  {Player: "u1", Name: "Оля", Games: 1, Wins: 1, PlaceSum: 1, BestScore: 2, Mu: 27.9, Sigma: 7.6},
+		"domino":    {Player: "u1", Name: "Оля", Games: 22, Wins: 21, PlaceSum: 23, BestScore: -3, Mu: 31, Sigma: 1.5},
+	}
+	var sb strings.Builder
+	for _, lang := range res.tr.Langs() {
+		l := res.loc(lang)
+		fmt.Fprintf(&sb, "════ %s: group\n%s\n", lang, golden.Show(res.renderStats(l, "Оля &amp; Ко", false, 0, stats)))
+		fmt.Fprintf(&sb, "════ %s: private\n%s\n", lang, golden.Show(res.renderStats(l, "Оля", true, 3, stats)))
+		fmt.Fprintf(&sb, "════ %s: group, none\n%s\n", lang, golden.Show(res.renderStats(l, "Оля", false, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: private, none\n%s\n", lang, golden.Show(res.renderStats(l, "Оля", true, 0, nil)))
+	}
+	golden.Check(t, "results_stats", sb.String())
+}
+
+func TestGoldenResultsTop(t *testing.T) {
+	res := goldenResults(t)
+	var top []store.PlayerStats
+	for i := 0; i < topSize; i++ {
+		p := store.PlayerStats{Player: fmt.Sprintf("u%d", i+1), Name: golden.Names[i%len(golden.Names)], Games: 3 + 7*i%11,
+			Wins: i % 4, Mu: 30 - float64(i), Sigma: 2 + float64(i)/4}
+		if i == 3 {
+			p.Player, p.Name = "rshef", "шеф"
+		}
+		top = append(top, p)
+	}
+	top[9].Mu, top[9].Sigma = 2.99, 1.01 // a negative rating
+	me := store.PlayerStats{Player: "u99", Name: "Вова <3", Games: 12, Wins: 1, Mu: 1, Sigma: 1}
+	newbie := store.PlayerStats{Player: "u98", Name: "Новенький", Games: 1, Mu: 27, Sigma: 7}
+	var sb strings.Builder
+	for _, lang := range res.tr.Langs() {
+		l := res.loc(lang)
+		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top, nil, 0)))
+		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top[:3], &me, 14)))
+		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, golden.Show(res.renderTop(l, "sausages", nil, &newbie, 0)))
+	}
+	golden.Check(t, "results_top", sb.String())
+}
+
+func TestGoldenResultsHistory(t *testing.T) {
+	res := goldenResults(t)
+	at := golden.Clock
+	hist := []store.Result{
+		{ID: "-100123:7:1", Game: "trickchef", Chat: -100123, Started: at.Add(-30 * time.Minute), Ended: at, Seats: []store.ResultSeat{
+			{Player: "u1", Name: "Оля", Place: 2, Score: 18}, {Player: "", Name: "", Place: 1, Score: 19},
+			{Player: "rshef", Name: "шеф", Place: 2, Score: 18}, {Player: "u4", Name: "Дима & Co", Place: 4, Score: 8}}},
+		{ID: "-100123:6:2", Game: "sausages", Chat: -100123, Ended: at.Add(-25 * time.Hour), Seats: []store.ResultSeat{
+			{Player: "u1", Name: "Оля", Place: 1, Score: 2}, {Player: "u2", Name: "Серёжа", Place: 1, Score: 2},
+			{Player: "rnovice", Name: "новичок", Place: 3, Score: 0}}},
+		{ID: "-100123:5:3", Game: "domino", Chat: -100123, Ended: at.Add(-24 * 40 * time.Hour), Seats: []store.ResultSeat{
+			{Player: "u2", Name: "Серёжа", Place: 1, Score: 100}, {Player: "rhard", Name: "hard", Place: 2, Score: 50}}},
+	}
+	var sb strings.Builder
+	for _, lang := range res.tr.Langs() {
+		l := res.loc(lang)
+		fmt.Fprintf(&sb, "════ %s: history\n%s\n", lang, golden.Show(res.renderHistory(l, hist)))
+		fmt.Fprintf(&sb, "════ %s: empty\n%s\n", lang, golden.Show(res.renderHistory(l, nil)))
+	}
+	golden.Check(t, "results_history", sb.String())
+}

@@ -1,0 +1,48 @@
+package tables
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/record"
+)
+
+// TestGoldenCommands pins the replies to commands in every language: /help
+// in a group and in private (their command lines made from the declared
+// commands), the game pickers (/newgame with an unknown word, /rules
+// without a game), the /lang choice, /newgame while a lobby is open, and
+// the hints (go test ./bot/... -run Golden -update).
+func TestGoldenCommands(t *testing.T) {
+	tb := goldenTables(t)
+	group, private := "-100123", "42"
+	lobby := &record.Table{ID: group, ChatID: -100123, Title: "Друзья", Phase: record.PhaseLobby, GameNo: 3, Creator: 1,
+		Seats: []record.Seat{{UserID: 1, Name: "Оля"}}}
+	games := testGames()
+	var sb strings.Builder
+	show := func(lang, what string, m adapter.Message) {
+		fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, what, golden.Show(m))
+	}
+	for _, lang := range tb.views.Langs() {
+		l := tb.loc(lang)
+		show(lang, "/help in a group", tb.menus.helpGroup(l, group, tb.commands.groupHelpLines(l)))
+		here, inGroups := tb.commands.privateHelpLines(l)
+		show(lang, "/help in private", tb.menus.helpPrivate(l, private, here, inGroups))
+		show(lang, "/newgame with an unknown word", tb.menus.newGamePicker(l, group))
+		show(lang, "/rules without a game", tb.menus.rulesPage(l, group, nil, 0))
+		show(lang, "/lang", tb.menus.langChoice(l, group))
+		lobby.Lang, lobby.GameID = lang, games[0].ID()
+		show(lang, "/newgame while a lobby is open", tb.menus.lobbyOpenReply(l, lobby, nil, ""))
+		show(lang, "/newgame <another game> while a lobby is open", tb.menus.lobbyOpenReply(l, lobby, games[1], ""))
+		show(lang, "/newgame <a word naming no game> while a lobby is open", tb.menus.lobbyOpenReply(l, lobby, nil, "покер"))
+		lobby.GameID = ""
+		show(lang, "/newgame <game> while a lobby without a game is open", tb.menus.lobbyOpenReply(l, lobby, games[1], ""))
+		for _, key := range []string{"lang.set", "lang.not_allowed", "command.unknown", "command.hint_private"} {
+			show(lang, key, adapter.Message{Text: l.T(key)})
+		}
+		show(lang, "/start, seated at a lobby", adapter.Message{Text: l.T("start.joined", "Title", "Друзья")})
+	}
+	golden.Check(t, "commands", sb.String())
+}

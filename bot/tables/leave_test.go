@@ -1,0 +1,145 @@
+package tables
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/game"
+)
+
+// TestResultOfLeaverAndAutopilot: a person who left is recorded last,
+// marked, with score 0, under their own id; those who stayed are ranked
+// among themselves; a person the bot made most moves for is unrated, one
+// it made half of them for is rated.
+func TestResultOfLeaverAndAutopilot(t *testing.T) {
+	tb := newTables(t, nil, nil)
+	g := testGame(t, "trickchef")
+	tab, st := golden.Table(t, g, 4, 0, "", 21, nil)
+	golden.PlayRandom(t, g, tab, st, 100000, 3)
+	if !st.Over() {
+		t.Fatal("the game did not end")
+	}
+	// Seat 0 left (a robot finished for them); seat 1 was away for most of
+	// their moves, seat 2 for exactly half.
+	tab.Seats[0] = record.Seat{Name: "Робот 1", AI: "novice", Leaver: &record.Leaver{UserID: 1, Name: golden.Names[0]}}
+	// (The log is what counts, not the engine's moves.)
+	tab.Log = []record.Move{{Seat: 1, Auto: true}, {Seat: 2, Auto: true}, {Seat: 3}, {Seat: 1}, {Seat: 2}, {Seat: 3}, {Seat: 1, Auto: true},
+		{Seat: 0}, {Seat: 0, Auto: true}, {Seat: 0, Auto: true}, {Seat: game.System, Auto: true}}
+	r := resultOf(tab, g, st, golden.Clock)
+	if len(r.Seats) != 4 || !tb.results.Valid(r) {
+		t.Fatalf("seats %+v", r.Seats)
+	}
+	left := r.Seats[0]
+	if left.Player != record.PersonPlayer(1) || left.Name != golden.Names[0] || !left.Left || left.Place != 4 || left.Score != 0 || left.Unrated {
+		t.Errorf("the leaver: %+v", left)
+	}
+	if !r.Seats[1].Unrated || r.Seats[2].Unrated || r.Seats[3].Unrated || r.Seats[1].Left {
+		t.Errorf("unrated marks: %+v", r.Seats)
+	}
+	// The others keep their order, counted among the three.
+	placeOf := map[game.Seat]int{}
+	for _, s := range adapter.Standings(st.Result()) {
+		placeOf[s.Seat] = s.Place
+	}
+	for i := 1; i < 4; i++ {
+		want := 1
+		for j := 1; j < 4; j++ {
+			if placeOf[game.Seat(j)] < placeOf[game.Seat(i)] {
+				want++
+			}
+		}
+		if r.Seats[i].Place != want || r.Seats[i].Place > 3 {
+			t.Errorf("seat %d: place %d, want %d (engine places %v)", i, r.Seats[i].Place, want, placeOf)
+		}
+	}
+}
+
+// TestLeaveInEveryGame: in each game a person asks to leave and confirms;
+// a robot at the table's level takes the seat and can move, the group is
+// told, the leaver's message says they left, and the finished game records
+// them last.
+func TestLeaveInEveryGame(t *testing.T) {
+	tb := newTables(t, nil, nil)
+	for i, g := range testGames() {
+		t.Run(g.ID(), func(t *testing.T) {
+			lo, _ := g.SeatRange()
+			tab, st := golden.Table(t, g, max(lo, 3), 1, adapter.Levels(g)[0], uint64(40+i), nil)
+			tab.AILevel = adapter.Levels(g)[len(adapter.Levels(g))-1]
+			press := func(step int) error {
+				ch := &change{}
+				err := tb.leaving.onLeave(tab, ch, callback.Data{Op: callback.Leave, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1, step}}, 2)
+				if err == nil && step == callback.LeaveYes && len(ch.outbox) != 1 {
+					t.Errorf("the group was told %d times", len(ch.outbox))
+				}
+				return err
+			}
+			if err := press(callback.LeaveYes); err == nil {
+				t.Fatal("left without confirming")
+			}
+			if err := press(callback.LeaveAsk); err != nil {
+				t.Fatal(err)
+			}
+			if m, _ := tb.views.Seat(tab, 1); len(m.Keyboard) != 1 || len(m.Keyboard[0]) != 2 {
+				t.Errorf("the confirmation: %+v", m)
+			}
+			if err := press(callback.LeaveYes); err != nil {
+				t.Fatal(err)
+			}
+			s := tab.Seats[1]
+			if s.Human() || s.AI != tab.AILevel || s.Leaver == nil || s.Leaver.UserID != 2 || tab.Phase != record.PhasePlaying {
+				t.Fatalf("the seat after leaving: %+v", s)
+			}
+			if key, _ := refusal.Key(press(callback.LeaveAsk)); key != "leave.already" {
+				t.Errorf("a press after leaving: %q", key)
+			}
+			// The leaver's message is the platform's «you left» (view's).
+			if m, _ := tb.views.Seat(tab, 1); m.Text != tb.loc(tab.Lang).T("leave.left") || len(m.Keyboard) != 0 {
+				t.Errorf("the leaver's message: %+v", m)
+			}
+			if m, _ := tb.views.Seat(tab, 0); !hasLeave(m) {
+				t.Errorf("no leave button for the others: %+v", m.Keyboard)
+			}
+			if slices.Contains(st.ToAct(), 1) {
+				if tab.Seats[1].Due.IsZero() {
+					t.Error("the robot has no timer")
+				}
+				if err := tb.moves.actFor(tab, &change{}, g, st, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden.PlayRandom(t, g, tab, st, 1_000_000, uint64(i))
+			r := resultOf(tab, g, st, golden.Clock)
+			var left record.ResultSeat
+			for _, rs := range r.Seats {
+				if rs.Player == record.PersonPlayer(2) {
+					left = rs
+				}
+			}
+			if !left.Left || !tb.results.Valid(r) {
+				t.Fatalf("the leaver in the result: %+v of %+v", left, r.Seats)
+			}
+			for _, rs := range r.Seats {
+				if rs.Player != left.Player && rs.Place >= left.Place {
+					t.Errorf("the leaver is not last: %+v", r.Seats)
+				}
+			}
+		})
+	}
+}
+
+// hasLeave reports whether a message offers «leave the game».
+func hasLeave(m adapter.Message) bool {
+	for _, row := range m.Keyboard {
+		for _, bt := range row {
+			if p, err := callback.Parse(bt.Data); err == nil && p.Op == callback.Leave && p.Args[1] == callback.LeaveAsk {
+				return true
+			}
+		}
+	}
+	return false
+}
