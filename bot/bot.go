@@ -85,6 +85,11 @@ type Limits struct {
 	// «not so fast» and the update never reaches the store (bot/ingest).
 	PressesPerSecond float64
 	PressBurst       int
+	// CallTimeout is how long one Bot API call of delivery may take before
+	// it is given up (default 20 s: Telegram sometimes answers in seconds).
+	// A call given up may still have taken effect: see docs/faults.md
+	// «What the bot promises».
+	CallTimeout time.Duration
 }
 
 // DefaultConfig is the configuration a bot runs with when nothing is set:
@@ -129,6 +134,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Limits.GlobalSlice == 0 {
 		c.Limits.GlobalSlice = 200 * time.Millisecond
+	}
+	if c.Limits.CallTimeout <= 0 {
+		c.Limits.CallTimeout = 20 * time.Second
 	}
 }
 
@@ -203,11 +211,11 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 		rs = s
 	}
 	res := results.New(rs, o.games, tr, o.log, o.now)
-	tbl := tables.New(tables.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
+	tbl := tables.New(tables.Config{AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
 		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease}, st, tg, views, res, o.now, o.log, o.metrics)
 	del := deliver.New(st, tg, views, tbl, tr, deliver.Limits{GroupInterval: cfg.Limits.GroupInterval,
 		PrivateInterval: cfg.Limits.PrivateInterval, GlobalPerSecond: cfg.Limits.GlobalPerSecond,
-		GlobalSlice: cfg.Limits.GlobalSlice}, o.now, o.log, o.metrics)
+		GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout}, o.now, o.log, o.metrics)
 	tbl.OnCommit(del.Wake)
 	if o.answered != nil {
 		tbl.OnAnswer(o.answered)

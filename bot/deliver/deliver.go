@@ -111,6 +111,9 @@ type Tables interface {
 
 // New builds the delivery role.
 func New(st Store, tg Telegram, views Views, tables Tables, tr adapter.Translator, limits Limits, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Delivery {
+	if limits.CallTimeout <= 0 {
+		limits.CallTimeout = 20 * time.Second
+	}
 	d := &Delivery{store: st, tg: tg, views: views, tables: tables, tr: tr, limits: limits, log: log, now: now, metrics: m,
 		tokenLoad: newTokenLoad(limits.GlobalPerSecond), waits: newWaits()}
 	d.tokenLoad.onHot = func(use float64) {

@@ -70,7 +70,7 @@ func newBot(t testing.TB, st *store.Bolt, tg Telegram, limits Limits, now func()
 	views := view.New(view.Config{Username: "trickchefbot", TurnTimeout: time.Minute, DefaultLang: locales.Default},
 		testGames(), cat, now, log)
 	res := results.New(st, testGames(), cat, log, now)
-	tbl := tables.New(tables.Config{TurnTimeout: time.Minute, AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default,
+	tbl := tables.New(tables.Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default,
 		WebLease: 90 * time.Second}, st, nil, views, res, now, log, nil)
 	d := New(st, tg, views, tbl, cat, limits, now, log, nil)
 	tbl.OnCommit(d.Wake)

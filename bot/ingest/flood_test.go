@@ -10,16 +10,22 @@ import (
 func TestFloodGate(t *testing.T) {
 	f := newFloodGate(8, 16)
 	now := time.UnixMilli(1_700_000_000_000)
-	for range 40 {
-		f.allow(1, now)
+	id := int64(0)
+	allow := func(user int64) bool {
+		id++
+		ok, _ := f.allow(id, user, now)
+		return ok
 	}
-	if f.allow(1, now) {
+	for range 40 {
+		allow(1)
+	}
+	if allow(1) {
 		t.Fatal("the 41st press at once passed a burst of 16")
 	}
-	if !f.allow(0, now) {
+	if !allow(0) {
 		t.Fatal("an update without a sender was refused")
 	}
-	if !f.allow(2, now) {
+	if !allow(2) {
 		t.Fatal("another user was refused for the first one's flood")
 	}
 }

@@ -18,9 +18,8 @@ import (
 // The results commands: /stats, /top [game] and /history in a group,
 // /stats and /forgetme in private.
 //
-// A group's answer is queued in the table's outbox like every group
-// message (so it obeys the group's rate limit) and rendered when the
-// worker reaches it: results queued before it are recorded by then, so an
+// A group's command is a job on its table, answered (Answer) once every
+// job before it is done: a result recorded before it is counted, so an
 // answer asked after the final result was shown always counts that game.
 
 const (
@@ -30,8 +29,6 @@ const (
 	topScan = 200
 	// historySize is how many games /history lists.
 	historySize = 10
-	// forgetWindow is how long a /forgetme confirmation button stays valid.
-	forgetWindow = 10 * time.Minute
 )
 
 // Answer renders a group's results command from the store as it is now.

@@ -18,9 +18,10 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// Config is what the tables are told from outside.
+// Config is what the tables are told from outside. (A person's time for a
+// move is the views': view.Renderer.TurnTime, one source for the timers
+// and every text that names it.)
 type Config struct {
-	TurnTimeout time.Duration // a person's time for a move until a group picks its own
 	AIDelay     time.Duration // pause before a robot (or the bot for a person) moves
 	AIBudget    time.Duration // how long a searching robot may think
 	DefaultLang string

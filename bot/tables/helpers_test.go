@@ -73,7 +73,7 @@ func newTables(t testing.TB, st Store, now func() time.Time) *Tables {
 		rs = s
 	}
 	res := results.New(rs, testGames(), cat, log, now)
-	return New(Config{TurnTimeout: time.Minute, AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default, WebLease: 90 * time.Second},
+	return New(Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default, WebLease: 90 * time.Second},
 		st, nil, views, res, now, log, nil)
 }
 

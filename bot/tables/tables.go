@@ -9,11 +9,12 @@
 // A reader finds each part in its own room: the transaction (txn.go), what
 // a move does to a table (moves.go), the commands (commands.go, one list),
 // the buttons (presses.go), the lobby (lobby.go), a seat's presses
-// (play.go), the timers and other due work (timers.go, jobs.go), leaving
-// (leave.go), practice tables (practice.go), hints and first-game tips
-// (hints.go, tips.go), the menus and rules pages (menus.go, rules.go), a
-// person's private chat (people.go), results commands (results.go), the
-// «Стол» page's changes (pages.go) and a group's upgrade (migrate.go).
+// and hints (play.go), the timers and other due work (timers.go, jobs.go),
+// a broken table fenced off (broken.go), leaving (leave.go), practice
+// tables (practice.go), first-game tips (tips.go), the menus and rules
+// pages (menus.go), a person's private chat (people.go), results commands
+// (results.go), the «Стол» page's changes (pages.go) and a group's upgrade
+// (migrate.go); the dependencies they share are in core.go.
 package tables
 
 import (

@@ -44,7 +44,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	}
 	// The bot's time for a move is its views' (the tables' Config says the
 	// same).
-	if got := tb.views.TurnTime(tab); got != tb.views.DefaultTurnTime() || got != tb.cfg.TurnTimeout {
+	if got := tb.views.TurnTime(tab); got != tb.views.DefaultTurnTime() || got != time.Minute {
 		t.Fatalf("a new table's time %v, want the bot's %v", got, tb.views.DefaultTurnTime())
 	}
 	if key, _ := refusal.Key(press(2)); key != "lobby.creator_only" || tab.TurnTime != 0 {
