@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"sort"
 	"strconv"
@@ -171,9 +172,9 @@ func (d *Delivery) measure(ctx context.Context) {
 }
 
 const (
-	claimLease  = 12 * time.Second       // a crashed replica's tables are taken over after this
-	workers     = 8                      // tables served at once by one replica
-	idlePoll    = 500 * time.Millisecond // how often to look for other replicas' work
+	claimLease = 12 * time.Second       // a crashed replica's tables are taken over after this
+	workers    = 8                      // tables served at once by one replica
+	idlePoll   = 500 * time.Millisecond // how often to look for other replicas' work
 )
 
 // service does a table's due work and returns when it wants to be woken
@@ -273,7 +274,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 						return retry, group
 					}
 					if err != nil && !permanent(err) {
-						d.log.Warn().Err(err).Str("table", t.ID).Bool("maybe_sent", !refused(err)).Msg("announcement not sent, will retry")
+						d.log.Warn().Err(err).Str("table", t.ID).Bool("maybe_sent", unsure(err)).Msg("announcement not sent, will retry")
 						return d.now().Add(2 * time.Second), group
 					}
 				} else {
@@ -327,7 +328,7 @@ func (d *Delivery) postOnce(ctx context.Context, m outbox.Entry, call string, tr
 		return err
 	}
 	err := d.post(ctx, m)
-	if err != nil && refused(err) {
+	if err != nil && !unsure(err) {
 		if err := d.store.SetPointer(ctx, triesKey(call), strconv.Itoa(tried)); err != nil {
 			d.log.Warn().Err(err).Str("call", call).Msg("a refused try stays counted")
 		}
@@ -403,13 +404,22 @@ func permanent(err error) bool {
 	return errors.Is(err, tgbot.ErrorBadRequest) || errors.Is(err, tgbot.ErrorForbidden) || errors.As(err, &moved)
 }
 
-// refused reports an error that is Telegram's own answer refusing the
-// call: nothing was posted. Any other error (a timeout, a broken
-// connection, a 5xx) leaves it unknown whether the call took effect.
-func refused(err error) bool {
+// unsure reports a failed call that may have taken effect anyway: it got
+// no answer (a timeout, a connection broken mid-call). Telegram's own
+// answer refusing the call (a 4xx, a 429, a 5xx) and a call that never
+// left (no connection could be made) posted nothing.
+func unsure(err error) bool {
 	var tooMany *tgbot.TooManyRequestsError
-	return permanent(err) || errors.As(err, &tooMany) || errors.Is(err, tgbot.ErrorUnauthorized) ||
-		errors.Is(err, tgbot.ErrorNotFound) || errors.Is(err, tgbot.ErrorConflict)
+	var dial *net.OpError
+	var dns *net.DNSError
+	switch {
+	case err == nil, permanent(err), errors.As(err, &tooMany), errors.Is(err, tgbot.ErrorUnauthorized),
+		errors.Is(err, tgbot.ErrorNotFound), errors.Is(err, tgbot.ErrorConflict),
+		strings.Contains(err.Error(), "error response from telegram"),
+		errors.As(err, &dial) && dial.Op == "dial", errors.As(err, &dns):
+		return false
+	}
+	return true
 }
 
 // redraw renders every dirty view from the table at version and sends or
@@ -506,7 +516,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		if err != nil {
-			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Bool("maybe_sent", !refused(err)).Msg("redraw")
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Bool("maybe_sent", unsure(err)).Msg("redraw")
 			wait = d.now().Add(2 * time.Second)
 		}
 		if !wait.IsZero() {
