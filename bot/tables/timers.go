@@ -50,12 +50,15 @@ func (c *clock) serve(ctx context.Context, id string) time.Time {
 		}
 	}
 	now := c.now()
+	stalled := false // a due timer fired nothing
 	if t.Phase == record.PhasePlaying && !now.Before(t.NextTimer()) {
-		// A timer is due (or none runs, which fireDue repairs).
-		if err := refusal.Settle(c.fire(ctx, id)); err != nil {
+		// A timer is due (or none runs, which fire repairs).
+		err := c.fire(ctx, id)
+		if err := refusal.Settle(err); err != nil {
 			log.Error().Err(err).Msg("turn timer")
 			return c.now().Add(time.Second)
 		}
+		stalled = errors.Is(err, refusal.ErrNoChange)
 	}
 	if at := view.WebExpiry(t); !at.IsZero() && !now.Before(at) {
 		// A page stopped saying it is open: its hand is drawn again.
@@ -64,15 +67,19 @@ func (c *clock) serve(ctx context.Context, id string) time.Time {
 			return c.now().Add(time.Second)
 		}
 	}
-	// A commit above set the table's next due time in the store; without
-	// one, the record still says when (a timer not yet due at our clock).
+	// The table says when it is due next; a commit above told the store
+	// so too (the earlier of the two wins). A timer come due meanwhile (a
+	// robot's short pause) is due at once; one that fired nothing is
+	// looked at again in a second, not at once and forever.
 	if t, _, err = c.load(ctx, id); err != nil {
 		return c.now().Add(time.Second)
 	}
-	if at := nextDue(t, c.now()); at.After(c.now()) {
-		return at
+	at := nextDue(t, c.now())
+	if stalled && !at.After(c.now()) {
+		log.Warn().Time("due", at).Msg("a due timer fired nothing; looked at again in a second")
+		return c.now().Add(time.Second)
 	}
-	return time.Time{}
+	return at
 }
 
 // panicked hears of a panic while serving table id (logged already by the
