@@ -218,7 +218,7 @@ func TestOldLayoutCarriedOver(t *testing.T) {
 	rc := rs.Client(t)
 	srv := newFake(t)
 	env := botEnv(srv.URL, rs.URL())
-	env["LOG_LEVEL"] = "debug" // TEMP
+	env["LOG_LEVEL"] = "info" // the migration's report
 	p := startBot(t, env)
 	anna := srv.NewUser("Аня")
 	if err := greet(anna); err != nil {
@@ -238,18 +238,6 @@ func TestOldLayoutCarriedOver(t *testing.T) {
 	}
 	if err := openTable(x, srv, group, anna, nil, 3); err != nil {
 		t.Fatalf("%v\n%s", err, p.out.String())
-	}
-	time.Sleep(5 * time.Second)
-	dumpKeys, _ := rc.Keys(ctx, "*").Result()
-	t.Logf("TEMP keys %v", dumpKeys)
-	for _, k := range dumpKeys {
-		if strings.Contains(k, "timers") || strings.Contains(k, "wake") || strings.Contains(k, "held") {
-			z, _ := rc.ZRangeWithScores(ctx, k, 0, -1).Result()
-			t.Logf("TEMP %s %v now %d", k, z, time.Now().UnixMilli())
-		}
-	}
-	if tab, err := loadTable(ctx, rc, keys, id); err == nil {
-		t.Logf("TEMP table phase %s next %v log %d seats %+v", tab.Phase, tab.NextTimer(), len(tab.Log), tab.Seats)
 	}
 	if err := srv.WaitFor(3*slow, func() bool { return countWon() == 1 }); err != nil {
 		t.Fatalf("the first game did not end: %v\n%s", err, p.out.String())
