@@ -136,6 +136,9 @@ local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not s or tonumber(s) <= clock then
   return 0
 end
+-- Removed and added again: a script whose first write deletes runs under
+-- maxmemory too, so a holder keeps its lease while Redis is full.
+redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[1], clock + tonumber(ARGV[3]), ARGV[1])
 return 1
 `

@@ -204,7 +204,10 @@ func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64, view 
 // the table id in ARGV[8]
 // ARGV[9] wake-up (ms; empty: none), ARGV[10] timer (ms; '-' removes it;
 // empty leaves it alone)
-// ARGV[11] how long the table's keys are kept from now (ms; see Retention)
+// ARGV[11] how long the table's keys are kept from now (ms; see Retention):
+// set on all six when the record's own time left is short of it by more
+// than 1/64 (a busy table pays one PTTL per commit, not six PEXPIREs), and
+// on a key this commit wrote that has none yet
 // ARGV[12 .. 11+n] dirty view names; ARGV[12+n .. 11+n+f] views whose message
 // records are deleted; ARGV[12+n+f ..] outbox entries, in order
 // Returns the new version, -1 on a version conflict, -2 on a duplicate update
@@ -250,8 +253,18 @@ if #KEYS >= 12 then
     qset(KEYS[10], KEYS[11], KEYS[12], ARGV[8], ARGV[10])
   end
 end
-for k = 1, 6 do
-  redis.call('PEXPIRE', KEYS[k], ARGV[11])
+local ttl = tonumber(ARGV[11])
+local written = {false, upd > 0, n > 0, #ARGV >= 12 + n + f, #ARGV >= 12 + n + f, false}
+if redis.call('PTTL', KEYS[1]) < ttl - math.floor(ttl / 64) then
+  for k = 1, 6 do
+    redis.call('PEXPIRE', KEYS[k], ttl)
+  end
+else
+  for k = 2, 5 do
+    if written[k] then
+      redis.call('PEXPIRE', KEYS[k], ttl, 'NX')
+    end
+  end
 end
 if ver ~= cur then
   redis.call('PUBLISH', ARGV[7], string.format('%d:', ver) .. ARGV[8])
