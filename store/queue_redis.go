@@ -334,7 +334,7 @@ func (r *Redis) Pending(ctx context.Context, q Queue) (int64, error) {
 // unqueue takes name out of q altogether.
 func (r *Redis) unqueue(ctx context.Context, q Queue, name string) error {
 	k := r.queueKeys(q)
-	if err := r.unqueueS.Run(ctx, r.c, []string{k.due, k.held, k.token, k.again, k.ver}, name).Err(); err != nil {
+	if err := r.takeOut.Run(ctx, r.c, []string{k.due, k.held, k.token, k.again, k.ver}, name).Err(); err != nil {
 		return fmt.Errorf("store: unqueue %s %s: %w", q, name, err)
 	}
 	return nil

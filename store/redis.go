@@ -53,10 +53,10 @@ type Redis struct {
 	release    *redis.Script
 	schedule   *redis.Script
 	timer      *redis.Script
-	unqueueS   *redis.Script
+	takeOut    *redis.Script
 	unptr      *redis.Script
 	deadLetter *redis.Script
-	unindexS   *redis.Script
+	dropIndex  *redis.Script
 	allow      *redis.Script
 	turn       *redis.Script
 	block      *redis.Script
@@ -71,7 +71,7 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		prefix:     prefix,
 		set:        newSettings(opts),
 		deadLetter: redis.NewScript(deadLetterScript),
-		unindexS:   redis.NewScript(unindexScript),
+		dropIndex:  redis.NewScript(unindexScript),
 		commit:     redis.NewScript(commitScript),
 		clean:      redis.NewScript(cleanScript),
 		claim:      redis.NewScript(claimScript),
@@ -79,7 +79,7 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		release:    redis.NewScript(releaseScript),
 		schedule:   redis.NewScript(scheduleScript),
 		timer:      redis.NewScript(timerScript),
-		unqueueS:   redis.NewScript(unqueueScript),
+		takeOut:    redis.NewScript(unqueueScript),
 		unptr:      redis.NewScript(deletePointerScript),
 		allow:      redis.NewScript(allowScript),
 		turn:       redis.NewScript(turnScript),
