@@ -31,6 +31,7 @@ import (
 //	ptr/     key → value
 //	in/, indue…/      chats' waiting updates and the Inboxes queue (inbox_bolt.go)
 //	dl/, dlid/        dead letters (deadletter_bolt.go)
+//	exp/              when each thing expires (expire_bolt.go)
 //	meta/    owner → the bot the file belongs to (Own)
 type Bolt struct {
 	db  *bolt.DB
@@ -38,6 +39,10 @@ type Bolt struct {
 	set settings
 
 	changes feed // commits, for WatchChanges
+
+	stopSweep chan struct{} // closed by Close: the expiry sweep stops
+	sweepDone chan struct{} // closed when it has
+	closeOnce sync.Once
 
 	mu    sync.Mutex
 	rates map[string]*rateLog
@@ -79,7 +84,7 @@ func OpenBolt(path string, opts ...Option) (*Bolt, error) {
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketPtr), []byte(bucketInbox),
-			[]byte(bucketDead), []byte(bucketDeadID)} {
+			[]byte(bucketDead), []byte(bucketDeadID), []byte(bucketExpiry)} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -90,11 +95,18 @@ func OpenBolt(path string, opts ...Option) (*Bolt, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &Bolt{db: db, now: time.Now, set: newSettings(opts), rates: make(map[string]*rateLog)}, nil
+	b := &Bolt{db: db, now: time.Now, set: newSettings(opts), rates: make(map[string]*rateLog),
+		stopSweep: make(chan struct{}), sweepDone: make(chan struct{})}
+	go b.sweepLoop(b.set.sweepEvery, b.stopSweep, b.sweepDone)
+	return b, nil
 }
 
-// Close closes the file.
-func (b *Bolt) Close() error { return b.db.Close() }
+// Close stops the sweep and closes the file.
+func (b *Bolt) Close() error {
+	b.closeOnce.Do(func() { close(b.stopSweep) })
+	<-b.sweepDone
+	return b.db.Close()
+}
 
 func u64(n int64) []byte {
 	var buf [8]byte
@@ -269,9 +281,12 @@ func (b *Bolt) Commit(ctx context.Context, name string, c Change) (int64, error)
 			}
 		}
 		if !c.OnlyQueue {
-			return boltQueue(tx, Timers).setExactly(name, c.TimerAt)
+			if err := boltQueue(tx, Timers).setExactly(name, c.TimerAt); err != nil {
+				return err
+			}
 		}
-		return nil
+		now := b.now()
+		return expireAt(tx, expTable, []byte(name), now.Add(b.set.retention.tableTTL(c.TimerAt, now)))
 	})
 	if err != nil {
 		return 0, err
@@ -317,19 +332,22 @@ func (b *Bolt) recordUpdate(t *bolt.Bucket, id int64) error {
 // Delete removes the table and takes it out of the table queues
 // (Deliveries, Timers), held or not.
 func (b *Bolt) Delete(ctx context.Context, name string) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
-		if table(tx, name) != nil {
-			if err := tx.Bucket([]byte(bucketTables)).DeleteBucket([]byte(name)); err != nil {
-				return err
-			}
+	return b.db.Update(func(tx *bolt.Tx) error { return deleteTable(tx, name) })
+}
+
+// deleteTable removes a table, its queue entries and its expiry.
+func deleteTable(tx *bolt.Tx, name string) error {
+	if table(tx, name) != nil {
+		if err := tx.Bucket([]byte(bucketTables)).DeleteBucket([]byte(name)); err != nil {
+			return err
 		}
-		for _, q := range tableQueues {
-			if err := boltQueue(tx, q).remove(name); err != nil {
-				return err
-			}
+	}
+	for _, q := range tableQueues {
+		if err := boltQueue(tx, q).remove(name); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return unexpire(tx, expTable, []byte(name))
 }
 
 // Dirty returns the table's dirty views with the version each was marked at.
@@ -416,7 +434,10 @@ func (b *Bolt) SetMessage(ctx context.Context, name, view, record string) error 
 		if err != nil {
 			return err
 		}
-		return m.Put([]byte(view), []byte(record))
+		if err := m.Put([]byte(view), []byte(record)); err != nil {
+			return err
+		}
+		return expireNoSooner(tx, expTable, []byte(name), b.now().Add(b.set.retention.Tables))
 	})
 }
 
@@ -455,24 +476,42 @@ func (b *Bolt) DeleteMessages(ctx context.Context, name string, views ...string)
 	})
 }
 
-// SetPointer sets a small index entry, e.g. "user:42" → table id.
+// SetPointer sets a small index entry, e.g. "user:42" → table id, kept
+// for Retention.Pointers after it was last set or read.
 func (b *Bolt) SetPointer(ctx context.Context, key, value string) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketPtr)).Put([]byte(key), []byte(value))
+		if err := tx.Bucket([]byte(bucketPtr)).Put([]byte(key), []byte(value)); err != nil {
+			return err
+		}
+		return expireAt(tx, expPointer, []byte(key), b.now().Add(b.set.retention.Pointers))
 	})
 }
 
-// Pointer returns the value of an index entry, or ErrNotFound.
+// Pointer returns the value of an index entry, or ErrNotFound; reading it
+// keeps it for another Retention.Pointers (written when half of it is
+// used, so most reads stay reads).
 func (b *Bolt) Pointer(ctx context.Context, key string) (string, error) {
 	var v string
+	stale := false
+	period := b.set.retention.Pointers
 	err := b.db.View(func(tx *bolt.Tx) error {
 		raw := tx.Bucket([]byte(bucketPtr)).Get([]byte(key))
 		if raw == nil {
 			return ErrNotFound
 		}
 		v = string(raw)
+		exp := tx.Bucket([]byte(bucketExpiry)).Get(expKey(expPointer, []byte(key)))
+		stale = exp == nil || fromOrderedMillis(exp).Sub(b.now()) < period/2
 		return nil
 	})
+	if err == nil && stale {
+		err = b.db.Update(func(tx *bolt.Tx) error {
+			if tx.Bucket([]byte(bucketPtr)).Get([]byte(key)) == nil {
+				return nil
+			}
+			return expireAt(tx, expPointer, []byte(key), b.now().Add(period))
+		})
+	}
 	return v, err
 }
 
@@ -482,7 +521,10 @@ func (b *Bolt) DeletePointer(ctx context.Context, key, value string) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
 		p := tx.Bucket([]byte(bucketPtr))
 		if raw := p.Get([]byte(key)); raw != nil && string(raw) == value {
-			return p.Delete([]byte(key))
+			if err := p.Delete([]byte(key)); err != nil {
+				return err
+			}
+			return unexpire(tx, expPointer, []byte(key))
 		}
 		return nil
 	})

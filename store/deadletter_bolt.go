@@ -32,6 +32,9 @@ func (b *Bolt) DeadLetter(ctx context.Context, chat string, e InboxEntry, reason
 				return err
 			}
 		}
+		if err := expireAt(tx, expDead, []byte(chat), b.now().Add(b.set.retention.DeadLetters)); err != nil {
+			return err
+		}
 		return handled(tx, chat, e.ID)
 	})
 }

@@ -96,7 +96,7 @@ func (r *Redis) indexedChats(ctx context.Context, n int) ([]redis.Z, error) {
 // unindex drops chats whose dead letters all expired from the index.
 func (r *Redis) unindex(ctx context.Context, empty []redis.Z) {
 	for _, z := range empty {
-		_ = r.unindexS.Run(ctx, r.c, []string{r.deadIndexKey()}, z.Member, z.Score).Err()
+		_ = r.dropIndex.Run(ctx, r.c, []string{r.deadIndexKey()}, z.Member, z.Score).Err()
 	}
 }
 

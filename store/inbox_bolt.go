@@ -33,6 +33,9 @@ func (b *Bolt) Ingest(ctx context.Context, chat string, entries []InboxEntry, no
 				return err
 			}
 		}
+		if err := expireAt(tx, expInbox, []byte(chat), b.now().Add(b.set.retention.Inboxes)); err != nil {
+			return err
+		}
 		return boltQueue(tx, Inboxes).mark(chat, now)
 	})
 }

@@ -22,16 +22,18 @@ import (
 
 func (r *Redis) inboxKey(chat string) string { return r.prefix + "in:{" + chat + "}" }
 
-// ingestScript adds entries to a chat's inbox, skipping ids already there.
+// ingestScript adds entries to a chat's inbox, skipping ids already there,
+// and keeps the inbox for the retention from now.
 //
 // KEYS[1] in:{C}
-// ARGV pairs: id, member
+// ARGV[1] retention (ms), then pairs: id, member
 const ingestScript = `
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   if redis.call('ZCOUNT', KEYS[1], ARGV[i], ARGV[i]) == 0 then
     redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i+1])
   end
 end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 0
 `
 
@@ -44,7 +46,8 @@ func (r *Redis) Ingest(ctx context.Context, chat string, entries []InboxEntry, n
 	if len(entries) == 0 {
 		return nil
 	}
-	args := make([]any, 0, 2*len(entries))
+	args := make([]any, 0, 1+2*len(entries))
+	args = append(args, r.set.retention.Inboxes.Milliseconds())
 	for _, e := range entries {
 		id := strconv.FormatInt(e.ID, 10)
 		args = append(args, id, id+":"+string(e.Data))

@@ -80,13 +80,16 @@ func TestOutOfMemoryLosesNothing(t *testing.T) {
 	_, err := s.RecordResult(ctx, store.Result{ID: "r2", Game: "trickchef", Chat: -100, Started: base, Ended: base.Add(time.Minute),
 		Seats: []store.ResultSeat{{Player: "u1", Name: "Аня", Place: 1}, {Player: "rpro", Name: "Робот", Place: 2}}}, nil)
 	isOOM("RecordResult", err)
-	// The queues still work: workers claim and release what is due.
+	// The queues still work: workers claim, renew and release what is due.
 	for _, q := range []store.Queue{store.Deliveries, store.Inboxes, store.Timers} {
 		claims := get(s.Claim(ctx, q, base.Add(time.Hour), time.Minute, 100))(t)
 		if len(claims) != tables {
 			t.Fatalf("claimed %d of %s under maxmemory, want %d", len(claims), q, tables)
 		}
 		for _, cl := range claims {
+			if !get(s.Renew(ctx, cl, time.Minute))(t) {
+				t.Fatalf("renewal of %+v refused under maxmemory", cl)
+			}
 			ok(t, s.Release(ctx, cl, base.Add(time.Minute)))
 		}
 	}

@@ -47,6 +47,16 @@ func (r Retention) withDefaults() Retention {
 	return r
 }
 
+// tableTTL is how long a table's keys are kept after a commit at now whose
+// timer is at timer (zero: none): Tables, counted from the timer when it is
+// later, so a table is never gone before its timer fires.
+func (r Retention) tableTTL(timer, now time.Time) time.Duration {
+	if timer.After(now) {
+		return r.Tables + timer.Sub(now)
+	}
+	return r.Tables
+}
+
 // settings are a store's options.
 type settings struct {
 	retention Retention

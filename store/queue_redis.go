@@ -136,6 +136,9 @@ local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not s or tonumber(s) <= clock then
   return 0
 end
+-- Removed and added again: a script whose first write deletes runs under
+-- maxmemory too, so a holder keeps its lease while Redis is full.
+redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[1], clock + tonumber(ARGV[3]), ARGV[1])
 return 1
 `
@@ -331,7 +334,7 @@ func (r *Redis) Pending(ctx context.Context, q Queue) (int64, error) {
 // unqueue takes name out of q altogether.
 func (r *Redis) unqueue(ctx context.Context, q Queue, name string) error {
 	k := r.queueKeys(q)
-	if err := r.unqueueS.Run(ctx, r.c, []string{k.due, k.held, k.token, k.again, k.ver}, name).Err(); err != nil {
+	if err := r.takeOut.Run(ctx, r.c, []string{k.due, k.held, k.token, k.again, k.ver}, name).Err(); err != nil {
 		return fmt.Errorf("store: unqueue %s %s: %w", q, name, err)
 	}
 	return nil

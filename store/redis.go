@@ -53,10 +53,10 @@ type Redis struct {
 	release    *redis.Script
 	schedule   *redis.Script
 	timer      *redis.Script
-	unqueueS   *redis.Script
+	takeOut    *redis.Script
 	unptr      *redis.Script
 	deadLetter *redis.Script
-	unindexS   *redis.Script
+	dropIndex  *redis.Script
 	allow      *redis.Script
 	turn       *redis.Script
 	block      *redis.Script
@@ -71,7 +71,7 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		prefix:     prefix,
 		set:        newSettings(opts),
 		deadLetter: redis.NewScript(deadLetterScript),
-		unindexS:   redis.NewScript(unindexScript),
+		dropIndex:  redis.NewScript(unindexScript),
 		commit:     redis.NewScript(commitScript),
 		clean:      redis.NewScript(cleanScript),
 		claim:      redis.NewScript(claimScript),
@@ -79,7 +79,7 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		release:    redis.NewScript(releaseScript),
 		schedule:   redis.NewScript(scheduleScript),
 		timer:      redis.NewScript(timerScript),
-		unqueueS:   redis.NewScript(unqueueScript),
+		takeOut:    redis.NewScript(unqueueScript),
 		unptr:      redis.NewScript(deletePointerScript),
 		allow:      redis.NewScript(allowScript),
 		turn:       redis.NewScript(turnScript),
@@ -204,8 +204,12 @@ func (r *Redis) LoadFor(ctx context.Context, table string, updateID int64, view 
 // the table id in ARGV[8]
 // ARGV[9] wake-up (ms; empty: none), ARGV[10] timer (ms; '-' removes it;
 // empty leaves it alone)
-// ARGV[11 .. 10+n] dirty view names; ARGV[11+n .. 10+n+f] views whose message
-// records are deleted; ARGV[11+n+f ..] outbox entries, in order
+// ARGV[11] how long the table's keys are kept from now (ms; see Retention):
+// set on all six when the record's own time left is short of it by more
+// than 1/64 (a busy table pays one PTTL per commit, not six PEXPIREs), and
+// on a key this commit wrote that has none yet
+// ARGV[12 .. 11+n] dirty view names; ARGV[12+n .. 11+n+f] views whose message
+// records are deleted; ARGV[12+n+f ..] outbox entries, in order
 // Returns the new version, -1 on a version conflict, -2 on a duplicate update
 // id (nothing written in either case).
 const commitScript = queueLua + `
@@ -229,13 +233,13 @@ if upd > 0 then
 end
 local n = tonumber(ARGV[5])
 local f = tonumber(ARGV[6])
-for i = 11, 10 + n do
+for i = 12, 11 + n do
   redis.call('HSET', KEYS[3], ARGV[i], ver)
 end
-for i = 11 + n, 10 + n + f do
+for i = 12 + n, 11 + n + f do
   redis.call('HDEL', KEYS[6], ARGV[i])
 end
-for i = 11 + n + f, #ARGV do
+for i = 12 + n + f, #ARGV do
   local id = redis.call('INCR', KEYS[5])
   redis.call('ZADD', KEYS[4], id, string.format('%d:', id) .. ARGV[i])
 end
@@ -247,6 +251,19 @@ if #KEYS >= 12 then
     qset(KEYS[10], KEYS[11], KEYS[12], ARGV[8], '')
   elseif ARGV[10] ~= '' then
     qset(KEYS[10], KEYS[11], KEYS[12], ARGV[8], ARGV[10])
+  end
+end
+local ttl = tonumber(ARGV[11])
+local written = {false, upd > 0, n > 0, #ARGV >= 12 + n + f, #ARGV >= 12 + n + f, false}
+if redis.call('PTTL', KEYS[1]) < ttl - math.floor(ttl / 64) then
+  for k = 1, 6 do
+    redis.call('PEXPIRE', KEYS[k], ttl)
+  end
+else
+  for k = 2, 5 do
+    if written[k] then
+      redis.call('PEXPIRE', KEYS[k], ttl, 'NX')
+    end
   end
 end
 if ver ~= cur then
@@ -275,9 +292,9 @@ func (r *Redis) Commit(ctx context.Context, table string, c Change) (int64, erro
 			timer = strconv.FormatInt(toMillis(c.TimerAt), 10)
 		}
 	}
-	args := make([]any, 0, 10+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
+	args := make([]any, 0, 11+len(c.Dirty)+len(c.Forget)+len(c.Outbox))
 	args = append(args, c.Version, c.Data, c.UpdateID, UpdateRetention.Milliseconds(), len(c.Dirty), len(c.Forget),
-		r.changesChannel(), table, wake, timer)
+		r.changesChannel(), table, wake, timer, r.set.retention.tableTTL(c.TimerAt, time.Now()).Milliseconds())
 	for _, v := range c.Dirty {
 		args = append(args, v)
 	}
@@ -579,17 +596,19 @@ func (r *Redis) DeleteMessages(ctx context.Context, table string, views ...strin
 	return nil
 }
 
-// SetPointer sets a small index entry, e.g. "user:42" → table id.
+// SetPointer sets a small index entry, e.g. "user:42" → table id, kept
+// for Retention.Pointers after it was last set or read.
 func (r *Redis) SetPointer(ctx context.Context, key, value string) error {
-	if err := r.c.Set(ctx, r.pointerKey(key), value, 0).Err(); err != nil {
+	if err := r.c.Set(ctx, r.pointerKey(key), value, r.set.retention.Pointers).Err(); err != nil {
 		return fmt.Errorf("store: set pointer %s: %w", key, err)
 	}
 	return nil
 }
 
-// Pointer returns the value of an index entry, or ErrNotFound.
+// Pointer returns the value of an index entry, or ErrNotFound; reading it
+// keeps it for another Retention.Pointers.
 func (r *Redis) Pointer(ctx context.Context, key string) (string, error) {
-	v, err := r.c.Get(ctx, r.pointerKey(key)).Result()
+	v, err := r.c.GetEx(ctx, r.pointerKey(key), r.set.retention.Pointers).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", ErrNotFound
 	}

@@ -155,6 +155,9 @@ func (b *Bolt) RecordResult(ctx context.Context, res Result, rate RateFunc) (boo
 			return err
 		}
 		recorded = true
+		if err := b.keepResults(tx, chat, res.players()); err != nil {
+			return err
+		}
 		return indexChat(tx, chat, res.players())
 	})
 	if err != nil {
@@ -242,6 +245,21 @@ func putMarkers(g *bolt.Bucket, marks [][2][]byte, cutoff []byte) error {
 			return err
 		}
 		if err := byTime.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keepResults keeps a group's results, and each person's index, for
+// Retention.Results from now (see expire_bolt.go).
+func (b *Bolt) keepResults(tx *bolt.Tx, chat int64, players []string) error {
+	until := b.now().Add(b.set.retention.Results)
+	if err := expireAt(tx, expResults, u64(chat), until); err != nil {
+		return err
+	}
+	for _, p := range humans(players) {
+		if err := expireAt(tx, expPerson, []byte(p), until); err != nil {
 			return err
 		}
 	}
@@ -516,7 +534,16 @@ func (b *Bolt) MoveChat(ctx context.Context, from, to int64) error {
 		if err != nil {
 			return err
 		}
-		return g.Put([]byte(resMoved), u64(to))
+		if err := g.Put([]byte(resMoved), u64(to)); err != nil {
+			return err
+		}
+		// The marker is kept as long as Redis keeps its own; the merged
+		// group as long as any group written to.
+		now := b.now()
+		if err := expireAt(tx, expResults, u64(from), now.Add(ResultRetention)); err != nil {
+			return err
+		}
+		return expireNoSooner(tx, expResults, u64(target), now.Add(b.set.retention.Results))
 	})
 }
 

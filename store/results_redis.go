@@ -68,11 +68,13 @@ func (r *Redis) resGroupKeys(chat int64, games []string) []string {
 // recordScript stores one result computed in Go, if nothing changed since.
 //
 // KEYS[1] ver, KEYS[2] ids, KEYS[3] moved, KEYS[4] st:G, KEYS[5] top:G,
-// KEYS[6] hist, KEYS[7] games
+// KEYS[6] hist, KEYS[7] games, KEYS[8 ..] st and top of the group's other
+// games (their keys are kept as long as the group's)
 // ARGV[1] expected version, ARGV[2] result id, ARGV[3] id retention (ms),
 // ARGV[4] game id, ARGV[5] encoded result, ARGV[6] history limit,
-// ARGV[7 ..] per seat three values: player, encoded stats, leaderboard score
-// ("" = not ranked)
+// ARGV[7] the group's retention (ms),
+// ARGV[8 ..] per seat three values: player, encoded stats, leaderboard score
+// (empty = not ranked)
 // Returns 1 when recorded, 0 when the id was recorded before, -1 on a version
 // conflict, -2 when the group has moved (nothing written in those cases).
 const recordScript = `
@@ -91,7 +93,7 @@ local keep = tonumber(ARGV[3])
 redis.call('ZADD', KEYS[2], now, ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('(%d', now - keep))
 redis.call('PEXPIRE', KEYS[2], keep)
-for i = 7, #ARGV, 3 do
+for i = 8, #ARGV, 3 do
   redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
   if ARGV[i + 2] ~= '' then
     redis.call('ZADD', KEYS[5], ARGV[i + 2], ARGV[i])
@@ -101,6 +103,10 @@ redis.call('LPUSH', KEYS[6], ARGV[5])
 redis.call('LTRIM', KEYS[6], 0, tonumber(ARGV[6]) - 1)
 redis.call('SADD', KEYS[7], ARGV[4])
 redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+for k = 4, #KEYS do
+  redis.call('PEXPIRE', KEYS[k], ARGV[7])
+end
 return 1
 `
 
@@ -272,6 +278,7 @@ func (r *Redis) RecordResult(ctx context.Context, res Result, rate RateFunc) (bo
 		chat := res.Chat
 		pipe := r.c.Pipeline()
 		verCmd := pipe.Get(ctx, r.resVerKey(chat))
+		gamesCmd := pipe.SMembers(ctx, r.resGamesKey(chat))
 		movedCmd := pipe.Get(ctx, r.resMovedKey(chat))
 		dupCmd := pipe.ZScore(ctx, r.resIDsKey(chat), res.ID)
 		stCmd := pipe.HMGet(ctx, r.resStatsKey(chat, res.Game), players...)
@@ -315,13 +322,19 @@ func (r *Redis) RecordResult(ctx context.Context, res Result, rate RateFunc) (bo
 		if err != nil {
 			return false, err
 		}
-		args := make([]any, 0, 6+3*len(next))
-		args = append(args, ver, res.ID, ResultRetention.Milliseconds(), res.Game, encodeResult(&res), HistoryLimit)
+		args := make([]any, 0, 7+3*len(next))
+		args = append(args, ver, res.ID, ResultRetention.Milliseconds(), res.Game, encodeResult(&res), HistoryLimit,
+			r.set.retention.Results.Milliseconds())
 		for _, p := range next {
 			args = append(args, p.Player, encodeStats(p), rankArg(p))
 		}
 		keys := []string{r.resVerKey(chat), r.resIDsKey(chat), r.resMovedKey(chat),
 			r.resStatsKey(chat, res.Game), r.resTopKey(chat, res.Game), r.resHistKey(chat), r.resGamesKey(chat)}
+		for _, g := range gamesCmd.Val() {
+			if g != res.Game {
+				keys = append(keys, r.resStatsKey(chat, g), r.resTopKey(chat, g))
+			}
+		}
 		n, err := script.Run(ctx, r.c, keys, args...).Int64()
 		if err != nil {
 			return false, fmt.Errorf("store: record result %s: %w", res.ID, err)
@@ -347,6 +360,7 @@ func (r *Redis) indexChat(ctx context.Context, chat int64, players []string) err
 	pipe := r.c.Pipeline()
 	for _, p := range hs {
 		pipe.SAdd(ctx, r.resChatsKey(p), chat)
+		pipe.PExpire(ctx, r.resChatsKey(p), r.set.retention.Results)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("store: index chat %d: %w", chat, err)

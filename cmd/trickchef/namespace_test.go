@@ -258,11 +258,12 @@ func TestOldLayoutCarriedOver(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Back to the old layout.
+	// Back to the old layout. A queue's keys carry the prefix in their
+	// hash tag too (tc:<id>:wake:held{tc:<id>:wake}).
 	renamed := 0
 	for _, k := range allKeys(t, rc) {
 		if rest, ok := strings.CutPrefix(k, keys); ok {
-			if err := rc.Rename(ctx, k, keyBase+rest).Err(); err != nil {
+			if err := rc.Rename(ctx, k, keyBase+strings.ReplaceAll(rest, "{"+keys, "{"+keyBase)).Err(); err != nil {
 				t.Fatal(err)
 			}
 			renamed++

@@ -1,0 +1,45 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ForgetUser deletes everything the store keeps of a person (see
+// forget.go): their results first, then the rest in one transaction.
+func (b *Bolt) ForgetUser(ctx context.Context, user int64) error {
+	if user <= 0 {
+		return fmt.Errorf("store: forget user %d: not a person", user)
+	}
+	if err := b.Forget(ctx, UserPlayer(user)); err != nil {
+		return err
+	}
+	chat := privateChat(user)
+	return b.db.Update(func(tx *bolt.Tx) error {
+		if err := deleteTable(tx, chat); err != nil {
+			return err
+		}
+		for _, e := range []struct {
+			kind byte
+			name []byte
+		}{{expInbox, []byte(chat)}, {expDead, []byte(chat)}, {expResults, u64(user)}} {
+			if err := deleteExpired(tx, e.kind, e.name); err != nil {
+				return err
+			}
+			if err := unexpire(tx, e.kind, e.name); err != nil {
+				return err
+			}
+		}
+		for _, k := range userPointers(user) {
+			if err := tx.Bucket([]byte(bucketPtr)).Delete([]byte(k)); err != nil {
+				return err
+			}
+			if err := unexpire(tx, expPointer, []byte(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
