@@ -130,8 +130,8 @@ func throughput(ctx context.Context, g adapter.Game, n int, cfg loadConfig) (res
 				if !s.waiting {
 					idle = 0
 				} else if idle++; idle >= tables {
-					// Its tables all wait for the bot's worker: reading
-					// them again at once would only take the worker's CPU.
+					// Its tables all wait for the bot's timers: reading
+					// them again at once would only take the bot's CPU.
 					time.Sleep(time.Millisecond)
 					idle = 0
 				}
