@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -46,7 +46,7 @@ const (
 	paceGame
 )
 
-// parsePace reads a -pace value.
+// parsePace reads a -system-pace value.
 func parsePace(name string) (pace, bool) {
 	switch name {
 	case "full":
@@ -57,7 +57,7 @@ func parsePace(name string) (pace, bool) {
 	return 0, false
 }
 
-// name is the -pace value.
+// name is the -system-pace value, as the JSON line says it ("pace").
 func (p pace) name() string {
 	if p == paceGame {
 		return "game"

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bytes"
@@ -98,25 +98,6 @@ func TestKeyKind(t *testing.T) {
 		if got := keyKind(key); got != want {
 			t.Errorf("keyKind(%q) = %q, want %q", key, got, want)
 		}
-	}
-}
-
-// TestGamesAsTheBotOffers: "-game all" loads every game the bot offers
-// (cmd/internal/games, which cmd/trickchef wires in), in its order.
-func TestGamesAsTheBotOffers(t *testing.T) {
-	var offered, loaded []string
-	for _, g := range games.All() {
-		offered = append(offered, g.ID())
-	}
-	gs, err := pickGames("all")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range gs {
-		loaded = append(loaded, g.ID())
-	}
-	if len(offered) == 0 || !slices.Equal(offered, loaded) {
-		t.Errorf("the bot offers %v, the load test plays %v", offered, loaded)
 	}
 }
 
