@@ -1,7 +1,7 @@
-// Package measure holds what the measuring tools (cmd/loadtest,
-// cmd/pacegame, cmd/webload) share: their table-count lists, their
-// defaults from the environment, removing the keys a measurement left in
-// Redis, and seating simulated people at tables through the fake Bot API.
+// Package measure holds what the scenarios of cmd/botbench share: their
+// table-count lists, their defaults from the environment, removing the
+// keys a measurement left in Redis, seating simulated people at tables
+// through the fake Bot API, and quantiles of the latencies measured.
 package measure
 
 import (

@@ -21,8 +21,8 @@ var personNames = [...]string{"Аня", "Борис", "Вера", "Глеб", "�
 // MaxPeople is how many people NewTable can seat at a table.
 const MaxPeople = len(personNames)
 
-// Table is one group of simulated people, as the tools that play through
-// the fake Bot API (cmd/pacegame, cmd/webload) seat them.
+// Table is one group of simulated people, as the scenarios that play
+// through the fake Bot API (cmd/botbench pace, press, web) seat them.
 type Table struct {
 	ID     string
 	Group  *telegramtest.Chat
@@ -187,16 +187,16 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // Open gives a measurement its Redis, under a fresh key prefix named
-// after the tool so runs never share keys, and a fake Bot API server with
-// Telegram's limits on; done closes both and removes every key the
-// measurement left.
-func Open(ctx context.Context, url, tool string) (st *store.Redis, srv *telegramtest.Server, done func(), err error) {
-	prefix := tool + ":" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
+// after it so runs never share keys, and a fake Bot API server with
+// Telegram's limits on (or as opts say); done closes both and removes
+// every key the measurement left.
+func Open(ctx context.Context, url, name string, opts ...telegramtest.Option) (st *store.Redis, srv *telegramtest.Server, done func(), err error) {
+	prefix := name + ":" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 	st, err = store.DialRedis(ctx, url, prefix)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	srv = telegramtest.NewServer()
+	srv = telegramtest.NewServer(opts...)
 	return st, srv, func() {
 		srv.Close()
 		DeletePrefix(url, prefix)

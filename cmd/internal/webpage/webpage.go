@@ -1,7 +1,8 @@
 // Package webpage talks to the «Стол» page server (bot/web/webapp) as an open
 // page does: it signs the initData, opens the event stream, asks for the
-// state and posts acts and «seen». The measuring tools (cmd/webload,
-// cmd/pacegame) share it so both drive the server the same way.
+// state and posts acts and «seen». The scenarios of cmd/botbench that open
+// pages (web, and pace with -pages) share it, so both drive the server the
+// same way.
 package webpage
 
 import (
@@ -31,7 +32,7 @@ import (
 )
 
 // Client is the pages' side of a page server on a local listener. Its
-// methods name a table by its id, as the tools know it, and send the
+// methods name a table by its id, as the scenarios know it, and send the
 // table's web token, as a page does.
 type Client struct {
 	base    string
@@ -49,7 +50,7 @@ type Client struct {
 
 // Serve runs the page server for b (signed with bottest.Token) on a local
 // listener until ctx ends or Close is called, and returns its client.
-// Its read limit is far above a page's: the tools read the state for
+// Its read limit is far above a page's: the scenarios read the state for
 // every move they make.
 func Serve(ctx context.Context, b *bot.Bot, st *store.Redis, log zerolog.Logger) (*Client, error) {
 	return ServeWith(ctx, webapp.Config{ReadsPerSecond: 1000, ReadBurst: 1000}, b, st, log)

@@ -1,4 +1,4 @@
-package main
+package web
 
 import (
 	"bufio"
@@ -17,17 +17,17 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/bot/trickchef"
-	"github.com/trickchef/trickchef/bot/web"
+	botweb "github.com/trickchef/trickchef/bot/web"
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )
 
 // config is one measurement.
 type config struct {
+	Game                         string // the id of the game every table plays
 	Tables, People, Conns, Moves int
 	// Pace is the time between two moves of one table; tables start
 	// spread over one pace.
@@ -40,6 +40,7 @@ type config struct {
 
 // result is what one measurement found. Latencies are in milliseconds.
 type result struct {
+	Game        string  `json:"game"`
 	Tables      int     `json:"tables"`
 	People      int     `json:"people"`
 	Streams     int     `json:"streams"`
@@ -114,14 +115,10 @@ type client struct {
 	stateBytes atomic.Int64
 }
 
-// The setup is cmd/pacegame's: people open their private chats, then each
-// table's lobby opens with everyone seated, a few tables at a time.
-const (
-	// setupWait bounds each step of the setup: with many tables the
-	// greetings and lobbies queue for Telegram's global budget.
-	setupWait = 3 * time.Minute
-	game      = "trickchef"
-)
+// setupWait bounds each step of the setup (measure.Setup, as the pace
+// scenario's): with many tables the greetings and lobbies queue for
+// Telegram's global budget.
+const setupWait = 3 * time.Minute
 
 // run makes one measurement.
 func run(ctx context.Context, cfg config) (result, error) {
@@ -130,14 +127,14 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "webload")
+	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "web")
 	if err != nil {
 		return result{}, err
 	}
 	defer closeAll()
 	log := zerolog.New(cfg.Log).Level(zerolog.WarnLevel)
 	h := &bottest.Harness{
-		Srv: srv, Store: st, Games: []adapter.Game{trickchef.Game()},
+		Srv: srv, Store: st, Games: games.All(),
 		Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log,
 	}
 	if err := h.Start(); err != nil {
@@ -160,7 +157,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 		seats[i] = measure.NewTable(srv, i, cfg.People)
 		tables[i] = &table{Table: seats[i], notify: make(chan struct{}, 1)}
 	}
-	setup := measure.Setup{H: h, Store: st, Game: game, Wait: setupWait}
+	setup := measure.Setup{H: h, Store: st, Game: cfg.Game, Wait: setupWait}
 	if err := setup.Seat(ctx, seats); err != nil {
 		return result{}, fmt.Errorf("setup: %w", err)
 	}
@@ -212,7 +209,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 	end := time.Now()
 
 	res := result{
-		Tables: cfg.Tables, People: cfg.People, Streams: len(all), PaceSeconds: cfg.Pace.Seconds(),
+		Game: cfg.Game, Tables: cfg.Tables, People: cfg.People, Streams: len(all), PaceSeconds: cfg.Pace.Seconds(),
 		Seconds:             end.Sub(start).Seconds(),
 		HeapPerStreamKiB:    float64(int64(heap1)-int64(heap0)) / 1024 / float64(len(all)),
 		GoroutinesPerStream: float64(gor1-gor0) / float64(len(all)),
@@ -238,10 +235,10 @@ func run(ctx context.Context, cfg config) (result, error) {
 	slices.Sort(events)
 	slices.Sort(acts)
 	slices.Sort(fanout)
-	res.FanoutP50ms, res.FanoutP99ms = quantile(fanout, 0.5), quantile(fanout, 0.99)
+	res.FanoutP50ms, res.FanoutP99ms = measure.Quantile(fanout, 0.5), measure.Quantile(fanout, 0.99)
 	res.EventN = len(events)
-	res.EventP50ms, res.EventP99ms, res.EventMaxms = quantile(events, 0.5), quantile(events, 0.99), quantile(events, 1)
-	res.ActP50ms, res.ActP99ms, res.ActMaxms = quantile(acts, 0.5), quantile(acts, 0.99), quantile(acts, 1)
+	res.EventP50ms, res.EventP99ms, res.EventMaxms = measure.Quantile(events, 0.5), measure.Quantile(events, 0.99), measure.Quantile(events, 1)
+	res.ActP50ms, res.ActP99ms, res.ActMaxms = measure.Quantile(acts, 0.5), measure.Quantile(acts, 0.99), measure.Quantile(acts, 1)
 	return res, nil
 }
 
@@ -401,7 +398,7 @@ func (c *client) move(ctx context.Context, t *table, first, n int, rng *rand.Ran
 
 // candidates are the acts a viewer's scene offers, in random order: moves
 // first, then steps of a choice in parts.
-func candidates(ws web.State, rng *rand.Rand) []string {
+func candidates(ws botweb.State, rng *rand.Rand) []string {
 	moves, steps := webpage.Acts(ws, nil)
 	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
 	rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
@@ -409,19 +406,10 @@ func candidates(ws web.State, rng *rand.Rand) []string {
 }
 
 // state asks for u's state and notes its size.
-func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (web.State, error) {
+func (c *client) state(ctx context.Context, t *table, u *telegramtest.User) (botweb.State, error) {
 	ws, size, err := c.State(ctx, t.ID, u)
 	if n := int64(size); n > c.stateBytes.Load() {
 		c.stateBytes.Store(n) // one driver a table: a rare lost update is fine
 	}
 	return ws, err
-}
-
-// quantile of sorted durations, in milliseconds (q = 1: the maximum).
-func quantile(d []time.Duration, q float64) float64 {
-	if len(d) == 0 {
-		return 0
-	}
-	i := min(int(q*float64(len(d))), len(d)-1)
-	return float64(d[i].Microseconds()) / 1000
 }

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -98,7 +97,7 @@ func checkpointsFor(games int) []int {
 // are lifted, so every change is delivered before Redis is measured: what
 // is left is what a table costs at rest.
 func storage(ctx context.Context, g adapter.Game, n, games int, cfg loadConfig, progress io.Writer) (storageReport, error) {
-	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
+	prefix := keyPrefix()
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
 	if err != nil {
 		return storageReport{}, err

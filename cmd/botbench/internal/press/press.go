@@ -1,27 +1,15 @@
-// Command pressload measures how fast the bot answers button presses
-// while its tables are busy: N groups play at once through the fake Bot
-// API (Telegram's limits on) over a real Redis, and every person presses
-// whatever they see — hands, the lobby, rules pages, /stop questions, old
-// messages — and sends commands, at human pace, while one person floods
-// at -flood presses a second. It reports press → answer for everyone but
-// the flooder, the presses never answered within Telegram's spinner time,
-// and the 429 answers the bot drew.
-//
-//	go run ./cmd/pressload -tables 6 -seconds 60
-//
-// The last line is one JSON object with the numbers.
-package main
+// Package press is botbench's press scenario: how fast the bot answers
+// button presses while its tables are busy and one person floods (its Doc
+// below says how).
+package press
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -29,9 +17,60 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
+
+// Scenario is botbench press.
+func Scenario() bench.Scenario {
+	return bench.Scenario{
+		Name:     "press",
+		Summary:  "press → answer while tables are busy and one person floods (people pressing anything they see)",
+		Doc:      doc,
+		Flags:    []string{"game", "tables", "people", "for", "flood-rate", "seed", "turn-timeout", "redis"},
+		Defaults: map[string]string{"game": "trickchef", "tables": "6", "turn-timeout": "5s"},
+		Run:      runScenario,
+	}
+}
+
+const doc = `
+How fast the bot answers button presses while its tables are busy: N groups
+play at once through the fake Bot API (Telegram's limits on) over a real
+Redis, and every person presses whatever they see — hands, the lobby, rules
+pages, /stop questions, old messages — and sends commands, at human pace
+(a press every 0.2–0.8 s), while one person floods at -flood-rate presses a
+second. It reports press → answer for everyone but the flooder, the presses
+never answered within Telegram's spinner time, and the 429 answers the bot
+drew.
+
+	go run ./cmd/botbench press -tables 6 -for 60s
+`
+
+// runScenario runs botbench press for the one table count of -tables.
+func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, error) {
+	g, err := o.OneGame()
+	if err != nil {
+		return nil, err
+	}
+	n, err := o.OneCount()
+	if err != nil {
+		return nil, err
+	}
+	if o.People < 1 || o.People > measure.MaxPeople {
+		return nil, bench.Usagef("-people: 1-%d people per table", measure.MaxPeople)
+	}
+	res, err := run(ctx, g.ID(), n, o.People, o.For, o.FloodRate, o.Redis, o.Seed, o.TurnTimeout)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(out, "%s, %d tables of %d people, %.0f s, one person flooding at %.0f presses a second:\n", res.Game, res.Tables, res.People, res.Seconds, res.FloodPerSec)
+	fmt.Fprintf(out, "  %d presses and %d commands by the others: %d never answered; answer p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d told to slow down\n",
+		res.Presses, res.Commands, res.Unanswered, res.P50ms, res.P99ms, res.Maxms, res.TooFast)
+	fmt.Fprintf(out, "  the flooder: %d presses, %d told to slow down, %d never answered; 429 answers: %d\n",
+		res.FloodPresses, res.FloodTooFast, res.FloodUnanswered, res.HTTP429)
+	return res, nil
+}
 
 // result is what one run found; latencies in milliseconds.
 type result struct {
@@ -56,33 +95,9 @@ type result struct {
 	HTTP429         int `json:"http_429"`
 }
 
-func main() {
-	tables := flag.Int("tables", 6, "groups playing at once")
-	people := flag.Int("people", 4, "people at each table")
-	gameID := flag.String("game", "trickchef", "game to play")
-	seconds := flag.Duration("for", time.Minute, "how long the people press")
-	flood := flag.Float64("flood", 20, "presses a second of the flooding person (at the first table; 0: nobody floods)")
-	redisURL := flag.String("redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis to use")
-	seed := flag.Uint64("seed", 1, "seed of the people's choices and pace")
-	turnTimeout := flag.Duration("turn-timeout", 5*time.Second, "the bot's turn timeout")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := run(ctx, *gameID, *tables, *people, *seconds, *flood, *redisURL, *seed, *turnTimeout)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "pressload:", err)
-		os.Exit(1)
-	}
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
-}
-
 func run(ctx context.Context, gameID string, n, people int, dur time.Duration, flood float64, redisURL string, seed uint64, turnTimeout time.Duration) (result, error) {
 	res := result{Game: gameID, Tables: n, People: people, Seconds: dur.Seconds(), FloodPerSec: flood}
-	if people < 1 || people > measure.MaxPeople {
-		return res, fmt.Errorf("1-%d people per table", measure.MaxPeople)
-	}
-	st, srv, closeAll, err := measure.Open(ctx, redisURL, "pressload")
+	st, srv, closeAll, err := measure.Open(ctx, redisURL, "press")
 	if err != nil {
 		return res, err
 	}
@@ -163,21 +178,10 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 		lat = append(lat, s.Latency...)
 	}
 	slices.Sort(lat)
-	res.P50ms, res.P99ms = ms(quantile(lat, 0.50)), ms(quantile(lat, 0.99))
+	res.P50ms, res.P99ms = measure.Quantile(lat, 0.50), measure.Quantile(lat, 0.99)
 	if len(lat) > 0 {
-		res.Maxms = ms(lat[len(lat)-1])
+		res.Maxms = measure.Ms(lat[len(lat)-1])
 	}
 	res.HTTP429 = srv.TooManyRequestsCount()
 	return res, nil
 }
-
-// quantile of sorted durations (nearest rank); 0 for none.
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted))+0.5) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

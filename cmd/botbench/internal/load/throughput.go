@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -59,7 +59,7 @@ type loadConfig struct {
 // it brought forward (see paceFull), so the moves a second are the bot's,
 // not the game's pauses.
 func throughput(ctx context.Context, g adapter.Game, n int, cfg loadConfig) (result, error) {
-	prefix := "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
+	prefix := keyPrefix()
 	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
 	if err != nil {
 		return result{}, err
@@ -130,8 +130,8 @@ func throughput(ctx context.Context, g adapter.Game, n int, cfg loadConfig) (res
 				if !s.waiting {
 					idle = 0
 				} else if idle++; idle >= tables {
-					// Its tables all wait for the bot's worker: reading
-					// them again at once would only take the worker's CPU.
+					// Its tables all wait for the bot's timers: reading
+					// them again at once would only take the bot's CPU.
 					time.Sleep(time.Millisecond)
 					idle = 0
 				}
@@ -161,11 +161,16 @@ func throughput(ctx context.Context, g adapter.Game, n int, cfg loadConfig) (res
 	}
 	r.UpdatesPerSec = float64(r.Updates) / cfg.Duration.Seconds()
 	slices.Sort(lat)
-	r.P50ms, r.P99ms = ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
+	r.P50ms, r.P99ms = measure.Quantile(lat, 0.5), measure.Quantile(lat, 0.99)
 	return r, nil
+}
+
+// keyPrefix is a fresh prefix of a measurement's keys in Redis. Its
+// length is part of every key's size, so it keeps the length it had when
+// the numbers in docs/ were measured (the tool was cmd/loadtest then).
+func keyPrefix() string {
+	return "loadtest:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
 }
 
 // errNothingApplied is the load that measured nothing.
 var errNothingApplied = errors.New("the load applied no update")
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

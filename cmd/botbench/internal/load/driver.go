@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -35,18 +35,18 @@ type pace int
 const (
 	// paceFull measures the bot, not the game's clock: as soon as only the
 	// system may act at a table, the driver brings its timer forward to now
-	// and the table first in the worker's line (see hurry), and the bot's
-	// worker makes the system move at once, through its ordinary path.
+	// and the table first in the line of the bot's timers (see hurry), and
+	// the bot makes the system move at once, through its ordinary path.
 	paceFull pace = iota
 	// paceGame lets the bot's timers run in real time, as players see them.
 	// The senders press whenever anything is legal, so a quiet pause never
 	// runs out; a real-time table waits for the deal when nobody can act
-	// (made by the worker when it gets to the table) and for the pause
+	// (made by the bot's timers when they get to the table) and for the pause
 	// after each round.
 	paceGame
 )
 
-// parsePace reads a -pace value.
+// parsePace reads a -system-pace value.
 func parsePace(name string) (pace, bool) {
 	switch name {
 	case "full":
@@ -57,7 +57,7 @@ func parsePace(name string) (pace, bool) {
 	return 0, false
 }
 
-// name is the -pace value.
+// name is the -system-pace value, as the JSON line says it ("pace").
 func (p pace) name() string {
 	if p == paceGame {
 		return "game"
@@ -68,9 +68,9 @@ func (p pace) name() string {
 // String says in the tool's output which pace ran.
 func (p pace) String() string {
 	if p == paceGame {
-		return "the game's own (the bot's timers run in real time and its worker takes tables in its own order: a deal when nobody can act or after the quiet pause, the next round after the pause for the results)"
+		return "the game's own (the bot's timers run in real time and take tables in their own order: a deal when nobody can act or after the quiet pause, the next round after the pause for the results)"
 	}
-	return "full speed (as soon as only the system may act, its timer is brought forward and the table goes first in the bot's worker line: deals and next rounds come at once)"
+	return "full speed (as soon as only the system may act, its timer is brought forward and the table goes first in the bot's timer line: deals and next rounds come at once)"
 }
 
 // driver feeds one bot process with updates, as Telegram would, and reads
@@ -88,14 +88,14 @@ type driver struct {
 	// names the move) from a refusal.
 	texts *bottest.Texts
 	// hurried is, by table, the system move last put first in the
-	// worker's line (its SystemAt), so each is put there once.
+	// timers' line (its SystemAt), so each is put there once.
 	hurried sync.Map
 
 	cancel context.CancelFunc
 	worker sync.WaitGroup
 }
 
-// newDriver starts a bot process (its delivery worker included) over st.
+// newDriver starts a bot process (its workers included: timers, delivery) over st.
 // unlimited lifts the bot's own rate limits, for runs that need every
 // change delivered at once rather than at Telegram's pace.
 func newDriver(st *store.Redis, g adapter.Game, people int, p pace, unlimited bool) (*driver, error) {
@@ -187,14 +187,14 @@ func (d *driver) record(ctx context.Context, chat int64) (*record.Table, int64, 
 
 // hurry makes the system's move at a table come now: it brings a running
 // system timer forward to now, and puts a table whose system move is due
-// first in the line of the bot's worker (tables are claimed earliest
-// wake-up first; a wake-up an hour early jumps the line). A real-time game
-// is dealt by that worker, which under a full load is busy delivering the
-// other tables' changes: without this the driver would measure how long
-// deals queue behind deliveries rather than what the bot applies. Only the
-// timer and the wake-up are touched; the move is the bot's own, through its
-// ordinary path. It reports whether a timer was brought forward (false: none
-// was running, it was already due, or the bot changed the table meanwhile).
+// first in the line of the bot's timers (tables are claimed earliest due
+// time first; a due time an hour early jumps the line). A real-time game
+// is dealt by that line, which under a full load is busy with the other
+// tables' timers: without this the driver would measure how long deals
+// queue rather than what the bot applies. Only the timer and the due time
+// are touched; the move is the bot's own, through its ordinary path. It
+// reports whether a timer was brought forward (false: none was running, it
+// was already due, or the bot changed the table meanwhile).
 func (d *driver) hurry(ctx context.Context, chat int64, t *record.Table, version int64) (bool, error) {
 	id := strconv.FormatInt(chat, 10)
 	now := time.Now()
@@ -206,7 +206,7 @@ func (d *driver) hurry(ctx context.Context, chat int64, t *record.Table, version
 			return false, nil // already first in line, or being served
 		}
 		d.hurried.Store(chat, t.SystemAt)
-		return false, d.st.Wake(ctx, id, now.Add(-time.Hour))
+		return false, d.st.Schedule(ctx, store.Timers, id, now.Add(-time.Hour))
 	}
 	t.SystemAt = now
 	d.hurried.Store(chat, now)
@@ -214,7 +214,8 @@ func (d *driver) hurry(ctx context.Context, chat int64, t *record.Table, version
 	if err != nil {
 		return false, err
 	}
-	_, err = d.st.Commit(ctx, id, store.Change{Version: version, Data: data, WakeAt: now.Add(-time.Hour)})
+	// A full commit sets the table's due time in the timers line exactly.
+	_, err = d.st.Commit(ctx, id, store.Change{Version: version, Data: data, TimerAt: now.Add(-time.Hour)})
 	if errors.Is(err, store.ErrConflict) {
 		return false, nil
 	}

@@ -1,4 +1,4 @@
-package main
+package web
 
 import (
 	"context"
@@ -11,10 +11,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/web/webapp"
+	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )
@@ -40,19 +39,20 @@ type floodResult struct {
 }
 
 // flood measures one table's page server under a flood from one person's
-// initData: n stream attempts (each kept open by the attacker), then n
-// state reads, then a stop. web is the server's configuration.
-func flood(ctx context.Context, redisURL, name string, n int, web webapp.Config, logw io.Writer) (floodResult, error) {
+// initData at a table of game: n stream attempts (each kept open by the
+// attacker), then n state reads, then a stop. web is the server's
+// configuration.
+func flood(ctx context.Context, game string, people int, redisURL, name string, n int, web webapp.Config, logw io.Writer) (floodResult, error) {
 	res := floodResult{Name: name, Attempts: n, Streams: map[int]int{}, Reads: map[int]int{}}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	st, srv, closeAll, err := measure.Open(ctx, redisURL, "webload")
+	st, srv, closeAll, err := measure.Open(ctx, redisURL, "web")
 	if err != nil {
 		return res, err
 	}
 	defer closeAll()
 	log := zerolog.New(logw).Level(zerolog.ErrorLevel)
-	h := &bottest.Harness{Srv: srv, Store: st, Games: []adapter.Game{trickchef.Game()}, Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log}
+	h := &bottest.Harness{Srv: srv, Store: st, Games: games.All(), Cfg: bot.Config{TurnTimeout: time.Hour}, Log: log}
 	if err := h.Start(); err != nil {
 		return res, err
 	}
@@ -64,7 +64,7 @@ func flood(ctx context.Context, redisURL, name string, n int, web webapp.Config,
 		return res, err
 	}
 	defer pages.Close()
-	t := measure.NewTable(srv, 0, 4)
+	t := measure.NewTable(srv, 0, people)
 	setup := measure.Setup{H: h, Store: st, Game: game, Wait: setupWait}
 	if err := setup.Seat(ctx, []*measure.Table{t}); err != nil {
 		return res, err

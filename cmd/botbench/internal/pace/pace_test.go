@@ -1,4 +1,4 @@
-package main
+package pace
 
 import (
 	"bytes"
@@ -60,9 +60,6 @@ func TestLatencies(t *testing.T) {
 	draws := []time.Time{at(1005), at(2500), at(6000)}
 	if got, want := tableLatencies(presses, draws), []time.Duration{1500 * time.Millisecond, 3000 * time.Millisecond}; !slices.Equal(got, want) {
 		t.Errorf("table latencies %v, want %v", got, want)
-	}
-	if q := quantile([]time.Duration{time.Millisecond, 2 * time.Millisecond}, 0.99); q != 2 {
-		t.Errorf("p99 of two = %v ms", q)
 	}
 	if s := spreadOf([]float64{3, 1, 2, 10}); s.SlowestMs != 10 || s.MedianMs != 3 {
 		t.Errorf("spread %+v", s)

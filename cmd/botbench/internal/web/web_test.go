@@ -1,4 +1,4 @@
-package main
+package web
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // through the page: each page hears of each move.
 func TestEveryStreamGetsEveryMove(t *testing.T) {
 	res, err := run(t.Context(), config{
-		Tables: 1, People: 3, Conns: 2, Moves: 4, Pace: 100 * time.Millisecond,
+		Game: "trickchef", Tables: 1, People: 3, Conns: 2, Moves: 4, Pace: 100 * time.Millisecond,
 		Seed: 1, Timeout: 2 * time.Minute, RedisURL: redistest.URL(t),
 	})
 	if err != nil {
@@ -45,7 +45,7 @@ func TestEveryStreamGetsEveryMove(t *testing.T) {
 // with the server's defaults: most are refused (429), one user keeps at
 // most 4 streams, and the stop with them open is measured.
 func TestFloodIsBounded(t *testing.T) {
-	res, err := flood(t.Context(), redistest.URL(t), "defaults", 50, webapp.Config{}, io.Discard)
+	res, err := flood(t.Context(), "trickchef", 4, redistest.URL(t), "defaults", 50, webapp.Config{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

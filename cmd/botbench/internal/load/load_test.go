@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bytes"
@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
-	ck "github.com/trickchef/trickchef/game/chekharda"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -44,15 +44,11 @@ func TestThroughputApplies(t *testing.T) {
 // TestStoragePlaysWholeGames plays two games at two tables and checks both
 // were played to the end and measured. The first game is enough for the
 // tool's path (TestThroughputApplies opens every game; Меню шефа alone
-// would take a minute), and Чехарда, which at full pace plays whole games
-// in seconds instead of waiting for the bot's clocks.
+// would take a minute), and the real-time game, which at full pace plays
+// whole games in seconds instead of waiting for the bot's clocks.
 func TestStoragePlaysWholeGames(t *testing.T) {
 	cfg := loadConfig{Clients: 2, People: 3, RedisURL: redistest.URL(t)}
-	realTime, err := pickGames("chekharda")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range append(games.All()[:1], realTime...) {
+	for _, g := range []adapter.Game{games.All()[0], clockGame(t)} {
 		t.Run(g.ID(), func(t *testing.T) {
 			rep, err := storage(t.Context(), g, 2, 2, cfg, nil)
 			if err != nil {
@@ -105,42 +101,34 @@ func TestKeyKind(t *testing.T) {
 	}
 }
 
-// TestGamesAsTheBotOffers: "-game all" loads every game the bot offers
-// (cmd/internal/games, which cmd/trickchef wires in), in its order.
-func TestGamesAsTheBotOffers(t *testing.T) {
-	var offered, loaded []string
+// clockGame is the first game the bot offers whose system seat moves on
+// its own clock (a real-time game: deals after a quiet pause, the next
+// round after the results).
+func clockGame(t *testing.T) adapter.Game {
+	t.Helper()
 	for _, g := range games.All() {
-		offered = append(offered, g.ID())
+		if _, ok := g.(adapter.ClockGame); ok {
+			return g
+		}
 	}
-	gs, err := pickGames("all")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range gs {
-		loaded = append(loaded, g.ID())
-	}
-	if len(offered) == 0 || !slices.Equal(offered, loaded) {
-		t.Errorf("the bot offers %v, the load test plays %v", offered, loaded)
-	}
+	t.Fatal("the bot offers no game with a clock of its own")
+	return nil
 }
 
-// TestFullPaceSkipsTheGamesPauses plays Чехарда at one table at full pace
-// through two of its rounds: the driver brings the system's timers forward
-// (at the game's own pace it never does, and the bot waits 8 s after every
-// round), the bot still makes every system move itself, and the record the
-// driver rewrote replays to the stored state.
+// TestFullPaceSkipsTheGamesPauses plays the real-time game at one table at
+// full pace until the driver has brought three of the system's timers
+// forward (at the game's own pace it never does, and the bot waits 8 s
+// after every round of Чехарда): the table's next move after each is the
+// bot's own system move, and the record the driver rewrote replays to the
+// stored state.
 func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
-	gs, err := pickGames("chekharda")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := t.Context()
 	st, err := store.DialRedis(ctx, redistest.URL(t), "fullpace:")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	d, err := newDriver(st, gs[0], 3, paceFull, false)
+	d, err := newDriver(st, clockGame(t), 3, paceFull, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,17 +138,16 @@ func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	var hurried, moves int
-	rounds := func(tab *record.Table) (n int) {
-		for _, m := range tab.Log {
-			if m.Seat == game.System && m.Action == ck.NextRoundAction() {
-				n++
-			}
-		}
-		return n
-	}
+	var moves int
+	// hurried holds the log's length when each timer was brought forward.
+	var hurried []int
 	guard := time.Now().Add(2 * time.Minute) // a stuck game must not hang the test
+	var tab *record.Table
 	for {
+		before, err := d.table(ctx, chat)
+		if err != nil {
+			t.Fatal(err)
+		}
 		s, err := d.move(ctx, chat, rng)
 		if err != nil {
 			t.Fatal(err)
@@ -172,29 +159,28 @@ func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
 			moves++
 		}
 		if s.hurried {
-			hurried++
+			hurried = append(hurried, len(before.Log))
 		}
-		tab, err := d.table(ctx, chat)
-		if err != nil {
+		if tab, err = d.table(ctx, chat); err != nil {
 			t.Fatal(err)
 		}
-		if s.over || rounds(tab) >= 2 {
+		if s.over || (len(hurried) >= 3 && len(tab.Log) > hurried[len(hurried)-1]) {
 			break
 		}
 		if time.Now().After(guard) {
-			t.Fatalf("no two rounds in %d moves (%d timers brought forward)", moves, hurried)
+			t.Fatalf("stuck: %d timers brought forward, %d moves pressed, the log %d long", len(hurried), moves, len(tab.Log))
 		}
 		if s.waiting {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	tab, err := d.table(ctx, chat)
-	if err != nil {
-		t.Fatal(err)
+	if len(hurried) < 3 {
+		t.Errorf("the game ended after %d system timers brought forward, want 3", len(hurried))
 	}
-	next := rounds(tab)
-	if next == 0 || hurried < next {
-		t.Errorf("%d rounds started after the pause, %d system timers brought forward: want every round's pause skipped", next, hurried)
+	for _, at := range hurried {
+		if at < len(tab.Log) && (tab.Log[at].Seat != game.System || !tab.Log[at].Auto) {
+			t.Errorf("log move %d, after a timer brought forward: %+v, want the bot's system move", at, tab.Log[at])
+		}
 	}
 	for i, m := range tab.Log {
 		if m.Seat == game.System && !m.Auto {
@@ -212,5 +198,5 @@ func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
 	if !bytes.Equal(data, tab.State) {
 		t.Error("the replay of the log differs from the stored state")
 	}
-	t.Logf("%d moves, %d rounds started, %d timers brought forward", moves, next, hurried)
+	t.Logf("%d moves pressed, %d timers brought forward", moves, len(hurried))
 }

@@ -1,4 +1,4 @@
-package main
+package pace
 
 import (
 	"slices"
@@ -146,18 +146,6 @@ func groupDraws(calls []telegramtest.Call, group int64) []time.Time {
 	}
 	return out
 }
-
-// quantile returns the q-quantile (0..1) of sorted durations in
-// milliseconds, 0 for none.
-func quantile(sorted []time.Duration, q float64) float64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := min(int(q*float64(len(sorted))), len(sorted)-1)
-	return ms(sorted[i])
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func sortDurations(d []time.Duration) []time.Duration {
 	slices.Sort(d)

@@ -1,4 +1,4 @@
-package main
+package pace
 
 import (
 	"context"
@@ -13,10 +13,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
-	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
@@ -115,26 +116,14 @@ func (t *table) finished() bool {
 	}
 }
 
-// findGame returns the game the bot offers under id.
-func findGame(id string) (adapter.Game, error) {
-	var ids []string
-	for _, g := range games.All() {
-		if g.ID() == id {
-			return g, nil
-		}
-		ids = append(ids, g.ID())
-	}
-	return nil, fmt.Errorf("unknown game %q (have %s)", id, strings.Join(ids, ", "))
-}
-
 // run plays one measurement and returns what Telegram saw.
 func run(ctx context.Context, cfg config) (result, error) {
-	g, err := findGame(cfg.Game)
+	g, err := bench.FindGame(cfg.Game)
 	if err != nil {
 		return result{}, err
 	}
 	if lo, hi := g.SeatRange(); cfg.People < 1 || cfg.People > measure.MaxPeople || cfg.People+cfg.Robots < lo || cfg.People+cfg.Robots > hi {
-		return result{}, fmt.Errorf("%s needs %d-%d seats and 1-%d people, not %d people + %d robots",
+		return result{}, bench.Usagef("-people, -robots: %s needs %d-%d seats and 1-%d people, not %d people + %d robots",
 			cfg.Game, lo, hi, measure.MaxPeople, cfg.People, cfg.Robots)
 	}
 	if cfg.Log == nil {
@@ -142,7 +131,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "pacegame")
+	st, srv, closeAll, err := measure.Open(ctx, cfg.RedisURL, "pace")
 	if err != nil {
 		return result{}, err
 	}
@@ -312,24 +301,24 @@ func run(ctx context.Context, cfg config) (result, error) {
 		t.mu.Unlock()
 		prompts, draws = append(prompts, p...), append(draws, d...)
 		if len(p) > 0 {
-			promptP99 = append(promptP99, quantile(p, 0.99))
+			promptP99 = append(promptP99, measure.Quantile(p, 0.99))
 		}
 		if len(d) > 0 {
-			drawP99 = append(drawP99, quantile(d, 0.99))
+			drawP99 = append(drawP99, measure.Quantile(d, 0.99))
 		}
 	}
 	res.MovesMean = float64(res.Moves) / float64(len(tables))
 	res.PerMove = res.Calls.perMove(res.Moves)
 	sortDurations(prompts)
 	sortDurations(draws)
-	res.PromptN, res.PromptP50ms, res.PromptP99ms = len(prompts), quantile(prompts, 0.5), quantile(prompts, 0.99)
-	res.TableN, res.TableP50ms, res.TableP99ms = len(draws), quantile(draws, 0.5), quantile(draws, 0.99)
+	res.PromptN, res.PromptP50ms, res.PromptP99ms = len(prompts), measure.Quantile(prompts, 0.5), measure.Quantile(prompts, 0.99)
+	res.TableN, res.TableP50ms, res.TableP99ms = len(draws), measure.Quantile(draws, 0.5), measure.Quantile(draws, 0.99)
 	res.PromptTables, res.TableTables = spreadOf(promptP99), spreadOf(drawP99)
 	amu.Lock()
 	sortDurations(answers)
-	res.AnswerP50ms, res.AnswerP99ms = quantile(answers, 0.5), quantile(answers, 0.99)
+	res.AnswerP50ms, res.AnswerP99ms = measure.Quantile(answers, 0.5), measure.Quantile(answers, 0.99)
 	if len(answers) > 0 {
-		res.AnswerMaxms = ms(answers[len(answers)-1])
+		res.AnswerMaxms = measure.Ms(answers[len(answers)-1])
 	}
 	amu.Unlock()
 	return res, nil
@@ -452,8 +441,8 @@ func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.Use
 }
 
 // playable finds the newest message of u's private chat with a move to
-// make: its prompt key (the buttons' payload up to the seat's nonce, the
-// same for every button of one prompt) and the payloads of its playable
+// make: its prompt key (an action button's payload up to the seat's nonce,
+// the same for every button of one prompt) and the payloads of its playable
 // buttons (cards in brackets are not playable).
 func playable(u *telegramtest.User) (*telegramtest.Message, string, []string) {
 	msgs := u.PrivateChat().Messages()
@@ -461,12 +450,14 @@ func playable(u *telegramtest.User) (*telegramtest.Message, string, []string) {
 		var key string
 		var choices []string
 		for _, b := range msgs[i].Buttons() {
-			if !strings.HasPrefix(b.CallbackData, "a:") || strings.HasPrefix(b.Text, "(") {
+			d, err := callback.Parse(b.CallbackData)
+			if err != nil || d.Op != callback.Action || strings.HasPrefix(b.Text, "(") {
 				continue
 			}
 			choices = append(choices, b.CallbackData)
 			if key == "" {
-				key = b.CallbackData[:strings.LastIndexByte(b.CallbackData, ':')]
+				d.Args = d.Args[:2] // seat, nonce
+				key = d.String()
 			}
 		}
 		if len(choices) > 0 {
