@@ -542,7 +542,7 @@ type slowCommit struct {
 
 func (s slowCommit) Commit(ctx context.Context, table string, c store.Change) (int64, error) {
 	if !c.WakeAt.IsZero() {
-		if err := s.Wake(ctx, table, c.WakeAt); err != nil {
+		if err := s.Schedule(ctx, store.Deliveries, table, c.WakeAt); err != nil {
 			return 0, err
 		}
 		time.Sleep(s.gap)

@@ -48,8 +48,6 @@ type Claim struct {
 	Queue Queue
 	Name  string // the member: a table id or a chat
 	Token string // this claim's identity (random); Renew and Release check it
-
-	legacyClaim // delete with legacy.go
 }
 
 // claimArgs checks a Claim's arguments.

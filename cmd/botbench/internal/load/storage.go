@@ -215,7 +215,7 @@ func (d *driver) playToEnd(ctx context.Context, chat int64, rng *rand.Rand) (int
 func quiet(ctx context.Context, st *store.Redis, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for {
-		n, err := st.Scheduled(ctx)
+		n, err := st.Pending(ctx, store.Deliveries)
 		if err != nil {
 			return err
 		}
