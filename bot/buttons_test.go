@@ -249,5 +249,5 @@ func TestRepostedHandOldButtonsAreStale(t *testing.T) {
 // chef button («👨‍🍳 🟥 (3)»): it names the chef taken.
 func chefToast(h *harness, button string) string {
 	chef, _, _ := strings.Cut(button, " (")
-	return h.T("move.toast", "Move", chef)
+	return h.T("move.toast", "Move", h.T("trickchef.move.chef", "Suit", strings.TrimPrefix(chef, "👨‍🍳 ")))
 }

@@ -250,8 +250,10 @@ func TestHelpAndPickers(t *testing.T) {
 		if !strings.HasPrefix(b.CallbackData, "o:") {
 			continue
 		}
-		// The only games it opens are practice tables in this very chat.
-		if !strings.HasPrefix(b.CallbackData, "o:"+strconv.FormatInt(a.ID(), 10)+":") || b.Text != h.T("practice.button") {
+		// The only games it opens are practice tables in this very chat,
+		// each button naming its game.
+		game := b.CallbackData[strings.LastIndex(b.CallbackData, ":")+1:]
+		if !strings.HasPrefix(b.CallbackData, "o:"+strconv.FormatInt(a.ID(), 10)+":") || b.Text != h.T("practice.game_button", "Game", h.T(game+".title")) {
 			t.Errorf("private /help offers to start a game elsewhere: %+v", b)
 		}
 		practice++

@@ -74,7 +74,7 @@ func TestHintInAGroupGame(t *testing.T) {
 	if marked != 1 {
 		t.Errorf("%d advised buttons marked, want 1: %+v", marked, advised.Keyboard)
 	}
-	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("hints.taken", "Names", "Аня"))); err != nil {
+	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("hints.taken", "Names", "Аня", "Count", 1))); err != nil {
 		t.Errorf("the group's table does not say Аня took a hint: %v", err)
 	}
 

@@ -103,7 +103,7 @@ func TestPracticeFromHelp(t *testing.T) {
 	stranger := h.MustBegin(h.Srv.NewUser("Чужой"))
 	chat := a.PrivateChat()
 	a.Send(chat, "/help")
-	practiceBtn := h.T("practice.button")
+	practiceBtn := h.T("practice.game_button", "Game", h.T("trickchef.title"))
 	help, err := chat.WaitMessage(10*time.Second, hasButton(practiceBtn))
 	if err != nil {
 		t.Fatalf("no practice button under /help: %v", err)

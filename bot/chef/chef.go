@@ -315,8 +315,8 @@ func (k chefGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.State)
 		b.WriteString(l.T("chef.header_over", "Title", adapter.Title(l, k)) + "\n")
 	} else {
 		b.WriteString(l.T("chef.header", "Title", adapter.Title(l, k), "Turn", v.TurnNumber, "Direction", chefDirection(l, v.Clockwise)) + "\n")
-		b.WriteString(l.T("chef.pile", "Pile", v.Pile, "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1,
-			"Discard", len(v.Discard), "Top", chefCardText(l, v.DiscardTop)) + "\n")
+		b.WriteString(l.T("chef.pile", "Pile", l.T("count.cards", "Count", v.Pile), "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1,
+			"Discard", l.T("count.cards", "Count", len(v.Discard)), "Top", chefCardText(l, v.DiscardTop)) + "\n")
 		if removed := chefRemoved(v.Removed); removed != "" {
 			b.WriteString(l.T("chef.removed", "Cards", removed) + "\n")
 		}
@@ -386,13 +386,12 @@ func chefRemoved(removed [ce.NumKinds]int) string {
 const chefLogLines = 4
 
 // chefLog tells the last moves from the engine's events, one line per
-// turn: «Оля тянет 🍝, сбрасывает 🍅», «Оля → 🥴 Похмелье → Серёжа: −🍝 −☕,
-// пропускает ход».
+// turn, the one who moved first: «Оля тянет 🍝, сбрасывает 🍅», «Оля
+// играет 🥴 Похмелье — Серёжа теряет 🍝 ☕ и пропускает ход».
 func chefLog(l adapter.Loc, t adapter.TableView, v ce.Public) []string {
 	type line struct {
 		seat  game.Seat
 		parts []string
-		play  bool // the line opens with a played card
 	}
 	var lines []line
 	var prev *ce.Event
@@ -405,19 +404,16 @@ func chefLog(l adapter.Loc, t adapter.TableView, v ce.Public) []string {
 			(!chefEndsTurn(prev.Kind) || follows) &&
 			!(e.Kind == ce.EventDraw && prev.Kind == ce.EventDraw)
 		if e.Kind == ce.EventPlay && cont && prev.Kind == ce.EventDraw && prev.Card == e.Card {
-			// Drawn and played at once: «тянет 🥴 Похмелье → Серёжа: …».
+			// Drawn and played at once: «тянет и сразу играет 🥴 Похмелье — …».
 			cur := &lines[len(lines)-1]
-			cur.parts[len(cur.parts)-1] = l.T("chef.log.draw", "Card", chefPlayText(l, t, v, e, chefCardAcc))
+			cur.parts[len(cur.parts)-1] = l.T("chef.log.draw_play", "Play", chefPlayText(l, t, v, e))
 		} else {
 			text := chefEventText(l, t, v, e)
 			if cont {
 				cur := &lines[len(lines)-1]
-				if e.Kind == ce.EventPlay {
-					text = l.T("chef.log.plays", "Play", chefPlayText(l, t, v, e, chefCardAcc))
-				}
 				cur.parts = append(cur.parts, text)
 			} else {
-				lines = append(lines, line{seat: e.Seat, parts: []string{text}, play: e.Kind == ce.EventPlay})
+				lines = append(lines, line{seat: e.Seat, parts: []string{text}})
 			}
 		}
 		prev = e
@@ -432,12 +428,9 @@ func chefLog(l adapter.Loc, t adapter.TableView, v ce.Public) []string {
 	out := make([]string, len(lines))
 	for i, ln := range lines {
 		text := strings.Join(ln.parts, ", ")
-		switch {
-		case ln.seat < 0:
+		if ln.seat < 0 {
 			out[i] = text
-		case ln.play:
-			out[i] = adapter.SeatName(t, ln.seat) + " → " + text
-		default:
+		} else {
 			out[i] = adapter.SeatName(t, ln.seat) + " " + text
 		}
 	}
@@ -468,7 +461,7 @@ func chefEventText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event)
 	case ce.EventDiscard:
 		return l.T("chef.log.discard", "Card", chefCardAcc(l, e.Card))
 	case ce.EventPlay:
-		return chefPlayText(l, t, v, e, chefCardText)
+		return l.T("chef.log.plays", "Play", chefPlayText(l, t, v, e))
 	case ce.EventAnnounce:
 		return l.T("chef.log.announce")
 	case ce.EventLapse:
@@ -483,22 +476,22 @@ func chefEventText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event)
 	return "?"
 }
 
-// chefPlayText is a played action card and what it did: «🥴 Похмелье →
-// Серёжа: −🍝 −☕, пропускает ход». name gives the card's case: the
-// nominative when the line opens with the card, the accusative after a verb
-// («тянет 🥗 Диету → …»).
-func chefPlayText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event, name func(adapter.Loc, ce.Card) string) string {
-	card, target := name(l, e.Card), adapter.SeatName(t, e.Target)
+// chefPlayText is a played action card, as the object of «играет» (the
+// accusative), and what it did to whom, that player the subject: «🥴
+// Похмелье — Серёжа теряет 🍝 ☕ и пропускает ход», «👨‍🍳 Шефа — Катя отдаёт 🍅».
+func chefPlayText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event) string {
+	card, target := chefCardAcc(l, e.Card), adapter.SeatName(t, e.Target)
 	switch e.Card {
 	case ce.Hangover, ce.Diet:
-		lost := "−" + chefDishEmoji(e.Dishes[0])
+		lost := chefDishEmoji(e.Dishes[0])
 		if e.Card == ce.Hangover {
-			lost += " −" + chefDishEmoji(e.Dishes[1])
+			lost += " " + chefDishEmoji(e.Dishes[1])
 		}
+		key := "chef.log.penalty"
 		if v.Players == 2 {
-			lost += " " + l.T("chef.log.out_of_game")
+			key = "chef.log.penalty_out" // two players: lost dishes leave the game
 		}
-		return l.T("chef.log.penalty", "Card", card, "Target", target, "Lost", lost)
+		return l.T(key, "Card", card, "Target", target, "Lost", lost)
 	case ce.EmptyPlate:
 		return l.T("chef.log.empty_plate", "Card", card, "Target", target)
 	case ce.BlankMenu:
@@ -703,13 +696,13 @@ func chefTurnPrompt(l adapter.Loc, v ce.SeatView) string {
 	var moves []string
 	if slices.Contains(v.Legal, ce.TakeAction()) {
 		if v.DiscardTop == ce.Addition {
-			moves = append(moves, l.T("chef.move.take_bill"))
+			moves = append(moves, l.T("chef.offer.take_bill"))
 		} else {
-			moves = append(moves, l.T("chef.move.take", "Card", chefDishEmoji(v.DiscardTop)))
+			moves = append(moves, l.T("chef.offer.take", "Card", chefDishEmoji(v.DiscardTop)))
 		}
 	}
 	if slices.Contains(v.Legal, ce.DrawAction()) {
-		moves = append(moves, l.T("chef.move.draw"))
+		moves = append(moves, l.T("chef.offer.draw"))
 	}
 	var plays []ce.Card
 	for _, a := range v.Legal {
@@ -719,19 +712,19 @@ func chefTurnPrompt(l adapter.Loc, v ce.SeatView) string {
 	}
 	switch {
 	case len(plays) == 1:
-		moves = append(moves, l.T("chef.move.play", "Card", chefCardAcc(l, plays[0])))
+		moves = append(moves, l.T("chef.offer.play", "Card", chefCardAcc(l, plays[0])))
 	case len(plays) > 1:
-		moves = append(moves, l.T("chef.move.play_any"))
+		moves = append(moves, l.T("chef.offer.play_any"))
 	}
 	if len(chefFlowActions(v.Legal, chefFlowDiscard)) > 0 {
-		moves = append(moves, l.T("chef.move.discard"))
+		moves = append(moves, l.T("chef.offer.discard"))
 	}
 	if len(moves) == 0 {
 		return l.T("chef.hand_turn_only")
 	}
 	list := moves[0]
 	if n := len(moves); n > 1 {
-		list = l.T("chef.move.or", "List", strings.Join(moves[:n-1], ", "), "Last", moves[n-1])
+		list = l.T("chef.offer.or", "List", strings.Join(moves[:n-1], ", "), "Last", moves[n-1])
 	}
 	return l.T("chef.hand_turn", "Moves", upperFirst(list))
 }

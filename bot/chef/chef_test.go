@@ -488,17 +488,17 @@ func TestChefTurnLineSaysWhatTheButtonsDo(t *testing.T) {
 					}
 				}
 				want := map[string]bool{
-					l.T("chef.move.draw"):     draw,
-					l.T("chef.move.discard"):  discard,
-					l.T("chef.move.play_any"): len(plays) > 1,
+					l.T("chef.offer.draw"):     draw,
+					l.T("chef.offer.discard"):  discard,
+					l.T("chef.offer.play_any"): len(plays) > 1,
 				}
 				if v.DiscardTop == ce.Addition {
-					want[l.T("chef.move.take_bill")] = take
+					want[l.T("chef.offer.take_bill")] = take
 				} else {
-					want[l.T("chef.move.take", "Card", chefDishEmoji(v.DiscardTop))] = take
+					want[l.T("chef.offer.take", "Card", chefDishEmoji(v.DiscardTop))] = take
 				}
 				for c := ce.Hangover; c <= ce.ChefCard; c++ {
-					want[l.T("chef.move.play", "Card", chefCardAcc(l, c))] = len(plays) == 1 && plays[0] == c
+					want[l.T("chef.offer.play", "Card", chefCardAcc(l, c))] = len(plays) == 1 && plays[0] == c
 				}
 				for move, offered := range want {
 					if strings.Contains(text, strings.ToLower(move)) != offered {

@@ -88,13 +88,13 @@ func (k chefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, seat 
 	// The middle: the pile face down, the discard with its top face up,
 	// and the dishes out of the game.
 	if !over {
-		deck := adapter.Pile{Label: l.T("chef.web.deck", "Pile", v.Pile, "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1)}
+		deck := adapter.Pile{Label: l.T("chef.web.deck", "Pile", l.T("count.cards", "Count", v.Pile), "Round", v.Rebuilds+1, "Rounds", v.MaxRebuilds+1)}
 		if v.Pile > 0 {
 			deck.Cards = []adapter.Card{{Back: true, Name: l.T("chef.web.back")}}
 		}
 		sc.Center = append(sc.Center, deck)
 	}
-	discard := adapter.Pile{Label: l.T("chef.web.discard", "Discard", len(v.Discard))}
+	discard := adapter.Pile{Label: l.T("chef.web.discard", "Discard", l.T("count.cards", "Count", len(v.Discard)))}
 	if v.DiscardTop != ce.NoCard {
 		discard.Cards = []adapter.Card{chefPicture(l, v.DiscardTop)}
 	}

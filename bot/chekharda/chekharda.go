@@ -379,7 +379,7 @@ func (g chekhardaGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.St
 	case v.Phase == ck.PhaseRoundEnd:
 		if r := v.Last; r != nil && seat < len(r.Seats) {
 			b.WriteString("\n" + l.T("chekharda.hand_round_over", "Round", r.Round,
-				"Score", r.Seats[seat].Score, "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
+				"Score", l.T("chekharda.count.points", "Count", r.Seats[seat].Score), "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
 		}
 		return adapter.Message{Text: b.String()}
 	}
@@ -459,6 +459,18 @@ func (g chekhardaGame) Announce(l adapter.Loc, t adapter.TableView, before, afte
 	return out
 }
 
+// roundPoints is a part of a round's score with its sign: «+28» for the
+// sets, «−2» for the cards left in the hand (a penalty), «0».
+func roundPoints(n int) string {
+	switch {
+	case n > 0:
+		return "+" + strconv.Itoa(n)
+	case n < 0:
+		return "−" + strconv.Itoa(-n)
+	}
+	return "0"
+}
+
 // chekhardaRoundResult is a finished round's scoring: who went out, then each
 // seat's score and total, best total first.
 func chekhardaRoundResult(l adapter.Loc, t adapter.TableView, v ck.Public, r *ck.RoundScore) string {
@@ -482,7 +494,7 @@ func chekhardaRoundResult(l adapter.Loc, t adapter.TableView, v ck.Public, r *ck
 		}
 		b.WriteString("\n" + l.T("chekharda.round_line", "Name", adapter.SeatName(t, game.Seat(i)), "Score", sc.Score,
 			"Total", l.T("chekharda.count.points", "Count", v.Seats[i].Total),
-			"Sets", sc.SetCards, "Hand", sc.HandCards, "Bonus", bonus))
+			"Sets", roundPoints(sc.SetCards), "Hand", roundPoints(-sc.HandCards), "Bonus", bonus))
 	}
 	return b.String()
 }

@@ -415,9 +415,9 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 		}
 		want := cat.T(after.Lang, "chekharda.explain.beaten", "Name", after.Seats[winner].Name,
 			"Emoji", ck.Pig.Emoji(), "Victim", after.Seats[0].Name)
-		// The winner's toast names the steal as its button did: Аня's set
-		// of three, before it moved.
-		won := cat.T(after.Lang, "move.toast", "Move", cat.T(after.Lang, "chekharda.steal_button",
+		// The winner's toast names the steal as a move made: Аня's set of
+		// three, before it moved.
+		won := cat.T(after.Lang, "move.toast", "Move", cat.T(after.Lang, "chekharda.move.steal",
 			"Set", ck.Pig.Emoji()+"×3", "Victim", after.Seats[0].Name))
 		if answers[winner] != won || answers[loser] != want {
 			t.Fatalf("race %d: winner %d answered %q, loser %d answered %q (want %q)", i, winner, answers[winner], loser, answers[loser], want)

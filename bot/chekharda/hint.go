@@ -26,15 +26,7 @@ func (g chekhardaGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, s
 	if !ok {
 		return h
 	}
-	var move string
-	switch m.Type {
-	case ck.MoveSteal:
-		move = l.T("chekharda.steal_button", "Set", chekhardaSet(m.Kind, v.SetOf(m.Victim, m.Kind)), "Victim", chekhardaShortName(t, m.Victim))
-	case ck.MoveAdd:
-		move = l.T("chekharda.add_button", "Emoji", m.Kind.Emoji(), "Set", chekhardaSet(m.Kind, v.SetOf(v.Seat, m.Kind)))
-	default:
-		move = l.T("chekharda.draw_button")
-	}
+	move := moveText(l, v, m, func(s game.Seat) string { return adapter.SeatName(t, s) })
 	key := string(ad.Reason)
 	if (ad.Reason == ck.ReasonSteal || ad.Reason == ck.ReasonAdd) && ad.Risk == 0 {
 		key += "_safe"

@@ -42,6 +42,9 @@ func (res *Results) PrivateResult(t *record.Table, e *record.Result, i int, rc *
 		lines = append(lines, l.T("private.unrated"))
 	case rc != nil:
 		lines = append(lines, view.RatingText(l, rc.Before, rc.After))
+		if strings.HasPrefix(view.Decimal(l, rc.After), "−") {
+			lines = append(lines, l.T("private.rating_below_zero")) // shown below zero: say why that is normal
+		}
 	}
 	again := view.AgainButton(l, t, e.GameNo, e.Game)
 	return adapter.Message{Text: strings.Join(lines, "\n"), Keyboard: [][]adapter.Button{{again}}}

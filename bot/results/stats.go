@@ -170,7 +170,7 @@ func (res *Results) renderStats(l adapter.Loc, name string, private bool, groups
 			"Wins", l.T("count.wins", "Count", s.Wins),
 			"Percent", int(math.Round(100*float64(s.Wins)/float64(s.Games))),
 			"Place", view.Decimal(l, s.AveragePlace()),
-			"Best", view.Integer(s.BestScore),
+			"Best", res.scoreText(l, id, s.BestScore),
 			"Rating", view.Decimal(l, ordinal(s))))
 	}
 	if n == 0 {

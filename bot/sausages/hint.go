@@ -2,7 +2,6 @@ package sausages
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
@@ -20,23 +19,7 @@ func (sausagesGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat
 	if !ok {
 		return h
 	}
-	var move string
-	switch m.Kind {
-	case ss.KindPlace:
-		move = l.T("sausages.place_button", "Card", cardEmoji(m.Card))
-	case ss.KindBid:
-		move = l.T("sausages.hint.bid_move", "N", strconv.Itoa(m.N))
-	case ss.KindPass:
-		move = l.T("sausages.pass_button")
-	case ss.KindReveal:
-		move = l.T("sausages.reveal_button", "Name", adapter.SeatName(t, m.Seat))
-	case ss.KindPick:
-		move = "🂠 " + strconv.Itoa(m.Index+1)
-	case ss.KindLose:
-		move = l.T("sausages.lose_button", "Card", cardEmoji(m.Card))
-	case ss.KindName:
-		move = adapter.SeatName(t, m.Seat)
-	}
+	move := moveText(l, m, func(s game.Seat) string { return adapter.SeatName(t, s) })
 	key := string(ad.Reason)
 	switch {
 	case ad.Reason == ss.ReasonSetup && m.Card == ss.Boot:

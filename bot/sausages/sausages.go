@@ -76,14 +76,14 @@ func (k sausagesGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.St
 	for i, sp := range v.Seats {
 		marker := "  "
 		if acting[game.Seat(i)] {
-			marker = "▶️ "
+			marker = "👉 "
 		}
 		var line string
 		if sp.Out {
 			line = l.T("sausages.seat_out", "Name", adapter.SeatName(t, game.Seat(i)))
 		} else {
-			line = l.T("sausages.seat_line", "Name", adapter.SeatName(t, game.Seat(i)), "Wins", sp.Side-1,
-				"Stack", sp.Stack, "Owned", sp.Owned)
+			line = l.T("sausages.seat_line", "Name", adapter.SeatName(t, game.Seat(i)), "Wins", winsText(l, sp.Side),
+				"Stack", l.T("count.cards", "Count", sp.Stack), "Owned", l.T("count.cards", "Count", sp.Owned))
 			if sp.Passed {
 				line += " · " + l.T("sausages.passed")
 			}
@@ -94,9 +94,9 @@ func (k sausagesGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.St
 		var bids []string
 		for _, e := range v.Bids {
 			if e.Pass() {
-				bids = append(bids, adapter.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
+				bids = append(bids, adapter.SeatName(t, e.Seat)+" — "+l.T("sausages.pass_word"))
 			} else {
-				bids = append(bids, adapter.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
+				bids = append(bids, adapter.SeatName(t, e.Seat)+" — "+strconv.Itoa(e.N))
 			}
 		}
 		b.WriteString("\n" + l.T("sausages.bids", "Bids", strings.Join(bids, ", ")) + "\n")
@@ -149,6 +149,12 @@ func (sausagesGame) turnText(l adapter.Loc, t adapter.TableView, v ss.Public) st
 	return ""
 }
 
+// winsText is a seat's successes so far, out of the two that win, from
+// its board's side: «1 успех из 2».
+func winsText(l adapter.Loc, side int) string {
+	return l.T("sausages.wins", "Count", side-1)
+}
+
 func handText(l adapter.Loc, h ss.Hand) string {
 	return l.T("sausages.hand_kinds", "Sausages", h.Sausages, "Boots", h.Boots)
 }
@@ -182,7 +188,7 @@ func (k sausagesGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.Sta
 		b.WriteString(l.T("sausages.hand_out"))
 		return adapter.Message{Text: b.String(), Lazy: true}
 	}
-	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Wins", me.Side-1) + "\n")
+	b.WriteString(l.T("sausages.hand_mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack), "Wins", winsText(l, me.Side)) + "\n")
 	if v.Lost != ss.NoCard {
 		b.WriteString(l.T("sausages.hand_lost", "Card", cardEmoji(v.Lost)) + "\n")
 	}

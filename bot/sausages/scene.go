@@ -103,9 +103,9 @@ func (k sausagesGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, s
 			var bids []string
 			for _, e := range v.Bids {
 				if e.Pass() {
-					bids = append(bids, adapter.SeatName(t, e.Seat)+": "+l.T("sausages.pass_word"))
+					bids = append(bids, adapter.SeatName(t, e.Seat)+" — "+l.T("sausages.pass_word"))
 				} else {
-					bids = append(bids, adapter.SeatName(t, e.Seat)+": "+strconv.Itoa(e.N))
+					bids = append(bids, adapter.SeatName(t, e.Seat)+" — "+strconv.Itoa(e.N))
 				}
 			}
 			sc.Info = append(sc.Info, plain("sausages.bids", "Bids", strings.Join(bids, ", ")))
@@ -135,7 +135,7 @@ func (k sausagesGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, s
 		case over:
 			ts.Stats = []string{l.T("sausages.final_line", "Count", result.Scores[i])}
 		case !sp.Out:
-			ts.Stats = []string{l.T("sausages.web.wins", "Wins", sp.Side-1), l.T("sausages.web.in_hand", "Count", sp.Hand)}
+			ts.Stats = []string{winsText(l, sp.Side), l.T("sausages.web.in_hand", "Count", sp.Hand)}
 			if sp.Passed {
 				ts.Stats = append(ts.Stats, l.T("sausages.passed"))
 			}

@@ -30,6 +30,7 @@ func TestGoldenCommands(t *testing.T) {
 		show(lang, "/help in a group", tb.menus.helpGroup(l, group, tb.commands.groupHelpLines(l)))
 		here, inGroups := tb.commands.privateHelpLines(l)
 		show(lang, "/help in private", tb.menus.helpPrivate(l, private, here, inGroups))
+		show(lang, "/start in private, the greeting", tb.menus.greeting(l, private))
 		show(lang, "/newgame with an unknown word", tb.menus.newGamePicker(l, group))
 		show(lang, "/rules without a game", tb.menus.rulesPage(l, group, nil, 0))
 		show(lang, "/lang", tb.menus.langChoice(l, group))

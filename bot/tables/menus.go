@@ -47,13 +47,13 @@ func (mn *menus) helpGroup(l adapter.Loc, tableID, lines string) adapter.Message
 	return adapter.Message{Text: l.T("help.group", "Games", mn.views.GameLines(l), "Commands", lines), Keyboard: kb}
 }
 
-// helpPrivate is /help in private, where no group's game is played: each
-// game's rules and practice, and a button that adds the bot to a group;
-// here and inGroups are the declared commands' lines.
+// helpPrivate is /help in private: each game's row opens a practice table
+// of it, named, and its rules, and a button adds the bot to a group; here
+// and inGroups are the declared commands' lines.
 func (mn *menus) helpPrivate(l adapter.Loc, tableID, here, inGroups string) adapter.Message {
 	var kb [][]adapter.Button
 	for _, g := range mn.games {
-		kb = append(kb, []adapter.Button{rulesButton(l.T("games.rules_button", "Game", adapter.Title(l, g)), tableID, g), view.PracticeButton(l, tableID, g)})
+		kb = append(kb, []adapter.Button{view.PracticeButton(l.T("practice.game_button", "Game", adapter.Title(l, g)), tableID, g), rulesButton(l.T("games.rules_short"), tableID, g)})
 	}
 	kb = append(kb, []adapter.Button{{Text: l.T("help.add_button"), URL: mn.views.AddToGroupLink()}})
 	return adapter.Message{Text: l.T("help.private", "Games", mn.views.GameLines(l), "Here", here, "InGroups", inGroups), Keyboard: kb}
@@ -166,9 +166,10 @@ func (mn *menus) onLang(t *record.Table, ch *change, p callback.Data, who int64,
 }
 
 // greeting answers /start in private when there is nothing else to say:
-// what the bot is, with the button that adds it to a group.
-func (mn *menus) greeting(l adapter.Loc) adapter.Message {
-	return adapter.Message{Text: l.T("start.greeting"), Keyboard: [][]adapter.Button{{{Text: l.T("help.add_button"), URL: mn.views.AddToGroupLink()}}}}
+// what the bot is, with private /help's buttons — practice each game right
+// here (tableID is the chat's practice table), its rules, add to a group.
+func (mn *menus) greeting(l adapter.Loc, tableID string) adapter.Message {
+	return adapter.Message{Text: l.T("start.greeting"), Keyboard: mn.helpPrivate(l, tableID, "", "").Keyboard}
 }
 
 // A game's player guide is the locale message "<id>.rules". A long guide is
@@ -213,7 +214,7 @@ func (mn *menus) rulesPageAt(l adapter.Loc, tableID string, g adapter.Game, n in
 	text := pages[n]
 	var practice [][]adapter.Button
 	if chat, _, err := record.ParseID(tableID); err == nil && view.PracticeChat(chat) && len(adapter.Levels(g)) > 0 {
-		practice = [][]adapter.Button{{view.PracticeButton(l, tableID, g)}}
+		practice = [][]adapter.Button{{view.PracticeButton(l.T("practice.button"), tableID, g)}}
 	}
 	if len(pages) == 1 {
 		return adapter.Message{Text: text, Keyboard: practice}

@@ -73,7 +73,7 @@ func (pp *people) onStart(ctx context.Context, r request, l adapter.Loc) error {
 		}
 		return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.joined", "Title", adapter.Esc(t.Title))})
 	}
-	return pp.reply(ctx, updateID, m.Chat.ID, pp.menus.greeting(l))
+	return pp.reply(ctx, updateID, m.Chat.ID, pp.menus.greeting(l, record.ID(m.Chat.ID, 0)))
 }
 
 // seatedTable is the table the user's pointer names, when they sit at it

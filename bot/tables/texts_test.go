@@ -105,16 +105,19 @@ func TestStopNamesWhoStopped(t *testing.T) {
 }
 
 // TestSmallTexts: /lang's refusal names only who may change the language,
-// the /start greeting offers to add the bot to a group, /forgetme in a
-// group links to the private chat.
+// the /start greeting offers practice and to add the bot to a group,
+// /forgetme in a group links to the private chat.
 func TestSmallTexts(t *testing.T) {
 	tb := newTables(t, nil, nil)
 	if langRefusal(&record.Table{}) != "lang.not_allowed_admin" || langRefusal(&record.Table{Creator: 5}) != "lang.not_allowed" {
 		t.Error("the /lang refusal names a creator where there is none, or not where there is one")
 	}
-	g := tb.menus.greeting(tb.loc("ru"))
-	if len(g.Keyboard) != 1 || g.Keyboard[0][0].URL != "https://t.me/"+tb.views.Username()+"?startgroup=1" {
+	g := tb.menus.greeting(tb.loc("ru"), "5")
+	if add := g.Keyboard[len(g.Keyboard)-1]; len(add) != 1 || add[0].URL != "https://t.me/"+tb.views.Username()+"?startgroup=1" {
 		t.Errorf("greeting keyboard %+v", g.Keyboard)
+	}
+	if !hasButtonData(g, callback.Data{Op: callback.Open, Table: "5", Word: "trickchef"}.String()) {
+		t.Errorf("the greeting offers no practice: %+v", g.Keyboard)
 	}
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Lang: "ru"}
 	ch := &change{}

@@ -1,7 +1,6 @@
 package trickchef
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -22,25 +21,27 @@ func (g trickchefGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, s
 	if !ok {
 		return h
 	}
-	pro := l.T("trickchef.level.shef")
-	move := "👨‍🍳 " + suitEmoji(m.Suit)
-	if m.Kind == tc.KindPlay {
-		move = cardText(m.Card)
-		if m.Coins != 0 {
-			move = l.T("trickchef.hint.coins", "Card", move, "Delta", fmt.Sprintf("%+d", 2*m.Coins), "Coins", l.T("count.coins", "Count", abs(m.Coins)))
-		}
+	pro, move := l.T("trickchef.level.shef"), moveText(l, m)
+	// The share of deals the seat leads after the round is said when it is
+	// at least half: a lower one, though no move does better, reads as
+	// advice to lose.
+	ahead := ""
+	if ad.Ahead >= 0.5 {
+		ahead = "_ahead"
 	}
 	switch {
 	case ad.Deals == 0:
 		h.Why = l.T("trickchef.hint.only", "Pro", pro, "Move", move)
-	case m.Kind == tc.KindChef:
+	case m.Kind == tc.KindChef && ahead != "":
 		h.Why = l.T("trickchef.hint.chef", "Pro", pro, "Move", move, "Ahead", percent(ad.Ahead))
+	case m.Kind == tc.KindChef:
+		h.Why = l.T("trickchef.hint.chef_best", "Pro", pro, "Move", move)
 	case ad.Took >= 0.5:
-		h.Why = l.T("trickchef.hint.takes", "Pro", pro, "Move", move, "Share", percent(ad.Took), "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.takes"+ahead, "Pro", pro, "Move", move, "Share", percent(ad.Took), "Ahead", percent(ad.Ahead))
 	case ad.Chef >= 0.5:
-		h.Why = l.T("trickchef.hint.lowest", "Pro", pro, "Move", move, "Share", percent(ad.Chef), "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.lowest"+ahead, "Pro", pro, "Move", move, "Share", percent(ad.Chef), "Ahead", percent(ad.Ahead))
 	default:
-		h.Why = l.T("trickchef.hint.gives", "Pro", pro, "Move", move, "Share", percent(1-ad.Took), "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.gives"+ahead, "Pro", pro, "Move", move, "Share", percent(1-ad.Took), "Ahead", percent(ad.Ahead))
 	}
 	return h
 }

@@ -157,7 +157,7 @@ func (k trickchefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, 
 			}
 			ss.Stats = []string{plain("trickchef.final_line", "Rounds", rounds, "Total", l.T("count.points", "Count", v.Result.Scores[i]))}
 		} else {
-			ss.Stats = []string{"🃏 " + strconv.Itoa(sp.HandSize), "🪙 " + strconv.Itoa(sp.Coins), l.T("count.tricks", "Count", sp.TricksWon)}
+			ss.Stats = []string{"🖐 " + strconv.Itoa(sp.HandSize), "🪙 " + strconv.Itoa(sp.Coins), l.T("count.tricks", "Count", sp.TricksWon)}
 			if len(sp.RoundScores) > 0 {
 				ss.Stats = append(ss.Stats, l.T("count.points", "Count", sp.Total))
 			}
@@ -245,6 +245,9 @@ func (k trickchefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, 
 		rows = append(rows, keys.chefs)
 	case len(keys.cards) > 0:
 		sc.Prompt = plain("trickchef.web.play")
+		if keys.unplayable() {
+			sc.Prompt += " " + plain("trickchef.web.follow")
+		}
 		if keys.mod != 0 {
 			sc.Prompt += " " + adapter.PlainText(coinsChosenText(l, keys.mod))
 		}

@@ -199,7 +199,7 @@ func poolLine(l adapter.Loc, v tc.Public) string {
 	for _, s := range v.Suits {
 		parts = append(parts, suitEmoji(s)+strconv.Itoa(v.Pool[s]))
 	}
-	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", v.Reserve)
+	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", l.T("count.coins", "Count", v.Reserve))
 }
 
 func (k trickchefGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.State) adapter.Message {
@@ -225,11 +225,11 @@ func (k trickchefGame) RenderTable(l adapter.Loc, t adapter.TableView, st game.S
 	for i, sp := range v.Seats {
 		marker := "  "
 		if v.ToAct == game.Seat(i) {
-			marker = "▶️ "
+			marker = "👉 "
 		}
 		line := l.T("trickchef.seat_line",
 			"Name", adapter.SeatName(t, game.Seat(i)),
-			"Cards", sp.HandSize, "Tricks", sp.TricksWon, "Coins", sp.Coins,
+			"Cards", sp.HandSize, "Tricks", l.T("count.tricks", "Count", sp.TricksWon), "Coins", sp.Coins,
 			"Chefs", chefsText(sp.Chefs), "Total", l.T("count.points", "Count", sp.Total))
 		b.WriteString(marker + line + adapter.SeatMark(t, game.Seat(i), v.Phase == tc.PhaseOver) + "\n")
 	}
@@ -319,6 +319,9 @@ func (k trickchefGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.St
 	var kb [][]adapter.Button
 	keys := seatKeysOf(l, t, v, seat)
 	switch {
+	case !myTurn && len(v.Hand) == 0:
+		// The round is about to be scored: «I will send your cards
+		// again» would not be true.
 	case !myTurn:
 		b.WriteString("\n" + l.T("hand.wait"))
 	case keys.pick:
@@ -330,6 +333,9 @@ func (k trickchefGame) RenderSeat(l adapter.Loc, t adapter.TableView, st game.St
 		kb = append(kb, keys.chefs)
 	default:
 		b.WriteString("\n" + l.T("trickchef.hand_play"))
+		if keys.unplayable() {
+			b.WriteString(" " + l.T("trickchef.hand_follow"))
+		}
 		if keys.mod != 0 {
 			b.WriteString(" " + coinsChosenText(l, keys.mod))
 		}
@@ -380,6 +386,17 @@ type seatKeys struct {
 	mod   int              // the coins chosen for the next card
 	coins [][]coinKey      // coin rows, when the seat plays a card now
 	info  adapter.Button   // the won pile, always
+}
+
+// unplayable reports whether a card of the hand cannot be played now (the
+// seat must follow the led suit): only then do the prompts say so.
+func (k seatKeys) unplayable() bool {
+	for _, h := range k.cards {
+		if !h.playable {
+			return true
+		}
+	}
+	return false
 }
 
 // handKey is a card of the hand with the action it plays.

@@ -98,7 +98,7 @@ func hintedLine(l adapter.Loc, t *record.Table) string {
 	if len(who) == 0 {
 		return ""
 	}
-	return l.T("hints.taken", "Names", strings.Join(who, ", "))
+	return l.T("hints.taken", "Names", strings.Join(who, ", "), "Count", len(who))
 }
 
 // hintsLobbyLine is the lobby's line and button for the hints setting, for

@@ -37,9 +37,10 @@ func AgainButton(l adapter.Loc, t *record.Table, gameNo int, gameID string) adap
 }
 
 // PracticeButton opens a practice lobby of g in the private chat whose
-// table is tableID («🎓 Потренироваться» under the rules and in /help).
-func PracticeButton(l adapter.Loc, tableID string, g adapter.Game) adapter.Button {
-	return adapter.Button{Text: l.T("practice.button"), Data: callback.Data{Op: callback.Open, Table: tableID, Word: g.ID()}.String()}
+// table is tableID («🎓 Потренироваться» under the rules, «🎓 Сосиски» in
+// /help and the /start greeting).
+func PracticeButton(text, tableID string, g adapter.Game) adapter.Button {
+	return adapter.Button{Text: text, Data: callback.Data{Op: callback.Open, Table: tableID, Word: g.ID()}.String()}
 }
 
 // PracticeChat reports whether a chat is a person's private chat (where

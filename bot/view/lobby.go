@@ -80,10 +80,14 @@ func (r *Renderer) lobby(l adapter.Loc, t *record.Table) adapter.Message {
 	if t.Practice() {
 		return r.practiceLobby(l, t, g, sb.String(), optionRows)
 	}
-	sb.WriteString("\n" + l.T("lobby.hint"))
 	// Only buttons that can work now: no join or robot on a full table,
-	// no «remove a robot» without one.
+	// no «remove a robot» without one; the hint does not ask to join one.
 	full := len(t.Seats) >= hi
+	hint := "lobby.hint"
+	if full {
+		hint = "lobby.hint_full"
+	}
+	sb.WriteString("\n" + l.T(hint))
 	robots := slices.ContainsFunc(t.Seats, func(s record.Seat) bool { return !s.Human() })
 	var seatRow, robotRow []adapter.Button
 	if !full {
@@ -117,9 +121,21 @@ func (r *Renderer) lobby(l adapter.Loc, t *record.Table) adapter.Message {
 func (r *Renderer) practiceLobby(l adapter.Loc, t *record.Table, g adapter.Game, text string, optionRows [][]adapter.Button) adapter.Message {
 	var kb [][]adapter.Button
 	if len(adapter.Levels(g)) > 0 {
-		kb = append(kb,
-			[]adapter.Button{lobbyButton(t, l.T("lobby.ai_button"), callback.LobbyAddAI), lobbyButton(t, l.T("lobby.kick_button"), callback.LobbyKick)},
-			[]adapter.Button{lobbyButton(t, l.T("practice.level_button", "Level", LevelLabel(l, g, AILevel(g, t.AILevel))), callback.LobbyLevel)})
+		// Only buttons that can work: a robot while a seat is free, and
+		// «remove» while the game can start without that robot (nobody
+		// else joins a practice table).
+		var robots []adapter.Button
+		lo, hi := g.SeatRange()
+		if len(t.Seats) < hi {
+			robots = append(robots, lobbyButton(t, l.T("lobby.ai_button"), callback.LobbyAddAI))
+		}
+		if len(t.Seats) > lo {
+			robots = append(robots, lobbyButton(t, l.T("lobby.kick_button"), callback.LobbyKick))
+		}
+		if len(robots) > 0 {
+			kb = append(kb, robots)
+		}
+		kb = append(kb, []adapter.Button{lobbyButton(t, l.T("practice.level_button", "Level", LevelLabel(l, g, AILevel(g, t.AILevel))), callback.LobbyLevel)})
 	}
 	kb = append(kb, optionRows...)
 	kb = append(kb, []adapter.Button{lobbyButton(t, l.T("lobby.start_button"), callback.LobbyStart), lobbyButton(t, l.T("lobby.cancel_button"), callback.LobbyCancel)})

@@ -155,7 +155,7 @@ func MoveName(l adapter.Loc, v adapter.TableView, g adapter.Game, before game.St
 	return ""
 }
 
-// MoveToast confirms a person's press: «Ход принят: 🟨9».
+// MoveToast confirms a person's press: «Ход принят: карта 🟨9».
 func MoveToast(l adapter.Loc, m *record.SeatMove) string {
 	if m == nil || m.Name == "" {
 		return l.T("move.toast_plain")
