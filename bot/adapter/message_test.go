@@ -51,3 +51,47 @@ func TestClipUTF16(t *testing.T) {
 		}
 	}
 }
+
+// TestClipKeepsHTML: a text cut at the limit is still HTML Telegram
+// accepts — never cut inside a tag or a character reference, the tags left
+// open closed — and the limit counts what Telegram shows (tags count
+// nothing, «&amp;» one character).
+func TestClipKeepsHTML(t *testing.T) {
+	for shift := 0; shift < 12; shift++ {
+		pad := strings.Repeat("a", maxMessageUnits-6+shift)
+		s := "<b>" + pad + `&amp;<a href="https://t.me/x">ссылка</a> и <i>ещё</i></b>` + strings.Repeat("z", 50)
+		got := Clip(s)
+		if strings.Count(got, "<b>") != strings.Count(got, "</b>") || strings.Count(got, "<a ") != strings.Count(got, "</a>") ||
+			strings.Count(got, "<i>") != strings.Count(got, "</i>") {
+			t.Errorf("shift %d: tags left open: %q", shift, got[len(got)-min(len(got), 80):])
+		}
+		for i := 0; i < len(got); i++ {
+			if got[i] == '&' && !strings.HasPrefix(got[i:], "&amp;") {
+				t.Errorf("shift %d: a character reference cut: %q", shift, got[i:min(len(got), i+8)])
+			}
+			if got[i] == '<' && !strings.Contains(got[i:], ">") {
+				t.Errorf("shift %d: a tag cut: %q", shift, got[i:])
+			}
+		}
+		shown := 0
+		for i := 0; i < len(got); {
+			switch got[i] {
+			case '<':
+				i += strings.IndexByte(got[i:], '>') + 1
+			case '&':
+				i += strings.IndexByte(got[i:], ';') + 1
+				shown++
+			default:
+				r, n := utf8.DecodeRuneInString(got[i:])
+				shown += utf16.RuneLen(r)
+				i += n
+			}
+		}
+		if shown > maxMessageUnits+1 {
+			t.Errorf("shift %d: %d units shown", shift, shown)
+		}
+	}
+	if got := Clip("<b>" + strings.Repeat("a", maxMessageUnits) + "</b>"); got != "<b>"+strings.Repeat("a", maxMessageUnits)+"</b>" {
+		t.Error("a text whose tags take it past the limit, but not what it shows, was cut")
+	}
+}
