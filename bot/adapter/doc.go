@@ -26,7 +26,9 @@
 //     [LiveGame] buttons that stay valid across moves;
 //   - [ExplainGame], [MoveGame], [ScoreGame], [TipGame]: more words for a
 //     refusal, a move's name, a score's unit, a first game's tips;
-//   - [WebGame]: the [Scene] the «Стол» page draws.
+//   - [WebGame]: the [Scene] the «Стол» page draws;
+//   - [DealGame]: the cards a finished game was dealt, for anyone to check
+//     against its reveal (bot/deal).
 //
 // The runtime hands every method the table as a read-only [TableView] and
 // the texts as a [Loc] in the table's language; an adapter keeps no state of
