@@ -31,6 +31,10 @@ type Judgement struct {
 	// game's scale of everything a move can lose (docs/ai.md, «Разбор»).
 	// 0 when Action is Best or measured as good.
 	Loss float64
+	// Moot reports that no move of the seat's could have cost anything
+	// here (a top level that mixes its moves at random plays every one of
+	// them): not a decision to count in an accuracy.
+	Moot bool
 	// Detail is the game's own verdict (its engine's numbers, the reason
 	// of the robot's move) for Describe; the platform only carries it.
 	Detail any

@@ -40,7 +40,8 @@ type Report struct {
 	// decisions (100 when none was judged).
 	Accuracy float64
 	// Judged is how many decisions were judged: the person's own moves
-	// where they had more than one legal move.
+	// where they had more than one legal move, and one could cost
+	// something (adapter.Judgement.Moot).
 	Judged int
 	// Moments are the costliest decisions, costliest first (earlier first
 	// on a tie), at most Moments, only those that cost something.
@@ -100,6 +101,9 @@ func Review(g adapter.Game, t *record.Table, seat int, l adapter.Loc, o Options)
 		}
 		d := adapter.Decision{Level: top, Seed: record.DecisionSeed(t.Seed, i), Memory: memory, Playouts: o.Playouts}
 		j := rg.Judge(st, m.Seat, m.Action, d)
+		if j.Moot {
+			return // no move could have cost anything: not a decision
+		}
 		j.Loss = min(1, max(0, j.Loss))
 		r.Judged++
 		sum += Accuracy(j.Loss)

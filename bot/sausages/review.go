@@ -16,7 +16,7 @@ import (
 func (sausagesGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
 	v := st.(*ss.State).SeatView(seat)
 	vd := ss.Judge(v, d.Seed, d.Playouts, a)
-	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Detail: vd}
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Moot: vd.Moot, Detail: vd}
 }
 
 // Describe tells the moment (the round and the phase: the boards, the

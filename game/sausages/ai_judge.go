@@ -37,7 +37,9 @@ type Verdict struct {
 	Why  Advice
 	// Mixed reports that Sharp makes the judged move here too for some
 	// seed: part of its mix, so it costs nothing and is not played out.
-	Mixed bool
+	// Moot reports that every legal move is: no move here can be wrong
+	// (the first card of a round with a sausage and the boot in hand).
+	Mixed, Moot bool
 	// Deals is how many sampled deals both moves were played out on; 0
 	// when the judged move is Sharp's or in its mix (nothing to weigh) or
 	// the view is one the engine could not have made.
@@ -58,10 +60,12 @@ func Judge(v SeatView, seed uint64, deals int, a game.Action) Verdict {
 	}
 	ad := AdviseSharp(v, seed)
 	vd := Verdict{Best: ad.Action, Why: ad}
+	mix := sharpMix(v, seed)
+	vd.Moot = len(mix) == len(v.Legal)
 	if a == ad.Action {
 		return vd
 	}
-	if vd.Mixed = inMix(v, seed, a); vd.Mixed {
+	if vd.Mixed = slices.Contains(mix, a); vd.Mixed {
 		return vd
 	}
 	if deals <= 0 {
@@ -244,16 +248,17 @@ func dealHidden(st *State, v *SeatView, b *belief, r *rng) {
 // branch of 15% with near certainty (1 − 0.85^64).
 const mixSeeds = 64
 
-// inMix reports whether Sharp plays a in this view for one of mixSeeds
-// seeds derived from seed.
-func inMix(v SeatView, seed uint64, a game.Action) bool {
+// sharpMix is the moves Sharp plays in this view for the seed and
+// mixSeeds seeds derived from it.
+func sharpMix(v SeatView, seed uint64) []game.Action {
+	mix := []game.Action{Sharp(v, seed)}
 	r := rng(seed ^ 0x6d6978)
 	for range mixSeeds {
-		if Sharp(v, r.Next()) == a {
-			return true
+		if a := Sharp(v, r.Next()); !slices.Contains(mix, a) {
+			mix = append(mix, a)
 		}
 	}
-	return false
+	return mix
 }
 
 // Loss is what the judged move gave up against Best: the chance to win
