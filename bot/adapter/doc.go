@@ -19,7 +19,8 @@
 //   - [RobotGame]: robots and the moves of people whose time ran out
 //     ([MemoryGame]: robots that remember public history; [HintGame]: advice
 //     from the top level; [ReviewGame]: the top level's review of a
-//     person's moves after the game);
+//     person's moves after the game; [YardstickGame]: levels kept only to
+//     measure the offered ones against);
 //   - [DraftGame]: a move composed in several presses;
 //   - [InfoGame]: private information in an alert;
 //   - [ClockGame]: a game that sets its own timers (real time), with
