@@ -27,7 +27,8 @@
 //     [LiveGame] buttons that stay valid across moves;
 //   - [ExplainGame], [MoveGame], [ScoreGame], [TipGame]: more words for a
 //     refusal, a move's name, a score's unit, a first game's tips;
-//   - [WebGame]: the [Scene] the «Стол» page draws;
+//   - [WebGame]: the [Scene] the «Стол» page draws ([ReplayGame]: every
+//     card face up, for the replay of a finished game);
 //   - [DealGame]: the cards a finished game was dealt, for anyone to check
 //     against its reveal (bot/deal).
 //

@@ -36,20 +36,30 @@ func (chekhardaGame) Deal(l adapter.Loc, t adapter.TableView, st game.State) str
 	return strings.Join(lines, "\n")
 }
 
-// deckText is the deck, top first, as emoji: read from the engine's full
-// notation, the one place the deck's order shows.
+// deckText is the deck, top first, as emoji.
 func deckText(s *ck.State) string {
-	_, deck, _ := strings.Cut(s.Notation(), "; deck ")
-	var out []string
-	for i := 0; i < len(deck); i++ {
-		if k, ok := ck.ParseKind(deck[i]); ok {
-			out = append(out, k.Emoji())
-		}
-	}
-	if len(out) == 0 {
+	kinds, _ := deckKinds(s)
+	if len(kinds) == 0 {
 		return "—"
 	}
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.Emoji()
+	}
 	return strings.Join(out, " ")
+}
+
+// deckKinds is the deck, top first: read from the engine's full notation,
+// the one place the deck's order shows.
+func deckKinds(s *ck.State) ([]ck.Kind, bool) {
+	_, deck, ok := strings.Cut(s.Notation(), "; deck ")
+	var out []ck.Kind
+	for i := 0; i < len(deck); i++ {
+		if k, ok := ck.ParseKind(deck[i]); ok {
+			out = append(out, k)
+		}
+	}
+	return out, ok
 }
 
 // Shuffled: a new round was dealt.

@@ -271,3 +271,80 @@ func Sample(t *testing.T, g adapter.Game, playouts int) string {
 	}
 	return sb.String()
 }
+
+// CheckOpenScene draws the replay's scene (adapter.ReplayGame) at n
+// seeded positions of random play, the table as it was played, and checks
+// it shows every seat's cards face up and offers nothing: no hand, no
+// choice, no prompt, no card to press, no card face down in front of a
+// seat, at least the cards the spectator sees there; the state is left as
+// it was. count, if given, is how many cards each seat must show in the
+// open scene of st. It returns the open scene of the first position of a
+// game still going as JSON, for a golden file.
+func CheckOpenScene(t *testing.T, g adapter.Game, n int, count func(st game.State, seat int) int) string {
+	t.Helper()
+	rg, ok := g.(adapter.ReplayGame)
+	wg, web := g.(adapter.WebGame)
+	if !ok || !web {
+		t.Fatalf("%s replays nothing", g.ID())
+	}
+	cat := bottest.Catalog(t)
+	lo, hi := g.SeatRange()
+	last := ""
+	for p := 1; p <= n; p++ {
+		seed := uint64(p)
+		r := rand.New(rand.NewPCG(seed, 0x6f70656e))
+		tab, st := golden.Table(t, g, lo+r.IntN(hi-lo+1), 0, "", seed, nil)
+		if _, err := bottest.RandomWalk(g, st, r, r.IntN(200)); err != nil {
+			t.Fatal(err)
+		}
+		golden.Sync(t, tab, st)
+		tab.Phase = record.PhasePlaying // the replay draws every state as the game was played
+		before, err := st.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range cat.Langs() {
+			l := adapter.NewLoc(cat, lang)
+			open := rg.OpenScene(l, adapter.View(tab), st)
+			spectator := wg.Scene(l, adapter.View(tab), st, adapter.Spectator)
+			where := fmt.Sprintf("seed %d (%s)", seed, lang)
+			if len(open.Hand) > 0 || len(open.Choices) > 0 || open.Prompt != "" || len(open.Seats) != len(tab.Seats) {
+				t.Fatalf("%s: the open scene offers a hand or choices:\n%s", where, golden.SceneJSON(t, open))
+			}
+			for i, s := range open.Seats {
+				up := 0
+				for _, c := range spectator.Seats[i].Cards {
+					if !c.Back {
+						up++
+					}
+				}
+				if len(s.Cards) < up || count != nil && len(s.Cards) != count(st, i) {
+					t.Fatalf("%s: seat %d shows %d cards face up, the spectator %d:\n%s", where, i, len(s.Cards), up, golden.SceneJSON(t, open))
+				}
+				for _, c := range s.Cards {
+					if c.Back || c.Act != "" {
+						t.Fatalf("%s: seat %d shows a card face down or to press:\n%s", where, i, golden.SceneJSON(t, open))
+					}
+				}
+			}
+			for _, pile := range open.Center {
+				for _, c := range pile.Cards {
+					if c.Act != "" {
+						t.Fatalf("%s: a card to press in the middle:\n%s", where, golden.SceneJSON(t, open))
+					}
+				}
+			}
+			if lang == "ru" && last == "" && !st.Over() {
+				last = golden.SceneJSON(t, open)
+			}
+		}
+		after, err := st.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(before, after) {
+			t.Fatalf("seed %d: drawing the open scene changed the state", seed)
+		}
+	}
+	return last
+}
