@@ -178,6 +178,7 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *p
 			}
 			pr := rng(rs)
 			var m int
+			round := st.round // the round the playout scores
 			if ev != nil && deal.phase == PhasePlay {
 				// Play on to the end of this trick to see who takes it.
 				done := deal.tricksDone()
@@ -194,7 +195,13 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *p
 				}
 			}
 			var rest int
-			u[i], rest = shefRollout(&st, w.me, &pr)
+			if st.round == round {
+				u[i], rest = shefRollout(&st, w.me, &pr)
+			} else {
+				// The trick played on was the round's last and scored it:
+				// the playout is over, as it would be without the counting.
+				u[i] = marginUtility(&st, w.me)
+			}
 			moves += m + rest + 1
 			if ev != nil && roundAhead(&st, w.me) {
 				ahead[i]++
