@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
 )
 
 // Message is the Report as the person's private message: «🔍 Разбор» and
@@ -59,8 +60,10 @@ func percent(x float64) int {
 // when smaller. The fields: the game id and the level (each a length and
 // its bytes), the accuracy in hundredths of a percent, the decisions
 // judged, the number of moments and for each its move, its loss in
-// ten-thousandths and its four texts (each a length and its bytes);
-// lengths and numbers are unsigned varints.
+// ten-thousandths and its four texts (each a length and its bytes), then
+// the number of costs and for each its move (after the previous cost's),
+// the best move and the loss in ten-thousandths; lengths and numbers are
+// unsigned varints.
 const (
 	formatPlain   = 1
 	formatDeflate = 2
@@ -91,6 +94,17 @@ func (r Report) MarshalBinary() ([]byte, error) {
 		for _, s := range []string{m.Judged.Moment, m.Judged.Played, m.Judged.Best, m.Judged.Cost} {
 			str(s)
 		}
+	}
+	p = binary.AppendUvarint(p, uint64(len(r.Costs)))
+	prev := 0
+	for _, c := range r.Costs {
+		if c.Move < prev || c.Best < 0 {
+			return nil, errors.New("review: costs out of order")
+		}
+		p = binary.AppendUvarint(p, uint64(c.Move-prev))
+		p = binary.AppendUvarint(p, uint64(c.Best))
+		p = binary.AppendUvarint(p, uint64(math.Round(min(1, max(0, c.Loss))*1e4)))
+		prev = c.Move
 	}
 	var z bytes.Buffer
 	z.WriteByte(formatDeflate)
@@ -138,6 +152,16 @@ func (r *Report) UnmarshalBinary(data []byte) error {
 		m := Moment{Move: int(rd.num(1 << 24)), Loss: float64(rd.num(1e4)) / 1e4}
 		m.Judged = adapter.Judged{Moment: rd.str(), Played: rd.str(), Best: rd.str(), Cost: rd.str()}
 		out.Moments = append(out.Moments, m)
+	}
+	move := 0
+	for range rd.num(1 << 16) {
+		move += int(rd.num(1 << 24))
+		c := Cost{Move: move, Best: game.Action(rd.num(1 << 24))}
+		c.Loss = float64(rd.num(1e4)) / 1e4
+		out.Costs = append(out.Costs, c)
+		if rd.err != nil {
+			break
+		}
 	}
 	if rd.err != nil || len(rd.p) != 0 {
 		return errReport

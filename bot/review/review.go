@@ -46,6 +46,17 @@ type Report struct {
 	// Moments are the costliest decisions, costliest first (earlier first
 	// on a tie), at most Moments, only those that cost something.
 	Moments []Moment
+	// Costs are every judged decision that cost something, in the order
+	// of the game: what the replay in «Стол» marks on the person's moves.
+	Costs []Cost
+}
+
+// Cost is one decision that cost something: its move in the game's log,
+// the top level's move there and the loss.
+type Cost struct {
+	Move int
+	Best game.Action
+	Loss float64
 }
 
 // Moment is one decision of a Report in words.
@@ -107,7 +118,8 @@ func Review(g adapter.Game, t *record.Table, seat int, l adapter.Loc, o Options)
 		j.Loss = min(1, max(0, j.Loss))
 		r.Judged++
 		sum += Accuracy(j.Loss)
-		if j.Loss > 0 {
+		if j.Loss > 0 && j.Best >= 0 {
+			r.Costs = append(r.Costs, Cost{Move: i, Best: j.Best, Loss: j.Loss})
 			costly = keepCostly(costly, costlyMove{i: i, j: j, st: st, g: g})
 		}
 	})

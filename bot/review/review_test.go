@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,9 @@ func TestReportStored(t *testing.T) {
 			Cost: "Цена хода: −2,4 очка разницы с соперниками к концу раунда; впереди по итогам раунда — в 31% вариантов вместо 40%.",
 		}})
 	}
+	for i := range 20 {
+		r.Costs = append(r.Costs, review.Cost{Move: 3 + 4*i, Best: game.Action(200 + i), Loss: float64(i) / 40})
+	}
 	data, err := r.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +64,7 @@ func TestReportStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Accuracy = 87.46 // kept in hundredths
-	if back.String() != r.String() || back.Moments[2].Judged != r.Moments[2].Judged || back.Level != "shef" {
+	if back.String() != r.String() || back.Moments[2].Judged != r.Moments[2].Judged || back.Level != "shef" || !slices.Equal(back.Costs, r.Costs) {
 		t.Fatalf("stored %v, read back %v", r, back)
 	}
 	for _, bad := range [][]byte{nil, {9}, {1}, data[:len(data)/2], append(bytes.Clone(data), 0)} {
@@ -137,6 +141,14 @@ func TestReviewJudgesOwnMoves(t *testing.T) {
 	}
 	if r.Judged != own || own == 0 {
 		t.Errorf("judged %d decisions, the seat made %d itself", r.Judged, own)
+	}
+	for i, c := range r.Costs {
+		if c.Loss <= 0 || tab.Log[c.Move].Seat != 0 || tab.Log[c.Move].Auto || i > 0 && c.Move <= r.Costs[i-1].Move {
+			t.Errorf("cost %+v of the seat's moves in order", c)
+		}
+	}
+	if len(r.Costs) < len(r.Moments) {
+		t.Errorf("%d costs, %d moments", len(r.Costs), len(r.Moments))
 	}
 	after, err := tab.Encode()
 	if err != nil {
