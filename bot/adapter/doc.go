@@ -18,14 +18,19 @@
 //   - [OptionGame]: lobby settings, read back with [OptionValue];
 //   - [RobotGame]: robots and the moves of people whose time ran out
 //     ([MemoryGame]: robots that remember public history; [HintGame]: advice
-//     from the top level);
+//     from the top level; [ReviewGame]: the top level's review of a
+//     person's moves after the game; [YardstickGame]: levels kept only to
+//     measure the offered ones against);
 //   - [DraftGame]: a move composed in several presses;
 //   - [InfoGame]: private information in an alert;
 //   - [ClockGame]: a game that sets its own timers (real time), with
 //     [LiveGame] buttons that stay valid across moves;
 //   - [ExplainGame], [MoveGame], [ScoreGame], [TipGame]: more words for a
 //     refusal, a move's name, a score's unit, a first game's tips;
-//   - [WebGame]: the [Scene] the «Стол» page draws.
+//   - [WebGame]: the [Scene] the «Стол» page draws ([ReplayGame]: every
+//     card face up, for the replay of a finished game);
+//   - [DealGame]: the cards a finished game was dealt, for anyone to check
+//     against its reveal (bot/deal).
 //
 // The runtime hands every method the table as a read-only [TableView] and
 // the texts as a [Loc] in the table's language; an adapter keeps no state of

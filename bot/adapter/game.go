@@ -172,6 +172,10 @@ type Decision struct {
 	Seed   uint64        // so the choice is reproducible
 	Memory []byte        // what Observe kept of the game's public history
 	Budget time.Duration // how long a searching robot may think
+	// Playouts is a searching robot's budget as a count (its engine's
+	// playouts), which alone decides when Budget is 0; 0: the level's
+	// default. The bot leaves it 0; a review and the bench tools set it.
+	Playouts int
 }
 
 // Levels are the robot levels of g; none without robots.

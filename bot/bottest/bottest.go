@@ -1,6 +1,6 @@
 // Package bottest runs the bot against the fake Bot API server
 // (telegramtest) with simulated players, for end-to-end tests and for the
-// measurement tool cmd/pacegame. It reads the bot's Russian button labels
+// measurement tool cmd/botbench (pace). It reads the bot's Russian button labels
 // and answers from the message catalog (Texts), so a reworded text changes
 // no test.
 package bottest

@@ -10,7 +10,7 @@ import (
 // RandomWalk plays up to moves random legal moves on st (a seat that may
 // act and its move drawn from r), stopping early when the game ends, and
 // keeps a MemoryGame's memory in step from the start: it returns the
-// memory (nil for a game that keeps none). The hint checks and cmd/hinttime
+// memory (nil for a game that keeps none). The hint checks and cmd/aibench hint
 // reach their positions this way.
 func RandomWalk(g adapter.Game, st game.State, r *rand.Rand, moves int) ([]byte, error) {
 	mg, remembers := g.(adapter.MemoryGame)

@@ -76,7 +76,7 @@ func (chefGame) Auto(st game.State, seat game.Seat, d adapter.Decision) (game.Ac
 	// The search's count of playouts decides; the wall cap (AI_BUDGET) is
 	// only a safety net a loaded machine might need, and the choice, like
 	// every move, is in the log the replay reads.
-	a := ce.DecideBudget(level, st.(*ce.State).SeatView(seat), d.Seed, ce.Budget{Wall: d.Budget, Clock: time.Now})
+	a := ce.DecideBudget(level, st.(*ce.State).SeatView(seat), d.Seed, ce.Budget{Playouts: d.Playouts, Wall: d.Budget, Clock: time.Now})
 	return a, a >= 0
 }
 

@@ -63,7 +63,7 @@ func (trickchefGame) Auto(st game.State, seat game.Seat, d adapter.Decision) (ga
 	if d.Level == "" {
 		return tc.Baseline(v, d.Seed), true
 	}
-	return tc.Decide(tc.Level(d.Level), v, history(d.Memory), d.Seed, tc.Budget{Wall: d.Budget, Clock: time.Now}), true
+	return tc.Decide(tc.Level(d.Level), v, history(d.Memory), d.Seed, tc.Budget{Playouts: d.Playouts, Wall: d.Budget, Clock: time.Now}), true
 }
 
 // history decodes the robots' memory; an unreadable one starts afresh

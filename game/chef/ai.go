@@ -41,11 +41,12 @@ func Decide(level Level, v SeatView, seed uint64) game.Action {
 }
 
 func decide(level Level, v SeatView, seed uint64, b Budget) game.Action {
-	return decideWhy(level, v, seed, b, nil)
+	return decideWhy(level, v, seed, b, nil, nil)
 }
 
 // decideWhy is decide that also fills ev, if given, with Shef's evidence.
-func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice) game.Action {
+// With pb, Shef's search also plays pb's action out (see probe).
+func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice, pb *probe) game.Action {
 	if len(v.Legal) == 0 {
 		return -1
 	}
@@ -56,8 +57,11 @@ func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice) game.
 	st, ok := fromView(&v, &r)
 	var a game.Action = -1
 	if ok {
+		if pb != nil {
+			pb.set(&st, r)
+		}
 		if level == Shef {
-			a = search(&st, &r, b, ev)
+			a = search(&st, &r, b, ev, pb)
 		} else {
 			a = cookMove(&st)
 		}

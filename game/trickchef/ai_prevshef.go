@@ -77,7 +77,8 @@ func (st *State) turnSeat() game.Seat { return game.Seat(st.turn) }
 // searchStart is where both searches begin: the world the seat's view
 // implies, the candidates, and the budget in playouts. With search false
 // there is nothing to search (no consistent world, at most one
-// candidate) and decided is the answer.
+// candidate) and decided is the answer; w is then the world, or nil when
+// the view allows none.
 func searchStart(v *SeatView, h History, seed uint64, b Budget) (w *world, cands []candidate, playouts int, decided game.Action, search bool) {
 	w, ok := newWorld(v, h)
 	if !ok {
@@ -86,9 +87,9 @@ func searchStart(v *SeatView, h History, seed uint64, b Budget) (w *world, cands
 	cands = shefCandidates(w)
 	switch len(cands) {
 	case 0:
-		return nil, nil, 0, Baseline(*v, seed), false
+		return w, nil, 0, Baseline(*v, seed), false
 	case 1:
-		return nil, nil, 0, cands[0].a, false
+		return w, nil, 0, cands[0].a, false
 	}
 	playouts = b.Playouts
 	if playouts <= 0 {

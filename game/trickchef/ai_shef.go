@@ -124,16 +124,25 @@ func (rs *raceStats) prune() int {
 }
 
 func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
-	return shefSearch(v, h, seed, b, nil)
+	return shefSearch(v, h, seed, b, nil, nil)
 }
 
 // shefSearch is Shef's search; with ev it also counts, for every
-// candidate, the evidence Advise reports. Counting draws nothing from the
-// generators, so the choice is the same with or without it.
-func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.Action {
+// candidate, the evidence Advise reports, and with pb it also plays pb's
+// action out on every deal, beside the candidates and on their playouts'
+// random numbers, for Judge. Neither draws from the generators nor counts
+// against the budget or takes part in the race, so the choice is the same
+// with them or without.
+func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *probe) game.Action {
 	w, cands, playouts, decided, search := searchStart(v, h, seed, b)
 	if !search {
+		if pb != nil {
+			pb.world = w
+		}
 		return decided
+	}
+	if pb != nil {
+		pb.start(w, len(cands))
 	}
 	var ahead, took, chef []int
 	if ev != nil {
@@ -169,6 +178,7 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.
 			}
 			pr := rng(rs)
 			var m int
+			round := st.round // the round the playout scores
 			if ev != nil && deal.phase == PhasePlay {
 				// Play on to the end of this trick to see who takes it.
 				done := deal.tricksDone()
@@ -185,11 +195,23 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.
 				}
 			}
 			var rest int
-			u[i], rest = shefRollout(&st, w.me, &pr)
+			if st.round == round {
+				u[i], rest = shefRollout(&st, w.me, &pr)
+			} else {
+				// The trick played on was the round's last and scored it:
+				// the playout is over, as it would be without the counting.
+				u[i] = marginUtility(&st, w.me)
+			}
 			moves += m + rest + 1
 			if ev != nil && roundAhead(&st, w.me) {
 				ahead[i]++
 			}
+			if pb != nil {
+				pb.candidate(i, u[i], roundAhead(&st, w.me))
+			}
+		}
+		if pb != nil {
+			pb.deal(&deal, w.me, rs, race.active)
 		}
 		race.add(u)
 		if race.n >= shefRaceMin && race.n%shefRaceEvery == 0 && race.prune() == 1 {
@@ -197,6 +219,9 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.
 		}
 	}
 	best := race.leader()
+	if pb != nil {
+		pb.finish(best)
+	}
 	if ev != nil && race.n > 0 {
 		n := float64(race.n)
 		ev.Deals = race.n

@@ -1,0 +1,23 @@
+package chef
+
+import (
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
+	ce "github.com/trickchef/trickchef/game/chef"
+)
+
+// OpenScene is the spectator's table, where every card in front of a seat
+// is already face up, with the pile's next card turned: the replay of a
+// finished game.
+func (k chefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
+	sc := k.Scene(l, t, st, adapter.Spectator)
+	pile := st.(*ce.State).Pile()
+	for i := range sc.Center {
+		for j, c := range sc.Center[i].Cards {
+			if c.Back && len(pile) > 0 {
+				sc.Center[i].Cards[j] = chefPicture(l, pile[0])
+			}
+		}
+	}
+	return sc
+}

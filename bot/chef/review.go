@@ -1,0 +1,57 @@
+package chef
+
+import (
+	"math"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
+	ce "github.com/trickchef/trickchef/game/chef"
+)
+
+// Judge is «Профи»'s verdict on a move (ce.Judge: the very search its robot
+// runs, with the seed and playouts of d, the judged move played out in the
+// same sampled worlds). The loss is the chance to win the game it gave up.
+func (chefGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
+	v := st.(*ce.State).SeatView(seat)
+	vd := ce.Judge(v, d.Seed, ce.Budget{Playouts: d.Playouts}, a)
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Detail: vd}
+}
+
+// Describe tells the moment (the turn, the seat's menu and its neighbour's,
+// the discard pile's top, a card just drawn), the move as its button reads,
+// «Профи»'s move and the chance to win after each.
+func (k chefGame) Describe(l adapter.Loc, t adapter.TableView, st game.State, seat game.Seat, j adapter.Judgement) adapter.Judged {
+	v := st.(*ce.State).SeatView(seat)
+	vd, _ := j.Detail.(ce.Verdict)
+	var out adapter.Judged
+	out.Moment = l.T("chef.review.moment", "Turn", v.TurnNumber, "Menu", chefFront(v.Seats[seat].Cards), "Top", chefCardText(l, v.DiscardTop))
+	if v.Next != v.Seat {
+		nx := v.Seats[v.Next]
+		out.Moment += "\n" + l.T("chef.review.next", "Name", adapter.SeatName(t, v.Next), "Menu", chefFront(nx.Cards),
+			"Colours", l.T("chef.colours", "Count", nx.Colours))
+	}
+	if v.Step == ce.StepDrawn && v.Drawn != ce.NoCard {
+		out.Moment += "\n" + l.T("chef.review.drawn", "Card", chefCardText(l, v.Drawn))
+	}
+	out.Played = l.T("chef.review.played", "Move", adapter.Esc(k.MoveName(l, t, st, seat, j.Action)))
+	pro, best := l.T("chef.level.shef"), adapter.Esc(k.MoveName(l, t, st, seat, j.Best))
+	if vd.Why.Playouts == 0 {
+		out.Best = l.T("chef.review.best_sure", "Pro", pro, "Move", best)
+	} else {
+		out.Best = l.T("chef.review.best", "Pro", pro, "Move", best, "Share", chance(vd.Why.Win))
+	}
+	switch {
+	case vd.Playouts == 0:
+		out.Cost = l.T("chef.review.cost_unknown")
+	case j.Loss == 0:
+		out.Cost = l.T("chef.review.cost_none")
+	case chance(vd.BestWin)-chance(vd.Win) < 1:
+		out.Cost = l.T("chef.review.cost_small", "Win", chance(vd.Win))
+	default:
+		out.Cost = l.T("chef.review.cost", "Lost", chance(vd.BestWin)-chance(vd.Win), "Win", chance(vd.Win), "BestWin", chance(vd.BestWin))
+	}
+	return out
+}
+
+// chance is a share as a whole percentage.
+func chance(x float64) int { return int(math.Round(100 * x)) }

@@ -1,0 +1,41 @@
+package chekharda
+
+import (
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
+	ck "github.com/trickchef/trickchef/game/chekharda"
+)
+
+// OpenScene is the spectator's table with every hand face up beside its
+// seat's sets, noted «🖐», and the deck's next card turned: the replay of
+// a finished game.
+func (g chekhardaGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
+	s := st.(*ck.State)
+	sc := g.Scene(l, t, st, adapter.Spectator)
+	for i := range sc.Seats {
+		for _, k := range s.SeatView(game.Seat(i)).Hand {
+			c := chekhardaPicture(l, k)
+			c.Note = adapter.HandNote
+			sc.Seats[i].Cards = append(sc.Seats[i].Cards, c)
+		}
+	}
+	if next := deckTop(s); next != ck.NoKind {
+		for i := range sc.Center {
+			for j, c := range sc.Center[i].Cards {
+				if c.Back {
+					sc.Center[i].Cards[j] = chekhardaPicture(l, next)
+				}
+			}
+		}
+	}
+	return sc
+}
+
+// deckTop is the deck's next card, NoKind when it is empty: read from the
+// engine's full notation, the one place the deck's order shows.
+func deckTop(s *ck.State) ck.Kind {
+	if k, ok := deckKinds(s); ok && len(k) > 0 {
+		return k[0]
+	}
+	return ck.NoKind
+}

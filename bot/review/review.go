@@ -1,0 +1,206 @@
+// Package review is «📝 Разбор»: after a game, the top level of the game's
+// robots goes through a person's decisions and judges each from what the
+// person could see then (adapter.ReviewGame). It replays a finished table
+// record from its seed and log exactly as the game went, asks the top level
+// at each of the person's own moves with the Decision that robot would
+// have had there (the table's decision seed at that point, the robots'
+// memory then, the review's budget counted in playouts), and sums the
+// verdicts up in a Report: an accuracy for the game and the three costliest
+// decisions in words. It is pure: no clock, no store, no Telegram.
+package review
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/game"
+)
+
+// Options shape a review.
+type Options struct {
+	// Playouts is the top level's budget for each judgement, as a count
+	// (adapter.Decision.Playouts); 0: the level's default, the budget its
+	// robots play with, so the top level reviewing its own moves scores
+	// exactly 100%.
+	Playouts int
+}
+
+// Moments is how many of the costliest decisions a Report tells.
+const Moments = 3
+
+// Report is a person's game as the top level saw it.
+type Report struct {
+	Game  string // the game's id
+	Level string // the level that judged: the top level of its robots
+	// Accuracy is 0–100: the mean of Accuracy(loss) over the judged
+	// decisions (100 when none was judged).
+	Accuracy float64
+	// Judged is how many decisions were judged: the person's own moves
+	// where they had more than one legal move, and one could cost
+	// something (adapter.Judgement.Moot).
+	Judged int
+	// Moments are the costliest decisions, costliest first (earlier first
+	// on a tie), at most Moments, only those that cost something.
+	Moments []Moment
+	// Costs are every judged decision that cost something, in the order
+	// of the game: what the replay in «Стол» marks on the person's moves.
+	Costs []Cost
+}
+
+// Cost is one decision that cost something: its move in the game's log,
+// the top level's move there and the loss.
+type Cost struct {
+	Move int
+	Best game.Action
+	Loss float64
+}
+
+// Moment is one decision of a Report in words.
+type Moment struct {
+	Move   int     // its index in the game's log
+	Loss   float64 // the Judgement's Loss
+	Judged adapter.Judged
+}
+
+// accuracySlope is how fast a decision's accuracy falls with its loss:
+// the slope Lichess's accuracy puts on a loss of winning chances, so a
+// decision that gives up 5% of the seat's chance scores 80%, 10% scores
+// 65%, 25% scores 34%.
+const accuracySlope = 4.354
+
+// Accuracy is one decision's accuracy, 0–100, from its loss in [0, 1]:
+// 100·e^(−4.354·loss). A decision as good as the top level's scores
+// exactly 100.
+func Accuracy(loss float64) float64 {
+	return 100 * math.Exp(-accuracySlope*min(1, max(0, loss)))
+}
+
+// ErrNotReviewable is returned for a game whose top level cannot review.
+var ErrNotReviewable = errors.New("review: the game's robots do not review")
+
+// Review replays the finished table t of game g and judges every move seat
+// made itself (Move.Auto false) where it had a choice, with the top level's
+// Decision at that point; the Report's words are in l. t is not changed.
+// The cost is one top-level decision per judged move (docs/ai.md,
+// «Разбор», has it measured per game).
+func Review(g adapter.Game, t *record.Table, seat int, l adapter.Loc, o Options) (Report, error) {
+	rg, ok := g.(adapter.ReviewGame)
+	if !ok || !adapter.Reviewable(g) {
+		return Report{}, ErrNotReviewable
+	}
+	if seat < 0 || seat >= len(t.Seats) {
+		return Report{}, fmt.Errorf("review: no seat %d", seat)
+	}
+	levels := adapter.Levels(g)
+	top := levels[len(levels)-1]
+	view := adapter.View(t)
+	r := Report{Game: g.ID(), Level: top}
+	var costly []costlyMove
+	sum := 0.0
+	err := Replay(g, t, func(i int, st game.State, memory []byte) {
+		m := t.Log[i]
+		if int(m.Seat) != seat || m.Auto {
+			return
+		}
+		legal := st.Legal(m.Seat)
+		if len(legal) < 2 || !slices.Contains(legal, m.Action) {
+			return // no choice (or not a move the seat could make: Replay fails on it)
+		}
+		d := adapter.Decision{Level: top, Seed: record.DecisionSeed(t.Seed, i), Memory: memory, Playouts: o.Playouts}
+		j := rg.Judge(st, m.Seat, m.Action, d)
+		if j.Moot {
+			return // no move could have cost anything: not a decision
+		}
+		j.Loss = min(1, max(0, j.Loss))
+		r.Judged++
+		sum += Accuracy(j.Loss)
+		if j.Loss > 0 && j.Best >= 0 {
+			r.Costs = append(r.Costs, Cost{Move: i, Best: j.Best, Loss: j.Loss})
+			costly = keepCostly(costly, costlyMove{i: i, j: j, st: st, g: g})
+		}
+	})
+	if err != nil {
+		return Report{}, err
+	}
+	r.Accuracy = 100
+	if r.Judged > 0 {
+		r.Accuracy = sum / float64(r.Judged)
+	}
+	for _, c := range costly {
+		st, err := c.state()
+		if err != nil {
+			return Report{}, err
+		}
+		r.Moments = append(r.Moments, Moment{Move: c.i, Loss: c.j.Loss, Judged: rg.Describe(l, view, st, game.Seat(seat), c.j)})
+	}
+	return r, nil
+}
+
+// costlyMove is a judged move kept for the Report, with the state before
+// it (its bytes: the replay goes on changing the state).
+type costlyMove struct {
+	i    int
+	j    adapter.Judgement
+	st   game.State
+	g    adapter.Game
+	data []byte
+}
+
+func (c *costlyMove) state() (game.State, error) { return c.g.Decode(c.data) }
+
+// keepCostly adds c to the Moments costliest moves so far, costliest first.
+func keepCostly(kept []costlyMove, c costlyMove) []costlyMove {
+	at := len(kept)
+	for at > 0 && kept[at-1].j.Loss < c.j.Loss {
+		at--
+	}
+	if at >= Moments {
+		return kept
+	}
+	data, err := c.st.MarshalBinary()
+	if err != nil {
+		return kept // a state that does not marshal is not told; its verdict counts
+	}
+	c.data, c.st = data, nil
+	kept = slices.Insert(kept, at, c)
+	if len(kept) > Moments {
+		kept = kept[:Moments]
+	}
+	return kept
+}
+
+// Replay deals the table t's game again from its seed and options and
+// applies its log in order, as the runtime did: before move i, visit gets
+// the state and the robots' memory at that point (adapter.MemoryGame,
+// observed after the deal and after every move). The state is the
+// replay's own; visit must not change it. An error means the log does not
+// replay (a record of another version of the game).
+func Replay(g adapter.Game, t *record.Table, visit func(i int, st game.State, memory []byte)) error {
+	dealt := *t
+	dealt.Log, dealt.State, dealt.Memory = nil, nil, nil
+	st, err := g.Start(adapter.View(&dealt))
+	if err != nil {
+		return fmt.Errorf("review: deal: %w", err)
+	}
+	mg, remembers := g.(adapter.MemoryGame)
+	var memory []byte
+	if remembers {
+		memory = mg.Observe(nil, st)
+	}
+	for i, m := range t.Log {
+		if visit != nil {
+			visit(i, st, memory)
+		}
+		if err := st.Apply(m.Seat, m.Action); err != nil {
+			return fmt.Errorf("review: move %d (seat %d, action %d): %w", i, m.Seat, m.Action, err)
+		}
+		if remembers {
+			memory = mg.Observe(memory, st)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package review_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review"
+	"github.com/trickchef/trickchef/bot/review/reviewtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/locales"
+)
+
+func loc(t *testing.T, lang string) adapter.Loc {
+	t.Helper()
+	cat, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return adapter.NewLoc(cat, lang)
+}
+
+// A decision's accuracy is 100 exactly for no loss and falls as
+// documented: 5% of the chance lost scores 80, 10% scores 65.
+func TestAccuracy(t *testing.T) {
+	for _, c := range []struct{ loss, want float64 }{{0, 100}, {-1, 100}, {0.05, 80.4}, {0.1, 64.7}, {0.25, 33.7}, {1, 1.3}, {2, 1.3}} {
+		if got := review.Accuracy(c.loss); math.Abs(got-c.want) > 0.05 {
+			t.Errorf("Accuracy(%v) = %.2f, want %.1f", c.loss, got, c.want)
+		}
+	}
+}
+
+// A report survives its stored form, which stays small, and a damaged
+// one is refused.
+func TestReportStored(t *testing.T) {
+	r := review.Report{Game: "trickchef", Level: "shef", Accuracy: 87.456, Judged: 31}
+	for i := range review.Moments {
+		r.Moments = append(r.Moments, review.Moment{Move: 40 + i, Loss: 0.3 - float64(i)/10, Judged: adapter.Judged{
+			Moment: "Раунд 2, взятка 3, козырь 🟥. На столе: Оля 🟥9, Серёжа 🟦3 +2 → 5.\nВаши карты: 🟥2 🟥7 🟨4 🟨9 🟩1; у вас 2 монеты.",
+			Played: "Ваш ход: 🟥7.", Best: "Профи сыграл бы 🟥2: взятка уходит другим в 81% просчитанных вариантов, по итогам раунда вы впереди в 40%.",
+			Cost: "Цена хода: −2,4 очка разницы с соперниками к концу раунда; впереди по итогам раунда — в 31% вариантов вместо 40%.",
+		}})
+	}
+	for i := range 20 {
+		r.Costs = append(r.Costs, review.Cost{Move: 3 + 4*i, Best: game.Action(200 + i), Loss: float64(i) / 40})
+	}
+	data, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes", len(data))
+	if len(data) > 700 {
+		t.Errorf("a report of three moments takes %d bytes", len(data))
+	}
+	var back review.Report
+	if err := back.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	r.Accuracy = 87.46 // kept in hundredths
+	if back.String() != r.String() || back.Moments[2].Judged != r.Moments[2].Judged || back.Level != "shef" || !slices.Equal(back.Costs, r.Costs) {
+		t.Fatalf("stored %v, read back %v", r, back)
+	}
+	for _, bad := range [][]byte{nil, {9}, {1}, data[:len(data)/2], append(bytes.Clone(data), 0)} {
+		if err := back.UnmarshalBinary(bad); err == nil {
+			t.Errorf("%d bytes of damage read as a report", len(bad))
+		}
+	}
+}
+
+// The message: the header, the accuracy over the decisions, the moments
+// or that there were none; a game without choices says so.
+func TestMessage(t *testing.T) {
+	l := loc(t, "ru")
+	r := review.Report{Game: "trickchef", Level: "shef", Accuracy: 99.6, Judged: 22}
+	text := r.Message(l).Text
+	pro := l.T("trickchef.level.shef")
+	for _, want := range []string{l.T("review.header", "Title", l.T("trickchef.title")), "99%",
+		l.T("review.count_decisions", "Count", 22), l.T("review.clean", "Pro", pro)} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	r.Moments = []review.Moment{{Loss: 0.2, Judged: adapter.Judged{Moment: "M", Played: "P", Best: "B", Cost: "C"}}}
+	if text := r.Message(l).Text; !strings.Contains(text, "<b>1.</b> M\nP\nB\nC") {
+		t.Errorf("moment not told:\n%s", text)
+	}
+	if text := (review.Report{Game: "trickchef", Level: "shef", Accuracy: 100}).Message(l).Text; !strings.Contains(text, "не было выбора") {
+		t.Errorf("a game without choices:\n%s", text)
+	}
+}
+
+// Only a game whose robots review is reviewed, only an existing seat, and
+// only a log that replays.
+func TestReviewRefuses(t *testing.T) {
+	l := loc(t, "ru")
+	tab := reviewtest.Play(t, trickchef.Game(), 3, 5, "novice", []string{"cook"}, 20)
+	if _, err := review.Review(chekharda.Game(), tab, 0, l, review.Options{}); !errors.Is(err, review.ErrNotReviewable) {
+		t.Errorf("Чехарда reviewed: %v", err)
+	}
+	if _, err := review.Review(trickchef.Game(), tab, 3, l, review.Options{}); err == nil {
+		t.Error("a seat out of range reviewed")
+	}
+	bad := *tab
+	bad.Log = append(record.MoveLog{{Seat: 2, Action: 0}}, tab.Log...)
+	if _, err := review.Review(trickchef.Game(), &bad, 0, l, review.Options{Playouts: 20}); err == nil {
+		t.Error("a log that does not replay reviewed")
+	}
+}
+
+// A review judges the seat's own moves with a choice, never the bot's
+// moves for it, and leaves the record as it was.
+func TestReviewJudgesOwnMoves(t *testing.T) {
+	g := trickchef.Game()
+	tab := reviewtest.Play(t, g, 4, 9, "cook", []string{"cook"}, 20)
+	for i := range tab.Log {
+		if tab.Log[i].Seat == 0 && i%3 == 0 {
+			tab.Log[i].Auto = true // the bot moved for the person here
+		}
+	}
+	before, err := tab.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := 0
+	err = review.Replay(g, tab, func(i int, st game.State, _ []byte) {
+		if m := tab.Log[i]; m.Seat == 0 && !m.Auto && len(st.Legal(0)) > 1 {
+			own++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := review.Review(g, tab, 0, loc(t, "en"), review.Options{Playouts: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Judged != own || own == 0 {
+		t.Errorf("judged %d decisions, the seat made %d itself", r.Judged, own)
+	}
+	for i, c := range r.Costs {
+		if c.Loss <= 0 || tab.Log[c.Move].Seat != 0 || tab.Log[c.Move].Auto || i > 0 && c.Move <= r.Costs[i-1].Move {
+			t.Errorf("cost %+v of the seat's moves in order", c)
+		}
+	}
+	if len(r.Costs) < len(r.Moments) {
+		t.Errorf("%d costs, %d moments", len(r.Costs), len(r.Moments))
+	}
+	after, err := tab.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the review changed the record")
+	}
+}

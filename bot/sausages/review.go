@@ -1,0 +1,89 @@
+package sausages
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
+	ss "github.com/trickchef/trickchef/game/sausages"
+)
+
+// Judge is «Профи»'s verdict on a move (ss.Judge): Sharp's move for the
+// seed of d, and for any move outside Sharp's mix, the chance to win the
+// game after it and after Sharp's move, from games played out with Sharp
+// at every seat on deals its belief weighs; d.Playouts is their number.
+func (sausagesGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
+	v := st.(*ss.State).SeatView(seat)
+	vd := ss.Judge(v, d.Seed, d.Playouts, a)
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Moot: vd.Moot, Detail: vd}
+}
+
+// Describe tells the moment (the round and the phase: the boards, the
+// bidding, the attempt; the seat's hand and stack), the move, «Профи»'s
+// move and its reason, and the chance to win after each.
+func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State, seat game.Seat, j adapter.Judgement) adapter.Judged {
+	v := st.(*ss.State).SeatView(seat)
+	vd, _ := j.Detail.(ss.Verdict)
+	var out adapter.Judged
+	switch v.Phase {
+	case ss.PhaseSetup:
+		out.Moment = l.T("sausages.review.moment_setup", "Round", v.Round)
+	case ss.PhaseAdd:
+		out.Moment = l.T("sausages.review.moment_add", "Round", v.Round, "Count", v.Total)
+	case ss.PhaseBid:
+		out.Moment = l.T("sausages.review.moment_bid", "Round", v.Round, "Count", v.Total, "Bid", v.Bid, "Bidder", adapter.SeatName(t, v.Bidder))
+	case ss.PhaseAttempt:
+		out.Moment = l.T("sausages.review.moment_attempt", "Round", v.Round, "Target", v.Target, "Done", len(v.Revealed))
+	case ss.PhasePick:
+		out.Moment = l.T("sausages.review.moment_pick", "Round", v.Round, "Name", adapter.SeatName(t, v.Challenger))
+	case ss.PhaseLose:
+		out.Moment = l.T("sausages.review.moment_lose", "Round", v.Round)
+	case ss.PhaseName:
+		out.Moment = l.T("sausages.review.moment_name", "Round", v.Round)
+	}
+	out.Moment += "\n" + l.T("sausages.review.mine", "Hand", handText(l, v.Hand), "Stack", stackText(l, v.Stack))
+	out.Played = l.T("sausages.review.played", "Move", k.reviewMove(l, t, j.Action))
+	ad := vd.Why
+	reason := string(ad.Reason)
+	if m, _ := ss.Decode(j.Best); ad.Reason == ss.ReasonSetup && m.Card == ss.Boot {
+		reason = "setup_boot"
+	}
+	pro := l.T("sausages.level.sharp")
+	out.Best = l.T("sausages.review.best_"+reason, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Share", chance(ad.Chance))
+	switch {
+	case vd.Mixed:
+		out.Cost = l.T("sausages.review.cost_mixed", "Pro", pro)
+	case vd.Deals == 0:
+		out.Cost = l.T("sausages.review.cost_unknown")
+	case j.Loss == 0:
+		out.Cost = l.T("sausages.review.cost_none", "Games", vd.Deals)
+	case chance(vd.BestWin)-chance(vd.Win) < 1:
+		out.Cost = l.T("sausages.review.cost_small", "Win", chance(vd.Win), "Games", vd.Deals)
+	default:
+		out.Cost = l.T("sausages.review.cost", "Lost", chance(vd.BestWin)-chance(vd.Win),
+			"Win", chance(vd.Win), "BestWin", chance(vd.BestWin), "Games", vd.Deals)
+	}
+	return out
+}
+
+// reviewMove names a move in a review's sentence (HTML): the button's
+// words, a bid as «ставка 3».
+func (k sausagesGame) reviewMove(l adapter.Loc, t adapter.TableView, a game.Action) string {
+	m, ok := ss.Decode(a)
+	if !ok {
+		return ""
+	}
+	switch m.Kind {
+	case ss.KindBid:
+		return l.T("sausages.review.bid", "N", strconv.Itoa(m.N))
+	case ss.KindReveal:
+		return l.T("sausages.reveal_button", "Name", adapter.SeatName(t, m.Seat))
+	case ss.KindName:
+		return adapter.SeatName(t, m.Seat)
+	}
+	return adapter.Esc(k.MoveName(l, t, nil, 0, a))
+}
+
+// chance is a share as a whole percentage.
+func chance(x float64) int { return int(math.Round(100 * x)) }

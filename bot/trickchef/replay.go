@@ -1,0 +1,20 @@
+package trickchef
+
+import (
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
+	tc "github.com/trickchef/trickchef/game/trickchef"
+)
+
+// OpenScene is the spectator's table with every hand face up in front of
+// its seat, after the seat's chefs: the replay of a finished game.
+func (k trickchefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
+	s := st.(*tc.State)
+	sc := k.Scene(l, t, st, adapter.Spectator)
+	for i := range sc.Seats {
+		for _, c := range s.SeatView(game.Seat(i)).Hand {
+			sc.Seats[i].Cards = append(sc.Seats[i].Cards, cardPicture(l, c))
+		}
+	}
+	return sc
+}

@@ -1,0 +1,94 @@
+package trickchef
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/game"
+	tc "github.com/trickchef/trickchef/game/trickchef"
+)
+
+// Judge is «Профи»'s verdict on a move (tc.Judge: the very search its robot
+// runs, with the seed, memory and playouts of d, the judged move played out
+// beside the candidates on the same deals). The loss is in points of margin
+// over the rivals at the end of the round, over tc.LossScale.
+func (trickchefGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
+	v := st.(*tc.State).SeatView(seat)
+	vd := tc.Judge(v, history(d.Memory), d.Seed, tc.Budget{Playouts: d.Playouts}, a)
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Detail: vd}
+}
+
+// Describe tells the moment (the round and trick, the trick on the table,
+// the hand and coins), the move, «Профи»'s move with what its search found,
+// and the cost in points and in the chance to lead after the round.
+func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.State, seat game.Seat, j adapter.Judgement) adapter.Judged {
+	s := st.(*tc.State)
+	v := s.SeatView(seat)
+	vd, _ := j.Detail.(tc.Verdict)
+	var out adapter.Judged
+	hand := l.T("trickchef.review.hand", "Cards", cardsText(v.Hand), "Coins", l.T("count.coins", "Count", v.Seats[seat].Coins))
+	switch {
+	case v.Phase == tc.PhasePick:
+		out.Moment = l.T("trickchef.review.moment_pick", "Round", v.Round, "Chefs", chefsText(v.SetAside))
+	case v.Phase == tc.PhaseAward:
+		out.Moment = l.T("trickchef.review.moment_award", "Round", v.Round, "Trick", v.Trick, "Chefs", chefsText(v.Pool))
+	case len(v.CurrentTrick) == 0:
+		out.Moment = l.T("trickchef.review.moment_lead", "Round", v.Round, "Trick", v.Trick, "Trumps", trumpsText(l, v.Public))
+	default:
+		out.Moment = l.T("trickchef.review.moment_play", "Round", v.Round, "Trick", v.Trick, "Trumps", trumpsText(l, v.Public), "Table", trickText(t, v.CurrentTrick))
+	}
+	out.Moment += "\n" + hand
+	out.Played = l.T("trickchef.review.played", "Move", adapter.Esc(k.MoveName(l, t, st, seat, j.Action)))
+	pro, best := l.T("trickchef.level.shef"), adapter.Esc(k.MoveName(l, t, st, seat, j.Best))
+	ev := vd.Why
+	m, _ := tc.Decode(j.Best)
+	switch {
+	case ev.Deals == 0:
+		out.Best = l.T("trickchef.review.best_only", "Pro", pro, "Move", best)
+	case m.Kind == tc.KindChef:
+		out.Best = l.T("trickchef.review.best_chef", "Pro", pro, "Move", best, "Ahead", percent(ev.Ahead))
+	case ev.Took >= 0.5:
+		out.Best = l.T("trickchef.review.best_takes", "Pro", pro, "Move", best, "Share", percent(ev.Took), "Ahead", percent(ev.Ahead))
+	case ev.Chef >= 0.5:
+		out.Best = l.T("trickchef.review.best_lowest", "Pro", pro, "Move", best, "Share", percent(ev.Chef), "Ahead", percent(ev.Ahead))
+	default:
+		out.Best = l.T("trickchef.review.best_gives", "Pro", pro, "Move", best, "Share", percent(1-ev.Took), "Ahead", percent(ev.Ahead))
+	}
+	switch {
+	case vd.Deals == 0:
+		out.Cost = l.T("trickchef.review.cost_unknown")
+	case j.Loss == 0:
+		out.Cost = l.T("trickchef.review.cost_none")
+	case percent(vd.Ahead) == percent(vd.BestAhead):
+		out.Cost = l.T("trickchef.review.cost_points", "Points", decimal(l, vd.BestMargin-vd.Margin))
+	default:
+		out.Cost = l.T("trickchef.review.cost", "Points", decimal(l, vd.BestMargin-vd.Margin),
+			"Ahead", percent(vd.Ahead), "BestAhead", percent(vd.BestAhead))
+	}
+	return out
+}
+
+// trumpsText names the trumps for a review's moment: «козырь 🟥», «козырей
+// нет».
+func trumpsText(l adapter.Loc, v tc.Public) string {
+	switch {
+	case len(v.Trumps) == 0:
+		return l.T("trickchef.review.trumps_none")
+	case len(v.Trumps) == len(v.Suits):
+		return l.T("trickchef.review.trumps_all")
+	case len(v.Trumps) == 1:
+		return l.T("trickchef.review.trumps_one", "Suits", suitsText(v.Trumps))
+	}
+	return l.T("trickchef.review.trumps", "Suits", suitsText(v.Trumps))
+}
+
+// decimal writes x ≥ 0 with one decimal in the language's way: «1,5» in
+// Russian, «1.5» in English.
+func decimal(l adapter.Loc, x float64) string {
+	s := strconv.FormatFloat(max(x, 0), 'f', 1, 64)
+	if l.Lang() == "ru" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
