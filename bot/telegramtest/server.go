@@ -60,11 +60,11 @@ type Server struct {
 	queries  map[string]*queryState
 	commands map[string][]models.BotCommand
 
-	calls   []Call
-	faults  map[string][]*APIError
+	calls  []Call
+	faults map[string][]*APIError
 	// slow holds, per method, the delays of the next calls' answers: the
 	// call takes effect at once, its answer comes late (SlowNext).
-	slow map[string][]time.Duration
+	slow    map[string][]time.Duration
 	global  window
 	perChat map[int64]*window
 	n429    int
