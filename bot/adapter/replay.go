@@ -3,7 +3,7 @@ package adapter
 import "github.com/trickchef/trickchef/game"
 
 // ReplayGame is a WebGame whose finished games the «Стол» page replays
-// move by move («🎞 Повтор»), everyone's cards face up.
+// move by move («▶️ Повтор»), everyone's cards face up.
 type ReplayGame interface {
 	// OpenScene is the table at st as the replay shows it: the
 	// spectator's Scene with every seat's hidden cards face up in front

@@ -3,7 +3,7 @@ package adapter
 import "github.com/trickchef/trickchef/game"
 
 // ReviewGame is a RobotGame whose top level judges a person's decisions
-// after the game («📝 Разбор», package bot/review): for each move the
+// after the game («🔍 Разбор», package bot/review): for each move the
 // person made, the move the top level (the last of Levels) makes there,
 // and what the person's move gave up, measured by that robot's own
 // evaluation from what the seat could see then (never the others' hidden

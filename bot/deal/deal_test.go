@@ -215,7 +215,7 @@ func TestDealsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintf(&sb, "════ %s, %s, 🔐 %s 🔓 %s\n%s\n\n", g.ID(), lang, deal.Commitment(reveal), reveal, strings.Join(deals, "\n──\n"))
+			fmt.Fprintf(&sb, "════ %s, %s, 🔒 %s 🔓 %s\n%s\n\n", g.ID(), lang, deal.Commitment(reveal), reveal, strings.Join(deals, "\n──\n"))
 		}
 	}
 	golden.Check(t, "deals", sb.String())

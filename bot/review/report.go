@@ -15,7 +15,7 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// Message is the Report as the person's private message: «📝 Разбор» and
+// Message is the Report as the person's private message: «🔍 Разбор» and
 // the game, the accuracy over the decisions judged, and the costliest
 // moments, each as the game's Describe put it. The texts are r's own
 // (rendered when it was made); l gives the words around them.

@@ -1,4 +1,4 @@
-// Package review is «📝 Разбор»: after a game, the top level of the game's
+// Package review is «🔍 Разбор»: after a game, the top level of the game's
 // robots goes through a person's decisions and judges each from what the
 // person could see then (adapter.ReviewGame). It replays a finished table
 // record from its seed and log exactly as the game went, asks the top level

@@ -48,7 +48,7 @@ func runDeal(o *options, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "🔐 %s\n🔓 %s\n", deal.Commitment(o.reveal), o.reveal)
+	fmt.Fprintf(stdout, "🔒 %s\n🔓 %s\n", deal.Commitment(o.reveal), o.reveal)
 	for _, text := range deals {
 		fmt.Fprintf(stdout, "\n%s\n", text)
 	}

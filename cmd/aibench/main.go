@@ -13,7 +13,7 @@
 // win rate with a 95% confidence interval, the average score and the time
 // per decision (docs/ai.md «The arena»). hint times hints at seeded
 // positions of random play. review plays seeded games of the levels
-// against each other and reviews every seat as «📝 Разбор» would, and
+// against each other and reviews every seat as «🔍 Разбор» would, and
 // reports the mean accuracy per level and the CPU a review costs. deal
 // prints the deals a reveal gives (with the game's moves, every later
 // shuffle too).

@@ -198,7 +198,7 @@ func TestHint(t *testing.T) {
 func TestDeal(t *testing.T) {
 	r := deal.New("trickchef", 3, nil, 42, 7)
 	out := runOut(t, "deal", "-reveal", r, "-lang", "en")
-	if !strings.Contains(out, "🔐 "+deal.Commitment(r)) || !strings.Contains(out, "Round 1, the deal:") || !strings.Contains(out, "Seat 3: ") {
+	if !strings.Contains(out, "🔒 "+deal.Commitment(r)) || !strings.Contains(out, "Round 1, the deal:") || !strings.Contains(out, "Seat 3: ") {
 		t.Fatalf("deal printed\n%s", out)
 	}
 	refused(t, "deal")

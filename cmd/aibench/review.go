@@ -19,7 +19,7 @@ import (
 // review plays seeded games of robots of every level against each other
 // (or of -players), seeds every decision as the bot does and counts every
 // robot's move as its own, then reviews every seat of every game as
-// «📝 Разбор» would (package bot/review, the top level with -playouts, the
+// «🔍 Разбор» would (package bot/review, the top level with -playouts, the
 // budget the robots played with), and reports the mean accuracy per level
 // and the CPU one seat's review costs (the CPU time of the thread that
 // computed it). The last line is one JSON object:

@@ -6,7 +6,7 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// Verdict is Shef's judgement of one action of a seat («📝 Разбор»): the
+// Verdict is Shef's judgement of one action of a seat («🔍 Разбор»): the
 // move Shef makes there and the seat's chance to win after each move,
 // measured by Shef's own search in the same sampled worlds (common random
 // numbers: the same pile, the same later rebuilds), so the difference is

@@ -7,7 +7,7 @@ import (
 )
 
 // Sharp does not search: it reads its belief and acts. Judging a move
-// («📝 Разбор») needs a value for moves Sharp would not make, so Judge
+// («🔍 Разбор») needs a value for moves Sharp would not make, so Judge
 // measures it the way the searching levels of the other games do: it
 // deals the hidden cards the way Sharp's belief weighs them (which card
 // of each stack is the boot, whether a boot is still in a hand), plays

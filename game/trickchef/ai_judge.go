@@ -6,7 +6,7 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// Verdict is Shef's judgement of one action of a seat («📝 Разбор»): the
+// Verdict is Shef's judgement of one action of a seat («🔍 Разбор»): the
 // move Shef makes there and what each move brings, measured by Shef's own
 // search on the same sampled deals (common random numbers), so the
 // difference is the move's, not the deals'.

@@ -1,5 +1,5 @@
 // Package reviewtest checks a game's review (adapter.ReviewGame) the way
-// «📝 Разбор» asks for it: over many seeded positions every judgement has
+// «🔍 Разбор» asks for it: over many seeded positions every judgement has
 // its loss in [0, 1] and the top level's own move as Best, leaves the state
 // as it was, costs nothing for the very move the top level makes with the
 // same Decision, and reads as catalog lines in every language; and whole
