@@ -35,6 +35,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deliver"
 	"github.com/trickchef/trickchef/bot/ingest"
+	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/results"
 	"github.com/trickchef/trickchef/bot/tables"
@@ -211,8 +212,9 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 		rs = s
 	}
 	res := results.New(rs, o.games, tr, o.log, o.now)
+	mc := members.New(tg, o.now, o.log)
 	tbl := tables.New(tables.Config{AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
-		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease}, st, tg, views, res, o.now, o.log, o.metrics)
+		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease, Members: mc}, st, tg, views, res, o.now, o.log, o.metrics)
 	del := deliver.New(st, tg, views, tbl, tr, deliver.Limits{GroupInterval: cfg.Limits.GroupInterval,
 		PrivateInterval: cfg.Limits.PrivateInterval, GlobalPerSecond: cfg.Limits.GlobalPerSecond,
 		GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout}, o.now, o.log, o.metrics)
@@ -223,7 +225,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	tooFast := func(u *models.User) string { return views.Loc(tbl.Lang(u)).T("error.too_fast") }
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
-	w := web.New(st, tg, views, tbl, o.now, o.log)
+	w := web.New(st, mc, views, tbl, o.now, o.log)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Views: views}
 }
 

@@ -136,10 +136,11 @@ func TestCancelledLobbyLink(t *testing.T) {
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	group := h.Srv.NewGroup("Отмена", a, b)
 	lobby := h.send(a, group, "/newgame trickchef", hasButton(h.T("lobby.join_button")))
+	link := joinLink(t, h, lobby)
 	h.press(b, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
 	h.press(a, lobby, h.T("lobby.cancel_button"), "")
 	v := h.Version(group)
-	sent := b.Start("j" + strconv.FormatInt(group.ID(), 10))
+	sent := b.Start(link)
 	if _, err := b.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return m.ID > sent.ID && m.Text == h.Shown("start.no_lobby")
 	}); err != nil {
@@ -147,6 +148,69 @@ func TestCancelledLobbyLink(t *testing.T) {
 	}
 	if got := h.Version(group); got != v {
 		t.Errorf("the link changed the closed table: version %d → %d", v, got)
+	}
+}
+
+// joinLink is the /start payload of the lobby's «open the chat» link, as
+// a person following it sends it.
+func joinLink(t *testing.T, h *harness, lobby *telegramtest.Message) string {
+	t.Helper()
+	b, ok := lobby.Button(h.T("lobby.open_chat_button"))
+	if !ok {
+		t.Fatalf("no %q link in the lobby: %+v", h.T("lobby.open_chat_button"), lobby.Keyboard)
+	}
+	_, payload, ok := strings.Cut(b.URL, "?start=")
+	if !ok {
+		t.Fatalf("the link %q sends no /start payload", b.URL)
+	}
+	return payload
+}
+
+// TestJoinLinkNeedsTheGroup: a lobby's join link names no chat, and only
+// the group's members take a seat with it. A stranger holding the link,
+// a made-up link and the old form (the chat's id) all get the one answer
+// that tells nothing, not even the group's title, and change nothing; a
+// member who follows it sits down.
+func TestJoinLinkNeedsTheGroup(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	stranger := h.MustBegin(h.Srv.NewUser("Чужой"))
+	group := h.Srv.NewGroup("Тайный клуб", a, b)
+	lobby := h.send(a, group, "/newgame trickchef", hasButton(h.T("lobby.join_button")))
+	link := joinLink(t, h, lobby)
+	gid := strconv.FormatInt(group.ID(), 10)
+	if strings.Contains(link, strings.TrimPrefix(gid, "-")) || len(link) != 23 {
+		t.Fatalf("the join link %q names the chat %s", link, gid)
+	}
+	v := h.Version(group)
+	answer := func(u *telegramtest.User, payload string) string {
+		t.Helper()
+		sent := u.Start(payload)
+		m, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool { return m.ID > sent.ID })
+		if err != nil {
+			t.Fatalf("/start %s: %v", payload, err)
+		}
+		return m.Text
+	}
+	bad := h.Shown("start.bad_link")
+	for _, payload := range []string{link, "j" + gid, "j" + strings.Repeat("A", 22), link[:len(link)-1] + "x"} {
+		if got := answer(stranger, payload); got != bad {
+			t.Errorf("a stranger's /start %s: %q, want %q", payload, got, bad)
+		}
+		if got := answer(stranger, payload); strings.Contains(got, "Тайный клуб") {
+			t.Errorf("a stranger learnt the group's title: %q", got)
+		}
+	}
+	if got := h.Version(group); got != v {
+		t.Errorf("a stranger's link changed the table: version %d → %d", v, got)
+	}
+	if got := answer(b, link); got != h.Shown("start.joined", "Title", "Тайный клуб") {
+		t.Errorf("a member's /start with the link: %q", got)
+	}
+	if got := answer(b, link); got != h.Shown("lobby.already_seated") {
+		t.Errorf("the same link again: %q", got)
 	}
 }
 

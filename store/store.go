@@ -101,8 +101,9 @@ func BrokenKey(table string, gameNo int) string {
 	return "broken:" + table + ":" + strconv.Itoa(gameNo)
 }
 
-// WebTokenKey is the pointer from a «Стол» page's token to its table's id.
-func WebTokenKey(token string) string { return "webtable:" + token }
+// TableTokenKey is the pointer from a table's token (its join link's and
+// its «Стол» page's) to its id. The name is from when only the page had one.
+func TableTokenKey(token string) string { return "webtable:" + token }
 
 // ChatRateKey is the rate-limit key of one Telegram chat.
 func ChatRateKey(chat int64) string { return "chat:" + strconv.FormatInt(chat, 10) }

@@ -101,10 +101,25 @@ func SeatPlayer(s Seat) string {
 	return PersonPlayer(s.UserID)
 }
 
-// NewWebToken is a fresh token naming a table in the «Стол» page's links
-// instead of its chat id: 16 random bytes, base64url (22 characters).
-func NewWebToken() string {
+// NewTableToken is a fresh token naming a table in links instead of its
+// chat id (Table.Token): 16 random bytes, base64url (22 characters), which
+// a /start payload (64 characters of A–Z a–z 0–9 _ -) carries as it is.
+func NewTableToken() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
 	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// ValidTableToken reports whether s could be a token (NewTableToken), so
+// garbage costs no store read.
+func ValidTableToken(s string) bool {
+	if len(s) != 22 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -82,11 +82,12 @@ type Table struct {
 	// showing an older count is replaced, and the replaced one loses its
 	// buttons (bot/deliver.go).
 	Reposts map[string]int `json:"reposts,omitempty"`
-	// WebToken names the table in the «Стол» page's links instead of its
-	// chat id: unguessable, so only those shown a link can ask for the
-	// table (and even they must be its players or the group's members).
-	// Minted on the first commit with the page served (bot/webaccess.go).
-	WebToken string `json:"web_token,omitempty"`
+	// Token names the table in links instead of its chat id — the join
+	// link (/start j<token>) and the «Стол» page's: unguessable, so only
+	// those shown a link can ask for the table, and even they must be its
+	// players or the group's members. Minted on the table's first commit
+	// (the stored name, web_token, is from when only the page had one).
+	Token string `json:"web_token,omitempty"`
 	// Broken is set once the table's game could not go on (its state
 	// unreadable by its game, or its changes failing again and again): the
 	// game stopped, its record was set aside for a person to look at, and

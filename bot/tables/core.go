@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/view"
@@ -28,6 +29,10 @@ type Config struct {
 	// WebLease is how long a page that said it is visible counts as
 	// visible without saying it again.
 	WebLease time.Duration
+	// Members answers whether someone who came by a join link is in the
+	// table's group (shared with the «Стол» page); nil: a cache of the
+	// tables' own.
+	Members *members.Cache
 }
 
 // Store is the part of the store the tables use: the records and their

@@ -10,7 +10,6 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
-	"github.com/trickchef/trickchef/store"
 )
 
 // pages are the changes the «Стол» page causes: a press from it (the same
@@ -88,22 +87,17 @@ func (pg *pages) seen(ctx context.Context, id string, user int64, visible bool) 
 	return err
 }
 
-// giveToken mints table id's web token when it has none, and returns the
-// token.
-func (pg *pages) giveToken(ctx context.Context, id string) (string, error) {
-	t, _, err := pg.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		if t.WebToken != "" {
+// giveToken mints table id's token when it has none (a commit mints it),
+// and returns the token.
+func (c *core) giveToken(ctx context.Context, id string) (string, error) {
+	t, _, err := c.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		if t.Token != "" {
 			return refusal.ErrNoChange
 		}
-		tok := record.NewWebToken()
-		if err := pg.store.SetPointer(ctx, store.WebTokenKey(tok), t.ID); err != nil {
-			return err
-		}
-		t.WebToken = tok
 		return nil
 	})
 	if err != nil && !errors.Is(err, refusal.ErrNoChange) {
 		return "", err
 	}
-	return t.WebToken, nil
+	return t.Token, nil
 }

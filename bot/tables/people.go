@@ -32,9 +32,12 @@ func (pp *people) onStart(ctx context.Context, r request, l adapter.Loc) error {
 		return err
 	}
 	if len(r.args) > 0 && strings.HasPrefix(r.args[0], view.JoinPrefix) {
-		id := strings.TrimPrefix(r.args[0], view.JoinPrefix)
-		if _, _, err := record.ParseID(id); err != nil {
+		id, err := pp.linkedTable(ctx, strings.TrimPrefix(r.args[0], view.JoinPrefix), user)
+		if errors.Is(err, errBadLink) {
 			return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.bad_link")})
+		}
+		if err != nil {
+			return err
 		}
 		t, _, err := pp.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
 			return pp.lobby.joinFromLink(t, m.From)
@@ -74,6 +77,48 @@ func (pp *people) onStart(ctx context.Context, r request, l adapter.Loc) error {
 		return pp.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: l.T("start.joined", "Title", adapter.Esc(t.Title))})
 	}
 	return pp.reply(ctx, updateID, m.Chat.ID, pp.menus.greeting(l, record.ID(m.Chat.ID, 0)))
+}
+
+// errBadLink: a join link names no table this person may join. A made-up
+// token, a table gone, and a group the person is not in all get this one
+// answer, so a stranger holding a link learns nothing, not even a title.
+var errBadLink = errors.New("bad join link")
+
+// linkedTable is the id of the table a join link's token names, when user
+// may sit there: they sit (or sat) there already, or Telegram says they
+// are in its group (cached, members.Cache).
+func (pp *people) linkedTable(ctx context.Context, token string, user int64) (string, error) {
+	if !record.ValidTableToken(token) {
+		return "", errBadLink
+	}
+	id, err := pp.store.Pointer(ctx, store.TableTokenKey(token))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", errBadLink
+	}
+	if err != nil {
+		return "", err
+	}
+	t, version, err := pp.load(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if version == 0 || t.Token != token {
+		return "", errBadLink
+	}
+	if t.SeatOf(user) >= 0 {
+		return id, nil
+	}
+	member := t.ChatID == user // a practice table is its owner's alone
+	if !view.PracticeChat(t.ChatID) {
+		if member, err = pp.cfg.Members.Member(ctx, t.ChatID, user); err != nil {
+			return "", err
+		}
+	}
+	if !member {
+		pp.log.Info().Str("table", id).Int64("user", user).Msg("join link refused: not in the group")
+		return "", errBadLink
+	}
+	return id, nil
 }
 
 // seatedTable is the table the user's pointer names, when they sit at it

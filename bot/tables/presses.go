@@ -170,7 +170,13 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	url := ""
 	switch {
 	case errors.Is(err, errOpenChat):
-		url = pr.views.DeepLink(view.JoinPrefix + p.Table)
+		tok := t.Token
+		if tok == "" { // a lobby from before tokens, not changed since
+			if tok, err = pr.giveToken(ctx, p.Table); err != nil {
+				return err
+			}
+		}
+		url = pr.views.DeepLink(view.JoinPrefix + tok)
 	case a.Refused("error.stale") && hand.current:
 		// The latest message: its buttons wait for the player's turn
 		// (a waiting hand is not redrawn), or are about to be redrawn.

@@ -26,6 +26,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/view"
@@ -54,6 +55,9 @@ type Tables struct {
 // New builds the tables role. views renders what the tables say; wake is
 // called after every commit (delivery then shows it at once).
 func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Tables {
+	if cfg.Members == nil {
+		cfg.Members = members.New(tg, now, log)
+	}
 	c := &core{cfg: cfg, store: st, tg: tg, views: views, games: views.Games(), results: res, now: now, log: log, metrics: m,
 		wake: func() {}, answered: func(time.Duration) {}, failures: &strikes{}}
 	t := &Tables{core: c}
@@ -168,7 +172,7 @@ func (t *Tables) PageSeen(ctx context.Context, id string, user int64, visible bo
 
 // GiveToken mints table id's web token when it has none, and returns it.
 func (t *Tables) GiveToken(ctx context.Context, id string) (string, error) {
-	return t.pages.giveToken(ctx, id)
+	return t.core.giveToken(ctx, id)
 }
 
 // PressDraft applies one press of a DraftButton (its callback data) by

@@ -104,7 +104,7 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 			return t, ch, err
 		}
 		t.Updated = c.now()
-		c.mintWebToken(ctx, t)
+		c.mintToken(ctx, t)
 		data, err := t.Encode()
 		if err != nil {
 			return nil, nil, err
@@ -206,21 +206,21 @@ func (c *core) reachable(ctx context.Context, id string, user int64, repost bool
 	return err
 }
 
-// mintWebToken gives a table about to be committed its web token, when the
-// page is served and it has none yet (tables from before tokens get one on
-// their next change). The pointer is written before the commit, so a
-// committed token always resolves; a commit that loses its race leaves a
-// pointer nobody was shown, to the same table.
-func (c *core) mintWebToken(ctx context.Context, t *record.Table) {
-	if t.WebToken != "" || !c.views.WebServed() {
+// mintToken gives a table about to be committed its token (record.Table.Token),
+// when it has none (tables from before tokens get one on their next
+// change). The pointer is written before the commit, so a committed token
+// always resolves; a commit that loses its race leaves a pointer nobody
+// was shown, to the same table.
+func (c *core) mintToken(ctx context.Context, t *record.Table) {
+	if t.Token != "" {
 		return
 	}
-	tok := record.NewWebToken()
-	if err := c.store.SetPointer(ctx, store.WebTokenKey(tok), t.ID); err != nil {
-		c.log.Warn().Err(err).Str("table", t.ID).Msg("web token not minted")
+	tok := record.NewTableToken()
+	if err := c.store.SetPointer(ctx, store.TableTokenKey(tok), t.ID); err != nil {
+		c.log.Warn().Err(err).Str("table", t.ID).Msg("table token not minted")
 		return
 	}
-	t.WebToken = tok
+	t.Token = tok
 }
 
 // load returns the table and its version, or a fresh idle table at version 0.

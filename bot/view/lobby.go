@@ -109,7 +109,7 @@ func (r *Renderer) lobby(l adapter.Loc, t *record.Table) adapter.Message {
 	}
 	kb = append(kb, optionRows...)
 	kb = append(kb, []adapter.Button{lobbyButton(t, l.T("lobby.start_button"), callback.LobbyStart), lobbyButton(t, l.T("lobby.cancel_button"), callback.LobbyCancel)})
-	kb = append(kb, []adapter.Button{{Text: l.T("lobby.open_chat_button"), URL: r.DeepLink(JoinPrefix + t.ID)},
+	kb = append(kb, []adapter.Button{{Text: l.T("lobby.open_chat_button"), URL: r.DeepLink(JoinPrefix + t.Token)},
 		r.RulesLink(l.T("lobby.rules_button"), g)})
 	return adapter.Message{Text: sb.String(), Keyboard: kb}
 }

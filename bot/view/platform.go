@@ -95,31 +95,27 @@ func (r *Renderer) addUnreachable(l adapter.Loc, t *record.Table, m *adapter.Mes
 		return
 	}
 	m.Text += "\n\n" + l.T("table.unreachable", "Names", strings.Join(who, ", "))
-	m.Keyboard = append(m.Keyboard, []adapter.Button{{Text: l.T("lobby.open_chat_button"), URL: r.DeepLink(JoinPrefix + t.ID)}})
+	m.Keyboard = append(m.Keyboard, []adapter.Button{{Text: l.T("lobby.open_chat_button"), URL: r.DeepLink(JoinPrefix + t.Token)}})
 }
 
 // webAppButton opens the page from a seat's private message (Telegram
 // allows web_app buttons in private chats only); none when no page is
 // served, or the table has no token yet.
 func (r *Renderer) webAppButton(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
-	if r.cfg.WebAppURL == "" || t.WebToken == "" {
+	if r.cfg.WebAppURL == "" || t.Token == "" {
 		return adapter.Button{}, false
 	}
-	return adapter.Button{Text: l.T("web.button"), WebApp: r.cfg.WebAppURL + "?table=" + url.QueryEscape(t.WebToken)}, true
+	return adapter.Button{Text: l.T("web.button"), WebApp: r.cfg.WebAppURL + "?table=" + url.QueryEscape(t.Token)}, true
 }
 
 // webAppLink opens the page from the group: a direct link to the Mini App
 // by its short name, the table in its start parameter.
 func (r *Renderer) webAppLink(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
-	if r.cfg.WebAppURL == "" || r.cfg.WebAppShortName == "" || r.cfg.Username == "" || t.WebToken == "" {
+	if r.cfg.WebAppURL == "" || r.cfg.WebAppShortName == "" || r.cfg.Username == "" || t.Token == "" {
 		return adapter.Button{}, false
 	}
-	return adapter.Button{Text: l.T("web.button"), URL: "https://t.me/" + r.cfg.Username + "/" + r.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.WebToken)}, true
+	return adapter.Button{Text: l.T("web.button"), URL: "https://t.me/" + r.cfg.Username + "/" + r.cfg.WebAppShortName + "?startapp=" + url.QueryEscape(t.Token)}, true
 }
-
-// WebServed reports whether the «Стол» page is served (tables then mint
-// web tokens).
-func (r *Renderer) WebServed() bool { return r.cfg.WebAppURL != "" }
 
 // WebShown reports whether the seat's page is open and visible now: its
 // hand in the chat then waits.

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/view"
@@ -112,8 +112,7 @@ const (
 // the table record.
 type Web struct {
 	store   Store
-	tg      Members
-	members *memberCache
+	members *members.Cache
 	views   *view.Renderer
 	games   view.Games
 	now     func() time.Time
@@ -124,11 +123,6 @@ type Web struct {
 // Store is the part of the store the page reads itself: the tokens.
 type Store interface {
 	Pointer(ctx context.Context, key string) (string, error)
-}
-
-// Members asks Telegram whether someone is in a group.
-type Members interface {
-	GetChatMember(ctx context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error)
 }
 
 // Tables is what the page asks of the tables: a record, and the changes a
@@ -149,8 +143,10 @@ type Tables interface {
 }
 
 // New builds the web role.
-func New(st Store, tg Members, views *view.Renderer, tables Tables, now func() time.Time, log zerolog.Logger) *Web {
-	return &Web{store: st, tg: tg, members: newMemberCache(memberCacheSize), views: views, games: views.Games(),
+// members answers whether a viewer who is not seated is in the table's
+// group (shared with the tables' join links).
+func New(st Store, mc *members.Cache, views *view.Renderer, tables Tables, now func() time.Time, log zerolog.Logger) *Web {
+	return &Web{store: st, members: mc, views: views, games: views.Games(),
 		now: now, log: log, tables: tables}
 }
 
@@ -216,7 +212,7 @@ func (w *Web) View(ctx context.Context, token string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if version == 0 || t.WebToken != token {
+	if version == 0 || t.Token != token {
 		return nil, ErrNotFound
 	}
 	return &View{w: w, t: t, version: version}, nil
@@ -241,7 +237,7 @@ func (v *View) Allowed(ctx context.Context, user int64) (bool, error) {
 func (v *View) State(kind int) (State, error) {
 	w, t := v.w, v.t
 	l := w.loc(t.Lang)
-	ws := State{Table: t.WebToken, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: adapter.Spectator, Now: w.now().UnixMilli()}
+	ws := State{Table: t.Token, Version: v.version, Chat: t.Title, Lang: t.Lang, Phase: t.Phase, Seat: adapter.Spectator, Now: w.now().UnixMilli()}
 	g, ok := w.games.Get(t.GameID)
 	if !ok {
 		return ws, nil
