@@ -10,6 +10,12 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/trickchef ./cmd/tr
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/trickchef /trickchef
 ENV DATA_DIR=/data
+# /healthz and /metrics: a container's loopback is out of reach of probes
+# and Prometheus, so they listen on all of its addresses; publish the port
+# only where it is private.
+ENV OPS_ADDR=:9090
+# 8080: LISTEN_ADDR, the webhook and «Стол», behind an HTTPS proxy.
+EXPOSE 8080 9090
 VOLUME /data
 USER nonroot
 ENTRYPOINT ["/trickchef"]

@@ -74,6 +74,7 @@ func botEnv(apiURL, redisURL string) map[string]string {
 		"AI_DELAY":         "30ms",
 		"LOG_LEVEL":        "warn",
 		"LISTEN_ADDR":      "127.0.0.1:0",
+		"OPS_ADDR":         "127.0.0.1:0",
 		"WEBHOOK_URL":      "",
 		"WEBHOOK_SECRET":   "",
 		"DEFAULT_LANG":     "ru",
@@ -96,7 +97,13 @@ func startBot(t *testing.T, env map[string]string) *botProc {
 		t.Fatalf("start bot process: %v", err)
 	}
 	go func() { cmd.Wait(); close(p.done) }()
-	t.Cleanup(p.kill)
+	t.Cleanup(func() {
+		p.kill()
+		// Whatever the process logged, at any level, never holds its token.
+		if _, secret, _ := strings.Cut(env["TELEGRAM_TOKEN"], ":"); secret != "" && strings.Contains(p.out.String(), secret) {
+			t.Errorf("a bot process logged its token:\n%s", p.out.String())
+		}
+	})
 	return p
 }
 
@@ -659,22 +666,25 @@ func testReplicas(t *testing.T, replicas int) {
 	front := httptest.NewServer(lb)
 	t.Cleanup(front.Close)
 	t.Cleanup(lb.wg.Wait)
-	const secret = "fault-test-webhook-secret"
+	const secret = "fault-test-webhook-secret-0123456789"
 	procs := make([]*botProc, replicas)
+	ops := make([]string, replicas) // each replica's /healthz
 	for i := range replicas {
 		addr := freeAddr(t)
 		lb.replicas = append(lb.replicas, "http://"+addr)
+		ops[i] = "http://" + freeAddr(t) + "/healthz"
 		env := botEnv(srv.URL, rs.URL())
 		env["TURN_TIMEOUT"] = "2s"
 		env["WEBHOOK_URL"] = front.URL + "/hook"
 		env["WEBHOOK_SECRET"] = secret
 		env["LISTEN_ADDR"] = addr
+		env["OPS_ADDR"] = strings.TrimSuffix(strings.TrimPrefix(ops[i], "http://"), "/healthz")
 		procs[i] = startBot(t, env)
 	}
-	for i, base := range lb.replicas {
+	for i, health := range ops {
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			if code, _ := get(t, base+"/healthz"); code == http.StatusOK {
+			if code, _ := get(t, health); code == http.StatusOK {
 				break
 			}
 			if time.Now().After(deadline) || procs[i].exited() {

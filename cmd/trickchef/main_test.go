@@ -175,6 +175,7 @@ func TestMainTokenNotLoggedWhenPollingFails(t *testing.T) {
 		"TELEGRAM_TOKEN":   testToken,
 		"TELEGRAM_API_URL": api.URL,
 		"DATA_DIR":         t.TempDir(),
+		"OPS_ADDR":         "127.0.0.1:0",
 		"LOG_LEVEL":        "debug",
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)

@@ -326,7 +326,7 @@ func TestMainRefusesAnotherBotsDataDir(t *testing.T) {
 			}
 		})
 		env := map[string]string{"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": api.URL, "DATA_DIR": dir,
-			"LISTEN_ADDR": "127.0.0.1:0", "LOG_LEVEL": "warn"}
+			"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0", "LOG_LEVEL": "warn"}
 		ctx, cancel := context.WithTimeout(t.Context(), d)
 		defer cancel()
 		var stderr syncBuffer

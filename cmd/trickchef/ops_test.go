@@ -49,10 +49,11 @@ func get(t *testing.T, url string) (int, string) {
 }
 
 // process is Main running against the fake Bot API with the embedded
-// store, listening on addr.
+// store, listening on addr (public) and ops (/healthz, /metrics).
 type process struct {
 	srv    *telegramtest.Server
 	addr   string
+	ops    string
 	stderr *syncBuffer
 	cancel context.CancelFunc
 	code   chan int
@@ -64,13 +65,15 @@ func startMain(t *testing.T, extra map[string]string) *process {
 	t.Helper()
 	srv := telegramtest.NewServer(telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
-	p := &process{srv: srv, addr: freeAddr(t), stderr: &syncBuffer{}, code: make(chan int, 1)}
+	p := &process{srv: srv, addr: freeAddr(t), ops: freeAddr(t), stderr: &syncBuffer{}, code: make(chan int, 1)}
 	env := map[string]string{
 		"TELEGRAM_TOKEN":   testToken,
 		"TELEGRAM_API_URL": srv.URL,
 		"DATA_DIR":         t.TempDir(),
 		"LISTEN_ADDR":      p.addr,
-		"LOG_LEVEL":        "warn",
+		"OPS_ADDR":         p.ops,
+		// Debug: everything the process can log is checked for the token.
+		"LOG_LEVEL": "debug",
 	}
 	for k, v := range extra {
 		env[k] = v
@@ -82,7 +85,8 @@ func startMain(t *testing.T, extra map[string]string) *process {
 	return p
 }
 
-// stop ends Main as a stop signal does; it must exit cleanly.
+// stop ends Main as a stop signal does; it must exit cleanly, and must
+// never have logged the token.
 func (p *process) stop(t *testing.T) {
 	t.Helper()
 	p.cancel()
@@ -94,14 +98,18 @@ func (p *process) stop(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Main did not stop")
 	}
+	if strings.Contains(p.stderr.String(), testSecret) {
+		t.Error("the token's secret appears in the logs")
+	}
 }
 
 // TestMainServesOpsAndDrains runs the real process wiring against the fake
 // Bot API with the embedded store: a user's /start is answered, /healthz
-// and /metrics answer, and cancelling (SIGTERM) ends Main cleanly.
+// and /metrics answer on OPS_ADDR (polling without a page opens no public
+// listener), and cancelling (SIGTERM) ends Main cleanly.
 func TestMainServesOpsAndDrains(t *testing.T) {
 	p := startMain(t, nil)
-	srv, addr, stderr := p.srv, p.addr, p.stderr
+	srv, addr, stderr := p.srv, p.ops, p.stderr
 
 	greeting := texts(t).Shown("start.greeting")
 	u := srv.NewUser("Аня")
@@ -135,15 +143,16 @@ func TestMainServesOpsAndDrains(t *testing.T) {
 	if !counted() {
 		t.Fatalf("/metrics: %d\n%s", status, body)
 	}
-	p.stop(t)
-	if strings.Contains(stderr.String(), testSecret) {
-		t.Error("the token's secret appears in the logs")
+	if _, err := net.DialTimeout("tcp", p.addr, time.Second); err == nil {
+		t.Errorf("LISTEN_ADDR %s accepts connections in polling mode without a page", p.addr)
 	}
+	p.stop(t)
 }
 
 // TestMainServesTheWebTable: with WEBAPP_URL set, the process serves the
-// «Стол» page and its API at that URL's path on LISTEN_ADDR, beside
-// /healthz, with the embedded store; an unsigned request is refused.
+// «Стол» page and its API at that URL's path on LISTEN_ADDR, with the
+// embedded store; an unsigned request is refused; /healthz and /metrics
+// are on OPS_ADDR only.
 func TestMainServesTheWebTable(t *testing.T) {
 	p := startMain(t, map[string]string{
 		"WEBAPP_URL":        "https://cards.example.org/table/",
@@ -166,8 +175,13 @@ func TestMainServesTheWebTable(t *testing.T) {
 	if status, body := get(t, base+"/table/api/state?table=-100"); status != http.StatusUnauthorized || !strings.Contains(body, `"auth"`) {
 		t.Fatalf("an unsigned state request: %d %s", status, body)
 	}
-	if status, _ := get(t, base+"/healthz"); status != http.StatusOK {
-		t.Fatalf("/healthz beside the page: %d", status)
+	for _, path := range []string{"/healthz", "/metrics"} {
+		if status, _ := get(t, base+path); status != http.StatusNotFound {
+			t.Errorf("%s on the public listener: %d, want 404", path, status)
+		}
+		if status, _ := get(t, "http://"+p.ops+path); status != http.StatusOK {
+			t.Errorf("%s on OPS_ADDR: %d", path, status)
+		}
 	}
 	p.stop(t)
 }

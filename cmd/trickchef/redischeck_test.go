@@ -29,7 +29,7 @@ func TestMainChecksRedis(t *testing.T) {
 			}
 		})
 		env := map[string]string{"TELEGRAM_TOKEN": testToken, "TELEGRAM_API_URL": api.URL, "REDIS_URL": url,
-			"LISTEN_ADDR": "127.0.0.1:0", "LOG_LEVEL": "warn"}
+			"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0", "LOG_LEVEL": "warn"}
 		for k, v := range extra {
 			env[k] = v
 		}
