@@ -382,3 +382,67 @@ func TestHints(t *testing.T) {
 	}
 	h.send(a, a.PrivateChat(), "привет", contains(h.Shown("command.hint_private")))
 }
+
+// TestAnonymousAdmin: an administrator writing in the group's name
+// («remain anonymous») is nobody the bot could seat: their /newgame opens
+// a lobby with no one at it, and the first to join runs it (only they may
+// start it); their /stop is an admin's, and any administrator (pressing as
+// themselves) may confirm it, a plain member not; their /lang sets the
+// language. The placeholder account never appears at the table.
+func TestAnonymousAdmin(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	owner := h.MustBegin(h.Srv.NewUser("Хозяйка"))
+	admin := h.MustBegin(h.Srv.NewUser("Админ"))
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	group := h.Srv.NewGroup("Аноним", owner, admin, a, b)
+	group.MakeAdmin(admin)
+
+	owner.SendAnonymously(group, "/newgame trickchef")
+	lobby, err := group.WaitMessage(10*time.Second, hasButton(h.T("lobby.join_button")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab, _ := h.Table(group); tab.Phase != record.PhaseLobby || len(tab.Seats) != 0 || tab.Creator != 0 {
+		t.Fatalf("the anonymous /newgame: phase %v, seats %+v, creator %d", tab.Phase, tab.Seats, tab.Creator)
+	}
+	if strings.Contains(lobby.Text, telegramtest.GroupAnonymousBot.FirstName) {
+		t.Errorf("the placeholder account sits at the table:\n%s", lobby.Text)
+	}
+	h.press(a, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
+	h.press(b, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
+	h.press(admin, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
+	if tab, _ := h.Table(group); tab.Creator != a.ID() {
+		t.Fatalf("the first to join did not become the creator: %d", tab.Creator)
+	}
+	h.press(b, lobby, h.T("lobby.start_button"), h.T("lobby.creator_only"))
+	h.MustStartGame(a, lobby)
+
+	ask := func() *telegramtest.Message {
+		t.Helper()
+		sent := owner.SendAnonymously(group, "/stop")
+		q, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool { return m.ID > sent.ID && hasButton(h.T("stop.yes"))(m) })
+		if err != nil {
+			t.Fatalf("the anonymous /stop: %v", err)
+		}
+		return q
+	}
+	q := ask()
+	v := h.Version(group)
+	h.press(b, q, h.T("stop.yes"), h.T("stop.not_yours"))
+	if got := h.Version(group); got != v {
+		t.Errorf("a member's «yes» changed the table: version %d → %d", v, got)
+	}
+	h.press(admin, q, h.T("stop.yes"), h.T("stop.done"))
+	if tab, _ := h.Table(group); tab.Phase != record.PhaseIdle {
+		t.Fatalf("an administrator's «yes» did not stop the game: phase %v", tab.Phase)
+	}
+
+	sent := owner.SendAnonymously(group, "/lang en")
+	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID > sent.ID && m.Text == bottest.Catalog(t).T("en", "lang.set")
+	}); err != nil {
+		t.Fatalf("the anonymous /lang: %v", err)
+	}
+}

@@ -26,6 +26,10 @@ const (
 	PhasePlaying Phase = "playing" // a game in progress
 )
 
+// AnyAdmin in StopAsked: the /stop came in the group's name (an anonymous
+// administrator), so any administrator may confirm it.
+const AnyAdmin int64 = -1
+
 // Table is everything the bot keeps about one group chat (or forum topic):
 // the lobby, the seats, the engine state and the timers. It is stored as
 // JSON in one record, so one compare-and-set covers a whole move. Games
@@ -69,7 +73,7 @@ type Table struct {
 	// Event is the last notable thing that happened, shown on the table
 	// message (a timeout, a stop).
 	Event     *Event `json:"event,omitempty"`
-	StopAsked int64  `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation
+	StopAsked int64  `json:"stop_asked,omitempty"` // user who asked to /stop, awaiting confirmation (AnyAdmin: an anonymous admin)
 	// ResultsSent is the result id whose private results were queued, so
 	// a result entry retried after a crash queues them once.
 	ResultsSent string `json:"results_sent,omitempty"`

@@ -263,8 +263,29 @@ func (c *commands) groupNewGame(ctx context.Context, r request) func(t *record.T
 }
 
 func (c *commands) groupStop(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	admin := c.isAdmin(ctx, r.msg.Chat.ID, r.msg.From.ID)
-	return func(t *record.Table, ch *change) error { return c.lobby.askStop(t, ch, r.msg.From.ID, admin) }
+	user, admin := c.sender(ctx, r.msg)
+	return func(t *record.Table, ch *change) error { return c.lobby.askStop(t, ch, user, admin) }
+}
+
+// sender is who wrote a group's command, and whether they administer the
+// group. A message in the group's own name is an anonymous administrator
+// (user 0, an admin: Telegram lets only admins write so); one in a
+// channel's name is nobody in particular (user 0, no admin). The From of
+// both is a placeholder account («GroupAnonymousBot»), never a person.
+func (c *commands) sender(ctx context.Context, m *models.Message) (user int64, admin bool) {
+	switch {
+	case anonymousAdmin(m):
+		return 0, true
+	case m.SenderChat != nil:
+		return 0, false
+	}
+	return m.From.ID, c.isAdmin(ctx, m.Chat.ID, m.From.ID)
+}
+
+// anonymousAdmin reports whether m was written by one of the group's
+// administrators in the group's name.
+func anonymousAdmin(m *models.Message) bool {
+	return m.SenderChat != nil && m.SenderChat.ID == m.Chat.ID
 }
 
 func (c *commands) groupTable(ctx context.Context, r request) func(t *record.Table, ch *change) error {
@@ -302,13 +323,13 @@ func (c *commands) groupLang(ctx context.Context, r request) func(t *record.Tabl
 			return nil
 		}
 	}
-	admin := c.isAdmin(ctx, r.msg.Chat.ID, r.msg.From.ID)
+	user, admin := c.sender(ctx, r.msg)
 	return func(t *record.Table, ch *change) error {
 		lang, ok := c.menus.langNamed(r.args)
 		switch {
 		case !ok:
 			ch.post(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
-		case !mayChangeLang(t, r.msg.From.ID, admin):
+		case !mayChangeLang(t, user, admin):
 			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T(langRefusal(t))})
 		default:
 			t.Lang = lang

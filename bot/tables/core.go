@@ -2,7 +2,6 @@ package tables
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	tgbot "github.com/go-telegram/bot"
@@ -105,6 +104,8 @@ type core struct {
 	answered func(time.Duration)
 	// failures counts each table's recent failures (broken.go).
 	failures *strikes
+	// names makes a person's name for the table (names.go).
+	names *names
 }
 
 // decode is the table's game and its decoded state.
@@ -166,18 +167,6 @@ func closeTable(t *record.Table) {
 	t.Phase = record.PhaseIdle
 	t.StopTimers()
 	t.StopAsked = 0
-}
-
-// userName is how the bot calls a user in the group.
-func userName(u *models.User) string {
-	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
-	if name == "" {
-		name = u.Username
-	}
-	if r := []rune(name); len(r) > 32 {
-		name = string(r[:32])
-	}
-	return name
 }
 
 // aiName gives an AI seat a name not yet used at the table.

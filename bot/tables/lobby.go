@@ -60,21 +60,32 @@ func (lb *lobby) newGame(ctx context.Context, t *record.Table, ch *change, m *mo
 	if wanted != nil {
 		kind = wanted.ID()
 	}
+	if m.SenderChat != nil {
+		// Written in the group's (an anonymous admin's) or a channel's
+		// name: no person to seat. The lobby waits with no creator; the
+		// first to join runs it.
+		openLobby(t, kind, record.Seat{})
+		return nil
+	}
 	started := lb.hasStarted(ctx, m.From.ID)
-	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: userName(m.From), Unreachable: !started})
+	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: lb.names.person(m.From), Unreachable: !started})
 	if !started {
 		ch.seated = append(ch.seated, m.From.ID) // their /start finds this table
 	}
 	return nil
 }
 
-// openLobby starts gathering players for the next game, the creator seated.
+// openLobby starts gathering players for the next game, the creator seated
+// (none when creator is the zero Seat: the first to join becomes it).
 func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.GameNo++
 	t.Phase = record.PhaseLobby
 	t.GameID = kind
 	t.Creator = creator.UserID
-	t.Seats = []record.Seat{creator}
+	t.Seats = nil
+	if creator.UserID != 0 {
+		t.Seats = []record.Seat{creator}
+	}
 	t.Options = nil
 	t.AILevel = ""
 	t.Hints = t.Practice() // off in a group until its lobby turns them on
@@ -152,7 +163,8 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 			ch.answer = l.T("lobby.open_chat")
 			return errOpenChat
 		}
-		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
+		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
+		claimLobby(t, who.ID)
 		ch.answer = l.T("lobby.joined")
 	case callback.LobbyLeave:
 		if seat < 0 {
@@ -263,7 +275,7 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 		// Someone who watched the game may sit down at once, when there is
 		// room and the bot can write to them.
 		if _, hi := g.SeatRange(); len(t.Seats) < hi && lb.hasStarted(ctx, who.ID) {
-			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: userName(who)})
+			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
 		}
 	}
 	// The presser asked for the table, so they run it (and may start it);
@@ -379,8 +391,17 @@ func (lb *lobby) joinFromLink(t *record.Table, u *models.User) error {
 			return refusal.New("lobby.full")
 		}
 	}
-	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: userName(u)})
+	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: lb.names.person(u)})
+	claimLobby(t, u.ID)
 	return nil
+}
+
+// claimLobby makes user, who just sat down, the creator of a lobby opened
+// with none (by an anonymous admin).
+func claimLobby(t *record.Table, user int64) {
+	if t.Creator == 0 {
+		t.Creator = user
+	}
 }
 
 // startGame deals the game; the creator seat plays first.
@@ -454,11 +475,14 @@ func (lb *lobby) askStop(t *record.Table, ch *change, user int64, admin bool) er
 		ch.post(t, adapter.Message{Text: l.T("stop.nothing")})
 		return nil
 	}
-	if user != t.Creator && !admin {
+	if (user == 0 || user != t.Creator) && !admin {
 		ch.post(t, adapter.Message{Text: l.T("stop.not_allowed")})
 		return nil
 	}
 	t.StopAsked = user
+	if user == 0 {
+		t.StopAsked = record.AnyAdmin // asked in the group's name
+	}
 	ch.post(t, adapter.Message{Text: l.T("stop.confirm"), Keyboard: [][]adapter.Button{{
 		{Text: l.T("stop.yes"), Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{1}}.String()},
 		{Text: l.T("stop.no"), Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{0}}.String()},
@@ -466,8 +490,9 @@ func (lb *lobby) askStop(t *record.Table, ch *change, user int64, admin bool) er
 	return nil
 }
 
-// onStop handles the confirmation buttons of /stop.
-func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *models.User) error {
+// onStop handles the confirmation buttons of /stop: the person who asked
+// answers, or any admin when an anonymous admin asked.
+func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *models.User, admin bool) error {
 	who := user.ID
 	switch {
 	case t.Phase == record.PhaseIdle || p.GameNo != t.GameNo:
@@ -475,7 +500,7 @@ func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *mode
 	case t.StopAsked == 0:
 		return refusal.New("stop.answered")
 	}
-	if who != t.StopAsked {
+	if who != t.StopAsked && !(t.StopAsked == record.AnyAdmin && admin) {
 		return refusal.New("stop.not_yours")
 	}
 	l := lb.loc(t.Lang)
@@ -485,7 +510,7 @@ func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *mode
 		return nil
 	}
 	closeTable(t)
-	t.Event = &record.Event{Key: "event.stopped", Name: userName(user)}
+	t.Event = &record.Event{Key: "event.stopped", Name: lb.names.person(user)}
 	if seat := t.SeatOf(who); seat >= 0 {
 		t.Event = &record.Event{Key: "event.stopped", Seat: seat}
 	}
@@ -527,7 +552,7 @@ func (lb *lobby) onOpen(t *record.Table, ch *change, p callback.Data, who *model
 		}
 		return lb.onChooseGame(t, ch, callback.Data{Op: callback.Choose, Table: t.ID, GameNo: t.GameNo, Word: g.ID()}, who.ID)
 	}
-	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: userName(who), Unreachable: !started})
+	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: lb.names.person(who), Unreachable: !started})
 	if t.Practice() {
 		lb.openPractice(t, who)
 		ch.answer = l.T("practice.opened")

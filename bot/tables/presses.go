@@ -79,8 +79,8 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 			return pr.menus.onLang(t, ch, p, q.From.ID, admin)
 		}, true
 	case callback.Stop:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			if err := pr.lobby.onStop(t, ch, p, &q.From); err != nil {
+		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
+			if err := pr.lobby.onStop(t, ch, p, &q.From, admin); err != nil {
 				return err
 			}
 			// The question turns into its answer with the same commit.
@@ -136,10 +136,10 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		return nil
 	}
 	// Effects are read before the compare-and-set loop, which stays pure:
-	// whether the presser administers the group matters only for «cancel»
-	// and the language.
+	// whether the presser administers the group matters only for «cancel»,
+	// the language and a /stop an anonymous admin asked.
 	admin := false
-	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang {
+	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop {
 		if chat, _, err := record.ParseID(p.Table); err == nil {
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}

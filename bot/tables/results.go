@@ -28,7 +28,7 @@ const forgetWindow = 10 * time.Minute
 func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	return func(t *record.Table, ch *change) error {
 		l := sd.loc(t.Lang)
-		q := &record.Query{Cmd: r.name, User: r.msg.From.ID, Name: userName(r.msg.From)}
+		q := &record.Query{Cmd: r.name, User: r.msg.From.ID, Name: sd.names.person(r.msg.From)}
 		switch r.name {
 		case "forgetme":
 			ch.post(t, adapter.Message{Text: l.T("forget.private_only"),
@@ -62,7 +62,7 @@ func (sd *standing) gameList(l adapter.Loc, command string) string {
 // privateStats answers /stats in private: the user's results summed over
 // every group they played in.
 func (sd *standing) privateStats(ctx context.Context, r request, l adapter.Loc) error {
-	msg, err := sd.results.PrivateStats(ctx, l, r.msg.From.ID, userName(r.msg.From))
+	msg, err := sd.results.PrivateStats(ctx, l, r.msg.From.ID, sd.names.person(r.msg.From))
 	if err != nil {
 		return err
 	}

@@ -285,7 +285,7 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return tb.lobby.onStop(t, ch, callback.Data{Op: callback.Stop, Table: id, GameNo: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"})
+		return tb.lobby.onStop(t, ch, callback.Data{Op: callback.Stop, Table: id, GameNo: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"}, false)
 	})
 	if err != nil || tab.Phase != record.PhaseIdle {
 		t.Fatalf("stop: %v (phase %v)", err, tab)

@@ -59,7 +59,7 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 		cfg.Members = members.New(tg, now, log)
 	}
 	c := &core{cfg: cfg, store: st, tg: tg, views: views, games: views.Games(), results: res, now: now, log: log, metrics: m,
-		wake: func() {}, answered: func(time.Duration) {}, failures: &strikes{}}
+		wake: func() {}, answered: func(time.Duration) {}, failures: &strikes{}, names: newNames(views)}
 	t := &Tables{core: c}
 	t.tips = &tips{core: c}
 	t.moves = &moves{core: c, tips: t.tips}

@@ -90,7 +90,7 @@ func TestStopNamesWhoStopped(t *testing.T) {
 	for _, who := range []models.User{{ID: 2, FirstName: "Серёжа"}, {ID: 99, FirstName: "Админ"}} {
 		tab, _ := golden.Table(t, g, 3, 0, "", 8, nil)
 		tab.StopAsked = who.ID
-		if err := tb.lobby.onStop(tab, &change{}, callback.Data{Op: callback.Stop, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1}}, &who); err != nil {
+		if err := tb.lobby.onStop(tab, &change{}, callback.Data{Op: callback.Stop, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1}}, &who, false); err != nil {
 			t.Fatal(err)
 		}
 		l := tb.loc("ru")

@@ -62,6 +62,10 @@ func (s *Server) wireLocked(c *chatState, m *msgState) *wireMessage {
 	}}
 	from := m.from
 	w.From = &from
+	if m.asChat {
+		sc := c.chat
+		w.SenderChat = &sc
+	}
 	if !m.editDate.IsZero() {
 		w.EditDate = int(m.editDate.Unix())
 	}

@@ -48,6 +48,9 @@ type msgState struct {
 	replyTo   int
 	deleted   bool
 	service   func(*models.Message) // fills service fields (migration, new members, topic created)
+	// asChat: written in the chat's own name (an anonymous administrator):
+	// sender_chat is the chat, from is GroupAnonymousBot.
+	asChat bool
 }
 
 // Button is one inline keyboard button as the bot sent it.
@@ -223,6 +226,28 @@ func (u *User) Send(chat *Chat, text string) *Message {
 		c.user.started = true
 	}
 	m := s.addMessageLocked(c, u.st.user, chat.thread, text, commandEntities(text))
+	s.pushMessageLocked(c, m)
+	return s.snapshotLocked(c, m)
+}
+
+// GroupAnonymousBot is the placeholder account Telegram puts in "from" of
+// a message an administrator sends in the group's name.
+var GroupAnonymousBot = models.User{ID: 1087968824, IsBot: true, FirstName: "Group", Username: "GroupAnonymousBot"}
+
+// SendAnonymously makes the user, an administrator of group chat ("remain
+// anonymous" on), write text in the group's name: the bot sees
+// sender_chat = the group and from = GroupAnonymousBot, never the person.
+// Like Telegram, only an administrator (or the owner) may.
+func (u *User) SendAnonymously(chat *Chat, text string) *Message {
+	s := u.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.chats[chat.id]
+	if c.user != nil || !(c.admins[u.ID()] || len(c.members) > 0 && c.members[0] == u.ID()) {
+		panic("telegramtest: only a group's administrator writes in its name")
+	}
+	m := s.addMessageLocked(c, GroupAnonymousBot, chat.thread, text, commandEntities(text))
+	m.asChat = true
 	s.pushMessageLocked(c, m)
 	return s.snapshotLocked(c, m)
 }
