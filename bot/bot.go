@@ -35,6 +35,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deliver"
 	"github.com/trickchef/trickchef/bot/ingest"
+	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/results"
@@ -164,7 +165,12 @@ type Bot struct {
 	Web      *web.Web
 	// Views render what the bot shows (golden tests and tools draw with it).
 	Views *view.Renderer
+
+	now func() time.Time
 }
+
+// Now is the bot's clock: the store's, with WithStoreClock.
+func (b *Bot) Now() time.Time { return b.now() }
 
 // options are what the Options set.
 type options struct {
@@ -173,6 +179,8 @@ type options struct {
 	now      func() time.Time
 	answered func(time.Duration)
 	metrics  *metrics.Metrics
+	// storeClock keeps now on the store's clock (WithStoreClock).
+	storeClock bool
 }
 
 // Option changes a Bot at construction.
@@ -180,6 +188,12 @@ type Option func(*options)
 
 // WithClock injects the clock (tests).
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithStoreClock keeps the bot's clock on the store's (bot/internal/clock):
+// replicas whose machine clocks disagree then agree on every deadline,
+// rate-limit window and send lease they share. The clock WithClock sets
+// (the machine's by default) is the one corrected.
+func WithStoreClock() Option { return func(o *options) { o.storeClock = true } }
 
 // WithAnswerObserver reports, for every button press, the time from the
 // start of handling its update to the answer sent back to Telegram.
@@ -204,6 +218,11 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if src, ok := st.(clock.Source); ok && o.storeClock {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		o.now = clock.New(ctx, src, o.now, o.log).Now
+		cancel()
+	}
 	tg = o.metrics.Instrument(tg)
 	views := view.New(view.Config{Username: cfg.Username, TurnTimeout: cfg.TurnTimeout, DefaultLang: cfg.DefaultLang,
 		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName}, o.games, tr, o.now, o.log)
@@ -226,7 +245,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
 	w := web.New(st, mc, views, tbl, o.now, o.log)
-	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Views: views}
+	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Views: views, now: o.now}
 }
 
 // Init learns the bot's username (unless configured) and registers the

@@ -230,11 +230,13 @@ func TestJoinThroughDeepLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantURL := fmt.Sprintf("https://t.me/%s?start=j%d", h.Srv.Bot().Username, group.ID())
+	// The answer opens the private chat with the lobby's own join link.
+	link := joinLink(t, h, lobby)
+	wantURL := fmt.Sprintf("https://t.me/%s?start=%s", h.Srv.Bot().Username, link)
 	if ans.URL != wantURL {
 		t.Fatalf("join by a user the bot can't write to: url %q, want %q (text %q)", ans.URL, wantURL, ans.Text)
 	}
-	stranger.Start(fmt.Sprintf("j%d", group.ID()))
+	stranger.Start(link)
 	if _, err := stranger.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("start.joined", "Title", group.Chat().Title))); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -218,5 +219,80 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	h.askResults(a, a.PrivateChat(), "/stats", h.Shown("stats.none_private", "Name", "Аня"))
 	if p, ok, err := h.Redis.Stats(ctx, g1.ID(), "trickchef", resPlayer(b)); err != nil || !ok || p.Games != 3 {
 		t.Errorf("Борис's stats after Аня left: %+v %v %v", p, ok, err)
+	}
+}
+
+// TestForgetMeLeavesNoName: /forgetme takes the person's name off the
+// table they sit at too — a lobby's seat is given up (its creator's role
+// passing on), a running game's seat is renamed as the history names them
+// — and their pointers and practice table are gone from the store.
+func TestForgetMeLeavesNoName(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	ctx := context.Background()
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	c := h.MustBegin(h.Srv.NewUser("Вера"))
+	forget := func(u *telegramtest.User) {
+		t.Helper()
+		sent := u.Send(u.PrivateChat(), "/forgetme")
+		q, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+			_, ok := m.Button(h.T("forget.yes"))
+			return m.ID > sent.ID && ok
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := u.Press(q, h.T("forget.yes")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+			return m.ID == q.ID && m.Text == h.Shown("forget.done")
+		}); err != nil {
+			t.Fatalf("no answer to /forgetme: %v", err)
+		}
+	}
+	names := func(tab *record.Table) string {
+		var out []string
+		for _, s := range tab.Seats {
+			out = append(out, s.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+
+	// A lobby: the seat is given up, and Борис now runs it.
+	a.Send(a.PrivateChat(), "/newgame trickchef") // a practice table of her own
+	if _, err := a.PrivateChat().WaitMessage(10*time.Second, hasButton(h.T("lobby.start_button"))); err != nil {
+		t.Fatalf("no practice lobby: %v", err)
+	}
+	g1 := h.Srv.NewGroup("Лобби", a, b)
+	lobby := h.send(a, g1, "/newgame trickchef", hasButton(h.T("lobby.join_button")))
+	h.press(b, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
+	forget(a)
+	tab, _ := h.Table(g1)
+	if tab.SeatOf(a.ID()) >= 0 || tab.Creator != b.ID() || strings.Contains(names(tab), "Аня") {
+		t.Errorf("the lobby after /forgetme: creator %d, seats %s", tab.Creator, names(tab))
+	}
+	if rec, err := h.Redis.Load(ctx, record.ID(a.ID(), 0)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the practice table is still stored: version %d, %v", rec.Version, err)
+	}
+	for _, k := range []string{store.UserTableKey(a.ID()), store.StartedKey(a.ID())} {
+		if v, err := h.Redis.Pointer(ctx, k); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("pointer %s still there: %q %v", k, v, err)
+		}
+	}
+
+	// A running game: the seat plays on under the history's name.
+	a.Start("")
+	g2 := h.Srv.NewGroup("Игра", a, b, c)
+	lobby2, err := h.LobbyFor("trickchef", g2, a, []*telegramtest.User{b, c}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.MustStartGame(a, lobby2)
+	forget(a)
+	tab, _ = h.Table(g2)
+	if s := tab.SeatOf(a.ID()); s < 0 || tab.Seats[s].Name != h.T("history.forgotten") || strings.Contains(names(tab), "Аня") {
+		t.Errorf("the game after /forgetme: seats %s", names(tab))
 	}
 }

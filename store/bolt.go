@@ -691,3 +691,6 @@ func (b *Bolt) Block(ctx context.Context, key string, until time.Time) error {
 func (b *Bolt) Ping(ctx context.Context) error {
 	return b.db.View(func(tx *bolt.Tx) error { return nil })
 }
+
+// Time is the machine's clock: one process, one clock.
+func (b *Bolt) Time(ctx context.Context) (time.Time, error) { return time.Now(), nil }

@@ -18,7 +18,7 @@ func (b *Bolt) ForgetUser(ctx context.Context, user int64) error {
 	}
 	chat := privateChat(user)
 	return b.db.Update(func(tx *bolt.Tx) error {
-		if err := deleteTable(tx, chat); err != nil {
+		if err := forgetTable(tx, chat); err != nil {
 			return err
 		}
 		for _, e := range []struct {
@@ -42,4 +42,28 @@ func (b *Bolt) ForgetUser(ctx context.Context, user int64) error {
 		}
 		return nil
 	})
+}
+
+// forgetTable deletes a private chat's table — its record, applied update
+// ids, views and message records, its timers — but keeps its outbox: what
+// is queued there is on its way to the person (the very answer to
+// /forgetme among it), and the outbox's sequence must not start over
+// while a delivery may still hold entries of the old one.
+func forgetTable(tx *bolt.Tx, name string) error {
+	t := table(tx, name)
+	if t == nil {
+		return nil
+	}
+	if err := t.Delete([]byte(keyRec)); err != nil {
+		return err
+	}
+	for _, b := range []string{bucketUpd, bucketUpdT, bucketDirty, bucketMsg} {
+		if t.Bucket([]byte(b)) == nil {
+			continue
+		}
+		if err := t.DeleteBucket([]byte(b)); err != nil {
+			return err
+		}
+	}
+	return boltQueue(tx, Timers).remove(name)
 }

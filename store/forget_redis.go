@@ -16,7 +16,14 @@ func (r *Redis) ForgetUser(ctx context.Context, user int64) error {
 		return err
 	}
 	chat := privateChat(user)
-	if err := r.Delete(ctx, chat); err != nil {
+	// The private chat's table goes, but not its outbox: what is queued
+	// there is on its way to the person (the answer to /forgetme among
+	// it), and the outbox's ids must not start over while a delivery may
+	// still hold entries of the old sequence.
+	if err := r.c.Del(ctx, r.recKey(chat), r.updKey(chat), r.dirtyKey(chat), r.msgKey(chat)).Err(); err != nil {
+		return fmt.Errorf("store: forget user %d: %w", user, err)
+	}
+	if err := r.unqueue(ctx, Timers, chat); err != nil {
 		return fmt.Errorf("store: forget user %d: %w", user, err)
 	}
 	if err := r.unqueue(ctx, Inboxes, chat); err != nil {

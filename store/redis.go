@@ -856,3 +856,13 @@ func (r *Redis) Ping(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Time is Redis's clock, the one the queues and leases run on (every
+// replica reads the same), for the bot to keep its own on (bot/internal/clock).
+func (r *Redis) Time(ctx context.Context) (time.Time, error) {
+	t, err := r.c.Time(ctx).Result()
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: time: %w", err)
+	}
+	return t, nil
+}

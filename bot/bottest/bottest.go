@@ -39,6 +39,13 @@ type Harness struct {
 	Log   zerolog.Logger
 	// Answered, if set, observes each button press's handling time.
 	Answered func(time.Duration)
+	// Clock, if set, is the machine's clock of this replica, which the bot
+	// keeps on the store's (bot.WithStoreClock): a replica whose clock is
+	// off.
+	Clock func() time.Time
+	// NoPoll runs the bot without fetching updates: a second replica,
+	// sharing the store and the fake server, of a bot that polls.
+	NoPoll bool
 
 	// Bot is the running bot process (nil while stopped).
 	Bot *bot.Bot
@@ -200,6 +207,9 @@ func (h *Harness) Start() error {
 		return err
 	}
 	opts := []bot.Option{bot.WithLogger(h.Log), bot.WithGames(h.Games...)}
+	if h.Clock != nil {
+		opts = append(opts, bot.WithClock(h.Clock), bot.WithStoreClock())
+	}
 	if h.Answered != nil {
 		opts = append(opts, bot.WithAnswerObserver(h.Answered))
 	}
@@ -215,6 +225,9 @@ func (h *Harness) Start() error {
 	go func() { defer h.done.Done(); b.Run(ctx) }()
 	go func() {
 		defer h.done.Done()
+		if h.NoPoll {
+			return // another replica fetches the updates
+		}
 		b.Ingest.Poll(ctx, &ingest.Poller{APIURL: h.Srv.URL, Token: Token, Timeout: time.Second})
 	}()
 	return nil

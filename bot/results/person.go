@@ -94,13 +94,15 @@ func (res *Results) practiceLine(l adapter.Loc, stats map[string]store.PlayerSta
 	return l.T("practice.stats", "Games", strings.Join(parts, "; "))
 }
 
-// Forget deletes a person's results and ratings everywhere; forgetting
-// twice is harmless.
+// Forget deletes a person's results and ratings everywhere (their name in
+// the histories becomes «игрок удалён»), and everything else the store
+// keeps of them: their practice table, their private chat's inbox, their
+// pointers. Forgetting twice is harmless.
 func (res *Results) Forget(ctx context.Context, user int64) error {
 	if res.store == nil {
 		return nil
 	}
-	return res.store.Forget(ctx, record.PersonPlayer(user))
+	return res.store.ForgetUser(ctx, user)
 }
 
 // MoveChat merges a group's results into the supergroup it became.

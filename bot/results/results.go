@@ -37,6 +37,9 @@ type Store interface {
 	PlayerChats(ctx context.Context, player string) ([]int64, error)
 	History(ctx context.Context, chat int64, n int) ([]store.Result, error)
 	Forget(ctx context.Context, player string) error
+	// ForgetUser forgets a person everywhere the store keeps them: Forget,
+	// their private chat's table and inbox, their pointers.
+	ForgetUser(ctx context.Context, user int64) error
 	MoveChat(ctx context.Context, from, to int64) error
 }
 

@@ -69,9 +69,7 @@ func (lb *lobby) newGame(ctx context.Context, t *record.Table, ch *change, m *mo
 	}
 	started := lb.hasStarted(ctx, m.From.ID)
 	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: lb.names.person(m.From), Unreachable: !started})
-	if !started {
-		ch.seated = append(ch.seated, m.From.ID) // their /start finds this table
-	}
+	ch.seated = append(ch.seated, m.From.ID) // their /start (and /forgetme) finds this table
 	return nil
 }
 
@@ -165,6 +163,7 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 		}
 		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
 		claimLobby(t, who.ID)
+		ch.seated = append(ch.seated, who.ID)
 		ch.answer = l.T("lobby.joined")
 	case callback.LobbyLeave:
 		if seat < 0 {
@@ -276,6 +275,7 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 		// room and the bot can write to them.
 		if _, hi := g.SeatRange(); len(t.Seats) < hi && lb.hasStarted(ctx, who.ID) {
 			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
+			ch.seated = append(ch.seated, who.ID)
 		}
 	}
 	// The presser asked for the table, so they run it (and may start it);
@@ -371,7 +371,7 @@ var errOpenChat = &refusal.Refusal{Key: "lobby.open_chat"}
 
 // joinFromLink seats a user who opened the private chat through a lobby's
 // deep link; it also marks them reachable at a table they already play at.
-func (lb *lobby) joinFromLink(t *record.Table, u *models.User) error {
+func (lb *lobby) joinFromLink(t *record.Table, ch *change, u *models.User) error {
 	if t.Phase == record.PhaseIdle {
 		// Cancelled, stopped or over: its seats are no table to wait at.
 		return refusal.New("start.no_lobby")
@@ -393,6 +393,7 @@ func (lb *lobby) joinFromLink(t *record.Table, u *models.User) error {
 	}
 	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: lb.names.person(u)})
 	claimLobby(t, u.ID)
+	ch.seated = append(ch.seated, u.ID)
 	return nil
 }
 
@@ -558,9 +559,7 @@ func (lb *lobby) onOpen(t *record.Table, ch *change, p callback.Data, who *model
 		ch.answer = l.T("practice.opened")
 		return nil
 	}
-	if !started {
-		ch.seated = append(ch.seated, who.ID) // their /start finds this table
-	}
+	ch.seated = append(ch.seated, who.ID) // their /start (and /forgetme) finds this table
 	ch.answer = l.T("lobby.joined")
 	return nil
 }

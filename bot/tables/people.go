@@ -40,7 +40,7 @@ func (pp *people) onStart(ctx context.Context, r request, l adapter.Loc) error {
 			return err
 		}
 		t, _, err := pp.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-			return pp.lobby.joinFromLink(t, m.From)
+			return pp.lobby.joinFromLink(t, ch, m.From)
 		})
 		var rf *refusal.Refusal
 		switch {

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/store"
 )
 
 // standing is the tables' side of the results commands: /stats, /top and
@@ -102,8 +105,18 @@ func (sd *standing) onForget(ctx context.Context, updateID int64, q *models.Call
 	}
 	text := l.T("forget.kept")
 	if p.Args[0] == 1 {
+		// The table they sit (or last sat) at, read before its pointer goes.
+		seated, err := sd.store.Pointer(ctx, store.UserTableKey(user))
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
 		if err := sd.results.Forget(ctx, user); err != nil {
 			return err // not answered: the redelivered press tries again
+		}
+		if seated != "" && seated != record.ID(user, 0) {
+			if err := sd.forgetSeat(ctx, seated, user); err != nil {
+				return err
+			}
 		}
 		text = l.T("forget.done")
 	}
@@ -115,4 +128,52 @@ func (sd *standing) onForget(ctx context.Context, updateID int64, q *models.Call
 		out.Edit = msg.ID
 	}
 	return sd.queue(ctx, record.ID(user, 0), updateID, out)
+}
+
+// forgetSeat takes a forgotten person's name off the group table they sit
+// (or last sat) at: a lobby's seat is given up (as «Выйти» would), and a
+// game's seat, or a finished game's, is renamed as the history names them
+// («игрок удалён»). Other groups' tables where they once sat keep their
+// last game's names until a new game opens there or the table expires
+// (docs/store.md).
+func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error {
+	_, _, err := sd.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+		forgotten := sd.loc(t.Lang).T("history.forgotten")
+		changed := false
+		for i := len(t.Seats) - 1; i >= 0; i-- {
+			s := &t.Seats[i]
+			switch {
+			case s.UserID == user && t.Phase == record.PhaseLobby:
+				t.Seats = append(t.Seats[:i], t.Seats[i+1:]...)
+				if t.Creator == user {
+					t.Creator = 0
+					for _, o := range t.Seats {
+						if o.Human() {
+							t.Creator = o.UserID
+							break
+						}
+					}
+					if t.Creator == 0 {
+						closeTable(t)
+						t.Event = &record.Event{Key: "event.cancelled"}
+					}
+				}
+			case s.UserID == user:
+				s.Name = forgotten
+			case s.Leaver != nil && s.Leaver.UserID == user:
+				s.Leaver.Name = forgotten
+			default:
+				continue
+			}
+			changed = true
+		}
+		if !changed {
+			return refusal.ErrNoChange
+		}
+		return nil
+	})
+	if errors.Is(err, refusal.ErrNoChange) {
+		return nil
+	}
+	return err
 }

@@ -509,3 +509,18 @@ func (s *Server) post(url, secret string, body []byte) error {
 	}
 	return nil
 }
+
+// Unanswered counts the presses made at least age ago (by the server's
+// clock) that the bot has not answered: past Telegram's time for an
+// answer such a press is lost to the person — the spinner just stops.
+func (s *Server) Unanswered(age time.Duration) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, q := range s.queries {
+		if q.answer == nil && s.clock.Now().Sub(q.pressedAt) >= age {
+			n++
+		}
+	}
+	return n
+}

@@ -186,7 +186,7 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
 		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
 		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(metrics.New(reg)), bot.WithGames(games.All()...))
+		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(metrics.New(reg)), bot.WithGames(games.All()...), bot.WithStoreClock())
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
