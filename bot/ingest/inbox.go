@@ -53,6 +53,7 @@ type Store interface {
 	Inbox(ctx context.Context, chat string, n int) ([]store.InboxEntry, error)
 	Handled(ctx context.Context, chat string, id int64) error
 	DeadLetter(ctx context.Context, chat string, e store.InboxEntry, reason string) error
+	DeadLetterCount(ctx context.Context) (int64, error)
 }
 
 // Answerer answers a flooding user's press: the one Bot API call ingestion
@@ -186,7 +187,30 @@ func (in *Ingestion) wakeInbox() { in.loop.Wake() }
 
 // Run applies the updates waiting in the chats' inboxes until ctx is
 // done. Every replica runs it; a chat is applied by one at a time.
-func (in *Ingestion) Run(ctx context.Context) error { return in.loop.Run(ctx) }
+func (in *Ingestion) Run(ctx context.Context) error {
+	go in.countDeadLetters(ctx)
+	return in.loop.Run(ctx)
+}
+
+// countDeadLetters shows, every ten seconds, how many updates wait in the
+// dead letters (all replicas' — the store's count) for a person to look at.
+func (in *Ingestion) countDeadLetters(ctx context.Context) {
+	if in.metrics == nil {
+		return
+	}
+	t := time.NewTicker(10 * time.Second)
+	defer t.Stop()
+	for {
+		if n, err := in.store.DeadLetterCount(ctx); err == nil {
+			in.metrics.DeadLetters(n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
 
 // drainChat applies a claimed chat's updates in order until its inbox is
 // empty (or it has held the chat for inboxHold), then gives it back.

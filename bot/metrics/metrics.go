@@ -34,6 +34,9 @@ type Metrics struct {
 	// recovered while changing or serving a table.
 	quarantined prometheus.Counter
 	panics      prometheus.Counter
+	// Updates given up and kept for a person to look at (the store's
+	// count, all replicas').
+	deadLetters prometheus.Gauge
 }
 
 // New creates the collectors and registers them on reg.
@@ -85,7 +88,10 @@ func New(reg prometheus.Registerer) *Metrics {
 	m.panics = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "trickchef_panics_total", Help: "Panics recovered while changing or serving a table, or handling an update.",
 	})
-	reg.MustRegister(m.quarantined, m.panics)
+	m.deadLetters = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "trickchef_dead_letters", Help: "Updates given up after their handler failed again and again, kept in the store for a person to look at.",
+	})
+	reg.MustRegister(m.quarantined, m.panics, m.deadLetters)
 	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers,
 		m.deferredCalls, m.deliveryWait, m.budgetUse, m.queued, m.tablesWaiting)
 	return m
@@ -149,6 +155,13 @@ func (m *Metrics) Timeout() {
 func (m *Metrics) DeadLetter(u *models.Update) {
 	if m != nil {
 		m.updates.WithLabelValues(kindOf(u), "dead_letter").Inc()
+	}
+}
+
+// DeadLetters shows how many updates are kept in the dead letters.
+func (m *Metrics) DeadLetters(n int64) {
+	if m != nil {
+		m.deadLetters.Set(float64(n))
 	}
 }
 
