@@ -183,10 +183,11 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	defer st.Close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := metrics.New(reg)
 	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, DefaultLang: cfg.DefaultLang,
 		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
 		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(metrics.New(reg)), bot.WithGames(games.All()...), bot.WithStoreClock())
+		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(m), bot.WithGames(games.All()...), bot.WithStoreClock())
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
@@ -202,7 +203,7 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	defer shutdown(ops)
 	var page, hook http.Handler
 	if cfg.WebAppURL != "" {
-		web := webapp.New(webapp.Config{Token: cfg.Token, MaxAge: cfg.InitDataMaxAge, DefaultLang: cfg.DefaultLang}, b.Web, st, log)
+		web := webapp.New(webapp.Config{Token: cfg.Token, MaxAge: cfg.InitDataMaxAge, DefaultLang: cfg.DefaultLang, Panicked: m.Panic}, b.Web, st, log)
 		if err := web.Run(ctx); err != nil {
 			return fmt.Errorf("web table: %w", err)
 		}

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -82,6 +83,8 @@ type Config struct {
 	Ping time.Duration
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
+	// Panicked, if set, counts a request whose handling panicked.
+	Panicked func()
 }
 
 // maxBody bounds a request body: an action is well under a kilobyte.
@@ -187,7 +190,30 @@ func (s *Server) Handler() http.Handler {
 		}
 		s.files.serve(w, r)
 	})
-	return secure(mux)
+	return secure(s.recovering(mux))
+}
+
+// recovering answers a request whose handling panicked (a game's scene, a
+// bug) with a 500, logs the panic with its stack and counts it: one page
+// never takes the process down, and nobody has to read net/http's stderr.
+func (s *Server) recovering(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v) // net/http's own way to drop a connection
+			}
+			s.log.Error().Interface("panic", v).Str("path", r.URL.Path).Bytes("stack", debug.Stack()).Msg("web: a request panicked")
+			if s.cfg.Panicked != nil {
+				s.cfg.Panicked()
+			}
+			s.fail(w, r, http.StatusInternalServerError, "internal", "error.busy", "")
+		}()
+		next.ServeHTTP(w, r)
+	})
 }
 
 // secure adds the headers every answer carries: a Content-Security-Policy
