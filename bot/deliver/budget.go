@@ -316,7 +316,7 @@ func (d *Delivery) admitAs(ctx context.Context, chatID int64, p priority, c grou
 }
 
 // spareUse is the share of the token's calls a second (this process's)
-// above which calls nobody waits for (strips, cleanups) are not made;
+// above which calls nobody waits for (disarming and deleting replaced messages) are not made;
 // spareBackoff is when they look again.
 const (
 	spareUse     = 0.5

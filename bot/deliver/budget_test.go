@@ -127,15 +127,15 @@ func TestRunningHotIsReported(t *testing.T) {
 	}
 }
 
-// stripRecorder is a Bot API client that records the messages whose
+// disarmRecorder is a Bot API client that records the messages whose
 // buttons were taken away.
-type stripRecorder struct {
+type disarmRecorder struct {
 	Telegram
-	stripped []int
+	disarmed []int
 }
 
-func (r *stripRecorder) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {
-	r.stripped = append(r.stripped, p.MessageID)
+func (r *disarmRecorder) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {
+	r.disarmed = append(r.disarmed, p.MessageID)
 	return &models.Message{ID: p.MessageID}, nil
 }
 
@@ -149,7 +149,7 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	now := start
 	limits := Limits{GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 1, GlobalSlice: time.Second}
-	tg := &stripRecorder{}
+	tg := &disarmRecorder{}
 	d := budgetDelivery(st, tg, &now, limits)
 	// Another replica on the same token: its calls fill the token's line
 	// without counting in this process's own use.
@@ -161,16 +161,16 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	if err := st.SetMessage(ctx, tab.ID, hand, view.MessageRecord{ID: 11, Strip: []int{10}, Buttons: true}.String()); err != nil {
 		t.Fatal(err)
 	}
-	strip := func() {
+	disarm := func() {
 		var waiting [4]int
 		records, err := d.store.Messages(ctx, tab.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.strip(ctx, tab, records, false, &waiting)
+		d.disarmReplaced(ctx, tab, records, false, &waiting)
 	}
 	// The token's one call of this second is used; a table edit waits in
-	// line, due after the strip would be.
+	// line, due after the disarming would be.
 	if !other.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
 		t.Fatal("refused with the budget unused")
 	}
@@ -180,38 +180,38 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 		t.Fatal("a table edit went over the budget")
 	}
 	at(200)
-	strip()
+	disarm()
 	at(1000)
-	strip()
-	if len(tg.stripped) != 0 {
-		t.Fatalf("the strip went over the budget or before a waiting table edit: %v", tg.stripped)
+	disarm()
+	if len(tg.disarmed) != 0 {
+		t.Fatalf("the disarming went over the budget or before a waiting table edit: %v", tg.disarmed)
 	}
 	if !other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("the table edit refused at its turn")
 	}
 	at(2000)
-	strip()
-	if len(tg.stripped) != 1 || tg.stripped[0] != 10 {
-		t.Fatalf("with spare budget stripped %v, want [10]", tg.stripped)
+	disarm()
+	if len(tg.disarmed) != 1 || tg.disarmed[0] != 10 {
+		t.Fatalf("with spare budget disarmed %v, want [10]", tg.disarmed)
 	}
 	recs, err := st.Messages(ctx, tab.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec := view.ParseMessageRecord(recs[hand]); len(rec.Strip) != 0 || rec.ID != 11 {
-		t.Fatalf("record after the strip: %+v", rec)
+		t.Fatalf("record after the disarming: %+v", rec)
 	}
 }
 
 // TestBusyTokenDropsHandStrips: while this process uses half or more of
-// the token's calls a second, a hand's pending strip is given up without
+// the token's calls a second, a hand's pending disarming is given up without
 // a call (its message stays listed for the batch deletion, and presses on
-// it stay stale); a strip kept for a lull would take the lull's calls from
+// it stay stale); a disarming kept for a lull would take the lull's calls from
 // the next prompts.
 func TestBusyTokenDropsHandStrips(t *testing.T) {
 	st := testBolt(t)
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	tg := &stripRecorder{}
+	tg := &disarmRecorder{}
 	d := budgetDelivery(st, tg, &now, Limits{
 		GroupInterval: 3 * time.Second, PrivateInterval: time.Millisecond, GlobalPerSecond: 4, GlobalSlice: time.Second,
 	})
@@ -231,9 +231,9 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	var waiting [4]int
-	d.strip(ctx, tab, records, false, &waiting)
-	if len(tg.stripped) != 0 {
-		t.Fatalf("a busy token stripped %v", tg.stripped)
+	d.disarmReplaced(ctx, tab, records, false, &waiting)
+	if len(tg.disarmed) != 0 {
+		t.Fatalf("a busy token stripped %v", tg.disarmed)
 	}
 	after, err := st.Messages(ctx, tab.ID)
 	if err != nil {
@@ -241,7 +241,7 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 	}
 	rec := view.ParseMessageRecord(after[hand])
 	if len(rec.Strip) != 0 || !rec.Replaced(10) || len(rec.Stale) != 1 {
-		t.Fatalf("record after a busy strip: %+v; want the strip given up, the message still to delete", rec)
+		t.Fatalf("record after a busy disarming: %+v; want it given up, the message still to delete", rec)
 	}
 }
 

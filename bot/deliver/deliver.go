@@ -347,8 +347,8 @@ func (d *Delivery) forgetTries(ctx context.Context, call string) {
 func (d *Delivery) post(ctx context.Context, m outbox.Entry) error {
 	var err error
 	switch {
-	case m.Edit != 0 && m.Unbutton:
-		err = d.unbutton(ctx, m.ChatID, m.Edit)
+	case m.Edit != 0 && m.Disarm:
+		err = d.disarm(ctx, m.ChatID, m.Edit)
 	case m.Edit != 0:
 		err = d.edit(ctx, m.ChatID, m.Edit, m.Message)
 	default:
@@ -427,7 +427,7 @@ func unsure(err error) bool {
 // turn" message, then the group table, then other edits. Marks made after
 // version survive for the next round. Message records of earlier games are
 // pruned: only the current game's views are kept. Replaced messages are
-// deleted later, in batches (see cleanup). With holdGroup the group table
+// deleted later, in batches (see deleteReplaced). With holdGroup the group table
 // is left as it is: an announcement to the group waits before it.
 func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, holdGroup bool) time.Time {
 	records, marks, err := d.store.Views(ctx, t.ID)
@@ -476,7 +476,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 					continue
 				}
 			}
-			d.clean(ctx, t, v, version, later)
+			d.markShown(ctx, t, v, version, later)
 		}
 	}
 	sort.Slice(jobs, func(i, j int) bool {
@@ -503,7 +503,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 					continue
 				}
 			}
-			d.clean(ctx, t, j.view, version, later)
+			d.markShown(ctx, t, j.view, version, later)
 			continue
 		}
 		wait, err := d.redrawView(ctx, t, j)
@@ -512,7 +512,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			// message, a group that became a supergroup): tried again
 			// when the view changes, not every few seconds meanwhile.
 			d.log.Error().Err(err).Str("table", t.ID).Str("view", j.view).Msg("view refused by Telegram; not retried until it changes")
-			d.clean(ctx, t, j.view, version, later)
+			d.markShown(ctx, t, j.view, version, later)
 			continue
 		}
 		if err != nil {
@@ -525,13 +525,13 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		sent = true
-		d.clean(ctx, t, j.view, version, later)
+		d.markShown(ctx, t, j.view, version, later)
 	}
 	// Replaced messages are recorded when their view is sent anew, so
-	// there are none to strip or delete unless a view was sent in this
+	// there are none to disarm or delete unless a view was sent in this
 	// pass or a record already had some.
 	if sent || hasReplaced(records) {
-		if wait := d.tidy(ctx, t, records, sent, holdGroup, &waiting); !wait.IsZero() {
+		if wait := d.retireReplaced(ctx, t, records, sent, holdGroup, &waiting); !wait.IsZero() {
 			later(wait)
 		}
 	}
@@ -565,7 +565,7 @@ func (d *Delivery) tableWaits(ctx context.Context, t *record.Table, v string, re
 }
 
 // hasReplaced reports whether any message record lists replaced messages
-// (to strip of their buttons, or to delete).
+// (to disarm — take their buttons — or to delete).
 func hasReplaced(records map[string]string) bool {
 	for _, raw := range records {
 		if rec := view.ParseMessageRecord(raw); len(rec.Stale) > 0 || len(rec.Strip) > 0 {
@@ -575,10 +575,10 @@ func hasReplaced(records map[string]string) bool {
 	return false
 }
 
-// clean removes a view's dirty mark once its message shows version.
-func (d *Delivery) clean(ctx context.Context, t *record.Table, v string, version int64, later func(time.Time)) {
+// markShown removes a view's dirty mark once its message shows version.
+func (d *Delivery) markShown(ctx context.Context, t *record.Table, v string, version int64, later func(time.Time)) {
 	if err := d.store.Clean(ctx, t.ID, v, version); err != nil {
-		d.log.Error().Err(err).Str("table", t.ID).Msg("clean v")
+		d.log.Error().Err(err).Str("table", t.ID).Msg("mark a view shown")
 		later(d.now().Add(time.Second))
 	}
 }
@@ -714,7 +714,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob)
 	if rec.ID != 0 && (m.Ping && !rec.Ping || rec.Gen != j.gen) {
 		// Turning to "your move", or asked to come down to the bottom of
 		// the chat: post a fresh message (it notifies at once). The old
-		// one loses its buttons as soon as the fresh one is there (strip)
+		// one loses its buttons as soon as the fresh one is there (disarmReplaced)
 		// and, in a private chat, joins the messages to delete later. It
 		// is recorded first, so a crash cannot leave it behind.
 		old := rec
@@ -798,12 +798,12 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob)
 // line: the same on every try, so the place is kept (and given up) by name.
 func viewCall(table, view string) string { return table + "/" + view }
 
-// tidy strips replaced messages of their buttons, then deletes those due
-// (strip, cleanup). records are the table's message records as the pass
+// retireReplaced disarms replaced messages (takes their buttons), then
+// deletes those due (disarmReplaced, deleteReplaced). records are the table's message records as the pass
 // read them; they are read again when the pass sent a view (which records
-// the message it replaced) or the strip wrote them. Both write a record
+// the message it replaced) or the disarming wrote them. Both write a record
 // only after reading it afresh, so a view redrawn meanwhile is kept.
-func (d *Delivery) tidy(ctx context.Context, t *record.Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
+func (d *Delivery) retireReplaced(ctx context.Context, t *record.Table, records map[string]string, sent, holdGroup bool, waiting *[4]int) time.Time {
 	reread := func() bool {
 		fresh, err := d.store.Messages(ctx, t.ID)
 		if err != nil {
@@ -816,11 +816,11 @@ func (d *Delivery) tidy(ctx context.Context, t *record.Table, records map[string
 	if sent && !reread() {
 		return retry
 	}
-	next, wrote := d.strip(ctx, t, records, holdGroup, waiting)
+	next, wrote := d.disarmReplaced(ctx, t, records, holdGroup, waiting)
 	if wrote && !reread() {
 		return earliest(next, retry)
 	}
-	return earliest(next, d.cleanup(ctx, t, records, waiting))
+	return earliest(next, d.deleteReplaced(ctx, t, records, waiting))
 }
 
 // earliest is the sooner of two times, zero meaning none.
@@ -832,22 +832,22 @@ func earliest(a, b time.Time) time.Time {
 }
 
 // stripPatience is how long a replaced message may keep its buttons once
-// the message replacing it is there; stripSpare is how often a hand's strip
+// the message replacing it is there; disarmSpare is how often a hand's disarming
 // refused spare budget looks again.
 const (
 	stripPatience = 3 * time.Second
-	stripSpare    = time.Second
+	disarmSpare   = time.Second
 )
 
-// strip takes the buttons off replaced messages once the message replacing
+// disarmReplaced takes the buttons off replaced messages once the message replacing
 // them is posted: a hand's old «your turn» loses its keyboard (the batch
 // deletes it later, or never where Telegram refuses), and the group's old
 // table says the table moved below. One call per message, in its chat's
-// budget like a view's edit. While a game is on, a hand's strip takes only
+// budget like a view's edit. While a game is on, a hand's disarming takes only
 // budget nobody waits for (no place in the token's line): on a busy token
 // prompts and tables go first, and the old buttons meanwhile are refused
 // as stale. It returns when to come back for those that had to wait.
-func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
+func (d *Delivery) disarmReplaced(ctx context.Context, t *record.Table, records map[string]string, holdGroup bool, waiting *[4]int) (time.Time, bool) {
 	wrote := false
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
@@ -855,7 +855,7 @@ func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[strin
 		rec := view.ParseMessageRecord(raw)
 		kind, _, seat, ok := view.Parse(v)
 		if !ok || len(rec.Strip) == 0 || rec.ID == 0 {
-			continue // nothing to strip, or its successor is not posted yet
+			continue // nothing to disarm, or its successor is not posted yet
 		}
 		chatID := t.ChatID
 		switch {
@@ -874,7 +874,7 @@ func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[strin
 		var done []int
 		// A busy token spends nothing on looks: a hand's old buttons are
 		// then refused as stale until the batch deletes their message; a
-		// strip kept for a lull would only take that lull's calls from the
+		// disarming kept for a lull would only take that lull's calls from the
 		// next prompts.
 		busy := spare && d.tokenLoad.use(d.now()) >= spareUse
 		if busy {
@@ -887,8 +887,8 @@ func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[strin
 			now := d.now()
 			if wait := d.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
 				waiting[prioTable]++
-				if spare && wait.Before(now.Add(stripSpare)) {
-					wait = now.Add(stripSpare)
+				if spare && wait.Before(now.Add(disarmSpare)) {
+					wait = now.Add(disarmSpare)
 				}
 				later(wait)
 				break
@@ -901,7 +901,7 @@ func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[strin
 					err = nil
 				}
 			} else {
-				err = d.unbutton(ctx, chatID, id)
+				err = d.disarm(ctx, chatID, id)
 			}
 			if retry, ok := d.retryAfter(ctx, chatID, err); ok {
 				later(retry)
@@ -932,8 +932,8 @@ func (d *Delivery) strip(ctx context.Context, t *record.Table, records map[strin
 	return next, wrote
 }
 
-// unbutton takes a message's buttons away, leaving its text.
-func (d *Delivery) unbutton(ctx context.Context, chatID int64, id int) error {
+// disarm takes a message's buttons away, leaving its text.
+func (d *Delivery) disarm(ctx context.Context, chatID int64, id int) error {
 	cctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
 	defer cancel()
 	_, err := d.tg.EditMessageReplyMarkup(cctx, &tgbot.EditMessageReplyMarkupParams{
@@ -962,9 +962,9 @@ const (
 	cleanupSpare = 5 * time.Second
 )
 
-// cleanup deletes the replaced messages that are due. It returns when to
+// deleteReplaced deletes the replaced messages that are due. It returns when to
 // come back for those that are not, or that had to wait for the limits.
-func (d *Delivery) cleanup(ctx context.Context, t *record.Table, records map[string]string, waiting *[4]int) time.Time {
+func (d *Delivery) deleteReplaced(ctx context.Context, t *record.Table, records map[string]string, waiting *[4]int) time.Time {
 	var next time.Time
 	later := func(at time.Time) { next = earliest(next, at) }
 	now := d.now()
@@ -999,7 +999,7 @@ func (d *Delivery) cleanup(ctx context.Context, t *record.Table, records map[str
 			later(wait)
 			continue
 		}
-		err := d.removeAll(ctx, chatID, rec.Stale)
+		err := d.deleteMessages(ctx, chatID, rec.Stale)
 		if retry, ok := d.retryAfter(ctx, chatID, err); ok {
 			later(retry)
 			continue
@@ -1023,9 +1023,9 @@ func (d *Delivery) cleanup(ctx context.Context, t *record.Table, records map[str
 	return next
 }
 
-// removeAll deletes messages of one chat in one call (up to 100 at a
+// deleteMessages deletes messages of one chat in one call (up to 100 at a
 // time); messages already gone count as deleted.
-func (d *Delivery) removeAll(ctx context.Context, chatID int64, ids []int) error {
+func (d *Delivery) deleteMessages(ctx context.Context, chatID int64, ids []int) error {
 	for len(ids) > 0 {
 		n := min(len(ids), 100)
 		cctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)

@@ -21,8 +21,8 @@ type Entry struct {
 	// place (a rules page turned, a question answered) instead of posting
 	// a new one; a later entry editing the same message supersedes it.
 	Edit int `json:"edit,omitempty"`
-	// Unbutton takes Edit's buttons away and leaves its text.
-	Unbutton bool `json:"unbutton,omitempty"`
+	// Disarm takes Edit's buttons away and leaves its text.
+	Disarm bool `json:"unbutton,omitempty"` // the stored name is older
 }
 
 // Encode is the entry as the store keeps it.

@@ -196,7 +196,7 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		// Found: the orphan loses its buttons (it is the bot's own
 		// message: it carries this seat's button of this game).
 		msg := q.Message.Message
-		return pr.queue(ctx, p.Table, updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Unbutton: true})
+		return pr.queue(ctx, p.Table, updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Disarm: true})
 	}
 	return nil
 }
@@ -229,7 +229,7 @@ func (pr *presses) settleStop(ctx context.Context, updateID int64, q *models.Cal
 	if msg == nil || (key != "stop.answered" && key != "error.stale_game") {
 		return nil
 	}
-	return pr.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Unbutton: true, Reply: true})
+	return pr.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Disarm: true, Reply: true})
 }
 
 // pressedIn reports whether a press came from the chat of table id (its
