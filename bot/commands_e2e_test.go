@@ -439,7 +439,15 @@ func TestAnonymousAdmin(t *testing.T) {
 		t.Fatalf("an administrator's «yes» did not stop the game: phase %v", tab.Phase)
 	}
 
-	sent := owner.SendAnonymously(group, "/lang en")
+	// /stats has no person to show: the group's list instead.
+	sent := owner.SendAnonymously(group, "/stats")
+	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID > sent.ID && strings.HasPrefix(m.Text, h.Shown("top.title", "Game", h.T("trickchef.title")))
+	}); err != nil {
+		t.Fatalf("the anonymous /stats: %v", err)
+	}
+
+	sent = owner.SendAnonymously(group, "/lang en")
 	if _, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return m.ID > sent.ID && m.Text == bottest.Catalog(t).T("en", "lang.set")
 	}); err != nil {

@@ -31,8 +31,14 @@ const forgetWindow = 10 * time.Minute
 func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	return func(t *record.Table, ch *change) error {
 		l := sd.loc(t.Lang)
-		q := &record.Query{Cmd: r.name, User: r.msg.From.ID, Name: sd.names.person(r.msg.From)}
-		switch r.name {
+		name := r.name
+		if name == "stats" && r.msg.SenderChat != nil {
+			// Written in the group's (or a channel's) name: no person's
+			// results to show, so the group's own list instead.
+			name = "top"
+		}
+		q := &record.Query{Cmd: name, User: r.msg.From.ID, Name: sd.names.person(r.msg.From)}
+		switch name {
 		case "forgetme":
 			ch.post(t, adapter.Message{Text: l.T("forget.private_only"),
 				Keyboard: [][]adapter.Button{{{Text: l.T("lobby.open_chat_button"), URL: sd.views.ChatLink()}}}})
