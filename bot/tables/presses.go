@@ -79,7 +79,10 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 			return pr.menus.onLang(t, ch, p, q.From.ID, admin)
 		}, true
 	case callback.Stop:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
+		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
+			if p.Args[0] == callback.StopAsk {
+				return pr.lobby.onStopAsk(t, ch, p, &q.From, admin, q.Message.Message) // long.go
+			}
 			if err := pr.lobby.onStop(t, ch, p, &q.From); err != nil {
 				return err
 			}
@@ -139,10 +142,14 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	// whether the presser administers the group matters only for «cancel»
 	// and the language.
 	admin := false
-	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang {
+	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang ||
+		p.Op == callback.Stop && p.Args[0] == callback.StopAsk {
 		if chat, _, err := record.ParseID(p.Table); err == nil {
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}
+	}
+	if p.Table, err = pr.openTable(ctx, p); err != nil { // long.go
+		return err
 	}
 	// A seat's button on a hand message that was replaced (its buttons
 	// not yet taken away) is stale even if the seat has not acted since;
