@@ -39,6 +39,9 @@ type Harness struct {
 	Log   zerolog.Logger
 	// Answered, if set, observes each button press's handling time.
 	Answered func(time.Duration)
+	// Now, if set, is the bot's clock (bot.WithClock): a test of long
+	// games moves it on by hours.
+	Now func() time.Time
 
 	// Bot is the running bot process (nil while stopped).
 	Bot *bot.Bot
@@ -202,6 +205,9 @@ func (h *Harness) Start() error {
 	opts := []bot.Option{bot.WithLogger(h.Log), bot.WithGames(h.Games...)}
 	if h.Answered != nil {
 		opts = append(opts, bot.WithAnswerObserver(h.Answered))
+	}
+	if h.Now != nil {
+		opts = append(opts, bot.WithClock(h.Now))
 	}
 	b := bot.New(h.Cfg, h.Store, tg, cat, opts...)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -56,8 +56,10 @@ func (m *moves) longTurn(t *record.Table, g adapter.Game, i int, now time.Time, 
 // reports whether it did anything. A reminder goes to a person who still
 // has this turn to make: their seat acts, with the nonce the turn began
 // with (record.Seat.RemindAt), the bot does not play for them and can
-// write to them. It is queued in the change that clears it, so it is
-// posted once whatever crashes when.
+// write to them, and the deadline is still ahead (timers served late, after
+// the bot was down for hours, time the turn out without a reminder first).
+// It is queued in the change that clears it, so it is posted once whatever
+// crashes when.
 func (m *moves) remind(t *record.Table, ch *change, st game.State, now time.Time) bool {
 	acting := st.ToAct()
 	reminded := false
@@ -68,8 +70,8 @@ func (m *moves) remind(t *record.Table, ch *change, st game.State, now time.Time
 		}
 		s.Turn.Remind = time.Time{}
 		reminded = true
-		if !slices.Contains(acting, game.Seat(i)) || !s.Human() || s.Auto() || s.Unreachable {
-			continue
+		if !slices.Contains(acting, game.Seat(i)) || !s.Human() || s.Auto() || s.Unreachable || !now.Before(s.Due) {
+			continue // the turn is not theirs to make any more, or its time is up (its timeout says so)
 		}
 		ch.outbox = append(ch.outbox, outbox.Entry{ChatID: s.UserID, Message: m.views.Reminder(t, i)})
 	}
