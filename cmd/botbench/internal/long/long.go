@@ -118,7 +118,8 @@ type Result struct {
 	RSSWaiting float64 `json:"rss_mb_waiting"`
 	// RSSPlanted is the resident memory right after the tables were
 	// written, before any fell due: all of them waiting, none ever served.
-	RSSPlanted float64 `json:"rss_mb_planted"`
+	RSSPlanted        float64 `json:"rss_mb_planted"`
+	GoroutinesPlanted int     `json:"goroutines_planted"`
 	// HeapIdle and HeapWaiting are the Go heap in use after a GC, which
 	// RSS holds with the runtime's own overhead.
 	HeapIdle          float64 `json:"heap_mb_idle"`
@@ -216,9 +217,10 @@ func run(ctx context.Context, cfg config, out io.Writer) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.RSSPlanted, _, _ = memory()
-	fmt.Fprintf(out, "%d tables of %s written in %.1f s (%d of them due in the run); the bot: %.1f MB resident (%+.1f)\n",
-		cfg.Tables, cfg.Game.ID(), time.Since(start).Seconds(), due, res.RSSPlanted, res.RSSPlanted-res.RSSIdle)
+	res.RSSPlanted, _, res.GoroutinesPlanted = memory()
+	fmt.Fprintf(out, "%d tables of %s written in %.1f s (%d of them due in the run); the bot: %.1f MB resident (%+.1f), %d goroutines\n",
+		cfg.Tables, cfg.Game.ID(), time.Since(start).Seconds(), due, res.RSSPlanted, res.RSSPlanted-res.RSSIdle, res.GoroutinesPlanted)
+
 	if res.TimersQueued, err = st.Pending(ctx, store.Timers); err != nil {
 		return res, err
 	}
