@@ -275,7 +275,7 @@ func plant(cfg config, c chatOf, r *rand.Rand) (*record.Table, error) {
 	turns := []time.Duration{time.Hour, 12 * time.Hour, 24 * time.Hour}
 	t := &record.Table{ID: record.ID(c.id, 0), ChatID: c.id, Title: c.title, Lang: "ru", Phase: record.PhasePlaying,
 		GameNo: 1, GameID: g.ID(), Creator: c.people[0], TurnTime: turns[r.IntN(len(turns))],
-		Zone: zones[r.IntN(len(zones))].Name, Seed: r.Uint64()}
+		Zone: zones[r.IntN(len(zones))].Name}
 	for j, u := range c.people {
 		t.Seats = append(t.Seats, record.Seat{UserID: u, Name: "Игрок " + strconv.Itoa(j+1)})
 	}
@@ -283,36 +283,15 @@ func plant(cfg config, c chatOf, r *rand.Rand) (*record.Table, error) {
 	for j := range cfg.Robots {
 		t.Seats = append(t.Seats, record.Seat{Name: "Робот " + strconv.Itoa(j+1), AI: levels[r.IntN(len(levels))]})
 	}
-	st, err := g.Start(adapter.View(t))
-	if err != nil {
-		return nil, err
-	}
-	mg, remembers := g.(adapter.MemoryGame)
-	if remembers {
-		t.Memory = mg.Observe(nil, st)
-	}
-	for moves := 0; ; moves++ {
-		act := st.ToAct()
-		if st.Over() || moves > 400 {
-			return nil, errors.New("no position with a person to move")
+	var st game.State
+	var err error
+	for try := 0; st == nil; try++ {
+		if try == 20 {
+			return nil, errors.New("no position with a person to move in 20 deals")
 		}
-		people := !slices.ContainsFunc(act, func(s game.Seat) bool { ts := t.Seat(s); return ts == nil || !ts.Human() })
-		if people && moves >= 4+r.IntN(12) {
-			break
-		}
-		s := act[r.IntN(len(act))]
-		legal := st.Legal(s)
-		a := legal[r.IntN(len(legal))]
-		if err := st.Apply(s, a); err != nil {
+		t.Seed = r.Uint64()
+		if st, err = playTo(g, t, r); err != nil {
 			return nil, err
-		}
-		if remembers {
-			t.Memory = mg.Observe(t.Memory, st)
-		}
-		ts := t.Seat(s)
-		t.Log = append(t.Log, record.Move{Seat: s, Action: a, Auto: ts == nil || !ts.Human()})
-		if ts != nil {
-			ts.Nonce++
 		}
 	}
 	if t.State, err = st.MarshalBinary(); err != nil {
@@ -329,6 +308,49 @@ func plant(cfg config, c chatOf, r *rand.Rand) (*record.Table, error) {
 			Remind: record.Deadline(begun, t.TurnTime-t.TurnTime/4, loc, night)}
 	}
 	return t, nil
+}
+
+// playTo deals t's game from its seed and plays random moves (each seat's
+// counted) until people alone are to move, a few moves in: nil when the
+// deal ends (or leaves nobody to move) before that.
+func playTo(g adapter.Game, t *record.Table, r *rand.Rand) (game.State, error) {
+	t.Log, t.Memory = nil, nil
+	for i := range t.Seats {
+		t.Seats[i].Nonce = 0
+	}
+	st, err := g.Start(adapter.View(t))
+	if err != nil {
+		return nil, err
+	}
+	mg, remembers := g.(adapter.MemoryGame)
+	if remembers {
+		t.Memory = mg.Observe(nil, st)
+	}
+	for moves := 0; moves < 400; moves++ {
+		act := st.ToAct()
+		if st.Over() || len(act) == 0 {
+			return nil, nil
+		}
+		people := !slices.ContainsFunc(act, func(s game.Seat) bool { ts := t.Seat(s); return ts == nil || !ts.Human() })
+		if people && moves >= 4+r.IntN(12) {
+			return st, nil
+		}
+		s := act[r.IntN(len(act))]
+		legal := st.Legal(s)
+		a := legal[r.IntN(len(legal))]
+		if err := st.Apply(s, a); err != nil {
+			return nil, err
+		}
+		if remembers {
+			t.Memory = mg.Observe(t.Memory, st)
+		}
+		ts := t.Seat(s)
+		t.Log = append(t.Log, record.Move{Seat: s, Action: a, Auto: ts == nil || !ts.Human()})
+		if ts != nil {
+			ts.Nonce++
+		}
+	}
+	return nil, nil
 }
 
 // watched is the bot's store with every commit of a table due in the run
