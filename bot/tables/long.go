@@ -123,13 +123,19 @@ func (lb *lobby) turnChoices(ctx context.Context, t *record.Table) []time.Durati
 	return view.TurnChoices()
 }
 
-// turnAllowed refuses to start t's game at a time for a move its chat has
-// no room for (turnChoices).
+// turnAllowed refuses to start t's game at a time for a move of a kind
+// its chat has no room for (turnChoices): a long game at the second table,
+// a quick one at the group's own table while the second is taken. The time
+// itself may be one the lobby does not offer (a TURN_TIMEOUT of 5 s).
 func (lb *lobby) turnAllowed(ctx context.Context, t *record.Table, g adapter.Game) error {
-	if view.HasTurnTime(g) && !slices.Contains(lb.turnChoices(ctx, t), lb.views.TurnTime(t)) {
-		if record.IsSecond(t.ID) {
-			return refusal.New("lobby.second")
-		}
+	if !view.HasTurnTime(g) || t.Practice() {
+		return nil
+	}
+	long := record.Long(lb.views.TurnTime(t))
+	switch {
+	case record.IsSecond(t.ID) && long:
+		return refusal.New("lobby.second")
+	case !record.IsSecond(t.ID) && !long && lb.busy(ctx, record.Beside(t.ID)):
 		return refusal.New("lobby.turn_long_only")
 	}
 	return nil

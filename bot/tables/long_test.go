@@ -339,6 +339,11 @@ func TestSecondTable(t *testing.T) {
 	tb := goldenTables(t)
 	ctx := context.Background()
 	own, second := "-100123", record.SecondID(-100123, 0)
+	odd := lobbyOf(testGame(t, "trickchef"), 2)
+	odd.TurnTime = 5 * time.Second // a TURN_TIMEOUT among none of the choices
+	if err := tb.lobby.startGame(ctx, odd, &change{}); err != nil {
+		t.Errorf("a time for a move the lobby does not offer: %v", err)
+	}
 	if got := tb.newGameTable(ctx, own); got != own {
 		t.Errorf("an empty group's new game goes to %s", got)
 	}
