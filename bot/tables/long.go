@@ -167,29 +167,24 @@ func (c *core) newGameTable(ctx context.Context, own string) string {
 	return own
 }
 
-// followOwn gives the second table its group's language and title before
-// a lobby opens there (the group's settings live at its own table), and a
-// quick time for a move when it has none.
-func (c *core) followOwn(ctx context.Context, second string) error {
-	own, _, err := c.load(ctx, record.Beside(second))
+// followOwn gives a second table about to open a lobby its group's
+// language, title and zone (the group's settings live at its own table),
+// and a quick time for a move when it has none. It runs inside the
+// change that opens the lobby, so a refused press or command changes
+// nothing; it only reads the store.
+func (c *core) followOwn(ctx context.Context, t *record.Table) error {
+	if !record.IsSecond(t.ID) || t.Phase != record.PhaseIdle {
+		return nil // its lobby or game goes on as it is
+	}
+	own, _, err := c.load(ctx, record.Beside(t.ID))
 	if err != nil {
 		return err
 	}
-	_, _, err = c.transact(ctx, second, 0, func(t *record.Table, ch *change) error {
-		if t.Phase != record.PhaseIdle {
-			return refusal.ErrNoChange // its lobby or game goes on as it is
-		}
-		changed := t.Lang != own.Lang || t.Title != own.Title || t.Zone != own.Zone
-		t.Lang, t.Title, t.Zone = own.Lang, own.Title, own.Zone
-		if record.Long(c.views.TurnTime(t)) {
-			t.TurnTime, changed = time.Minute, true
-		}
-		if !changed {
-			return refusal.ErrNoChange
-		}
-		return nil
-	})
-	return refusal.Settle(err)
+	t.Lang, t.Title, t.Zone = own.Lang, own.Title, own.Zone
+	if record.Long(c.views.TurnTime(t)) {
+		t.TurnTime = time.Minute
+	}
+	return nil
 }
 
 // route is the table a group's command acts on, and what it does there. A
@@ -203,13 +198,12 @@ func (c *commands) route(ctx context.Context, r request, fn func(t *record.Table
 	second := record.Beside(own)
 	switch r.name {
 	case "newgame":
-		id := c.newGameTable(ctx, own)
-		if id == second {
-			if err := c.followOwn(ctx, second); err != nil {
-				return "", nil, err
+		return c.newGameTable(ctx, own), func(t *record.Table, ch *change) error {
+			if err := c.followOwn(ctx, t); err != nil {
+				return err
 			}
-		}
-		return id, fn, nil
+			return fn(t, ch)
+		}, nil
 	case "table", "stop", "rules":
 	default:
 		return own, fn, nil
@@ -246,20 +240,14 @@ func (c *commands) route(ctx context.Context, r request, fn func(t *record.Table
 }
 
 // openTable is the table a ▶️ button (/help, a picker) opens its lobby at:
-// where a new game goes (newGameTable), the second table following its
-// group first. Any other press acts on the table it names.
-func (pr *presses) openTable(ctx context.Context, p callback.Data) (string, error) {
+// where a new game goes (newGameTable; a second table follows its group in
+// the press's change, onOpen). Any other press acts on the table it names.
+func (pr *presses) openTable(ctx context.Context, p callback.Data) string {
 	chat, _, err := record.ParseID(p.Table)
 	if p.Op != callback.Open || err != nil || chat > 0 || record.IsSecond(p.Table) {
-		return p.Table, nil
+		return p.Table
 	}
-	id := pr.newGameTable(ctx, p.Table)
-	if id != p.Table {
-		if err := pr.followOwn(ctx, id); err != nil {
-			return "", err
-		}
-	}
-	return id, nil
+	return pr.newGameTable(ctx, p.Table)
 }
 
 // onStopAsk answers a button of the question «which game to stop?»: the

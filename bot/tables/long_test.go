@@ -18,6 +18,7 @@ import (
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/store"
 )
 
 // testClock is a clock a test sets.
@@ -156,6 +157,12 @@ func TestLongTurn(t *testing.T) {
 	if n := len(outboxOf(t, tb, tab.ID)); n != 1 {
 		t.Errorf("the timeout queued %d more messages", n-1)
 	}
+}
+
+// transactNamed is transact on table id, its error alone.
+func (tb *Tables) transactNamed(ctx context.Context, id string, fn func(t *record.Table, ch *change) error) error {
+	_, _, err := tb.transact(ctx, id, 0, fn)
+	return err
 }
 
 // load is table id as last committed.
@@ -353,7 +360,23 @@ func TestSecondTable(t *testing.T) {
 	if got := tb.newGameTable(ctx, own); got != second {
 		t.Errorf("beside a long game the new game goes to %s", got)
 	}
-	if err := tb.followOwn(ctx, second); err != nil {
+	open := callback.Data{Op: callback.Open, Table: own, Word: "chef"}
+	if got := tb.presses.openTable(ctx, open); got != second {
+		t.Errorf("beside a long game ▶️ opens at %s", got)
+	}
+	err := tb.transactNamed(ctx, second, func(t *record.Table, ch *change) error {
+		if err := tb.followOwn(ctx, t); err != nil {
+			return err
+		}
+		return tb.lobby.onOpen(t, ch, callback.Data{Op: callback.Open, Table: second, Word: "nosuchgame"}, &models.User{ID: 5}, true)
+	})
+	if key, _ := refusal.Key(err); key != "error.bad_button" {
+		t.Errorf("▶️ of no game at the second table: %v", err)
+	}
+	if _, err := tb.store.Load(ctx, second); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused ▶️ wrote the second table: %v", err)
+	}
+	if _, _, err := tb.transact(ctx, second, 0, func(t *record.Table, ch *change) error { return tb.followOwn(ctx, t) }); err != nil {
 		t.Fatal(err)
 	}
 	sec := load(t, tb, second)

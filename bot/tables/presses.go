@@ -72,6 +72,9 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 		}, true
 	case callback.Open:
 		return func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
+			if err := pr.followOwn(ctx, t); err != nil { // a second table's lobby: long.go
+				return err
+			}
 			return pr.lobby.onOpen(t, ch, p, &q.From, pr.hasStarted(ctx, q.From.ID))
 		}, true
 	case callback.Lang:
@@ -148,9 +151,7 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}
 	}
-	if p.Table, err = pr.openTable(ctx, p); err != nil { // long.go
-		return err
-	}
+	p.Table = pr.openTable(ctx, p) // long.go
 	// A seat's button on a hand message that was replaced (its buttons
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.
