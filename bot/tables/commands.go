@@ -253,13 +253,10 @@ func (c *commands) onMyChatMember(ctx context.Context, updateID int64, u *models
 		closeTable(t)
 		return nil
 	})
-	if errors.Is(err, refusal.ErrNoChange) || errors.Is(err, refusal.ErrDuplicate) {
-		return c.closeSecond(ctx, u.Chat.ID) // long.go
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, refusal.ErrNoChange) && !errors.Is(err, refusal.ErrDuplicate) {
 		return err
 	}
-	return c.closeSecond(ctx, u.Chat.ID)
+	return c.closeSecond(ctx, u.Chat.ID) // long.go
 }
 
 // The group handlers: each reads what it must outside the transaction

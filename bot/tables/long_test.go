@@ -404,3 +404,24 @@ func TestSecondTable(t *testing.T) {
 		t.Errorf("a quick game beside a quick one started: %v", err)
 	}
 }
+
+// TestRemovedFromAGroupClosesBoth: the bot removed from a group closes its
+// own table and its second.
+func TestRemovedFromAGroupClosesBoth(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := longTable(t, tb, 24*time.Hour)
+	second := load(t, tb, record.SecondID(own.ChatID, 0))
+	second.Phase, second.GameID, second.GameNo = record.PhaseLobby, "chef", 1
+	save(t, tb, second)
+	u := &models.ChatMemberUpdated{Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup},
+		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft}}
+	if err := tb.commands.onMyChatMember(ctx, 1, u); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{own.ID, second.ID} {
+		if p := load(t, tb, id).Phase; p != record.PhaseIdle {
+			t.Errorf("table %s is %s after the bot left", id, p)
+		}
+	}
+}

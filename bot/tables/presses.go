@@ -142,8 +142,8 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		return nil
 	}
 	// Effects are read before the compare-and-set loop, which stays pure:
-	// whether the presser administers the group matters only for «cancel»
-	// and the language.
+	// whether the presser administers the group matters only for «cancel»,
+	// the language and which of two games to stop.
 	admin := false
 	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang ||
 		p.Op == callback.Stop && p.Args[0] == callback.StopAsk {
