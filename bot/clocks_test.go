@@ -22,10 +22,10 @@ func TestReplicasWithClocksAMinuteApart(t *testing.T) {
 	// Replica one (polling) is the harness's own, on the machine's clock
 	// kept to the store's; replica two runs a minute ahead.
 	h.Stop()
-	h.Clock = time.Now
+	h.StoreClock = true
 	h.MustStart()
 	ahead := &bottest.Harness{Srv: h.Srv, Store: h.Store, Games: h.Games, Cfg: h.Cfg, Log: h.Log,
-		Clock: func() time.Time { return time.Now().Add(time.Minute) }, NoPoll: true}
+		Now: func() time.Time { return time.Now().Add(time.Minute) }, StoreClock: true, NoPoll: true}
 	if err := ahead.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,11 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 	rc := redistest.Client(f)
 	prefix := redistest.Prefix(f)
 	st := store.NewRedis(rc, prefix)
-	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: st, Cfg: bot.Config{TurnTimeout: time.Hour}, Log: zerolog.Nop()}
+	// A time for a move that never runs out while fuzzing, short of a long
+	// game's hour (beside a long game a new one opens at the chat's second
+	// table: a press or a command then rightly creates a table).
+	const turn = 59 * time.Minute
+	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: st, Cfg: bot.Config{TurnTimeout: turn}, Log: zerolog.Nop()}
 	if err := h.Start(); err != nil {
 		f.Fatal(err)
 	}
@@ -118,7 +122,7 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 		f.Fatal(err)
 	}
 	ft.tg = &answerCounter{Telegram: client, answers: map[string]int{}}
-	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: time.Hour}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()), bot.WithGames(allGames()...))
+	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: turn}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()), bot.WithGames(allGames()...))
 	return ft
 }
 

@@ -350,8 +350,9 @@ const maxGuidePage = 3500
 func isRules(key string) bool { return strings.HasSuffix(key, ".rules") }
 
 // guideArgs fill a guide's placeholders as the bot does (bot/rules.go):
-// the table's time for a move, its deadline text and the lobby's choices.
-var guideArgs = []any{"Turn", "20 секунд", "Left", "⏳ осталось не больше 20 секунд", "Turns", "20 секунд, 1 минута, 3 минуты"}
+// the table's time for a move, its deadline text, the lobby's choices and
+// (for a long turn only) the night.
+var guideArgs = []any{"Turn", "20 секунд", "Left", "⏳ осталось не больше 20 секунд", "Turns", "20 секунд, 1 минута, 3 минуты", "Night", ""}
 
 func guidePages(s string) []string { return strings.Split(s, guidePageBreak) }
 

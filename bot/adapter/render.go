@@ -88,11 +88,13 @@ func IdleFor(v TableView, s game.Seat) time.Duration {
 
 // DeadlineText is " ⏳ осталось не больше минуты" for a person's running
 // turn timer, or "". A table message is edited rarely (its group's budget
-// is shared) and a waiting hand not at all, so a clock time would mean
-// nothing in another zone and a countdown would go stale: the text is an
-// upper bound of the time left, rounded up (DeadlineLeft), which stays
-// true until the message is next drawn. It is "" in a view without a clock
-// and once the time is up (the timeout's own notice follows).
+// is shared) and a waiting hand not at all, so a countdown would go stale:
+// the text is an upper bound of the time left, rounded up (DeadlineLeft),
+// which stays true until the message is next drawn. A long turn (an hour
+// or more a move) says until when instead, on the group's clock: « ⏳ ход
+// до 21:40», and « — ночь не считается» when a night lies before it
+// (clock.go). It is "" in a view without a clock and once the time is up
+// (the timeout's own notice follows).
 func DeadlineText(l Loc, v TableView, s game.Seat) string {
 	t := v.t
 	ts := t.Seat(s)
@@ -102,6 +104,9 @@ func DeadlineText(l Loc, v TableView, s game.Seat) string {
 	left := ts.Due.Sub(v.now)
 	if left <= 0 {
 		return ""
+	}
+	if text, ok := longDeadline(l, v, ts); ok {
+		return " " + text
 	}
 	return " " + DeadlineLeft(l, left)
 }

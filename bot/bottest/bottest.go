@@ -39,10 +39,12 @@ type Harness struct {
 	Log   zerolog.Logger
 	// Answered, if set, observes each button press's handling time.
 	Answered func(time.Duration)
-	// Clock, if set, is the machine's clock of this replica, which the bot
-	// keeps on the store's (bot.WithStoreClock): a replica whose clock is
-	// off.
-	Clock func() time.Time
+	// Now, if set, is the bot's clock (bot.WithClock): a test of long
+	// games moves it on by hours.
+	Now func() time.Time
+	// StoreClock keeps the bot's clock (Now, or the machine's) on the
+	// store's (bot.WithStoreClock): a replica whose machine clock is off.
+	StoreClock bool
 	// NoPoll runs the bot without fetching updates: a second replica,
 	// sharing the store and the fake server, of a bot that polls.
 	NoPoll bool
@@ -207,11 +209,14 @@ func (h *Harness) Start() error {
 		return err
 	}
 	opts := []bot.Option{bot.WithLogger(h.Log), bot.WithGames(h.Games...)}
-	if h.Clock != nil {
-		opts = append(opts, bot.WithClock(h.Clock), bot.WithStoreClock())
+	if h.StoreClock {
+		opts = append(opts, bot.WithStoreClock())
 	}
 	if h.Answered != nil {
 		opts = append(opts, bot.WithAnswerObserver(h.Answered))
+	}
+	if h.Now != nil {
+		opts = append(opts, bot.WithClock(h.Now))
 	}
 	b := bot.New(h.Cfg, h.Store, tg, cat, opts...)
 	ctx, cancel := context.WithCancel(context.Background())

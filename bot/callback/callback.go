@@ -31,7 +31,7 @@ const (
 	Open    Op = 'o' // o:<table>:0:<game id>                      open a lobby of this game (/help, pickers)
 	Lang    Op = 'g' // g:<table>:0:<language>                     set the group's language (/lang)
 	Rules   Op = 'r' // r:<table>:0:<game id>:<page>               turn a page of the rules
-	Stop    Op = 's' // s:<table>:<game>:<yes 1 | no 0>            confirm /stop
+	Stop    Op = 's' // s:<table>:<game>:<yes 1 | no 0 | ask 2>    confirm /stop (ask: which of a chat's two games)
 	Again   Op = 'n' // n:<table>:<game>:<game id>                 play again after finished game <game>
 	Forget  Op = 'f' // f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
 )
@@ -76,6 +76,14 @@ const (
 	LobbyLevel  // cycle the level of the next robot
 	LobbyTurn   // cycle the time for a move
 	LobbyHints  // turn hints on or off
+	LobbyZone   // show the time zones (no Args[1]) or choose zone Args[1] (record.Zones)
+)
+
+// The answers of a Stop button (its integer).
+const (
+	StopNo  = 0 // keep playing
+	StopYes = 1 // stop the game
+	StopAsk = 2 // of the chat's two games, this one: ask to confirm
 )
 
 // The steps of a Leave button (its second integer).

@@ -30,6 +30,9 @@ func TestPayloadRoundTrip(t *testing.T) {
 		{Data{Op: Stop, Table: "12345", GameNo: 2, Args: []int{0}}, "s:12345:2:0"},
 		{Data{Op: Open, Table: "-1001234567890_42", Word: "chekharda"}, "o:-1001234567890_42:0:chekharda"},
 		{Data{Op: Lang, Table: "-1001234567890", Word: "en"}, "g:-1001234567890:0:en"},
+		{Data{Op: Action, Table: "-1001234567890b", GameNo: 3, Args: []int{0, 5, 17}}, "a:-1001234567890b:3:0:5:17"},
+		{Data{Op: Stop, Table: "-1001234567890_42b", GameNo: 2, Args: []int{2}}, "s:-1001234567890_42b:2:2"},
+		{Data{Op: Lobby, Table: "-1001234567890_42b", GameNo: 7, Args: []int{12, 5}}, "l:-1001234567890_42b:7:12:5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
@@ -122,6 +125,10 @@ func TestPayloadLongestFits(t *testing.T) {
 		{Op: Lobby, Table: table, GameNo: 99999, Args: []int{8, 3}},
 		{Op: Info, Table: table, GameNo: 99999, Args: []int{3}},
 		{Op: Stop, Table: table, GameNo: 99999, Args: []int{1}},
+		{Op: Action, Table: table + record.SecondMark, GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: Draft, Table: table + record.SecondMark, GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: Lobby, Table: table + record.SecondMark, GameNo: 99999, Args: []int{LobbyZone, 23}},
+		{Op: Again, Table: table + record.SecondMark, GameNo: 99999, Word: "chekharda"},
 	} {
 		s := p.String()
 		if len(s) > MaxBytes {
@@ -183,6 +190,11 @@ func TestParsePayloadRejects(t *testing.T) {
 		{in: "a:-100_x:1:0:0:0"},
 		{in: "a:_5:1:0:0:0"},
 		{in: "a:-100_1_2:1:0:0:0"},
+		{in: "a:12345b:1:0:0:0", bug: "a private chat has no second table"},
+		{in: "a:-100bb:1:0:0:0"},
+		{in: "a:-100_b:1:0:0:0"},
+		{in: "a:-100b_5:1:0:0:0"},
+		{in: "a:-100B:1:0:0:0"},
 		{in: "a: -100:1:0:0:0"},
 		{in: "a:99999999999999999999:1:0:0:0"},
 		{in: "a:+100:1:0:0:0", bug: "parseTableID accepts non-canonical chat ids"},
@@ -263,7 +275,7 @@ func checkPayload(t *testing.T, s string) {
 	if err != nil {
 		t.Fatalf("Parse(%q): table %q: %v", s, p.Table, err)
 	}
-	if id := record.ID(chat, thread); id != p.Table {
+	if id := record.ID(chat, thread); id != p.Table && record.SecondID(chat, thread) != p.Table {
 		t.Fatalf("Parse(%q): table %q is not canonical (%q)", s, p.Table, id)
 	}
 }
@@ -290,6 +302,9 @@ func FuzzParsePayload(f *testing.F) {
 		":::::",
 		"a:-9223372036854775808:9223372036854775807:0:0:0",
 		"l:-100:1:-1:-2",
+		"a:-1001234567890_2147483647b:99999:3:999:1643",
+		"a:12345b:1:0:0:0",
+		"s:-100bb:1:1",
 	} {
 		f.Add(s)
 	}

@@ -52,6 +52,12 @@ type Table struct {
 	// kept for the next games (groups play at their own pace); zero: the
 	// bot's TURN_TIMEOUT.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
+	// Zone is the group's time zone (an IANA name, Zones), chosen in the
+	// lobby and kept like TurnTime: a long turn's deadline is a clock time
+	// there, and its night is the group's. "" is DefaultZone.
+	Zone string `json:"zone,omitempty"`
+	// ZonePick is set while the lobby shows the zones to choose from.
+	ZonePick bool `json:"zone_pick,omitempty"`
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
@@ -118,6 +124,8 @@ type Seat struct {
 	// Due is when the bot acts for this seat: a person's turn deadline, or
 	// a robot's moment to move. Zero while the seat has nothing to do.
 	Due time.Time `json:"due,omitempty"`
+	// Turn is the person's long turn while it runs (record/long.go).
+	Turn *Turn `json:"turn,omitempty"`
 	// Timeouts counts turns in a row the player let run out; at two the
 	// seat is auto-played at once until the player acts again.
 	Timeouts    int  `json:"timeouts,omitempty"`
@@ -199,6 +207,9 @@ func (t *Table) NextTimer() time.Time {
 		if !s.Due.IsZero() && (next.IsZero() || s.Due.Before(next)) {
 			next = s.Due
 		}
+		if r := s.RemindAt(); !r.IsZero() && (next.IsZero() || r.Before(next)) {
+			next = r
+		}
 	}
 	return next
 }
@@ -208,6 +219,7 @@ func (t *Table) StopTimers() {
 	t.SystemAt = time.Time{}
 	for i := range t.Seats {
 		t.Seats[i].Due = time.Time{}
+		t.Seats[i].Turn = nil
 	}
 }
 
@@ -274,9 +286,11 @@ func ID(chatID int64, thread int) string {
 	return strconv.FormatInt(chatID, 10)
 }
 
-// ParseID splits a table id back into chat and topic.
+// ParseID splits a table id back into chat and topic (a group's second
+// table, SecondID, is in its chat and topic too).
 func ParseID(id string) (chatID int64, thread int, err error) {
-	chat, topic, hasTopic := strings.Cut(id, "_")
+	own, second := strings.CutSuffix(id, SecondMark) // a group's second table (long.go)
+	chat, topic, hasTopic := strings.Cut(own, "_")
 	chatID, err = strconv.ParseInt(chat, 10, 64)
 	if err != nil || chatID == 0 {
 		return 0, 0, fmt.Errorf("bad table id %q", id)
@@ -287,8 +301,9 @@ func ParseID(id string) (chatID int64, thread int, err error) {
 			return 0, 0, fmt.Errorf("bad table id %q", id)
 		}
 	}
-	if ID(chatID, thread) != id {
-		// "+100" or "0100" would name a different key for the same chat.
+	if ID(chatID, thread) != own || second && chatID > 0 {
+		// "+100" or "0100" would name a different key for the same chat;
+		// a private chat has no second table.
 		return 0, 0, fmt.Errorf("non-canonical table id %q", id)
 	}
 	return chatID, thread, nil

@@ -205,7 +205,11 @@ func (c *commands) onGroupCommand(ctx context.Context, r request) error {
 			return nil
 		}
 	}
-	_, _, err := c.transact(ctx, record.ID(m.Chat.ID, threadOf(m)), r.updateID, func(t *record.Table, ch *change) error {
+	id, fn, err := c.route(ctx, r, fn) // the group's own table or its second (long.go)
+	if err != nil {
+		return err
+	}
+	_, _, err = c.transact(ctx, id, r.updateID, func(t *record.Table, ch *change) error {
 		if m.Chat.Title != "" {
 			t.Title = m.Chat.Title
 		}
@@ -249,10 +253,10 @@ func (c *commands) onMyChatMember(ctx context.Context, updateID int64, u *models
 		closeTable(t)
 		return nil
 	})
-	if errors.Is(err, refusal.ErrNoChange) || errors.Is(err, refusal.ErrDuplicate) {
-		return nil
+	if err != nil && !errors.Is(err, refusal.ErrNoChange) && !errors.Is(err, refusal.ErrDuplicate) {
+		return err
 	}
-	return err
+	return c.closeSecond(ctx, u.Chat.ID) // long.go
 }
 
 // The group handlers: each reads what it must outside the transaction

@@ -94,6 +94,7 @@ func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.Event = nil
 	t.StopAsked = 0
 	t.Reposts = nil
+	t.ZonePick = false
 	t.StopTimers()
 }
 
@@ -221,8 +222,10 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 		if !hasKind || !view.HasTurnTime(kind) {
 			return refusal.New("error.bad_button")
 		}
-		t.TurnTime = nextTurnTime(lb.views.TurnTime(t))
+		t.TurnTime = nextTurnTime(lb.views.TurnTime(t), lb.turnChoices(ctx, t))
 		ch.answer = l.T("lobby.turn_set", "Time", view.TurnTimeText(l, t.TurnTime))
+	case callback.LobbyZone:
+		return lb.onZone(t, ch, p)
 	case callback.LobbyCancel:
 		closeTable(t)
 		t.Event = &record.Event{Key: "event.cancelled"}
@@ -320,7 +323,7 @@ func lobbyNeeds(op int) lobbyNeed {
 		return needCreator | needGame
 	case callback.LobbyCancel:
 		return needCreator | needAdmin
-	case callback.LobbyKick, callback.LobbyHints, callback.LobbyTurn, callback.LobbyStart:
+	case callback.LobbyKick, callback.LobbyHints, callback.LobbyTurn, callback.LobbyStart, callback.LobbyZone:
 		return needCreator
 	}
 	return 0
@@ -417,6 +420,9 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 	if len(t.Seats) < lo || len(t.Seats) > hi {
 		return refusal.New("lobby.seat_count", "Min", lo, "Max", hi)
 	}
+	if err := lb.turnAllowed(ctx, t, g); err != nil {
+		return err
+	}
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
 			if !lb.hasStarted(ctx, s.UserID) {
@@ -443,6 +449,7 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 	t.Phase = record.PhasePlaying
 	t.Started = lb.now()
 	t.Event = nil
+	t.ZonePick = false
 	for i := range t.Seats {
 		t.Seats[i].Nonce = 0
 		t.Seats[i].Draft = nil
@@ -519,11 +526,10 @@ func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *mode
 	return nil
 }
 
-// nextTurnTime is the lobby's choice after cur: the next longer one, round
-// to the shortest (a TURN_TIMEOUT among none of them goes to the next
-// longer).
-func nextTurnTime(cur time.Duration) time.Duration {
-	choices := view.TurnChoices()
+// nextTurnTime is the lobby's choice after cur among choices (in their
+// order): the next longer one, round to the shortest (a TURN_TIMEOUT among
+// none of them goes to the next longer).
+func nextTurnTime(cur time.Duration, choices []time.Duration) time.Duration {
 	for _, d := range choices {
 		if d > cur {
 			return d

@@ -57,7 +57,7 @@ func (m *moves) apply(t *record.Table, ch *change, g adapter.Game, st game.State
 			s.Tip = "" // read: the person moved since
 			s.Acted = m.now()
 		}
-		s.Due = time.Time{} // acting again later means a fresh timer
+		s.Due, s.Turn = time.Time{}, nil // acting again later means a fresh timer
 		if s.Human() {
 			s.Moved = &record.SeatMove{Nonce: s.Nonce, Name: view.MoveName(l, m.views.AdapterView(t), g, before, seat, a), Auto: auto}
 		}
@@ -149,13 +149,14 @@ func (m *moves) schedule(t *record.Table, g adapter.Game, st game.State, moved b
 	for i := range t.Seats {
 		s := &t.Seats[i]
 		if !slices.Contains(acting, game.Seat(i)) || moved && !s.Human() {
-			s.Due = time.Time{}
+			s.Due, s.Turn = time.Time{}, nil
 		}
 		if !slices.Contains(acting, game.Seat(i)) || !s.Due.IsZero() {
 			continue // nothing to do, or still running
 		}
 		if d, ok := m.delay(t, g, st, game.Seat(i)); ok {
 			s.Due = now.Add(d)
+			m.longTurn(t, g, i, now, d) // long.go
 		}
 	}
 	if !slices.Contains(acting, game.System) {
@@ -205,6 +206,7 @@ func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.Stat
 	if !s.Auto() {
 		s.Timeouts++
 		t.Event = &record.Event{Key: "event.timeout", Seat: int(seat)}
+		m.toldAuto(t, ch, int(seat)) // long.go
 	}
 	level := s.AI
 	if s.Human() {

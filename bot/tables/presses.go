@@ -72,6 +72,9 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 		}, true
 	case callback.Open:
 		return func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
+			if err := pr.followOwn(ctx, t); err != nil { // a second table's lobby: long.go
+				return err
+			}
 			return pr.lobby.onOpen(t, ch, p, &q.From, pr.hasStarted(ctx, q.From.ID))
 		}, true
 	case callback.Lang:
@@ -80,6 +83,9 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 		}, true
 	case callback.Stop:
 		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
+			if p.Args[0] == callback.StopAsk {
+				return pr.lobby.onStopAsk(t, ch, p, &q.From, admin, q.Message.Message) // long.go
+			}
 			if err := pr.lobby.onStop(t, ch, p, &q.From, admin); err != nil {
 				return err
 			}
@@ -137,13 +143,15 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	}
 	// Effects are read before the compare-and-set loop, which stays pure:
 	// whether the presser administers the group matters only for «cancel»,
-	// the language and a /stop an anonymous admin asked.
+	// the language, which of two games to stop, and a /stop an anonymous
+	// admin asked.
 	admin := false
 	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop {
 		if chat, _, err := record.ParseID(p.Table); err == nil {
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}
 	}
+	p.Table = pr.openTable(ctx, p) // long.go
 	// A seat's button on a hand message that was replaced (its buttons
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.

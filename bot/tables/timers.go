@@ -116,6 +116,7 @@ func (c *clock) fire(ctx context.Context, id string) error {
 			return nil
 		}
 		now := c.now()
+		reminded := c.moves.remind(t, ch, st, now) // long.go
 		due := map[game.Seat]bool{}
 		if !t.SystemAt.IsZero() && !now.Before(t.SystemAt) {
 			due[game.System] = true
@@ -126,6 +127,9 @@ func (c *clock) fire(ctx context.Context, id string) error {
 			}
 		}
 		if len(due) == 0 {
+			if reminded {
+				return nil
+			}
 			return refusal.ErrNoChange
 		}
 		var timedOut []int // people whose time ran out together: the table names them all

@@ -57,8 +57,9 @@ func TestLobbyTurnTime(t *testing.T) {
 		}
 		seen = append(seen, tab.TurnTime)
 	}
-	// From the default minute: 3 min, then round to 20 s and 1 min.
-	if want := []time.Duration{3 * time.Minute, 20 * time.Second, time.Minute}; !slices.Equal(seen, want) {
+	// From the default minute: 3 min, the long times, then round to 20 s
+	// and 1 min.
+	if want := []time.Duration{3 * time.Minute, time.Hour, 12 * time.Hour, 24 * time.Hour, 20 * time.Second, time.Minute}; !slices.Equal(seen, want) {
 		t.Errorf("the presses gave %v, want %v", seen, want)
 	}
 	label := tb.loc("ru").T("lobby.turn_button", "Time", view.TurnTimeText(tb.loc("ru"), time.Minute))

@@ -73,9 +73,16 @@ func (r *Renderer) lobby(l adapter.Loc, t *record.Table) adapter.Message {
 		sb.WriteString(label + "\n")
 		optionRows = append(optionRows, []adapter.Button{lobbyButton(t, label, callback.LobbyTurn)})
 	}
+	if lines, rows := r.longLobby(l, t); lines != "" {
+		sb.WriteString(lines)
+		optionRows = append(optionRows, rows...)
+	}
 	if line, bt, ok := hintsLobbyLine(l, t, g); ok {
 		sb.WriteString(line + "\n")
 		optionRows = append(optionRows, []adapter.Button{bt})
+	}
+	if t.ZonePick && r.Long(t) && t.Practice() {
+		return r.zonePicker(l, t, sb.String(), nil)
 	}
 	if t.Practice() {
 		return r.practiceLobby(l, t, g, sb.String(), optionRows)
@@ -95,6 +102,9 @@ func (r *Renderer) lobby(l adapter.Loc, t *record.Table) adapter.Message {
 	}
 	seatRow = append(seatRow, lobbyButton(t, l.T("lobby.leave_button"), callback.LobbyLeave))
 	kb := [][]adapter.Button{seatRow}
+	if t.ZonePick && r.Long(t) {
+		return r.zonePicker(l, t, sb.String(), kb) // people may still sit down meanwhile
+	}
 	if len(adapter.Levels(g)) > 0 {
 		if !full {
 			robotRow = append(robotRow, lobbyButton(t, l.T("lobby.ai_button"), callback.LobbyAddAI))

@@ -15,7 +15,7 @@ import (
 
 // TurnChoices are the times for a move the lobby offers, in its order.
 func TurnChoices() []time.Duration {
-	return []time.Duration{20 * time.Second, time.Minute, 3 * time.Minute}
+	return []time.Duration{20 * time.Second, time.Minute, 3 * time.Minute, time.Hour, 12 * time.Hour, 24 * time.Hour}
 }
 
 // TurnTime is the table's time for a person's move.
@@ -37,8 +37,11 @@ func HasTurnTime(g adapter.Game) bool {
 }
 
 // TurnTimeText names a time for a move in the nominative: «20 секунд»,
-// «1 минута», «3 минуты».
+// «1 минута», «3 минуты», «24 часа».
 func TurnTimeText(l adapter.Loc, d time.Duration) string {
+	if d%time.Hour == 0 {
+		return l.T("count.hours", "Count", int(d/time.Hour))
+	}
 	if d%time.Minute == 0 {
 		return l.T("count.minutes", "Count", int(d/time.Minute))
 	}
@@ -59,8 +62,15 @@ const RulesPageBreak = "\n---\n"
 
 // RulesText is g's guide (the locale message "<id>.rules") for a table
 // whose time for a move is turn: the guide names it as «{{.Turn}}», the
-// deadline a hand shows at the start of a move as «{{.Left}}» and the
-// lobby's choices as «{{.Turns}}».
+// deadline a hand shows at the start of a move as «{{.Left}}» (for a long
+// turn, the look of its clock time), the lobby's choices as «{{.Turns}}»,
+// and, for a long turn only, its night and reminder as «{{.Night}}» (a
+// sentence of its own after «{{.Left}}»'s).
 func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration) string {
-	return l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", adapter.DeadlineLeft(l, turn), "Turns", turnChoicesText(l))
+	left, night := adapter.DeadlineLeft(l, turn), ""
+	if record.Long(turn) {
+		left = l.T("table.deadline_until", "Until", l.T("until.today", "Time", "21:40"))
+		night = " " + l.T("rules.night", "Night", NightText(record.DefaultNight()))
+	}
+	return l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night)
 }

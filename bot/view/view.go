@@ -104,6 +104,9 @@ func (r *Renderer) Group(t *record.Table) adapter.Message {
 			if line := hintedLine(l, t); line != "" {
 				m.Text += "\n\n" + line
 			}
+			if line := r.longLine(l, t); line != "" {
+				m.Text += "\n\n" + line
+			}
 			if t.Phase == record.PhasePlaying {
 				r.addUnreachable(l, t, &m)
 				if link, ok := r.webAppLink(l, t); ok {

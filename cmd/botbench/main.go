@@ -8,6 +8,7 @@
 //	press     press → answer while tables are busy and one person floods
 //	web       the «Стол» page's live updates, memory per page (-flood: one initData's flood)
 //	practice  Bot API calls per move of a practice game in the private chat
+//	long      many long games waiting for their players: memory, Redis per table, how late deadlines fire
 //
 // go run ./cmd/botbench -h lists them, go run ./cmd/botbench <scenario> -h
 // tells what one measures and the flags it reads. The flags are one set: a
@@ -31,6 +32,7 @@ import (
 
 	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/load"
+	"github.com/trickchef/trickchef/cmd/botbench/internal/long"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/pace"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/practice"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/press"
@@ -45,6 +47,7 @@ func scenarios() []bench.Scenario {
 		press.Scenario(),
 		web.Scenario(),
 		practice.Scenario(),
+		long.Scenario(),
 	}
 }
 
