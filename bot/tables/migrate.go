@@ -12,74 +12,99 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// migrate moves a group's table when Telegram upgrades the group to a
-// supergroup with a new chat id. The group message is posted anew in the
-// new chat; hand messages (in private chats) are kept and redrawn, so
+// migrate moves a group's tables — its own and a second one beside it
+// (a quick game beside a long one) — when Telegram upgrades the group to
+// a supergroup with a new chat id. The group messages are posted anew in
+// the new chat; hand messages (in private chats) are kept and redrawn, so
 // their buttons carry the new table id. The group's results go with it.
 func (c *core) migrate(ctx context.Context, oldChat, newChat int64) error {
-	oldID, newID := record.ID(oldChat, 0), record.ID(newChat, 0)
+	var olds []*record.Table
+	var oldIDs []string
+	for _, ids := range [][2]string{
+		{record.ID(oldChat, 0), record.ID(newChat, 0)},
+		{record.SecondID(oldChat, 0), record.SecondID(newChat, 0)},
+	} {
+		old, err := c.moveTable(ctx, ids[0], ids[1], newChat)
+		if err != nil {
+			return err
+		}
+		if old != nil {
+			olds = append(olds, old)
+			oldIDs = append(oldIDs, ids[0])
+		}
+	}
+	c.log.Info().Int64("from", oldChat).Int64("to", newChat).Int("tables", len(olds)).Msg("group migrated to supergroup")
+	c.wake()
+	// Results go with the group; before the old tables (and any result
+	// still waiting there) are deleted.
+	if err := c.moveResults(ctx, olds, record.ID(oldChat, 0), oldChat, newChat); err != nil {
+		return err
+	}
+	for _, id := range oldIDs {
+		if err := c.store.Delete(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveTable writes table oldID anew as newID in chat newChat, and returns
+// the old table as it was (nil when there is none, or it moved already).
+func (c *core) moveTable(ctx context.Context, oldID, newID string, newChat int64) (*record.Table, error) {
 	rec, err := c.store.Load(ctx, oldID)
 	if errors.Is(err, store.ErrNotFound) {
-		// No table (or moved already): the group's results may still wait.
-		return c.moveResults(ctx, nil, oldID, oldChat, newChat)
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	t, err := record.Decode(rec.Data)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	old := *t
 	t.ID, t.ChatID = newID, newChat
-	// Finished games waiting to be recorded are recorded below under the
-	// old chat, before its results move: the new table keeps only its
-	// other jobs.
+	// Finished games waiting to be recorded are recorded under the old
+	// chat, before its results move (migrate): the new table keeps only
+	// its other jobs.
 	t.Jobs = slices.DeleteFunc(slices.Clone(t.Jobs), func(j record.Job) bool { return j.Result != nil })
 	data, err := t.Encode()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	records, err := c.store.Messages(ctx, oldID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for v, rec := range records {
 		if strings.HasPrefix(v, "hand:") {
 			if err := c.store.SetMessage(ctx, newID, v, rec); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	_, err = c.store.Commit(ctx, newID, store.Change{Version: 0, Data: data, Dirty: view.All(t), WakeAt: c.now(), TimerAt: nextDue(t, c.now())})
 	if err != nil && !errors.Is(err, store.ErrConflict) { // conflict: migrated already
-		return err
+		return nil, err
 	}
 	for _, s := range t.Seats {
 		if s.Human() {
 			if err := c.store.SetPointer(ctx, store.UserTableKey(s.UserID), newID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	c.log.Info().Int64("from", oldChat).Int64("to", newChat).Msg("table migrated to supergroup")
-	c.wake()
-	// Results go with the group; before the old table (and any result
-	// still waiting there) is deleted.
-	if err := c.moveResults(ctx, &old, oldID, oldChat, newChat); err != nil {
-		return err
-	}
-	return c.store.Delete(ctx, oldID)
+	return &old, nil
 }
 
 // moveResults follows a group upgraded to a supergroup: results still
 // waiting at the old table (its jobs, or entries an older version queued in
 // its outbox) are recorded first, then the results merge the group's
 // records into the new chat. Both steps are idempotent, so a migration
-// retried after a crash is safe. old is the old table (nil when gone).
-func (c *core) moveResults(ctx context.Context, old *record.Table, oldID string, oldChat, newChat int64) error {
+// retried after a crash is safe. olds are the old tables (none when gone).
+func (c *core) moveResults(ctx context.Context, olds []*record.Table, oldID string, oldChat, newChat int64) error {
 	var pending []*record.Result
-	if old != nil {
+	for _, old := range olds {
 		for _, j := range old.Jobs {
 			if j.Result != nil {
 				pending = append(pending, j.Result)

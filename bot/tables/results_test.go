@@ -448,3 +448,31 @@ func TestMigrationTakesTheResults(t *testing.T) {
 		t.Errorf("stats in the new chat: %+v %v %v", p, ok, err)
 	}
 }
+
+// TestMigrationTakesBothTables: a group with a second table (a quick game
+// beside a long one) upgraded to a supergroup: both tables move to the
+// new chat, playing on where they were, and the old ones are gone.
+func TestMigrationTakesBothTables(t *testing.T) {
+	t.Parallel()
+	st := newCountingStore(t)
+	tb := newTables(t, st, nil)
+	ctx := context.Background()
+	const oldChat, newChat = -782, -1000000000782
+	nearEnd(t, st, testGame(t, "sausages"), record.ID(oldChat, 0), 3, 0, 11)
+	nearEnd(t, st, testGame(t, "sausages"), record.SecondID(oldChat, 0), 3, 0, 12)
+	if err := tb.commands.migrate(ctx, oldChat, newChat); err != nil {
+		t.Fatal(err)
+	}
+	for _, ids := range [][2]string{
+		{record.ID(oldChat, 0), record.ID(newChat, 0)},
+		{record.SecondID(oldChat, 0), record.SecondID(newChat, 0)},
+	} {
+		tab, version, err := tb.load(ctx, ids[1])
+		if err != nil || version == 0 || tab.ID != ids[1] || tab.ChatID != newChat || tab.Phase != record.PhasePlaying {
+			t.Errorf("%s after the upgrade: %+v at version %d, %v", ids[1], tab, version, err)
+		}
+		if _, version, err := tb.load(ctx, ids[0]); err != nil || version != 0 {
+			t.Errorf("the old table %s is still there: version %d, %v", ids[0], version, err)
+		}
+	}
+}
