@@ -37,6 +37,27 @@ func newHarnessOn(t *testing.T, st *store.Redis, turnTimeout time.Duration) *har
 	return &harness{bottest.NewTestOn(t, st, allGames(), turnTimeout)}
 }
 
+// audit waits for the game in group to end, stops its players (closing
+// done) and checks it: it replays from its log, and every announcement is
+// in the group once. It returns the table.
+func (h *harness) audit(group *telegramtest.Chat, done chan struct{}, players []func() []string) *record.Table {
+	h.TB.Helper()
+	_, err := group.WaitMessage(3*time.Minute, h.Won())
+	close(done)
+	for i, w := range players {
+		if ans := w(); len(ans) > 0 {
+			h.TB.Logf("player %d got answers %q", i, ans)
+		}
+	}
+	if err != nil {
+		h.DumpGroup(group)
+		h.TB.Fatal(err)
+	}
+	tab := h.CheckReplay(group)
+	h.checkAnnouncedOnce(group)
+	return tab
+}
+
 // checkAnnouncedOnce checks each round result and the final result are in
 // the group exactly once.
 func (h *harness) checkAnnouncedOnce(group *telegramtest.Chat) {
@@ -172,19 +193,7 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 		outages = append(outages, fmt.Sprintf("round %d trick ≥%d: down %v, moving again %v after the kill",
 			at[0], at[1], 1500*time.Millisecond, time.Since(down).Round(time.Millisecond)))
 	}
-	_, err := group.WaitMessage(3*time.Minute, h.Won())
-	close(done)
-	for i, w := range waits {
-		if ans := w(); len(ans) > 0 {
-			t.Logf("player %d got answers %q", i, ans)
-		}
-	}
-	if err != nil {
-		h.DumpGroup(group)
-		t.Fatal(err)
-	}
-	tab := h.CheckReplay(group)
-	h.checkAnnouncedOnce(group)
+	tab := h.audit(group, done, waits)
 	if stuck != "" {
 		t.Logf("the table stood still:\n%s", stuck)
 	}

@@ -57,19 +57,7 @@ func TestSentinelFailoverMidGame(t *testing.T) {
 	if _, after := h.Table(group); after < before {
 		t.Errorf("the failover lost committed moves: version %d before the kill, %d after", before, after)
 	}
-	_, err = group.WaitMessage(3*time.Minute, h.Won())
-	close(done)
-	for i, w := range waits {
-		if ans := w(); len(ans) > 0 {
-			t.Logf("player %d got answers %q", i, ans)
-		}
-	}
-	if err != nil {
-		h.DumpGroup(group)
-		t.Fatal(err)
-	}
-	tab := h.CheckReplay(group)
-	h.checkAnnouncedOnce(group)
+	tab := h.audit(group, done, waits)
 	if n := h.Srv.Unanswered(0); n > 0 {
 		t.Errorf("%d presses never answered", n)
 	}

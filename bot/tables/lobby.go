@@ -144,7 +144,6 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 	}
 	l := lb.loc(t.Lang)
 	seat := t.SeatOf(who.ID)
-	creator := who.ID == t.Creator
 	kind, hasKind := lb.games.Get(t.GameID)
 	switch p.Args[0] {
 	case callback.LobbyJoin:
@@ -170,20 +169,7 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 		if seat < 0 {
 			return refusal.New("lobby.not_seated")
 		}
-		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
-		if creator {
-			t.Creator = 0
-			for _, s := range t.Seats {
-				if s.Human() {
-					t.Creator = s.UserID
-					break
-				}
-			}
-			if t.Creator == 0 {
-				closeTable(t)
-				t.Event = &record.Event{Key: "event.cancelled"}
-			}
-		}
+		leaveLobby(t, seat)
 		ch.answer = l.T("lobby.left")
 	case callback.LobbyAddAI:
 		if _, max := kind.SeatRange(); len(t.Seats) >= max {
@@ -398,6 +384,27 @@ func (lb *lobby) joinFromLink(t *record.Table, ch *change, u *models.User) error
 	claimLobby(t, u.ID)
 	ch.seated = append(ch.seated, u.ID)
 	return nil
+}
+
+// leaveLobby gives up a lobby's seat. A creator leaving hands the lobby
+// to the next person seated; with nobody left, the lobby is cancelled.
+func leaveLobby(t *record.Table, seat int) {
+	user := t.Seats[seat].UserID
+	t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+	if user == 0 || user != t.Creator {
+		return
+	}
+	t.Creator = 0
+	for _, s := range t.Seats {
+		if s.Human() {
+			t.Creator = s.UserID
+			break
+		}
+	}
+	if t.Creator == 0 {
+		closeTable(t)
+		t.Event = &record.Event{Key: "event.cancelled"}
+	}
 }
 
 // claimLobby makes user, who just sat down, the creator of a lobby opened

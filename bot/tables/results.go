@@ -150,20 +150,7 @@ func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error
 			s := &t.Seats[i]
 			switch {
 			case s.UserID == user && t.Phase == record.PhaseLobby:
-				t.Seats = append(t.Seats[:i], t.Seats[i+1:]...)
-				if t.Creator == user {
-					t.Creator = 0
-					for _, o := range t.Seats {
-						if o.Human() {
-							t.Creator = o.UserID
-							break
-						}
-					}
-					if t.Creator == 0 {
-						closeTable(t)
-						t.Event = &record.Event{Key: "event.cancelled"}
-					}
-				}
+				leaveLobby(t, i)
 			case s.UserID == user:
 				s.Name = forgotten
 			case s.Leaver != nil && s.Leaver.UserID == user:
