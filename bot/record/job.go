@@ -16,6 +16,9 @@ import (
 // game.
 type Job struct {
 	Result *Result `json:"result,omitempty"`
+	// Finished is the game that Result ended (Table.Finished), to keep
+	// for its reviews and replay once it is recorded.
+	Finished *Table `json:"finished,omitempty"`
 	Query  *Query  `json:"query,omitempty"`
 }
 
