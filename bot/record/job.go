@@ -19,7 +19,7 @@ type Job struct {
 	// Finished is the game that Result ended (Table.Finished), to keep
 	// for its reviews and replay once it is recorded.
 	Finished *Table `json:"finished,omitempty"`
-	Query  *Query  `json:"query,omitempty"`
+	Query    *Query `json:"query,omitempty"`
 }
 
 // Result is a finished game as the results keep it: each seat's player,
