@@ -27,16 +27,17 @@ const (
 )
 
 // queues lists every queue, for what touches them all (migration).
-var queues = []Queue{Deliveries, Inboxes, Timers}
+var queues = []Queue{Deliveries, Inboxes, Timers, Reviews}
 
 // tableQueues are the queues whose members are tables: Delete and expiry
 // take a table out of them. Inboxes hold chats, whose waiting updates are
-// not the table's (a group's table id is its chat id).
+// not the table's (a group's table id is its chat id); Reviews hold review
+// requests (games.go).
 var tableQueues = []Queue{Deliveries, Timers}
 
 func (q Queue) check() error {
 	switch q {
-	case Deliveries, Inboxes, Timers:
+	case Deliveries, Inboxes, Timers, Reviews:
 		return nil
 	}
 	return fmt.Errorf("store: unknown queue %q", string(q))

@@ -61,6 +61,9 @@ type Redis struct {
 	turn       *redis.Script
 	block      *redis.Script
 	ingest     *redis.Script
+	keepGame   *redis.Script
+	keptIndex  *redis.Script
+	setReview  *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
@@ -85,6 +88,9 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		turn:       redis.NewScript(turnScript),
 		block:      redis.NewScript(blockScript),
 		ingest:     redis.NewScript(ingestScript),
+		keepGame:   redis.NewScript(keepGameScript),
+		keptIndex:  redis.NewScript(keptIndexScript),
+		setReview:  redis.NewScript(setReviewScript),
 	}
 }
 
