@@ -27,12 +27,6 @@ const GameRetention = 30 * 24 * time.Hour
 // KeptPerPerson bounds the per-person index of kept games (newest kept).
 const KeptPerPerson = 100
 
-// Reviews are review requests (ReviewRequest: a kept game and the person
-// who asked), worked on by the review worker. Like every queue, a release
-// with a zero next takes the member out unless it was scheduled again
-// meanwhile.
-const Reviews Queue = "reviews"
-
 // checkRef rejects a game ref that cannot be a key: it is a token like a
 // result id (printable ASCII, no spaces or braces, so the Redis hash tag
 // holds), at most 200 bytes.

@@ -8,7 +8,8 @@ import (
 )
 
 // Queue names one of the store's sets of due work: each member (a table id,
-// a chat) is due at a time and is worked on by one claimant at a time.
+// a chat, a review request) is due at a time and is worked on by one
+// claimant at a time.
 //
 // Due times are the callers' clock: a turn deadline is computed by the bot,
 // and tests drive a fake clock through them. Leases are the store's clock
@@ -24,6 +25,12 @@ const (
 	Inboxes Queue = "inbox"
 	// Timers are tables whose turn timer (or other due table work) is due.
 	Timers Queue = "timers"
+	// Reviews are review requests (ReviewRequest: a kept game and the
+	// person who asked), worked on by the review worker; nothing but
+	// Schedule and Release moves them. Like every queue's, a release with
+	// a zero next takes the member out unless it was scheduled again
+	// meanwhile.
+	Reviews Queue = "reviews"
 )
 
 // queues lists every queue, for what touches them all (migration).

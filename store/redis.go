@@ -33,6 +33,9 @@ import (
 //	P rate:{K}:meta hash   seq = member counter, until = blocked until (µs)
 //	P in:{C}        zset   a chat's updates waiting to be applied (inbox_redis.go)
 //	P inbox …       the Inboxes queue's keys
+//	P reviews …     the Reviews queue's keys
+//	P game:{R}      hash   a kept game and its reviews; P kept:{uU} a person's
+//	                       index of them (games_redis.go)
 //
 // All keys of one table carry the hash tag {T}, so in Redis Cluster they live
 // in one slot and Commit can touch them in one script. The queues live in
