@@ -88,7 +88,7 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 		return err
 	}
 	// Asked twice before it is made: the queue holds one request.
-	if err := rv.store.Schedule(ctx, store.Reviews, reviews.Request(ref, user), rv.now()); err != nil {
+	if err := rv.store.Schedule(ctx, store.Reviews, store.ReviewRequest(ref, user), rv.now()); err != nil {
 		return err
 	}
 	rv.metrics.Review("queued")
