@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -481,11 +482,15 @@ type Call struct {
 	OK          bool
 	ErrorCode   int
 	Description string
+	// Params are the request's parameters as the bot sent them (text,
+	// reply_markup as JSON, a callback answer's text and url, …): what
+	// a test that reads everything the bot said looks through.
+	Params map[string]string
 }
 
 func (s *Server) record(method string, p params, e *APIError) {
 	chatID, _ := p.int64("chat_id")
-	c := Call{Time: s.clock.Now(), Method: method, ChatID: chatID, OK: e == nil}
+	c := Call{Time: s.clock.Now(), Method: method, ChatID: chatID, OK: e == nil, Params: maps.Clone(p)}
 	if e != nil {
 		c.ErrorCode, c.Description = e.Code, e.Description
 	}
