@@ -27,20 +27,23 @@ import (
 )
 
 // TestDealSecretUntilTheEnd plays whole games — Трик-н-Шеф and Меню шефа
-// with people and robots, and a Трик-н-Шеф game stopped with /stop — and
+// with people and robots, a Трик-н-Шеф game stopped with /stop, and a
+// practice game of Сосиски with robots in a private chat — and
 // reads everything the bot produced meanwhile: every request to Telegram
 // (texts, keyboards, callback answers) and every state the «Стол» page
 // was given. Neither the seed nor the salt shows in any form, nor the
 // reveal, except in the reveal on the table once the game is over; the
 // group's table showed the commitment, the reveal it shows at the end
 // verifies against it, parses to the table's seed and salt, and remakes
-// the deal the players got.
+// the deal the players got. (A practice table is its private chat's one
+// message: the table and the hand together.)
 func TestDealSecretUntilTheEnd(t *testing.T) {
 	t.Parallel()
 	for _, c := range []dealCase{
 		{name: "trickchef", game: "trickchef", people: []string{"Аня", "Борис"}, robots: 1},
 		{name: "chef", game: "chef", people: []string{"Вера", "Глеб"}, robots: 1},
 		{name: "stopped", game: "trickchef", people: []string{"Дина", "Егор"}, robots: 1, stop: true},
+		{name: "practice", game: "sausages", people: []string{"Жанна"}, practice: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -54,6 +57,9 @@ type dealCase struct {
 	people     []string
 	robots     int
 	stop       bool // the creator stops the game after a few moves
+	// practice: the one person plays with robots in their private chat,
+	// where the table and the hand are one message.
+	practice bool
 }
 
 func playDealCase(t *testing.T, c dealCase) {
@@ -62,8 +68,17 @@ func playDealCase(t *testing.T, c dealCase) {
 	for _, name := range c.people {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
 	}
-	group := h.Srv.NewGroup("Честная игра "+c.name, people...)
-	lobby, err := h.LobbyFor(c.game, group, people[0], people[1:], c.robots)
+	var group *telegramtest.Chat // where the table is: a group, or the private chat
+	var lobby *telegramtest.Message
+	var err error
+	if c.practice {
+		group = people[0].PrivateChat()
+		people[0].Send(group, "/newgame "+c.game)
+		lobby, err = group.WaitMessage(10*time.Second, hasButton(h.T("lobby.start_button")))
+	} else {
+		group = h.Srv.NewGroup("Честная игра "+c.name, people...)
+		lobby, err = h.LobbyFor(c.game, group, people[0], people[1:], c.robots)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
