@@ -41,7 +41,7 @@ func TestDealSecretUntilTheEnd(t *testing.T) {
 	t.Parallel()
 	for _, c := range []dealCase{
 		{name: "trickchef", game: "trickchef", people: []string{"Аня", "Борис"}, robots: 1},
-		{name: "chef", game: "chef", people: []string{"Вера", "Глеб"}, robots: 1},
+		{name: "chef", game: "chef", people: []string{"Вера", "Глеб"}, robots: 1, leave: true},
 		{name: "stopped", game: "trickchef", people: []string{"Дина", "Егор"}, robots: 1, stop: true},
 		{name: "practice", game: "sausages", people: []string{"Жанна"}, practice: true},
 	} {
@@ -57,6 +57,10 @@ type dealCase struct {
 	people     []string
 	robots     int
 	stop       bool // the creator stops the game after a few moves
+	// leave: the creator leaves the game at once (a robot takes their
+	// seat); Меню шефа deals from the creator's seat, which the reveal
+	// still names.
+	leave bool
 	// practice: the one person plays with robots in their private chat,
 	// where the table and the hand are one message.
 	practice bool
@@ -118,7 +122,12 @@ func playDealCase(t *testing.T, c dealCase) {
 		}
 		h.ExpectAnswer(people[0], q, buttonData(t, q, h.T("stop.yes")), h.T("stop.done"))
 	} else {
-		h.MustPlayToEnd(group, people, 3*time.Minute)
+		players := people
+		if c.leave {
+			leaveGame(t, h, people[0])
+			players = people[1:]
+		}
+		h.MustPlayToEnd(group, players, 3*time.Minute)
 	}
 
 	// The table shows the reveal, as the record holds it, once the game is
@@ -295,6 +304,24 @@ func botPayloads(calls []telegramtest.Call) []string {
 		out = append(out, sb.String())
 	}
 	return out
+}
+
+// leaveGame makes u leave the game they play: «leave», then «yes».
+func leaveGame(t *testing.T, h *harness, u *telegramtest.User) {
+	t.Helper()
+	leave, yes := h.T("leave.button"), h.T("leave.yes")
+	hand, err := u.PrivateChat().WaitMessage(10*time.Second, hasButton(leave))
+	if err != nil {
+		t.Fatalf("no leave button on %s's hand: %v", u.User().FirstName, err)
+	}
+	if _, err := u.Press(hand, leave); err != nil {
+		t.Fatal(err)
+	}
+	confirm, err := u.PrivateChat().WaitMessage(10*time.Second, hasButton(yes))
+	if err != nil {
+		t.Fatalf("no confirmation: %v", err)
+	}
+	h.ExpectAnswer(u, confirm, buttonData(t, confirm, yes), h.T("leave.done"))
 }
 
 // buttonData is the callback data of msg's button labelled text.
