@@ -1,6 +1,8 @@
 package view
 
 import (
+	"strings"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deal"
 	"github.com/trickchef/trickchef/bot/record"
@@ -30,9 +32,10 @@ func dealLines(l adapter.Loc, t *record.Table) string {
 	return "" // a lobby: nothing dealt yet
 }
 
-// addDeal puts the deal lines at the bottom of a table message's text.
+// addDeal puts the deal lines at the bottom of a table message's text,
+// one blank line under it.
 func addDeal(l adapter.Loc, t *record.Table, m *adapter.Message) {
 	if line := dealLines(l, t); line != "" {
-		m.Text += "\n\n" + line
+		m.Text = strings.TrimRight(m.Text, "\n") + "\n\n" + line
 	}
 }
