@@ -68,6 +68,7 @@ type dealCase struct {
 
 func playDealCase(t *testing.T, c dealCase) {
 	h := newHarness(t, time.Minute)
+	h.Srv.KeepParams() // before anyone speaks: the bot's start told nothing of a game
 	var people []*telegramtest.User
 	for _, name := range c.people {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
