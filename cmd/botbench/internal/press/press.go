@@ -28,7 +28,7 @@ func Scenario() bench.Scenario {
 		Name:     "press",
 		Summary:  "press → answer while tables are busy and one person floods (people pressing anything they see)",
 		Doc:      doc,
-		Flags:    []string{"game", "tables", "people", "for", "flood-rate", "seed", "turn-timeout", "redis"},
+		Flags:    []string{"game", "tables", "people", "for", "flood-rate", "reviews", "seed", "turn-timeout", "redis"},
 		Defaults: map[string]string{"game": "trickchef", "tables": "6", "turn-timeout": "5s"},
 		Run:      runScenario,
 	}
@@ -44,7 +44,13 @@ second. It reports press → answer for everyone but the flooder, the presses
 never answered within Telegram's spinner time, and the 429 answers the bot
 drew.
 
+With -reviews N, N reviews of whole Трик-н-Шеф games (robots' games kept as
+a person's, each about a second of a core to review) are queued for the
+bot's pool as the load starts: the answers must not slow down, the reviews
+wait their turn; it reports how many were made within the run.
+
 	go run ./cmd/botbench press -tables 6 -for 60s
+	go run ./cmd/botbench press -tables 6 -for 60s -reviews 120
 `
 
 // runScenario runs botbench press for the one table count of -tables.
@@ -60,7 +66,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	if o.People < 1 || o.People > measure.MaxPeople {
 		return nil, bench.Usagef("-people: 1-%d people per table", measure.MaxPeople)
 	}
-	res, err := run(ctx, g.ID(), n, o.People, o.For, o.FloodRate, o.Redis, o.Seed, o.TurnTimeout)
+	res, err := run(ctx, g.ID(), n, o.People, o.For, o.FloodRate, o.Reviews, o.Redis, o.Seed, o.TurnTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +75,9 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 		res.Presses, res.Commands, res.Unanswered, res.P50ms, res.P99ms, res.Maxms, res.TooFast)
 	fmt.Fprintf(out, "  the flooder: %d presses, %d told to slow down, %d never answered; 429 answers: %d\n",
 		res.FloodPresses, res.FloodTooFast, res.FloodUnanswered, res.HTTP429)
+	if res.Reviews > 0 {
+		fmt.Fprintf(out, "  %d reviews queued at the start: %d made within the run\n", res.Reviews, res.ReviewsMade)
+	}
 	return res, nil
 }
 
@@ -93,10 +102,13 @@ type result struct {
 	FloodTooFast    int `json:"flood_too_fast"`
 	FloodUnanswered int `json:"flood_unanswered"`
 	HTTP429         int `json:"http_429"`
+	// Reviews were queued at the start; ReviewsMade were kept by the end.
+	Reviews     int `json:"reviews,omitempty"`
+	ReviewsMade int `json:"reviews_made,omitempty"`
 }
 
-func run(ctx context.Context, gameID string, n, people int, dur time.Duration, flood float64, redisURL string, seed uint64, turnTimeout time.Duration) (result, error) {
-	res := result{Game: gameID, Tables: n, People: people, Seconds: dur.Seconds(), FloodPerSec: flood}
+func run(ctx context.Context, gameID string, n, people int, dur time.Duration, flood float64, reviews int, redisURL string, seed uint64, turnTimeout time.Duration) (result, error) {
+	res := result{Game: gameID, Tables: n, People: people, Seconds: dur.Seconds(), FloodPerSec: flood, Reviews: reviews}
 	st, srv, closeAll, err := measure.Open(ctx, redisURL, "press")
 	if err != nil {
 		return res, err
@@ -136,6 +148,11 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 			commands[u.ID()] = privateCmds
 		}
 	}
+	queued, err := queueReviews(ctx, st, reviews, seed)
+	if err != nil {
+		return res, err
+	}
+	h.Bot.Reviews.Wake()
 	done := make(chan struct{})
 	type person struct {
 		flooder bool
@@ -183,5 +200,10 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 		res.Maxms = measure.Ms(lat[len(lat)-1])
 	}
 	res.HTTP429 = srv.TooManyRequestsCount()
+	for _, q := range queued {
+		if _, err := st.Review(ctx, q.ref, q.user); err == nil {
+			res.ReviewsMade++
+		}
+	}
 	return res, nil
 }

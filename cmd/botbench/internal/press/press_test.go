@@ -10,10 +10,12 @@ import (
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 // TestEveryPressAnsweredWhileOneFloods: one table of three presses for a
-// few seconds, one of them flooding (40 presses a second): every press is answered, the flood is
-// refused in part, nobody at human pace is, and the answers are timed.
+// few seconds, one of them flooding (40 presses a second), while the
+// bot's pool works through three queued reviews: every press is answered,
+// the flood is refused in part, nobody at human pace is, the answers are
+// timed, and the reviews are made meanwhile.
 func TestEveryPressAnsweredWhileOneFloods(t *testing.T) {
-	res, err := run(t.Context(), "trickchef", 1, 3, 4*time.Second, 40, redistest.URL(t), 1, 5*time.Second)
+	res, err := run(t.Context(), "trickchef", 1, 3, 6*time.Second, 40, 3, redistest.URL(t), 1, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,6 +27,9 @@ func TestEveryPressAnsweredWhileOneFloods(t *testing.T) {
 	}
 	if res.FloodTooFast == 0 || res.TooFast != 0 {
 		t.Errorf("told to slow down: the flooder %d of %d presses, the others %d", res.FloodTooFast, res.FloodPresses, res.TooFast)
+	}
+	if res.Reviews != 3 || res.ReviewsMade == 0 {
+		t.Errorf("reviews: %d made of %d queued", res.ReviewsMade, res.Reviews)
 	}
 	if res.P50ms <= 0 || res.Maxms < res.P99ms {
 		t.Errorf("answer times p50 %v, p99 %v, max %v ms", res.P50ms, res.P99ms, res.Maxms)
