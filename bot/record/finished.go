@@ -87,3 +87,14 @@ func (t *Table) People() []int64 {
 	}
 	return out
 }
+
+// PlayedBy is the seat user played at the finished game t: theirs, or the
+// one they left (their moves before leaving are theirs); -1 when none.
+func (t *Table) PlayedBy(user int64) int {
+	for i, s := range t.Seats {
+		if s.Human() && s.UserID == user || s.Leaver != nil && s.Leaver.UserID == user {
+			return i
+		}
+	}
+	return -1
+}

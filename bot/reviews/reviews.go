@@ -152,7 +152,7 @@ func (r *Reviews) review(ctx context.Context, ref string, user int64) error {
 		return err
 	}
 	g, ok := r.games.Get(t.GameID)
-	seat := SeatOf(t, user)
+	seat := t.PlayedBy(user)
 	if !ok || seat < 0 {
 		return errors.Join(errForGood, errors.New("not the person's game, or a game the bot no longer offers"))
 	}
@@ -196,15 +196,4 @@ func (r *Reviews) failed(ctx context.Context, ref string, user int64) {
 	if err := r.tell(ctx, user, adapter.Message{Text: adapter.NewLoc(r.tr, lang).T("review.failed")}); err != nil {
 		r.log.Warn().Err(err).Int64("user", user).Msg("review failure not told")
 	}
-}
-
-// SeatOf is the seat user played at the finished game t: theirs, or the
-// one they left (their moves before leaving are theirs); -1 when none.
-func SeatOf(t *record.Table, user int64) int {
-	for i, s := range t.Seats {
-		if s.Human() && s.UserID == user || s.Leaver != nil && s.Leaver.UserID == user {
-			return i
-		}
-	}
-	return -1
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
-	"github.com/trickchef/trickchef/bot/reviews"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
@@ -82,7 +81,7 @@ func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 				rc = &changes[i]
 			}
 			m := j.results.PrivateResult(t, e, i, rc)
-			if f := job.Finished; f != nil && reviews.SeatOf(f, user) >= 0 {
+			if f := job.Finished; f != nil && f.PlayedBy(user) >= 0 {
 				m.Keyboard = append(m.Keyboard, []adapter.Button{view.ReviewButton(j.loc(t.Lang), f)})
 			}
 			ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: m})

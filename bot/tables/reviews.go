@@ -15,7 +15,6 @@ import (
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
-	"github.com/trickchef/trickchef/bot/reviews"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
@@ -68,7 +67,7 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 		return err // not answered: the redelivered press tries again
 	}
 	l = rv.loc(f.Lang)
-	if reviews.SeatOf(f, user) < 0 {
+	if f.PlayedBy(user) < 0 {
 		rv.answer(ctx, q, l.T("error.not_yours"), false, "")
 		return nil
 	}
@@ -167,7 +166,7 @@ func (rv *reviewing) history(l adapter.Loc, user int64, kept []*record.Table) ad
 	var lines []string
 	var rows [][]adapter.Button
 	for _, f := range kept {
-		seat := reviews.SeatOf(f, user)
+		seat := f.PlayedBy(user)
 		if seat < 0 || !rv.offers(f.GameID) {
 			continue
 		}
