@@ -27,6 +27,10 @@ type Options struct {
 	// robots play with, so the top level reviewing its own moves scores
 	// exactly 100%.
 	Playouts int
+	// Judged, if set, is called after each judgement: the runtime paces a
+	// review with it (it may sleep), so a review never takes more of the
+	// machine than its share. It does not change the Report.
+	Judged func()
 }
 
 // Moments is how many of the costliest decisions a Report tells.
@@ -112,6 +116,9 @@ func Review(g adapter.Game, t *record.Table, seat int, l adapter.Loc, o Options)
 		}
 		d := adapter.Decision{Level: top, Seed: record.DecisionSeed(t.Seed, i), Memory: memory, Playouts: o.Playouts}
 		j := rg.Judge(st, m.Seat, m.Action, d)
+		if o.Judged != nil {
+			o.Judged()
+		}
 		if j.Moot {
 			return // no move could have cost anything: not a decision
 		}
