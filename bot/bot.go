@@ -244,7 +244,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	tooFast := func(u *models.User) string { return views.Loc(tbl.Lang(u)).T("error.too_fast") }
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
-	w := web.New(st, mc, views, tbl, o.now, o.log)
+	w := web.New(st, nil, mc, views, tbl, o.now, o.log)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Views: views, now: o.now}
 }
 
