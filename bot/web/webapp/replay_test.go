@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/web"
@@ -173,5 +174,27 @@ func TestReplayAPI(t *testing.T) {
 	x.again(t)
 	if code, _, body := x.replay(t, a, "0"); code != http.StatusConflict {
 		t.Fatalf("the replay once the next game runs: %d %s, want 409", code, body)
+	}
+	// A stopped game is not over: its hands stay hidden.
+	x.move(t)
+	sent := a.Send(x.group, "/stop")
+	q, err := x.group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(x.h.T("stop.yes"))
+		return m.ID > sent.ID && ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Press(q, x.h.T("stop.yes")); err != nil {
+		t.Fatal(err)
+	}
+	if tab, _ := x.h.Table(x.group); tab.Phase != record.PhaseIdle {
+		t.Fatalf("/stop: phase %v", tab.Phase)
+	}
+	if ws := x.state(t, a); ws.Replay != "" {
+		t.Fatalf("a stopped game offers its replay: %q", ws.Replay)
+	}
+	if code, _, body := x.replay(t, a, "1"); code != http.StatusConflict {
+		t.Fatalf("the replay of a stopped game: %d %s, want 409", code, body)
 	}
 }

@@ -825,7 +825,9 @@
     return m;
   }
 
-  function seatEl(s, index, fresh) {
+  // seatEl is one seat on the oval; bare leaves its cards out (the
+  // replay lists them below the table).
+  function seatEl(s, index, fresh, bare) {
     const e = el('div', 'seat');
     for (const k of ['you', 'turn', 'out', 'leader', 'away', 'robot']) if (s[k]) e.classList.add(k);
     if (s.leader) e.append(mark('👑', t('leader'), 'crown'));
@@ -846,7 +848,7 @@
       for (const x of stats) row.append(el('span', 'stat', x));
       e.append(row);
     }
-    const cards = arr(s.cards);
+    const cards = bare ? [] : arr(s.cards);
     if (cards.length) {
       // A tap shows the seat's cards large: in some games the others'
       // cards are what one reads.
@@ -870,7 +872,7 @@
     return e;
   }
 
-  function tableEl(st, sc, fresh) {
+  function tableEl(st, sc, fresh, bare) {
     const seats = arr(sc.seats);
     const n = seats.length;
     const box = el('section', `table n${Math.min(Math.max(n, 2), 8)}`);
@@ -890,7 +892,7 @@
     // The viewer's seat sits at the bottom; the others follow clockwise.
     const me = typeof st.seat === 'number' && st.seat >= 0 && st.seat < n ? st.seat : 0;
     seats.forEach((s, i) => {
-      const e = seatEl(s, i, fresh);
+      const e = seatEl(s, i, fresh, bare);
       const k = (i - me + n) % n;
       e.dataset.angle = String(90 + (k * 360) / n);
       box.append(e);
@@ -1195,7 +1197,7 @@
   // openReplay shows the finished game from its deal, move by move, every
   // seat's cards face up (api/replay); the live stream goes on beneath.
   function openReplay() {
-    app.replay = { want: 0, shown: -1, data: null, loading: false };
+    app.replay = { want: 0, shown: -1, data: null, loading: false, top: true };
     goReplay(0);
   }
 
@@ -1255,7 +1257,8 @@
 
   // replayBar is the replay's controls, kept at the bottom of the screen:
   // where it is and the move that led there, the viewer's reviewed move,
-  // the track with their marked moves, and ⏮ ◀ the round ▶ ⏭.
+  // the track with their marked moves, and the buttons (first, back, the
+  // round, on, last; drawn in SVG).
   function replayBar(d) {
     const bar = el('section', 'hand-area has replay-bar');
     const where = el('div', 'replay-where');
@@ -1295,8 +1298,9 @@
     bar.append(track);
 
     const nav = el('div', 'replay-nav');
-    const button = (text, label, cls, to, off) => {
-      const b = el('button', `replay-btn ${cls}`, text);
+    const button = (label, cls, to, off) => {
+      const b = el('button', `replay-btn ${cls}`);
+      b.append(icon(cls));
       b.type = 'button';
       b.setAttribute('aria-label', label);
       b.title = label;
@@ -1306,8 +1310,8 @@
     };
     const at = d.step;
     nav.append(
-      button('⏮', t('replay_first'), 'first', () => 0, at <= 0),
-      button('◀', t('replay_prev'), 'prev', () => app.replay.want - 1, at <= 0),
+      button(t('replay_first'), 'first', () => 0, at <= 0),
+      button(t('replay_prev'), 'prev', () => app.replay.want - 1, at <= 0),
     );
     const rounds = arr(d.rounds).filter((x) => x && typeof x.step === 'number');
     if (rounds.length > 1) {
@@ -1325,11 +1329,57 @@
       nav.append(pick);
     }
     nav.append(
-      button('▶', t('replay_next'), 'next', () => app.replay.want + 1, at >= moves),
-      button('⏭', t('replay_last'), 'last', () => moves, at >= moves),
+      button(t('replay_next'), 'next', () => app.replay.want + 1, at >= moves),
+      button(t('replay_last'), 'last', () => moves, at >= moves),
     );
     bar.append(nav);
     return bar;
+  }
+
+  // handsEl lists every seat's cards face up, the viewer's first, each
+  // group of cards under its note («🖐»: in hand) after the others; a tap
+  // shows a seat's cards large.
+  function handsEl(d, sc, fresh) {
+    const box = el('section', 'replay-hands');
+    const seats = arr(sc.seats);
+    const n = seats.length;
+    const me = typeof d.seat === 'number' && d.seat >= 0 && d.seat < n ? d.seat : 0;
+    for (let k = 0; k < n; k++) {
+      const i = (me + k) % n;
+      const s = seats[i];
+      const cards = arr(s && s.cards);
+      const row = el('button', s && s.you ? 'replay-hand you' : 'replay-hand');
+      row.type = 'button';
+      row.setAttribute('aria-label', `${t('enlarge')}: ${str(s && s.name)}`);
+      row.addEventListener('click', () => showCards(str(s.name), cards));
+      row.append(el('span', 'replay-who', str(s && s.name)));
+      const line = el('span', 'replay-cards');
+      const keys = cardKeys(`r${i}`, cards);
+      let note = null;
+      cards.forEach((c, j) => {
+        const cn = str(c.note);
+        if (cn !== note) {
+          if (cn) line.append(el('span', 'replay-note', cn));
+          note = cn;
+        }
+        line.append(cardEl(c, 'sm', keys[j], fresh));
+      });
+      row.append(line);
+      box.append(row);
+    }
+    return box;
+  }
+
+  // icon draws a control's symbol in SVG: no font needed.
+  function icon(kind) {
+    const s = svgEl('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false', class: 'replay-icon' });
+    const tri = (pts) => s.append(svgEl('polygon', { points: pts, fill: 'currentColor' }));
+    const bar = (x) => s.append(svgEl('rect', { x, y: 5, width: 2.6, height: 14, rx: 1, fill: 'currentColor' }));
+    if (kind === 'first') { bar(5); tri('19,5 19,19 8.6,12'); }
+    if (kind === 'prev') tri('17,5 17,19 6.5,12');
+    if (kind === 'next') tri('7,5 7,19 17.5,12');
+    if (kind === 'last') { tri('5,5 5,19 15.4,12'); bar(16.4); }
+    return s;
   }
 
   // renderReplay draws the replay's step in place of the live table.
@@ -1339,14 +1389,19 @@
     const fresh = new Set();
     const sc = d.scene;
     const h = header(st, sc, true);
-    const parts = [h, tableEl({ seat: d.seat }, sc, fresh), replayBar(d)];
+    const parts = [h, tableEl({ seat: d.seat }, sc, fresh, true), handsEl(d, sc, fresh), replayBar(d)];
     const log = logEl(sc);
-    if (log) parts.splice(2, 0, log);
+    if (log) parts.splice(3, 0, log);
     root.replaceChildren(...parts);
     root.dataset.replay = String(d.step);
     root.dataset.drawn = String(Date.now());
     app.cardKeys = fresh.size ? fresh : new Set(['-']);
     layout();
+    if (app.replay.top) {
+      // Opened from the standings below: the replay starts at the top.
+      app.replay.top = false;
+      window.scrollTo(0, 0);
+    }
   }
 
   document.addEventListener('keydown', (ev) => {
