@@ -13,6 +13,8 @@
 //     limits, and alone calls Telegram to send, edit or delete;
 //   - results records finished games once, rates them, and answers /stats,
 //     /top and /history;
+//   - reviews computes «🔍 Разбор» off the path of every press: a bounded
+//     pool works through the reviews the tables queued;
 //   - web is the «Стол» page: who may see a table, what each viewer sees,
 //     the page's presses.
 //
@@ -39,6 +41,7 @@ import (
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/results"
+	"github.com/trickchef/trickchef/bot/reviews"
 	"github.com/trickchef/trickchef/bot/tables"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/bot/web"
@@ -62,7 +65,11 @@ type Config struct {
 	// WebLease is how long a page that said it is visible counts as
 	// visible without saying it again (default 90 s).
 	WebLease time.Duration
-	Limits   Limits
+	// ReviewWorkers is how many reviews («🔍 Разбор») one replica
+	// computes at once (default 1: a review takes a core for up to a
+	// second, and moves must never wait for one).
+	ReviewWorkers int
+	Limits        Limits
 }
 
 // Limits keep the bot inside Telegram's flood limits. They are enforced
@@ -116,6 +123,9 @@ func (c *Config) setDefaults() {
 	if c.DefaultLang == "" {
 		c.DefaultLang = locales.Default
 	}
+	if c.ReviewWorkers <= 0 {
+		c.ReviewWorkers = 1
+	}
 	if c.WebLease <= 0 {
 		c.WebLease = 90 * time.Second
 	}
@@ -148,6 +158,7 @@ func (c *Config) setDefaults() {
 // results are unavailable.
 type Store interface {
 	tables.Store
+	reviews.Store
 	deliver.Store
 	ingest.Store
 	web.Store
@@ -163,6 +174,7 @@ type Bot struct {
 	Ingest   *ingest.Ingestion
 	Results  *results.Results
 	Web      *web.Web
+	Reviews  *reviews.Reviews
 	// Views render what the bot shows (golden tests and tools draw with it).
 	Views *view.Renderer
 
@@ -244,8 +256,10 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	tooFast := func(u *models.User) string { return views.Loc(tbl.Lang(u)).T("error.too_fast") }
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
-	w := web.New(st, nil, mc, views, tbl, o.now, o.log)
-	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Views: views, now: o.now}
+	w := web.New(st, st, mc, views, tbl, o.now, o.log)
+	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
+	tbl.OnReview(rv.Wake)
+	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now}
 }
 
 // Init learns the bot's username (unless configured) and registers the
@@ -253,11 +267,11 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 func (b *Bot) Init(ctx context.Context) error { return b.Tables.Init(ctx) }
 
 // Run runs the workers every replica runs — the chats' inboxes, the
-// tables' timers and delivery — until ctx is done, then waits for the work
+// tables' timers, delivery and the reviews' pool — until ctx is done, then waits for the work
 // in flight. Updates come from b.Ingest.Poll or b.Ingest.Webhook.
 func (b *Bot) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
-	for _, run := range []func(context.Context) error{b.Ingest.Run, b.Tables.Run, b.Delivery.Run} {
+	for _, run := range []func(context.Context) error{b.Ingest.Run, b.Tables.Run, b.Delivery.Run, b.Reviews.Run} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -27,10 +27,12 @@ import (
 //	    dirty/ view → version
 //	    out/   id → announcement             ids from the bucket's sequence
 //	    msg/   view → message record (opaque: the bot's message id and digest)
-//	wake…/, timers…/  the Deliveries and Timers queues (queue_bolt.go)
+//	wake…/, timers…/, reviews…/  the Deliveries, Timers and Reviews queues (queue_bolt.go)
 //	ptr/     key → value
 //	in/, indue…/      chats' waiting updates and the Inboxes queue (inbox_bolt.go)
 //	dl/, dlid/        dead letters (deadletter_bolt.go)
+//	games/, kept/, keptby/  kept games, their reviews and the people's
+//	                  indexes of them (games_bolt.go)
 //	exp/              when each thing expires (expire_bolt.go)
 //	meta/    owner → the bot the file belongs to (Own)
 type Bolt struct {
@@ -86,6 +88,11 @@ func OpenBolt(path string, opts ...Option) (*Bolt, error) {
 		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketPtr), []byte(bucketInbox),
 			[]byte(bucketDead), []byte(bucketDeadID), []byte(bucketExpiry)} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		for _, b := range gameBuckets {
+			if _, err := tx.CreateBucketIfNotExists([]byte(b)); err != nil {
 				return err
 			}
 		}

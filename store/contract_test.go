@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -50,6 +51,12 @@ type tableStore interface {
 	DeadLetter(ctx context.Context, chat string, e store.InboxEntry, reason string) error
 	DeadLetters(ctx context.Context, n int) ([]store.DeadLetter, error)
 	DeadLetterCount(ctx context.Context) (int64, error)
+	KeepGame(ctx context.Context, ref string, people []int64, data []byte) error
+	KeptGame(ctx context.Context, ref string) ([]byte, error)
+	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
+	SetReview(ctx context.Context, ref string, user int64, data []byte) error
+	Review(ctx context.Context, ref string, user int64) ([]byte, error)
+	ForgetUser(ctx context.Context, user int64) error
 }
 
 var (
@@ -601,6 +608,8 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 
 	t.Run("DeadLetters", func(t *testing.T) { testDeadLetters(t, newStore(t)) })
 
+	runKeptGamesContract(t, newStore)
+
 	t.Run("OnlyQueue", func(t *testing.T) {
 		s, ctx := newStore(t), t.Context()
 		// On a table that does not exist: queued, and still no state.
@@ -865,4 +874,252 @@ func names(cs []store.Claim) []string {
 		out = append(out, c.Name)
 	}
 	return out
+}
+
+// runKeptGamesContract pins the kept games and their reviews: first write
+// wins, one review per person, none without its game, each person's index
+// newest first and bounded, forgetting a person takes their games with
+// every review, bad input changes nothing, and review requests queue like
+// any other work.
+func runKeptGamesContract(t *testing.T, newStore func(t *testing.T) tableStore) {
+	const ref = "-1001234:7:1795000000"
+	t.Run("KeepGame", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		_, err := s.KeptGame(ctx, ref)
+		wantErr(t, err, store.ErrNotFound)
+		game := []byte("game\x00\xff")
+		ok(t, s.KeepGame(ctx, ref, []int64{42, 43}, game))
+		if got := get(s.KeptGame(ctx, ref))(t); !bytes.Equal(got, game) {
+			t.Fatalf("KeptGame = %q, want %q", got, game)
+		}
+		for _, u := range []int64{42, 43} {
+			if got := get(s.KeptGames(ctx, u, 10))(t); !reflect.DeepEqual(got, []string{ref}) {
+				t.Errorf("KeptGames(%d) = %v, want [%s]", u, got, ref)
+			}
+		}
+		// A game of nobody (robots only) is kept and indexed nowhere;
+		// an empty game is a game.
+		ok(t, s.KeepGame(ctx, "-5:1:1795000000", nil, nil))
+		if got := get(s.KeptGame(ctx, "-5:1:1795000000"))(t); len(got) != 0 {
+			t.Errorf("an empty game = %q", got)
+		}
+		if got := get(s.KeptGames(ctx, 44, 10))(t); len(got) != 0 {
+			t.Errorf("KeptGames of someone who kept nothing = %v", got)
+		}
+		if got := get(s.KeptGames(ctx, 42, 0))(t); len(got) != 0 {
+			t.Errorf("KeptGames(n = 0) = %v", got)
+		}
+	})
+
+	t.Run("KeepGameFirstWriteWins", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		ok(t, s.KeepGame(ctx, ref, []int64{42}, []byte("first")))
+		ok(t, s.SetReview(ctx, ref, 42, []byte("review")))
+		// A retried job, with another copy and one more person.
+		ok(t, s.KeepGame(ctx, ref, []int64{42, 43}, []byte("second")))
+		if got := get(s.KeptGame(ctx, ref))(t); string(got) != "first" {
+			t.Errorf("KeptGame after a second keep = %q, want the first", got)
+		}
+		if got := get(s.Review(ctx, ref, 42))(t); string(got) != "review" {
+			t.Errorf("review after a second keep = %q", got)
+		}
+		ok(t, s.KeepGame(ctx, "-1:1:1", []int64{42}, []byte("later")))
+		ok(t, s.KeepGame(ctx, ref, []int64{42}, []byte("third")))
+		if got := get(s.KeptGames(ctx, 42, 10))(t); !reflect.DeepEqual(got, []string{"-1:1:1", ref}) {
+			t.Errorf("KeptGames after keeping a kept game again = %v: it keeps its place", got)
+		}
+	})
+
+	t.Run("Reviews", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		ok(t, s.KeepGame(ctx, ref, []int64{42, 43}, []byte("game")))
+		_, err := s.Review(ctx, ref, 42)
+		wantErr(t, err, store.ErrNotFound)
+		ok(t, s.SetReview(ctx, ref, 42, []byte("r42")))
+		ok(t, s.SetReview(ctx, ref, 43, []byte("r43\x00")))
+		ok(t, s.SetReview(ctx, ref, 42, []byte("r42 again")))
+		ok(t, s.SetReview(ctx, ref, 44, nil)) // an empty review is a review
+		for u, want := range map[int64]string{42: "r42 again", 43: "r43\x00", 44: ""} {
+			if got := get(s.Review(ctx, ref, u))(t); string(got) != want {
+				t.Errorf("Review(%d) = %q, want %q", u, got, want)
+			}
+		}
+		_, err = s.Review(ctx, ref, 45)
+		wantErr(t, err, store.ErrNotFound)
+		if got := get(s.KeptGame(ctx, ref))(t); string(got) != "game" {
+			t.Errorf("the game after its reviews = %q", got)
+		}
+		// No game, no review: nothing is written.
+		const gone = "-9:1:1795000000"
+		wantErr(t, s.SetReview(ctx, gone, 42, []byte("r")), store.ErrNotFound)
+		_, err = s.Review(ctx, gone, 42)
+		wantErr(t, err, store.ErrNotFound)
+		_, err = s.KeptGame(ctx, gone)
+		wantErr(t, err, store.ErrNotFound)
+	})
+
+	t.Run("KeptGamesOrderAndBound", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		var refs []string
+		for i := range store.KeptPerPerson + 5 {
+			r := fmt.Sprintf("-100:%d:1795000000", i+1)
+			refs = append(refs, r)
+			ok(t, s.KeepGame(ctx, r, []int64{42, int64(1000 + i%2)}, []byte(r)))
+		}
+		newest := func(n int) []string {
+			var out []string
+			for i := len(refs) - 1; i >= 0 && len(out) < n; i-- {
+				out = append(out, refs[i])
+			}
+			return out
+		}
+		if got := get(s.KeptGames(ctx, 42, 3))(t); !reflect.DeepEqual(got, newest(3)) {
+			t.Errorf("KeptGames(3) = %v, want %v", got, newest(3))
+		}
+		got := get(s.KeptGames(ctx, 42, 1000))(t)
+		if !reflect.DeepEqual(got, newest(store.KeptPerPerson)) {
+			t.Errorf("KeptGames = %d refs from %v, want the newest %d", len(got), got[len(got)-1], store.KeptPerPerson)
+		}
+		// Out of 42's index, the oldest games are still kept for the
+		// others who played them.
+		get(s.KeptGame(ctx, refs[0]))(t)
+		if got := get(s.KeptGames(ctx, 1000, 1000))(t); len(got) != (store.KeptPerPerson+5+1)/2 || got[len(got)-1] != refs[0] {
+			t.Errorf("KeptGames of the other person: %d refs, last %v", len(got), got[len(got)-1])
+		}
+	})
+
+	t.Run("KeptGamesForget", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		const (
+			shared   = "-100:1:1795000000"
+			practice = "42:3:1795000100"
+			theirs   = "-100:2:1795000200"
+		)
+		ok(t, s.KeepGame(ctx, shared, []int64{42, 43}, []byte("s")))
+		ok(t, s.KeepGame(ctx, practice, []int64{42}, []byte("p")))
+		ok(t, s.KeepGame(ctx, theirs, []int64{43}, []byte("t")))
+		for _, r := range []string{shared, practice} {
+			ok(t, s.SetReview(ctx, r, 42, []byte("mine")))
+		}
+		ok(t, s.SetReview(ctx, shared, 43, []byte("theirs")))
+		ok(t, s.SetReview(ctx, theirs, 43, []byte("theirs")))
+
+		ok(t, s.ForgetUser(ctx, 42))
+		ok(t, s.ForgetUser(ctx, 42)) // again: harmless
+		for _, r := range []string{shared, practice} {
+			_, err := s.KeptGame(ctx, r)
+			wantErr(t, err, store.ErrNotFound)
+			for _, u := range []int64{42, 43} {
+				_, err := s.Review(ctx, r, u)
+				wantErr(t, err, store.ErrNotFound)
+			}
+			wantErr(t, s.SetReview(ctx, r, 43, []byte("late")), store.ErrNotFound)
+		}
+		if got := get(s.KeptGames(ctx, 42, 10))(t); len(got) != 0 {
+			t.Errorf("the forgotten person's index = %v", got)
+		}
+		// The other person keeps the game only they played, and their index
+		// lists only it.
+		if got := get(s.KeptGames(ctx, 43, 10))(t); !reflect.DeepEqual(got, []string{theirs}) {
+			t.Errorf("KeptGames(43) = %v, want [%s]", got, theirs)
+		}
+		if got := get(s.Review(ctx, theirs, 43))(t); string(got) != "theirs" {
+			t.Errorf("43's review of their own game = %q", got)
+		}
+		// A person forgotten keeps games anew when they play again.
+		ok(t, s.KeepGame(ctx, "42:4:1795000300", []int64{42}, []byte("new")))
+		if got := get(s.KeptGames(ctx, 42, 10))(t); !reflect.DeepEqual(got, []string{"42:4:1795000300"}) {
+			t.Errorf("KeptGames(42) after playing again = %v", got)
+		}
+	})
+
+	t.Run("KeptGamesBadInput", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		for _, bad := range []string{"", "a b", "x{y", "x}y", "{z}", "ключ", "a\x00b", "tab\t", strings.Repeat("1", 201)} {
+			if err := s.KeepGame(ctx, bad, []int64{42}, []byte("g")); err == nil {
+				t.Errorf("KeepGame accepted ref %q", bad)
+			}
+			if _, err := s.KeptGame(ctx, bad); err == nil || errors.Is(err, store.ErrNotFound) {
+				t.Errorf("KeptGame(%q) = %v, want a refusal", bad, err)
+			}
+			if err := s.SetReview(ctx, bad, 42, []byte("r")); err == nil || errors.Is(err, store.ErrNotFound) {
+				t.Errorf("SetReview(%q) = %v, want a refusal", bad, err)
+			}
+			if _, err := s.Review(ctx, bad, 42); err == nil || errors.Is(err, store.ErrNotFound) {
+				t.Errorf("Review(%q) = %v, want a refusal", bad, err)
+			}
+		}
+		ok(t, s.KeepGame(ctx, strings.Repeat("1", 200), nil, nil)) // the longest ref
+		for _, people := range [][]int64{{0}, {42, -7}} {
+			if err := s.KeepGame(ctx, ref, people, []byte("g")); err == nil {
+				t.Errorf("KeepGame accepted people %v", people)
+			}
+		}
+		_, err := s.KeptGame(ctx, ref)
+		wantErr(t, err, store.ErrNotFound) // nothing written
+		if got := get(s.KeptGames(ctx, 42, 10))(t); len(got) != 0 {
+			t.Errorf("a refused keep indexed %v", got)
+		}
+		ok(t, s.KeepGame(ctx, ref, []int64{42}, []byte("g")))
+		for _, u := range []int64{0, -1} {
+			if err := s.SetReview(ctx, ref, u, []byte("r")); err == nil {
+				t.Errorf("SetReview accepted user %d", u)
+			}
+			if _, err := s.Review(ctx, ref, u); err == nil || errors.Is(err, store.ErrNotFound) {
+				t.Errorf("Review(user %d) = %v, want a refusal", u, err)
+			}
+			if _, err := s.KeptGames(ctx, u, 10); err == nil {
+				t.Errorf("KeptGames accepted user %d", u)
+			}
+		}
+	})
+
+	t.Run("ReviewsQueue", func(t *testing.T) {
+		s, ctx := newStore(t), t.Context()
+		q := store.Reviews
+		name := store.ReviewRequest(ref, 42)
+		if r, u, ok := store.ParseReviewRequest(name); !ok || r != ref || u != 42 {
+			t.Fatalf("ParseReviewRequest(%q) = %q %d %v", name, r, u, ok)
+		}
+		for _, bad := range []string{"", ref, ref + "|", ref + "|0", ref + "|x", "|42", "a b|42"} {
+			if _, _, ok := store.ParseReviewRequest(bad); ok {
+				t.Errorf("ParseReviewRequest accepted %q", bad)
+			}
+		}
+		other := store.ReviewRequest(ref, 43)
+		ok(t, s.Schedule(ctx, q, name, base))
+		ok(t, s.Schedule(ctx, q, other, base.Add(time.Minute)))
+		// Reviews are apart from the other queues.
+		for _, o := range []store.Queue{store.Deliveries, store.Inboxes, store.Timers} {
+			if n := get(s.Pending(ctx, o))(t); n != 0 {
+				t.Errorf("Pending(%s) = %d after scheduling reviews", o, n)
+			}
+		}
+		if n := get(s.Pending(ctx, q))(t); n != 2 {
+			t.Fatalf("Pending(reviews) = %d, want 2", n)
+		}
+		claims := get(s.Claim(ctx, q, base, time.Minute, 10))(t)
+		if !reflect.DeepEqual(names(claims), []string{name}) {
+			t.Fatalf("claimed %v, want [%s]", names(claims), name)
+		}
+		if c := get(s.Claim(ctx, q, base.Add(time.Hour), time.Minute, 10))(t); !reflect.DeepEqual(names(c), []string{other}) {
+			t.Fatalf("claimed %v an hour later, want [%s] (the first is held)", names(c), other)
+		} else {
+			ok(t, s.Release(ctx, c[0], base.Add(2*time.Hour))) // a retry later
+		}
+		if !get(s.Renew(ctx, claims[0], time.Minute))(t) {
+			t.Fatal("Renew of a held review request failed")
+		}
+		// Done: a release with no next time takes it out.
+		ok(t, s.Release(ctx, claims[0], time.Time{}))
+		if n := get(s.Pending(ctx, q))(t); n != 1 {
+			t.Fatalf("Pending(reviews) after the release = %d, want 1", n)
+		}
+		if at, has := must2(t)(s.NextDue(ctx, q)); !has || !at.Equal(base.Add(2*time.Hour)) {
+			t.Fatalf("NextDue(reviews) = %v %v, want the retry at %v", at, has, base.Add(2*time.Hour))
+		}
+		if c := get(s.Claim(ctx, q, base.Add(24*time.Hour), time.Minute, 10))(t); !reflect.DeepEqual(names(c), []string{other}) {
+			t.Fatalf("claimed %v a day later, want only [%s]", names(c), other)
+		}
+	})
 }

@@ -16,7 +16,8 @@ import (
 //
 // kinds: 't' a table, 'i' a chat's inbox, 'p' a pointer, 'r' a group's
 // results (chat as 8 bytes), 'u' a person's index of groups, 'd' a chat's
-// dead letters. The write that counts as activity sets its entry.
+// dead letters, 'g' a kept game (its ref; set once, at its keep). The write
+// that counts as activity sets its entry.
 const bucketExpiry = "exp"
 
 const (
@@ -26,6 +27,7 @@ const (
 	expResults  = 'r'
 	expPerson   = 'u'
 	expDead     = 'd'
+	expGame     = 'g'
 	metaExpired = "expiry" // meta/: set once every old thing has an entry
 )
 
@@ -111,6 +113,8 @@ func deleteExpired(tx *bolt.Tx, kind byte, name []byte) error {
 		return deleteBucketIfAny(tx.Bucket([]byte(resUsersBucket)), name)
 	case expDead:
 		return deleteDeadLetters(tx, string(name))
+	case expGame:
+		return deleteGame(tx, string(name))
 	}
 	return nil
 }

@@ -45,6 +45,9 @@ func TestEveryKeyExpires(t *testing.T) {
 		Seats: []ResultSeat{{Player: "u1", Name: "A", Place: 1}, {Player: "rpro", Name: "R", Place: 2}}}, nil)
 	must(err)
 
+	must(r.KeepGame(ctx, "-1:1:1700000000", []int64{1, 2}, []byte("game")))
+	must(r.SetReview(ctx, "-1:1:1700000000", 1, []byte("review")))
+
 	global := map[string]bool{r.deadIndexKey(): true}
 	for _, q := range queues {
 		k := r.queueKeys(q)

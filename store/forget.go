@@ -8,8 +8,10 @@ import "strconv"
 // opened the bot's chat, tips turned off), and their private chat: its
 // table (the practice table, with its outbox, message records and applied
 // update ids, out of every queue), its waiting updates, its dead letters
-// and its results. Names the person left inside other tables' records are
-// the runtime's to remove: the store cannot read a table.
+// and its results; and every kept game they played (their index of kept
+// games), each with all its reviews, whoever wrote them: the game holds
+// the person's name. Names the person left inside other tables' records
+// are the runtime's to remove: the store cannot read a table.
 
 // UserPlayer is a person's player id in results ("u<telegram user id>";
 // robots are "r<level>").

@@ -21,6 +21,9 @@ func (b *Bolt) ForgetUser(ctx context.Context, user int64) error {
 		if err := forgetTable(tx, chat); err != nil {
 			return err
 		}
+		if err := forgetKeptGames(tx, user); err != nil {
+			return err
+		}
 		for _, e := range []struct {
 			kind byte
 			name []byte

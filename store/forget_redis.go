@@ -15,6 +15,9 @@ func (r *Redis) ForgetUser(ctx context.Context, user int64) error {
 	if err := r.Forget(ctx, UserPlayer(user)); err != nil {
 		return err
 	}
+	if err := r.forgetKeptGames(ctx, user); err != nil {
+		return fmt.Errorf("store: forget user %d: kept games: %w", user, err)
+	}
 	chat := privateChat(user)
 	// The private chat's table goes, but not its outbox: what is queued
 	// there is on its way to the person (the answer to /forgetme among

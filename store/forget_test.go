@@ -69,8 +69,14 @@ func TestForgetUser(t *testing.T) {
 			ok(t, s.Ingest(ctx, me, []store.InboxEntry{{ID: 8, Data: []byte("press")}, {ID: 9, Data: []byte("bad")}}, base))
 			ok(t, s.DeadLetter(ctx, me, store.InboxEntry{ID: 9, Data: []byte("bad")}, "panic"))
 			get(s.RecordResult(ctx, game("p"+me, u, store.UserPlayer(u), "rpro"), nil))(t)
+			ok(t, s.KeepGame(ctx, me+":1:1795000000", []int64{u}, []byte("practice game")))
+			ok(t, s.SetReview(ctx, me+":1:1795000000", u, []byte("my review")))
 		}
 		get(s.RecordResult(ctx, game("g1", -100, "u42", "u43"), nil))(t)
+		const shared = "-100:1:1795000000"
+		ok(t, s.KeepGame(ctx, shared, []int64{42, 43}, []byte("shared game")))
+		ok(t, s.SetReview(ctx, shared, 42, []byte("42's review")))
+		ok(t, s.SetReview(ctx, shared, 43, []byte("43's review")))
 		held := get(s.Claim(ctx, store.Timers, base, time.Minute, 10))(t) // 42's table is being served
 
 		ok(t, s.ForgetUser(ctx, 42))
@@ -129,6 +135,20 @@ func TestForgetUser(t *testing.T) {
 		if _, found := get2(s.Stats(ctx, -100, "trickchef", "u42"))(t); found {
 			t.Error("u42's stats in the group left")
 		}
+		// Every kept game 42 played goes, with everyone's reviews of it.
+		for _, ref := range []string{"42:1:1795000000", shared} {
+			if _, err := s.KeptGame(ctx, ref); err != store.ErrNotFound {
+				t.Errorf("kept game %s after ForgetUser: %v", ref, err)
+			}
+			for _, u := range []int64{42, 43} {
+				if _, err := s.Review(ctx, ref, u); err != store.ErrNotFound {
+					t.Errorf("%d's review of %s after ForgetUser: %v", u, ref, err)
+				}
+			}
+		}
+		if refs := get(s.KeptGames(ctx, 42, 10))(t); len(refs) != 0 {
+			t.Errorf("42's kept games after ForgetUser: %v", refs)
+		}
 		h := get(s.History(ctx, -100, 10))(t)
 		if len(h) != 1 || h[0].Seats[0].Player != "" || h[0].Seats[0].Name != "" || h[0].Seats[1].Player != "u43" {
 			t.Errorf("group history after forgetting u42: %+v", h)
@@ -152,6 +172,12 @@ func TestForgetUser(t *testing.T) {
 		}
 		if h := get(s.History(ctx, 43, 10))(t); len(h) != 1 {
 			t.Errorf("43's practice results = %v", h)
+		}
+		if refs := get(s.KeptGames(ctx, 43, 10))(t); !slices.Equal(refs, []string{"43:1:1795000000"}) {
+			t.Errorf("43's kept games = %v, want only their practice game", refs)
+		}
+		if r := get(s.Review(ctx, "43:1:1795000000", 43))(t); string(r) != "my review" {
+			t.Errorf("43's review of their practice game = %q", r)
 		}
 	})
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Queue names one of the store's sets of due work: each member (a table id,
-// a chat) is due at a time and is worked on by one claimant at a time.
+// a chat, a review request) is due at a time and is worked on by one
+// claimant at a time.
 //
 // Due times are the callers' clock: a turn deadline is computed by the bot,
 // and tests drive a fake clock through them. Leases are the store's clock
@@ -24,19 +25,26 @@ const (
 	Inboxes Queue = "inbox"
 	// Timers are tables whose turn timer (or other due table work) is due.
 	Timers Queue = "timers"
+	// Reviews are review requests (ReviewRequest: a kept game and the
+	// person who asked), worked on by the review worker; nothing but
+	// Schedule and Release moves them. Like every queue's, a release with
+	// a zero next takes the member out unless it was scheduled again
+	// meanwhile.
+	Reviews Queue = "reviews"
 )
 
 // queues lists every queue, for what touches them all (migration).
-var queues = []Queue{Deliveries, Inboxes, Timers}
+var queues = []Queue{Deliveries, Inboxes, Timers, Reviews}
 
 // tableQueues are the queues whose members are tables: Delete and expiry
 // take a table out of them. Inboxes hold chats, whose waiting updates are
-// not the table's (a group's table id is its chat id).
+// not the table's (a group's table id is its chat id); Reviews hold review
+// requests (games.go).
 var tableQueues = []Queue{Deliveries, Timers}
 
 func (q Queue) check() error {
 	switch q {
-	case Deliveries, Inboxes, Timers:
+	case Deliveries, Inboxes, Timers, Reviews:
 		return nil
 	}
 	return fmt.Errorf("store: unknown queue %q", string(q))

@@ -22,6 +22,7 @@ var boltQueueBuckets = map[Queue][4]string{
 	Deliveries: {"wake", "wakeidx", "wakeheld", "wakeagain"},
 	Inboxes:    {"indue", "indueidx", "inheld", "inagain"},
 	Timers:     {"timers", "timersidx", "timersheld", "timersagain"},
+	Reviews:    {"reviews", "reviewsidx", "reviewsheld", "reviewsagain"},
 }
 
 // createQueueBuckets makes every queue's buckets (OpenBolt).

@@ -33,6 +33,9 @@ import (
 //	P rate:{K}:meta hash   seq = member counter, until = blocked until (µs)
 //	P in:{C}        zset   a chat's updates waiting to be applied (inbox_redis.go)
 //	P inbox …       the Inboxes queue's keys
+//	P reviews …     the Reviews queue's keys
+//	P game:{R}      hash   a kept game and its reviews; P kept:{uU} a person's
+//	                       index of them (games_redis.go)
 //
 // All keys of one table carry the hash tag {T}, so in Redis Cluster they live
 // in one slot and Commit can touch them in one script. The queues live in
@@ -61,6 +64,9 @@ type Redis struct {
 	turn       *redis.Script
 	block      *redis.Script
 	ingest     *redis.Script
+	keepGame   *redis.Script
+	keptIndex  *redis.Script
+	setReview  *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
@@ -85,6 +91,9 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		turn:       redis.NewScript(turnScript),
 		block:      redis.NewScript(blockScript),
 		ingest:     redis.NewScript(ingestScript),
+		keepGame:   redis.NewScript(keepGameScript),
+		keptIndex:  redis.NewScript(keptIndexScript),
+		setReview:  redis.NewScript(setReviewScript),
 	}
 }
 

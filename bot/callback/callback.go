@@ -34,6 +34,7 @@ const (
 	Stop    Op = 's' // s:<table>:<game>:<yes 1 | no 0 | ask 2>    confirm /stop (ask: which of a chat's two games)
 	Again   Op = 'n' // n:<table>:<game>:<game id>                 play again after finished game <game>
 	Forget  Op = 'f' // f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
+	Review  Op = 'v' // v:<table>:<game>:<dealt at, Unix s>         the top robot's review of my game (record.RefOf)
 )
 
 // shape is what an op carries after the game number: a word (a game id or a
@@ -49,7 +50,7 @@ func (op Op) shape() (s shape, ok bool) {
 	switch op {
 	case Action, Draft:
 		return shape{min: 3, max: 3}, true
-	case Info, Back, TipsOff, Stop, Forget:
+	case Info, Back, TipsOff, Stop, Forget, Review:
 		return shape{min: 1, max: 1}, true
 	case Leave, Hint:
 		return shape{min: 2, max: 2}, true

@@ -37,6 +37,9 @@ type Metrics struct {
 	// Updates given up and kept for a person to look at (the store's
 	// count, all replicas').
 	deadLetters prometheus.Gauge
+	// Reviews («🔍 Разбор») by outcome, and the CPU time of each made.
+	reviews    *prometheus.CounterVec
+	reviewTook prometheus.Histogram
 }
 
 // New creates the collectors and registers them on reg.
@@ -91,7 +94,14 @@ func New(reg prometheus.Registerer) *Metrics {
 	m.deadLetters = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "trickchef_dead_letters", Help: "Updates given up after their handler failed again and again, kept in the store for a person to look at.",
 	})
-	reg.MustRegister(m.quarantined, m.panics, m.deadLetters)
+	m.reviews = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "trickchef_reviews_total", Help: "Reviews asked for, by outcome: queued (computed later), kept (answered from a kept one), made, failed.",
+	}, []string{"outcome"})
+	m.reviewTook = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "trickchef_review_seconds", Help: "Time to compute one review (the top robot judging a person's every decision).",
+		Buckets: prometheus.ExponentialBuckets(0.01, 2, 12),
+	})
+	reg.MustRegister(m.quarantined, m.panics, m.deadLetters, m.reviews, m.reviewTook)
 	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers,
 		m.deferredCalls, m.deliveryWait, m.budgetUse, m.queued, m.tablesWaiting)
 	return m
@@ -169,6 +179,20 @@ func (m *Metrics) DeadLetters(n int64) {
 func (m *Metrics) Quarantined() {
 	if m != nil {
 		m.quarantined.Inc()
+	}
+}
+
+// Review counts a review asked for, by outcome.
+func (m *Metrics) Review(outcome string) {
+	if m != nil {
+		m.reviews.WithLabelValues(outcome).Inc()
+	}
+}
+
+// ReviewTook records how long a review took to compute.
+func (m *Metrics) ReviewTook(d time.Duration) {
+	if m != nil {
+		m.reviewTook.Observe(d.Seconds())
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/rating"
@@ -238,7 +237,7 @@ func (res *Results) renderHistory(l adapter.Loc, hist []store.Result) adapter.Me
 			scores = append(scores, adapter.PlaceLabel(s.Place, shared)+" "+name+res.markOf(l, r.Game, s, marks))
 		}
 		sb.WriteString("\n\n" + l.T("history.line",
-			"Date", agoText(l, res.now().Sub(r.Ended)),
+			"Date", view.Ago(l, res.now().Sub(r.Ended)),
 			"Game", res.gameTitle(l, r.Game),
 			"Winners", strings.Join(winners, ", "),
 			"Scores", strings.Join(scores, " · ")))
@@ -287,20 +286,6 @@ func (res *Results) historyName(l adapter.Loc, game string, s store.ResultSeat) 
 		}
 	}
 	return "🤖 " + adapter.Esc(s.Name) + " (" + strings.TrimPrefix(name, "🤖 ") + ")"
-}
-
-// agoText says how long ago a game ended, «3 часа назад»: true wherever
-// the reader is, unlike a clock time (players' time zones are unknown).
-func agoText(l adapter.Loc, d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return l.T("history.ago_now")
-	case d < time.Hour:
-		return l.T("history.ago_minutes", "Count", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return l.T("history.ago_hours", "Count", int(d/time.Hour))
-	}
-	return l.T("history.ago_days", "Count", int(d/(24*time.Hour)))
 }
 
 // gameOrder lists the games of a stats map: the bot's games in menu order,

@@ -46,6 +46,7 @@ type commands struct {
 	practice *practice
 	people   *people
 	standing *standing
+	reviews  *reviewing
 }
 
 // list is every command, in the order of the menu and of /help.
@@ -57,7 +58,7 @@ func (c *commands) list() []command {
 		{name: "rules", group: c.groupRules, private: c.privateRules},
 		{name: "stats", group: c.standing.groupCommand, private: c.standing.privateStats},
 		{name: "top", group: c.standing.groupCommand},
-		{name: "history", group: c.standing.groupCommand},
+		{name: "history", group: c.standing.groupCommand, private: c.reviews.privateHistory, differs: true},
 		{name: "lang", group: c.groupLang},
 		{name: "help", group: c.groupHelp, private: c.privateHelp},
 		{name: "forgetme", group: c.standing.groupCommand, private: c.standing.askForget},

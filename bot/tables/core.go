@@ -48,6 +48,13 @@ type Store interface {
 	Messages(ctx context.Context, table string) (map[string]string, error)
 	SetMessage(ctx context.Context, table, view, record string) error
 	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+	// The finished games kept for their reviews (reviews.go), and the
+	// queue of reviews asked for.
+	Schedule(ctx context.Context, q store.Queue, name string, at time.Time) error
+	KeepGame(ctx context.Context, ref string, people []int64, data []byte) error
+	KeptGame(ctx context.Context, ref string) ([]byte, error)
+	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
+	Review(ctx context.Context, ref string, user int64) ([]byte, error)
 }
 
 // Telegram is the part of the Bot API the tables call: who the bot is, its

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/reviews"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
@@ -23,6 +25,7 @@ import (
 // which the results make harmless (a game is recorded once by its id).
 type jobs struct {
 	*core
+	reviews *reviewing
 }
 
 // run does t's jobs in order until one fails (it is tried again later).
@@ -47,6 +50,12 @@ func (j *jobs) run(ctx context.Context, t *record.Table) error {
 // recordResult records a finished game and queues the private results.
 func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) error {
 	e := job.Result
+	if job.Finished != nil {
+		// Kept before the people are offered its review.
+		if err := j.reviews.keep(ctx, job.Finished); err != nil {
+			return err
+		}
+	}
 	changes, err := j.results.Record(ctx, e)
 	if err != nil {
 		return err
@@ -72,7 +81,11 @@ func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 			if i < len(changes) {
 				rc = &changes[i]
 			}
-			ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: j.results.PrivateResult(t, e, i, rc)})
+			m := j.results.PrivateResult(t, e, i, rc)
+			if f := job.Finished; f != nil && reviews.SeatOf(f, user) >= 0 {
+				m.Keyboard = append(m.Keyboard, []adapter.Button{view.ReviewButton(j.loc(t.Lang), f)})
+			}
+			ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: m})
 		}
 	})
 }

@@ -117,7 +117,12 @@ func (m *moves) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat
 // the last announcement gets the «play again» button. It runs inside the
 // transaction's closure: no I/O.
 func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
-	t.Jobs = append(t.Jobs, record.Job{Result: resultOf(t, g, st, m.now())})
+	job := record.Job{Result: resultOf(t, g, st, m.now())}
+	if adapter.Reviewable(g) {
+		job.Finished = t.Finished()
+		job.Finished.Updated = m.now() // when it ended
+	}
+	t.Jobs = append(t.Jobs, job)
 	l := m.loc(t.Lang)
 	msgs = slices.Clone(msgs)
 	if len(msgs) == 0 {
@@ -125,6 +130,11 @@ func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []ad
 	}
 	last := &msgs[len(msgs)-1]
 	last.Keyboard = append(slices.Clone(last.Keyboard), []adapter.Button{view.AgainButton(l, t, t.GameNo, t.GameID)})
+	if job.Finished != nil && view.PracticeChat(t.ChatID) {
+		// A practice table's person has no private result: its review is
+		// offered under the last word of the game.
+		last.Keyboard = append(last.Keyboard, []adapter.Button{view.ReviewButton(l, t)})
+	}
 	return msgs
 }
 

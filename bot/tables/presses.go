@@ -27,6 +27,7 @@ type presses struct {
 	tips     *tips
 	menus    *menus
 	standing *standing
+	reviews  *reviewing
 }
 
 // tableChange is what a press of an op does to the table it names, inside
@@ -130,6 +131,8 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		return pr.menus.onRulesPage(ctx, updateID, q, p)
 	case callback.Forget:
 		return pr.standing.onForget(ctx, updateID, q, p)
+	case callback.Review:
+		return pr.reviews.onReview(ctx, updateID, q, p)
 	}
 	do, ok := pr.changes(p.Op)
 	if !ok {

@@ -24,10 +24,12 @@ import (
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
@@ -50,6 +52,7 @@ type Tables struct {
 	people   *people
 	standing *standing
 	pages    *pages
+	reviews  *reviewing
 }
 
 // New builds the tables role. views renders what the tables say; wake is
@@ -74,15 +77,27 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 	t.practice = &practice{core: c, lobby: t.lobby}
 	t.people = &people{core: c, menus: t.menus, lobby: t.lobby}
 	t.standing = &standing{core: c}
+	t.reviews = &reviewing{core: c, wake: func() {}}
+	t.jobs.reviews = t.reviews
 	t.pages = &pages{core: c, play: t.play, lobby: t.lobby}
-	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing}
-	t.presses = &presses{core: c, play: t.play, lobby: t.lobby, leaving: t.leaving, tips: t.tips, menus: t.menus, standing: t.standing}
+	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing, reviews: t.reviews}
+	t.presses = &presses{core: c, play: t.play, lobby: t.lobby, leaving: t.leaving, tips: t.tips, menus: t.menus, standing: t.standing, reviews: t.reviews}
 	return t
 }
 
 // OnCommit sets what a commit calls: delivery's wake-up.
 func (t *Tables) OnCommit(wake func()) {
 	t.core.wake = func() { wake(); t.clock.loop.Wake() }
+}
+
+// OnReview sets what a queued review request calls: the reviews' pool's
+// wake-up.
+func (t *Tables) OnReview(wake func()) { t.reviews.wake = wake }
+
+// Tell queues m to user's private chat, through that chat's outbox (the
+// reviews role's way to speak).
+func (t *Tables) Tell(ctx context.Context, user int64, m adapter.Message) error {
+	return t.queue(ctx, record.ID(user, 0), 0, outbox.Entry{ChatID: user, Message: m, Reply: true})
 }
 
 // OnAnswer sets an observer of how long each press took to be answered

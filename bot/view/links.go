@@ -1,6 +1,8 @@
 package view
 
 import (
+	"time"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
@@ -46,3 +48,30 @@ func PracticeButton(text, tableID string, g adapter.Game) adapter.Button {
 // PracticeChat reports whether a chat is a person's private chat (where
 // practice tables are), not a group.
 func PracticeChat(chat int64) bool { return chat > 0 }
+
+// ReviewButton asks for the top robot's review of t's game («🔍 Разбор»):
+// its press names the game for good (record.RefOf), so it works for as
+// long as the game is kept, whatever the table plays since.
+func ReviewButton(l adapter.Loc, t *record.Table) adapter.Button {
+	return ReviewButtonOf(l.T("review.button"), t.ID, t.GameNo, t.Started)
+}
+
+// ReviewButtonOf is a review button with its own text, for the game gameNo
+// of table id dealt at started (/history lists several).
+func ReviewButtonOf(text, id string, gameNo int, started time.Time) adapter.Button {
+	return adapter.Button{Text: text, Data: callback.Data{Op: callback.Review, Table: id, GameNo: gameNo, Args: []int{int(started.Unix())}}.String()}
+}
+
+// Ago says how long ago a game ended, «3 часа назад»: true wherever
+// the reader is, unlike a clock time (players' time zones are unknown).
+func Ago(l adapter.Loc, d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return l.T("history.ago_now")
+	case d < time.Hour:
+		return l.T("history.ago_minutes", "Count", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return l.T("history.ago_hours", "Count", int(d/time.Hour))
+	}
+	return l.T("history.ago_days", "Count", int(d/(24*time.Hour)))
+}

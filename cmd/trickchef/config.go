@@ -31,6 +31,7 @@ type config struct {
 	TurnTimeout   time.Duration
 	AIDelay       time.Duration
 	AIBudget      time.Duration
+	ReviewWorkers int
 	DefaultLang   string
 	LogLevel      zerolog.Level
 	WebhookURL    string
@@ -84,6 +85,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	turn := str("turn-timeout", "TURN_TIMEOUT", def.TurnTimeout.String(), "time for a move, Go duration")
 	aiDelay := str("ai-delay", "AI_DELAY", def.AIDelay.String(), "pause before a robot moves")
 	aiBudget := str("ai-budget", "AI_BUDGET", def.AIBudget.String(), "thinking time of a searching robot per move")
+	reviewWorkers := str("review-workers", "REVIEW_WORKERS", strconv.Itoa(def.ReviewWorkers), "reviews («🔍 Разбор») computed at once by this replica, each taking a core for up to a second")
 	langs := locales.Supported()
 	lang := str("lang", "DEFAULT_LANG", def.DefaultLang, "language of new tables: "+strings.Join(langs, " or "))
 	rate := str("telegram-rate", "TELEGRAM_RATE", strconv.Itoa(def.Limits.GlobalPerSecond),
@@ -146,6 +148,9 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	}
 	if c.AIBudget, err = time.ParseDuration(*aiBudget); err != nil || c.AIBudget < 10*time.Millisecond || c.AIBudget > 10*time.Second {
 		problems = append(problems, fmt.Sprintf("AI_BUDGET %q must be a Go duration from 10ms to 10s, e.g. 200ms", *aiBudget))
+	}
+	if c.ReviewWorkers, err = strconv.Atoi(*reviewWorkers); err != nil || c.ReviewWorkers < 1 || c.ReviewWorkers > 64 {
+		problems = append(problems, fmt.Sprintf("REVIEW_WORKERS %q must be a whole number from 1 to 64, e.g. 1", *reviewWorkers))
 	}
 	if !slices.Contains(langs, c.DefaultLang) {
 		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be %s", c.DefaultLang, strings.Join(langs, " or ")))

@@ -29,7 +29,7 @@ func TestMainHelpShowsNoValue(t *testing.T) {
 		vars[strings.TrimSuffix(v, "_FILE")] = true
 	}
 	for _, want := range []string{"TELEGRAM_TOKEN", "TELEGRAM_API_URL", "REDIS_URL", "REDIS_ALLOW_EVICTION", "DATA_DIR", "TURN_TIMEOUT",
-		"AI_DELAY", "AI_BUDGET", "DEFAULT_LANG", "TELEGRAM_RATE", "LOG_LEVEL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LISTEN_ADDR",
+		"AI_DELAY", "AI_BUDGET", "REVIEW_WORKERS", "DEFAULT_LANG", "TELEGRAM_RATE", "LOG_LEVEL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LISTEN_ADDR",
 		"OPS_ADDR", "WEBAPP_URL", "WEBAPP_SHORT_NAME", "INITDATA_MAX_AGE"} {
 		if !vars[want] {
 			t.Errorf("the usage does not name %s:\n%s", want, first.String())

@@ -1,0 +1,225 @@
+// Package reviews is the role that computes «🔍 Разбор»: a person asks for
+// the top robot's review of a game they played (the tables take the press,
+// answer it at once and queue the request in the store's Reviews queue);
+// this role's workers take the requests one by one, replay the kept game
+// (package review), keep the report with the game and send it to the
+// person. A review costs up to about a second of CPU (docs/ai.md), so it
+// never runs on the path of a press or a timer: a bounded pool of workers
+// (Config.Workers, one by default) works through the queue, and a busy bot
+// makes a review wait, never a move. Every replica runs the pool; a
+// request is served by one at a time, and a crash leaves it queued for
+// another. At most one review per person and game is computed: a request
+// whose report is kept is answered from it.
+package reviews
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/internal/lease"
+	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/store"
+)
+
+// Store is what the reviews need of the store: the Reviews queue, the
+// kept games and their reports.
+type Store interface {
+	lease.Store
+	KeptGame(ctx context.Context, ref string) ([]byte, error)
+	SetReview(ctx context.Context, ref string, user int64, data []byte) error
+	Review(ctx context.Context, ref string, user int64) ([]byte, error)
+}
+
+// Tell queues a message to a person's private chat (the tables' outbox
+// of that chat: delivery sends it).
+type Tell func(ctx context.Context, user int64, m adapter.Message) error
+
+// Config shapes the pool.
+type Config struct {
+	// Workers is how many reviews one replica computes at once (default
+	// 1: on a small machine a review takes a core for up to a second).
+	Workers int
+	// Playouts is the judging budget (review.Options); 0: the top level's
+	// own, so it reviewing its own moves scores 100%.
+	Playouts int
+}
+
+// Reviews is the role. Build it with New.
+type Reviews struct {
+	cfg     Config
+	store   Store
+	games   view.Games
+	tr      adapter.Translator
+	tell    Tell
+	log     zerolog.Logger
+	metrics *metrics.Metrics
+	loop    *lease.Loop
+}
+
+const (
+	// lease bounds how long a crashed replica's request waits for
+	// another: a review takes about a second, so a minute is generous.
+	reviewLease = time.Minute
+	// retry is when a request that failed for a passing reason (the
+	// store) is tried again.
+	retry = 10 * time.Second
+	// idle is how often an idle pool looks for requests other replicas
+	// queued.
+	idle = 2 * time.Second
+)
+
+// New builds the role.
+func New(cfg Config, st Store, games view.Games, tr adapter.Translator, tell Tell, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Reviews {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
+	r := &Reviews{cfg: cfg, store: st, games: games, tr: tr, tell: tell, log: log, metrics: m}
+	r.loop = &lease.Loop{Name: "reviews", Queue: lease.Bind(st, store.Reviews), Lease: reviewLease, Workers: cfg.Workers,
+		Idle: idle, Now: now, Log: log, Serve: r.serve, Panicked: r.panicked}
+	return r
+}
+
+// Run computes the queued reviews until ctx is done.
+func (r *Reviews) Run(ctx context.Context) error { return r.loop.Run(ctx) }
+
+// Wake tells the pool a request was queued here (it looks at once).
+func (r *Reviews) Wake() { r.loop.Wake() }
+
+// Request is the queue member that asks for user's review of game ref.
+func Request(ref string, user int64) string { return ref + "|" + strconv.FormatInt(user, 10) }
+
+// parseRequest reads a Request back.
+func parseRequest(name string) (ref string, user int64, ok bool) {
+	i := strings.LastIndexByte(name, '|')
+	if i < 0 {
+		return "", 0, false
+	}
+	user, err := strconv.ParseInt(name[i+1:], 10, 64)
+	return name[:i], user, err == nil && user > 0
+}
+
+// serve computes one request; a zero time drops it from the queue.
+func (r *Reviews) serve(ctx context.Context, name string) time.Time {
+	ref, user, ok := parseRequest(name)
+	if !ok {
+		r.log.Error().Str("request", name).Msg("malformed review request dropped")
+		return time.Time{}
+	}
+	log := r.log.With().Str("game", ref).Int64("user", user).Logger()
+	err := r.review(ctx, ref, user)
+	switch {
+	case err == nil:
+		return time.Time{}
+	case errors.Is(err, errForGood):
+		log.Warn().Err(err).Msg("review not made")
+		r.metrics.Review("failed")
+		return time.Time{}
+	}
+	log.Warn().Err(err).Msg("review: will try again")
+	return r.loop.Now().Add(retry)
+}
+
+// panicked drops a request whose review panicked (logged with its stack):
+// trying again would panic again.
+func (r *Reviews) panicked(name string, _ any) time.Time {
+	r.metrics.Review("failed")
+	if ref, user, ok := parseRequest(name); ok {
+		r.failed(context.Background(), ref, user)
+	}
+	return time.Time{}
+}
+
+// errForGood marks a request that trying again cannot make: the game is
+// gone, not the person's, or does not replay.
+var errForGood = errors.New("review cannot be made")
+
+// review makes user's review of ref (or finds it made) and tells them.
+func (r *Reviews) review(ctx context.Context, ref string, user int64) error {
+	data, err := r.store.KeptGame(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return r.tellGone(ctx, user, err)
+	}
+	if err != nil {
+		return err
+	}
+	t := &record.Table{}
+	if err := json.Unmarshal(data, t); err != nil {
+		return errors.Join(errForGood, err)
+	}
+	l := adapter.NewLoc(r.tr, t.Lang)
+	if kept, err := r.store.Review(ctx, ref, user); err == nil {
+		// Made already (a second request, or a crash after keeping it).
+		var rep review.Report
+		if err := rep.UnmarshalBinary(kept); err == nil {
+			return r.tell(ctx, user, rep.Message(l))
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	g, ok := r.games.Get(t.GameID)
+	seat := SeatOf(t, user)
+	if !ok || seat < 0 {
+		return errors.Join(errForGood, errors.New("not the person's game, or a game the bot no longer offers"))
+	}
+	start := time.Now()
+	rep, err := review.Review(g, t, seat, l, review.Options{Playouts: r.cfg.Playouts})
+	if err != nil {
+		r.failed(ctx, ref, user)
+		return errors.Join(errForGood, err)
+	}
+	r.metrics.ReviewTook(time.Since(start))
+	stored, err := rep.MarshalBinary()
+	if err != nil {
+		return errors.Join(errForGood, err)
+	}
+	if err := r.store.SetReview(ctx, ref, user, stored); errors.Is(err, store.ErrNotFound) {
+		return r.tellGone(ctx, user, err) // expired meanwhile
+	} else if err != nil {
+		return err
+	}
+	r.metrics.Review("made")
+	return r.tell(ctx, user, rep.Message(l))
+}
+
+// tellGone tells user their game is no longer kept.
+func (r *Reviews) tellGone(ctx context.Context, user int64, cause error) error {
+	if err := r.tell(ctx, user, adapter.Message{Text: adapter.NewLoc(r.tr, "").T("review.gone")}); err != nil {
+		return err
+	}
+	return errors.Join(errForGood, cause)
+}
+
+// failed tells user their review could not be made (best effort).
+func (r *Reviews) failed(ctx context.Context, ref string, user int64) {
+	lang := ""
+	if data, err := r.store.KeptGame(ctx, ref); err == nil {
+		var t record.Table
+		if json.Unmarshal(data, &t) == nil {
+			lang = t.Lang
+		}
+	}
+	if err := r.tell(ctx, user, adapter.Message{Text: adapter.NewLoc(r.tr, lang).T("review.failed")}); err != nil {
+		r.log.Warn().Err(err).Int64("user", user).Msg("review failure not told")
+	}
+}
+
+// SeatOf is the seat user played at the finished game t: theirs, or the
+// one they left (their moves before leaving are theirs); -1 when none.
+func SeatOf(t *record.Table, user int64) int {
+	for i, s := range t.Seats {
+		if s.Human() && s.UserID == user || s.Leaver != nil && s.Leaver.UserID == user {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,203 @@
+package tables
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/outbox"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review"
+	"github.com/trickchef/trickchef/bot/reviews"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/store"
+)
+
+// reviewing is the tables' side of «🔍 Разбор»: a finished game of a game
+// whose robots review is kept apart from its table (record.Table.Finished,
+// kept by the job that records it, for store.GameRetention); its people
+// get the button under their private result (a practice table: under its
+// final message), and /history in private lists their kept games with
+// one each. A press is answered at once: from the review kept with the
+// game, or by queueing the request for the reviews role's pool — the
+// review itself never runs here.
+type reviewing struct {
+	*core
+	// wake tells the reviews' pool a request was queued.
+	wake func()
+}
+
+// historyGames is how many kept games /history in private lists.
+const historyGames = 8
+
+// keep keeps a finished game for its reviews (a retried job keeps it
+// once: the store's first write wins).
+func (rv *reviewing) keep(ctx context.Context, f *record.Table) error {
+	data, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	return rv.store.KeepGame(ctx, record.GameRef(f), f.People(), data)
+}
+
+// offers reports whether a game's finished tables are kept and reviewed.
+func (rv *reviewing) offers(gameID string) bool {
+	g, ok := rv.games.Get(gameID)
+	return ok && adapter.Reviewable(g)
+}
+
+// onReview answers a press of «🔍 Разбор».
+func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
+	user := q.From.ID
+	l := rv.loc(rv.userLang(&q.From))
+	ref := record.RefOf(p.Table, p.GameNo, time.Unix(int64(p.Args[0]), 0))
+	f, err := rv.kept(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		rv.metrics.Review("gone")
+		rv.answer(ctx, q, l.T("review.gone"), true, "")
+		return nil
+	}
+	if err != nil {
+		return err // not answered: the redelivered press tries again
+	}
+	l = rv.loc(f.Lang)
+	if reviews.SeatOf(f, user) < 0 {
+		rv.answer(ctx, q, l.T("error.not_yours"), false, "")
+		return nil
+	}
+	if !rv.offers(f.GameID) {
+		rv.answer(ctx, q, l.T("review.failed"), false, "")
+		return nil
+	}
+	kept, err := rv.store.Review(ctx, ref, user)
+	if err == nil {
+		var rep review.Report
+		if err := rep.UnmarshalBinary(kept); err == nil {
+			rv.metrics.Review("kept")
+			rv.answer(ctx, q, "", false, "")
+			return rv.queue(ctx, record.ID(user, 0), updateID, outbox.Entry{ChatID: user, Message: rep.Message(l), Reply: true})
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	// Asked twice before it is made: the queue holds one request.
+	if err := rv.store.Schedule(ctx, store.Reviews, reviews.Request(ref, user), rv.now()); err != nil {
+		return err
+	}
+	rv.metrics.Review("queued")
+	rv.wake()
+	rv.answer(ctx, q, l.T("review.queued", "Pro", topLevel(l, rv.games, f.GameID)), false, "")
+	return nil
+}
+
+// kept is the finished game ref as kept; a game whose job has not kept it
+// yet (the button of a practice table's last message is pressed at once)
+// is kept here from the job.
+func (rv *reviewing) kept(ctx context.Context, ref string) (*record.Table, error) {
+	data, err := rv.store.KeptGame(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		id, _, _, _ := record.ParseRef(ref)
+		t, _, lerr := rv.load(ctx, id)
+		if lerr != nil {
+			return nil, lerr
+		}
+		for _, j := range t.Jobs {
+			if j.Finished != nil && record.GameRef(j.Finished) == ref {
+				return j.Finished, rv.keep(ctx, j.Finished)
+			}
+		}
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := &record.Table{}
+	if err := json.Unmarshal(data, f); err != nil {
+		return nil, fmt.Errorf("kept game %s: %w", ref, err)
+	}
+	return f, nil
+}
+
+// topLevel is the name of the robots' top level of a game («Профи»).
+func topLevel(l adapter.Loc, games view.Games, gameID string) string {
+	g, ok := games.Get(gameID)
+	if !ok {
+		return ""
+	}
+	levels := adapter.Levels(g)
+	if len(levels) == 0 {
+		return ""
+	}
+	return l.T(gameID + ".level." + levels[len(levels)-1])
+}
+
+// privateHistory answers /history in private: the person's kept games,
+// newest first, each with its review button.
+func (rv *reviewing) privateHistory(ctx context.Context, r request, l adapter.Loc) error {
+	user := r.msg.From.ID
+	refs, err := rv.store.KeptGames(ctx, user, historyGames)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	var rows [][]adapter.Button
+	for _, ref := range refs {
+		f, err := rv.kept(ctx, ref)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // gone since it was listed
+		}
+		if err != nil {
+			return err
+		}
+		seat := reviews.SeatOf(f, user)
+		if seat < 0 || !rv.offers(f.GameID) {
+			continue
+		}
+		n := len(lines) + 1
+		lines = append(lines, l.T("review.history_line", "N", n, "When", view.Ago(l, rv.now().Sub(f.Updated)),
+			"Game", adapter.Title(l, rv.mustGame(f.GameID)), "Where", rv.where(l, f), "Place", rv.place(l, f, seat)))
+		rows = append(rows, []adapter.Button{view.ReviewButtonOf(l.T("review.history_button", "N", n, "Game", adapter.Title(l, rv.mustGame(f.GameID))), f.ID, f.GameNo, f.Started)})
+	}
+	if len(lines) == 0 {
+		return rv.reply(ctx, r.updateID, r.msg.Chat.ID, adapter.Message{Text: l.T("review.history_empty")})
+	}
+	text := l.T("review.history_title") + "\n\n" + strings.Join(lines, "\n")
+	return rv.reply(ctx, r.updateID, r.msg.Chat.ID, adapter.Message{Text: text, Keyboard: rows})
+}
+
+func (rv *reviewing) mustGame(id string) adapter.Game {
+	g, _ := rv.games.Get(id) // offers checked it
+	return g
+}
+
+// where names where a kept game was played: the group, or practice.
+func (rv *reviewing) where(l adapter.Loc, f *record.Table) string {
+	switch {
+	case view.PracticeChat(f.ChatID):
+		return l.T("review.history_practice")
+	case f.Title != "":
+		return adapter.Esc(f.Title)
+	}
+	return l.T("review.history_group")
+}
+
+// place is the seat's place in a kept game, as its results list says.
+func (rv *reviewing) place(l adapter.Loc, f *record.Table, seat int) string {
+	g, st, err := rv.views.Decode(f)
+	if err != nil || g == nil {
+		return ""
+	}
+	for _, fs := range adapter.FinalList(adapter.View(f), st.Result(), st.Over()) {
+		if fs.Seat == seat {
+			return l.T("review.history_place", "Place", fs.Place, "Players", len(f.Seats))
+		}
+	}
+	return ""
+}
