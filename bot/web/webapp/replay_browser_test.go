@@ -103,7 +103,9 @@ func withRobots(n int) func(h *bottest.Test, group *telegramtest.Chat, creator *
 
 // TestBrowserReplay: in each game, once it is over, the page offers
 // «▶️ Повтор»; pressed, it shows the deal with every seat's cards face up
-// and nothing to press; ▶ and ◀ step one move and name it, the round
+// and nothing to press; the viewer's reviewed moves (a review kept in the
+// store) are marked, and a mark goes to its move, which tells its accuracy
+// and the robot's move; ▶ and ◀ step one move and name it, the round
 // picker jumps to a round's first move, ⏭ to the end; the controls stay
 // on screen and nothing scrolls sideways at 390×844 and 320×568; «К
 // итогам» brings the final table back. A screenshot of each
@@ -135,6 +137,8 @@ func TestBrowserReplay(t *testing.T) {
 			t.Fatalf("%s: step 0: %d %s", id, code, body)
 		}
 		moves := first.Moves
+		tab, _ := x.h.Table(x.group)
+		costs := x.storeReview(t, x.people[0], tab.SeatOf(x.people[0].ID()))
 		for _, ph := range phones {
 			p := b.phonePage(t, x.web.URL, x.id, x.people[0], ph.w, ph.h)
 			what := id + " at " + ph.name
@@ -151,6 +155,21 @@ func TestBrowserReplay(t *testing.T) {
 				t.Errorf("%s: «К итогам» off screen as the replay opens", what)
 			}
 
+			// The viewer's reviewed moves are marked on the track; a mark
+			// goes to its move, which shows its accuracy and the robot's.
+			if deal.Marks != len(costs) || deal.Yours != "" {
+				t.Fatalf("%s: %d marks and %q at the deal, want %d marks", what, deal.Marks, deal.Yours, len(costs))
+			}
+			click(t, p, ".replay-mark")
+			waitFor(t, p, what+": the first mark", atStep(costs[0].Move+1))
+			if mine := readView(t, p); mine.Yours == "" || mine.Move == "" {
+				t.Fatalf("%s: the viewer's reviewed move shows %+v", what, mine)
+			}
+			checkFit(t, p, what+", a reviewed move", false)
+			checkControls(t, p, what+", a reviewed move")
+			click(t, p, ".replay-btn.first")
+			waitFor(t, p, what+": ⏮", atStep(0))
+
 			click(t, p, ".replay-btn.next")
 			waitFor(t, p, what+": ▶", atStep(1))
 			one := readView(t, p)
@@ -163,7 +182,6 @@ func TestBrowserReplay(t *testing.T) {
 				t.Fatalf("%s: ◀ did not bring the deal back: %+v", what, back)
 			}
 
-			shot := moves
 			if len(first.Rounds) > 1 {
 				// The round picker jumps to the second round's first move.
 				k := first.Rounds[1].Step
@@ -173,12 +191,10 @@ func TestBrowserReplay(t *testing.T) {
 					t.Fatalf("%s: no round picker (%v)", what, err)
 				}
 				waitFor(t, p, what+": round 2", atStep(k))
-				shot = k + min(3, moves-k)
 			} else {
 				if n, _ := chromedp.Run(p, chromedp.Evaluate[int](`document.querySelectorAll('.replay-rounds').length`)); n != 0 {
 					t.Errorf("%s: a round picker for a game of one round", what)
 				}
-				shot = min(moves, 12)
 			}
 			click(t, p, ".replay-btn.last")
 			waitFor(t, p, what+": ⏭", atStep(moves))
@@ -189,7 +205,8 @@ func TestBrowserReplay(t *testing.T) {
 			checkFit(t, p, what+", the end", false)
 			checkControls(t, p, what+", the end")
 			if *screenshots != "" && ph.w == 390 {
-				goTo(t, p, shot)
+				// The viewer's last reviewed move: its verdict and the marks.
+				goTo(t, p, costs[len(costs)-1].Move+1)
 				time.Sleep(400 * time.Millisecond) // the cards' entrance
 				shoot(t, p, "replay-"+id+".png", false)
 			}

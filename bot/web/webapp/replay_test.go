@@ -1,6 +1,7 @@
 package webapp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -12,10 +13,12 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/bot/web/webapp"
+	"github.com/trickchef/trickchef/game"
 )
 
 // replay asks u's page for step (the query's raw value) of the table's
@@ -65,6 +68,52 @@ func (x *table) finish(t *testing.T, seed uint64) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
+}
+
+// storeReview keeps a review of the table's finished game for u, who
+// played seat, as «🔍 Разбор» would: the top level's move and a loss at a
+// few of the seat's own moves where it had a choice. It returns the costs.
+func (x *table) storeReview(t *testing.T, u *telegramtest.User, seat int) []review.Cost {
+	t.Helper()
+	tab, _ := x.h.Table(x.group)
+	var costs []review.Cost
+	err := review.Replay(x.game, tab, func(i int, st game.State, _ []byte) {
+		m := tab.Log[i]
+		if int(m.Seat) != seat || m.Auto || len(costs) >= 3 || len(costs) > 0 && i < costs[len(costs)-1].Move+5 {
+			return
+		}
+		for _, a := range st.Legal(m.Seat) {
+			if a != m.Action {
+				costs = append(costs, review.Cost{Move: i, Best: a, Loss: 0.05 * float64(len(costs)+1)})
+				return
+			}
+		}
+	})
+	if err != nil || len(costs) == 0 {
+		t.Fatalf("%s: no move of seat %d to review (%v)", x.game.ID(), seat, err)
+	}
+	levels := adapter.Levels(x.game)
+	rep := review.Report{Game: x.game.ID(), Level: levels[len(levels)-1], Accuracy: 90, Judged: 10, Costs: costs}
+	data, err := rep.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := tab.Finished()
+	game, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The game is kept by the job that records it; keeping it here too
+	// changes nothing (the first write wins) and does not wait for it.
+	ctx := context.Background()
+	ref := record.GameRef(f)
+	if err := x.h.Redis.KeepGame(ctx, ref, f.People(), game); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.h.Redis.SetReview(ctx, ref, u.ID(), data); err != nil {
+		t.Fatal(err)
+	}
+	return costs
 }
 
 // TestReplayAPI: a running game has no replay (409, its hidden cards stay
@@ -152,8 +201,31 @@ func TestReplayAPI(t *testing.T) {
 		}
 		shown[string(scene)] = step
 	}
-	if code, r, body := x.replay(t, member, strconv.Itoa(moves)); code != http.StatusOK || r.Seat != -1 {
+	if code, r, body := x.replay(t, member, strconv.Itoa(moves)); code != http.StatusOK || r.Seat != -1 || len(r.Marks) > 0 {
 		t.Fatalf("a member of the group: %d %s", code, body)
+	}
+	if len(first.Marks) > 0 {
+		t.Fatalf("marks before a review: %+v", first.Marks)
+	}
+	// Once Аня's review is kept, her costly moves are marked, each with
+	// its accuracy and, on its step, the top robot's move; Борис sees none.
+	costs := x.storeReview(t, a, 0)
+	_, r0, _ := x.replay(t, a, "0")
+	if len(r0.Marks) != len(costs) || r0.Yours != "" {
+		t.Fatalf("marks %+v for the costs %+v", r0.Marks, costs)
+	}
+	for i, c := range costs {
+		mk := r0.Marks[i]
+		if mk.Step != c.Move+1 || mk.Accuracy <= 0 || mk.Accuracy >= 100 {
+			t.Fatalf("mark %+v for the cost %+v", mk, c)
+		}
+		_, r, _ := x.replay(t, a, strconv.Itoa(mk.Step))
+		if r.Yours == "" || r.Move == nil || r.Move.Seat != 0 {
+			t.Fatalf("step %d, Аня's reviewed move: %+v", mk.Step, r)
+		}
+	}
+	if _, r, _ := x.replay(t, x.people[1], "0"); len(r.Marks) > 0 {
+		t.Fatalf("Борис sees Аня's marks: %+v", r.Marks)
 	}
 	for _, bad := range []string{"-1", strconv.Itoa(moves + 1), "", "x", "1.5", " 1", "+1", "0x1", "99999999999", "1e2"} {
 		if code, _, body := x.replay(t, a, bad); code != http.StatusBadRequest {
