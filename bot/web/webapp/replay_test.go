@@ -3,15 +3,18 @@ package webapp_test
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -269,4 +272,34 @@ func TestReplayAPI(t *testing.T) {
 	if code, _, body := x.replay(t, a, "1"); code != http.StatusConflict {
 		t.Fatalf("the replay of a stopped game: %d %s, want 409", code, body)
 	}
+}
+
+var replayMeasure = flag.Int("replay.measure", 0, "time this many replay steps of a finished Меню шефа game (0: only when asked)")
+
+// TestReplayCost times the replay's steps of a long finished game (Меню
+// шефа: hundreds of moves, all replayed again per request) in the web
+// role, without HTTP: go test ./bot/web/webapp -run TestReplayCost
+// -replay.measure=500 -v. The numbers are logged, never asserted.
+func TestReplayCost(t *testing.T) {
+	if *replayMeasure == 0 {
+		t.Skip("measured with -replay.measure=N")
+	}
+	x := newGameWith(t, chef.Game(), []string{"Аня"}, webapp.Config{ActionsPerSecond: 1000, ActionBurst: 1000}, withRobots(2))
+	x.finish(t, 4)
+	ctx := context.Background()
+	first, err := x.h.Bot.Web.Replay(ctx, x.id, x.people[0].ID(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var took []time.Duration
+	for i := range *replayMeasure {
+		start := time.Now()
+		if _, err := x.h.Bot.Web.Replay(ctx, x.id, x.people[0].ID(), i%(first.Moves+1)); err != nil {
+			t.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	q := func(p float64) time.Duration { return took[min(len(took)-1, int(p*float64(len(took))))] }
+	t.Logf("a replay step of a game of %d moves, %d steps: p50 %v, p99 %v, max %v", first.Moves, len(took), q(0.5), q(0.99), took[len(took)-1])
 }
