@@ -40,7 +40,9 @@ type Migration struct {
 // bare prefix before keys were kept per bot (see the layout on Redis and in
 // results_redis.go). Keys of the new layout start with the bot's id, a
 // digit, so they never match.
-var legacyFamilies = []string{"t:{", "ptr:{", "rate:{", "res:{", "resu:{", "in:{"}
+// The kept games ("game:{", "kept:{") came after the per-bot keys, but a
+// bot run with a bare prefix writes them too, and they move alike.
+var legacyFamilies = []string{"t:{", "ptr:{", "rate:{", "res:{", "resu:{", "in:{", "game:{", "kept:{"}
 
 // isQueueKey reports whether key is one of the queues' keys under prefix.
 func isQueueKey(prefix, key string) bool {

@@ -57,11 +57,13 @@ func New(game string, seats int, options map[string]int, seed, salt uint64) stri
 
 // Reveal is the reveal of the game t holds (its game, seats, creator's
 // seat, options and seed), salted with salt: what the runtime shows with
-// the final result.
+// the final result. The creator's seat is where they sat when the cards
+// were dealt: a creator who left the game since (a robot plays the seat)
+// still counts, so the commitment stays the same all game long.
 func Reveal(t *record.Table, salt uint64) string {
 	d := Deal{Game: t.GameID, Seats: len(t.Seats), Creator: -1, Options: t.Options, Seed: t.Seed, Salt: salt}
 	for i, s := range t.Seats {
-		if s.Human() && s.UserID == t.Creator {
+		if t.Creator != 0 && (s.Human() && s.UserID == t.Creator || s.Leaver != nil && s.Leaver.UserID == t.Creator) {
 			d.Creator = i
 			break
 		}

@@ -44,6 +44,12 @@ func TestReveal(t *testing.T) {
 	if strings.ContainsAny(r, " \n\t") {
 		t.Fatalf("%q is not one word", r)
 	}
+	// The creator leaves the game: a robot takes the seat, and the
+	// reveal (so the commitment shown since the deal) stays the same.
+	tab.Seats[0] = record.Seat{Name: "Робот 2", AI: "cook", Leaver: &record.Leaver{UserID: 7, Name: "Оля"}}
+	if got := deal.Reveal(tab, 0x0123456789abcdef); got != r {
+		t.Fatalf("the creator left: reveal %q, want %q", got, r)
+	}
 }
 
 // Anything but a reveal as String writes it is refused.

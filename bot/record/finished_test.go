@@ -27,14 +27,14 @@ func TestGameRef(t *testing.T) {
 }
 
 func TestFinishedKeepsTheGameOnly(t *testing.T) {
-	tab := &Table{ID: "-1", GameNo: 2, GameID: "chef", Seed: 9, Log: MoveLog{{Seat: 1, Action: 3}},
+	tab := &Table{ID: "-1", GameNo: 2, GameID: "chef", Seed: 9, Salt: 11, Log: MoveLog{{Seat: 1, Action: 3}},
 		Token: "secret-token", Jobs: []Job{{Query: &Query{Cmd: "top"}}},
 		Seats: []Seat{{UserID: 5, Name: "Аня", Due: time.Now(), Tip: "x"}, {Name: "Робот", AI: "shef", Leaver: &Leaver{UserID: 6, Name: "Боря"}}}}
 	f := tab.Finished()
 	if f.Token != "" || f.Jobs != nil || !f.Seats[0].Due.IsZero() || f.Seats[0].Tip != "" {
 		t.Errorf("Finished kept the table's own fields: %+v", f)
 	}
-	if f.Seed != 9 || len(f.Log) != 1 || f.Seats[1].Leaver == nil || f.Seats[0].Name != "Аня" {
+	if f.Seed != 9 || f.Salt != 11 || len(f.Log) != 1 || f.Seats[1].Leaver == nil || f.Seats[0].Name != "Аня" {
 		t.Errorf("Finished lost the game: %+v", f)
 	}
 	if got := f.People(); len(got) != 2 || got[0] != 5 || got[1] != 6 {

@@ -61,7 +61,14 @@ type Table struct {
 	// AILevel is the level of the next robot added in the lobby.
 	AILevel string `json:"ai_level,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
-	State   []byte `json:"game,omitempty"`
+	// Salt is random, drawn with crypto/rand when the cards are first
+	// dealt, and as secret as the seed until the game is over: the deal's
+	// commitment (bot/deal) hashes it with the seed, so the commitment the
+	// table shows cannot be searched over seeds, and the reveal shown at the
+	// end carries it. Zero for a game dealt before there were commitments:
+	// such a game shows neither.
+	Salt  uint64 `json:"salt,omitempty"`
+	State []byte `json:"game,omitempty"`
 
 	// Hints is the lobby's setting that offers «💡 Подсказка» on the
 	// hands (bot/hint.go); off in a new lobby.

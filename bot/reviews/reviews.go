@@ -16,8 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -95,22 +93,9 @@ func (r *Reviews) Run(ctx context.Context) error { return r.loop.Run(ctx) }
 // Wake tells the pool a request was queued here (it looks at once).
 func (r *Reviews) Wake() { r.loop.Wake() }
 
-// Request is the queue member that asks for user's review of game ref.
-func Request(ref string, user int64) string { return ref + "|" + strconv.FormatInt(user, 10) }
-
-// parseRequest reads a Request back.
-func parseRequest(name string) (ref string, user int64, ok bool) {
-	i := strings.LastIndexByte(name, '|')
-	if i < 0 {
-		return "", 0, false
-	}
-	user, err := strconv.ParseInt(name[i+1:], 10, 64)
-	return name[:i], user, err == nil && user > 0
-}
-
 // serve computes one request; a zero time drops it from the queue.
 func (r *Reviews) serve(ctx context.Context, name string) time.Time {
-	ref, user, ok := parseRequest(name)
+	ref, user, ok := store.ParseReviewRequest(name)
 	if !ok {
 		r.log.Error().Str("request", name).Msg("malformed review request dropped")
 		return time.Time{}
@@ -133,7 +118,7 @@ func (r *Reviews) serve(ctx context.Context, name string) time.Time {
 // trying again would panic again.
 func (r *Reviews) panicked(name string, _ any) time.Time {
 	r.metrics.Review("failed")
-	if ref, user, ok := parseRequest(name); ok {
+	if ref, user, ok := store.ParseReviewRequest(name); ok {
 		r.failed(context.Background(), ref, user)
 	}
 	return time.Time{}

@@ -13,8 +13,9 @@ import (
 // TestGoldenCommands pins the replies to commands in every language: /help
 // in a group and in private (their command lines made from the declared
 // commands), the game pickers (/newgame with an unknown word, /rules
-// without a game), the /lang choice, /newgame while a lobby is open, and
-// the hints (go test ./bot/... -run Golden -update).
+// without a game), the /lang choice, /newgame while a lobby is open, the
+// hints, and every game's last page of /rules, the deal's (go test
+// ./bot/... -run Golden -update).
 func TestGoldenCommands(t *testing.T) {
 	tb := goldenTables(t)
 	group, private := "-100123", "42"
@@ -44,6 +45,11 @@ func TestGoldenCommands(t *testing.T) {
 			show(lang, key, adapter.Message{Text: l.T(key)})
 		}
 		show(lang, "/start, seated at a lobby", adapter.Message{Text: l.T("start.joined", "Title", "Друзья")})
+		for _, g := range games {
+			// Every game's guide ends with the same page: how to check the
+			// deal.
+			show(lang, "/rules "+g.ID()+", the last page", tb.menus.rulesPage(l, group, g, 1<<10))
+		}
 	}
 	golden.Check(t, "commands", sb.String())
 }

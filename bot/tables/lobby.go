@@ -87,7 +87,7 @@ func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.Options = nil
 	t.AILevel = ""
 	t.Hints = t.Practice() // off in a group until its lobby turns them on
-	t.Seed = 0
+	t.Seed, t.Salt = 0, 0
 	t.State = nil
 	t.Log = nil
 	t.Memory = nil
@@ -438,7 +438,10 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 			t.Seats[i].Unreachable = false
 		}
 	}
-	t.Seed = newSeed()
+	// The salt is drawn with the seed and kept as secret: the table shows
+	// the deal's commitment from now on and the reveal once it is over
+	// (bot/deal, view.Group).
+	t.Seed, t.Salt = newSeed(), newSalt()
 	st, err := g.Start(adapter.View(t))
 	if err != nil {
 		return err
@@ -475,6 +478,17 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 	return nil
 }
 
+// newSalt is a deal's salt: random, never 0, which marks a game dealt
+// before there were salts (it shows no commitment).
+func newSalt() uint64 {
+	for {
+		if s := newSeed(); s != 0 {
+			return s
+		}
+	}
+}
+
+// newSeed is a game's seed, from crypto/rand: nobody can foresee a deal.
 func newSeed() uint64 {
 	var buf [8]byte
 	if _, err := rand.Read(buf[:]); err != nil {

@@ -88,7 +88,7 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 		return err
 	}
 	// Asked twice before it is made: the queue holds one request.
-	if err := rv.store.Schedule(ctx, store.Reviews, reviews.Request(ref, user), rv.now()); err != nil {
+	if err := rv.store.Schedule(ctx, store.Reviews, store.ReviewRequest(ref, user), rv.now()); err != nil {
 		return err
 	}
 	rv.metrics.Review("queued")
@@ -146,8 +146,7 @@ func (rv *reviewing) privateHistory(ctx context.Context, r request, l adapter.Lo
 	if err != nil {
 		return err
 	}
-	var lines []string
-	var rows [][]adapter.Button
+	var kept []*record.Table
 	for _, ref := range refs {
 		f, err := rv.kept(ctx, ref)
 		if errors.Is(err, store.ErrNotFound) {
@@ -156,20 +155,31 @@ func (rv *reviewing) privateHistory(ctx context.Context, r request, l adapter.Lo
 		if err != nil {
 			return err
 		}
+		kept = append(kept, f)
+	}
+	return rv.reply(ctx, r.updateID, r.msg.Chat.ID, rv.history(l, user, kept))
+}
+
+// history is /history in private: user's kept games (newest first) as
+// numbered lines — when, the game, where, the place — and a review
+// button for each.
+func (rv *reviewing) history(l adapter.Loc, user int64, kept []*record.Table) adapter.Message {
+	var lines []string
+	var rows [][]adapter.Button
+	for _, f := range kept {
 		seat := reviews.SeatOf(f, user)
 		if seat < 0 || !rv.offers(f.GameID) {
 			continue
 		}
-		n := len(lines) + 1
+		n, title := len(lines)+1, adapter.Title(l, rv.mustGame(f.GameID))
 		lines = append(lines, l.T("review.history_line", "N", n, "When", view.Ago(l, rv.now().Sub(f.Updated)),
-			"Game", adapter.Title(l, rv.mustGame(f.GameID)), "Where", rv.where(l, f), "Place", rv.place(l, f, seat)))
-		rows = append(rows, []adapter.Button{view.ReviewButtonOf(l.T("review.history_button", "N", n, "Game", adapter.Title(l, rv.mustGame(f.GameID))), f.ID, f.GameNo, f.Started)})
+			"Game", title, "Where", rv.where(l, f), "Place", rv.place(l, f, seat)))
+		rows = append(rows, []adapter.Button{view.ReviewButtonOf(l.T("review.history_button", "N", n, "Game", title), f.ID, f.GameNo, f.Started)})
 	}
 	if len(lines) == 0 {
-		return rv.reply(ctx, r.updateID, r.msg.Chat.ID, adapter.Message{Text: l.T("review.history_empty")})
+		return adapter.Message{Text: l.T("review.history_empty")}
 	}
-	text := l.T("review.history_title") + "\n\n" + strings.Join(lines, "\n")
-	return rv.reply(ctx, r.updateID, r.msg.Chat.ID, adapter.Message{Text: text, Keyboard: rows})
+	return adapter.Message{Text: l.T("review.history_title") + "\n\n" + strings.Join(lines, "\n"), Keyboard: rows}
 }
 
 func (rv *reviewing) mustGame(id string) adapter.Game {

@@ -38,8 +38,8 @@
 // now (edited text and keyboard, deleted ones gone). Waiting uses Server.WaitFor and
 // Chat.WaitMessage, which re-check after every state change instead of sleeping.
 //
-// Measurements: Server.Calls records every API call; CallsPerChat, PeakCalls and
-// TooManyRequestsCount summarise them. FailNext injects faults such as TooManyRequests(2).
+// Measurements: Server.Calls records every API call (with its parameters, after KeepParams);
+// CallsPerChat, PeakCalls and TooManyRequestsCount summarise them. FailNext injects faults such as TooManyRequests(2).
 //
 // Things the bot must expect, as on Telegram:
 //   - Creating a group sends the bot a my_chat_member update (added as member); KickBot, Block and

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -60,8 +61,10 @@ type Server struct {
 	queries  map[string]*queryState
 	commands map[string][]models.BotCommand
 
-	calls  []Call
-	faults map[string][]*APIError
+	calls []Call
+	// keepParams: each Call keeps its request's parameters (KeepParams).
+	keepParams bool
+	faults     map[string][]*APIError
 	// slow holds, per method, the delays of the next calls' answers: the
 	// call takes effect at once, its answer comes late (SlowNext).
 	slow    map[string][]time.Duration
@@ -481,6 +484,11 @@ type Call struct {
 	OK          bool
 	ErrorCode   int
 	Description string
+	// Params are the request's parameters as the bot sent them (text,
+	// reply_markup as JSON, a callback answer's text and url, …), once
+	// KeepParams was called: what a test that reads everything the bot
+	// said looks through.
+	Params map[string]string
 }
 
 func (s *Server) record(method string, p params, e *APIError) {
@@ -491,11 +499,23 @@ func (s *Server) record(method string, p params, e *APIError) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.keepParams {
+		c.Params = maps.Clone(p)
+	}
 	s.calls = append(s.calls, c)
 	if e != nil && e.Code == 429 {
 		s.n429++
 	}
 	s.notifyLocked()
+}
+
+// KeepParams makes every call recorded from now on keep its parameters
+// (Call.Params). Off by default: the measuring tools record calls by the
+// hundred thousand and need only their counts.
+func (s *Server) KeepParams() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keepParams = true
 }
 
 // Calls returns every API call so far, in order.

@@ -65,12 +65,16 @@ const RulesPageBreak = "\n---\n"
 // deadline a hand shows at the start of a move as «{{.Left}}» (for a long
 // turn, the look of its clock time), the lobby's choices as «{{.Turns}}»,
 // and, for a long turn only, its night and reminder as «{{.Night}}» (a
-// sentence of its own after «{{.Left}}»'s).
+// sentence of its own after «{{.Left}}»'s). Every game's guide ends with
+// the same last page: how to check the deal the table committed to
+// (review.deal_rules, bot/deal), which the table's 🔒 and 🔓 lines point
+// to.
 func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration) string {
 	left, night := adapter.DeadlineLeft(l, turn), ""
 	if record.Long(turn) {
 		left = l.T("table.deadline_until", "Until", l.T("until.today", "Time", "21:40"))
 		night = " " + l.T("rules.night", "Night", NightText(record.DefaultNight()))
 	}
-	return l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night)
+	own := l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night)
+	return own + RulesPageBreak + l.T("review.deal_rules")
 }

@@ -94,7 +94,8 @@ func Decode(games Games, t *record.Table) (adapter.Game, game.State, error) {
 
 // Group is the group message of the table as the platform shows it now:
 // the lobby, the game's table with the platform's notices (who cannot be
-// written to), or how it ended.
+// written to) and the deal's commitment, or how it ended, with the deal's
+// reveal (deal.go).
 func (r *Renderer) Group(t *record.Table) adapter.Message {
 	l := r.Loc(t.Lang)
 	if t.State != nil {
@@ -107,6 +108,7 @@ func (r *Renderer) Group(t *record.Table) adapter.Message {
 			if line := r.longLine(l, t); line != "" {
 				m.Text += "\n\n" + line
 			}
+			addDeal(l, t, &m)
 			if t.Phase == record.PhasePlaying {
 				r.addUnreachable(l, t, &m)
 				if link, ok := r.webAppLink(l, t); ok {
@@ -124,7 +126,9 @@ func (r *Renderer) Group(t *record.Table) adapter.Message {
 	if t.Event != nil {
 		text = adapter.EventLine(l, r.AdapterView(t))
 	}
-	return adapter.Message{Text: text}
+	m := adapter.Message{Text: text}
+	addDeal(l, t, &m) // a game set aside as broken reveals its deal too
+	return m
 }
 
 // Seat is seat's private message as the platform shows it now: the game's

@@ -34,12 +34,16 @@ var Names = []string{"Оля", "Серёжа", "Маша", "Дима", "Катя
 // Clock is the fixed "now" of golden renders (deadlines show it).
 var Clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
+// Salt is the deal's salt at golden tables, so the table shows the deal's
+// commitment while the game runs and its reveal once it is over.
+const Salt uint64 = 0x5a175a175a175a17
+
 // Table seats n players (the last robots of them robots at level) at a
-// table of game g dealt from seed.
+// table of game g dealt from seed, salted with Salt.
 func Table(t testing.TB, g adapter.Game, n, robots int, level string, seed uint64, opts map[string]int) (*record.Table, game.State) {
 	t.Helper()
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying,
-		GameNo: 1, GameID: g.ID(), Creator: 1, Seed: seed, Options: opts}
+		GameNo: 1, GameID: g.ID(), Creator: 1, Seed: seed, Salt: Salt, Options: opts}
 	for i := 0; i < n; i++ {
 		s := record.Seat{UserID: int64(i + 1), Name: Names[i]}
 		if i >= n-robots {
