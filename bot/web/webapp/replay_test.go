@@ -10,11 +10,13 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/chef"
+	"github.com/trickchef/trickchef/bot/deal"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -123,8 +125,8 @@ func (x *table) storeReview(t *testing.T, u *telegramtest.User, seat int) []revi
 // hidden); once over, every step from the deal to the last move is the
 // open scene (every seat's cards face up, nothing to press) with the move
 // that led there and the steps where rounds begin; a stranger gets the
-// same 404 as for the state, a step that is no step of the game 400; and
-// no request changes the table.
+// same 404 as for the state, a step that is no step of the game 400; no
+// answer carries the deal's seed or salt; and no request changes the table.
 func TestReplayAPI(t *testing.T) {
 	t.Parallel()
 	x := newGame(t, trickchef.Game(), []string{"Аня", "Борис", "Вера"}, webapp.Config{ActionsPerSecond: 1000, ActionBurst: 1000})
@@ -182,11 +184,22 @@ func TestReplayAPI(t *testing.T) {
 			t.Fatalf("the deal shows no cards of seat %d: %+v", i, s)
 		}
 	}
+	// Every card is face up, but the deal's secret is not in it: the
+	// reveal is the chat's.
+	forms := secretForms(tab.Seed, tab.Salt, deal.Reveal(tab, tab.Salt))
 	shown := map[string]int{}
-	for _, step := range []int{1, 2, first.Rounds[1].Step, first.Rounds[2].Step, moves - 1, moves} {
+	for _, step := range []int{0, 1, 2, first.Rounds[1].Step, first.Rounds[2].Step, moves - 1, moves} {
 		code, r, body := x.replay(t, a, strconv.Itoa(step))
 		if code != http.StatusOK {
 			t.Fatalf("step %d: %d %s", step, code, body)
+		}
+		for _, f := range forms {
+			if strings.Contains(body, f) {
+				t.Fatalf("step %d carries %q:\n%s", step, f, body)
+			}
+		}
+		if step == 0 {
+			continue
 		}
 		openScene(r)
 		if r.Step != step || r.Move == nil || r.Move.Seat < 0 || r.Move.Who == "" || r.Move.Name == "" || r.Label == "" {
