@@ -604,9 +604,9 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// maxStep bounds the digits of a replay's step: far more moves than any
+// maxStepDigits bounds the digits of a replay's step: far more moves than any
 // game has, and a number that cannot overflow.
-const maxStep = 6
+const maxStepDigits = 6
 
 // serveReplay answers one step of a finished game's replay (web.Replay):
 // GET api/replay?table=<token>&step=<k>, k from 0 (the deal) to the
@@ -631,7 +631,7 @@ func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := q.Get("step")
 	step, err := strconv.ParseUint(raw, 10, 32)
-	if err != nil || len(raw) > maxStep || len(q["step"]) != 1 {
+	if err != nil || len(raw) > maxStepDigits || len(q["step"]) != 1 {
 		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
 		return
 	}
