@@ -256,7 +256,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	tooFast := func(u *models.User) string { return views.Loc(tbl.Lang(u)).T("error.too_fast") }
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
-	w := web.New(st, mc, views, tbl, o.now, o.log)
+	w := web.New(st, st, mc, views, tbl, o.now, o.log)
 	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
 	tbl.OnReview(rv.Wake)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now}

@@ -18,3 +18,10 @@ type ReplayGame interface {
 // HandNote marks a card in a seat's hand among its cards on the table in
 // an OpenScene.
 const HandNote = "🖐"
+
+// RoundGame is a game played in rounds: the replay's round picker jumps
+// to the move where each round begins. A game without it is one round.
+type RoundGame interface {
+	// Round is the round st is in, counted from 1.
+	Round(st game.State) int
+}

@@ -39,3 +39,6 @@ func deckTop(s *ck.State) ck.Kind {
 	}
 	return ck.NoKind
 }
+
+// Round is the round st is in: the replay's round picker.
+func (chekhardaGame) Round(st game.State) int { return st.(*ck.State).PublicView().Round }

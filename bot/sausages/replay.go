@@ -32,3 +32,6 @@ func (k sausagesGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.Stat
 	}
 	return sc
 }
+
+// Round is the round st is in: the replay's round picker.
+func (sausagesGame) Round(st game.State) int { return st.(*ss.State).PublicView().Round }

@@ -18,3 +18,6 @@ func (k trickchefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.Sta
 	}
 	return sc
 }
+
+// Round is the round st is in (1..3): the replay's round picker.
+func (trickchefGame) Round(st game.State) int { return st.(*tc.State).PublicView().Round }

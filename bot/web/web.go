@@ -46,6 +46,9 @@ type State struct {
 	// the data of «Ещё партию» for the viewer, when they may start one.
 	Over  bool   `json:"over,omitempty"`
 	Again string `json:"again,omitempty"`
+	// Replay is the label of «▶️ Повтор» when the finished game can be
+	// replayed (api/replay); "" otherwise, and always while a game runs.
+	Replay string `json:"replay,omitempty"`
 	// Standings are a finished game's places, best first, as the chat's
 	// results rank them.
 	Standings []Standing `json:"standings,omitempty"`
@@ -118,6 +121,8 @@ type Web struct {
 	now     func() time.Time
 	log     zerolog.Logger
 	tables  Tables
+	// reviews, when set, mark the viewer's reviewed moves in a replay.
+	reviews Reviews
 }
 
 // Store is the part of the store the page reads itself: the tokens.
@@ -144,9 +149,10 @@ type Tables interface {
 
 // New builds the web role.
 // members answers whether a viewer who is not seated is in the table's
-// group (shared with the tables' join links).
-func New(st Store, mc *members.Cache, views *view.Renderer, tables Tables, now func() time.Time, log zerolog.Logger) *Web {
-	return &Web{store: st, members: mc, views: views, games: views.Games(),
+// group (shared with the tables' join links); reviews, when not nil, are
+// the stored «🔍 Разбор» reports a replay marks the viewer's moves with.
+func New(st Store, reviews Reviews, mc *members.Cache, views *view.Renderer, tables Tables, now func() time.Time, log zerolog.Logger) *Web {
+	return &Web{store: st, reviews: reviews, members: mc, views: views, games: views.Games(),
 		now: now, log: log, tables: tables}
 }
 
@@ -276,6 +282,9 @@ func (v *View) State(kind int) (State, error) {
 				ws.Standings = append(ws.Standings, line)
 			}
 		}
+	}
+	if replayable(t, v.g, v.st) {
+		ws.Replay = l.T("review.replay")
 	}
 	if ws.Over && t.Phase == record.PhaseIdle && kind >= 0 {
 		ws.Again = view.AgainButton(l, t, t.GameNo, t.GameID).Data

@@ -88,6 +88,8 @@ func TestStrangerSeesNoTable(t *testing.T) {
 			body = map[string]string{"table": token, "act": "a:" + chatID + ":1:0:0:0", "key": "k1"}
 		case "/api/seen":
 			body = map[string]any{"table": token, "visible": true}
+		case "/api/replay":
+			path += "?step=0&table=" + url.QueryEscape(token)
 		default:
 			path += "?table=" + url.QueryEscape(token)
 		}
@@ -95,7 +97,7 @@ func TestStrangerSeesNoTable(t *testing.T) {
 		return code, string(out)
 	}
 	for _, r := range []struct{ method, path string }{
-		{"GET", "/api/state"}, {"GET", "/api/events"}, {"POST", "/api/act"}, {"POST", "/api/seen"},
+		{"GET", "/api/state"}, {"GET", "/api/events"}, {"POST", "/api/act"}, {"POST", "/api/seen"}, {"GET", "/api/replay"},
 	} {
 		code, body := answer(stranger, x.id, r.method, r.path)
 		for _, other := range []string{"AAAAAAAAAAAAAAAAAAAAAA", chatID} {

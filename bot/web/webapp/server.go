@@ -43,6 +43,7 @@ type Web interface {
 	State(ctx context.Context, token string, user int64) (web.State, error)
 	Act(ctx context.Context, token string, user models.User, data, key string) (web.Reply, error)
 	Seen(ctx context.Context, token string, user int64, visible bool) error
+	Replay(ctx context.Context, token string, user int64, step int) (web.Replay, error)
 	Text(lang, key string, args ...any) string
 }
 
@@ -70,6 +71,11 @@ type Config struct {
 	// reads on opening and reconnecting only.
 	ReadsPerSecond float64
 	ReadBurst      int
+	// ReplaysPerSecond and ReplayBurst limit each user's replay steps
+	// (api/replay; default 8 a second, bursts of 16): a finger on ▶ taps
+	// faster than a page reads, and each step replays the game's log once.
+	ReplaysPerSecond float64
+	ReplayBurst      int
 	// StreamsPerUser is how many live streams one user keeps (default 4:
 	// a phone and a desktop, a reload in flight); a further one closes
 	// that user's oldest.
@@ -101,6 +107,7 @@ type Server struct {
 	hub     *hub
 	limit   *userlimit.Limiter
 	reads   *userlimit.Limiter
+	replays *userlimit.Limiter
 	streams *streams
 	files   files
 	// closing is closed when Run's context ends: every stream ends then.
@@ -120,6 +127,12 @@ func New(cfg Config, w Web, changes Changes, log zerolog.Logger) *Server {
 	}
 	if cfg.ReadBurst <= 0 {
 		cfg.ReadBurst = 10
+	}
+	if cfg.ReplaysPerSecond <= 0 {
+		cfg.ReplaysPerSecond = 8
+	}
+	if cfg.ReplayBurst <= 0 {
+		cfg.ReplayBurst = 16
 	}
 	if cfg.StreamsPerUser <= 0 {
 		cfg.StreamsPerUser = 4
@@ -148,6 +161,7 @@ func New(cfg Config, w Web, changes Changes, log zerolog.Logger) *Server {
 		hub:     newHub(),
 		limit:   userlimit.New(cfg.ActionsPerSecond, cfg.ActionBurst),
 		reads:   userlimit.New(cfg.ReadsPerSecond, cfg.ReadBurst),
+		replays: userlimit.New(cfg.ReplaysPerSecond, cfg.ReplayBurst),
 		streams: newStreams(cfg.StreamsPerUser, cfg.MaxStreams),
 		files:   prepareFiles(Static()),
 		closing: make(chan struct{}),
@@ -179,6 +193,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/events", s.serveEvents)
 	mux.HandleFunc("POST /api/act", s.serveAct)
 	mux.HandleFunc("POST /api/seen", s.serveSeen)
+	mux.HandleFunc("GET /api/replay", s.serveReplay)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "not_found", "web.bad_request", "")
 	})
@@ -545,6 +560,8 @@ func (s *Server) failed(w http.ResponseWriter, r *http.Request, v viewer, err er
 		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
 	case errors.Is(err, web.ErrNotFound):
 		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
+	case errors.Is(err, web.ErrNoReplay):
+		s.fail(w, r, http.StatusConflict, "no_replay", "web.no_replay", v.lang)
 	case r.Context().Err() != nil:
 		// The page went away: nobody to answer.
 	default:
@@ -585,6 +602,44 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// maxStepDigits bounds the digits of a replay's step: far more moves than any
+// game has, and a number that cannot overflow.
+const maxStepDigits = 6
+
+// serveReplay answers one step of a finished game's replay (web.Replay):
+// GET api/replay?table=<token>&step=<k>, k from 0 (the deal) to the
+// game's number of moves. The same initData and the same right to look
+// as api/state; a step that is no such number is 400, a table whose game
+// is not over 409.
+func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.auth(w, r)
+	if !ok {
+		return
+	}
+	if !s.replays.Allow(v.user.ID, s.cfg.Now()) {
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, r, http.StatusTooManyRequests, "rate", "web.rate_limited", v.lang)
+		return
+	}
+	q := r.URL.Query()
+	token := q.Get("table")
+	if token == "" {
+		s.noTable(w, r, v)
+		return
+	}
+	raw := q.Get("step")
+	step, err := strconv.ParseUint(raw, 10, 32)
+	if err != nil || len(raw) > maxStepDigits || len(q["step"]) != 1 {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+		return
+	}
+	rp, err := s.web.Replay(r.Context(), token, v.user.ID, int(step))
+	if s.failed(w, r, v, err, token, "replay") {
+		return
+	}
+	writeJSON(w, http.StatusOK, rp)
 }
 
 // Streams is how many event streams are open (measurements and tests).

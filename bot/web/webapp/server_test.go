@@ -93,6 +93,9 @@ func newGameWith(t *testing.T, g adapter.Game, names []string, cfg webapp.Config
 		// far above a page's rate, which the bounds tests set themselves.
 		cfg.ReadsPerSecond, cfg.ReadBurst = 1000, 1000
 	}
+	if cfg.ReplaysPerSecond == 0 {
+		cfg.ReplaysPerSecond, cfg.ReplayBurst = 1000, 1000
+	}
 	srv := webapp.New(cfg, h.Bot.Web, h.Redis, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -291,6 +294,7 @@ func TestForgedInitDataIsRefused(t *testing.T) {
 			{"GET", "/api/events?table=" + x.id, nil},
 			{"POST", "/api/act", map[string]string{"table": x.id, "act": acts(ws)[0], "key": "k"}},
 			{"POST", "/api/seen", map[string]any{"table": x.id, "visible": true}},
+			{"GET", "/api/replay?step=0&table=" + x.id, nil},
 		} {
 			code, body := x.request(t, r.method, r.path, auth, r.body)
 			var e struct{ Error, Text string }
@@ -432,9 +436,17 @@ func TestGarbageChangesNothing(t *testing.T) {
 		}
 		var method, path string
 		var body io.Reader
-		switch rng.IntN(6) {
+		switch rng.IntN(7) {
 		case 0:
 			method, path = "GET", "/api/state?table="+url.QueryEscape(junk())
+		case 6:
+			// A replay of a game that is not over, of no table, or of a
+			// step that is no number.
+			table, step := x.id, junk()
+			if rng.IntN(2) == 0 {
+				table, step = junk(), strconv.Itoa(rng.IntN(5))
+			}
+			method, path = "GET", "/api/replay?table="+url.QueryEscape(table)+"&step="+url.QueryEscape(step)
 		case 1:
 			method, path = "POST", "/api/act"
 			act := junk()

@@ -51,5 +51,12 @@ func TextKeys() []string {
 		"seconds_short",
 		"minutes_short",
 		"enlarge",
+		"replay_back",
+		"replay_first",
+		"replay_prev",
+		"replay_next",
+		"replay_last",
+		"replay_rounds",
+		"replay_mine",
 	}
 }

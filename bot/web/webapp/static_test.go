@@ -78,7 +78,7 @@ func TestTextKeys(t *testing.T) {
 	if len(slices.Compact(sorted)) != len(keys) {
 		t.Errorf("TextKeys has duplicates: %v", keys)
 	}
-	for _, k := range append(slices.Clone(keys), "button", "auth", "not_found", "bad_request", "rate_limited") {
+	for _, k := range append(slices.Clone(keys), "button", "auth", "not_found", "bad_request", "rate_limited", "no_replay") {
 		for _, lang := range c.Langs() {
 			s, err := c.Render(lang, "web."+k)
 			if err != nil {

@@ -63,6 +63,10 @@
     cardSeq: 0, // unique ids for SVG gradients
     fly: null, // the card just tapped in the hand: {name, rect, at}
     textFaces: false, // no colour-emoji font: emoji faces are drawn as words
+    // The replay of a finished game («▶️ Повтор»), null when not open:
+    // {want: the step asked for, shown: the step drawn, data: its
+    // answer (web.Replay), loading: a request in flight}.
+    replay: null,
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -240,6 +244,8 @@
     if (!str(st.rules) && app.state && app.state.game === st.game) st.rules = app.state.rules;
     app.version = st.version;
     app.state = st;
+    // A new lobby or game replaces the finished one: its replay closes.
+    if (app.replay && !str(st.replay)) app.replay = null;
     if (st.texts && typeof st.texts === 'object') {
       app.texts = st.texts;
       store.set('tc.texts', JSON.stringify(st.texts));
@@ -774,14 +780,20 @@
     root.replaceChildren(box);
   }
 
-  function header(st, sc) {
+  function header(st, sc, replaying) {
     const h = el('header', 'head');
     const top = el('div', 'head-top');
     const names = el('div', 'head-names');
     if (str(st.title)) names.append(el('h1', 'title', st.title));
     if (str(st.chat)) names.append(el('div', 'chat', st.chat));
     top.append(names);
-    if (str(st.rules)) {
+    if (replaying) {
+      // Back to the final table and its standings.
+      const b = el('button', 'pill replay-back', t('replay_back'));
+      b.type = 'button';
+      b.addEventListener('click', closeReplay);
+      top.append(b);
+    } else if (str(st.rules)) {
       const b = el('button', 'pill', t('rules'));
       b.type = 'button';
       b.addEventListener('click', showRules);
@@ -813,7 +825,9 @@
     return m;
   }
 
-  function seatEl(s, index, fresh) {
+  // seatEl is one seat on the oval; bare leaves its cards out (the
+  // replay lists them below the table).
+  function seatEl(s, index, fresh, bare) {
     const e = el('div', 'seat');
     for (const k of ['you', 'turn', 'out', 'leader', 'away', 'robot']) if (s[k]) e.classList.add(k);
     if (s.leader) e.append(mark('👑', t('leader'), 'crown'));
@@ -834,7 +848,7 @@
       for (const x of stats) row.append(el('span', 'stat', x));
       e.append(row);
     }
-    const cards = arr(s.cards);
+    const cards = bare ? [] : arr(s.cards);
     if (cards.length) {
       // A tap shows the seat's cards large: in some games the others'
       // cards are what one reads.
@@ -858,7 +872,7 @@
     return e;
   }
 
-  function tableEl(st, sc, fresh) {
+  function tableEl(st, sc, fresh, bare) {
     const seats = arr(sc.seats);
     const n = seats.length;
     const box = el('section', `table n${Math.min(Math.max(n, 2), 8)}`);
@@ -878,7 +892,7 @@
     // The viewer's seat sits at the bottom; the others follow clockwise.
     const me = typeof st.seat === 'number' && st.seat >= 0 && st.seat < n ? st.seat : 0;
     seats.forEach((s, i) => {
-      const e = seatEl(s, i, fresh);
+      const e = seatEl(s, i, fresh, bare);
       const k = (i - me + n) % n;
       e.dataset.angle = String(90 + (k * 360) / n);
       box.append(e);
@@ -955,6 +969,12 @@
     document.documentElement.lang = str(st.lang) || 'ru';
     document.title = [str(st.title), str(st.chat)].filter(Boolean).join(' · ') || '🃏';
     const root = document.getElementById('app');
+    root.dataset.version = String(st.version);
+    if (app.replay && app.replay.data) {
+      renderReplay(st, app.replay.data, root);
+      return;
+    }
+    delete root.dataset.replay;
     const handScroll = root.querySelector('.hand');
     const scrollX = handScroll ? handScroll.scrollLeft : 0;
     app.timers = [];
@@ -994,12 +1014,20 @@
           }
           over.append(list);
         }
+        const buttons = el('div', 'over-buttons');
+        if (str(st.replay)) {
+          const b = el('button', 'secondary replay-open', st.replay);
+          b.type = 'button';
+          b.addEventListener('click', openReplay);
+          buttons.append(b);
+        }
         if (str(st.again)) {
           const b = el('button', 'primary', t('again'));
           b.type = 'button';
           b.addEventListener('click', () => act(st.again, b));
-          over.append(b);
+          buttons.append(b);
         }
+        if (buttons.childElementCount) over.append(buttons);
         parts.push(over);
       }
       if (st.seat === -1 && !st.over && st.phase === 'playing') parts.push(el('div', 'spectator', `👀 ${t('spectator')}`));
@@ -1163,6 +1191,229 @@
       e.classList.toggle('urgent', sec <= 10);
     }
   }
+
+  // ----------------------------------------------------------------- replay
+
+  // openReplay shows the finished game from its deal, move by move, every
+  // seat's cards face up (api/replay); the live stream goes on beneath.
+  function openReplay() {
+    app.replay = { want: 0, shown: -1, data: null, loading: false, top: true };
+    goReplay(0);
+  }
+
+  function closeReplay() {
+    app.replay = null;
+    render();
+    window.scrollTo(0, 0);
+  }
+
+  // goReplay asks for step k; taps faster than the answers come coalesce
+  // into one request for the last step asked.
+  function goReplay(k) {
+    const r = app.replay;
+    if (!r) return;
+    const moves = r.data ? r.data.moves : Infinity;
+    r.want = Math.max(0, Math.min(moves, Math.round(k)));
+    if (!r.loading) loadReplay();
+  }
+
+  async function loadReplay() {
+    const r = app.replay;
+    if (!r) return;
+    r.loading = true;
+    document.body.classList.add('replay-wait');
+    while (app.replay === r && r.want !== r.shown) {
+      const step = r.want;
+      let res;
+      try {
+        res = await fetch(apiURL('api/replay', { table: app.table, step: String(step) }), { headers: headers(), cache: 'no-store' });
+      } catch {
+        toast(t('offline'));
+        break;
+      }
+      if (res.status === 429) {
+        await sleep(1000);
+        continue;
+      }
+      if (!res.ok) {
+        const e = await readError(res);
+        toast(e.text || t('offline'));
+        if (!r.data) app.replay = null;
+        else r.want = r.shown;
+        break;
+      }
+      let d;
+      try { d = await res.json(); } catch { break; }
+      if (app.replay !== r || !d || typeof d.step !== 'number' || !d.scene) break;
+      r.data = d;
+      r.shown = d.step;
+      if (r.want > d.moves) r.want = d.moves;
+      render();
+    }
+    r.loading = false;
+    document.body.classList.remove('replay-wait');
+    if (!app.replay || !app.replay.data) render();
+  }
+
+  // replayBar is the replay's controls, kept at the bottom of the screen:
+  // where it is and the move that led there, the viewer's reviewed move,
+  // the track with their marked moves, and the buttons (first, back, the
+  // round, on, last; drawn in SVG).
+  function replayBar(d) {
+    const bar = el('section', 'hand-area has replay-bar');
+    const where = el('div', 'replay-where');
+    where.append(el('span', 'replay-label', str(d.label)));
+    const m = d.move && typeof d.move === 'object' ? d.move : null;
+    if (m) where.append(el('span', 'replay-move', [str(m.who), str(m.name)].filter(Boolean).join(': ')));
+    bar.append(where);
+    if (str(d.yours)) bar.append(el('div', 'replay-yours', d.yours));
+
+    const moves = Math.max(0, Number(d.moves) || 0);
+    const track = el('div', 'replay-track');
+    const range = el('input', 'replay-range');
+    range.type = 'range';
+    range.min = '0';
+    range.max = String(moves);
+    range.value = String(d.step);
+    range.setAttribute('aria-label', str(d.label));
+    range.addEventListener('change', () => goReplay(Number(range.value)));
+    track.append(range);
+    const marks = arr(d.marks).filter((x) => x && typeof x.step === 'number');
+    if (marks.length && moves > 0) {
+      const row = el('div', 'replay-marks');
+      row.setAttribute('aria-label', t('replay_mine'));
+      for (const mk of marks) {
+        const b = el('button', mk.step === d.step ? 'replay-mark here' : 'replay-mark');
+        b.type = 'button';
+        b.dataset.step = String(mk.step);
+        b.style.left = `${(100 * mk.step) / moves}%`;
+        const label = `${mk.step} · ${Number(mk.accuracy) || 0}%`;
+        b.title = label;
+        b.setAttribute('aria-label', label);
+        b.addEventListener('click', () => goReplay(mk.step));
+        row.append(b);
+      }
+      track.append(row);
+    }
+    bar.append(track);
+
+    const nav = el('div', 'replay-nav');
+    const button = (label, cls, to, off) => {
+      const b = el('button', `replay-btn ${cls}`);
+      b.append(icon(cls));
+      b.type = 'button';
+      b.setAttribute('aria-label', label);
+      b.title = label;
+      b.disabled = off;
+      b.addEventListener('click', () => goReplay(to()));
+      return b;
+    };
+    const at = d.step;
+    nav.append(
+      button(t('replay_first'), 'first', () => 0, at <= 0),
+      button(t('replay_prev'), 'prev', () => app.replay.want - 1, at <= 0),
+    );
+    const rounds = arr(d.rounds).filter((x) => x && typeof x.step === 'number');
+    if (rounds.length > 1) {
+      const pick = el('select', 'replay-rounds');
+      pick.setAttribute('aria-label', t('replay_rounds'));
+      let current = 0;
+      rounds.forEach((rd, i) => {
+        const o = el('option', '', str(rd.label));
+        o.value = String(rd.step);
+        pick.append(o);
+        if (rd.step <= at) current = i;
+      });
+      pick.selectedIndex = current;
+      pick.addEventListener('change', () => goReplay(Number(pick.value)));
+      nav.append(pick);
+    }
+    nav.append(
+      button(t('replay_next'), 'next', () => app.replay.want + 1, at >= moves),
+      button(t('replay_last'), 'last', () => moves, at >= moves),
+    );
+    bar.append(nav);
+    return bar;
+  }
+
+  // handsEl lists every seat's cards face up, the viewer's first, each
+  // group of cards under its note («🖐»: in hand) after the others; a tap
+  // shows a seat's cards large.
+  function handsEl(d, sc, fresh) {
+    const box = el('section', 'replay-hands');
+    const seats = arr(sc.seats);
+    const n = seats.length;
+    const me = typeof d.seat === 'number' && d.seat >= 0 && d.seat < n ? d.seat : 0;
+    for (let k = 0; k < n; k++) {
+      const i = (me + k) % n;
+      const s = seats[i];
+      const cards = arr(s && s.cards);
+      const row = el('button', s && s.you ? 'replay-hand you' : 'replay-hand');
+      row.type = 'button';
+      row.setAttribute('aria-label', `${t('enlarge')}: ${str(s && s.name)}`);
+      row.addEventListener('click', () => showCards(str(s.name), cards));
+      row.append(el('span', 'replay-who', str(s && s.name)));
+      const line = el('span', 'replay-cards');
+      const keys = cardKeys(`r${i}`, cards);
+      let note = null;
+      cards.forEach((c, j) => {
+        const cn = str(c.note);
+        if (cn !== note) {
+          if (cn) line.append(el('span', 'replay-note', cn));
+          note = cn;
+        }
+        line.append(cardEl(c, 'sm', keys[j], fresh));
+      });
+      row.append(line);
+      box.append(row);
+    }
+    return box;
+  }
+
+  // icon draws a control's symbol in SVG: no font needed.
+  function icon(kind) {
+    const s = svgEl('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false', class: 'replay-icon' });
+    const tri = (pts) => s.append(svgEl('polygon', { points: pts, fill: 'currentColor' }));
+    const bar = (x) => s.append(svgEl('rect', { x, y: 5, width: 2.6, height: 14, rx: 1, fill: 'currentColor' }));
+    if (kind === 'first') { bar(5); tri('19,5 19,19 8.6,12'); }
+    if (kind === 'prev') tri('17,5 17,19 6.5,12');
+    if (kind === 'next') tri('7,5 7,19 17.5,12');
+    if (kind === 'last') { tri('5,5 5,19 15.4,12'); bar(16.4); }
+    return s;
+  }
+
+  // renderReplay draws the replay's step in place of the live table.
+  function renderReplay(st, d, root) {
+    app.myTurn = false;
+    app.timers = [];
+    const fresh = new Set();
+    const sc = d.scene;
+    const h = header(st, sc, true);
+    const parts = [h, tableEl({ seat: d.seat }, sc, fresh, true), handsEl(d, sc, fresh), replayBar(d)];
+    const log = logEl(sc);
+    if (log) parts.splice(3, 0, log);
+    root.replaceChildren(...parts);
+    root.dataset.replay = String(d.step);
+    root.dataset.drawn = String(Date.now());
+    app.cardKeys = fresh.size ? fresh : new Set(['-']);
+    layout();
+    if (app.replay.top) {
+      // Opened from the standings below: the replay starts at the top.
+      app.replay.top = false;
+      window.scrollTo(0, 0);
+    }
+  }
+
+  document.addEventListener('keydown', (ev) => {
+    if (!app.replay || !app.replay.data || document.querySelector('.backdrop')) return;
+    if (ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) return;
+    if (ev.key === 'ArrowRight') goReplay(app.replay.want + 1);
+    else if (ev.key === 'ArrowLeft') goReplay(app.replay.want - 1);
+    else if (ev.key === 'Home') goReplay(0);
+    else if (ev.key === 'End') goReplay(app.replay.data.moves);
+    else return;
+    ev.preventDefault();
+  });
 
   // ------------------------------------------------------------------- boot
 

@@ -2,8 +2,8 @@
 // it in a browser without the bot: go run ./bot/webapp/testdata/devserver
 // and open http://127.0.0.1:8089/?table=demo#tgWebAppData=x. Tables:
 // demo, six, eight, duo, idle (files here), over, watch and flaky (demo
-// finished / as a spectator / with the event stream down), denied (an
-// auth error). Acts starting "x:" are refused,
+// finished, with a canned «▶️ Повтор» / as a spectator / with the event
+// stream down), denied (an auth error). Acts starting "x:" are refused,
 // "alert:" answer with a dialog.
 package main
 
@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,6 +73,7 @@ func main() {
 		case "over":
 			st["over"] = true
 			st["again"] = "again"
+			st["replay"] = cat.T(*lang, "review.replay")
 			st["phase"] = "idle"
 			sc["status"] = "🏆 Побеждает Феликс: ⭐ 9"
 			sc["prompt"] = ""
@@ -171,6 +173,55 @@ func main() {
 				send()
 			}
 		}
+	})
+	// The replay of "over": the demo's hand is dealt out to every seat,
+	// one card fewer a step; the rounds begin at 0 and 4, step 3 is the
+	// viewer's reviewed move.
+	mux.HandleFunc("GET /api/replay", func(w http.ResponseWriter, r *http.Request) {
+		st, ok := check(w, r)
+		if !ok {
+			return
+		}
+		const moves = 8
+		step, err := strconv.Atoi(r.URL.Query().Get("step"))
+		if r.URL.Query().Get("table") != "over" {
+			fail(w, http.StatusConflict, "no_replay", cat.T(*lang, "web.no_replay"))
+			return
+		}
+		if err != nil || step < 0 || step > moves {
+			fail(w, http.StatusBadRequest, "bad_request", cat.T(*lang, "web.bad_request"))
+			return
+		}
+		sc := st["scene"].(map[string]any)
+		hand, _ := sc["hand"].([]any)
+		for _, s := range sc["seats"].([]any) {
+			var cards []any
+			for i, c := range hand {
+				if i >= step/2 {
+					c := maps.Clone(c.(map[string]any))
+					delete(c, "act")
+					delete(c, "selected")
+					cards = append(cards, c)
+				}
+			}
+			s.(map[string]any)["cards"] = cards
+		}
+		delete(sc, "hand")
+		label := cat.T(*lang, "review.replay_deal")
+		rp := map[string]any{"table": "over", "lang": *lang, "seat": 0, "step": step, "moves": moves, "scene": sc,
+			"rounds": []any{map[string]any{"step": 0, "label": cat.T(*lang, "review.replay_round", "Round", 1)},
+				map[string]any{"step": 4, "label": cat.T(*lang, "review.replay_round", "Round", 2)}},
+			"marks": []any{map[string]any{"step": 3, "accuracy": 61}}}
+		if step > 0 {
+			label = cat.T(*lang, "review.replay_move", "N", step, "Total", moves)
+			rp["move"] = map[string]any{"seat": step % 4, "who": "Феликс", "name": "карта 🟥7"}
+		}
+		if step == 3 {
+			rp["yours"] = cat.T(*lang, "review.replay_yours", "Accuracy", 61, "Pro", "Профи", "Best", "карта 🟥9")
+		}
+		rp["label"] = label
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(rp)
 	})
 	mux.HandleFunc("POST /api/act", func(w http.ResponseWriter, r *http.Request) {
 		var req struct{ Table, Act, Key string }
