@@ -978,7 +978,7 @@ func runKeptGamesContract(t *testing.T, newStore func(t *testing.T) tableStore) 
 		}
 		got := get(s.KeptGames(ctx, 42, 1000))(t)
 		if !reflect.DeepEqual(got, newest(store.KeptPerPerson)) {
-			t.Errorf("KeptGames = %d refs from %v, want the newest %d", len(got), got[len(got)-1], store.KeptPerPerson)
+			t.Errorf("KeptGames = %d refs from %v, want the newest %d\ngot  %v\nwant %v", len(got), got[len(got)-1], store.KeptPerPerson, got, newest(store.KeptPerPerson))
 		}
 		// Out of 42's index, the oldest games are still kept for the
 		// others who played them.

@@ -82,7 +82,7 @@ func indexKept(tx *bolt.Tx, user int64, ref string, now time.Time) error {
 	prefix := u64(user)
 	byKey := append(clone(prefix), ref...)
 	if by.Get(byKey) == nil {
-		at := now
+		at := fromMillis(toMillis(now)) // as kept: a later keep in the same millisecond must sort after
 		if k, _ := lastWithPrefix(kept.Cursor(), prefix); k != nil {
 			if last := fromOrderedMillis(k[8:16]); !last.Before(at) {
 				at = last.Add(time.Millisecond)

@@ -43,17 +43,26 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 	pro, best := l.T("trickchef.level.shef"), adapter.Esc(k.MoveName(l, t, st, seat, j.Best))
 	ev := vd.Why
 	m, _ := tc.Decode(j.Best)
+	// The share of deals the seat leads after the round is said only when
+	// it is at least half, as in the hints: a lower one, though the best
+	// there is, reads as a loss.
+	ahead := ""
+	if ev.Ahead >= 0.5 {
+		ahead = "_ahead"
+	}
 	switch {
 	case ev.Deals == 0:
 		out.Best = l.T("trickchef.review.best_only", "Pro", pro, "Move", best)
-	case m.Kind == tc.KindChef:
+	case m.Kind == tc.KindChef && ev.Ahead >= 0.5:
 		out.Best = l.T("trickchef.review.best_chef", "Pro", pro, "Move", best, "Ahead", percent(ev.Ahead))
+	case m.Kind == tc.KindChef:
+		out.Best = l.T("trickchef.review.best_chef_best", "Pro", pro, "Move", best)
 	case ev.Took >= 0.5:
-		out.Best = l.T("trickchef.review.best_takes", "Pro", pro, "Move", best, "Share", percent(ev.Took), "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_takes"+ahead, "Pro", pro, "Move", best, "Share", percent(ev.Took), "Ahead", percent(ev.Ahead))
 	case ev.Chef >= 0.5:
-		out.Best = l.T("trickchef.review.best_lowest", "Pro", pro, "Move", best, "Share", percent(ev.Chef), "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_lowest"+ahead, "Pro", pro, "Move", best, "Share", percent(ev.Chef), "Ahead", percent(ev.Ahead))
 	default:
-		out.Best = l.T("trickchef.review.best_gives", "Pro", pro, "Move", best, "Share", percent(1-ev.Took), "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_gives"+ahead, "Pro", pro, "Move", best, "Share", percent(1-ev.Took), "Ahead", percent(ev.Ahead))
 	}
 	switch {
 	case vd.Deals == 0:
