@@ -250,6 +250,10 @@ func (res *Results) renderHistory(l adapter.Loc, hist []store.Result) adapter.Me
 			sb.WriteString("\n" + l.T(m.key))
 		}
 	}
+	if slices.ContainsFunc(hist, func(r store.Result) bool { return res.reviewed(r.Game) }) {
+		// Each person's review is theirs: offered in private, not here.
+		sb.WriteString("\n\n" + l.T("review.history_hint"))
+	}
 	return adapter.Message{Text: sb.String()}
 }
 
@@ -336,4 +340,10 @@ func (res *Results) playerName(l adapter.Loc, game, player, name string) string 
 		return "🤖 " + label
 	}
 	return adapter.Esc(name)
+}
+
+// reviewed reports whether the bot reviews games of gameID («🔍 Разбор»).
+func (res *Results) reviewed(gameID string) bool {
+	g, ok := res.games.Get(gameID)
+	return ok && adapter.Reviewable(g)
 }
