@@ -160,6 +160,20 @@ func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error
 			}
 			changed = true
 		}
+		// A finished game waiting to be kept for its reviews (its job not
+		// run yet) is kept without the name too.
+		for _, j := range t.Jobs {
+			if f := j.Finished; f != nil {
+				for i := range f.Seats {
+					switch s := &f.Seats[i]; {
+					case s.Human() && s.UserID == user:
+						s.Name, changed = forgotten, true
+					case s.Leaver != nil && s.Leaver.UserID == user:
+						s.Leaver.Name, changed = forgotten, true
+					}
+				}
+			}
+		}
 		if !changed {
 			return refusal.ErrNoChange
 		}
