@@ -16,7 +16,7 @@ func TestForgetRenamesAGameWaitingToBeKept(t *testing.T) {
 	tb := newTables(t, nil, nil)
 	tab := &record.Table{ID: "-100555", ChatID: -100555, Lang: "ru", Phase: record.PhaseIdle, GameNo: 2, GameID: "sausages",
 		Started: time.Unix(1795000000, 0),
-		Seats: []record.Seat{{UserID: 5, Name: "Аня"}, {UserID: 6, Name: "Борис"}, {Name: "Робот 1", AI: "sharp", Leaver: &record.Leaver{UserID: 7, Name: "Вера"}}}}
+		Seats:   []record.Seat{{UserID: 5, Name: "Аня"}, {UserID: 6, Name: "Борис"}, {Name: "Робот 1", AI: "sharp", Leaver: &record.Leaver{UserID: 7, Name: "Вера"}}}}
 	tab.Jobs = []record.Job{{Result: &record.Result{ID: "r"}, Finished: tab.Finished()}}
 	save(t, tb, tab)
 	for _, user := range []int64{5, 7} {
