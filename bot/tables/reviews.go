@@ -46,10 +46,10 @@ func (rv *reviewing) keep(ctx context.Context, f *record.Table) error {
 	return rv.store.KeepGame(ctx, record.GameRef(f), f.People(), data)
 }
 
-// offers reports whether a game's finished tables are kept and reviewed.
-func (rv *reviewing) offers(gameID string) bool {
+// reviewed is the game gameID when the bot reviews its games.
+func (rv *reviewing) reviewed(gameID string) (adapter.Game, bool) {
 	g, ok := rv.games.Get(gameID)
-	return ok && adapter.Reviewable(g)
+	return g, ok && adapter.Reviewable(g)
 }
 
 // onReview answers a press of «🔍 Разбор».
@@ -71,7 +71,8 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 		rv.answer(ctx, q, l.T("error.not_yours"), false, "")
 		return nil
 	}
-	if !rv.offers(f.GameID) {
+	g, ok := rv.reviewed(f.GameID)
+	if !ok {
 		rv.answer(ctx, q, l.T("review.failed"), false, "")
 		return nil
 	}
@@ -92,7 +93,7 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 	}
 	rv.metrics.Review("queued")
 	rv.wake()
-	rv.answer(ctx, q, l.T("review.queued", "Pro", topLevel(l, rv.games, f.GameID)), false, "")
+	rv.answer(ctx, q, l.T("review.queued", "Pro", topLevel(l, g)), false, "")
 	return nil
 }
 
@@ -124,17 +125,11 @@ func (rv *reviewing) kept(ctx context.Context, ref string) (*record.Table, error
 	return f, nil
 }
 
-// topLevel is the name of the robots' top level of a game («Профи»).
-func topLevel(l adapter.Loc, games view.Games, gameID string) string {
-	g, ok := games.Get(gameID)
-	if !ok {
-		return ""
-	}
-	levels := adapter.Levels(g)
-	if len(levels) == 0 {
-		return ""
-	}
-	return l.T(gameID + ".level." + levels[len(levels)-1])
+// topLevel is the name of the robots' top level of a reviewed game
+// («Профи»): the level that reviews.
+func topLevel(l adapter.Loc, g adapter.Game) string {
+	levels := adapter.Levels(g) // a reviewed game has some
+	return view.LevelLabel(l, g, levels[len(levels)-1])
 }
 
 // privateHistory answers /history in private: the person's kept games,
@@ -167,10 +162,11 @@ func (rv *reviewing) history(l adapter.Loc, user int64, kept []*record.Table) ad
 	var rows [][]adapter.Button
 	for _, f := range kept {
 		seat := f.PlayedBy(user)
-		if seat < 0 || !rv.offers(f.GameID) {
+		g, ok := rv.reviewed(f.GameID)
+		if seat < 0 || !ok {
 			continue
 		}
-		n, title := len(lines)+1, adapter.Title(l, rv.mustGame(f.GameID))
+		n, title := len(lines)+1, adapter.Title(l, g)
 		lines = append(lines, l.T("review.history_line", "N", n, "When", view.Ago(l, rv.now().Sub(f.Updated)),
 			"Game", title, "Where", rv.where(l, f), "Place", rv.place(l, f, seat)))
 		rows = append(rows, []adapter.Button{view.ReviewButtonOf(l.T("review.history_button", "N", n, "Game", title), f.ID, f.GameNo, f.Started)})
@@ -179,11 +175,6 @@ func (rv *reviewing) history(l adapter.Loc, user int64, kept []*record.Table) ad
 		return adapter.Message{Text: l.T("review.history_empty")}
 	}
 	return adapter.Message{Text: l.T("review.history_title") + "\n\n" + strings.Join(lines, "\n"), Keyboard: rows}
-}
-
-func (rv *reviewing) mustGame(id string) adapter.Game {
-	g, _ := rv.games.Get(id) // offers checked it
-	return g
 }
 
 // where names where a kept game was played: the group, or practice.

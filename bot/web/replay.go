@@ -173,7 +173,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 	}
 	for _, mk := range r.Marks {
 		if mk.Step == step && bestName != "" {
-			pro := l.T(g.ID() + ".level." + costs.Level)
+			pro := view.LevelLabel(l, g, costs.Level)
 			r.Yours = l.T("review.replay_yours", "Accuracy", mk.Accuracy, "Pro", pro, "Best", bestName)
 		}
 	}

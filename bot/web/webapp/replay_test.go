@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/deal"
 	"github.com/trickchef/trickchef/bot/record"
@@ -56,7 +57,7 @@ func (x *table) finish(t *testing.T, seed uint64) {
 			u := x.people[i]
 			var mine []string
 			for _, a := range acts(x.state(t, u)) {
-				if p, err := adapter.ParseButton(a); err == nil && p.Op == 'a' {
+				if p, err := adapter.ParseButton(a); err == nil && p.Op == callback.Action {
 					mine = append(mine, a)
 				}
 			}
@@ -72,6 +73,14 @@ func (x *table) finish(t *testing.T, seed uint64) {
 		if !moved {
 			time.Sleep(50 * time.Millisecond)
 		}
+	}
+	// The finished game's job (recorded, kept for its reviews) commits
+	// once more: wait for it, so a later version is the test's own doing.
+	if err := x.h.Srv.WaitFor(time.Minute, func() bool {
+		tab, _ := x.h.Table(x.group)
+		return len(tab.Jobs) == 0
+	}); err != nil {
+		t.Fatalf("%s: the finished game's job was never done: %v", x.game.ID(), err)
 	}
 }
 
