@@ -69,7 +69,11 @@ type Config struct {
 	// computes at once (default 1: a review takes a core for up to a
 	// second, and moves must never wait for one).
 	ReviewWorkers int
-	Limits        Limits
+	// ReviewShare is the part of a core a review worker uses while it
+	// reviews (default 0.25; 1: unpaced), so reviews never crowd the
+	// presses of a busy bot.
+	ReviewShare float64
+	Limits      Limits
 }
 
 // Limits keep the bot inside Telegram's flood limits. They are enforced
@@ -257,7 +261,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
 	w := web.New(st, st, mc, views, tbl, o.now, o.log)
-	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
+	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
 	tbl.OnReview(rv.Wake)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now}
 }

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -68,23 +69,8 @@ func TestBrokenTableIsFencedOff(t *testing.T) {
 			}
 			id := strconv.FormatInt(badGroup.ID(), 10)
 			ctx := context.Background()
-			rec, err := h.Redis.Load(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, err := record.Decode(rec.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tab := damageTable(t, h.Redis, id, damage.do)
 			gameNo := tab.GameNo
-			tab.State = damage.do(tab.State)
-			data, err := tab.Encode()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := h.Redis.Commit(ctx, id, store.Change{Version: rec.Version, Data: data, WakeAt: time.Now(), TimerAt: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
 			// Nobody needs to press: the tables' timers and delivery find the
 			// state unreadable and fence the table off.
 			announce := h.Shown("broken.announce")
@@ -198,4 +184,37 @@ func TestPanickingTableIsFencedOff(t *testing.T) {
 	}
 	close(done)
 	waitOK()
+}
+
+// damageTable damages the engine bytes of the table stored under id and
+// returns the table as it was read. The table keeps moving meanwhile (its
+// robot, its timers), so a commit that lost the race to one of them is
+// tried again on the newer record.
+func damageTable(t *testing.T, st *store.Redis, id string, damage func([]byte) []byte) *record.Table {
+	t.Helper()
+	ctx := context.Background()
+	for {
+		rec, err := st.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := record.Decode(rec.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		broken := *tab
+		broken.State = damage(tab.State)
+		data, err := broken.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = st.Commit(ctx, id, store.Change{Version: rec.Version, Data: data, WakeAt: time.Now(), TimerAt: time.Now()})
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
 }

@@ -83,8 +83,10 @@ func NewTestLimits(t testing.TB, st *store.Redis, games []adapter.Game, turnTime
 		Harness: &Harness{Games: games,
 			Srv:   srv,
 			Store: st,
-			Cfg:   bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, Limits: ours},
-			Log:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
+			// Reviews unpaced: the pace is a production guard whose cost
+			// botbench press measures; here it would only slow the tests.
+			Cfg: bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, ReviewShare: 1, Limits: ours},
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
 		},
 		TB:    t,
 		Redis: st,

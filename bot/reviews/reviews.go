@@ -50,7 +50,16 @@ type Config struct {
 	// Playouts is the judging budget (review.Options); 0: the top level's
 	// own, so it reviewing its own moves scores 100%.
 	Playouts int
+	// Share is the part of a core a worker may use while it reviews: after
+	// each judgement it rests until its work is that share of the time
+	// (default 0.25; 1 does not rest). A review's searches, and the
+	// garbage they make, would otherwise crowd the presses of a busy bot
+	// (docs/bot.md «Разбор»).
+	Share float64
 }
+
+// defaultShare is Config.Share's default: a quarter of a core.
+const defaultShare = 0.25
 
 // Reviews is the role. Build it with New.
 type Reviews struct {
@@ -80,6 +89,9 @@ const (
 func New(cfg Config, st Store, games view.Games, tr adapter.Translator, tell Tell, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Reviews {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 1
+	}
+	if cfg.Share <= 0 || cfg.Share > 1 {
+		cfg.Share = defaultShare
 	}
 	r := &Reviews{cfg: cfg, store: st, games: games, tr: tr, tell: tell, log: log, metrics: m}
 	r.loop = &lease.Loop{Name: "reviews", Queue: lease.Bind(st, store.Reviews), Lease: reviewLease, Workers: cfg.Workers,
@@ -157,7 +169,7 @@ func (r *Reviews) review(ctx context.Context, ref string, user int64) error {
 		return errors.Join(errForGood, errors.New("not the person's game, or a game the bot no longer offers"))
 	}
 	start := time.Now()
-	rep, err := review.Review(g, t, seat, l, review.Options{Playouts: r.cfg.Playouts})
+	rep, err := review.Review(g, t, seat, l, review.Options{Playouts: r.cfg.Playouts, Judged: pace(ctx, r.cfg.Share)})
 	if err != nil {
 		r.failed(ctx, ref, user)
 		return errors.Join(errForGood, err)
@@ -195,5 +207,25 @@ func (r *Reviews) failed(ctx context.Context, ref string, user int64) {
 	}
 	if err := r.tell(ctx, user, adapter.Message{Text: adapter.NewLoc(r.tr, lang).T("review.failed")}); err != nil {
 		r.log.Warn().Err(err).Int64("user", user).Msg("review failure not told")
+	}
+}
+
+// pace is the hook a review calls after each judgement: it rests so that
+// the time worked since the last rest is share of the whole (nothing at a
+// share of 1), and stops resting when ctx is done.
+func pace(ctx context.Context, share float64) func() {
+	if share >= 1 {
+		return nil
+	}
+	last := time.Now()
+	return func() {
+		worked := time.Since(last)
+		rest := time.NewTimer(time.Duration(float64(worked) * (1/share - 1)))
+		select {
+		case <-rest.C:
+		case <-ctx.Done():
+			rest.Stop()
+		}
+		last = time.Now()
 	}
 }

@@ -39,6 +39,7 @@ type Options struct {
 	Flood         int     // -flood: requests of one initData's flood
 	FloodRate     float64 // -flood-rate: presses a second of one flooding person
 	Reviews       int     // -reviews: reviews of Трик-н-Шеф queued when the load starts
+	ReviewShare   float64 // -review-share: the part of a core a review worker uses (bot.Config.ReviewShare)
 	CPUProfile    string  // -cpuprofile: read by Main, for every scenario
 
 	given map[string]bool
@@ -71,6 +72,7 @@ func (o *Options) define(fs *flag.FlagSet) {
 		"one person's flood instead of the live updates: N event-stream attempts and N state reads from one initData, then a stop with the streams open")
 	fs.Float64Var(&o.FloodRate, "flood-rate", 20, "presses a second of one flooding person (the last at the first table; 0: nobody floods)")
 	fs.IntVar(&o.Reviews, "reviews", 0, "reviews («🔍 Разбор») of whole Трик-н-Шеф games queued for the bot's pool as the load starts, each up to about a second of a core")
+	fs.Float64Var(&o.ReviewShare, "review-share", 0.25, "the part of a core a review worker uses while it reviews (1: unpaced)")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to this `file` (go tool pprof reads it)")
 }
 

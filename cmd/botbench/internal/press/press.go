@@ -28,7 +28,7 @@ func Scenario() bench.Scenario {
 		Name:     "press",
 		Summary:  "press → answer while tables are busy and one person floods (people pressing anything they see)",
 		Doc:      doc,
-		Flags:    []string{"game", "tables", "people", "for", "flood-rate", "reviews", "seed", "turn-timeout", "redis"},
+		Flags:    []string{"game", "tables", "people", "for", "flood-rate", "reviews", "review-share", "seed", "turn-timeout", "redis"},
 		Defaults: map[string]string{"game": "trickchef", "tables": "6", "turn-timeout": "5s"},
 		Run:      runScenario,
 	}
@@ -47,7 +47,9 @@ drew.
 With -reviews N, N reviews of whole Трик-н-Шеф games (robots' games kept as
 a person's, each about a second of a core to review) are queued for the
 bot's pool as the load starts: the answers must not slow down, the reviews
-wait their turn; it reports how many were made within the run.
+wait their turn; it reports how many were made within the run, and, once
+the presses stop, waits for the rest (up to five minutes) and reports when
+the last was made. -review-share 1 runs the pool unpaced.
 
 	go run ./cmd/botbench press -tables 6 -for 60s
 	go run ./cmd/botbench press -tables 6 -for 60s -reviews 120
@@ -66,7 +68,8 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	if o.People < 1 || o.People > measure.MaxPeople {
 		return nil, bench.Usagef("-people: 1-%d people per table", measure.MaxPeople)
 	}
-	res, err := run(ctx, g.ID(), n, o.People, o.For, o.FloodRate, o.Reviews, o.Redis, o.Seed, o.TurnTimeout)
+	res, err := run(ctx, params{Game: g.ID(), Tables: n, People: o.People, For: o.For, FloodRate: o.FloodRate,
+		Reviews: o.Reviews, ReviewShare: o.ReviewShare, Redis: o.Redis, Seed: o.Seed, TurnTimeout: o.TurnTimeout})
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +79,12 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	fmt.Fprintf(out, "  the flooder: %d presses, %d told to slow down, %d never answered; 429 answers: %d\n",
 		res.FloodPresses, res.FloodTooFast, res.FloodUnanswered, res.HTTP429)
 	if res.Reviews > 0 {
-		fmt.Fprintf(out, "  %d reviews queued at the start: %d made within the run\n", res.Reviews, res.ReviewsMade)
+		fmt.Fprintf(out, "  %d reviews queued at the start (the pool paced to %.2f of a core): %d made within the run", res.Reviews, res.ReviewShare, res.ReviewsMade)
+		if res.ReviewsDone == res.Reviews {
+			fmt.Fprintf(out, ", the last %.1f s after the start\n", res.ReviewsSeconds)
+		} else {
+			fmt.Fprintf(out, ", %d of them %v after the run\n", res.ReviewsDone, reviewsWait)
+		}
 	}
 	return res, nil
 }
@@ -102,21 +110,48 @@ type result struct {
 	FloodTooFast    int `json:"flood_too_fast"`
 	FloodUnanswered int `json:"flood_unanswered"`
 	HTTP429         int `json:"http_429"`
-	// Reviews were queued at the start; ReviewsMade were kept by the end.
-	Reviews     int `json:"reviews,omitempty"`
-	ReviewsMade int `json:"reviews_made,omitempty"`
+	// Reviews were queued at the start; ReviewsMade were kept by the end
+	// of the presses, ReviewsDone once the pool had the machine to itself
+	// (waited for up to reviewsWait), the last ReviewsSeconds after they
+	// were queued (0 unless all were made).
+	Reviews        int     `json:"reviews,omitempty"`
+	ReviewShare    float64 `json:"review_share,omitempty"`
+	ReviewsMade    int     `json:"reviews_made,omitempty"`
+	ReviewsDone    int     `json:"reviews_done,omitempty"`
+	ReviewsSeconds float64 `json:"reviews_s,omitempty"`
 }
 
-func run(ctx context.Context, gameID string, n, people int, dur time.Duration, flood float64, reviews int, redisURL string, seed uint64, turnTimeout time.Duration) (result, error) {
-	res := result{Game: gameID, Tables: n, People: people, Seconds: dur.Seconds(), FloodPerSec: flood, Reviews: reviews}
-	st, srv, closeAll, err := measure.Open(ctx, redisURL, "press")
+// params are one run's settings (the scenario's flags).
+type params struct {
+	Game        string
+	Tables      int
+	People      int
+	For         time.Duration
+	FloodRate   float64
+	Reviews     int
+	ReviewShare float64
+	Redis       string
+	Seed        uint64
+	TurnTimeout time.Duration
+}
+
+// reviewsWait bounds the wait for queued reviews once the presses stop.
+const reviewsWait = 5 * time.Minute
+
+func run(ctx context.Context, p params) (result, error) {
+	gameID, n, people, seed := p.Game, p.Tables, p.People, p.Seed
+	res := result{Game: gameID, Tables: n, People: people, Seconds: p.For.Seconds(), FloodPerSec: p.FloodRate, Reviews: p.Reviews}
+	if p.Reviews > 0 {
+		res.ReviewShare = p.ReviewShare
+	}
+	st, srv, closeAll, err := measure.Open(ctx, p.Redis, "press")
 	if err != nil {
 		return res, err
 	}
 	defer closeAll()
 	h := &bottest.Harness{
 		Srv: srv, Store: st, Games: games.All(),
-		Cfg: bot.Config{TurnTimeout: turnTimeout},
+		Cfg: bot.Config{TurnTimeout: p.TurnTimeout, ReviewShare: p.ReviewShare},
 		Log: zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
 	}
 	if err := h.Start(); err != nil {
@@ -148,7 +183,8 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 			commands[u.ID()] = privateCmds
 		}
 	}
-	queued, err := queueReviews(ctx, st, reviews, seed)
+	queuedAt := time.Now()
+	queued, err := queueReviews(ctx, st, p.Reviews, seed)
 	if err != nil {
 		return res, err
 	}
@@ -162,9 +198,9 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 	for i, t := range seats {
 		for j, u := range t.People {
 			pace := bottest.Pace(200*time.Millisecond, 800*time.Millisecond, seed+uint64(i)<<8|uint64(j))
-			flooder := i == 0 && j == len(t.People)-1 && flood > 0
+			flooder := i == 0 && j == len(t.People)-1 && p.FloodRate > 0
 			if flooder {
-				every := time.Duration(float64(time.Second) / flood)
+				every := time.Duration(float64(time.Second) / p.FloodRate)
 				pace = func() time.Duration { return every }
 			}
 			rng := rand.New(rand.NewPCG(seed, uint64(i)<<8|uint64(j)))
@@ -172,7 +208,7 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 			all = append(all, person{flooder, bottest.Curious(u, chats, commands, done, pace, rng)})
 		}
 	}
-	if !measure.Sleep(ctx, dur) {
+	if !measure.Sleep(ctx, p.For) {
 		close(done)
 		return res, ctx.Err()
 	}
@@ -200,10 +236,16 @@ func run(ctx context.Context, gameID string, n, people int, dur time.Duration, f
 		res.Maxms = measure.Ms(lat[len(lat)-1])
 	}
 	res.HTTP429 = srv.TooManyRequestsCount()
-	for _, q := range queued {
-		if _, err := st.Review(ctx, q.ref, q.user); err == nil {
-			res.ReviewsMade++
+	res.ReviewsMade = reviewsMade(ctx, st, queued)
+	res.ReviewsDone = res.ReviewsMade
+	for deadline := time.Now().Add(reviewsWait); res.ReviewsDone < len(queued) && time.Now().Before(deadline); {
+		if !measure.Sleep(ctx, 100*time.Millisecond) {
+			return res, ctx.Err()
 		}
+		res.ReviewsDone = reviewsMade(ctx, st, queued)
+	}
+	if len(queued) > 0 && res.ReviewsDone == len(queued) {
+		res.ReviewsSeconds = time.Since(queuedAt).Seconds()
 	}
 	return res, nil
 }

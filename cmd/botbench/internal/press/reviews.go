@@ -97,3 +97,14 @@ func playedGame(g adapter.Game, i int, seed uint64) (*record.Table, error) {
 	}
 	return t.Finished(), nil
 }
+
+// reviewsMade counts the queued reviews whose report is kept.
+func reviewsMade(ctx context.Context, st reviewStore, queued []queuedReview) int {
+	n := 0
+	for _, q := range queued {
+		if _, err := st.Review(ctx, q.ref, q.user); err == nil {
+			n++
+		}
+	}
+	return n
+}
