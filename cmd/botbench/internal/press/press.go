@@ -79,7 +79,11 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	fmt.Fprintf(out, "  the flooder: %d presses, %d told to slow down, %d never answered; 429 answers: %d\n",
 		res.FloodPresses, res.FloodTooFast, res.FloodUnanswered, res.HTTP429)
 	if res.Reviews > 0 {
-		fmt.Fprintf(out, "  %d reviews queued at the start (the pool paced to %.2f of a core): %d made within the run", res.Reviews, res.ReviewShare, res.ReviewsMade)
+		pool := fmt.Sprintf("the pool paced to %.2f of a core", res.ReviewShare)
+		if res.ReviewShare >= 1 {
+			pool = "the pool unpaced"
+		}
+		fmt.Fprintf(out, "  %d reviews queued at the start (%s): %d made within the run", res.Reviews, pool, res.ReviewsMade)
 		if res.ReviewsDone == res.Reviews {
 			fmt.Fprintf(out, ", the last %.1f s after the start\n", res.ReviewsSeconds)
 		} else {
