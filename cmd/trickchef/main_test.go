@@ -202,3 +202,27 @@ func TestMainTokenNotLoggedWhenPollingFails(t *testing.T) {
 		t.Errorf("stderr reveals the token:\n%s", out)
 	}
 }
+
+// TestMainStoppedWhileStarting: a stop asked for (a signal) while the
+// process still starts — here while Telegram has not answered getMe — is
+// a clean stop: exit code 0 and no error logged.
+func TestMainStoppedWhileStarting(t *testing.T) {
+	asked := make(chan struct{}, 1)
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, method string) {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+		<-r.Context().Done() // Telegram never answers
+	})
+	env := map[string]string{"TELEGRAM_TOKEN": testToken, "TELEGRAM_API_URL": api.URL, "DATA_DIR": t.TempDir(), "LOG_LEVEL": "info"}
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-asked
+		cancel()
+	}()
+	var stderr syncBuffer
+	if code := Main(ctx, nil, envOf(env), &stderr); code != 0 || strings.Contains(stderr.String(), `"level":"error"`) {
+		t.Errorf("exit code %d, want 0 and no error:\n%s", code, stderr.String())
+	}
+}

@@ -39,7 +39,15 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		return 2
 	}
 	log := zerolog.New(stderr).Level(cfg.LogLevel).With().Timestamp().Logger()
-	if err := run(ctx, cfg, log); err != nil {
+	err = run(ctx, cfg, log)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// Asked to stop (a signal) while still starting, say in the middle
+		// of getMe or a migration: what was cut short says so, but the stop
+		// is the one asked for.
+		log.Warn().Err(err).Msg("trickchef stopped while starting")
+		return 0
+	case err != nil:
 		log.Error().Err(err).Msg("trickchef stopped")
 		return 1
 	}
