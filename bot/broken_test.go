@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -69,7 +68,10 @@ func TestBrokenTableIsFencedOff(t *testing.T) {
 			}
 			id := strconv.FormatInt(badGroup.ID(), 10)
 			ctx := context.Background()
-			tab := damageTable(t, h.Redis, id, damage.do)
+			tab := bottest.Rewrite(t, h.Redis, id, func(tab *record.Table) store.Change {
+				tab.State = damage.do(tab.State)
+				return store.Change{WakeAt: time.Now(), TimerAt: time.Now()}
+			})
 			gameNo := tab.GameNo
 			// Nobody needs to press: the tables' timers and delivery find the
 			// state unreadable and fence the table off.
@@ -184,37 +186,4 @@ func TestPanickingTableIsFencedOff(t *testing.T) {
 	}
 	close(done)
 	waitOK()
-}
-
-// damageTable damages the engine bytes of the table stored under id and
-// returns the table as it was read. The table keeps moving meanwhile (its
-// robot, its timers), so a commit that lost the race to one of them is
-// tried again on the newer record.
-func damageTable(t *testing.T, st *store.Redis, id string, damage func([]byte) []byte) *record.Table {
-	t.Helper()
-	ctx := context.Background()
-	for {
-		rec, err := st.Load(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, err := record.Decode(rec.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		broken := *tab
-		broken.State = damage(tab.State)
-		data, err := broken.Encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = st.Commit(ctx, id, store.Change{Version: rec.Version, Data: data, WakeAt: time.Now(), TimerAt: time.Now()})
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tab
-	}
 }

@@ -3,6 +3,7 @@ package bottest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strconv"
 	"testing"
 	"time"
@@ -183,6 +184,40 @@ func (h *Test) Table(group *telegramtest.Chat) (*record.Table, int64) {
 		h.TB.Fatal(err)
 	}
 	return tab, rec.Version
+}
+
+// Rewrite changes the table stored under id behind the bot's back, as a
+// test's fault or set-up does: change alters the table as loaded and
+// returns the commit's timers (Rewrite sets its Version and Data). The bot
+// keeps committing meanwhile (robots, timers), so a rewrite that lost the
+// compare-and-set to one of its commits is made again on the newer
+// record. It returns the table as stored.
+func Rewrite(t testing.TB, st *store.Redis, id string, change func(*record.Table) store.Change) *record.Table {
+	t.Helper()
+	ctx := context.Background()
+	for {
+		rec, err := st.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := record.Decode(rec.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := change(tab)
+		if c.Data, err = tab.Encode(); err != nil {
+			t.Fatal(err)
+		}
+		c.Version = rec.Version
+		_, err = st.Commit(ctx, id, c)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
 }
 
 // CheckReplay replays the group's finished game from its seed and log,

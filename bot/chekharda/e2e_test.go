@@ -8,7 +8,6 @@ package chekharda_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"strconv"
@@ -309,16 +308,7 @@ const chekhardaRaceTable = "C / PPP | PT | PM"
 // away, and returns the table as stored.
 func setChekhardaRace(t *testing.T, st *store.Redis, id string, seed uint64) *record.Table {
 	t.Helper()
-	ctx := context.Background()
-	for {
-		rec, err := st.Load(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, err := record.Decode(rec.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	return bottest.Rewrite(t, st, id, func(tab *record.Table) store.Change {
 		race, err := ck.NewFromDeal(ck.Config{Players: 3, Target: ck.TargetFull, Seed: seed}, chekhardaRaceTable)
 		if err != nil {
 			t.Fatal(err)
@@ -331,19 +321,8 @@ func setChekhardaRace(t *testing.T, st *store.Redis, id string, seed uint64) *re
 		for i := range tab.Seats {
 			tab.Seats[i].Due = time.Time{}
 		}
-		data, err := json.Marshal(tab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = st.Commit(ctx, id, store.Change{Version: rec.Version, Data: data})
-		if errors.Is(err, store.ErrConflict) {
-			continue // a worker's commit (timers) got in between
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tab
-	}
+		return store.Change{}
+	})
 }
 
 // TestChekhardaRacesAcrossReplicas: Борис and Вера press «steal 🐷 from
