@@ -68,6 +68,9 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	if o.People < 1 || o.People > measure.MaxPeople {
 		return nil, bench.Usagef("-people: 1-%d people per table", measure.MaxPeople)
 	}
+	if o.ReviewShare <= 0 || o.ReviewShare > 1 {
+		return nil, bench.Usagef("-review-share: a part of a core, above 0 and at most 1")
+	}
 	res, err := run(ctx, params{Game: g.ID(), Tables: n, People: o.People, For: o.For, FloodRate: o.FloodRate,
 		Reviews: o.Reviews, ReviewShare: o.ReviewShare, Redis: o.Redis, Seed: o.Seed, TurnTimeout: o.TurnTimeout})
 	if err != nil {
