@@ -95,7 +95,7 @@ func New(reg prometheus.Registerer) *Metrics {
 		Name: "trickchef_dead_letters", Help: "Updates given up after their handler failed again and again, kept in the store for a person to look at.",
 	})
 	m.reviews = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "trickchef_reviews_total", Help: "Reviews asked for, by outcome: queued (computed later), kept (answered from a kept one), made, failed.",
+		Name: "trickchef_reviews_total", Help: "Reviews asked for, by outcome: queued (computed later), kept (answered from a kept one), gone (the game no longer kept), made, failed.",
 	}, []string{"outcome"})
 	m.reviewTook = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "trickchef_review_seconds", Help: "Time to compute one review (the top robot judging a person's every decision).",
