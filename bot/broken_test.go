@@ -10,6 +10,7 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter/example"
 	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 
 	"github.com/trickchef/trickchef/bot/adapter"
@@ -68,13 +69,15 @@ func TestBrokenTableIsFencedOff(t *testing.T) {
 			}
 			id := strconv.FormatInt(badGroup.ID(), 10)
 			ctx := context.Background()
+			// The damaged bytes come as a bad version's commit would bring
+			// them: with the table's views to redraw.
 			tab := bottest.Rewrite(t, h.Redis, id, func(tab *record.Table) store.Change {
 				tab.State = damage.do(tab.State)
-				return store.Change{WakeAt: time.Now(), TimerAt: time.Now()}
+				return store.Change{Dirty: view.All(tab), WakeAt: time.Now(), TimerAt: time.Now()}
 			})
 			gameNo := tab.GameNo
-			// Nobody needs to press: the tables' timers and delivery find the
-			// state unreadable and fence the table off.
+			// Nobody needs to press: delivery cannot draw the hands, the
+			// tables find the state unreadable and fence the table off.
 			announce := h.Shown("broken.announce")
 			if _, err := badGroup.WaitMessage(30*time.Second, bottest.Contains(announce)); err != nil {
 				t.Fatalf("the group was not told: %v", err)
