@@ -50,6 +50,15 @@
 //     groups), so match on "bot was kicked".
 //   - With a FakeClock, rate-limit windows only empty when the test advances the clock.
 //
+// Ephemeral messages (Bot API 10.2/10.3, see ephemeral.go): sendMessage with
+// ephemeral_message_parameters in answer to a user's press (or at any time once Chat.PromoteBot
+// made the bot an administrator) puts a message only that user sees: User.Ephemeral,
+// User.LastEphemeral and User.WaitEphemeral read them, User.View shows the chat as that user sees
+// it (Chat.Messages is the history, without them), and Press and its kin press their buttons. The
+// bot edits and deletes them with editEphemeralMessageText, editEphemeralMessageReplyMarkup and
+// deleteEphemeralMessage. DropEphemeral loses a share of them (the user offline);
+// WithoutEphemeralMessages makes a server that predates them.
+//
 // Time: rate-limit windows, callback query age and message dates use the injected Clock
 // (WithClock, FakeClock); long polls, Press waits and webhook retries use real time.
 package telegramtest

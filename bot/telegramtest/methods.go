@@ -62,7 +62,7 @@ func lookupMethod(name string) (string, handler) {
 	case "close":
 		return "close", (*Server).accept
 	}
-	return "", nil
+	return lookupEphemeral(name)
 }
 
 func (s *Server) getMe(context.Context, params) (any, *APIError) { return s.bot, nil }
@@ -100,7 +100,10 @@ func (s *Server) chatLocked(p params) (*chatState, *APIError) {
 	return c, nil
 }
 
-func (s *Server) sendMessage(_ context.Context, p params) (any, *APIError) {
+func (s *Server) sendMessage(ctx context.Context, p params) (any, *APIError) {
+	if isEphemeralSend(p) {
+		return s.sendEphemeral(ctx, p)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, e := s.chatLocked(p)
@@ -394,6 +397,9 @@ func (s *Server) MyCommands(scopeType, lang string) []models.BotCommand {
 // memberLocked describes user id in chat c as getChatMember does.
 func (s *Server) memberLocked(c *chatState, id int64) (models.ChatMember, *APIError) {
 	if id == s.bot.ID {
+		if c.botStatus == botMember && s.eph.promoted[c.chat.ID] {
+			return promotedBot(s.bot), nil // ephemeral.go
+		}
 		return chatMember(c.botStatus, s.bot), nil
 	}
 	u := s.users[id]

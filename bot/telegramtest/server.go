@@ -73,6 +73,8 @@ type Server struct {
 	n429    int
 
 	violations []Violation
+
+	eph ephemeralState // ephemeral.go
 }
 
 // Option configures a Server.
@@ -535,7 +537,8 @@ func (s *Server) TooManyRequestsCount() int {
 // limited reports whether a method counts against the rate limits.
 func limited(method string) bool {
 	switch method {
-	case "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages":
+	case "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages",
+		"editEphemeralMessageText", "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage":
 		return true
 	}
 	return false

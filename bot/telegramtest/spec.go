@@ -81,6 +81,9 @@ func loadSpec() (*apiSpec, error) {
 	if err := json.Unmarshal(apiJSON, &raw); err != nil {
 		return nil, fmt.Errorf("telegramtest: embedded Bot API spec: %w", err)
 	}
+	if err := addEphemeral(raw.Methods, raw.Types, &raw.OtherMethods, &raw.Version); err != nil {
+		return nil, err
+	}
 	var (
 		limitRe    = regexp.MustCompile(`(\d+)-(\d+) (characters|bytes)( after entit(?:y|ies) parsing)?`)
 		unlessRe   = regexp.MustCompile(`(?i)required if ([a-z_]+)(?: and ([a-z_]+))? (?:is not|isn't|are not|aren't) specified`)

@@ -40,11 +40,11 @@ type wireMessage struct {
 }
 
 type wireCallback struct {
-	ID           string       `json:"id"`
-	From         models.User  `json:"from"`
-	Message      *wireMessage `json:"message,omitempty"`
-	ChatInstance string       `json:"chat_instance"`
-	Data         string       `json:"data,omitempty"`
+	ID           string      `json:"id"`
+	From         models.User `json:"from"`
+	Message      any         `json:"message,omitempty"` // *wireMessage, or *wireEphemeral for a press on one
+	ChatInstance string      `json:"chat_instance"`
+	Data         string      `json:"data,omitempty"`
 }
 
 type wireUpdate struct {
@@ -161,6 +161,11 @@ type queryState struct {
 	pressedAt time.Time
 	answer    *CallbackAnswer
 	done      chan struct{} // closed when answered
+	// Where the press was, which an ephemeral message sent in answer to it is checked against.
+	chatID      int64
+	userID      int64
+	msgID       int // the pressed message; 0 for an ephemeral one
+	ephemeralID int // the pressed ephemeral message's ephemeral_message_id
 }
 
 // Query is a pressed button whose answer may still be pending.
@@ -270,9 +275,15 @@ func (u *User) press(msg *Message, pick func(*Message) (string, error)) (*Query,
 	if c.user != nil && c.user != u.st {
 		return nil, fmt.Errorf("telegramtest: user %d cannot see private chat %d", u.ID(), msg.ChatID)
 	}
+	if msg.EphemeralID != 0 {
+		return u.pressEphemeralLocked(c, msg, pick)
+	}
 	m := c.message(msg.ID)
 	if m == nil {
 		return nil, fmt.Errorf("telegramtest: message %d in chat %d is gone", msg.ID, msg.ChatID)
+	}
+	if s.hiddenLocked(c, u.ID(), m.id) {
+		return nil, fmt.Errorf("telegramtest: user %d sees an ephemeral message in place of message %d", u.ID(), msg.ID)
 	}
 	if c.botStatus != botMember || (c.user != nil && c.user.blocked) {
 		return nil, fmt.Errorf("telegramtest: the bot cannot receive presses in chat %d", msg.ChatID)
@@ -281,15 +292,22 @@ func (u *User) press(msg *Message, pick func(*Message) (string, error)) (*Query,
 	if err != nil {
 		return nil, err
 	}
+	return s.queryLocked(u, c, s.wireLocked(c, m), data, m.id, 0), nil
+}
+
+// queryLocked sends the bot the callback query of u's press on msg (the wire form of message
+// msgID, or of ephemeral message ephemeralID) in chat c.
+func (s *Server) queryLocked(u *User, c *chatState, msg any, data string, msgID, ephemeralID int) *Query {
 	s.nextQueryID++
 	id := strconv.FormatInt(int64(u.ID())<<20+s.nextQueryID, 10)
-	q := &queryState{id: id, pressedAt: s.clock.Now(), done: make(chan struct{})}
+	q := &queryState{id: id, pressedAt: s.clock.Now(), done: make(chan struct{}),
+		chatID: c.chat.ID, userID: u.ID(), msgID: msgID, ephemeralID: ephemeralID}
 	s.queries[id] = q
 	s.pushLocked("callback_query", &wireUpdate{CallbackQuery: &wireCallback{
-		ID: id, From: u.st.user, Message: s.wireLocked(c, m), Data: data,
+		ID: id, From: u.st.user, Message: msg, Data: data,
 		ChatInstance: strconv.FormatUint(uint64(c.chat.ID)*2654435761, 10),
 	}})
-	return &Query{ID: id, s: s, q: q}, nil
+	return &Query{ID: id, s: s, q: q}
 }
 
 type webhookState struct {

@@ -76,6 +76,10 @@ type Message struct {
 	ReplyToID int
 	Date      time.Time
 	EditDate  time.Time // zero if never edited
+	// EphemeralID is an ephemeral message's ephemeral_message_id (its ID is 0): only its
+	// receiver, ReceiverID, sees it (User.Ephemeral, User.View) and may press its buttons.
+	EphemeralID int
+	ReceiverID  int64
 }
 
 // Buttons returns all keyboard buttons row by row.
