@@ -152,13 +152,18 @@ func (c *Cup) meetings(idx map[string]int) [][]int {
 	for i := range m {
 		m[i] = make([]int, len(idx))
 	}
+	var at []int
 	for _, r := range c.Played {
 		for _, t := range r.Tables {
-			for _, a := range t.Seats {
-				for _, b := range t.Seats {
-					i, ok := idx[a]
-					j, ok2 := idx[b]
-					if ok && ok2 && i != j {
+			at = at[:0]
+			for _, s := range t.Seats {
+				if i, ok := idx[s]; ok {
+					at = append(at, i)
+				}
+			}
+			for _, i := range at {
+				for _, j := range at {
+					if i != j {
 						m[i][j]++
 					}
 				}

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var soak = flag.Int("soak", 0, "cups per size and range in TestRepeatsAreRare (default: 1,000 for 3–4 seats, 250 for the other ranges); e.g. -soak 20000 for a long soak")
+var soak = flag.Int("soak", 0, "cups per size and range in TestRepeatsAreRare (default: 1,000 for 3–4 seats, 100 for the other ranges); e.g. -soak 20000 for a long soak")
 
 func people(n int) []Person {
 	out := make([]Person, n)
@@ -92,12 +92,12 @@ func repeatShare(c *Cup) (repeated, pairs int) {
 // TestRepeatsAreRare is the repeat bound: for 8, 12 and 16 people over
 // three rounds, at most one pair in ten of those who shared a table shares
 // one twice — in every one of 1,000 random cups per size for a game of 3–4
-// seats, and of 250 for each other range the games have (at these sizes
+// seats, and of 100 for each other range the games have (at these sizes
 // every range seats the same numbers of people, so they add little; -soak
 // runs more of each).
 func TestRepeatsAreRare(t *testing.T) {
 	for _, sizes := range [][2]int{{3, 4}, {2, 8}, {3, 6}, {2, 6}} {
-		cups := 250
+		cups := 100
 		if sizes == [2]int{3, 4} {
 			cups = 1000
 		}
