@@ -59,7 +59,8 @@ type Line struct {
 // Placed reports whether the line has a place in the table.
 func (l Line) Placed() bool { return l.Place > 0 }
 
-// score compares season scores exactly: (sum + PriorGames/2)/(games + PriorGames).
+// cmpScore compares season scores exactly: (sum + PriorGames/2)/(games + PriorGames),
+// cross-multiplied.
 func (l Line) cmpScore(o Line) int {
 	a := (2*l.sum + PriorGames*unit) * int64(o.Games+PriorGames)
 	b := (2*o.sum + PriorGames*unit) * int64(l.Games+PriorGames)
