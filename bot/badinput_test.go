@@ -83,10 +83,14 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 	}
 	v = h.Version(group)
 	h.ExpectAnswer(stranger, table, pick, h.T("error.not_yours"))
-	h.ExpectAnswer(b, table, fmt.Sprintf("a:%s:1:1:0:0", tid), h.T("error.not_your_turn"))
-	h.ExpectAnswer(a, table, fmt.Sprintf("a:%s:1:0:0:99999", tid), h.T("error.unknown_action"))
+	// A seat's button counts only from its person's private chat.
+	h.ExpectAnswer(a, table, pick, h.T("error.elsewhere"))
+	// (On his latest private message: his hand, or one after it, never an
+	// older copy of it.)
+	h.ExpectAnswer(b, b.PrivateChat().Last(), fmt.Sprintf("a:%s:1:1:0:0", tid), h.T("error.not_your_turn"))
+	h.ExpectAnswer(a, hand, fmt.Sprintf("a:%s:1:0:0:99999", tid), h.T("error.unknown_action"))
 	h.ExpectAnswer(a, table, fmt.Sprintf("a:%s:1:9:0:0", tid), h.T("error.bad_button"))
-	h.ExpectAnswer(a, table, fmt.Sprintf("a:%s:0:0:0:0", tid), h.T("error.stale_game"))
+	h.ExpectAnswer(a, hand, fmt.Sprintf("a:%s:0:0:0:0", tid), h.T("error.stale_game"))
 	if got := h.Version(group); got != v {
 		t.Errorf("refused game presses changed the table: version %d → %d", v, got)
 	}

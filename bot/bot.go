@@ -42,6 +42,7 @@ import (
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/results"
 	"github.com/trickchef/trickchef/bot/reviews"
+	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/bot/tables"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/bot/web"
@@ -183,6 +184,9 @@ type Bot struct {
 	Views *view.Renderer
 
 	now func() time.Time
+	log zerolog.Logger
+	// panics counts a recovered panic (trickchef_panics_total).
+	panics func()
 }
 
 // Now is the bot's clock: the store's, with WithStoreClock.
@@ -257,13 +261,20 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	if o.answered != nil {
 		tbl.OnAnswer(o.answered)
 	}
-	tooFast := func(u *models.User) string { return views.Loc(tbl.Lang(u)).T("error.too_fast") }
+	say := func(u *models.User, what ingest.Said) string {
+		key := "error.too_fast"
+		if what == ingest.GivenUp {
+			key = "error.given_up"
+		}
+		return views.Loc(tbl.Lang(u)).T(key)
+	}
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
-		st, tg, tbl.Handle, tooFast, o.now, o.log, o.metrics)
+		st, tg, tbl.Handle, say, o.now, o.log, o.metrics)
 	w := web.New(st, st, mc, views, tbl, o.now, o.log)
 	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
 	tbl.OnReview(rv.Wake)
-	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now}
+	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now,
+		log: o.log, panics: o.metrics.Panic}
 }
 
 // Init learns the bot's username (unless configured) and registers the
@@ -272,15 +283,22 @@ func (b *Bot) Init(ctx context.Context) error { return b.Tables.Init(ctx) }
 
 // Run runs the workers every replica runs — the chats' inboxes, the
 // tables' timers, delivery and the reviews' pool — until ctx is done, then waits for the work
-// in flight. Updates come from b.Ingest.Poll or b.Ingest.Webhook.
+// in flight. Updates come from b.Ingest.Poll or b.Ingest.Webhook. A worker
+// that panics (its loop's own bug: each unit of work recovers its own) is
+// logged, counted and started again a second later.
 func (b *Bot) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
-	for _, run := range []func(context.Context) error{b.Ingest.Run, b.Tables.Run, b.Delivery.Run, b.Reviews.Run} {
+	for _, w := range []struct {
+		name string
+		run  func(context.Context) error
+	}{{"inboxes", b.Ingest.Run}, {"timers", b.Tables.Run}, {"delivery", b.Delivery.Run}, {"reviews", b.Reviews.Run}} {
 		wg.Add(1)
-		go func() {
+		safe.Go(b.log, b.panics, w.name, func() {
 			defer wg.Done()
-			run(ctx)
-		}()
+			for safe.Call(b.log, b.panics, w.name, func() { w.run(ctx) }) != nil && ctx.Err() == nil {
+				time.Sleep(time.Second)
+			}
+		})
 	}
 	wg.Wait()
 	return nil

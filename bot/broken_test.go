@@ -2,10 +2,16 @@ package bot_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter/example"
@@ -21,29 +27,42 @@ import (
 )
 
 // TestBrokenTableIsFencedOff: two groups play Трик-н-Шеф; twenty moves
-// in, one table's engine bytes are damaged, as a bad deploy, a codec
-// change or a disk fault leaves them (cut in half, or every byte but the
-// first changed). That group is told once that the game broke; a press of
-// its game's buttons is answered so at once; the record is set aside for a
-// person to look at; the table stops changing (nothing is retried); and
-// /newgame opens a lobby there again. The other group plays on to the end.
+// in, one table's stored bytes are damaged, as a bad deploy, a codec
+// change, a disk fault or a hand in Redis leaves them: its game's engine
+// bytes (cut in half, or every byte but the first changed), or the table's
+// whole record cut in half, so not even its chat or language can be read
+// from it. Within seconds that group is told once that the game broke; a
+// press of its game's buttons is answered so at once; the bytes are set
+// aside for a person to look at; the table stops changing (nothing is
+// retried); /newgame opens a lobby there again; the other group plays on
+// to the end. And the bot says so briefly: the error lines about that
+// table stop once it is fenced off (a quiet stretch proves it), so the
+// policy allows no more than counted here in any five minutes: at most 30.
 func TestBrokenTableIsFencedOff(t *testing.T) {
+	scramble := func(b []byte) []byte {
+		out := append([]byte(nil), b...)
+		for i := 1; i < len(out); i++ {
+			out[i] ^= 0x5a
+		}
+		return out
+	}
+	half := func(b []byte) []byte { return b[:len(b)/2] }
 	for _, damage := range []struct {
-		name string
-		do   func([]byte) []byte
+		name          string
+		state, record func([]byte) []byte
 	}{
-		{"cut in half", func(b []byte) []byte { return b[:len(b)/2] }},
-		{"scrambled", func(b []byte) []byte {
-			out := append([]byte(nil), b...)
-			for i := 1; i < len(out); i++ {
-				out[i] ^= 0x5a
-			}
-			return out
-		}},
+		{name: "cut in half", state: half},
+		{name: "scrambled", state: scramble},
+		{name: "record cut in half", record: half},
 	} {
 		t.Run(damage.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, time.Minute)
+			// The bot's log, counted: its error lines naming the table.
+			errs := &errorLines{}
+			h.Stop()
+			h.Log = zerolog.New(io.MultiWriter(zerolog.NewTestWriter(t), errs)).Level(zerolog.WarnLevel)
+			h.MustStart()
 			ok := h.MustBegin(h.Srv.NewUser("Оля"))
 			bad := h.MustBegin(h.Srv.NewUser("Боря"))
 			okGroup := h.Srv.NewGroup("Целые", ok)
@@ -71,17 +90,24 @@ func TestBrokenTableIsFencedOff(t *testing.T) {
 			ctx := context.Background()
 			// The damaged bytes come as a bad version's commit would bring
 			// them: with the table's views to redraw.
-			tab := bottest.Rewrite(t, h.Redis, id, func(tab *record.Table) store.Change {
-				tab.State = damage.do(tab.State)
-				return store.Change{Dirty: view.All(tab), WakeAt: time.Now(), TimerAt: time.Now()}
-			})
+			var tab *record.Table
+			if damage.state != nil {
+				tab = bottest.Rewrite(t, h.Redis, id, func(tab *record.Table) store.Change {
+					tab.State = damage.state(tab.State)
+					return store.Change{Dirty: view.All(tab), WakeAt: time.Now(), TimerAt: time.Now()}
+				})
+			} else {
+				tab = rewriteBytes(t, h.Redis, id, damage.record)
+			}
+			damaged := time.Now()
 			gameNo := tab.GameNo
-			// Nobody needs to press: delivery cannot draw the hands, the
-			// tables find the state unreadable and fence the table off.
+			// Nobody needs to press: delivery cannot read the table (or
+			// draw its hands), the timers cannot read it: it is fenced off.
 			announce := h.Shown("broken.announce")
 			if _, err := badGroup.WaitMessage(30*time.Second, bottest.Contains(announce)); err != nil {
 				t.Fatalf("the group was not told: %v", err)
 			}
+			t.Logf("the group was told %v after the damage", time.Since(damaged).Round(time.Millisecond))
 			// A press of any button of the broken game says it broke.
 			seat := tab.SeatOf(bad.ID())
 			if msg, _, found := bottest.Playable(bad); found {
@@ -94,11 +120,19 @@ func TestBrokenTableIsFencedOff(t *testing.T) {
 			if err != nil || set == "" {
 				t.Errorf("the broken record was not set aside: %v", err)
 			}
-			// Nothing is retried: the table stays as it is.
+			// Nothing is retried: the table stays as it is, and the bot
+			// says nothing more of it.
 			_, v := h.Table(badGroup)
-			time.Sleep(2 * time.Second)
+			said := errs.about(id)
+			time.Sleep(3 * time.Second)
 			if _, later := h.Table(badGroup); later != v {
 				t.Errorf("the broken table kept changing: version %d → %d", v, later)
+			}
+			if more := errs.about(id); more != said || said > 30 {
+				t.Errorf("%d error lines about the table until it was fenced off, %d more in the next 3 s; want at most 30, then none:\n%s",
+					said, more-said, errs.lines(id))
+			} else {
+				t.Logf("%d error lines about the table, none once it was fenced off", said)
 			}
 			if msg, btn, found := bottest.Playable(bad); found {
 				ans, _ := bad.PressData(msg, btn.CallbackData)
@@ -128,6 +162,77 @@ func TestBrokenTableIsFencedOff(t *testing.T) {
 			waitOK()
 		})
 	}
+}
+
+// rewriteBytes replaces the record stored under id by damage of its bytes,
+// as a commit would (the views to redraw, the table due at once), and
+// returns the table as it was.
+func rewriteBytes(t *testing.T, st *store.Redis, id string, damage func([]byte) []byte) *record.Table {
+	t.Helper()
+	ctx := context.Background()
+	for {
+		rec, err := st.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := record.Decode(rec.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = st.Commit(ctx, id, store.Change{Version: rec.Version, Data: damage(rec.Data), Dirty: view.All(tab),
+			WakeAt: time.Now(), TimerAt: time.Now()})
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+}
+
+// errorLines counts the error lines of a bot's JSON log.
+type errorLines struct {
+	mu  sync.Mutex
+	all []string
+}
+
+func (e *errorLines) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		if strings.Contains(line, `"level":"error"`) {
+			e.all = append(e.all, line)
+		}
+	}
+	return len(p), nil
+}
+
+// about counts the error lines that name table id.
+func (e *errorLines) about(id string) int { return len(e.matching(id)) }
+
+func (e *errorLines) matching(id string) []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, line := range e.all {
+		if strings.Contains(line, `"`+id+`"`) || strings.Contains(line, `"`+id+`/`) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// lines are those lines, for a failure's message.
+func (e *errorLines) lines(id string) string {
+	var b strings.Builder
+	for _, line := range e.matching(id) {
+		if len(line) > 300 {
+			line = line[:300] + "…"
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }
 
 // panicky is «Старшая карта» whose private message panics at the table

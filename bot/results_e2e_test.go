@@ -1,15 +1,20 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store"
 )
@@ -222,10 +227,54 @@ func TestPrivateStatsAndForgetMe(t *testing.T) {
 	}
 }
 
+// forgetMe sends /forgetme as u in private, confirms it, and waits for the
+// question to turn into its answer.
+func (h *harness) forgetMe(u *telegramtest.User) {
+	t := h.TB
+	t.Helper()
+	sent := u.Send(u.PrivateChat(), "/forgetme")
+	q, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		_, ok := m.Button(h.T("forget.yes"))
+		return m.ID > sent.ID && ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.Press(q, h.T("forget.yes")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return m.ID == q.ID && m.Text == h.Shown("forget.done")
+	}); err != nil {
+		t.Fatalf("no answer to /forgetme: %v", err)
+	}
+}
+
+// holdsUser reports whether JSON data holds user's id as a number, or
+// their player id, anywhere.
+func holdsUser(t *testing.T, data []byte, user int64) bool {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		if err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, data)
+		}
+		if n, ok := tok.(json.Number); ok && n.String() == strconv.FormatInt(user, 10) || tok == record.PersonPlayer(user) {
+			return true
+		}
+	}
+}
+
 // TestForgetMeLeavesNoName: /forgetme takes the person's name off the
 // table they sit at too — a lobby's seat is given up (its creator's role
-// passing on), a running game's seat is renamed as the history names them
-// — and their pointers and practice table are gone from the store.
+// passing on), a running game's seat is renamed as the history names them,
+// with no id of theirs left, and played by me from then on — and their
+// pointers and practice table are gone from the store.
 func TestForgetMeLeavesNoName(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
@@ -233,25 +282,6 @@ func TestForgetMeLeavesNoName(t *testing.T) {
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	c := h.MustBegin(h.Srv.NewUser("Вера"))
-	forget := func(u *telegramtest.User) {
-		t.Helper()
-		sent := u.Send(u.PrivateChat(), "/forgetme")
-		q, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-			_, ok := m.Button(h.T("forget.yes"))
-			return m.ID > sent.ID && ok
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := u.Press(q, h.T("forget.yes")); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
-			return m.ID == q.ID && m.Text == h.Shown("forget.done")
-		}); err != nil {
-			t.Fatalf("no answer to /forgetme: %v", err)
-		}
-	}
 	names := func(tab *record.Table) string {
 		var out []string
 		for _, s := range tab.Seats {
@@ -268,7 +298,7 @@ func TestForgetMeLeavesNoName(t *testing.T) {
 	g1 := h.Srv.NewGroup("Лобби", a, b)
 	lobby := h.send(a, g1, "/newgame trickchef", hasButton(h.T("lobby.join_button")))
 	h.press(b, lobby, h.T("lobby.join_button"), h.T("lobby.joined"))
-	forget(a)
+	h.forgetMe(a)
 	tab, _ := h.Table(g1)
 	if tab.SeatOf(a.ID()) >= 0 || tab.Creator != b.ID() || strings.Contains(names(tab), "Аня") {
 		t.Errorf("the lobby after /forgetme: creator %d, seats %s", tab.Creator, names(tab))
@@ -282,7 +312,7 @@ func TestForgetMeLeavesNoName(t *testing.T) {
 		}
 	}
 
-	// A running game: the seat plays on under the history's name.
+	// A running game: the seat plays on under the history's name, by me.
 	a.Start("")
 	g2 := h.Srv.NewGroup("Игра", a, b, c)
 	lobby2, err := h.LobbyFor("trickchef", g2, a, []*telegramtest.User{b, c}, 0)
@@ -290,9 +320,94 @@ func TestForgetMeLeavesNoName(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.MustStartGame(a, lobby2)
-	forget(a)
+	h.forgetMe(a)
 	tab, _ = h.Table(g2)
-	if s := tab.SeatOf(a.ID()); s < 0 || tab.Seats[s].Name != h.T("history.forgotten") || strings.Contains(names(tab), "Аня") {
-		t.Errorf("the game after /forgetme: seats %s", names(tab))
+	rec, err := h.Redis.Load(ctx, tab.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := slices.IndexFunc(tab.Seats, func(s record.Seat) bool { return s.Name == h.T("history.forgotten") })
+	if seat < 0 || !tab.Seats[seat].Auto() || strings.Contains(names(tab), "Аня") || holdsUser(t, rec.Data, a.ID()) {
+		t.Errorf("the game after /forgetme: seats %s, her id kept: %v", names(tab), holdsUser(t, rec.Data, a.ID()))
+	}
+}
+
+// TestForgetMeLeavesTheOthersTheirGames: one person's /forgetme forgets
+// them, not the people they played with: a kept game they shared stays
+// for the other player — their seat renamed, no id of theirs in it — with
+// the other's review as it was; their own review goes; the dead letters
+// holding their updates go; a broken table's record set aside keeps the
+// others' names and loses theirs.
+func TestForgetMeLeavesTheOthersTheirGames(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	ctx := context.Background()
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	g := h.Srv.NewGroup("Группа", a, b)
+	id := record.ID(g.ID(), 0)
+
+	f := &record.Table{ID: id, ChatID: g.ID(), Lang: "ru", Phase: record.PhaseIdle, GameNo: 1, GameID: "trickchef", Creator: a.ID(), Seed: 5,
+		Started: time.Now().Add(-time.Hour).Truncate(time.Second),
+		Seats:   []record.Seat{{UserID: a.ID(), Name: "Аня"}, {UserID: b.ID(), Name: "Борис"}, {Name: "Робот 1", AI: "novice"}}}
+	game, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := record.GameRef(f)
+	rep, err := review.Report{Game: "trickchef", Level: "pro", Accuracy: 87, Judged: 5}.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Redis.KeepGame(ctx, ref, f.People(), game); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []int64{a.ID(), b.ID()} {
+		if err := h.Redis.SetReview(ctx, ref, u, rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	press := fmt.Sprintf(`{"update_id":990001,"callback_query":{"id":"1","from":{"id":%d,"is_bot":false,"first_name":"Аня"},"data":"x"}}`, a.ID())
+	theirs := fmt.Sprintf(`{"update_id":990002,"callback_query":{"id":"2","from":{"id":%d,"is_bot":false,"first_name":"Борис"},"data":"x"}}`, b.ID())
+	for i, u := range []string{press, theirs} {
+		if err := h.Redis.DeadLetter(ctx, store.InboxChat(g.ID()), store.InboxEntry{ID: int64(990001 + i), Data: []byte(u)}, "panic"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	brokenKey := store.BrokenKey(id, 1)
+	if err := h.Redis.SetPointer(ctx, brokenKey, string(game)); err != nil {
+		t.Fatal(err)
+	}
+
+	h.forgetMe(a)
+
+	kept, err := h.Redis.KeptGame(ctx, ref)
+	if err != nil {
+		t.Fatalf("the game Аня and Борис played is gone: %v", err)
+	}
+	k, err := record.Decode(kept)
+	if err != nil || holdsUser(t, kept, a.ID()) || strings.Contains(string(kept), "Аня") || k.PlayedBy(b.ID()) != 1 ||
+		k.Seats[0].Name != h.T("history.forgotten") || k.Seed != f.Seed || len(k.Seats) != 3 {
+		t.Errorf("the kept game after Аня's /forgetme (%v):\n%s", err, kept)
+	}
+	if r, err := h.Redis.Review(ctx, ref, b.ID()); err != nil || !bytes.Equal(r, rep) {
+		t.Errorf("Борис's review: %v (changed: %v)", err, !bytes.Equal(r, rep))
+	}
+	if _, err := h.Redis.Review(ctx, ref, a.ID()); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Аня's review: %v", err)
+	}
+	if refs, err := h.Redis.KeptGames(ctx, b.ID(), 10); err != nil || !slices.Equal(refs, []string{ref}) {
+		t.Errorf("Борис's /history: %v %v", refs, err)
+	}
+	dead, err := h.Redis.DeadLetters(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dead) != 1 || string(dead[0].Entry.Data) != theirs {
+		t.Errorf("dead letters after Аня's /forgetme: %+v, want only Борис's", dead)
+	}
+	rec, err := h.Redis.Pointer(ctx, brokenKey)
+	if err != nil || holdsUser(t, []byte(rec), a.ID()) || strings.Contains(rec, "Аня") || !strings.Contains(rec, "Борис") {
+		t.Errorf("the broken table's record: %v\n%s", err, rec)
 	}
 }

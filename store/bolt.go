@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Bolt is the embedded default store: one bbolt file, one process.
@@ -78,15 +80,23 @@ const (
 	bucketMsg   = "msg"
 )
 
-// OpenBolt opens (creating if needed) the store file at path.
+// ErrFileInUse is OpenBolt's answer when another process holds the file
+// (a running bot): it waited five seconds for it.
+var ErrFileInUse = errors.New("the file is in use by another process")
+
+// OpenBolt opens (creating if needed) the store file at path; while another
+// process holds it, it waits five seconds, then fails with ErrFileInUse.
 func OpenBolt(path string, opts ...Option) (*Bolt, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("store: open %s: %w", path, ErrFileInUse)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{[]byte(bucketTables), []byte(bucketPtr), []byte(bucketInbox),
-			[]byte(bucketDead), []byte(bucketDeadID), []byte(bucketExpiry)} {
+			[]byte(bucketDead), []byte(bucketDeadID), []byte(bucketExpiry), []byte(bucketAttempts)} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}

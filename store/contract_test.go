@@ -51,6 +51,11 @@ type tableStore interface {
 	DeadLetter(ctx context.Context, chat string, e store.InboxEntry, reason string) error
 	DeadLetters(ctx context.Context, n int) ([]store.DeadLetter, error)
 	DeadLetterCount(ctx context.Context) (int64, error)
+	Requeue(ctx context.Context, chat string, id int64, now time.Time) error
+	DropDeadLetter(ctx context.Context, chat string, id int64) error
+	Members(ctx context.Context, q store.Queue, n int) ([]string, error)
+	Attempt(ctx context.Context, key, item string, ttl time.Duration) (int, error)
+	ForgetAttempts(ctx context.Context, key string) error
 	KeepGame(ctx context.Context, ref string, people []int64, data []byte) error
 	KeptGame(ctx context.Context, ref string) ([]byte, error)
 	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
@@ -608,6 +613,10 @@ func runContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 
 	t.Run("DeadLetters", func(t *testing.T) { testDeadLetters(t, newStore(t)) })
 
+	t.Run("RequeueAndDrop", func(t *testing.T) { testRequeue(t, newStore(t)) })
+
+	t.Run("Attempts", func(t *testing.T) { testAttempts(t, newStore(t)) })
+
 	runKeptGamesContract(t, newStore)
 
 	t.Run("OnlyQueue", func(t *testing.T) {
@@ -676,6 +685,16 @@ func testInbox(t *testing.T, s tableStore) {
 	if !reflect.DeepEqual(ids(got), []int64{5, 7, 9}) || string(got[0].Data) != "five" || string(got[1].Data) != "seven:\x00" {
 		t.Fatalf("inbox = %v", ids(got))
 	}
+	// Each entry says when it came in (the ingest's now): the first copy's.
+	if !got[0].At.Equal(base) || !got[1].At.Equal(base) || !got[2].At.Equal(base.Add(time.Second)) {
+		t.Fatalf("inbox times = %v %v %v, want %v %v %v", got[0].At, got[1].At, got[2].At, base, base, base.Add(time.Second))
+	}
+	if m := get(s.Members(ctx, store.Inboxes, 10))(t); !reflect.DeepEqual(m, []string{"-100", "42"}) {
+		t.Fatalf("Members(Inboxes) = %v, want [-100 42] (due, earliest first)", m)
+	}
+	if m := get(s.Members(ctx, store.Inboxes, 1))(t); !reflect.DeepEqual(m, []string{"-100"}) {
+		t.Fatalf("Members(Inboxes, 1) = %v, want [-100]", m)
+	}
 	if got := get(s.Inbox(ctx, "-100", 2))(t); len(got) != 2 {
 		t.Fatalf("Inbox(2) = %d entries", len(got))
 	}
@@ -687,6 +706,9 @@ func testInbox(t *testing.T, s tableStore) {
 	claims := claim(time.Second)
 	if got := names(claims); !reflect.DeepEqual(got, []string{"-100"}) {
 		t.Fatalf("claimed %v, want [-100] (42 is due later)", got)
+	}
+	if m := get(s.Members(ctx, store.Inboxes, 10))(t); !reflect.DeepEqual(m, []string{"42", "-100"}) {
+		t.Fatalf("Members(Inboxes) = %v, want [42 -100] (due, then held)", m)
 	}
 	c42 := claim(5 * time.Second)
 	if !reflect.DeepEqual(names(c42), []string{"42"}) {
@@ -809,6 +831,84 @@ func testDeadLetters(t *testing.T, s tableStore) {
 	}
 }
 
+// testRequeue pins what a person does with a dead letter: put back, it is
+// in its chat's inbox again (as come in now) and the chat due; dropped, it
+// is gone; either, once.
+func testRequeue(t *testing.T, s tableStore) {
+	ctx := t.Context()
+	ok(t, s.Ingest(ctx, "-7", []store.InboxEntry{{ID: 1, Data: []byte("a")}, {ID: 2, Data: []byte("b:2")}, {ID: 3, Data: []byte("c")}}, base))
+	for _, id := range []int64{1, 2} {
+		ok(t, s.DeadLetter(ctx, "-7", store.InboxEntry{ID: id, Data: []byte(map[int64]string{1: "a", 2: "b:2"}[id])}, "failed"))
+	}
+	c := get(s.Claim(ctx, store.Inboxes, base, time.Minute, 10))(t)
+	ok(t, s.Handled(ctx, "-7", 3))
+	ok(t, s.Release(ctx, c[0], time.Time{}))
+	if _, has := must2(t)(s.NextDue(ctx, store.Inboxes)); has {
+		t.Fatal("a chat with an empty inbox is due")
+	}
+	later := base.Add(time.Hour)
+	ok(t, s.Requeue(ctx, "-7", 2, later))
+	got := get(s.Inbox(ctx, "-7", 10))(t)
+	if len(got) != 1 || got[0].ID != 2 || string(got[0].Data) != "b:2" || !got[0].At.Equal(later) {
+		t.Fatalf("inbox after a requeue = %+v, want update 2 come in at %v", got, later)
+	}
+	if at, has := must2(t)(s.NextDue(ctx, store.Inboxes)); !has || !at.Equal(later) {
+		t.Fatalf("chat due at %v %v after a requeue, want %v", at, has, later)
+	}
+	if d := get(s.DeadLetters(ctx, 10))(t); len(d) != 1 || d[0].Entry.ID != 1 {
+		t.Fatalf("dead letters after a requeue = %+v, want update 1 alone", d)
+	}
+	wantErr(t, s.Requeue(ctx, "-7", 2, later), store.ErrNotFound)
+	wantErr(t, s.Requeue(ctx, "8", 1, later), store.ErrNotFound)
+	wantErr(t, s.DropDeadLetter(ctx, "-7", 2), store.ErrNotFound)
+	ok(t, s.DropDeadLetter(ctx, "-7", 1))
+	wantErr(t, s.DropDeadLetter(ctx, "-7", 1), store.ErrNotFound)
+	if n := get(s.DeadLetterCount(ctx))(t); n != 0 {
+		t.Fatalf("DeadLetterCount = %d after a drop and a requeue, want 0", n)
+	}
+	// Given up again, it is a dead letter again.
+	ok(t, s.DeadLetter(ctx, "-7", got[0], "failed again"))
+	if d := get(s.DeadLetters(ctx, 10))(t); len(d) != 1 || d[0].Entry.ID != 2 || d[0].Reason != "failed again" {
+		t.Fatalf("dead letters = %+v, want update 2 given up again", d)
+	}
+}
+
+// testAttempts pins the attempt counts: counted on per item under a key,
+// from 1 for another item or after the count expired or was forgotten;
+// keys apart.
+func testAttempts(t *testing.T, s tableStore) {
+	ctx := t.Context()
+	for want := 1; want <= 3; want++ {
+		if n := get(s.Attempt(ctx, "in:-1", "5", time.Minute))(t); n != want {
+			t.Fatalf("attempt %d at 5 counted %d", want, n)
+		}
+	}
+	if n := get(s.Attempt(ctx, "in:-2", "5", time.Minute))(t); n != 1 {
+		t.Fatalf("another key's first attempt counted %d", n)
+	}
+	if n := get(s.Attempt(ctx, "in:-1", "6", time.Minute))(t); n != 1 {
+		t.Fatalf("another item's first attempt counted %d", n)
+	}
+	if n := get(s.Attempt(ctx, "in:-1", "6", time.Minute))(t); n != 2 {
+		t.Fatalf("its second counted %d", n)
+	}
+	ok(t, s.ForgetAttempts(ctx, "in:-1"))
+	ok(t, s.ForgetAttempts(ctx, "never"))
+	if n := get(s.Attempt(ctx, "in:-1", "6", time.Minute))(t); n != 1 {
+		t.Fatalf("an attempt after forgetting counted %d", n)
+	}
+	if n := get(s.Attempt(ctx, "table:-3", "", 50*time.Millisecond))(t); n != 1 {
+		t.Fatalf("attempt with no item counted %d", n)
+	}
+	if n := get(s.Attempt(ctx, "table:-3", "", 50*time.Millisecond))(t); n != 2 {
+		t.Fatalf("second attempt with no item counted %d", n)
+	}
+	time.Sleep(150 * time.Millisecond)
+	if n := get(s.Attempt(ctx, "table:-3", "", time.Minute))(t); n != 1 {
+		t.Fatalf("an attempt after the count expired counted %d", n)
+	}
+}
+
 // testConcurrentCAS has workers increment one counter through
 // Load/Commit, retrying on conflict; any lost update shows in the total.
 func testConcurrentCAS(t *testing.T, s tableStore, workers, increments int) {
@@ -878,8 +978,8 @@ func names(cs []store.Claim) []string {
 
 // runKeptGamesContract pins the kept games and their reviews: first write
 // wins, one review per person, none without its game, each person's index
-// newest first and bounded, forgetting a person takes their games with
-// every review, bad input changes nothing, and review requests queue like
+// newest first and bounded, forgetting a person takes their reviews and
+// index but leaves the games to the others, bad input changes nothing, and review requests queue like
 // any other work.
 func runKeptGamesContract(t *testing.T, newStore func(t *testing.T) tableStore) {
 	const ref = "-1001234:7:1795000000"
@@ -1003,28 +1103,35 @@ func runKeptGamesContract(t *testing.T, newStore func(t *testing.T) tableStore) 
 		}
 		ok(t, s.SetReview(ctx, shared, 43, []byte("theirs")))
 		ok(t, s.SetReview(ctx, theirs, 43, []byte("theirs")))
+		ok(t, s.Schedule(ctx, store.Reviews, store.ReviewRequest(shared, 42), base))
+		ok(t, s.Schedule(ctx, store.Reviews, store.ReviewRequest(shared, 43), base))
 
 		ok(t, s.ForgetUser(ctx, 42))
 		ok(t, s.ForgetUser(ctx, 42)) // again: harmless
-		for _, r := range []string{shared, practice} {
-			_, err := s.KeptGame(ctx, r)
-			wantErr(t, err, store.ErrNotFound)
-			for _, u := range []int64{42, 43} {
-				_, err := s.Review(ctx, r, u)
-				wantErr(t, err, store.ErrNotFound)
+		// The games stay (renaming the seat in a copy, or dropping a copy
+		// nobody else played, is the runtime's); 42's reviews and request
+		// go, 43's stay.
+		for r, want := range map[string]string{shared: "s", practice: "p", theirs: "t"} {
+			if got := get(s.KeptGame(ctx, r))(t); string(got) != want {
+				t.Errorf("kept game %s after forgetting 42 = %q, want %q", r, got, want)
 			}
-			wantErr(t, s.SetReview(ctx, r, 43, []byte("late")), store.ErrNotFound)
+			_, err := s.Review(ctx, r, 42)
+			wantErr(t, err, store.ErrNotFound)
+		}
+		for _, r := range []string{shared, theirs} {
+			if got := get(s.Review(ctx, r, 43))(t); string(got) != "theirs" {
+				t.Errorf("43's review of %s = %q", r, got)
+			}
+		}
+		claims := get(s.Claim(ctx, store.Reviews, base.Add(time.Hour), time.Minute, 10))(t)
+		if !reflect.DeepEqual(names(claims), []string{store.ReviewRequest(shared, 43)}) {
+			t.Errorf("review requests after forgetting 42: %v, want only 43's", names(claims))
 		}
 		if got := get(s.KeptGames(ctx, 42, 10))(t); len(got) != 0 {
 			t.Errorf("the forgotten person's index = %v", got)
 		}
-		// The other person keeps the game only they played, and their index
-		// lists only it.
-		if got := get(s.KeptGames(ctx, 43, 10))(t); !reflect.DeepEqual(got, []string{theirs}) {
-			t.Errorf("KeptGames(43) = %v, want [%s]", got, theirs)
-		}
-		if got := get(s.Review(ctx, theirs, 43))(t); string(got) != "theirs" {
-			t.Errorf("43's review of their own game = %q", got)
+		if got := get(s.KeptGames(ctx, 43, 10))(t); !reflect.DeepEqual(got, []string{theirs, shared}) {
+			t.Errorf("KeptGames(43) = %v, want [%s %s]", got, theirs, shared)
 		}
 		// A person forgotten keeps games anew when they play again.
 		ok(t, s.KeepGame(ctx, "42:4:1795000300", []int64{42}, []byte("new")))

@@ -16,7 +16,8 @@ import (
 //
 // kinds: 't' a table, 'i' a chat's inbox, 'p' a pointer, 'r' a group's
 // results (chat as 8 bytes), 'u' a person's index of groups, 'd' a chat's
-// dead letters, 'g' a kept game (its ref; set once, at its keep). The write
+// dead letters, 'g' a kept game (its ref; set once, at its keep), 'a' a count
+// of attempts (attempts_bolt.go). The write
 // that counts as activity sets its entry.
 const bucketExpiry = "exp"
 
@@ -28,6 +29,7 @@ const (
 	expPerson   = 'u'
 	expDead     = 'd'
 	expGame     = 'g'
+	expAttempt  = 'a'
 	metaExpired = "expiry" // meta/: set once every old thing has an entry
 )
 
@@ -115,6 +117,8 @@ func deleteExpired(tx *bolt.Tx, kind byte, name []byte) error {
 		return deleteDeadLetters(tx, string(name))
 	case expGame:
 		return deleteGame(tx, string(name))
+	case expAttempt:
+		return deleteAttempts(tx, name)
 	}
 	return nil
 }

@@ -8,10 +8,17 @@ import "strconv"
 // opened the bot's chat, tips turned off), and their private chat: its
 // table (the practice table, with its outbox, message records and applied
 // update ids, out of every queue), its waiting updates, its dead letters
-// and its results; and every kept game they played (their index of kept
-// games), each with all its reviews, whoever wrote them: the game holds
-// the person's name. Names the person left inside other tables' records
-// are the runtime's to remove: the store cannot read a table.
+// and its results; and, in every kept game they played (their index of
+// kept games), their review and their request for one, then the index.
+//
+// The kept games themselves stay: the others who played them keep them,
+// with their reviews. Their copies hold the person's name and user id,
+// and so may a dead letter of another chat (an update of theirs, or one
+// that quotes them) and a broken table's record set aside: the store
+// cannot read any of them, so the runtime renames or drops them first
+// (RewriteKeptGame, DropKeptGame, DropDeadLetters, Pointers), then calls
+// ForgetUser, which removes the index it found them by. Names the person
+// left inside other tables' records are the runtime's too.
 
 // UserPlayer is a person's player id in results ("u<telegram user id>";
 // robots are "r<level>").

@@ -54,7 +54,9 @@ func game(id string, chat int64, players ...string) store.Result {
 // TestForgetUser: /forgetme deletes everything the store keeps of the
 // person and nothing of anyone else — but what their private chat's
 // outbox still has to send them (the answer to /forgetme itself), whose
-// ids must not start over while a delivery may hold the old ones.
+// ids must not start over while a delivery may hold the old ones, and the
+// kept games, which stay (without the person's reviews) for the runtime
+// to rename the person in (TestForgetInGames).
 func TestForgetUser(t *testing.T) {
 	forgetStores(t, func(t *testing.T, s forgetStore, _ func()) {
 		ctx := t.Context()
@@ -135,16 +137,18 @@ func TestForgetUser(t *testing.T) {
 		if _, found := get2(s.Stats(ctx, -100, "trickchef", "u42"))(t); found {
 			t.Error("u42's stats in the group left")
 		}
-		// Every kept game 42 played goes, with everyone's reviews of it.
-		for _, ref := range []string{"42:1:1795000000", shared} {
-			if _, err := s.KeptGame(ctx, ref); err != store.ErrNotFound {
-				t.Errorf("kept game %s after ForgetUser: %v", ref, err)
+		// The kept games stay (the runtime renames 42's seat in them, or
+		// drops one nobody else played), without 42's reviews.
+		for ref, want := range map[string]string{"42:1:1795000000": "practice game", shared: "shared game"} {
+			if got := get(s.KeptGame(ctx, ref))(t); string(got) != want {
+				t.Errorf("kept game %s after ForgetUser = %q, want %q", ref, got, want)
 			}
-			for _, u := range []int64{42, 43} {
-				if _, err := s.Review(ctx, ref, u); err != store.ErrNotFound {
-					t.Errorf("%d's review of %s after ForgetUser: %v", u, ref, err)
-				}
+			if _, err := s.Review(ctx, ref, 42); err != store.ErrNotFound {
+				t.Errorf("42's review of %s after ForgetUser: %v", ref, err)
 			}
+		}
+		if r := get(s.Review(ctx, shared, 43))(t); string(r) != "43's review" {
+			t.Errorf("43's review of the shared game = %q", r)
 		}
 		if refs := get(s.KeptGames(ctx, 42, 10))(t); len(refs) != 0 {
 			t.Errorf("42's kept games after ForgetUser: %v", refs)
@@ -173,8 +177,8 @@ func TestForgetUser(t *testing.T) {
 		if h := get(s.History(ctx, 43, 10))(t); len(h) != 1 {
 			t.Errorf("43's practice results = %v", h)
 		}
-		if refs := get(s.KeptGames(ctx, 43, 10))(t); !slices.Equal(refs, []string{"43:1:1795000000"}) {
-			t.Errorf("43's kept games = %v, want only their practice game", refs)
+		if refs := get(s.KeptGames(ctx, 43, 10))(t); !slices.Equal(refs, []string{shared, "43:1:1795000000"}) {
+			t.Errorf("43's kept games = %v, want the shared game and their practice game", refs)
 		}
 		if r := get(s.Review(ctx, "43:1:1795000000", 43))(t); string(r) != "my review" {
 			t.Errorf("43's review of their practice game = %q", r)

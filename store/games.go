@@ -15,11 +15,13 @@ import (
 // of the games they played, newest first, for /history.
 //
 // A game and its reviews live and die together: they are kept for
-// GameRetention from the keep, a review never outlives its game (SetReview
-// refuses a game that is gone), and forgetting any person who played it
-// deletes the game with every review of it, since the game holds their
-// name. The index is bounded (KeptPerPerson) and lists only games still
-// kept.
+// GameRetention from the keep, and a review never outlives its game
+// (SetReview refuses a game that is gone). Forgetting a person who played
+// it takes their review and their place in its index; the game stays for
+// the others, its copy rewritten by the runtime with the person's seat
+// renamed (RewriteKeptGame), or dropped when no one else played it
+// (DropKeptGame). The index is bounded (KeptPerPerson) and lists only games
+// still kept.
 
 // GameRetention is how long a finished game and its reviews are kept.
 const GameRetention = 30 * 24 * time.Hour

@@ -39,7 +39,7 @@ func keptGame(tx *bolt.Tx, ref string) *bolt.Bucket {
 
 // KeepGame keeps a finished game's bytes under ref for GameRetention, and
 // indexes ref under each person of people (user ids > 0) so KeptGames
-// lists it and ForgetUser drops it. Keeping a ref that is kept already
+// lists it and forgetting a person finds it. Keeping a ref that is kept already
 // changes nothing (a retried job: first write wins, its reviews stay).
 func (b *Bolt) KeepGame(ctx context.Context, ref string, people []int64, data []byte) error {
 	if err := keepArgs(ref, people); err != nil {
@@ -162,8 +162,10 @@ func deleteGame(tx *bolt.Tx, ref string) error {
 	return unexpire(tx, expGame, []byte(ref))
 }
 
-// forgetKeptGames deletes every game in the person's index, with all its
-// reviews and every index row of it, then what is left of the index.
+// forgetKeptGames takes the person out of every game in their index: their
+// review of it, their place in its people and their request for one
+// waiting in Reviews go; then their index rows. The games stay for the
+// others who played them (see forget.go).
 func forgetKeptGames(tx *bolt.Tx, user int64) error {
 	prefix := u64(user)
 	var refs []string
@@ -172,7 +174,15 @@ func forgetKeptGames(tx *bolt.Tx, user int64) error {
 		refs = append(refs, string(k[16:]))
 	}
 	for _, ref := range refs {
-		if err := deleteGame(tx, ref); err != nil {
+		if g := keptGame(tx, ref); g != nil {
+			if err := g.Delete(reviewKey(user)); err != nil {
+				return err
+			}
+			if err := g.Put([]byte(keyPeople), without(g.Get([]byte(keyPeople)), user)); err != nil {
+				return err
+			}
+		}
+		if err := boltQueue(tx, Reviews).remove(ReviewRequest(ref, user)); err != nil {
 			return err
 		}
 		if err := unindexKept(tx, user, ref); err != nil {
@@ -180,6 +190,46 @@ func forgetKeptGames(tx *bolt.Tx, user int64) error {
 		}
 	}
 	return nil
+}
+
+// without is a game's people (8 bytes each) but user.
+func without(people []byte, user int64) []byte {
+	var out []byte
+	for i := 0; i+8 <= len(people); i += 8 {
+		if i64(people[i:i+8]) != user {
+			out = append(out, people[i:i+8]...)
+		}
+	}
+	return out
+}
+
+// RewriteKeptGame replaces the copy of the kept game ref with data and
+// deletes the reviews of the people in drop (see (*Redis).RewriteKeptGame).
+func (b *Bolt) RewriteKeptGame(ctx context.Context, ref string, data []byte, drop []int64) error {
+	if err := rewriteArgs(ref, drop); err != nil {
+		return err
+	}
+	return b.db.Update(func(tx *bolt.Tx) error {
+		g := keptGame(tx, ref)
+		if g == nil {
+			return ErrNotFound
+		}
+		for _, u := range drop {
+			if err := g.Delete(reviewKey(u)); err != nil {
+				return err
+			}
+		}
+		return g.Put([]byte(keyGame), data)
+	})
+}
+
+// DropKeptGame deletes a kept game with all its reviews and its people's
+// index rows (see (*Redis).DropKeptGame).
+func (b *Bolt) DropKeptGame(ctx context.Context, ref string) error {
+	if err := checkRef(ref); err != nil {
+		return err
+	}
+	return b.db.Update(func(tx *bolt.Tx) error { return deleteGame(tx, ref) })
 }
 
 // KeptGame is the game kept under ref; ErrNotFound once expired or

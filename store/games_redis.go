@@ -82,7 +82,7 @@ return 1
 
 // KeepGame keeps a finished game's bytes under ref for GameRetention, and
 // indexes ref under each person of people (user ids > 0) so KeptGames
-// lists it and ForgetUser drops it. Keeping a ref that is kept already
+// lists it and forgetting a person finds it. Keeping a ref that is kept already
 // changes nothing (a retried job: first write wins, its reviews stay).
 //
 // The indexes are written first: a keep that fails halfway leaves at worst
@@ -211,9 +211,11 @@ func (r *Redis) Review(ctx context.Context, ref string, user int64) ([]byte, err
 	return r.gameField(ctx, ref, reviewField(user))
 }
 
-// forgetKeptGames deletes every game in the person's index, with all its
-// reviews, then the index: one DEL per key (each its own slot). A call
-// that fails halfway leaves the index, so the next call finds the rest.
+// forgetKeptGames takes the person out of every game in their index: their
+// review of it and their request for one waiting in Reviews go; then the
+// index. The games stay for the others who played them (see forget.go).
+// A call that fails halfway leaves the index, so the next call finds the
+// rest.
 func (r *Redis) forgetKeptGames(ctx context.Context, user int64) error {
 	refs, err := r.c.ZRange(ctx, r.keptKey(user), 0, -1).Result()
 	if err != nil {
@@ -222,11 +224,86 @@ func (r *Redis) forgetKeptGames(ctx context.Context, user int64) error {
 	if len(refs) > 0 {
 		pipe := r.c.Pipeline()
 		for _, ref := range refs {
-			pipe.Del(ctx, r.gameKey(ref))
+			pipe.HDel(ctx, r.gameKey(ref), reviewField(user))
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
 			return err
 		}
 	}
+	for _, ref := range refs {
+		if err := r.unqueue(ctx, Reviews, ReviewRequest(ref, user)); err != nil {
+			return err
+		}
+	}
 	return r.c.Del(ctx, r.keptKey(user)).Err()
+}
+
+// rewriteKeptScript replaces a kept game's copy, if the game is still
+// kept (a game that expired is not made anew, and its key keeps its time
+// to live), and deletes the reviews named.
+//
+// KEYS[1] game
+// ARGV[1] game bytes, then review fields
+// Returns 1 when rewritten, 0 when the game is not kept.
+const rewriteKeptScript = `
+if redis.call('HEXISTS', KEYS[1], 'g') == 0 then
+  return 0
+end
+for i = 2, #ARGV do
+  redis.call('HDEL', KEYS[1], ARGV[i])
+end
+redis.call('HSET', KEYS[1], 'g', ARGV[1])
+return 1
+`
+
+// RewriteKeptGame replaces the copy of the kept game ref with data and
+// deletes the reviews of the people in drop; the other reviews and the
+// game's expiry stay. ErrNotFound when the game is not kept. It is how a
+// person forgotten leaves the others' games: the copy renames their seat
+// (the store cannot read a game, the runtime can), and their review goes
+// with any other that names them.
+func (r *Redis) RewriteKeptGame(ctx context.Context, ref string, data []byte, drop []int64) error {
+	if err := rewriteArgs(ref, drop); err != nil {
+		return err
+	}
+	args := []any{data}
+	for _, u := range drop {
+		args = append(args, reviewField(u))
+	}
+	// Forgetting is rare: the script is loaded when first run, not kept.
+	n, err := redis.NewScript(rewriteKeptScript).Run(ctx, r.c, []string{r.gameKey(ref)}, args...).Int()
+	if err != nil {
+		return fmt.Errorf("store: rewrite kept game %s: %w", ref, err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// rewriteArgs checks RewriteKeptGame's arguments.
+func rewriteArgs(ref string, drop []int64) error {
+	if err := checkRef(ref); err != nil {
+		return err
+	}
+	for _, u := range drop {
+		if err := checkPerson("rewrite kept game "+ref, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DropKeptGame deletes a kept game with all its reviews (one a person
+// forgotten played alone, or whose copy cannot be read to rename them);
+// the people's indexes skip it from then on. Dropping a game that is not
+// kept changes nothing.
+func (r *Redis) DropKeptGame(ctx context.Context, ref string) error {
+	if err := checkRef(ref); err != nil {
+		return err
+	}
+	if err := r.c.Del(ctx, r.gameKey(ref)).Err(); err != nil {
+		return fmt.Errorf("store: drop kept game %s: %w", ref, err)
+	}
+	return nil
 }

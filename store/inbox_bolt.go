@@ -9,7 +9,7 @@ import (
 
 // Inbox buckets (see inbox.go):
 //
-//	in/<chat>/   id → update              a chat's waiting updates
+//	in/<chat>/   id → 0, when it came in (ms, 8 bytes), the update (inboxValue)
 //	indue…/      the Inboxes queue (queue_bolt.go)
 const bucketInbox = "in"
 
@@ -29,7 +29,7 @@ func (b *Bolt) Ingest(ctx context.Context, chat string, entries []InboxEntry, no
 			if in.Get(u64(e.ID)) != nil {
 				continue
 			}
-			if err := in.Put(u64(e.ID), clone(e.Data)); err != nil {
+			if err := in.Put(u64(e.ID), inboxValue(now, e.Data)); err != nil {
 				return err
 			}
 		}
@@ -50,7 +50,7 @@ func (b *Bolt) Inbox(ctx context.Context, chat string, n int) ([]InboxEntry, err
 		}
 		c := in.Cursor()
 		for k, v := c.First(); k != nil && len(out) < n; k, v = c.Next() {
-			out = append(out, InboxEntry{ID: i64(k), Data: clone(v)})
+			out = append(out, parseInboxValue(i64(k), v))
 		}
 		return nil
 	})

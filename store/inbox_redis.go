@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -12,7 +11,7 @@ import (
 
 // Inbox keys (P the prefix, C a chat):
 //
-//	P in:{C}  zset  the chat's waiting updates: member "<id>:<data>", score id
+//	P in:{C}  zset  the chat's waiting updates: member "<id>:<ms>:<data>" (inboxMember), score id
 //	P inbox … the Inboxes queue (queue_redis.go): chats with updates waiting
 //
 // A chat's entries and the queue live in different Cluster slots, so
@@ -49,8 +48,7 @@ func (r *Redis) Ingest(ctx context.Context, chat string, entries []InboxEntry, n
 	args := make([]any, 0, 1+2*len(entries))
 	args = append(args, r.set.retention.Inboxes.Milliseconds())
 	for _, e := range entries {
-		id := strconv.FormatInt(e.ID, 10)
-		args = append(args, id, id+":"+string(e.Data))
+		args = append(args, strconv.FormatInt(e.ID, 10), inboxMember(e.ID, now, e.Data))
 	}
 	if single, ok := r.c.(*redis.Client); ok && r.set.waitReplicas > 0 {
 		k := r.queueKeys(Inboxes)
@@ -75,12 +73,11 @@ func (r *Redis) Inbox(ctx context.Context, chat string, n int) ([]InboxEntry, er
 	}
 	out := make([]InboxEntry, 0, len(members))
 	for _, m := range members {
-		id, data, ok := bytes.Cut([]byte(m), []byte(":"))
-		n, err := strconv.ParseInt(string(id), 10, 64)
-		if !ok || err != nil {
+		e, ok := parseInboxMember(m)
+		if !ok {
 			return nil, fmt.Errorf("store: inbox %s: malformed entry", chat)
 		}
-		out = append(out, InboxEntry{ID: n, Data: data})
+		out = append(out, e)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -39,6 +40,8 @@ func TestOutOfMemoryLosesNothing(t *testing.T) {
 		Seats: []store.ResultSeat{{Player: "u1", Name: "Аня", Place: 1}, {Player: "rpro", Name: "Робот", Place: 2}}}, nil); err != nil {
 		t.Fatal(err)
 	}
+	// A dead letter a person may put back.
+	ok(t, s.DeadLetter(ctx, "-102", store.InboxEntry{ID: 2002, Data: []byte("press")}, "handler failed"))
 	before := oomSnapshot(t, s, tables)
 
 	// Fill the server: its limit just above what it holds, then filler
@@ -60,12 +63,19 @@ func TestOutOfMemoryLosesNothing(t *testing.T) {
 			}
 		}
 	}
+	// Then the limit a little under what it holds: a client's buffers
+	// freed later must not bring it back under.
+	ok(t, c.ConfigSet(ctx, "maxmemory", fmt.Sprint(get(s.UsedMemory(ctx))(t)-64<<10)).Err())
 
 	// Every write the bot makes fails whole.
 	isOOM := func(what string, err error) {
 		t.Helper()
 		if err == nil || !strings.Contains(err.Error(), "OOM") {
 			t.Fatalf("%s under maxmemory: %v, want an OOM error", what, err)
+		}
+		// Whoever logs it reads what it is and what to do.
+		if !errors.Is(err, store.ErrFull) || !strings.Contains(err.Error(), "Redis is full") || !strings.Contains(err.Error(), "raise maxmemory") {
+			t.Fatalf("%s under maxmemory: %v, want it to say Redis is full (store.ErrFull)", what, err)
 		}
 	}
 	for id, v := range versions {
@@ -77,7 +87,10 @@ func TestOutOfMemoryLosesNothing(t *testing.T) {
 	}
 	isOOM("Ingest", s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 4000, Data: []byte("late")}}, base))
 	isOOM("DeadLetter", s.DeadLetter(ctx, "-101", store.InboxEntry{ID: 2001, Data: []byte("press")}, "handler failed"))
-	_, err := s.RecordResult(ctx, store.Result{ID: "r2", Game: "trickchef", Chat: -100, Started: base, Ended: base.Add(time.Minute),
+	isOOM("Requeue", s.Requeue(ctx, "-102", 2002, base))
+	_, err := s.Attempt(ctx, "in:-100", "2000", time.Hour)
+	isOOM("Attempt", err) // the work does not run: a full store costs no attempt
+	_, err = s.RecordResult(ctx, store.Result{ID: "r2", Game: "trickchef", Chat: -100, Started: base, Ended: base.Add(time.Minute),
 		Seats: []store.ResultSeat{{Player: "u1", Name: "Аня", Place: 1}, {Player: "rpro", Name: "Робот", Place: 2}}}, nil)
 	isOOM("RecordResult", err)
 	// The queues still work: workers claim, renew and release what is due.
@@ -108,8 +121,12 @@ func TestOutOfMemoryLosesNothing(t *testing.T) {
 	}
 	ok(t, s.DeadLetter(ctx, "-101", store.InboxEntry{ID: 2001, Data: []byte("press")}, "handler failed"))
 	ok(t, s.Ingest(ctx, "-100", []store.InboxEntry{{ID: 4000, Data: []byte("late")}}, base))
-	if n := get(s.DeadLetterCount(ctx))(t); n != 1 {
-		t.Fatalf("DeadLetterCount = %d, want 1", n)
+	if n := get(s.DeadLetterCount(ctx))(t); n != 2 {
+		t.Fatalf("DeadLetterCount = %d, want 2", n)
+	}
+	ok(t, s.Requeue(ctx, "-102", 2002, base))
+	if n := get(s.Attempt(ctx, "in:-100", "2000", time.Hour))(t); n != 1 {
+		t.Fatalf("the first attempt counted after memory was freed = %d, want 1", n)
 	}
 	if rec, err := s.RecordResult(ctx, store.Result{ID: "r2", Game: "trickchef", Chat: -100, Started: base, Ended: base.Add(time.Minute),
 		Seats: []store.ResultSeat{{Player: "u1", Name: "Аня", Place: 1}, {Player: "rpro", Name: "Робот", Place: 2}}}, nil); err != nil || !rec {

@@ -20,7 +20,8 @@ type Retention struct {
 	// Results: a group's results (stats, ratings, leaderboards, history)
 	// and a person's index of groups, after the last result recorded.
 	Results time.Duration
-	// DeadLetters: a chat's dead letters, after its last one.
+	// DeadLetters: a dead letter, after it was given up (each on its own;
+	// a chat's keys go with its last one).
 	DeadLetters time.Duration
 }
 
@@ -66,10 +67,12 @@ type settings struct {
 	// waitReplicas > 0 makes writes wait for that many replicas (WAIT).
 	waitReplicas int
 	waitTimeout  time.Duration
+	// deadPerChat and deadChats bound the dead letters kept (deadletter.go).
+	deadPerChat, deadChats int
 }
 
 func newSettings(opts []Option) settings {
-	s := settings{sweepEvery: time.Hour}
+	s := settings{sweepEvery: time.Hour, deadPerChat: DeadLettersPerChat, deadChats: DeadLetterChats}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -105,5 +108,16 @@ func WithSweep(every time.Duration) Option {
 func WithReplicaWait(replicas int, timeout time.Duration) Option {
 	return func(s *settings) {
 		s.waitReplicas, s.waitTimeout = replicas, timeout
+	}
+}
+
+// WithDeadLetterBounds sets how many dead letters a chat keeps and how many
+// chats keep theirs (DeadLettersPerChat and DeadLetterChats by default;
+// tests use small numbers).
+func WithDeadLetterBounds(perChat, chats int) Option {
+	return func(s *settings) {
+		if perChat > 0 && chats > 0 {
+			s.deadPerChat, s.deadChats = perChat, chats
+		}
 	}
 }

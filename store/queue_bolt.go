@@ -319,3 +319,25 @@ func (b *Bolt) Pending(ctx context.Context, q Queue) (int64, error) {
 	})
 	return n, err
 }
+
+// Members lists up to n members of q: the due ones, earliest first, then
+// the held ones (see (*Redis).Members).
+func (b *Bolt) Members(ctx context.Context, q Queue, n int) ([]string, error) {
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	var out []string
+	err := b.db.View(func(tx *bolt.Tx) error {
+		qt := boltQueue(tx, q)
+		c := qt.due.byTime.Cursor()
+		for k, _ := c.First(); k != nil && len(out) < n; k, _ = c.Next() {
+			out = append(out, string(k[8:]))
+		}
+		h := qt.held.Cursor()
+		for k, _ := h.First(); k != nil && len(out) < n; k, _ = h.Next() {
+			out = append(out, string(k))
+		}
+		return nil
+	})
+	return out, err
+}

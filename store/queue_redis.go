@@ -331,6 +331,26 @@ func (r *Redis) Pending(ctx context.Context, q Queue) (int64, error) {
 	return due.Val() + held.Val(), nil
 }
 
+// Members lists up to n members of q: the due ones, earliest first, then
+// the held ones (for metrics: which chats have updates waiting).
+func (r *Redis) Members(ctx context.Context, q Queue, n int) ([]string, error) {
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, nil
+	}
+	k := r.queueKeys(q)
+	pipe := r.c.Pipeline()
+	due := pipe.ZRange(ctx, k.due, 0, int64(n)-1)
+	held := pipe.ZRange(ctx, k.held, 0, int64(n)-1)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, fmt.Errorf("store: members %s: %w", q, err)
+	}
+	out := append(due.Val(), held.Val()...)
+	return out[:min(len(out), n)], nil
+}
+
 // unqueue takes name out of q altogether.
 func (r *Redis) unqueue(ctx context.Context, q Queue, name string) error {
 	k := r.queueKeys(q)

@@ -32,6 +32,7 @@ import (
 //	P rate:{K}      zset   sliding-window log of allowed events (µs)
 //	P rate:{K}:meta hash   seq = member counter, until = blocked until (µs)
 //	P in:{C}        zset   a chat's updates waiting to be applied (inbox_redis.go)
+//	P try:{K}       hash   the attempts at a piece of work (attempts_redis.go)
 //	P inbox …       the Inboxes queue's keys
 //	P reviews …     the Reviews queue's keys
 //	P game:{R}      hash   a kept game and its reviews; P kept:{uU} a person's
@@ -67,11 +68,19 @@ type Redis struct {
 	keepGame   *redis.Script
 	keptIndex  *redis.Script
 	setReview  *redis.Script
+	attempt    *redis.Script
+	requeue    *redis.Script
+	dropDead   *redis.Script
+	trimDead   *redis.Script
 }
 
 // NewRedis returns a store over c whose keys all start with prefix, so that
 // several bots (or tests) can share one Redis.
+//
+// It adds a hook to c that makes a write refused for want of memory say so
+// (ErrFull).
 func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
+	c.AddHook(fullHook{})
 	return &Redis{
 		c:          c,
 		prefix:     prefix,
@@ -94,6 +103,10 @@ func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
 		keepGame:   redis.NewScript(keepGameScript),
 		keptIndex:  redis.NewScript(keptIndexScript),
 		setReview:  redis.NewScript(setReviewScript),
+		attempt:    redis.NewScript(attemptScript),
+		requeue:    redis.NewScript(requeueScript),
+		dropDead:   redis.NewScript(dropDeadScript),
+		trimDead:   redis.NewScript(trimDeadScript),
 	}
 }
 

@@ -101,6 +101,10 @@ func BrokenKey(table string, gameNo int) string {
 	return "broken:" + table + ":" + strconv.Itoa(gameNo)
 }
 
+// BrokenOutboxKey is where an outbox entry that could not be read is set
+// aside, beside its table's record (BrokenKey).
+func BrokenOutboxKey(table string, gameNo int) string { return BrokenKey(table, gameNo) + ":outbox" }
+
 // TableTokenKey is the pointer from a table's token (its join link's and
 // its «Стол» page's) to its id. The name is from when only the page had one.
 func TableTokenKey(token string) string { return "webtable:" + token }

@@ -15,8 +15,10 @@ func newRedis(t testing.TB) *store.Redis {
 	return store.NewRedis(redistest.Client(t), redistest.Prefix(t))
 }
 
-func newBolt(t testing.TB) *store.Bolt {
-	b, err := store.OpenBolt(filepath.Join(t.TempDir(), "store.db"))
+func newBolt(t testing.TB) *store.Bolt { return newBoltWith(t) }
+
+func newBoltWith(t testing.TB, opts ...store.Option) *store.Bolt {
+	b, err := store.OpenBolt(filepath.Join(t.TempDir(), "store.db"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func SeatName(v TableView, s game.Seat) string {
 func Mention(v TableView, s game.Seat) string {
 	t := v.t
 	ts := t.Seat(s)
-	if ts == nil || !ts.Human() {
+	if ts == nil || !ts.Human() || ts.UserID <= 0 { // a robot, or a person forgotten
 		return "<b>" + SeatName(v, s) + "</b>"
 	}
 	return fmt.Sprintf(`<a href="tg://user?id=%d">%s</a>`, ts.UserID, SeatName(v, s))

@@ -118,6 +118,13 @@ func (x *Texts) Shown(key string, args ...any) string {
 	return Plain(x.T(key, args...))
 }
 
+// Unmarked is a message's shown text without the line that marks it as a
+// possible repeat (an announcement sent again after Telegram left a send
+// of it unanswered), and whether it had that line.
+func (x *Texts) Unmarked(text string) (string, bool) {
+	return strings.CutPrefix(text, x.Shown("delivery.repeat")+"\n\n")
+}
+
 // Around splits key's shown text where the value of the placeholder arg
 // goes: every rendering starts with before and ends with after, whatever
 // the value. args fill the other placeholders. arg must not be the plural
@@ -193,6 +200,9 @@ func (h *Harness) Shown(key string, args ...any) string {
 func (h *Harness) Around(key, arg string, args ...any) (before, after string) {
 	return h.mustCatalog().Around(key, arg, args...)
 }
+
+// Unmarked is Texts.Unmarked of the harness's catalog.
+func (h *Harness) Unmarked(text string) (string, bool) { return h.mustCatalog().Unmarked(text) }
 
 // Won is Texts.Won of the harness's catalog.
 func (h *Harness) Won() func(*telegramtest.Message) bool { return h.mustCatalog().Won() }

@@ -20,6 +20,7 @@ import (
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
@@ -40,6 +41,9 @@ type Delivery struct {
 	// waits spares the store questions whose answer is known (see waits).
 	waits *waits
 	loop  *lease.Loop
+	// listening holds the sends whose answers are awaited after their
+	// worker stopped waiting (unanswered.go).
+	listening *listening
 }
 
 // Limits keep the bot inside Telegram's flood limits (see the bot's
@@ -49,9 +53,10 @@ type Limits struct {
 	PrivateInterval time.Duration
 	GlobalPerSecond int
 	GlobalSlice     time.Duration
-	// CallTimeout is how long one Bot API call may take: generous, as
-	// Telegram sometimes answers in seconds; a call given up may still have
-	// taken effect (see the bounded at-least-once in sendOutbox, redrawView).
+	// CallTimeout is how long a worker waits for a Bot API call's answer:
+	// generous, as Telegram sometimes answers in seconds. A send not
+	// answered by then may still have taken effect, and its answer is
+	// listened for a while longer (unanswered.go).
 	CallTimeout time.Duration
 }
 
@@ -77,6 +82,9 @@ type Store interface {
 	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
 	Withdraw(ctx context.Context, key, caller string) error
 	Block(ctx context.Context, key string, until time.Time) error
+	// Schedule makes a table due for delivery at once when a late answer
+	// was recorded for it (unanswered.go).
+	Schedule(ctx context.Context, q store.Queue, name string, at time.Time) error
 }
 
 // Telegram is the part of the Bot API delivery calls: it alone sends,
@@ -104,10 +112,15 @@ type Views interface {
 type Tables interface {
 	MarkUnreachable(ctx context.Context, id string, user int64) error
 	Adopt(ctx context.Context, id string, entry []byte) error
-	// Failed says serving table id failed in a way that is the table's
-	// own (its game cannot draw it, a panic): the tables fence off a
-	// table that keeps failing.
+	// Failed says serving table id failed in a way that may be the
+	// table's own (a panic): the tables fence off a table that keeps
+	// failing.
 	Failed(ctx context.Context, id, reason string)
+	// Unreadable says a part of table id cannot be read — its record, its
+	// game's state (a view cannot be drawn), an outbox entry (entry, kept
+	// for a person) — and the tables fence it off at once; an error: not
+	// yet (the store), try again.
+	Unreadable(ctx context.Context, id, reason string, entry []byte) error
 }
 
 // New builds the delivery role.
@@ -116,7 +129,7 @@ func New(st Store, tg Telegram, views Views, tables Tables, tr adapter.Translato
 		limits.CallTimeout = 20 * time.Second
 	}
 	d := &Delivery{store: st, tg: tg, views: views, tables: tables, tr: tr, limits: limits, log: log, now: now, metrics: m,
-		tokenLoad: newTokenLoad(limits.GlobalPerSecond), waits: newWaits()}
+		tokenLoad: newTokenLoad(limits.GlobalPerSecond), waits: newWaits(), listening: newListening()}
 	d.tokenLoad.onHot = func(use float64) {
 		log.Warn().Float64("budget_use", use).Int("calls_per_second", limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
@@ -129,15 +142,14 @@ func New(st Store, tg Telegram, views Views, tables Tables, tr adapter.Translato
 		m.Budget(use, names, waiting[:], tables)
 	}
 	d.loop = &lease.Loop{Name: "delivery", Queue: lease.Bind(st, store.Deliveries), Lease: claimLease, Workers: workers,
-		Idle: idlePoll, Now: now, Log: log, Serve: d.service, Panicked: d.panicked}
+		Idle: idlePoll, Now: now, Log: log, Serve: d.service, Panicked: d.panicked, Panics: m.Panic}
 	return d
 }
 
-// panicked hears of a panic while delivering table id (logged already by
-// the loop): the tables count it against the table; it is served again in
-// a second.
+// panicked hears of a panic while delivering table id (logged and counted
+// already by the loop): the tables count it against the table; it is
+// served again in a second.
 func (d *Delivery) panicked(id string, v any) time.Time {
-	d.metrics.Panic()
 	d.tables.Failed(context.Background(), id, fmt.Sprint("panic while delivering: ", v))
 	return d.now().Add(time.Second)
 }
@@ -148,10 +160,13 @@ func (d *Delivery) Wake() { d.loop.Wake() }
 
 // Run delivers until ctx is done. Several workers (in one process or in
 // several replicas) may run at once: a table is served by one at a time.
+// Sends still listened for when it returns are given up (the next process
+// treats them as unanswered).
 func (d *Delivery) Run(ctx context.Context) error {
 	if d.metrics != nil {
-		go d.measure(ctx)
+		safe.Go(d.log, d.metrics.Panic, "delivery: measuring", func() { d.measure(ctx) })
 	}
+	defer d.listening.close()
 	return d.loop.Run(ctx)
 }
 
@@ -181,6 +196,15 @@ const (
 // next (zero: only on the next change).
 func (d *Delivery) service(ctx context.Context, id string) time.Time {
 	t, version, err := d.load(ctx, id)
+	var bad *unreadableRecord
+	if errors.As(err, &bad) {
+		// Fenced off by the tables; the record that replaces it is served
+		// next.
+		if err := d.tables.Unreadable(ctx, id, err.Error(), nil); err != nil {
+			d.log.Error().Err(err).Str("table", id).Msg("unreadable record not fenced off; will retry")
+		}
+		return d.now().Add(time.Second)
+	}
 	if err != nil {
 		d.log.Error().Err(err).Str("table", id).Msg("load for delivery")
 		return d.now().Add(time.Second)
@@ -219,16 +243,28 @@ func (d *Delivery) load(ctx context.Context, id string) (*record.Table, int64, e
 	}
 	t, err := record.Decode(rec.Data)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, &unreadableRecord{err}
 	}
 	return t, rec.Version, nil
 }
 
+// unreadableRecord is a table record that cannot be decoded.
+type unreadableRecord struct{ err error }
+
+func (e *unreadableRecord) Error() string { return "record unreadable: " + e.err.Error() }
+
 // sendOutbox posts queued announcements and replies in order; it stops at
 // the first that must wait and returns when to try again, and whether what
-// waits is for the table's group (whose table must then wait too).
+// waits is for the table's group (whose table must then wait too). An
+// entry is acknowledged once it is posted (or Telegram refused it for
+// good), never before: one whose send went unanswered waits for its answer
+// or is sent again (see unanswered.go). A serving that lost its lease (ctx
+// done) stops before the next entry.
 func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, bool) {
 	for {
+		if ctx.Err() != nil {
+			return d.now().Add(time.Second), true
+		}
 		envs, err := d.store.Outbox(ctx, t.ID, 8)
 		if err != nil {
 			d.log.Error().Err(err).Str("table", t.ID).Msg("read outbox")
@@ -238,8 +274,20 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 			return time.Time{}, false
 		}
 		for i, e := range envs {
+			if ctx.Err() != nil {
+				return d.now().Add(time.Second), true
+			}
 			counted := false // the entry's tries are counted in the store
 			m, legacy, err := outbox.Decode(e.Data)
+			if err != nil {
+				// Unreadable: the table is fenced off, the entry kept for a
+				// person; then it leaves the outbox.
+				reason := fmt.Sprintf("outbox entry %d unreadable: %v", e.ID, err)
+				if uerr := d.tables.Unreadable(ctx, t.ID, reason, e.Data); uerr != nil {
+					d.log.Error().Err(uerr).Str("table", t.ID).Int64("id", e.ID).Msg("unreadable outbox entry not set aside; will retry")
+					return d.now().Add(time.Second), true
+				}
+			}
 			if err == nil && legacy {
 				// A finished game or a results command queued here by an
 				// older version: the tables take it over, in queue order;
@@ -257,94 +305,90 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 					class = classReply
 				}
 				group := m.ChatID == t.ChatID
+				tried, terr := d.tries(ctx, call)
+				if terr != nil {
+					return d.now().Add(time.Second), group
+				}
+				if next := tried.at.Add(d.backoff(tried.n)); tried.n > 0 && d.now().Before(next) {
+					// Its last try went unanswered: its answer may still
+					// come, and the next try waits its turn.
+					return next, group
+				}
 				if wait := d.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
 					return wait, group
 				}
 				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
 					return wait, group
 				}
-				tried, terr := d.tries(ctx, call)
-				if terr != nil {
-					return d.now().Add(time.Second), group
-				}
 				counted = true
-				if tried < maxTries {
-					err = d.postOnce(ctx, m, call, tried)
-					if retry, ok := d.retryAfter(ctx, m.ChatID, err); ok {
-						return retry, group
-					}
-					if err != nil && !permanent(err) {
-						d.log.Warn().Err(err).Str("table", t.ID).Bool("maybe_sent", unsure(err)).Msg("announcement not sent, will retry")
-						return d.now().Add(2 * time.Second), group
-					}
-				} else {
-					// Tried twice without an answer: it may be there twice
-					// already. At most one extra copy per fault, never more.
-					d.log.Warn().Str("table", t.ID).Int64("id", e.ID).Msg("announcement may have been posted already: not posted again")
+				start := d.now()
+				err = d.postOnce(ctx, t, e.ID, m, call, tried, start)
+				if retry, ok := d.retryAfter(ctx, m.ChatID, err); ok {
+					return retry, group
+				}
+				switch {
+				case errors.Is(err, errNotSent):
+					return d.now().Add(time.Second), group
+				case err != nil && unsure(err):
+					// Maybe posted: acknowledged when its answer comes,
+					// else sent again, marked, once its turn comes.
+					d.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Int("tries", tried.n+1).
+						Msg("announcement unanswered: listening for its answer, will send again marked as a possible repeat")
+					return start.Add(d.backoff(tried.n + 1)), group
+				case err != nil && !permanent(err):
+					d.log.Warn().Err(err).Str("table", t.ID).Msg("announcement not sent, will retry")
+					return d.now().Add(2 * time.Second), group
 				}
 			}
 			if err != nil {
-				// The bot left the chat, or the message is malformed: drop
-				// it rather than block the queue forever.
+				// Telegram refuses it for good: the bot is not in the chat
+				// any more (a 403, a 400 "chat not found": the tables close
+				// the table when Telegram says so), or the message is
+				// malformed. Nothing was posted; drop it rather than block
+				// the queue forever.
 				d.log.Warn().Err(err).Str("table", t.ID).Int64("id", e.ID).Msg("announcement dropped")
 			}
-			if err := d.store.Ack(ctx, t.ID, e.ID); err != nil {
+			// What was posted is acknowledged even when the serving lost
+			// its lease meanwhile: posting it again would only double it.
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			err = d.store.Ack(actx, t.ID, e.ID)
+			if err == nil && counted {
+				d.forgetTries(actx, t.ID+"/out/"+strconv.FormatInt(e.ID, 10))
+			}
+			cancel()
+			if err != nil {
 				d.log.Error().Err(err).Str("table", t.ID).Msg("ack outbox")
 				return d.now().Add(time.Second), true
-			}
-			if counted {
-				d.forgetTries(ctx, t.ID+"/out/"+strconv.FormatInt(e.ID, 10))
 			}
 		}
 	}
 }
 
-// An outbox entry is posted at least once and at most twice: a try whose
-// outcome is unknown (no answer in time: Telegram may have posted it) is
-// recorded before it is made, so after a second such try the entry is not
-// posted again; a try Telegram refused (a 429, a 4xx) leaves no mark.
-const maxTries = 2
-
-// triesKey is the store pointer counting the unanswered tries of a call.
-func triesKey(call string) string { return "tries:" + call }
-
-// tries is how many tries of call may have taken effect.
-func (d *Delivery) tries(ctx context.Context, call string) (int, error) {
-	v, err := d.store.Pointer(ctx, triesKey(call))
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, nil
+// postOnce posts entry id (m, call names it) at start, its try recorded
+// before it is made, so that whoever tries next knows it may be posted; Telegram's
+// refusal takes the mark back. A try after one whose outcome is unknown is
+// marked as a possible repeat.
+func (d *Delivery) postOnce(ctx context.Context, t *record.Table, id int64, m outbox.Entry, call string, tried tries, start time.Time) error {
+	mine := tries{n: tried.n + 1, at: start}.String()
+	if err := d.store.SetPointer(ctx, triesKey(call), mine); err != nil {
+		return fmt.Errorf("%w: %v", errNotSent, err)
 	}
-	if err != nil {
-		return 0, err
+	if tried.n > 0 && m.Edit == 0 {
+		m = d.markRepeat(t, m)
 	}
-	n, _ := strconv.Atoi(v)
-	return n, nil
-}
-
-// postOnce posts entry m (call names it), its try recorded before it is
-// made; Telegram's refusal takes the mark back.
-func (d *Delivery) postOnce(ctx context.Context, m outbox.Entry, call string, tried int) error {
-	if err := d.store.SetPointer(ctx, triesKey(call), strconv.Itoa(tried+1)); err != nil {
-		return err
-	}
-	err := d.post(ctx, m)
+	err := d.post(ctx, m, d.heardAnnouncement(t.ID, id, call, tried, mine))
 	if err != nil && !unsure(err) {
-		if err := d.store.SetPointer(ctx, triesKey(call), strconv.Itoa(tried)); err != nil {
+		if err := d.store.SetPointer(ctx, triesKey(call), tried.String()); err != nil {
 			d.log.Warn().Err(err).Str("call", call).Msg("a refused try stays counted")
 		}
 	}
 	return err
 }
 
-// forgetTries drops an acked entry's count (a leftover only costs a key).
-func (d *Delivery) forgetTries(ctx context.Context, call string) {
-	if v, err := d.store.Pointer(ctx, triesKey(call)); err == nil {
-		_ = d.store.DeletePointer(ctx, triesKey(call), v)
-	}
-}
-
-// post carries out one outbox entry: a new message, or an edit of one.
-func (d *Delivery) post(ctx context.Context, m outbox.Entry) error {
+// post carries out one outbox entry: a new message (whose answer, if it
+// comes late, goes to late), or an edit of one (the same edit twice is
+// harmless).
+func (d *Delivery) post(ctx context.Context, m outbox.Entry, late func(context.Context, *models.Message, error)) error {
 	var err error
 	switch {
 	case m.Edit != 0 && m.Disarm:
@@ -352,7 +396,7 @@ func (d *Delivery) post(ctx context.Context, m outbox.Entry) error {
 	case m.Edit != 0:
 		err = d.edit(ctx, m.ChatID, m.Edit, m.Message)
 	default:
-		_, err = d.send(ctx, m.ChatID, m.Thread, m.Message)
+		_, err = d.sendHeard(ctx, m.ChatID, m.Thread, m.Message, d.announceListen(), late)
 	}
 	if isNotModified(err) {
 		return nil
@@ -413,7 +457,7 @@ func unsure(err error) bool {
 	var dial *net.OpError
 	var dns *net.DNSError
 	switch {
-	case err == nil, permanent(err), errors.As(err, &tooMany), errors.Is(err, tgbot.ErrorUnauthorized),
+	case err == nil, errors.Is(err, errNotSent), permanent(err), errors.As(err, &tooMany), errors.Is(err, tgbot.ErrorUnauthorized),
 		errors.Is(err, tgbot.ErrorNotFound), errors.Is(err, tgbot.ErrorConflict),
 		strings.Contains(err.Error(), "error response from telegram"),
 		errors.As(err, &dial) && dial.Op == "dial", errors.As(err, &dns):
@@ -461,8 +505,10 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		j, ok, err := d.renderView(t, v, view.ParseMessageRecord(records[v]))
 		switch {
 		case err != nil:
-			d.log.Warn().Err(err).Str("table", t.ID).Str("view", v).Msg("render")
-			d.tables.Failed(ctx, t.ID, "render "+v+": "+err.Error())
+			// The game cannot read its state: fenced off at once.
+			if uerr := d.tables.Unreadable(ctx, t.ID, "render "+v+": "+err.Error(), nil); uerr != nil {
+				d.log.Error().Err(uerr).Str("table", t.ID).Str("view", v).Msg("view cannot be drawn; table not fenced off yet")
+			}
 			later(d.now().Add(2 * time.Second))
 		case ok:
 			jobs = append(jobs, j)
@@ -487,6 +533,12 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 	})
 	sent := false
 	for _, j := range jobs {
+		if ctx.Err() != nil {
+			// The serving lost its lease: no more calls (another
+			// replica serves the table).
+			later(d.now().Add(time.Second))
+			break
+		}
 		if holdGroup && j.chatID == t.ChatID {
 			// Its dirty mark stays; the outbox's wait brings us back.
 			waiting[j.prio]++
@@ -506,7 +558,17 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			d.markShown(ctx, t, j.view, version, later)
 			continue
 		}
-		wait, err := d.redrawView(ctx, t, j)
+		wait, err := d.redrawView(ctx, t, version, j)
+		if errors.Is(err, errGaveUp) {
+			// Its copies, if any reached the chat, are refused as stale
+			// once a later one is known (and the late ones it heard of
+			// retired); the table's next change tries again.
+			d.log.Warn().Err(err).Str("table", t.ID).Str("view", j.view).Int64("version", version).
+				Msg("view's sends unanswered: not sent again until the table changes")
+			sent = true // its record changed
+			d.markShown(ctx, t, j.view, version, later)
+			continue
+		}
 		if err != nil && permanent(err) {
 			// Telegram refuses this rendering for good (a malformed
 			// message, a group that became a supergroup): tried again
@@ -632,6 +694,9 @@ func (d *Delivery) renderView(t *record.Table, v string, rec view.MessageRecord)
 		case !s.Human():
 			return redrawJob{}, false, nil
 		}
+		if user <= 0 {
+			return redrawJob{}, false, nil // a person forgotten (/forgetme): no one to write to
+		}
 		j.chatID, j.thread, j.seat = user, 0, seat
 		m, err := d.views.Seat(t, seat)
 		if err != nil {
@@ -706,11 +771,39 @@ func showsPlatformState(rec view.MessageRecord) bool {
 	return strings.HasPrefix(rec.Digest, platformDigest)
 }
 
-// redrawView brings one view's message up to date. It returns a time to
-// retry when the limits say wait.
-func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob) (time.Time, error) {
+// redrawView brings one view's message up to date for the table at
+// version. It returns a time to retry when the limits say wait, or when a
+// send went unanswered (see unanswered.go); errGaveUp when its sends went
+// unanswered too often for this version.
+func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int64, j redrawJob) (time.Time, error) {
 	rec, m := j.rec, j.m
 	save := func(r view.MessageRecord) error { return d.store.SetMessage(ctx, t.ID, j.view, r.String()) }
+	// record saves what a call did, even when the serving lost its lease
+	// meanwhile: the next owner must know the message it posted (or may
+	// have posted), or it posts it again.
+	record := func(r view.MessageRecord) error {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		return d.store.SetMessage(sctx, t.ID, j.view, r.String())
+	}
+	if rec.Await != 0 {
+		// A send of this view went unanswered: what its answer said, if
+		// it came, first.
+		heard, changed, err := d.hearLate(ctx, t, j, rec)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if changed {
+			if err := save(heard); err != nil {
+				return time.Time{}, err
+			}
+			rec = heard
+		}
+		if rec.ID != 0 && rec.Await == 0 && shows(rec, m, j.platform) && rec.Gen == j.gen {
+			rec.Pending = 0 // the copy heard late shows it
+			return time.Time{}, save(rec)
+		}
+	}
 	if rec.ID != 0 && (m.Ping && !rec.Ping || rec.Gen != j.gen) {
 		// Turning to "your move", or asked to come down to the bottom of
 		// the chat: post a fresh message (it notifies at once). The old
@@ -751,10 +844,24 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob)
 		}
 		return at, nil
 	}
+	// A send waits for the answer of the last one that went unanswered,
+	// and stops for this version at the cap.
+	held := func() (time.Time, bool, error) {
+		at, gaveUp := d.holdSend(rec, version)
+		switch {
+		case gaveUp:
+			rec.Pending = 0
+			return time.Time{}, true, errors.Join(errGaveUp, save(rec))
+		case !at.IsZero():
+			at, err := wait(at)
+			return at, true, err
+		}
+		return time.Time{}, false, nil
+	}
 	done := func(r view.MessageRecord) (time.Time, error) {
 		d.metrics.Delivered(j.prio.String(), d.now().Sub(since))
 		r.Pending = 0
-		return time.Time{}, save(r)
+		return time.Time{}, record(r)
 	}
 	call := viewCall(t.ID, j.view)
 	class := classOf(j.prio)
@@ -762,6 +869,11 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob)
 		// A group table posted anew answers someone: /newgame, /table,
 		// «play again». Edits are the table's share; this is a reply.
 		class = classReply
+	}
+	if rec.ID == 0 {
+		if at, ok, err := held(); ok {
+			return at, err
+		}
 	}
 	if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 		return wait(at)
@@ -779,18 +891,34 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, j redrawJob)
 			return d.unreachable(ctx, t, j.seat, err)
 		}
 		// The message was deleted (by an admin, say): post it again.
+		if at, ok, err := held(); ok {
+			return at, err
+		}
 		if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 			return wait(at)
 		}
 	}
-	sent, err := d.send(ctx, j.chatID, j.thread, m)
+	start := d.now()
+	tries := rec.Tries + 1
+	await := start.Add(d.backoff(tries)).UnixMilli()
+	heard := d.heardView(t.ID, j.view, lateCopy{digest: digest(m, j.platform), ping: m.Ping, buttons: len(m.Keyboard) > 0, gen: j.gen, await: await})
+	sent, err := d.sendHeard(ctx, j.chatID, j.thread, m, d.viewListen(), heard)
 	if retry, ok := d.retryAfter(ctx, j.chatID, err); ok {
 		return wait(retry)
+	}
+	if errors.Is(err, errNoAnswer) {
+		// It may be in the chat: its answer is listened for until await,
+		// and the view is not sent again before then.
+		rec.Tries, rec.TriedAt, rec.Await = tries, version, await
+		d.log.Warn().Str("table", t.ID).Str("view", j.view).Int("tries", tries).
+			Msg("view's send unanswered: listening for its answer, will send again later")
+		return time.UnixMilli(await), record(rec)
 	}
 	if err != nil {
 		return d.unreachable(ctx, t, j.seat, err)
 	}
 	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, digest(m, j.platform), m.Ping, j.gen, len(m.Keyboard) > 0
+	rec.Tries, rec.TriedAt, rec.Await = 0, 0, 0
 	return done(rec)
 }
 
@@ -881,7 +1009,7 @@ func (d *Delivery) disarmReplaced(ctx context.Context, t *record.Table, records 
 			done = slices.Clone(rec.Strip)
 		}
 		for _, id := range rec.Strip {
-			if busy {
+			if busy || ctx.Err() != nil {
 				break
 			}
 			now := d.now()
@@ -973,6 +1101,9 @@ func (d *Delivery) deleteReplaced(ctx context.Context, t *record.Table, records 
 		_, _, seat, ok := view.Parse(v)
 		if !ok || len(rec.Stale) == 0 {
 			continue
+		}
+		if ctx.Err() != nil {
+			break // the serving lost its lease
 		}
 		due := time.UnixMilli(rec.StaleSince).Add(cleanupAfter)
 		if t.Phase == record.PhasePlaying && len(rec.Stale) < cleanupBatch && now.Before(due) {
@@ -1073,9 +1204,8 @@ func (d *Delivery) retryAfter(ctx context.Context, chatID int64, err error) (tim
 	return until, true
 }
 
-func (d *Delivery) send(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
-	ctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
-	defer cancel()
+// sendMessage posts m, as long as ctx lets it wait (see sendHeard).
+func (d *Delivery) sendMessage(ctx context.Context, chatID int64, thread int, m adapter.Message) (*models.Message, error) {
 	sent, err := d.tg.SendMessage(ctx, &tgbot.SendMessageParams{
 		ChatID:             chatID,
 		MessageThreadID:    thread,

@@ -151,7 +151,7 @@ func TestInPlaceAndRefusals(t *testing.T) {
 	if e := apiError(t, err); e.Code != http.StatusBadRequest || errors.Is(err, ephemeral.ErrUnsupported) {
 		t.Fatalf("no press: %v", err)
 	}
-	w.g.PromoteBot()
+	w.g.MakeBotAdmin()
 	if _, err := w.eph.Send(ctx, w.hand(w.bob, "")); err != nil {
 		t.Fatalf("an administrator's send: %v", err)
 	}
@@ -209,7 +209,7 @@ func TestDroppedMessage(t *testing.T) {
 // 429 with its retry_after.
 func TestTooManyRequests(t *testing.T) {
 	w, ctx := newWorld(t), context.Background()
-	w.g.PromoteBot()
+	w.g.MakeBotAdmin()
 	for i := range 20 {
 		if _, err := w.eph.Send(ctx, w.hand(w.ann, "")); err != nil {
 			t.Fatalf("send %d: %v", i, err)

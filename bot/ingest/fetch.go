@@ -9,11 +9,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/trickchef/trickchef/bot/safe"
 )
 
 // Updates come in at least once and take effect exactly once. Fetching
@@ -25,9 +26,12 @@ import (
 // it made. (go-telegram/bot's own Start and WebhookHandler confirm before
 // handling, so a crash there loses updates; we don't use them.)
 
-// allowedUpdates are the update types the bot asks Telegram for.
-func allowedUpdates() []string {
-	return []string{"message", "callback_query", "my_chat_member"}
+// AllowedUpdates are the update types the bot asks Telegram for (polling
+// and the webhook alike): chat_member tells it of a person who left a group
+// where the bot is an administrator (Telegram sends it nowhere else, and
+// only when asked), so their seat and their view of its tables go at once.
+func AllowedUpdates() []string {
+	return []string{"message", "callback_query", "my_chat_member", "chat_member"}
 }
 
 // Poller reads updates with getUpdates long polling.
@@ -57,7 +61,7 @@ func (p *Poller) GetUpdates(ctx context.Context, offset int64) ([]*models.Update
 	body, err := json.Marshal(map[string]any{
 		"offset":          offset,
 		"timeout":         int(p.Timeout / time.Second),
-		"allowed_updates": allowedUpdates(),
+		"allowed_updates": AllowedUpdates(),
 	})
 	if err != nil {
 		return nil, err
@@ -154,24 +158,15 @@ func (in *Ingestion) Poll(ctx context.Context, src UpdateSource) error {
 	return nil
 }
 
-// panicked is a handler's panic, turned into an error: the handler's own
-// failure, which counts towards giving its update up.
-type panicked struct{ v any }
-
-func (p *panicked) Error() string { return fmt.Sprint("handler panic: ", p.v) }
-
-// handleSafely applies an update and turns a panic into an error, so a
-// bug in one handler never takes the process down.
+// handleSafely applies an update and turns a panic into an error (logged
+// with its stack and counted), so a bug in one handler never takes the
+// process down.
 func (in *Ingestion) handleSafely(ctx context.Context, u *models.Update) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			in.log.Error().Str("panic", fmt.Sprint(r)).Str("stack", string(debug.Stack())).Int64("update", u.ID).Msg("handler panic")
-			in.metrics.Panic()
-			err = &panicked{v: r}
-		}
-	}()
 	start := time.Now()
-	err = in.handle(ctx, u)
+	log := in.log.With().Int64("update", u.ID).Logger()
+	if v := safe.Call(log, in.metrics.Panic, "handling an update", func() { err = in.handle(ctx, u) }); v != nil {
+		err = fmt.Errorf("handler panic: %v", v)
+	}
 	in.metrics.ObserveUpdate(u, time.Since(start), err)
 	in.log.Debug().Int64("update", u.ID).Dur("took", time.Since(start)).Err(err).Msg("update handled")
 	return err
@@ -188,6 +183,8 @@ func chatOf(u *models.Update) int64 {
 		return u.CallbackQuery.From.ID
 	case u.MyChatMember != nil:
 		return u.MyChatMember.Chat.ID
+	case u.ChatMember != nil:
+		return u.ChatMember.Chat.ID
 	}
 	return 0
 }

@@ -35,8 +35,10 @@ type Metrics struct {
 	quarantined prometheus.Counter
 	panics      prometheus.Counter
 	// Updates given up and kept for a person to look at (the store's
-	// count, all replicas').
+	// count, all replicas'), and how long the oldest update of each kind
+	// has waited in the inboxes.
 	deadLetters prometheus.Gauge
+	inboxOldest *prometheus.GaugeVec
 	// Reviews («🔍 Разбор») by outcome, and the CPU time of each made.
 	reviews    *prometheus.CounterVec
 	reviewTook prometheus.Histogram
@@ -94,6 +96,9 @@ func New(reg prometheus.Registerer) *Metrics {
 	m.deadLetters = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "trickchef_dead_letters", Help: "Updates given up after their handler failed again and again, kept in the store for a person to look at.",
 	})
+	m.inboxOldest = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "trickchef_inbox_oldest_seconds", Help: "How long the oldest update of each kind (press, command, other) has waited in the chats' inboxes: a stalled chat shows here.",
+	}, []string{"kind"})
 	m.reviews = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "trickchef_reviews_total", Help: "Reviews asked for, by outcome: queued (computed later), kept (answered from a kept one), gone (the game no longer kept), made, failed.",
 	}, []string{"outcome"})
@@ -101,7 +106,7 @@ func New(reg prometheus.Registerer) *Metrics {
 		Name: "trickchef_review_seconds", Help: "Time to compute one review (the top robot judging a person's every decision).",
 		Buckets: prometheus.ExponentialBuckets(0.01, 2, 12),
 	})
-	reg.MustRegister(m.quarantined, m.panics, m.deadLetters, m.reviews, m.reviewTook)
+	reg.MustRegister(m.quarantined, m.panics, m.deadLetters, m.inboxOldest, m.reviews, m.reviewTook)
 	reg.MustRegister(m.updates, m.apply, m.answer, m.conflicts, m.calls, m.wakeSet, m.timers,
 		m.deferredCalls, m.deliveryWait, m.budgetUse, m.queued, m.tablesWaiting)
 	return m
@@ -114,7 +119,7 @@ func kindOf(u *models.Update) string {
 		return "callback"
 	case u.Message != nil:
 		return "message"
-	case u.MyChatMember != nil:
+	case u.MyChatMember != nil, u.ChatMember != nil:
 		return "member"
 	}
 	return "other"
@@ -172,6 +177,31 @@ func (m *Metrics) DeadLetter(u *models.Update) {
 func (m *Metrics) DeadLetters(n int64) {
 	if m != nil {
 		m.deadLetters.Set(float64(n))
+	}
+}
+
+// UpdateKinds are the kinds of update trickchef_inbox_oldest_seconds tells
+// apart: a button's press, a message (a command), anything else.
+var UpdateKinds = []string{"press", "command", "other"}
+
+// UpdateKind is an update's kind among UpdateKinds.
+func UpdateKind(u *models.Update) string {
+	switch {
+	case u.CallbackQuery != nil:
+		return "press"
+	case u.Message != nil:
+		return "command"
+	}
+	return "other"
+}
+
+// InboxOldest shows how long the oldest waiting update of each kind has
+// waited (a kind missing from oldest: none waits).
+func (m *Metrics) InboxOldest(oldest map[string]time.Duration) {
+	if m != nil {
+		for _, k := range UpdateKinds {
+			m.inboxOldest.WithLabelValues(k).Set(oldest[k].Seconds())
+		}
 	}
 }
 

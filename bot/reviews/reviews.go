@@ -95,7 +95,7 @@ func New(cfg Config, st Store, games view.Games, tr adapter.Translator, tell Tel
 	}
 	r := &Reviews{cfg: cfg, store: st, games: games, tr: tr, tell: tell, log: log, metrics: m}
 	r.loop = &lease.Loop{Name: "reviews", Queue: lease.Bind(st, store.Reviews), Lease: reviewLease, Workers: cfg.Workers,
-		Idle: idle, Now: now, Log: log, Serve: r.serve, Panicked: r.panicked}
+		Idle: idle, Now: now, Log: log, Serve: r.serve, Panicked: r.panicked, Panics: m.Panic}
 	return r
 }
 

@@ -1,33 +1,40 @@
 package tables
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/internal/retry"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
 
 // A table whose game cannot go on is fenced off, so it costs nobody
-// anything more: its state its game cannot read (a bad deploy, a codec
-// change, a disk fault), or its changes panicking again and again (an
-// engine's, a robot's or a rendering's bug). The game is stopped at once:
-// its record is set aside in the store as it was (store.BrokenKey) for a
-// person to look at, the table goes idle with Table.Broken saying which
-// game broke and why, the group is told once, in plain words, that this
-// game cannot go on and how to start another, and every press of that
-// game's buttons is answered so. /newgame works there again at once;
-// nothing is retried. Other tables never notice.
+// anything more: its record, its state, or an outbox entry of it that
+// cannot be read (a bad deploy, a codec change, a disk fault, a key broken
+// by hand), or its changes panicking again and again (an engine's, a
+// robot's or a rendering's bug). The game is stopped at once: its record
+// is set aside in the store as it was (store.BrokenKey, the unreadable
+// entry beside it) for a person to look at, the table goes idle with
+// Table.Broken saying which game broke and why, the group is told once, in
+// plain words, that this game cannot go on and how to start another, and
+// every press of that game's buttons is answered so. /newgame works there
+// again at once; nothing is retried. Other tables never notice.
+//
+// The way there never reads again what could not be read: a record that
+// cannot be decoded is started afresh from its id and defaults (salvage),
+// and the game's state is never decoded on it at all — a decoder that
+// panics cannot panic in the recovery from its own panic.
 
 // brokenError is a change that failed because the table's game cannot go
 // on: transact fences the table off.
@@ -38,77 +45,79 @@ func (e *brokenError) Error() string { return "broken: " + e.reason }
 // broken wraps err, a failure of the game itself with the table's state.
 func broken(err error) error { return &brokenError{reason: err.Error()} }
 
-// strikesToBreak is how many failures of one table's changes (panics, a
-// rendering that fails) within strikeWindow fence it off.
-const (
-	strikesToBreak = 3
-	strikeWindow   = 10 * time.Minute
-)
+// strikePolicy fences off a table whose changes or servings fail (a panic,
+// a view its game cannot draw) three times within ten minutes of each
+// other, wherever they ran: the count is the store's (bot/internal/retry),
+// so replicas and restarts count together.
+var strikePolicy = retry.Policy{Limit: 3, First: time.Second, Max: time.Second, Window: 10 * time.Minute}
 
-// strikes counts, in this process, the recent failures of each table that
-// are not yet proof it is broken (a panic may be a rare race); bounded.
-type strikes struct {
-	mu sync.Mutex
-	at map[string][]time.Time
-}
+// strikeKey is the key of a table's failures in the store.
+func strikeKey(id string) string { return "table:" + id }
 
-// add counts a failure of table id now and reports whether it is the one
-// that makes it broken.
-func (s *strikes) add(id string, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.at == nil || len(s.at) > 10000 {
-		s.at = map[string][]time.Time{}
+// struckOut counts a failure of table id and reports whether it is the
+// one that fences it off. A failure the store cannot count is not counted
+// (a sick store must never fence a table off).
+func (c *core) struckOut(ctx context.Context, id, reason string) bool {
+	a, err := strikePolicy.Begin(ctx, c.store, strikeKey(id), "")
+	if err != nil {
+		c.log.Warn().Err(err).Str("table", id).Str("reason", reason).Msg("table failed; the failure could not be counted")
+		return false
 	}
-	var recent []time.Time
-	for _, t := range s.at[id] {
-		if now.Sub(t) < strikeWindow {
-			recent = append(recent, t)
-		}
+	if !a.Last() {
+		c.log.Warn().Str("table", id).Str("reason", reason).Int("failures", a.N).Msg("table failed; fenced off if it keeps failing")
+		return false
 	}
-	recent = append(recent, now)
-	if len(recent) >= strikesToBreak {
-		delete(s.at, id)
-		return true
-	}
-	s.at[id] = recent
-	return false
+	return true
 }
 
 // strike counts a failure of table id (a panic while changing or serving
-// it, a view its game cannot draw), and fences it off on the last straw.
+// it), and fences it off on the last straw.
 func (c *core) strike(ctx context.Context, id, reason string) {
-	if !c.failures.add(id, c.now()) {
-		c.log.Warn().Str("table", id).Str("reason", reason).Msg("table failed; fenced off if it keeps failing")
+	if !c.struckOut(ctx, id, reason) {
 		return
 	}
-	if err := c.quarantine(ctx, id, reason); err != nil {
+	if err := c.quarantine(ctx, id, reason, nil); err != nil {
 		c.log.Error().Err(err).Str("table", id).Msg("broken table not fenced off; will try again")
 	}
 }
 
-// guardPanics runs fn and turns a panic into a broken error after the
-// table's strikes ran out, or an error the press is answered «try again»
-// for before (logged with its stack either way).
-func (c *core) guardPanics(ctx context.Context, id string, fn func() error) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			reason := fmt.Sprint("panic: ", v)
-			c.log.Error().Str("table", id).Str("panic", fmt.Sprint(v)).Str("stack", string(debug.Stack())).Msg("panic while changing a table")
-			c.metrics.Panic()
-			if c.failures.add(id, c.now()) {
-				err = &brokenError{reason: reason}
-				return
-			}
-			err = refusal.ErrBusy
-		}
-	}()
-	return fn()
+// guardPanics runs fn and turns a panic (logged with its stack and
+// counted) into a broken error once the table's strikes ran out, or an
+// error the press is answered «try again» for before.
+func (c *core) guardPanics(ctx context.Context, id string, fn func() error) error {
+	var err error
+	v := safe.Call(c.log.With().Str("table", id).Logger(), c.metrics.Panic, "changing a table", func() { err = fn() })
+	switch {
+	case v == nil:
+		return err
+	case c.struckOut(ctx, id, fmt.Sprint("panic: ", v)):
+		return &brokenError{reason: fmt.Sprint("panic: ", v)}
+	}
+	return refusal.ErrBusy
 }
 
-// quarantine fences table id off (see above). It is idempotent: a table
-// whose game already broke, or that plays no game, stays as it is.
-func (c *core) quarantine(ctx context.Context, id, reason string) error {
+// unreadableError is a record that cannot be decoded: the bytes, and why.
+type unreadableError struct {
+	data []byte
+	err  error
+}
+
+func (e *unreadableError) Error() string { return "record unreadable: " + e.err.Error() }
+
+// decodeRecord decodes a table record; a decoder's panic is an error
+// like any other (logged and counted).
+func (c *core) decodeRecord(data []byte) (t *record.Table, err error) {
+	if v := safe.Call(c.log, c.metrics.Panic, "decoding a table record", func() { t, err = record.Decode(data) }); v != nil {
+		return nil, fmt.Errorf("panic: %v", v)
+	}
+	return t, err
+}
+
+// quarantine fences table id off (see above). bad, if not nil, is a
+// record just found unreadable: found still so, it is not decoded again.
+// It is idempotent: a table whose game already broke, or that plays no
+// game, stays as it is.
+func (c *core) quarantine(ctx context.Context, id, reason string, bad []byte) error {
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		rec, err := c.store.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -117,13 +126,18 @@ func (c *core) quarantine(ctx context.Context, id, reason string) error {
 		if err != nil {
 			return err
 		}
-		t, err := record.Decode(rec.Data)
+		var t *record.Table
+		if bad != nil && bytes.Equal(rec.Data, bad) {
+			err = errors.New(reason)
+		} else {
+			t, err = c.decodeRecord(rec.Data)
+		}
 		switch {
 		case err != nil:
-			// The record itself is unreadable: start it afresh from what can
-			// still be read of it.
-			t = salvage(id, rec.Data, c.cfg.DefaultLang)
-			reason = "record unreadable: " + err.Error()
+			// The record itself is unreadable: start it afresh from its id
+			// and what the store knows beside it.
+			t = c.salvage(ctx, id)
+			reason = "record unreadable: " + strings.TrimPrefix(err.Error(), "record unreadable: ")
 		case t.State == nil || t.Broken != nil && t.Broken.GameNo == t.GameNo:
 			return nil // no game to stop, or stopped already
 		}
@@ -157,10 +171,30 @@ func (c *core) quarantine(ctx context.Context, id, reason string) error {
 		c.metrics.Quarantined()
 		c.log.Error().Str("table", id).Int("game", t.GameNo).Str("reason", reason).Str("kept", store.BrokenKey(id, t.GameNo)).
 			Msg("table fenced off: its game cannot go on; the group was told, /newgame works there again")
+		if err := c.store.ForgetAttempts(ctx, strikeKey(id)); err != nil {
+			c.log.Debug().Err(err).Str("table", id).Msg("strikes not forgotten (they expire)")
+		}
 		c.wake()
 		return nil
 	}
 	return refusal.ErrBusy
+}
+
+// unreadable fences off table id, a part of which cannot be read: its
+// record (fenced off as it is loaded), its game's state, or an outbox
+// entry (kept beside the record for a person: store.BrokenOutboxKey).
+// Delivery tells it so.
+func (c *core) unreadable(ctx context.Context, id, reason string, entry []byte) error {
+	t, _, err := c.load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if entry != nil {
+		if err := c.store.SetPointer(ctx, store.BrokenOutboxKey(id, t.GameNo), string(entry)); err != nil {
+			return err
+		}
+	}
+	return c.quarantine(ctx, id, reason, nil)
 }
 
 // dropResults are a broken table's jobs but its finished games: a game
@@ -175,24 +209,23 @@ func dropResults(jobs []record.Job) []record.Job {
 	return out
 }
 
-// salvage is a fresh record for a table whose record cannot be read: what
-// can still be read of it (its game number, so the broken game's buttons
-// are recognised, its language and title), idle.
-func salvage(id string, data []byte, lang string) *record.Table {
+// salvage is a fresh record for a table whose record cannot be read,
+// made without reading it: the chat from the table id, the language the
+// bot defaults to, idle, and the number of the game whose views the store
+// keeps message records of (so the broken game's buttons are recognised
+// and answered so, and its group table is redrawn in place).
+func (c *core) salvage(ctx context.Context, id string) *record.Table {
 	chat, thread, _ := record.ParseID(id)
-	var some struct {
-		GameNo int    `json:"game_no"`
-		Lang   string `json:"lang"`
-		Title  string `json:"title"`
-	}
-	_ = json.Unmarshal(data, &some) // what it reads, it keeps
-	t := &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: lang, Title: some.Title, Phase: record.PhaseIdle,
-		GameNo: some.GameNo}
-	if some.Lang != "" {
-		t.Lang = some.Lang
+	t := &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.cfg.DefaultLang, Phase: record.PhaseIdle}
+	if msgs, err := c.store.Messages(ctx, id); err == nil {
+		for v := range msgs {
+			if _, gameNo, _, ok := view.Parse(v); ok && gameNo > t.GameNo {
+				t.GameNo = gameNo
+			}
+		}
 	}
 	if t.GameNo == 0 {
-		// Nothing readable: a number no button of the broken game can
+		// Nothing to go by: a number no button of the broken game can
 		// carry by chance, so its buttons are refused as stale.
 		t.GameNo = 1 << 20
 	}

@@ -47,6 +47,7 @@ type commands struct {
 	people   *people
 	standing *standing
 	reviews  *reviewing
+	belong   *belonging
 }
 
 // list is every command, in the order of the menu and of /help.
@@ -168,6 +169,9 @@ func threadOf(m *models.Message) int {
 func (c *commands) onMessage(ctx context.Context, updateID int64, m *models.Message) error {
 	if m.MigrateToChatID != 0 {
 		return c.migrate(ctx, m.Chat.ID, m.MigrateToChatID)
+	}
+	if ok, err := c.belong.onServiceMessage(ctx, updateID, m); ok {
+		return err
 	}
 	if m.From == nil {
 		return nil

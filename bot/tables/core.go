@@ -10,6 +10,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/internal/members"
+	"github.com/trickchef/trickchef/bot/internal/retry"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/view"
@@ -28,9 +29,10 @@ type Config struct {
 	// WebLease is how long a page that said it is visible counts as
 	// visible without saying it again.
 	WebLease time.Duration
-	// Members answers whether someone who came by a join link is in the
-	// table's group (shared with the «Стол» page); nil: a cache of the
-	// tables' own.
+	// Members answers whether someone belongs at a group's table: who
+	// presses its buttons or comes by its join link (belong.go; shared
+	// with the «Стол» page, and told by the tables who left); nil: a
+	// cache of the tables' own.
 	Members *members.Cache
 }
 
@@ -38,6 +40,7 @@ type Config struct {
 // commits, the timers' queue, pointers, and what a group's upgrade moves.
 type Store interface {
 	lease.Store
+	retry.Store
 	Load(ctx context.Context, table string) (store.Record, error)
 	LoadFor(ctx context.Context, table string, updateID int64, view string) (store.Record, bool, string, error)
 	Commit(ctx context.Context, table string, c store.Change) (int64, error)
@@ -55,6 +58,12 @@ type Store interface {
 	KeptGame(ctx context.Context, ref string) ([]byte, error)
 	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
 	Review(ctx context.Context, ref string, user int64) ([]byte, error)
+	// Forgetting a person (forget.go): what the store cannot read itself.
+	RewriteKeptGame(ctx context.Context, ref string, data []byte, drop []int64) error
+	DropKeptGame(ctx context.Context, ref string) error
+	DropDeadLetters(ctx context.Context, match func(store.DeadLetter) bool) (int, error)
+	Pointers(ctx context.Context, prefix string) (map[string]string, error)
+	DeletePointer(ctx context.Context, key, value string) error
 }
 
 // Telegram is the part of the Bot API the tables call: who the bot is, its
@@ -109,8 +118,6 @@ type core struct {
 	// answered observes how long a button press took from its update to
 	// its answer (for measurements).
 	answered func(time.Duration)
-	// failures counts each table's recent failures (broken.go).
-	failures *strikes
 	// names makes a person's name for the table (names.go).
 	names *names
 }

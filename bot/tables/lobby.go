@@ -256,6 +256,9 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 	openLobby(t, g.ID(), record.Seat{})
 	t.Seats = make([]record.Seat, 0, len(old))
 	for _, s := range old {
+		if s.Human() && record.Forgotten(s.UserID) {
+			continue // a person forgotten is not seated again
+		}
 		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
 	}
 	t.Options, t.AILevel = opts, level

@@ -88,7 +88,7 @@ func (c *core) moveTable(ctx context.Context, oldID, newID string, newChat int64
 		return nil, err
 	}
 	for _, s := range t.Seats {
-		if s.Human() {
+		if s.Human() && s.UserID > 0 { // not a person forgotten
 			if err := c.store.SetPointer(ctx, store.UserTableKey(s.UserID), newID); err != nil {
 				return nil, err
 			}

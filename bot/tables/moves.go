@@ -276,6 +276,9 @@ func resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *
 	slices.SortFunc(list, func(a, b adapter.FinalSeat) int { return a.Seat - b.Seat }) // the record is in seat order
 	at := map[string]int{}
 	for _, f := range list {
+		if f.Level == "" && record.Forgotten(f.User) {
+			continue // a person forgotten: the results keep nothing of them
+		}
 		seat := record.ResultSeat{Player: record.PersonPlayer(f.User), Name: f.Name, Place: f.Place, Score: f.Score, Left: f.Left}
 		switch {
 		case f.Left:

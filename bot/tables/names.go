@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/go-telegram/bot/models"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/trickchef/trickchef/bot/view"
 )
@@ -15,7 +16,17 @@ import (
 // characters go (bidi overrides that turn the rest of a line around,
 // zero-width characters that make two names look the same), and a name
 // may not pass for a robot's: no 🤖, and one that reads like a robot's
-// name («Робот 2») is marked as a person's.
+// name in any language — «Робот 2», and also «Робoт 2» with a Latin o,
+// «Robot ２» with a full-width digit, «Р о б о т 2», «Rоbоt 2» with
+// Cyrillic o's, «Роб0т» — is marked as a person's.
+//
+// «Reads like» is decided on a skeleton of the name (skeleton): Unicode's
+// compatibility decomposition (NFKD: full-width and styled letters and
+// digits become plain ones, accents come apart), then no marks, spaces,
+// punctuation or invisible characters, any script's digits as 0–9, lower
+// case, and the letters of Cyrillic and Greek that look like Latin ones
+// as those (latinLookalike). A robot's name is matched on its skeleton
+// too, a digit that passes for one of its letters allowed (lookalikeDigit).
 
 // maxNameRunes bounds a name on the table and in the buttons.
 const maxNameRunes = 32
@@ -25,7 +36,8 @@ const personMark = "👤 "
 
 // names makes a person's name for the table.
 type names struct {
-	// robotLike matches a robot's name in every language (ai.name).
+	// robotLike matches the skeleton of a robot's name in every language
+	// (ai.name).
 	robotLike []*regexp.Regexp
 }
 
@@ -39,10 +51,120 @@ func newNames(views *view.Renderer) *names {
 		if !ok {
 			continue
 		}
-		pattern := `(?i)^\s*` + regexp.QuoteMeta(strings.TrimSpace(before)) + `\s*[0-9]*\s*` + regexp.QuoteMeta(strings.TrimSpace(after)) + `\s*$`
-		n.robotLike = append(n.robotLike, regexp.MustCompile(pattern))
+		n.robotLike = append(n.robotLike, regexp.MustCompile("^"+skeletonPattern(before)+"[0-9]*"+skeletonPattern(after)+"$"))
 	}
 	return n
+}
+
+// skeletonPattern matches the skeleton of text, a digit that looks like
+// one of its letters in its place.
+func skeletonPattern(text string) string {
+	var b strings.Builder
+	for _, r := range skeleton(text) {
+		if d := lookalikeDigit(r); d != 0 {
+			b.WriteString("[" + string(r) + string(d) + "]")
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(string(r)))
+	}
+	return b.String()
+}
+
+// skeleton is what a name reads as, for telling whether it reads like a
+// robot's (see above).
+func skeleton(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFKD.String(s) {
+		switch {
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Cc, unicode.P, unicode.Z) || unicode.IsSpace(r):
+			continue
+		case unicode.Is(unicode.Nd, r):
+			r = '0' + digitValue(r)
+		default:
+			r = latinLookalike(unicode.ToLower(r))
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// digitValue is the value of a decimal digit of any script: digits come
+// in runs of ten from their zero.
+func digitValue(r rune) rune {
+	zero := r
+	for r-zero < 9 && unicode.Is(unicode.Nd, zero-1) {
+		zero--
+	}
+	return r - zero
+}
+
+// latinLookalike is the Latin letter a lower-case Cyrillic or Greek letter
+// looks like (in either case: «т» stands for «Т», which looks like «T»),
+// or r.
+func latinLookalike(r rune) rune {
+	switch r {
+	case 'а', 'α':
+		return 'a'
+	case 'в', 'ь', 'β':
+		return 'b'
+	case 'с', 'ϲ':
+		return 'c'
+	case 'е', 'ε':
+		return 'e'
+	case 'н', 'һ', 'η':
+		return 'h'
+	case 'і', 'ι':
+		return 'i'
+	case 'ј', 'ϳ':
+		return 'j'
+	case 'к', 'κ':
+		return 'k'
+	case 'м', 'μ':
+		return 'm'
+	case 'п', 'π':
+		return 'n'
+	case 'о', 'ο', 'σ':
+		return 'o'
+	case 'р', 'ρ':
+		return 'p'
+	case 'ԛ':
+		return 'q'
+	case 'г':
+		return 'r'
+	case 'ѕ':
+		return 's'
+	case 'т', 'τ':
+		return 't'
+	case 'υ':
+		return 'u'
+	case 'ν':
+		return 'v'
+	case 'ԝ', 'ω':
+		return 'w'
+	case 'х', 'χ':
+		return 'x'
+	case 'у', 'γ':
+		return 'y'
+	case 'ζ':
+		return 'z'
+	}
+	return r
+}
+
+// lookalikeDigit is the digit a letter of a skeleton may be written as
+// («Роб0т»: a zero for the o), or 0.
+func lookalikeDigit(r rune) rune {
+	switch r {
+	case 'o':
+		return '0'
+	case 'б':
+		return '6'
+	case 'з':
+		return '3'
+	case 'i', 'l':
+		return '1'
+	}
+	return 0
 }
 
 // person is u's name at a table: first and last name, or the username,
@@ -63,8 +185,9 @@ func (n *names) person(u *models.User) string {
 
 // looksLikeRobot reports whether name reads like a robot's.
 func (n *names) looksLikeRobot(name string) bool {
+	sk := skeleton(name)
 	for _, re := range n.robotLike {
-		if re.MatchString(name) {
+		if re.MatchString(sk) {
 			return true
 		}
 	}

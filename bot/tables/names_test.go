@@ -41,3 +41,45 @@ func TestNamesAreCleaned(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesThatLookLikeARobot: a name that merely looks like a robot's is
+// marked like an exact one — another script's letters, full-width, styled
+// or foreign digits, a digit for a letter, accents, spaces, punctuation
+// and invisible characters in between, either language's robot — and a
+// person's name that only starts like one, or is close, is not.
+func TestNamesThatLookLikeARobot(t *testing.T) {
+	tb := goldenTables(t)
+	marked := []string{
+		"Робот 2",
+		"Робoт 2",            // a Latin o
+		"Робот ２",            // a full-width digit
+		"Робот ٢",            // an Arabic-Indic digit
+		"Робот ²",            // a superscript digit
+		"РОБОТ 2",            // capitals
+		"Р о б о т 2",        // spaced out
+		"Робот\u00a0\u00a02", // no-break spaces
+		"Ро\u200bбот 2",      // a zero-width space
+		"Ро\u0301бот 2",      // an accent
+		"Роб0т 3",            // a zero for the o
+		"Ро6от 3",            // a six for the б
+		"Робот-2",            // punctuation
+		"Robot 2",            // the English robot
+		"Rоbоt 2",            // with Cyrillic o's
+		"R\u03bfb\u03bft 2",  // with Greek omicrons
+		"ROBOT",              // no number
+		"𝐑𝐨𝐛𝐨𝐭 𝟐",            // mathematical bold
+		"Ｒｏｂｏｔ",              // full-width letters
+		"Рοбοт",              // Greek omicrons in the Russian word
+	}
+	notMarked := []string{"Роберт", "Роботанна", "Робототехник", "Робот Вася", "Борис", "Rob", "Roberto 2", "Ро", "Bot 2", "Работа"}
+	for _, name := range marked {
+		if got := tb.core.names.person(&models.User{FirstName: name}); !strings.HasPrefix(got, personMark) {
+			t.Errorf("%q is not marked: %q", name, got)
+		}
+	}
+	for _, name := range notMarked {
+		if got := tb.core.names.person(&models.User{FirstName: name}); strings.HasPrefix(got, personMark) {
+			t.Errorf("%q is marked: %q", name, got)
+		}
+	}
+}

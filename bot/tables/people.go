@@ -85,8 +85,8 @@ func (pp *people) onStart(ctx context.Context, r request, l adapter.Loc) error {
 var errBadLink = errors.New("bad join link")
 
 // linkedTable is the id of the table a join link's token names, when user
-// may sit there: they sit (or sat) there already, or Telegram says they
-// are in its group (cached, members.Cache).
+// may sit there: Telegram says they are in its group (cached,
+// members.Cache.Belongs: the same question as the lobby's buttons ask).
 func (pp *people) linkedTable(ctx context.Context, token string, user int64) (string, error) {
 	if !record.ValidTableToken(token) {
 		return "", errBadLink
@@ -105,14 +105,9 @@ func (pp *people) linkedTable(ctx context.Context, token string, user int64) (st
 	if version == 0 || t.Token != token {
 		return "", errBadLink
 	}
-	if t.SeatOf(user) >= 0 {
-		return id, nil
-	}
-	member := t.ChatID == user // a practice table is its owner's alone
-	if !view.PracticeChat(t.ChatID) {
-		if member, err = pp.cfg.Members.Member(ctx, t.ChatID, user); err != nil {
-			return "", err
-		}
+	member, err := pp.cfg.Members.Belongs(ctx, t.ChatID, user) // belong.go: the one check
+	if err != nil {
+		return "", err
 	}
 	if !member {
 		pp.log.Info().Str("table", id).Int64("user", user).Msg("join link refused: not in the group")

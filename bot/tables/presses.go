@@ -144,6 +144,14 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		pr.answer(ctx, q, pr.loc(pr.userLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
 	}
+	if err := pr.mayPress(ctx, q, p); err != nil { // belong.go
+		a, ok := refusal.Judge(pr.loc(pr.userLang(&q.From)), "", err)
+		if !ok {
+			return err
+		}
+		pr.answer(ctx, q, a.Text, false, "")
+		return nil
+	}
 	// Effects are read before the compare-and-set loop, which stays pure:
 	// whether the presser administers the group matters only for «cancel»,
 	// the language, which of two games to stop, and a /stop an anonymous
@@ -161,6 +169,9 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	var hand pressedHand
 	t, ch, err := pr.transactSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *record.Table, ch *change) error {
 		if err := brokenButton(t, p); err != nil {
+			return err
+		}
+		if err := fromItsChat(q, t, p); err != nil { // belong.go
 			return err
 		}
 		hand = pressedOn(q, t, p, ch.viewRecord)

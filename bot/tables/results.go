@@ -2,7 +2,6 @@ package tables
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -12,8 +11,6 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
-	"github.com/trickchef/trickchef/bot/refusal"
-	"github.com/trickchef/trickchef/store"
 )
 
 // standing is the tables' side of the results commands: /stats, /top and
@@ -22,6 +19,8 @@ import (
 // /forgetme asks, then forgets.
 type standing struct {
 	*core
+	moves   *moves
+	leaving *leaving
 }
 
 // forgetWindow is how long a /forgetme confirmation button stays valid.
@@ -82,18 +81,24 @@ func (sd *standing) privateStats(ctx context.Context, r request, l adapter.Loc) 
 // asker and the time of the question, so only they can confirm, and only
 // for a while.
 func (sd *standing) askForget(ctx context.Context, r request, l adapter.Loc) error {
-	m := r.msg
-	btn := func(text string, yes int) adapter.Button {
-		return adapter.Button{Text: text, Data: callback.Data{Op: callback.Forget, Table: record.ID(m.Chat.ID, 0), GameNo: int(sd.now().Unix()), Args: []int{yes}}.String()}
-	}
-	return sd.reply(ctx, r.updateID, m.Chat.ID, adapter.Message{Text: l.T("forget.confirm"), Keyboard: [][]adapter.Button{{
-		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
-	}}})
+	return sd.reply(ctx, r.updateID, r.msg.Chat.ID, sd.forgetQuestion(l, r.msg.Chat.ID))
 }
 
-// onForget handles the /forgetme confirmation: the user's results are
-// deleted everywhere, and the question is replaced by the outcome so its
-// buttons are gone. Forgetting twice is harmless.
+// forgetQuestion is /forgetme's question in user's private chat: what
+// forgetting deletes and what it leaves to the others, and the two
+// buttons.
+func (sd *standing) forgetQuestion(l adapter.Loc, user int64) adapter.Message {
+	btn := func(text string, yes int) adapter.Button {
+		return adapter.Button{Text: text, Data: callback.Data{Op: callback.Forget, Table: record.ID(user, 0), GameNo: int(sd.now().Unix()), Args: []int{yes}}.String()}
+	}
+	return adapter.Message{Text: l.T("forget.confirm"), Keyboard: [][]adapter.Button{{
+		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
+	}}}
+}
+
+// onForget handles the /forgetme confirmation: the person is forgotten
+// everywhere (forget.go), and the question is replaced by the outcome so
+// its buttons are gone. Forgetting twice is harmless.
 func (sd *standing) onForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
 	l := sd.loc(sd.userLang(&q.From))
 	user, _, _ := record.ParseID(p.Table) // callback.Parse checked it
@@ -111,18 +116,8 @@ func (sd *standing) onForget(ctx context.Context, updateID int64, q *models.Call
 	}
 	text := l.T("forget.kept")
 	if p.Args[0] == 1 {
-		// The table they sit (or last sat) at, read before its pointer goes.
-		seated, err := sd.store.Pointer(ctx, store.UserTableKey(user))
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		if err := sd.results.Forget(ctx, user); err != nil {
+		if err := sd.forget(ctx, user); err != nil {
 			return err // not answered: the redelivered press tries again
-		}
-		if seated != "" && seated != record.ID(user, 0) {
-			if err := sd.forgetSeat(ctx, seated, user); err != nil {
-				return err
-			}
 		}
 		text = l.T("forget.done")
 	}
@@ -134,53 +129,4 @@ func (sd *standing) onForget(ctx context.Context, updateID int64, q *models.Call
 		out.Edit = msg.ID
 	}
 	return sd.queue(ctx, record.ID(user, 0), updateID, out)
-}
-
-// forgetSeat takes a forgotten person's name off the group table they sit
-// (or last sat) at: a lobby's seat is given up (as «Выйти» would), and a
-// game's seat, or a finished game's, is renamed as the history names them
-// («игрок удалён»). Other groups' tables where they once sat keep their
-// last game's names until a new game opens there or the table expires
-// (docs/store.md).
-func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error {
-	_, _, err := sd.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		forgotten := sd.loc(t.Lang).T("history.forgotten")
-		changed := false
-		for i := len(t.Seats) - 1; i >= 0; i-- {
-			s := &t.Seats[i]
-			switch {
-			case s.UserID == user && t.Phase == record.PhaseLobby:
-				leaveLobby(t, i)
-			case s.UserID == user:
-				s.Name = forgotten
-			case s.Leaver != nil && s.Leaver.UserID == user:
-				s.Leaver.Name = forgotten
-			default:
-				continue
-			}
-			changed = true
-		}
-		// A finished game waiting to be kept for its reviews (its job not
-		// run yet) is kept without the name too.
-		for _, j := range t.Jobs {
-			if f := j.Finished; f != nil {
-				for i := range f.Seats {
-					switch s := &f.Seats[i]; {
-					case s.Human() && s.UserID == user:
-						s.Name, changed = forgotten, true
-					case s.Leaver != nil && s.Leaver.UserID == user:
-						s.Leaver.Name, changed = forgotten, true
-					}
-				}
-			}
-		}
-		if !changed {
-			return refusal.ErrNoChange
-		}
-		return nil
-	})
-	if errors.Is(err, refusal.ErrNoChange) {
-		return nil
-	}
-	return err
 }

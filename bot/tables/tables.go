@@ -10,11 +10,13 @@
 // a move does to a table (moves.go), the commands (commands.go, one list),
 // the buttons (presses.go), the lobby (lobby.go), a seat's presses
 // and hints (play.go), the timers and other due work (timers.go, jobs.go),
-// a broken table fenced off (broken.go), leaving (leave.go), practice
+// a broken table fenced off (broken.go), leaving (leave.go), who belongs
+// at a group's tables and who left it (belong.go), practice
 // tables (practice.go), first-game tips (tips.go), the menus and rules
 // pages (menus.go), a person's private chat (people.go), results commands
-// (results.go), the «Стол» page's changes (pages.go) and a group's upgrade
-// (migrate.go); the dependencies they share are in core.go.
+// (results.go), a person forgotten (forget.go), the «Стол» page's changes
+// (pages.go) and a group's upgrade (migrate.go); the dependencies they
+// share are in core.go.
 package tables
 
 import (
@@ -53,6 +55,7 @@ type Tables struct {
 	standing *standing
 	pages    *pages
 	reviews  *reviewing
+	belong   *belonging
 }
 
 // New builds the tables role. views renders what the tables say; wake is
@@ -62,7 +65,7 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 		cfg.Members = members.New(tg, now, log)
 	}
 	c := &core{cfg: cfg, store: st, tg: tg, views: views, games: views.Games(), results: res, now: now, log: log, metrics: m,
-		wake: func() {}, answered: func(time.Duration) {}, failures: &strikes{}, names: newNames(views)}
+		wake: func() {}, answered: func(time.Duration) {}, names: newNames(views)}
 	t := &Tables{core: c}
 	t.tips = &tips{core: c}
 	t.moves = &moves{core: c, tips: t.tips}
@@ -70,17 +73,18 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 	t.jobs = &jobs{core: c}
 	t.clock = &clock{core: c, moves: t.moves, jobs: t.jobs}
 	t.clock.loop = &lease.Loop{Name: "timers", Queue: lease.Bind(st, store.Timers), Lease: timerLease, Workers: timerWorkers,
-		Idle: timerIdle, Now: now, Log: log, Serve: t.clock.serve, Panicked: t.clock.panicked}
+		Idle: timerIdle, Now: now, Log: log, Serve: t.clock.serve, Panicked: t.clock.panicked, Panics: m.Panic}
 	t.menus = &menus{core: c}
 	t.lobby = &lobby{core: c, moves: t.moves, tips: t.tips, menus: t.menus}
 	t.leaving = &leaving{core: c, moves: t.moves}
 	t.practice = &practice{core: c, lobby: t.lobby}
 	t.people = &people{core: c, menus: t.menus, lobby: t.lobby}
-	t.standing = &standing{core: c}
+	t.standing = &standing{core: c, moves: t.moves, leaving: t.leaving}
 	t.reviews = &reviewing{core: c, wake: func() {}}
 	t.jobs.reviews = t.reviews
 	t.pages = &pages{core: c, play: t.play, lobby: t.lobby}
-	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing, reviews: t.reviews}
+	t.belong = &belonging{core: c, leaving: t.leaving}
+	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing, reviews: t.reviews, belong: t.belong}
 	t.presses = &presses{core: c, play: t.play, lobby: t.lobby, leaving: t.leaving, tips: t.tips, menus: t.menus, standing: t.standing, reviews: t.reviews}
 	return t
 }
@@ -120,6 +124,8 @@ func (t *Tables) Handle(ctx context.Context, u *models.Update) error {
 		return t.commands.onMessage(ctx, u.ID, u.Message)
 	case u.MyChatMember != nil:
 		return t.commands.onMyChatMember(ctx, u.ID, u.MyChatMember)
+	case u.ChatMember != nil:
+		return t.belong.onChatMember(ctx, u.ID, u.ChatMember)
 	}
 	return nil
 }
@@ -139,20 +145,19 @@ func (t *Tables) MarkUnreachable(ctx context.Context, id string, user int64) err
 	return t.people.markUnreachable(ctx, id, user)
 }
 
-// Failed tells the tables that serving table id failed in a way that is
-// the table's own (delivery could not draw it, a panic while delivering
-// it): a table that keeps failing is fenced off (broken.go).
-func (t *Tables) Failed(ctx context.Context, id, reason string) {
-	if tab, _, err := t.load(ctx, id); err == nil && tab.State != nil {
-		if _, _, err := t.decode(tab); err != nil {
-			// Its game cannot read its state: no use trying again.
-			if err := t.quarantine(ctx, id, err.Error()); err != nil {
-				t.log.Error().Err(err).Str("table", id).Msg("broken table not fenced off; will try again")
-			}
-			return
-		}
-	}
-	t.strike(ctx, id, reason)
+// Failed tells the tables that serving table id failed in a way that may
+// be the table's own (a panic while delivering it): a table that keeps
+// failing is fenced off (broken.go). It reads nothing of the table: a
+// recovery must not fail as the work it recovers from did.
+func (t *Tables) Failed(ctx context.Context, id, reason string) { t.strike(ctx, id, reason) }
+
+// Unreadable tells the tables that a part of table id cannot be read: its
+// record, its game's state (its views cannot be drawn), or an outbox
+// entry (entry: its bytes, kept for a person). The table is fenced off at
+// once: no use trying again. An error means it was not (the store), and
+// the caller tries again later.
+func (t *Tables) Unreadable(ctx context.Context, id, reason string, entry []byte) error {
+	return t.unreadable(ctx, id, reason, entry)
 }
 
 // Adopt takes over an outbox entry from before the tables did their

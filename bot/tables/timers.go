@@ -82,11 +82,10 @@ func (c *clock) serve(ctx context.Context, id string) time.Time {
 	return at
 }
 
-// panicked hears of a panic while serving table id (logged already by the
-// loop): one more strike against the table; it is served again in a
-// second.
+// panicked hears of a panic while serving table id (logged and counted
+// already by the loop): one more strike against the table; it is served
+// again in a second.
 func (c *clock) panicked(id string, v any) time.Time {
-	c.metrics.Panic()
 	c.strike(context.Background(), id, fmt.Sprint("panic: ", v))
 	return c.now().Add(time.Second)
 }

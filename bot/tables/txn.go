@@ -87,7 +87,7 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 		var b *brokenError
 		if errors.As(err, &b) {
 			// The table's game cannot go on: fence it off, and say so.
-			if qerr := c.quarantine(ctx, id, b.reason); qerr != nil {
+			if qerr := c.quarantine(ctx, id, b.reason, nil); qerr != nil {
 				return nil, nil, qerr
 			}
 			return t, ch, refusal.New("error.broken")
@@ -231,8 +231,24 @@ func (c *core) load(ctx context.Context, id string) (*record.Table, int64, error
 
 // loadFor is load, also telling whether updateID (if not 0) was already
 // applied to the table, and the message record of view v (if not ""): one
-// read of the store for all.
+// read of the store for all. A record that cannot be decoded is fenced off
+// (broken.go) and the record that replaced it read instead, so whatever
+// comes to the table — a press, a command, a timer — finds it idle, its
+// broken game refused.
 func (c *core) loadFor(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
+	t, version, seen, viewRecord, err := c.loadOnce(ctx, id, updateID, v)
+	var bad *unreadableError
+	if !errors.As(err, &bad) {
+		return t, version, seen, viewRecord, err
+	}
+	if qerr := c.quarantine(ctx, id, bad.Error(), bad.data); qerr != nil {
+		return nil, 0, false, "", fmt.Errorf("%w; not fenced off: %w", err, qerr)
+	}
+	return c.loadOnce(ctx, id, updateID, v)
+}
+
+// loadOnce is one read of loadFor's.
+func (c *core) loadOnce(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
 	rec, seen, viewRecord, err := c.store.LoadFor(ctx, id, updateID, v)
 	if errors.Is(err, store.ErrNotFound) {
 		chat, thread, perr := record.ParseID(id)
@@ -244,9 +260,9 @@ func (c *core) loadFor(ctx context.Context, id string, updateID int64, v string)
 	if err != nil {
 		return nil, 0, false, "", fmt.Errorf("load %s: %w", id, err)
 	}
-	t, err := record.Decode(rec.Data)
+	t, err := c.decodeRecord(rec.Data)
 	if err != nil {
-		return nil, 0, false, "", err
+		return nil, 0, false, "", &unreadableError{data: rec.Data, err: err}
 	}
 	return t, rec.Version, seen, viewRecord, nil
 }

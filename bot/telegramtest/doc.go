@@ -44,6 +44,10 @@
 // Things the bot must expect, as on Telegram:
 //   - Creating a group sends the bot a my_chat_member update (added as member); KickBot, Block and
 //     leaveChat send one too. A second concurrent getUpdates ends the first with 409.
+//   - Members come and go: AddMember, User.Leave and Chat.RemoveMember change what getChatMember
+//     says and post new_chat_members / left_chat_member service messages (none after
+//     HideMemberMessages, as large supergroups post none); a chat_member update goes to the bot
+//     only where it is an administrator (MakeBotAdmin) and named chat_member in allowed_updates.
 //   - Updates stay pending until a getUpdates offset confirms them (or a webhook answers 2xx).
 //   - editMessageText without reply_markup removes the keyboard.
 //   - Kicked: "Forbidden: bot was kicked from the supergroup chat" (or "group chat" for basic
@@ -51,7 +55,7 @@
 //   - With a FakeClock, rate-limit windows only empty when the test advances the clock.
 //
 // Ephemeral messages (Bot API 10.2/10.3, see ephemeral.go): sendMessage with
-// ephemeral_message_parameters in answer to a user's press (or at any time once Chat.PromoteBot
+// ephemeral_message_parameters in answer to a user's press (or at any time once Chat.MakeBotAdmin
 // made the bot an administrator) puts a message only that user sees: User.Ephemeral,
 // User.LastEphemeral and User.WaitEphemeral read them, User.View shows the chat as that user sees
 // it (Chat.Messages is the history, without them), and Press and its kin press their buttons. The

@@ -20,7 +20,7 @@ import (
 //
 //   - sendMessage with ephemeral_message_parameters, in a group or supergroup only, to a member
 //     (receiver_user_id) who is not a bot;
-//   - a bot that is not the chat's administrator (Chat.PromoteBot) must name the receiver's own
+//   - a bot that is not the chat's administrator (Chat.MakeBotAdmin) must name the receiver's own
 //     press in that chat (callback_query_id) and send within 15 seconds of it, by the server's
 //     clock; replace_callback_query_message shows the message in place of the pressed one, for
 //     the receiver alone, and is refused for a press on an ephemeral message;
@@ -60,13 +60,12 @@ var methodNotFound = &APIError{Code: 404, Description: "Not Found: method not fo
 
 // ephemeralState is the server's part for ephemeral messages, kept under Server.mu.
 type ephemeralState struct {
-	unknown  bool    // WithoutEphemeralMessages: a server older than Bot API 10.2
-	share    float64 // DropEphemeral
-	sent     int     // sends since the share was set
-	dropped  int     // ever
-	promoted map[int64]bool
-	msgs     map[int64][]*ephMsg // by chat, in the order sent
-	nextID   map[int64]int
+	unknown bool                // WithoutEphemeralMessages: a server older than Bot API 10.2
+	share   float64             // DropEphemeral
+	sent    int                 // sends since the share was set
+	dropped int                 // ever
+	msgs    map[int64][]*ephMsg // by chat, in the order sent
+	nextID  map[int64]int
 }
 
 // ephMsg is an ephemeral message as the server keeps it.
@@ -114,27 +113,6 @@ func (s *Server) DroppedEphemeral() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.eph.dropped
-}
-
-// PromoteBot makes the bot an administrator of the group (getChatMember says so): it may then
-// send an ephemeral message to any member at any time, without a press to answer.
-func (c *Chat) PromoteBot() {
-	s := c.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.eph.promoted == nil {
-		s.eph.promoted = map[int64]bool{}
-	}
-	s.eph.promoted[c.id] = true
-	s.notifyLocked()
-}
-
-// promotedBot is the bot as getChatMember describes it once PromoteBot made it an administrator.
-func promotedBot(bot models.User) models.ChatMember {
-	return models.ChatMember{Type: models.ChatMemberTypeAdministrator, Administrator: &models.ChatMemberAdministrator{
-		User: bot, CanManageChat: true, CanDeleteMessages: true, CanRestrictMembers: true, CanInviteUsers: true,
-		CanPinMessages: true, CanPostStories: true, CanEditStories: true, CanDeleteStories: true, // required fields: omitempty drops false
-	}}
 }
 
 func lookupEphemeral(name string) (string, handler) {
@@ -249,7 +227,7 @@ func (s *Server) ephemeralTriggerLocked(c *chatState, ep ephemeralParams) (int, 
 		if ep.Replace {
 			return 0, badRequest(ephNoReplace)
 		}
-		if !s.eph.promoted[c.chat.ID] {
+		if !c.botAdmin {
 			return 0, badRequest(ephNoTrigger)
 		}
 		return 0, nil

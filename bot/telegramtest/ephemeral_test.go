@@ -239,7 +239,7 @@ func TestEphemeralOnlyInAnswer(t *testing.T) {
 		400, "Bad Request: "+ephQueryInvalid)
 
 	// An administrator writes to any member at any time.
-	w.g.PromoteBot()
+	w.g.MakeBotAdmin()
 	if r := w.send(t, w.g.ID(), map[string]any{"receiver_user_id": w.bob.ID()}); !r.OK {
 		t.Fatal(r.Description)
 	}
@@ -329,7 +329,7 @@ func TestEphemeralInPlace(t *testing.T) {
 // TestEphemeralDropped: a dropped message is sent, edited and deleted as any, and never seen.
 func TestEphemeralDropped(t *testing.T) {
 	w := newEphemeralWorld(t)
-	w.g.PromoteBot()
+	w.g.MakeBotAdmin()
 	w.s.DropEphemeral(0.5)
 	for range 4 {
 		if r := w.send(t, w.g.ID(), map[string]any{"receiver_user_id": w.ann.ID()}); !r.OK {
@@ -384,7 +384,7 @@ func TestEphemeralUnknownServer(t *testing.T) {
 // minute with every other message (the documentation names no limits of their own).
 func TestEphemeralLimits(t *testing.T) {
 	w := newEphemeralWorld(t) // the table was the first of the group's 20
-	w.g.PromoteBot()
+	w.g.MakeBotAdmin()
 	for i := range 18 {
 		if r := w.send(t, w.g.ID(), map[string]any{"receiver_user_id": w.ann.ID()}); !r.OK {
 			t.Fatalf("send %d: %s", i, r.Description)

@@ -397,8 +397,13 @@ func (s *Server) MyCommands(scopeType, lang string) []models.BotCommand {
 // memberLocked describes user id in chat c as getChatMember does.
 func (s *Server) memberLocked(c *chatState, id int64) (models.ChatMember, *APIError) {
 	if id == s.bot.ID {
-		if c.botStatus == botMember && s.eph.promoted[c.chat.ID] {
-			return promotedBot(s.bot), nil // ephemeral.go
+		if c.botAdmin && c.botStatus == botMember {
+			bot := s.bot
+			return models.ChatMember{Type: models.ChatMemberTypeAdministrator, Administrator: &models.ChatMemberAdministrator{
+				User: bot, CanManageChat: true, CanDeleteMessages: true, CanRestrictMembers: true,
+				CanInviteUsers: true, CanPinMessages: true, CanManageTopics: c.chat.IsForum,
+				CanPostStories: true, CanEditStories: true, CanDeleteStories: true,
+			}}, nil
 		}
 		return chatMember(c.botStatus, s.bot), nil
 	}
@@ -420,6 +425,8 @@ func (s *Server) memberLocked(c *chatState, id int64) (models.ChatMember, *APIEr
 		}}, nil
 	case c.isMember(id):
 		return chatMember(botMember, user), nil
+	case c.banned[id]:
+		return chatMember(botKicked, user), nil
 	}
 	return chatMember(botLeft, user), nil
 }

@@ -67,7 +67,10 @@ type Server struct {
 	faults     map[string][]*APIError
 	// slow holds, per method, the delays of the next calls' answers: the
 	// call takes effect at once, its answer comes late (SlowNext).
-	slow    map[string][]time.Duration
+	slow map[string][]time.Duration
+	// slowIn holds, per method and chat, how late every answer comes
+	// (SlowIn).
+	slowIn  map[string]time.Duration
 	global  window
 	perChat map[int64]*window
 	n429    int
@@ -151,6 +154,7 @@ func NewServer(opts ...Option) *Server {
 		commands:     map[string][]models.BotCommand{},
 		faults:       map[string][]*APIError{},
 		slow:         map[string][]time.Duration{},
+		slowIn:       map[string]time.Duration{},
 		perChat:      map[int64]*window{},
 		spec:         spec,
 	}
@@ -264,17 +268,37 @@ func (s *Server) SlowNext(method string, n int, delay time.Duration) {
 	}
 }
 
-// takeSlow is the delay of this call's answer, if one was asked for.
-func (s *Server) takeSlow(method string) time.Duration {
+// SlowIn makes every call of method to one chat take effect at once but
+// answer only after delay, until SlowIn is called for them again with 0:
+// a person's private chat that Telegram keeps answering late while the
+// bot's other calls go as usual. SlowNext's delays come first.
+func (s *Server) SlowIn(chatID int64, method string, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := slowKey(method, chatID)
+	if delay <= 0 {
+		delete(s.slowIn, key)
+		return
+	}
+	s.slowIn[key] = delay
+}
+
+// slowKey names the delay SlowIn set for method's calls to chatID.
+func slowKey(method string, chatID int64) string {
+	return strings.ToLower(method) + "@" + strconv.FormatInt(chatID, 10)
+}
+
+// takeSlow is the delay of this call's answer, if one was asked for: the
+// next of SlowNext's, or else SlowIn's for its chat.
+func (s *Server) takeSlow(method string, chatID int64) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := strings.ToLower(method)
-	q := s.slow[key]
-	if len(q) == 0 {
-		return 0
+	if q := s.slow[key]; len(q) > 0 {
+		s.slow[key] = q[1:]
+		return q[0]
 	}
-	s.slow[key] = q[1:]
-	return q[0]
+	return s.slowIn[slowKey(method, chatID)]
 }
 
 type envelope struct {
@@ -353,7 +377,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away during a long poll
 	}
 	s.record(name, p, perr)
-	if d := s.takeSlow(name); d > 0 {
+	chatID, _ := p.int64("chat_id")
+	if d := s.takeSlow(name, chatID); d > 0 {
 		select { // the call took effect; its answer is late
 		case <-time.After(d):
 		case <-r.Context().Done():

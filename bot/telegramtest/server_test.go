@@ -723,3 +723,76 @@ func TestWebAppButtonsOnlyInPrivate(t *testing.T) {
 		t.Fatalf("the private message's web_app button: %+v", m)
 	}
 }
+
+// TestMembersLeaving: a member who leaves (or is removed) is no member for
+// getChatMember; the bot sees a left_chat_member service message unless the
+// group hides them, and a chat_member update only where it is an
+// administrator and asked for those in allowed_updates.
+func TestMembersLeaving(t *testing.T) {
+	s := NewServer(WithTB(t), WithoutLimits())
+	defer s.Close()
+	b, ctx := newClient(t, s), context.Background()
+	owner, ann, bob, cat := s.NewUser("Owner"), s.NewUser("Ann"), s.NewUser("Bob"), s.NewUser("Cat")
+	g := s.NewGroup("G", owner, ann, bob, cat)
+	status := func(u *User) models.ChatMemberType {
+		t.Helper()
+		m, err := b.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: g.ID(), UserID: u.ID()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Type
+	}
+	all := []string{"message", "callback_query", "my_chat_member", "chat_member"}
+	offset := int64(0)
+	next := func(allowed []string) []models.Update {
+		t.Helper()
+		ups := getUpdates(t, s, map[string]any{"offset": offset, "allowed_updates": allowed})
+		if len(ups) > 0 {
+			offset = ups[len(ups)-1].ID + 1
+		}
+		return ups
+	}
+	next(all) // the bot added to the group
+
+	// The bot a plain member: the service message only.
+	ann.Leave(g)
+	ups := next(all)
+	if len(ups) != 1 || ups[0].Message == nil || ups[0].Message.LeftChatMember == nil || ups[0].Message.LeftChatMember.ID != ann.ID() || ups[0].Message.From.ID != ann.ID() {
+		t.Fatalf("ann left: updates %+v, want one left_chat_member message from her", ups)
+	}
+	if got := status(ann); got != models.ChatMemberTypeLeft {
+		t.Fatalf("ann after leaving: %s", got)
+	}
+
+	// An administrator that asked: both, the removal by the owner a ban.
+	g.MakeBotAdmin()
+	if ups := next(all); len(ups) != 1 || ups[0].MyChatMember == nil || ups[0].MyChatMember.NewChatMember.Type != models.ChatMemberTypeAdministrator {
+		t.Fatalf("bot promoted: updates %+v", ups)
+	}
+	g.RemoveMember(bob)
+	ups = next(all)
+	if len(ups) != 2 || ups[0].Message == nil || ups[0].Message.LeftChatMember == nil || ups[0].Message.From.ID != owner.ID() ||
+		ups[1].ChatMember == nil || ups[1].ChatMember.NewChatMember.Type != models.ChatMemberTypeBanned ||
+		ups[1].ChatMember.OldChatMember.Type != models.ChatMemberTypeMember || ups[1].ChatMember.From.ID != owner.ID() {
+		t.Fatalf("bob removed: updates %+v, want left_chat_member and chat_member (member → kicked) by the owner", ups)
+	}
+	if got := status(bob); got != models.ChatMemberTypeBanned {
+		t.Fatalf("bob after removal: %s", got)
+	}
+
+	// Not asked for: no chat_member; a group that hides service messages:
+	// nothing at all.
+	g.HideMemberMessages()
+	cat.Leave(g)
+	if ups := next([]string{"message", "callback_query", "my_chat_member"}); len(ups) != 0 {
+		t.Fatalf("cat left a quiet group, chat_member not asked for: updates %+v", ups)
+	}
+	next(all) // asked for again: from now on
+	g.AddMember(ann)
+	if ups := next(all); len(ups) != 1 || ups[0].ChatMember == nil || ups[0].ChatMember.NewChatMember.Type != models.ChatMemberTypeMember {
+		t.Fatalf("ann back in a quiet group: updates %+v, want the chat_member alone", ups)
+	}
+	if got := status(ann); got != models.ChatMemberTypeMember {
+		t.Fatalf("ann back: %s", got)
+	}
+}

@@ -53,6 +53,7 @@ type wireUpdate struct {
 	EditedMessage *wireMessage              `json:"edited_message,omitempty"`
 	CallbackQuery *wireCallback             `json:"callback_query,omitempty"`
 	MyChatMember  *models.ChatMemberUpdated `json:"my_chat_member,omitempty"`
+	ChatMember    *models.ChatMemberUpdated `json:"chat_member,omitempty"`
 }
 
 // wireLocked renders a message the way the Bot API returns it.
@@ -145,6 +146,19 @@ func (s *Server) pushMyChatMemberLocked(c *chatState, by models.User, from, to s
 	s.pushLocked("my_chat_member", &wireUpdate{MyChatMember: &models.ChatMemberUpdated{
 		Chat: c.chat, From: by, Date: int(s.clock.Now().Unix()),
 		OldChatMember: chatMember(from, s.bot), NewChatMember: chatMember(to, s.bot),
+	}})
+}
+
+// pushChatMemberLocked tells the bot that a member's status changed from
+// before to after, by by: a chat_member update, which Telegram sends only
+// where the bot is an administrator (and only when allowed_updates names
+// it).
+func (s *Server) pushChatMemberLocked(c *chatState, by models.User, before, after models.ChatMember) {
+	if !c.botAdmin || c.botStatus != botMember || c.migratedTo != 0 {
+		return
+	}
+	s.pushLocked("chat_member", &wireUpdate{ChatMember: &models.ChatMemberUpdated{
+		Chat: c.chat, From: by, Date: int(s.clock.Now().Unix()), OldChatMember: before, NewChatMember: after,
 	}})
 }
 

@@ -24,11 +24,19 @@ const (
 )
 
 type chatState struct {
-	chat       models.Chat
-	user       *userState // private chats only
-	members    []int64    // users in join order; the first is the owner
-	admins     map[int64]bool
-	botStatus  string
+	chat      models.Chat
+	user      *userState // private chats only
+	members   []int64    // users in join order; the first is the owner
+	admins    map[int64]bool
+	banned    map[int64]bool // removed by an administrator (getChatMember: kicked)
+	botStatus string
+	// botAdmin: the bot is an administrator here (MakeBotAdmin), so
+	// Telegram tells it of every member's change (chat_member), when it
+	// asked for those in allowed_updates.
+	botAdmin bool
+	// quiet: the group posts no joined/left service messages
+	// (HideMemberMessages), as Telegram's larger supergroups do not.
+	quiet      bool
 	migratedTo int64
 	topics     map[int]string
 	messages   []*msgState
@@ -322,6 +330,7 @@ func (s *Server) createChatLocked(title, typ string, forum bool) *chatState {
 	c := &chatState{
 		chat:      models.Chat{ID: id, Type: models.ChatType(typ), Title: title, IsForum: forum},
 		admins:    map[int64]bool{},
+		banned:    map[int64]bool{},
 		botStatus: botMember,
 		topics:    map[int]string{},
 	}
@@ -342,7 +351,9 @@ func (c *Chat) Chat() models.Chat {
 	return c.s.chats[c.id].chat
 }
 
-// AddMember adds users to the group, with a new_chat_members service message.
+// AddMember adds users to the group, with a new_chat_members service message
+// (none in a group that hides them) and, where the bot is an administrator,
+// a chat_member update (when the bot asked for those). It lifts a removal.
 func (c *Chat) AddMember(users ...*User) {
 	s := c.s
 	s.mu.Lock()
@@ -352,12 +363,95 @@ func (c *Chat) AddMember(users ...*User) {
 		if st.isMember(u.ID()) {
 			continue
 		}
+		before, _ := s.memberLocked(st, u.ID())
 		st.members = append(st.members, u.ID())
+		delete(st.banned, u.ID())
+		after, _ := s.memberLocked(st, u.ID())
 		nu := u.st.user
-		m := s.addMessageLocked(st, nu, 0, "", nil)
-		m.service = func(msg *models.Message) { msg.NewChatMembers = []models.User{nu} }
+		if !st.quiet {
+			m := s.addMessageLocked(st, nu, 0, "", nil)
+			m.service = func(msg *models.Message) { msg.NewChatMembers = []models.User{nu} }
+			s.pushMessageLocked(st, m)
+		}
+		s.pushChatMemberLocked(st, nu, before, after)
+	}
+}
+
+// Leave makes the user leave the group on their own: a left_chat_member
+// service message (none in a group that hides them) and, where the bot is
+// an administrator, a chat_member update ("left", when the bot asked for
+// those). The group's owner cannot leave here.
+func (u *User) Leave(chat *Chat) { chat.removeMember(u, false) }
+
+// RemoveMember makes the group's owner remove the user (a ban, as
+// Telegram's «Remove from group» is): getChatMember says "kicked" until
+// AddMember; the bot learns of it as from Leave, by the owner.
+func (c *Chat) RemoveMember(u *User) { c.removeMember(u, true) }
+
+func (c *Chat) removeMember(u *User, ban bool) {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.chats[c.id]
+	i := slices.Index(st.members, u.ID())
+	switch {
+	case st.user != nil:
+		panic("telegramtest: nobody leaves a private chat")
+	case i < 0:
+		return
+	case i == 0:
+		panic("telegramtest: the group's owner does not leave it here")
+	}
+	before, _ := s.memberLocked(st, u.ID())
+	st.members = slices.Delete(st.members, i, i+1)
+	delete(st.admins, u.ID())
+	by := u.st.user
+	if ban {
+		st.banned[u.ID()] = true
+		by = s.users[st.members[0]].user
+	}
+	after, _ := s.memberLocked(st, u.ID())
+	gone := u.st.user
+	if !st.quiet {
+		m := s.addMessageLocked(st, by, 0, "", nil)
+		m.service = func(msg *models.Message) { msg.LeftChatMember = &gone }
 		s.pushMessageLocked(st, m)
 	}
+	s.pushChatMemberLocked(st, by, before, after)
+}
+
+// HideMemberMessages makes the group post no joined/left service messages,
+// as Telegram's larger supergroups do not: the bot then learns that someone
+// left only from a chat_member update (where it is an administrator), or
+// not at all.
+func (c *Chat) HideMemberMessages() {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chats[c.id].quiet = true
+}
+
+// MakeBotAdmin promotes the bot to an administrator of the group: it gets
+// my_chat_member (member → administrator), and from now on a chat_member
+// update for every member's change, if it asked for those.
+func (c *Chat) MakeBotAdmin() {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.chats[c.id]
+	if st.botAdmin || st.botStatus != botMember {
+		return
+	}
+	before, _ := s.memberLocked(st, s.bot.ID)
+	st.botAdmin = true
+	after, _ := s.memberLocked(st, s.bot.ID)
+	var by models.User
+	if len(st.members) > 0 {
+		by = s.users[st.members[0]].user
+	}
+	s.pushLocked("my_chat_member", &wireUpdate{MyChatMember: &models.ChatMemberUpdated{
+		Chat: st.chat, From: by, Date: int(s.clock.Now().Unix()), OldChatMember: before, NewChatMember: after,
+	}})
 }
 
 // MakeAdmin promotes a member to administrator (getChatMember / getChatAdministrators report it).
@@ -388,7 +482,7 @@ func (c *Chat) Migrate() *Chat {
 	for id := range old.admins {
 		nc.admins[id] = true
 	}
-	nc.botStatus = old.botStatus
+	nc.botStatus, nc.botAdmin, nc.quiet = old.botStatus, old.botAdmin, old.quiet
 	var by models.User
 	if len(old.members) > 0 {
 		by = s.users[old.members[0]].user

@@ -29,6 +29,14 @@ type MessageRecord struct {
 	// Buttons: the message shows buttons (records written before this
 	// existed are taken to).
 	Buttons bool
+	// Tries counts the view's sends in a row that Telegram did not answer
+	// in time (each may have posted a copy the record does not know), the
+	// last of them for the table's version TriedAt. Await is until when
+	// (unix ms) the last one's answer may still come: the view is not
+	// sent again before then (bot/deliver, unanswered.go).
+	Tries   int
+	TriedAt int64
+	Await   int64
 }
 
 func (r MessageRecord) String() string {
@@ -40,9 +48,13 @@ func (r MessageRecord) String() string {
 	if r.Buttons {
 		buttons = "1"
 	}
-	return strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + joinIDs(r.Stale) + ":" +
+	s := strconv.Itoa(r.ID) + ":" + r.Digest + ":" + ping + ":" + joinIDs(r.Stale) + ":" +
 		strconv.FormatInt(r.StaleSince, 10) + ":" + strconv.FormatInt(r.Pending, 10) + ":" +
 		joinIDs(r.Strip) + ":" + strconv.Itoa(r.Gen) + ":" + buttons
+	if r.Tries == 0 && r.TriedAt == 0 && r.Await == 0 {
+		return s // as versions before Tries wrote it, which they read
+	}
+	return s + ":" + strconv.Itoa(r.Tries) + ":" + strconv.FormatInt(r.TriedAt, 10) + ":" + strconv.FormatInt(r.Await, 10)
 }
 
 func joinIDs(ids []int) string {
@@ -64,11 +76,12 @@ func splitIDs(s string) []int {
 }
 
 // ParseMessageRecord reads a record (records written before Pending existed
-// have five fields, before Strip six); anything unreadable is an empty
-// record (the view is then posted anew).
+// have five fields, before Strip six, and those without unanswered sends
+// nine); anything unreadable is an empty record (the view is then posted
+// anew).
 func ParseMessageRecord(s string) MessageRecord {
 	f := strings.Split(s, ":")
-	if len(f) != 5 && len(f) != 6 && len(f) != 9 {
+	if len(f) != 5 && len(f) != 6 && len(f) != 9 && len(f) != 12 {
 		return MessageRecord{}
 	}
 	id, err := strconv.Atoi(f[0])
@@ -80,10 +93,15 @@ func ParseMessageRecord(s string) MessageRecord {
 	if len(f) >= 6 {
 		r.Pending, _ = strconv.ParseInt(f[5], 10, 64)
 	}
-	if len(f) == 9 {
+	if len(f) >= 9 {
 		r.Strip = splitIDs(f[6])
 		r.Gen, _ = strconv.Atoi(f[7])
 		r.Buttons = f[8] == "1"
+	}
+	if len(f) == 12 {
+		r.Tries, _ = strconv.Atoi(f[9])
+		r.TriedAt, _ = strconv.ParseInt(f[10], 10, 64)
+		r.Await, _ = strconv.ParseInt(f[11], 10, 64)
 	}
 	return r
 }

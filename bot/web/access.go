@@ -8,8 +8,9 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// Who may see a table on the «Стол» page: its seated players, and members
-// of its group. The page names the table by an unguessable token (never
+// Who may see a table on the «Стол» page: the members of its group (a
+// practice table: its person), the same question a lobby's buttons and a
+// join link ask (members.Cache.Belongs). The page names the table by an unguessable token (never
 // the chat id, which would let anyone scan for the groups that use the
 // bot), and a request for a table the viewer may not see is answered
 // exactly as one for a token that does not exist.
@@ -48,8 +49,7 @@ func (w *Web) webTableID(ctx context.Context, token string) (string, error) {
 }
 
 // webLoad is the table a token names, as user may see it: ErrNotFound
-// when there is none or the user is neither seated at it nor a member of
-// its group.
+// when there is none or the user is not a member of its group.
 func (w *Web) webLoad(ctx context.Context, token string, user int64) (*record.Table, int64, error) {
 	id, err := w.webTableID(ctx, token)
 	if err != nil {
@@ -72,17 +72,11 @@ func (w *Web) webLoad(ctx context.Context, token string, user int64) (*record.Ta
 	return t, version, nil
 }
 
-// webAllowed reports whether user may see table t: a seated player always
-// (no call), anyone else if Telegram says they are in its group (asked
-// once per user and group per members.MemberTTL).
+// webAllowed reports whether user may see table t: Telegram says they are
+// in its group (asked once per user and group per members.MemberTTL, and
+// asked again at once when Telegram told the bot they left or joined). A
+// seated player is asked too: someone who left the group keeps no view of
+// its table, seat or not.
 func (w *Web) webAllowed(ctx context.Context, t *record.Table, user int64) (bool, error) {
-	if t.SeatOf(user) >= 0 {
-		return true, nil
-	}
-	for _, s := range t.Seats {
-		if s.Leaver != nil && s.Leaver.UserID == user {
-			return true, nil
-		}
-	}
-	return w.members.Member(ctx, t.ChatID, user)
+	return w.members.Belongs(ctx, t.ChatID, user)
 }

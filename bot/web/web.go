@@ -233,8 +233,9 @@ func (v *View) Version() int64 { return v.version }
 // Kind is what user sees of the table: their seat, or Spectator.
 func (v *View) Kind(user int64) int { return v.t.SeatOf(user) }
 
-// Allowed reports whether user may see the table: its players always,
-// anyone else when Telegram says they are in its group (cached).
+// Allowed reports whether user may see the table: when Telegram says they
+// are in its group (cached briefly; a practice table: its person). A page's
+// stream asks it again for every state it pushes and every little while.
 func (v *View) Allowed(ctx context.Context, user int64) (bool, error) {
 	return v.w.webAllowed(ctx, v.t, user)
 }

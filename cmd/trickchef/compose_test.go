@@ -13,12 +13,18 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/trickchef/trickchef/store"
 )
 
 // composeFile is the part of the Compose specification the file uses;
@@ -28,13 +34,18 @@ type composeFile struct {
 	Configs  map[string]struct {
 		Content string `yaml:"content"`
 	} `yaml:"configs"`
+	Secrets map[string]struct {
+		File string `yaml:"file"`
+	} `yaml:"secrets"`
 	Volumes map[string]any `yaml:"volumes"`
 }
 
 type composeService struct {
 	Image       string            `yaml:"image"`
 	Build       string            `yaml:"build"`
+	Entrypoint  []string          `yaml:"entrypoint"`
 	Command     []string          `yaml:"command"`
+	Secrets     []string          `yaml:"secrets"`
 	Environment map[string]string `yaml:"environment"`
 	Expose      []string          `yaml:"expose"`
 	Ports       []string          `yaml:"ports"`
@@ -46,6 +57,10 @@ type composeService struct {
 	DependsOn   any            `yaml:"depends_on"`
 	Restart     string         `yaml:"restart"`
 	Healthcheck map[string]any `yaml:"healthcheck"`
+	Logging     struct {
+		Driver  string            `yaml:"driver"`
+		Options map[string]string `yaml:"options"`
+	} `yaml:"logging"`
 }
 
 // loadCompose reads docker-compose.yml with the variables of env (what
@@ -265,16 +280,57 @@ func routeOf(routes []caddyRoute, path string) string {
 	return ""
 }
 
+// composeSecrets gives every secret of f a file of test content (a secret
+// absent from contents gets "secret-<name>") and returns env with each
+// /run/secrets/<name> it names replaced by that file, as Docker would
+// mount it. Each *_FILE variable must name a secret the service lists, and
+// each secret must be a file under ./secrets/.
+func composeSecrets(t *testing.T, f composeFile, service string, env, contents map[string]string) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	out := maps.Clone(env)
+	for name, sec := range f.Secrets {
+		if !strings.HasPrefix(sec.File, "./secrets/") {
+			t.Errorf("secret %s is %q, want a file under ./secrets/", name, sec.File)
+		}
+		v, ok := contents[name]
+		if !ok {
+			v = "secret-" + name
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(v+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for k, e := range out {
+			out[k] = strings.ReplaceAll(e, "/run/secrets/"+name, p)
+		}
+	}
+	for k, v := range env {
+		if !strings.HasSuffix(k, "_FILE") {
+			continue
+		}
+		name, ok := strings.CutPrefix(v, "/run/secrets/")
+		if _, declared := f.Secrets[name]; !ok || !declared || !slices.Contains(f.Services[service].Secrets, name) {
+			t.Errorf("%s's %s=%s is not a secret it lists", service, k, v)
+		}
+	}
+	return out
+}
+
 // TestCompose checks docker-compose.yml as an operator with a domain runs
-// it, and as one without: Redis persists and evicts nothing; the bot's
-// environment is a valid configuration, on Redis, with «Стол» at
-// https://DOMAIN/table/ (and nothing without a DOMAIN); Caddy listens on
-// 80 and 443 for DOMAIN and sends the page's path (and the webhook's) to
-// the bot's public port, and nothing else: /metrics and /healthz are not
-// reachable from outside. Docker itself is not run.
+// it, and as one without: Redis persists, evicts nothing, is bounded by
+// maxmemory and wants a password, which is on no command line; the token
+// and the password are Docker secrets, read through *_FILE and in no
+// environment; the bot's log, which holds people's ids, is rotated; the
+// bot's environment is a valid configuration, on that Redis with that
+// password, with «Стол» at https://DOMAIN/table/ (and
+// nothing without a DOMAIN); Caddy listens on 80 and 443 for DOMAIN and
+// sends the page's path (and the webhook's) to the bot's public port, and
+// nothing else: /metrics and /healthz are not reachable from outside.
+// Docker itself is not run (TestComposeRedisStarts runs Redis's part).
 func TestCompose(t *testing.T) {
 	const domain = "cards.example.org"
-	f, err := loadCompose(t, map[string]string{"TELEGRAM_TOKEN": testToken, "DOMAIN": domain, "WEBAPP_SHORT_NAME": "table"})
+	f, err := loadCompose(t, map[string]string{"DOMAIN": domain, "WEBAPP_SHORT_NAME": "table"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,22 +347,49 @@ func TestCompose(t *testing.T) {
 				}
 			}
 		}
-	}
-
-	redis := strings.Join(f.Services["redis"].Command, " ")
-	for _, want := range []string{"--appendonly yes", "--maxmemory-policy noeviction"} {
-		if !strings.Contains(redis, want) {
-			t.Errorf("redis runs %q, without %s", redis, want)
+		for _, sec := range s.Secrets {
+			if _, ok := f.Secrets[sec]; !ok {
+				t.Errorf("service %s uses the undeclared secret %s", name, sec)
+			}
 		}
 	}
 
+	redis := f.Services["redis"]
+	run := strings.Join(append(slices.Clone(redis.Entrypoint), redis.Command...), " ")
+	for _, want := range []string{"--appendonly yes", "--maxmemory 256mb", "--maxmemory-policy noeviction", "requirepass", "/run/secrets/redis_password"} {
+		if !strings.Contains(run, want) {
+			t.Errorf("redis runs %q, without %s", run, want)
+		}
+	}
+	if strings.Contains(run, "--requirepass") || !slices.Contains(redis.Secrets, "redis_password") {
+		t.Errorf("redis's password must come from its secret, not the command line (ps shows it): %q, secrets %v", run, redis.Secrets)
+	}
+	if test, _ := redis.Healthcheck["test"].([]any); len(test) != 2 || !strings.Contains(fmt.Sprint(test[1]), "REDISCLI_AUTH") {
+		t.Errorf("the healthcheck does not authenticate: %v", redis.Healthcheck["test"])
+	}
+
 	bot := f.Services["bot"]
-	cfg, err := parseConfig(nil, envOf(bot.Environment), io.Discard)
+	for _, plain := range []string{"TELEGRAM_TOKEN", "REDIS_PASSWORD"} {
+		if _, ok := bot.Environment[plain]; ok {
+			t.Errorf("the bot's %s is in its environment: it must be a secret file (%s_FILE)", plain, plain)
+		}
+	}
+	if bot.Logging.Driver != "json-file" || bot.Logging.Options["max-size"] == "" || bot.Logging.Options["max-file"] == "" {
+		t.Errorf("the bot's log is not rotated (it holds people's ids): %+v", bot.Logging)
+	}
+	const password = "0123456789abcdef"
+	env := composeSecrets(t, f, "bot", bot.Environment, map[string]string{"telegram_token": testToken, "redis_password": password})
+	cfg, err := parseConfig(nil, envOf(env), io.Discard)
 	if err != nil {
 		t.Fatalf("the bot's environment %v is refused:\n%v", bot.Environment, err)
 	}
+	if cfg.Token != testToken {
+		t.Errorf("the token read from its secret: %q", cfg.Token)
+	}
 	if u, err := url.Parse(cfg.RedisURL); err != nil || u.Hostname() != "redis" {
-		t.Errorf("REDIS_URL %q is not the redis service", cfg.RedisURL)
+		t.Errorf("REDIS_URL is not the redis service: %v", err)
+	} else if pw, _ := u.User.Password(); pw != password {
+		t.Errorf("REDIS_URL does not carry the password from its secret")
 	}
 	if cfg.WebAppURL != "https://"+domain+"/table/" || cfg.WebAppShortName != "table" {
 		t.Errorf("WEBAPP_URL %q WEBAPP_SHORT_NAME %q", cfg.WebAppURL, cfg.WebAppShortName)
@@ -356,22 +439,24 @@ func TestCompose(t *testing.T) {
 	}
 
 	t.Run("webhook", func(t *testing.T) {
-		f, err := loadCompose(t, map[string]string{"TELEGRAM_TOKEN": testToken, "DOMAIN": domain,
+		f, err := loadCompose(t, map[string]string{"DOMAIN": domain,
 			"WEBHOOK_URL": "https://" + domain + "/telegram/hook", "WEBHOOK_SECRET": hookSecret})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := parseConfig(nil, envOf(f.Services["bot"].Environment), io.Discard)
+		env := composeSecrets(t, f, "bot", f.Services["bot"].Environment, map[string]string{"telegram_token": testToken})
+		cfg, err := parseConfig(nil, envOf(env), io.Discard)
 		if err != nil || cfg.WebhookURL == "" || cfg.WebhookSecret != hookSecret {
 			t.Fatalf("webhook mode refused: %v", err)
 		}
 	})
 	t.Run("no domain", func(t *testing.T) {
-		f, err := loadCompose(t, map[string]string{"TELEGRAM_TOKEN": testToken})
+		f, err := loadCompose(t, map[string]string{"REDIS_MAXMEMORY": "2gb"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := parseConfig(nil, envOf(f.Services["bot"].Environment), io.Discard)
+		env := composeSecrets(t, f, "bot", f.Services["bot"].Environment, map[string]string{"telegram_token": testToken})
+		cfg, err := parseConfig(nil, envOf(env), io.Discard)
 		if err != nil || cfg.WebAppURL != "" {
 			t.Fatalf("without DOMAIN: WEBAPP_URL %q, %v; want no page and a valid configuration", cfg.WebAppURL, err)
 		}
@@ -379,10 +464,89 @@ func TestCompose(t *testing.T) {
 		if _, ok := sites[":80"]; !ok || len(sites) != 1 {
 			t.Errorf("without DOMAIN Caddy serves %v, want plain :80", slices.Collect(maps.Keys(sites)))
 		}
-	})
-	t.Run("no token", func(t *testing.T) {
-		if _, err := loadCompose(t, map[string]string{"DOMAIN": domain}); err == nil || !strings.Contains(err.Error(), "TELEGRAM_TOKEN") {
-			t.Errorf("without TELEGRAM_TOKEN: %v, want Compose to refuse naming it", err)
+		if run := strings.Join(f.Services["redis"].Command, " "); !strings.Contains(run, "--maxmemory 2gb ") {
+			t.Errorf("REDIS_MAXMEMORY=2gb: redis runs %q", run)
 		}
 	})
+}
+
+// TestComposeRedisStarts runs the redis service's command as its
+// container would — the secret a file, Redis on a port of the test's,
+// without what only the image has (its entrypoint script, its redis user)
+// — and its healthcheck: Redis starts from the file the command writes,
+// wants the password, holds at most maxmemory and evicts nothing, and the
+// healthcheck passes with the password and fails without it.
+func TestComposeRedisStarts(t *testing.T) {
+	t.Parallel()
+	f, err := loadCompose(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redis := f.Services["redis"]
+	if len(redis.Entrypoint) != 2 || redis.Entrypoint[0] != "/bin/sh" || redis.Entrypoint[1] != "-c" || len(redis.Command) != 1 {
+		t.Fatalf("redis's entrypoint %q and command %q: want /bin/sh -c and one script", redis.Entrypoint, redis.Command)
+	}
+	dir := t.TempDir()
+	const password = "0123456789abcdef0123456789abcdef"
+	secret := filepath.Join(dir, "redis_password")
+	if err := os.WriteFile(secret, []byte(password+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	script := regexp.MustCompile(`chown redis \S+ &&`).ReplaceAllString(redis.Command[0], "")
+	script = strings.NewReplacer("/run/secrets/redis_password", secret, "/tmp/redis-auth.conf", filepath.Join(dir, "auth.conf"),
+		"docker-entrypoint.sh ", "").Replace(script)
+	script += " --port " + port + " --bind 127.0.0.1 --dir " + dir
+	if strings.Contains(script, "chown") || strings.Contains(script, "docker-entrypoint") {
+		t.Fatalf("the script's Docker parts were not replaced: %s", script)
+	}
+	cmd := exec.Command("/bin/sh", "-c", script)
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+
+	ctx := t.Context()
+	var st *store.Redis
+	deadline := time.Now().Add(20 * time.Second)
+	for st == nil {
+		st, err = store.DialRedis(ctx, "redis://:"+password+"@127.0.0.1:"+port+"/0", "tc:")
+		if err != nil && time.Now().After(deadline) {
+			t.Fatalf("Redis did not start with the password: %v\n%s", err, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	defer st.Close()
+	chk, err := st.CheckServer(ctx)
+	if err != nil || chk.Policy != "noeviction" || !strings.HasPrefix(chk.Persistence, "aof") {
+		t.Errorf("the server: %+v %v, want noeviction and AOF", chk, err)
+	}
+	if _, err := store.DialRedis(ctx, "redis://127.0.0.1:"+port+"/0", "tc:"); err == nil || !strings.Contains(err.Error(), "NOAUTH") {
+		t.Errorf("Redis without the password: %v, want NOAUTH", err)
+	}
+	if ps, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(cmd.Process.Pid)).Output(); err == nil && strings.Contains(string(ps), password) {
+		t.Errorf("the password is on Redis's command line: %s", ps)
+	}
+
+	test := redis.Healthcheck["test"].([]any)
+	if test[0] != "CMD-SHELL" {
+		t.Fatalf("the healthcheck %v is not a CMD-SHELL", test)
+	}
+	health := strings.NewReplacer("/run/secrets/redis_password", secret, "redis-cli", "redis-cli -p "+port).Replace(test[1].(string))
+	if err := exec.Command("/bin/sh", "-c", health).Run(); err != nil {
+		t.Errorf("the healthcheck fails on a healthy Redis: %v", err)
+	}
+	if err := os.WriteFile(secret, []byte("wrong"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("/bin/sh", "-c", health).Run(); err == nil {
+		t.Error("the healthcheck passes with a wrong password")
+	}
 }

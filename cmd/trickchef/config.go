@@ -54,7 +54,9 @@ type config struct {
 // secretVars may hold a secret: each may instead name a file with
 // <name>_FILE (a Docker or Kubernetes secret), which keeps the secret out
 // of the environment that `docker inspect` or /proc shows.
-func secretVars() []string { return []string{"TELEGRAM_TOKEN", "WEBHOOK_SECRET", "REDIS_URL"} }
+func secretVars() []string {
+	return []string{"TELEGRAM_TOKEN", "WEBHOOK_SECRET", "REDIS_URL", "REDIS_PASSWORD"}
+}
 
 // minWebhookSecret is the shortest webhook secret accepted: Telegram
 // allows one character, which anyone could guess and push forged updates.
@@ -78,6 +80,8 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	apiURL := str("api-url", "TELEGRAM_API_URL", "https://api.telegram.org", "Bot API server")
 	redisURL := str("redis-url", "REDIS_URL", "", "Redis URL: redis://, redis-cluster://h1:p1,h2:p2 or redis-sentinel://h1:p1,h2:p2/master "+
 		"(rediss… for TLS); empty: embedded store in -data-dir; REDIS_URL_FILE names a file holding it")
+	redisPassword := str("redis-password", "REDIS_PASSWORD", "", "Redis's password (requirepass), put into REDIS_URL, which then carries none; "+
+		"a flag shows in ps, so prefer REDIS_PASSWORD_FILE, a file holding it (a Docker secret)")
 	variable["redis-allow-eviction"] = "REDIS_ALLOW_EVICTION"
 	allowEviction := fs.Bool("redis-allow-eviction", false,
 		"run on a Redis whose maxmemory-policy may evict keys, losing games (REDIS_ALLOW_EVICTION=1)")
@@ -191,6 +195,11 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	if c.WebAppShortName != "" && (c.WebAppURL == "" || !validShortName(c.WebAppShortName)) {
 		problems = append(problems, "WEBAPP_SHORT_NAME needs WEBAPP_URL and is 3-30 characters of a-z, A-Z, 0-9 and _")
 	}
+	if *redisPassword != "" {
+		if c.RedisURL, err = withRedisPassword(c.RedisURL, *redisPassword); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
 	if c.RedisURL != "" {
 		if err := store.CheckRedisURL(c.RedisURL); err != nil {
 			problems = append(problems, "REDIS_URL must look like redis://host:6379/0, redis-cluster://h1:p1,h2:p2 or redis-sentinel://h1:p1,h2:p2/master: "+err.Error())
@@ -236,6 +245,35 @@ func fromEnvOrFile(getenv func(string) string, key string) (string, error) {
 		return "", fmt.Errorf("%s_FILE: %v", key, err)
 	}
 	return strings.TrimRight(string(b), "\r\n"), nil
+}
+
+// withRedisPassword puts password into a Redis URL (any of DialRedis's
+// forms; its user, if any, kept), so a Docker secret can hold the password
+// alone while the URL stays in plain configuration. A URL that has a
+// password of its own, or none at all, is a mistake; the error never
+// repeats either.
+func withRedisPassword(rawURL, password string) (string, error) {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return rawURL, errors.New("REDIS_PASSWORD is set, so REDIS_URL must be set too, e.g. redis://redis:6379/0")
+	}
+	end := strings.IndexAny(rest, "/?")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority, tail := rest[:end], rest[end:]
+	user := ""
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		info := authority[:at]
+		if strings.Contains(info, ":") {
+			return rawURL, errors.New("REDIS_URL carries a password and REDIS_PASSWORD is set: set one")
+		}
+		if u, err := url.PathUnescape(info); err == nil {
+			user = u
+		}
+		authority = authority[at+1:]
+	}
+	return scheme + "://" + url.UserPassword(user, password).String() + "@" + authority + tail, nil
 }
 
 // validWebhookURL accepts https, and plain http only to this machine (a

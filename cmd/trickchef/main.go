@@ -13,5 +13,11 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(Main(ctx, os.Args[1:], os.Getenv, os.Stderr))
+	out := os.Stderr // the bot's log
+	if len(os.Args) > 1 && os.Args[1] == deadLettersCommand {
+		out = os.Stdout // what the command shows
+	}
+	code := Main(ctx, os.Args[1:], os.Getenv, out)
+	stop()
+	os.Exit(code)
 }

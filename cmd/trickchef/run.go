@@ -22,14 +22,21 @@ import (
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/bot/web/webapp"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
 
-// Main runs the bot until ctx is done and returns the exit code.
+// Main runs the bot until ctx is done and returns the exit code; or, with
+// the command `deadletters` first, looks at the dead letters and stops
+// (deadletters.go), writing what it shows to stderr (main gives it
+// stdout then).
 func Main(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == deadLettersCommand {
+		return deadLetters(ctx, args[1:], getenv, stderr)
+	}
 	cfg, err := parseConfig(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -207,7 +214,7 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 		return func(err error) { stop(fmt.Errorf("%s server: %w", env, err)) }
 	}
 	ops := newServer(opsHandler(st, reg), lim, log)
-	serve(ops, opsL, failed("OPS_ADDR"))
+	serve(ops, opsL, failed("OPS_ADDR"), log, m.Panic)
 	defer shutdown(ops)
 	var page, hook http.Handler
 	if cfg.WebAppURL != "" {
@@ -223,7 +230,7 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	var public *http.Server
 	if pubL != nil {
 		public = newServer(publicHandler(cfg, hook, page, lim), lim, log)
-		serve(public, pubL, failed("LISTEN_ADDR"))
+		serve(public, pubL, failed("LISTEN_ADDR"), log, m.Panic)
 	}
 
 	mode := "polling"
@@ -245,12 +252,16 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	ev.Msg("trickchef running")
 
 	workersDone := make(chan error, 1)
-	go func() { workersDone <- b.Run(ctx) }()
+	safe.Go(log, m.Panic, "workers", func() {
+		var err error
+		defer func() { workersDone <- err }()
+		err = b.Run(ctx)
+	})
 	if cfg.WebhookURL != "" {
 		if _, err := tg.SetWebhook(ctx, &tgbot.SetWebhookParams{
 			URL:            cfg.WebhookURL,
 			SecretToken:    cfg.WebhookSecret,
-			AllowedUpdates: []string{"message", "callback_query", "my_chat_member"},
+			AllowedUpdates: ingest.AllowedUpdates(),
 		}); err != nil {
 			stop(fmt.Errorf("setWebhook: %s", redact(err)))
 		}

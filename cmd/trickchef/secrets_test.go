@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ func TestMainHelpShowsNoValue(t *testing.T) {
 		vars[strings.TrimSuffix(v, "_FILE")] = true
 	}
 	for _, want := range []string{"TELEGRAM_TOKEN", "TELEGRAM_API_URL", "REDIS_URL", "REDIS_ALLOW_EVICTION", "DATA_DIR", "TURN_TIMEOUT",
-		"AI_DELAY", "AI_BUDGET", "REVIEW_WORKERS", "DEFAULT_LANG", "TELEGRAM_RATE", "LOG_LEVEL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LISTEN_ADDR",
+		"AI_DELAY", "AI_BUDGET", "REVIEW_WORKERS", "REDIS_PASSWORD", "DEFAULT_LANG", "TELEGRAM_RATE", "LOG_LEVEL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LISTEN_ADDR",
 		"OPS_ADDR", "WEBAPP_URL", "WEBAPP_SHORT_NAME", "INITDATA_MAX_AGE"} {
 		if !vars[want] {
 			t.Errorf("the usage does not name %s:\n%s", want, first.String())
@@ -48,6 +49,7 @@ func TestMainHelpShowsNoValue(t *testing.T) {
 	env["TELEGRAM_TOKEN"] = testToken
 	env["WEBHOOK_SECRET"] = hookSecret
 	env["REDIS_URL"] = "redis://:redis_pw_value@h:6379/0"
+	env["REDIS_PASSWORD"] = "redis_pw_value"
 	var out syncBuffer
 	if code := Main(t.Context(), []string{"-h"}, envOf(env), &out); code != 0 {
 		t.Fatalf("exit code %d, want 0", code)
@@ -108,6 +110,65 @@ func TestParseConfigSecretsFromFiles(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), hookSecret) {
 				t.Errorf("the error repeats a secret: %v", err)
+			}
+		})
+	}
+}
+
+// TestParseConfigRedisPassword: REDIS_PASSWORD (or the file
+// REDIS_PASSWORD_FILE names, as a Docker secret) goes into REDIS_URL,
+// percent-encoded, whatever its form — one server, a user of its own, a
+// Cluster's or Sentinel's host list, options — so the secret holds the
+// password alone. A URL with a password of its own, no URL at all, or the
+// password and its file at once, is a problem that never repeats it.
+func TestParseConfigRedisPassword(t *testing.T) {
+	const pw = "s3cr/t@:x%"
+	file := filepath.Join(t.TempDir(), "redis_password")
+	if err := os.WriteFile(file, []byte(pw+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := map[string]string{"TELEGRAM_TOKEN": testToken, "REDIS_PASSWORD_FILE": file}
+	with := func(kv ...string) map[string]string {
+		env := maps.Clone(base)
+		for i := 0; i+1 < len(kv); i += 2 {
+			env[kv[i]] = kv[i+1]
+		}
+		return env
+	}
+	const enc = "s3cr%2Ft%40%3Ax%25"
+	for url, want := range map[string]string{
+		"redis://redis:6379/0":                          "redis://:" + enc + "@redis:6379/0",
+		"redis://bot@redis:6379":                        "redis://bot:" + enc + "@redis:6379",
+		"rediss://redis:6380/2?dial_timeout=3s":         "rediss://:" + enc + "@redis:6380/2?dial_timeout=3s",
+		"redis-cluster://h1:7000,h2:7001?pool_size=3":   "redis-cluster://:" + enc + "@h1:7000,h2:7001?pool_size=3",
+		"redis-sentinel://s1:26379,s2:26379/mymaster/0": "redis-sentinel://:" + enc + "@s1:26379,s2:26379/mymaster/0",
+	} {
+		c, err := parseConfig(nil, envOf(with("REDIS_URL", url)), io.Discard)
+		if err != nil || c.RedisURL != want {
+			t.Errorf("REDIS_URL %s with the password: %q %v, want %q", url, c.RedisURL, err, want)
+		}
+	}
+	c, err := parseConfig(nil, envOf(map[string]string{"TELEGRAM_TOKEN": testToken, "REDIS_URL": "redis://h:6379", "REDIS_PASSWORD": "plain"}), io.Discard)
+	if err != nil || c.RedisURL != "redis://:plain@h:6379" {
+		t.Errorf("REDIS_PASSWORD itself: %q %v", c.RedisURL, err)
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"a password twice", with("REDIS_URL", "redis://:other@h:6379"), "REDIS_PASSWORD"},
+		{"no URL", with(), "REDIS_URL"},
+		{"the password and its file", with("REDIS_URL", "redis://h:6379", "REDIS_PASSWORD", pw), "REDIS_PASSWORD_FILE"},
+		{"the file missing", with("REDIS_URL", "redis://h:6379", "REDIS_PASSWORD_FILE", file+".gone"), "REDIS_PASSWORD_FILE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig(nil, envOf(tc.env), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one naming %s", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "s3cr") || strings.Contains(err.Error(), "other") {
+				t.Errorf("the error repeats a password: %v", err)
 			}
 		})
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/safe"
 )
 
 // The process serves two listeners: the public one (LISTEN_ADDR: the
@@ -165,13 +167,17 @@ func (w *deadlineWriter) Flush() { _ = w.FlushError() }
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // serve runs srv on l; failed gets its error, if it ends other than by
-// shutdown.
-func serve(srv *http.Server, l net.Listener, failed func(error)) {
-	go func() {
-		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			failed(err)
-		}
-	}()
+// shutdown (a panic is logged and counted, and ends it too).
+func serve(srv *http.Server, l net.Listener, failed func(error), log zerolog.Logger, panics func()) {
+	safe.Go(log, panics, "serving "+l.Addr().String(), func() {
+		err := errors.New("the server stopped")
+		defer func() {
+			if err != nil && !errors.Is(err, http.ErrServerClosed) {
+				failed(err)
+			}
+		}()
+		err = srv.Serve(l)
+	})
 }
 
 // shutdown stops srv, letting requests in flight finish: a webhook

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/safe"
 )
 
 // Source is a clock every replica reads the same: the store's.
@@ -58,11 +60,11 @@ func (c *Synced) Now() time.Time {
 	}
 	c.mu.Unlock()
 	if stale {
-		go func() {
+		safe.Go(c.log, nil, "clock: measuring the store's", func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			c.measure(ctx)
-		}()
+		})
 	}
 	return now.Add(offset)
 }

@@ -4,20 +4,21 @@
 // back due again when it wants to be served next. Leases are kept on the
 // store's clock, so replicas whose clocks disagree never serve one member
 // at once; a crashed replica's members are served by another once its
-// leases run out. A panic while serving is recovered, logged with its
-// stack and reported: it never takes the process (and so every replica in
-// turn) down.
+// leases run out. A lease that is lost, or that can no longer be renewed
+// before it runs out (the store does not answer), cancels the serving it
+// guarded. A panic while serving is recovered, logged with its stack and
+// reported, and so is one while the report is heard: it never takes the
+// process (and so every replica in turn) down.
 package lease
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -76,13 +77,18 @@ type Loop struct {
 	Log      zerolog.Logger
 	// Serve does a claimed member's due work and says when it wants to be
 	// served next (zero: only when something makes it due). Its context
-	// ends when the serving must stop: the lease was lost or MaxServe ran
-	// out. It does not end when the loop is asked to stop: work already
-	// claimed is finished.
+	// ends when the serving must stop: the lease was lost, or cannot be
+	// renewed before it runs out, or MaxServe ran out. It does not end when
+	// the loop is asked to stop: work already claimed is finished.
 	Serve func(ctx context.Context, name string) time.Time
 	// Panicked, if set, hears of a panic while serving name (already
-	// logged with its stack); it says when to serve the member again.
+	// logged with its stack and counted); it says when to serve the member
+	// again. A panic of its own is recovered too (and the member served
+	// again in a second).
 	Panicked func(name string, v any) time.Time
+	// Panics counts a recovered panic (trickchef_panics_total); nil: not
+	// counted.
+	Panics func()
 
 	kick chan struct{}
 	once sync.Once
@@ -123,10 +129,10 @@ func (l *Loop) Run(ctx context.Context) error {
 			for _, c := range claims {
 				sem <- struct{}{}
 				wg.Add(1)
-				go func(c store.Claim) {
+				safe.Go(l.Log, l.Panics, l.Name+" serving "+c.Name, func() {
 					defer func() { <-sem; wg.Done(); l.Wake() }()
 					l.serve(ctx, c)
-				}(c)
+				})
 			}
 			if len(claims) == free {
 				continue // there may be more
@@ -146,10 +152,10 @@ func (l *Loop) serve(ctx context.Context, c store.Claim) {
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), maxServe)
 	renewed := make(chan struct{})
-	go func() {
+	safe.Go(l.Log, l.Panics, l.Name+" lease renewal", func() {
 		defer close(renewed)
 		l.renew(sctx, cancel, c)
-	}()
+	})
 	next := l.safely(sctx, c.Name)
 	cancel()
 	<-renewed
@@ -162,45 +168,65 @@ func (l *Loop) serve(ctx context.Context, c store.Claim) {
 	}
 }
 
-// renew keeps c's lease while ctx lasts; a lease found lost cancels the
-// serving.
+// renew keeps c's lease while ctx lasts. A lease found lost cancels the
+// serving, and so does one whose renewal keeps failing (the store does not
+// answer): once the next try would come after the lease ran out, another
+// replica may claim the member, and the serving stops before it does.
 func (l *Loop) renew(ctx context.Context, cancel context.CancelFunc, c store.Claim) {
 	every := l.Lease / 3
 	t := time.NewTicker(every)
 	defer t.Stop()
+	// held is when the lease last started to run: the serving began after
+	// the claim, and a renewal's after it was sent, so it ends no sooner
+	// than held + Lease... less the store's own delay, which every third of
+	// the lease leaves room for.
+	held := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		sent := time.Now()
 		rctx, rcancel := context.WithTimeout(ctx, every)
 		ok, err := l.Queue.Renew(rctx, c, l.Lease)
 		rcancel()
 		switch {
-		case err != nil && ctx.Err() == nil:
-			l.Log.Warn().Err(err).Str("loop", l.Name).Str("name", c.Name).Msg("renew lease")
-		case err == nil && !ok:
+		case ctx.Err() != nil:
+			return
+		case err == nil && ok:
+			held = sent
+		case err == nil:
 			l.Log.Warn().Str("loop", l.Name).Str("name", c.Name).Msg("lease lost while serving: stopped")
 			cancel()
 			return
+		case time.Since(held)+every >= l.Lease:
+			l.Log.Warn().Err(err).Str("loop", l.Name).Str("name", c.Name).
+				Msg("lease not renewed, and it runs out before the next try: serving stopped")
+			cancel()
+			return
+		default:
+			l.Log.Warn().Err(err).Str("loop", l.Name).Str("name", c.Name).Msg("renew lease; will try again")
 		}
 	}
 }
 
-// safely serves name and turns a panic into a logged, reported failure.
+// safely serves name and turns a panic into a logged, counted failure,
+// which Panicked hears of; a panic of Panicked's is recovered as well.
 func (l *Loop) safely(ctx context.Context, name string) (next time.Time) {
-	defer func() {
-		if v := recover(); v != nil {
-			l.Log.Error().Str("loop", l.Name).Str("name", name).Str("panic", fmt.Sprint(v)).
-				Str("stack", string(debug.Stack())).Msg("panic while serving")
-			next = l.Now().Add(time.Second)
-			if l.Panicked != nil {
-				next = l.Panicked(name, v)
-			}
+	log := l.Log.With().Str("loop", l.Name).Str("name", name).Logger()
+	v := safe.Call(log, l.Panics, "serving", func() { next = l.Serve(ctx, name) })
+	if v == nil {
+		return next
+	}
+	next = l.Now().Add(time.Second)
+	if l.Panicked != nil {
+		var again time.Time
+		if safe.Call(log, l.Panics, "hearing of a panic while serving", func() { again = l.Panicked(name, v) }) == nil {
+			next = again
 		}
-	}()
-	return l.Serve(ctx, name)
+	}
+	return next
 }
 
 // wait sleeps until a kick, the next due member, or the idle poll.

@@ -215,6 +215,40 @@ func TestBrowserStrangerSeesNothing(t *testing.T) {
 	}
 }
 
+// TestBrowserClosedWhenTheViewerLeaves: the page of a member watching the
+// table, who then leaves the group, takes the table away and says why in
+// the catalog's words; it does not reconnect.
+func TestBrowserClosedWhenTheViewerLeaves(t *testing.T) {
+	cfg := webapp.Config{}
+	cfg.Recheck = 50 * time.Millisecond
+	x := newTable(t, cfg)
+	b := newBrowser(t)
+	m := x.h.Srv.NewUser("Соседка")
+	x.group.AddMember(m)
+	p := b.phonePage(t, x.web.URL, x.id, m, 390, 844)
+	if n, err := chromedp.Run(p, chromedp.Evaluate[float64](`document.querySelectorAll('.seat').length`)); err != nil || n == 0 {
+		t.Fatalf("the member's page shows %v seats (%v)", n, err)
+	}
+	m.Leave(x.group)
+	ctx, cancel := context.WithTimeout(p, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`.empty-title`)); err != nil {
+		t.Fatalf("the page of one who left the group did not close: %v", err)
+	}
+	got, err := chromedp.Run(p, chromedp.Evaluate[[]any](`[document.querySelectorAll('.seat, .card').length, document.querySelector('.empty-title').textContent, document.querySelector('.empty-icon').textContent]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != float64(0) || got[1] != x.h.T("web.left_group") || got[2] != "🔒" {
+		t.Errorf("the closed page shows %v seats and cards, %q %q; want none, %q under 🔒", got[0], got[2], got[1], x.h.T("web.left_group"))
+	}
+	for deadline := time.Now().Add(10 * time.Second); x.srv.Streams() != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d streams open after the page closed, want none", x.srv.Streams())
+		}
+	}
+}
+
 // shoot saves a screenshot of the page (full: the whole page, else the
 // screen) to -screenshots.
 func shoot(t *testing.T, ctx context.Context, name string, full bool) {

@@ -9,12 +9,15 @@
 // announces itself through the store (WatchChanges); the table is then read
 // once for all its open streams and drawn once per viewer kind (a seat, or
 // the spectators), coalescing a burst into the latest version. Views travel
-// over our own connection: no Bot API call is spent on a page.
+// over our own connection: no Bot API call is spent on a page but the cached
+// getChatMember that asks who may watch.
 //
 // What a page may cost is bounded: reads and actions are rate-limited per
 // user, a user has a few streams at most (a new one closes the oldest), the
 // process a fixed number (more are refused with 503 and Retry-After), and
-// a stream ends when its initData expires or the server stops.
+// a stream ends when its initData expires, its viewer leaves the group (asked
+// again at every state it pushes and every 15 s) or the server stops. A
+// move wants initData signed within the hour; reading keeps Telegram's day.
 package webapp
 
 import (
@@ -32,6 +35,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/internal/userlimit"
+	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/bot/web/initdata"
 	"github.com/trickchef/trickchef/store"
@@ -57,9 +61,18 @@ type Config struct {
 	// Token is the bot's token: initData is signed with a key derived
 	// from it.
 	Token string
-	// MaxAge is how old initData may be (default 24 h, as Telegram
-	// suggests).
+	// MaxAge is how old initData may be to read (default 24 h, as
+	// Telegram suggests).
 	MaxAge time.Duration
+	// ActMaxAge is how old initData may be to act (api/act: a move,
+	// «Ещё партию»; default 1 h): a page left open for a day reads on, but
+	// makes no move for someone who may have left the group since.
+	ActMaxAge time.Duration
+	// Recheck is how often an open stream asks again whether its viewer
+	// may still watch (default 15 s; it asks at every state it pushes
+	// too): with members.MemberTTL, someone who left the group sees the
+	// page close within a minute.
+	Recheck time.Duration
 	// DefaultLang is the language of answers before a table is known.
 	DefaultLang string
 	// ActionsPerSecond and ActionBurst limit each user's actions
@@ -143,6 +156,12 @@ func New(cfg Config, w Web, changes Changes, log zerolog.Logger) *Server {
 	if cfg.MaxAge <= 0 {
 		cfg.MaxAge = 24 * time.Hour
 	}
+	if cfg.ActMaxAge <= 0 {
+		cfg.ActMaxAge = time.Hour
+	}
+	if cfg.Recheck <= 0 {
+		cfg.Recheck = 15 * time.Second
+	}
 	if cfg.Ping <= 0 {
 		cfg.Ping = 15 * time.Second
 	}
@@ -177,11 +196,15 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	go s.hub.run(ch)
-	go func() {
+	safe.Go(s.log, s.cfg.Panicked, "web: following the store's changes", func() {
+		for safe.Call(s.log, s.cfg.Panicked, "web: following the store's changes", func() { s.hub.run(ch) }) != nil {
+			// A notice that panicked is behind; the next ones still go out.
+		}
+	})
+	safe.Go(s.log, s.cfg.Panicked, "web: closing the streams", func() {
 		<-ctx.Done()
 		close(s.closing)
-	}()
+	})
 	return nil
 }
 
@@ -252,8 +275,9 @@ func secure(next http.Handler) http.Handler {
 type viewer struct {
 	user models.User
 	lang string
-	// expires is when the initData becomes too old.
-	expires time.Time
+	// signed is when Telegram signed the initData (its auth_date), and
+	// expires when it becomes too old to read with.
+	signed, expires time.Time
 }
 
 // auth checks the request's initData ("Authorization: tma <initData>").
@@ -273,6 +297,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (viewer, bool) {
 	return viewer{
 		user:    models.User{ID: u.ID, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username, LanguageCode: u.LanguageCode},
 		lang:    u.LanguageCode,
+		signed:  d.AuthDate,
 		expires: d.AuthDate.Add(s.cfg.MaxAge),
 	}, true
 }
@@ -359,9 +384,12 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 
 // serveEvents streams the viewer's state: at once (unless Last-Event-ID
 // says the page has this version), then after every change of the table.
-// It ends when the page goes, when the viewer's initData expires (the page
-// must show it is still theirs: a reconnect checks it again), when the
-// same user opens more streams than they may, and when the server stops.
+// Who may watch is asked again before every state it pushes and every
+// Recheck (cached, members.Cache): a viewer who left the group is sent a
+// «closed» event with the words to show and the stream ends. It ends too
+// when the page goes, when the viewer's initData expires (the page must
+// show it is still theirs: a reconnect checks it again), when the same
+// user opens more streams than they may, and when the server stops.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.read(w, r)
 	if !ok {
@@ -421,6 +449,22 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	last, _ := strconv.ParseInt(r.Header.Get("Last-Event-ID"), 10, 64)
 	ping := time.NewTicker(s.cfg.Ping)
 	defer ping.Stop()
+	recheck := time.NewTicker(s.cfg.Recheck)
+	defer recheck.Stop()
+	// still reports whether the viewer may watch on; when not, the page is
+	// told so and the stream ends.
+	still := func() bool {
+		ok, err := view.Allowed(r.Context(), v.user.ID)
+		switch {
+		case err != nil:
+			return false // the page reconnects, and is asked again
+		case !ok:
+			_ = writeClosed(w, s.web.Text(ws.Lang, "web.left_group"))
+			_ = rc.Flush()
+			return false
+		}
+		return true
+	}
 	var shown string // what the page shows, version and clock aside
 	var sentLang, sentRules string
 	c := content(ws)
@@ -460,7 +504,15 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			continue
+		case <-recheck.C:
+			if !still() {
+				return
+			}
+			continue
 		case <-st.wake:
+		}
+		if !still() {
+			return
 		}
 		next, err := f.state(r.Context(), s.web, token, v.user.ID)
 		if err != nil {
@@ -490,6 +542,17 @@ func writeEvent(w io.Writer, ws web.State) error {
 		return err
 	}
 	_, err = io.WriteString(w, "id: "+strconv.FormatInt(ws.Version, 10)+"\nevent: state\ndata: "+string(data)+"\n\n")
+	return err
+}
+
+// writeClosed tells the page its viewer may watch no more, with the words
+// to show instead of the table; the stream ends after it.
+func writeClosed(w io.Writer, text string) error {
+	data, err := json.Marshal(errorBody{Error: "left", Text: text})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "event: closed\ndata: "+string(data)+"\n\n")
 	return err
 }
 
@@ -575,6 +638,11 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	var req actRequest
 	v, ok := s.post(w, r, &req)
 	if !ok {
+		return
+	}
+	if s.cfg.Now().Sub(v.signed) > s.cfg.ActMaxAge {
+		// Reading keeps Telegram's day; a move wants the page opened anew.
+		s.fail(w, r, http.StatusUnauthorized, "reopen", "web.reopen", v.lang)
 		return
 	}
 	reply, err := s.web.Act(r.Context(), req.Table, v.user, req.Act, req.Key)

@@ -334,6 +334,14 @@
           if (data.length && (name === 'state' || name === '')) {
             try { accept(JSON.parse(data.join('\n'))); } catch { /* a bad event: wait for the next */ }
           }
+          if (name === 'closed') {
+            // The viewer may watch no more (they left the group): the
+            // table goes, the server's words stay, nothing reconnects.
+            let text = '';
+            try { text = str(JSON.parse(data.join('\n')).text); } catch { /* the lock says it */ }
+            closed(text);
+            return;
+          }
           data = [];
           name = '';
           continue;
@@ -760,6 +768,14 @@
   }
 
   // ----------------------------------------------------------------- render
+
+  // closed takes the table off the page for good: its viewer may no longer
+  // see it.
+  function closed(text) {
+    app.state = null;
+    app.replay = null;
+    fatal(text, 403);
+  }
 
   function fatal(text, status) {
     app.fatal = true;
