@@ -42,7 +42,7 @@ type Migration struct {
 // digit, so they never match.
 // The kept games ("game:{", "kept:{") came after the per-bot keys, but a
 // bot run with a bare prefix writes them too, and they move alike.
-var legacyFamilies = []string{"t:{", "ptr:{", "rate:{", "res:{", "resu:{", "in:{", "game:{", "kept:{"}
+var legacyFamilies = []string{"t:{", "ptr:{", "rate:{", "res:{", "resu:{", "in:{", "try:{", "game:{", "kept:{"}
 
 // isQueueKey reports whether key is one of the queues' keys under prefix.
 func isQueueKey(prefix, key string) bool {

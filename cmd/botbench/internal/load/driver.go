@@ -17,6 +17,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/cmd/internal/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/locales"
@@ -153,12 +154,30 @@ func (d *driver) text(ctx context.Context, chat models.Chat, from int64, text st
 // press sends a button press and returns the bot's answer: none, or the
 // toast naming the move, means the press was applied (texts.Accepted);
 // anything else is the refusal the player would see.
+// handMessage is the id of the hand message a seat's person holds: the one
+// the bot recorded for it (a store shared with an earlier run may hold one
+// this process never sent); 0 while none is recorded.
+func (d *driver) handMessage(ctx context.Context, chat int64, gameNo, seat int) int {
+	msgs, err := d.st.Messages(ctx, strconv.FormatInt(chat, 10))
+	if err == nil {
+		if r := view.ParseMessageRecord(msgs[view.Hand(gameNo, seat)]); r.ID != 0 {
+			return r.ID
+		}
+	}
+	return 0
+}
+
 func (d *driver) press(ctx context.Context, chat models.Chat, from int64, data string) (string, error) {
+	return d.pressOn(ctx, chat, d.tg.latestIn(chat.ID), from, data)
+}
+
+// pressOn presses data on message msg in chat.
+func (d *driver) pressOn(ctx context.Context, chat models.Chat, msg int, from int64, data string) (string, error) {
 	id := d.nextID.Add(1)
 	q := strconv.FormatInt(id, 10)
 	err := d.b.Tables.Handle(ctx, &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
 		ID: q, From: user(from), Data: data,
-		Message: models.MaybeInaccessibleMessage{Message: &models.Message{Chat: chat}},
+		Message: models.MaybeInaccessibleMessage{Message: &models.Message{ID: msg, Chat: chat}},
 	}})
 	if err != nil {
 		return "", err
@@ -305,7 +324,23 @@ func (d *driver) move(ctx context.Context, chat int64, rng *rand.Rand) (step, er
 	legal := st.Legal(seat)
 	data := bot.ActionPayload(t, int(seat), legal[rng.IntN(len(legal))])
 	start := time.Now()
-	ans, err := d.press(ctx, group(chat), t.Seats[seat].UserID, data)
+	// A seat's button lives in its person's private chat, and only a
+	// press from there counts.
+	// A seat's button is pressed on the hand its person was sent. The
+	// driver acts on the stored state, which can run ahead of delivery
+	// (a hand not sent yet, or replaced while the press was on its way:
+	// «кнопка устарела»); then it presses again on the newest hand, as a
+	// person would, for up to three seconds (a private chat's pace).
+	uid := t.Seats[seat].UserID
+	stale := d.texts.T("error.stale")
+	var ans string
+	for try := 0; try < 300; try++ {
+		ans, err = d.pressOn(ctx, models.Chat{ID: uid, Type: models.ChatTypePrivate}, d.handMessage(ctx, chat, t.GameNo, int(seat)), uid, data)
+		if err != nil || ans != stale {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	return step{took: time.Since(start), pressed: true, applied: err == nil && d.texts.Accepted(ans), answer: ans}, err
 }
 

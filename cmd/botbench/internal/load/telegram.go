@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -23,6 +24,15 @@ type instantTelegram struct {
 
 	nextID  atomic.Int64
 	answers sync.Map // callback query id → answer text
+	latest  sync.Map // chat id → the id of the last message sent there
+}
+
+// latestIn returns the id of the last message sent to chat (a person's
+// hand, in a private chat): the message whose buttons a player presses.
+func (t *instantTelegram) latestIn(chat int64) int {
+	v, _ := t.latest.Load(chat)
+	id, _ := v.(int)
+	return id
 }
 
 // answer returns and forgets the answer to a button press.
@@ -35,7 +45,15 @@ func (t *instantTelegram) answer(queryID string) (string, bool) {
 }
 
 func (t *instantTelegram) msg(chat any) *models.Message {
-	id, _ := chat.(int64)
+	var id int64
+	switch c := chat.(type) {
+	case int64:
+		id = c
+	case int:
+		id = int64(c)
+	case string:
+		id, _ = strconv.ParseInt(c, 10, 64)
+	}
 	return &models.Message{ID: int(t.nextID.Add(1)), Chat: models.Chat{ID: id}}
 }
 
@@ -44,15 +62,24 @@ func (t *instantTelegram) GetMe(context.Context) (*models.User, error) {
 }
 
 func (t *instantTelegram) SendMessage(_ context.Context, p *tgbot.SendMessageParams) (*models.Message, error) {
-	return t.msg(p.ChatID), nil
+	m := t.msg(p.ChatID)
+	t.latest.Store(m.Chat.ID, m.ID)
+	return m, nil
+}
+
+// edited answers an edit as Telegram does: with the edited message.
+func (t *instantTelegram) edited(chat any, id int) *models.Message {
+	m := t.msg(chat)
+	m.ID = id
+	return m
 }
 
 func (t *instantTelegram) EditMessageText(_ context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error) {
-	return t.msg(p.ChatID), nil
+	return t.edited(p.ChatID, p.MessageID), nil
 }
 
 func (t *instantTelegram) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {
-	return t.msg(p.ChatID), nil
+	return t.edited(p.ChatID, p.MessageID), nil
 }
 
 func (t *instantTelegram) DeleteMessage(context.Context, *tgbot.DeleteMessageParams) (bool, error) {
