@@ -68,8 +68,8 @@ func TestBadInputsAreAnsweredAndChangeNothing(t *testing.T) {
 		t.Fatalf("join: %+v", ans)
 	}
 	h.MustStartGame(a, lobby)
-	a.Send(group, "/newgame")
-	h.expectReply(group, "newgame.running")
+	a.Send(group, "/table 9") // the group holds 4 tables
+	h.expectReply(group, "table.bad_number", "Max", 4)
 
 	// Аня picks a chef first. Others' presses out of turn are refused.
 	hand, err := a.PrivateChat().WaitMessage(10*time.Second, contains(h.Shown("trickchef.hand_pick")))

@@ -40,6 +40,7 @@ import (
 	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/results"
 	"github.com/trickchef/trickchef/bot/reviews"
 	"github.com/trickchef/trickchef/bot/safe"
@@ -74,7 +75,11 @@ type Config struct {
 	// reviews (default 0.25; 1: unpaced), so reviews never crowd the
 	// presses of a busy bot.
 	ReviewShare float64
-	Limits      Limits
+	// MaxTables is how many tables a group (or a forum topic) may hold at
+	// once, 1 to record.MaxTables (default 4): /newgame opens the next
+	// free one while others play.
+	MaxTables int
+	Limits    Limits
 }
 
 // Limits keep the bot inside Telegram's flood limits. They are enforced
@@ -131,6 +136,10 @@ func (c *Config) setDefaults() {
 	if c.ReviewWorkers <= 0 {
 		c.ReviewWorkers = 1
 	}
+	if c.MaxTables <= 0 {
+		c.MaxTables = 4
+	}
+	c.MaxTables = min(c.MaxTables, record.MaxTables)
 	if c.WebLease <= 0 {
 		c.WebLease = 90 * time.Second
 	}
@@ -253,7 +262,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	res := results.New(rs, o.games, tr, o.log, o.now)
 	mc := members.New(tg, o.now, o.log)
 	tbl := tables.New(tables.Config{AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
-		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease, Members: mc}, st, tg, views, res, o.now, o.log, o.metrics)
+		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease, MaxTables: cfg.MaxTables, Members: mc}, st, tg, views, res, o.now, o.log, o.metrics)
 	del := deliver.New(st, tg, views, tbl, tr, deliver.Limits{GroupInterval: cfg.Limits.GroupInterval,
 		PrivateInterval: cfg.Limits.PrivateInterval, GlobalPerSecond: cfg.Limits.GlobalPerSecond,
 		GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout}, o.now, o.log, o.metrics)
@@ -282,7 +291,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 func (b *Bot) Init(ctx context.Context) error { return b.Tables.Init(ctx) }
 
 // Run runs the workers every replica runs — the chats' inboxes, the
-// tables' timers, delivery and the reviews' pool — until ctx is done, then waits for the work
+// tables' timers, delivery, the reviews' pool and the months' ends — until ctx is done, then waits for the work
 // in flight. Updates come from b.Ingest.Poll or b.Ingest.Webhook. A worker
 // that panics (its loop's own bug: each unit of work recovers its own) is
 // logged, counted and started again a second later.
@@ -291,7 +300,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	for _, w := range []struct {
 		name string
 		run  func(context.Context) error
-	}{{"inboxes", b.Ingest.Run}, {"timers", b.Tables.Run}, {"delivery", b.Delivery.Run}, {"reviews", b.Reviews.Run}} {
+	}{{"inboxes", b.Ingest.Run}, {"timers", b.Tables.Run}, {"delivery", b.Delivery.Run}, {"reviews", b.Reviews.Run},
+		{"seasons", func(ctx context.Context) error { return b.Results.RunSeasons(ctx, b.Tables) }}} {
 		wg.Add(1)
 		safe.Go(b.log, b.panics, w.name, func() {
 			defer wg.Done()

@@ -31,12 +31,16 @@ import (
 // practice game of Сосиски with robots in a private chat — and
 // reads everything the bot produced meanwhile: every request to Telegram
 // (texts, keyboards, callback answers) and every state the «Стол» page
-// was given. Neither the seed nor the salt shows in any form, nor the
-// reveal, except in the reveal on the table once the game is over; the
-// group's table showed the commitment, the reveal it shows at the end
-// verifies against it, parses to the table's seed and salt, and remakes
-// the deal the players got. (A practice table is its private chat's one
-// message: the table and the hand together.)
+// was given. Neither the secret nor the seeds show in any form, nor the
+// reveal, except in the reveal on the table once the game is over. The
+// lobby showed the commitment (32 hex digits) before anyone pressed, the
+// deal mixed in what Telegram drew for the presses that seated people and
+// started the game, the table showed that one commitment all game, and
+// the reveal it shows at the end verifies against it; each person who
+// played got the game's file in private after it, and the reveal and the
+// file remake the deal the players got, the seats named by the players.
+// (A practice table is its private chat's one message: the table and the
+// hand together.)
 func TestDealSecretUntilTheEnd(t *testing.T) {
 	t.Parallel()
 	for _, c := range []dealCase{
@@ -87,13 +91,37 @@ func playDealCase(t *testing.T, c dealCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	opened, _ := h.Table(group)
+	reveal := deal.TableReveal(opened)
+	if opened.Secret == "" || len(deal.Commitment(reveal)) != 32 {
+		t.Fatalf("a lobby with no v2 secret: %q", reveal)
+	}
+	if !strings.Contains(lobby.Text, deal.Commitment(reveal)) {
+		t.Fatalf("the lobby does not show the commitment:\n%s", lobby.Text)
+	}
 	h.MustStartGame(people[0], lobby)
 	tab, _ := h.Table(group)
-	if tab.Seed == 0 || tab.Salt == 0 {
-		t.Fatalf("a game dealt without a seed or a salt: %d, %d", tab.Seed, tab.Salt)
+	if tab.Seed == 0 || tab.RobotSeed == 0 || tab.Seed == tab.RobotSeed || tab.Secret != opened.Secret || deal.TableReveal(tab) != reveal {
+		t.Fatalf("the game's seeds %x, %x, secret %q; the lobby's secret %q", tab.Seed, tab.RobotSeed, tab.Secret, opened.Secret)
 	}
-	reveal := deal.Reveal(tab, tab.Salt)
-	forms := dealSecrets(tab.Seed, tab.Salt, reveal)
+	// What Telegram drew goes in: the start press, and the join press of
+	// each person seated by a button.
+	if len(tab.Drawn) != len(tab.Seats)+1 || tab.Drawn[len(tab.Seats)] == "" {
+		t.Fatalf("drawn %q for %d seats", tab.Drawn, len(tab.Seats))
+	}
+	if !c.practice {
+		for _, u := range people[1:] {
+			if tab.Drawn[tab.SeatOf(u.ID())] == "" {
+				t.Errorf("%s joined by a button, and the deal has no press of theirs: %q", u.User().FirstName, tab.Drawn)
+			}
+		}
+	}
+	seeds, err := deal.Derive(reveal, deal.InputsOf(tab))
+	if err != nil || seeds.Deal != tab.Seed || seeds.Robots != tab.RobotSeed {
+		t.Fatalf("the seeds do not derive from the secret and the presses: %+v, %v", seeds, err)
+	}
+	forms := dealSecrets(tab.Seed, tab.RobotSeed, reveal)
+	forms = append(forms, tab.Secret)
 	pages := watchPages(t, h, group, people, forms)
 
 	if c.stop {
@@ -134,8 +162,8 @@ func playDealCase(t *testing.T, c dealCase) {
 	// The table shows the reveal, as the record holds it, once the game is
 	// over: the finished table, or the one that says it was stopped.
 	end, _ := h.Table(group)
-	if end.Phase != record.PhaseIdle || end.Seed != tab.Seed || end.Salt != tab.Salt || end.GameNo != tab.GameNo {
-		t.Fatalf("the game's end: phase %s, seed %d salt %d game %d; dealt %d, %d, %d", end.Phase, end.Seed, end.Salt, end.GameNo, tab.Seed, tab.Salt, tab.GameNo)
+	if end.Phase != record.PhaseIdle || end.Seed != tab.Seed || end.Secret != tab.Secret || end.GameNo != tab.GameNo {
+		t.Fatalf("the game's end: phase %s, seed %d secret %q game %d; dealt %d, %q, %d", end.Phase, end.Seed, end.Secret, end.GameNo, tab.Seed, tab.Secret, tab.GameNo)
 	}
 	revealLine := h.Shown("review.deal_reveal", "Reveal", reveal)
 	final, err := group.WaitMessage(10*time.Second, contains(revealLine))
@@ -153,6 +181,9 @@ func playDealCase(t *testing.T, c dealCase) {
 	explain := h.T("review.deal_explain")
 	payloads := botPayloads(h.Srv.Calls())
 	for _, p := range payloads {
+		if strings.HasPrefix(p, "sendDocument\n") {
+			continue // the game's file, sent once it was over (its bytes are not a parameter)
+		}
 		if strings.Contains(p, reveal) && !strings.Contains(p, explain) {
 			t.Errorf("the reveal shows outside the finished table:\n%s", p)
 		}
@@ -169,7 +200,7 @@ func playDealCase(t *testing.T, c dealCase) {
 	// reveal shown at the end verifies against it.
 	var commitments []string
 	cBefore, cAfter, _ := strings.Cut(h.T("review.deal_commit", "Commitment", "\x00"), "\x00")
-	commitRE := regexp.MustCompile(regexp.QuoteMeta(cBefore) + "([0-9a-f]{16})" + regexp.QuoteMeta(cAfter))
+	commitRE := regexp.MustCompile(regexp.QuoteMeta(cBefore) + "([0-9a-f]{16,})" + regexp.QuoteMeta(cAfter))
 	for _, call := range h.Srv.Calls() {
 		if call.ChatID != group.ID() {
 			continue
@@ -193,39 +224,60 @@ func playDealCase(t *testing.T, c dealCase) {
 	if !deal.Check(shown, commitments[0]) {
 		t.Fatalf("the reveal shown %q does not verify against the commitment shown %q", shown, commitments[0])
 	}
-	d, err := deal.Parse(shown)
+	// Each person who played got the game's file in private, once it was
+	// over; with the reveal shown it remakes the game's seeds.
+	var file deal.File
+	for _, u := range people {
+		if c.leave && u == people[0] {
+			continue // left the game: no result, no file
+		}
+		m, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool { return m.Document != nil })
+		if err != nil {
+			t.Fatalf("%s got no file of the game: %v", u.User().FirstName, err)
+		}
+		if want := c.game + "-" + strconv.Itoa(end.GameNo) + ".json"; m.Document.FileName != want || m.Caption == "" {
+			t.Errorf("the file %q (%q), want %q", m.Document.FileName, m.Caption, want)
+		}
+		if file, err = deal.ReadFile(m.Document.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if file.Reveal != shown || file.Commitment != commitments[0] || len(file.Moves) != len(end.Log) {
+		t.Fatalf("the file: reveal %q commitment %q, %d moves; shown %q %q, %d moves", file.Reveal, file.Commitment, len(file.Moves), shown, commitments[0], len(end.Log))
+	}
+	remade, err := file.Table(shown)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Game != c.game || d.Seed != tab.Seed || d.Salt != tab.Salt || d.Seats != len(tab.Seats) {
-		t.Fatalf("the reveal shown parses to %+v; the table: %s, %d seats, seed %d salt %d", d, tab.GameID, len(tab.Seats), tab.Seed, tab.Salt)
+	if remade.GameID != c.game || remade.Seed != tab.Seed || remade.RobotSeed != tab.RobotSeed || len(remade.Seats) != len(tab.Seats) {
+		t.Fatalf("the reveal and the file remake %s, seeds %x %x, %d seats; the table: %s, %x %x, %d", remade.GameID, remade.Seed, remade.RobotSeed, len(remade.Seats), tab.GameID, tab.Seed, tab.RobotSeed, len(tab.Seats))
 	}
-	checkRemade(t, h, d, end, people)
+	checkRemade(t, h, remade, file.Moves, end, people)
 }
 
-// checkRemade remakes the deal from the reveal as cmd/aibench deal does
-// (deal.Tell) and compares it with what the players got: the game's moves
-// replayed on the remade deal end in the state the record holds, and in
-// Трик-н-Шеф each person's first hand, as the bot showed it, is the seat's
-// first deal.
-func checkRemade(t *testing.T, h *harness, d deal.Deal, end *record.Table, people []*telegramtest.User) {
+// checkRemade remakes the deal from the reveal and the file as cmd/aibench
+// deal does (deal.TellTable) and compares it with what the players got:
+// the file's moves replayed on the remade deal end in the state the record
+// holds, and in Трик-н-Шеф each person's first hand, as the bot showed it,
+// is the first deal of the seat named by them.
+func checkRemade(t *testing.T, h *harness, remade *record.Table, log record.MoveLog, end *record.Table, people []*telegramtest.User) {
 	t.Helper()
 	var g adapter.Game
 	for _, x := range allGames() {
-		if x.ID() == d.Game {
+		if x.ID() == remade.GameID {
 			g = x
 		}
 	}
 	l := adapter.NewLoc(bottest.Catalog(t), "ru")
-	deals, err := deal.Tell(g, d, end.Log, l)
+	deals, err := deal.TellTable(g, remade, log, l)
 	if err != nil || len(deals) == 0 {
 		t.Fatalf("the reveal tells no deal: %v", err)
 	}
-	st, err := g.Start(adapter.View(d.Table()))
+	st, err := g.Start(adapter.View(remade))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range end.Log {
+	for i, m := range log {
 		if err := st.Apply(m.Seat, m.Action); err != nil {
 			t.Fatalf("move %d of the game does not apply to the remade deal: %v", i, err)
 		}
@@ -233,13 +285,13 @@ func checkRemade(t *testing.T, h *harness, d deal.Deal, end *record.Table, peopl
 	if got, _ := st.MarshalBinary(); !bytes.Equal(got, end.State) {
 		t.Fatalf("the game's %d moves on the remade deal end elsewhere than the game did", len(end.Log))
 	}
-	if d.Game != "trickchef" {
+	if remade.GameID != "trickchef" {
 		return
 	}
 	handBefore, handAfter := h.Around("trickchef.hand_cards", "Cards")
 	for _, u := range people {
 		seat := end.SeatOf(u.ID())
-		dealBefore, _ := h.Around("trickchef.deal.hand", "Cards", "Name", h.T("review.deal_seat", "N", seat+1))
+		dealBefore, _ := h.Around("trickchef.deal.hand", "Cards", "Name", u.User().FirstName)
 		want := ""
 		for _, line := range strings.Split(deals[0], "\n") {
 			if rest, ok := strings.CutPrefix(line, dealBefore); ok {
@@ -271,12 +323,12 @@ func sortedFields(s string) string {
 }
 
 // dealSecrets are the forms the deal's secret could take in a payload:
-// the seed's and the salt's 16 hex digits (as the reveal writes them),
-// their hex without leading zeros, and their decimal forms, unsigned and
-// signed; and the reveal itself.
-func dealSecrets(seed, salt uint64, reveal string) []string {
+// the deal's and the robots' seeds as 16 hex digits, their hex without
+// leading zeros, and their decimal forms, unsigned and signed; and the
+// reveal itself.
+func dealSecrets(seed, robots uint64, reveal string) []string {
 	var out []string
-	for _, x := range []uint64{seed, salt} {
+	for _, x := range []uint64{seed, robots} {
 		h := strconv.FormatUint(x, 16)
 		out = append(out, strings.Repeat("0", 16-len(h))+h, h, strconv.FormatUint(x, 10), strconv.FormatInt(int64(x), 10))
 	}

@@ -79,11 +79,13 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 	rc := redistest.Client(f)
 	prefix := redistest.Prefix(f)
 	st := store.NewRedis(rc, prefix)
-	// A time for a move that never runs out while fuzzing, short of a long
-	// game's hour (beside a long game a new one opens at the chat's second
-	// table: a press or a command then rightly creates a table).
-	const turn = 59 * time.Minute
-	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: st, Cfg: bot.Config{TurnTimeout: turn}, Log: zerolog.Nop()}
+	// A time for a move that never runs out while fuzzing, and a group of
+	// one table: with more, /newgame and ▶️ open the next free table while
+	// this game runs, and a press or a command then rightly creates a table
+	// (bot/tables_e2e_test.go plays that); with one they are answered that
+	// every table is taken, and must change nothing like any other.
+	const turn, maxTables = 59 * time.Minute, 1
+	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: st, Cfg: bot.Config{TurnTimeout: turn, MaxTables: maxTables}, Log: zerolog.Nop()}
 	if err := h.Start(); err != nil {
 		f.Fatal(err)
 	}
@@ -122,7 +124,7 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 		f.Fatal(err)
 	}
 	ft.tg = &answerCounter{Telegram: client, answers: map[string]int{}}
-	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: turn}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()), bot.WithGames(allGames()...))
+	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: turn, MaxTables: maxTables}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()), bot.WithGames(allGames()...))
 	return ft
 }
 

@@ -17,7 +17,7 @@ import (
 func TestGoldenLobby(t *testing.T) {
 	cat := bottest.Catalog(t)
 	b := golden.Views(t, allGames()...)
-	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: record.PhaseLobby, GameNo: 3, Creator: 1,
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Phase: record.PhaseLobby, GameNo: 3, Creator: 1, Secret: strings.Repeat("5a17", 8),
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа", Unreachable: true}}}
 	var sb strings.Builder
 	for _, lang := range cat.Langs() {

@@ -29,7 +29,7 @@ import (
 //	    dirty/ view → version
 //	    out/   id → announcement             ids from the bucket's sequence
 //	    msg/   view → message record (opaque: the bot's message id and digest)
-//	wake…/, timers…/, reviews…/  the Deliveries, Timers and Reviews queues (queue_bolt.go)
+//	wake…/, timers…/, reviews…/, seasons…/  the Deliveries, Timers, Reviews and Seasons queues (queue_bolt.go)
 //	ptr/     key → value
 //	in/, indue…/      chats' waiting updates and the Inboxes queue (inbox_bolt.go)
 //	dl/, dlid/        dead letters (deadletter_bolt.go)

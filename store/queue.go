@@ -31,10 +31,14 @@ const (
 	// a zero next takes the member out unless it was scheduled again
 	// meanwhile.
 	Reviews Queue = "reviews"
+	// Seasons are group chats (the chat id in decimal) whose month ends:
+	// due at the end of the month of their last game, in the group's
+	// time zone, when the month's recap is posted (bot/results).
+	Seasons Queue = "seasons"
 )
 
 // queues lists every queue, for what touches them all (migration).
-var queues = []Queue{Deliveries, Inboxes, Timers, Reviews}
+var queues = []Queue{Deliveries, Inboxes, Timers, Reviews, Seasons}
 
 // tableQueues are the queues whose members are tables: Delete and expiry
 // take a table out of them. Inboxes hold chats, whose waiting updates are
@@ -44,7 +48,7 @@ var tableQueues = []Queue{Deliveries, Timers}
 
 func (q Queue) check() error {
 	switch q {
-	case Deliveries, Inboxes, Timers, Reviews:
+	case Deliveries, Inboxes, Timers, Reviews, Seasons:
 		return nil
 	}
 	return fmt.Errorf("store: unknown queue %q", string(q))

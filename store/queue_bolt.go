@@ -23,6 +23,7 @@ var boltQueueBuckets = map[Queue][4]string{
 	Inboxes:    {"indue", "indueidx", "inheld", "inagain"},
 	Timers:     {"timers", "timersidx", "timersheld", "timersagain"},
 	Reviews:    {"reviews", "reviewsidx", "reviewsheld", "reviewsagain"},
+	Seasons:    {"seasons", "seasonsidx", "seasonsheld", "seasonsagain"},
 }
 
 // createQueueBuckets makes every queue's buckets (OpenBolt).

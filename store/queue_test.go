@@ -10,7 +10,7 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-var allQueues = []store.Queue{store.Deliveries, store.Inboxes, store.Timers, store.Reviews}
+var allQueues = []store.Queue{store.Deliveries, store.Inboxes, store.Timers, store.Reviews, store.Seasons}
 
 // runQueueContract pins the queues: due times on the callers' clock,
 // leases on the store's, whatever clocks the claimants have.

@@ -24,6 +24,7 @@ import (
 //	PlayerGames(ctx, chat, player) (map[string]PlayerStats, error)
 //	PlayerChats(ctx, player) ([]int64, error)
 //	History(ctx, chat, n) ([]Result, error)
+//	SeasonResults(ctx, chat, from, to) ([]Result, error)
 //	Forget(ctx, player) error
 //	MoveChat(ctx, from, to) error
 
@@ -76,8 +77,17 @@ const (
 	// comes within minutes; a month leaves room for a long outage.
 	ResultRetention = 30 * 24 * time.Hour
 	// HistoryLimit is how many results each group keeps; older ones are
-	// dropped (their games stay counted in the stats).
-	HistoryLimit = 100
+	// dropped (their games stay counted in the stats). The history is
+	// also the seasons' memory (SeasonResults): 3,000 games are a year of
+	// a group that plays eight games a day, so its past champions can be
+	// named (the group's keys live Retention.Results, 400 days, after its
+	// last game).
+	HistoryLimit = 3000
+	// SeasonSlack is how far SeasonResults reads past the window's start:
+	// the history is in the order results were recorded, which is the
+	// order they ended in but for a result recorded late (a job retried
+	// while the store was away), and a day covers that.
+	SeasonSlack = 24 * time.Hour
 	// RankedGames is how many games of a game a player needs in a group to
 	// appear on its leaderboard, so one lucky game does not top it.
 	RankedGames = 3
@@ -297,6 +307,24 @@ func mergeHistory(a, b []Result, chat int64) []Result {
 		all[i].Chat = chat
 	}
 	return all
+}
+
+// seasonWindow keeps the results that ended in [from, to) of a history
+// read newest first, oldest first (by end, then id).
+func seasonWindow(hist []Result, from, to time.Time) []Result {
+	var out []Result
+	for _, r := range hist {
+		if !r.Ended.Before(from) && r.Ended.Before(to) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b Result) int {
+		if c := a.Ended.Compare(b.Ended); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
 }
 
 // scrub removes a player from a result, keeping their seat so places and

@@ -177,3 +177,82 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(at(0.50), "p50-µs")
 	b.ReportMetric(at(0.99), "p99-µs")
 }
+
+// BenchmarkSeasonResults measures a season's read: one group whose history
+// is full (HistoryLimit games of 8 players, 10 a day over 300 days), read
+// for its last month (about 300 games: /season, the month's end) and for
+// its whole year (/season history). Its setup reports the stored bytes per
+// result for Redis.
+//
+//	go test -run '^$' -bench SeasonResults ./store/
+func BenchmarkSeasonResults(b *testing.B) {
+	stores := []struct {
+		name string
+		new  func(b *testing.B) resultStore
+	}{
+		{"Redis", func(b *testing.B) resultStore { return NewRedis(redistest.Client(b), redistest.Prefix(b)) }},
+		{"Bolt", func(b *testing.B) resultStore { return resBolt(b) }},
+	}
+	type seasonStore interface {
+		SeasonResults(ctx context.Context, chat int64, from, to time.Time) ([]Result, error)
+	}
+	const perDay = 10
+	end := resT0.Add(HistoryLimit / perDay * 24 * time.Hour)
+	for _, st := range stores {
+		for _, w := range []struct {
+			name string
+			from time.Time
+			want int
+		}{
+			{"month", end.Add(-30 * 24 * time.Hour), 30 * perDay},
+			{"year", end.Add(-365 * 24 * time.Hour), HistoryLimit},
+		} {
+			b.Run(st.name+"/"+w.name, func(b *testing.B) {
+				s, ctx := st.new(b), b.Context()
+				report := seasonFill(b, s, perDay)
+				ss := s.(seasonStore)
+				var lat []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					rs, err := ss.SeasonResults(ctx, resChatA, w.from, end)
+					lat = append(lat, time.Since(start))
+					if err != nil || len(rs) != w.want {
+						b.Fatal(len(rs), err)
+					}
+				}
+				reportLatency(b, lat)
+				report()
+			})
+		}
+	}
+}
+
+// seasonFill fills group resChatA's history: HistoryLimit games, perDay a
+// day, the last ending just before resT0 + HistoryLimit/perDay days.
+func seasonFill(b *testing.B, s resultStore, perDay int) (report func()) {
+	ctx := b.Context()
+	r, isRedis := s.(*Redis)
+	if bs, ok := s.(*Bolt); ok {
+		bs.db.NoSync = true
+		defer func() { bs.db.NoSync = false }()
+	}
+	var before int64
+	if isRedis {
+		before = benchMust(r.resKeyBytes(ctx))(b)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	step := 24 * time.Hour / time.Duration(perDay)
+	for i := range HistoryLimit {
+		res := benchResult(rng, fmt.Sprint("s", i), resChatA, 8)
+		res.Ended = resT0.Add(time.Duration(i)*step + step/2)
+		res.Started = res.Ended.Add(-20 * time.Minute)
+		if _, err := s.RecordResult(ctx, res, benchRate); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if !isRedis {
+		return func() {}
+	}
+	keys := benchMust(r.resKeyBytes(ctx))(b) - before
+	return func() { b.ReportMetric(float64(keys)/HistoryLimit, "keyB/result") }
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -408,6 +409,40 @@ func (b *Bolt) History(ctx context.Context, chat int64, n int) ([]Result, error)
 		return nil
 	})
 	return out, err
+}
+
+// SeasonResults returns the group's results that ended in [from, to),
+// oldest first (by end time, then id): a season's games. It reads the
+// history newest first until it is past from by SeasonSlack; what the
+// history dropped (HistoryLimit) is not there.
+func (b *Bolt) SeasonResults(ctx context.Context, chat int64, from, to time.Time) ([]Result, error) {
+	if !from.Before(to) {
+		return nil, nil
+	}
+	stop := from.Add(-SeasonSlack)
+	var hist []Result
+	err := b.db.View(func(tx *bolt.Tx) error {
+		g, _ := resGroup(tx, chat, false)
+		if g == nil || g.Bucket([]byte(resHist)) == nil {
+			return nil
+		}
+		c := g.Bucket([]byte(resHist)).Cursor()
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			r, err := decodeResult(v)
+			if err != nil {
+				return err
+			}
+			hist = append(hist, r)
+			if r.Ended.Before(stop) {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return seasonWindow(hist, from, to), nil
 }
 
 // Forget deletes a person's stats and ratings in every group they played in

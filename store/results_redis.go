@@ -478,6 +478,37 @@ func (r *Redis) History(ctx context.Context, chat int64, n int) ([]Result, error
 	return decodeResults(vals)
 }
 
+// seasonPage is how many history entries SeasonResults reads a round
+// trip.
+const seasonPage = 256
+
+// SeasonResults returns the group's results that ended in [from, to),
+// oldest first (by end time, then id): a season's games. It reads the
+// history newest first, a page at a time, until it is past from by
+// SeasonSlack; what the history dropped (HistoryLimit) is not there.
+func (r *Redis) SeasonResults(ctx context.Context, chat int64, from, to time.Time) ([]Result, error) {
+	if !from.Before(to) {
+		return nil, nil
+	}
+	stop := from.Add(-SeasonSlack)
+	var hist []Result
+	for start := int64(0); ; start += seasonPage {
+		vals, err := r.c.LRange(ctx, r.resHistKey(chat), start, start+seasonPage-1).Result()
+		if err != nil {
+			return nil, fmt.Errorf("store: season results %d: %w", chat, err)
+		}
+		page, err := decodeResults(vals)
+		if err != nil {
+			return nil, err
+		}
+		hist = append(hist, page...)
+		if len(vals) < seasonPage || len(page) > 0 && page[len(page)-1].Ended.Before(stop) {
+			break
+		}
+	}
+	return seasonWindow(hist, from, to), nil
+}
+
 func decodeResults(vals []string) ([]Result, error) {
 	out := make([]Result, len(vals))
 	for i, v := range vals {

@@ -393,12 +393,12 @@ func runResultsContract(t *testing.T, newStore func(t *testing.T) resultStore) {
 		for i := 1; i < HistoryLimit+5; i++ {
 			resRecord(t, s, resGame(fmt.Sprint("h", i), "sausages", resChatA, i, "u1 1 1", "u2 2 0"))
 		}
-		h = resMust(s.History(ctx, resChatA, 1000))(t)
+		h = resMust(s.History(ctx, resChatA, 2*HistoryLimit))(t)
 		if len(h) != HistoryLimit || h[0].ID != fmt.Sprint("h", HistoryLimit+4) || h[HistoryLimit-1].ID != "h5" {
 			t.Fatalf("History has %d entries from %s to %s, want %d from h%d to h5",
 				len(h), h[0].ID, h[len(h)-1].ID, HistoryLimit, HistoryLimit+4)
 		}
-		if got := resIDsOf(resMust(s.History(ctx, resChatA, 3))(t)); !reflect.DeepEqual(got, []string{"h104", "h103", "h102"}) {
+		if got := resIDsOf(resMust(s.History(ctx, resChatA, 3))(t)); !reflect.DeepEqual(got, []string{fmt.Sprint("h", HistoryLimit+4), fmt.Sprint("h", HistoryLimit+3), fmt.Sprint("h", HistoryLimit+2)}) {
 			t.Fatalf("History(3) = %v", got)
 		}
 		// Dropped from the history, still counted in the stats.
@@ -414,6 +414,7 @@ func runResultsContract(t *testing.T, newStore func(t *testing.T) resultStore) {
 		}
 	})
 
+	t.Run("SeasonResults", func(t *testing.T) { testSeasonResults(t, newStore(t)) })
 	t.Run("SeatFlags", func(t *testing.T) {
 		// A leaver and a person the bot played for: the flags come back
 		// from the history, and the game counts in their stats.
@@ -799,5 +800,72 @@ func TestOrderedFloat(t *testing.T) {
 		if bytes.Compare(orderedFloat(fs[i-1]), orderedFloat(fs[i])) >= 0 {
 			t.Errorf("orderedFloat(%v) ≥ orderedFloat(%v)", fs[i-1], fs[i])
 		}
+	}
+}
+
+// testSeasonResults: a group's results in a time window, oldest first,
+// whatever order they were recorded in (a late one within SeasonSlack),
+// across more than a page of history, not another group's; a forgotten
+// person is blank there too, and a moved group's season moves with it.
+func testSeasonResults(t *testing.T, s resultStore) {
+	ctx := t.Context()
+	type seasonStore interface {
+		SeasonResults(ctx context.Context, chat int64, from, to time.Time) ([]Result, error)
+	}
+	ss := s.(seasonStore)
+	at := func(i int) time.Time { return resT0.Add(time.Duration(i) * time.Minute) }
+	// 600 games a minute apart, recorded in order but for game 300,
+	// recorded after game 310 (late).
+	for i := 1; i <= 600; i++ {
+		if i == 300 {
+			continue
+		}
+		resRecord(t, s, resGame(fmt.Sprint("s", i), "trickchef", resChatA, i, "u1 1 5", "u2 2 3"))
+		if i == 310 {
+			resRecord(t, s, resGame("s300", "trickchef", resChatA, 300, "u1 1 5", "u2 2 3"))
+		}
+	}
+	resRecord(t, s, resGame("other", "trickchef", resChatB, 200, "u1 1 5", "u3 2 3"))
+
+	got := resMust(ss.SeasonResults(ctx, resChatA, at(100), at(350)))(t)
+	if len(got) != 250 || got[0].ID != "s100" || got[199].ID != "s299" || got[200].ID != "s300" || got[249].ID != "s349" {
+		t.Fatalf("SeasonResults [100, 350) = %d results from %s to %s", len(got), got[0].ID, got[len(got)-1].ID)
+	}
+	for i := 1; i < len(got); i++ {
+		if !got[i-1].Ended.Before(got[i].Ended) {
+			t.Fatalf("not oldest first: %s then %s", got[i-1].ID, got[i].ID)
+		}
+	}
+	if got[0].Seats[0].Name != "name u1" || got[0].Chat != resChatA || !got[0].Ended.Equal(at(100)) {
+		t.Fatalf("SeasonResults[0] = %+v", got[0])
+	}
+	if got := resMust(ss.SeasonResults(ctx, resChatA, at(601), at(700)))(t); len(got) != 0 {
+		t.Fatalf("an empty window: %d results", len(got))
+	}
+	if got := resMust(ss.SeasonResults(ctx, resChatA, at(350), at(100)))(t); len(got) != 0 {
+		t.Fatalf("a backward window: %d results", len(got))
+	}
+	if got := resMust(ss.SeasonResults(ctx, -777, at(0), at(1000)))(t); len(got) != 0 {
+		t.Fatalf("a group with no results: %d results", len(got))
+	}
+	if got := resMust(ss.SeasonResults(ctx, resChatB, at(0), at(1000)))(t); len(got) != 1 || got[0].ID != "other" {
+		t.Fatalf("group B's season = %v", resIDsOf(got))
+	}
+
+	// Forgotten: blank in the season too.
+	resOK(t, s.Forget(ctx, "u2"))
+	got = resMust(ss.SeasonResults(ctx, resChatA, at(590), at(601)))(t)
+	if len(got) != 11 || got[0].Seats[1].Player != "" || got[0].Seats[1].Name != "" || got[0].Seats[0].Player != "u1" {
+		t.Fatalf("after Forget(u2): %+v", got[0])
+	}
+
+	// Moved: the season is the new group's.
+	resOK(t, s.MoveChat(ctx, resChatB, resChatC))
+	got = resMust(ss.SeasonResults(ctx, resChatC, at(0), at(1000)))(t)
+	if len(got) != 1 || got[0].ID != "other" || got[0].Chat != resChatC {
+		t.Fatalf("moved group's season = %+v", got)
+	}
+	if got := resMust(ss.SeasonResults(ctx, resChatB, at(0), at(1000)))(t); len(got) != 0 {
+		t.Fatalf("the old group's season = %v", resIDsOf(got))
 	}
 }

@@ -125,10 +125,10 @@ func TestPayloadLongestFits(t *testing.T) {
 		{Op: Lobby, Table: table, GameNo: 99999, Args: []int{8, 3}},
 		{Op: Info, Table: table, GameNo: 99999, Args: []int{3}},
 		{Op: Stop, Table: table, GameNo: 99999, Args: []int{1}},
-		{Op: Action, Table: table + record.SecondMark, GameNo: 99999, Args: []int{3, 999, 1643}},
-		{Op: Draft, Table: table + record.SecondMark, GameNo: 99999, Args: []int{3, 999, 1643}},
-		{Op: Lobby, Table: table + record.SecondMark, GameNo: 99999, Args: []int{LobbyZone, 23}},
-		{Op: Again, Table: table + record.SecondMark, GameNo: 99999, Word: "chekharda"},
+		{Op: Action, Table: table + "z", GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: Draft, Table: table + "z", GameNo: 99999, Args: []int{3, 999, 1643}},
+		{Op: Lobby, Table: table + "z", GameNo: 99999, Args: []int{LobbyZone, 23}},
+		{Op: Again, Table: table + "z", GameNo: 99999, Word: "chekharda"},
 	} {
 		s := p.String()
 		if len(s) > MaxBytes {
@@ -271,11 +271,11 @@ func checkPayload(t *testing.T, s string) {
 	if p.GameNo < 0 {
 		t.Fatalf("Parse(%q): game %d", s, p.GameNo)
 	}
-	chat, thread, err := record.ParseID(p.Table)
+	chat, thread, n, err := record.ParseTable(p.Table)
 	if err != nil {
 		t.Fatalf("Parse(%q): table %q: %v", s, p.Table, err)
 	}
-	if id := record.ID(chat, thread); id != p.Table && record.SecondID(chat, thread) != p.Table {
+	if id := record.TableID(chat, thread, n); id != p.Table {
 		t.Fatalf("Parse(%q): table %q is not canonical (%q)", s, p.Table, id)
 	}
 }

@@ -61,18 +61,28 @@ func New(game string, seats int, options map[string]int, seed, salt uint64) stri
 // were dealt: a creator who left the game since (a robot plays the seat)
 // still counts, so the commitment stays the same all game long.
 func Reveal(t *record.Table, salt uint64) string {
-	d := Deal{Game: t.GameID, Seats: len(t.Seats), Creator: -1, Options: t.Options, Seed: t.Seed, Salt: salt}
+	return Deal{Game: t.GameID, Seats: len(t.Seats), Creator: creatorSeat(t), Options: t.Options, Seed: t.Seed, Salt: salt}.String()
+}
+
+// creatorSeat is the seat of t's creator where they sat when the cards
+// were dealt, -1 when they do not play.
+func creatorSeat(t *record.Table) int {
 	for i, s := range t.Seats {
 		if t.Creator != 0 && (s.Human() && s.UserID == t.Creator || s.Leaver != nil && s.Leaver.UserID == t.Creator) {
-			d.Creator = i
-			break
+			return i
 		}
 	}
-	return d.String()
+	return -1
 }
 
 // String is the reveal.
 func (d Deal) String() string {
+	return strings.Join([]string{d.what(), hex16(d.Seed), hex16(d.Salt)}, sep)
+}
+
+// what is the reveal's first four fields: the game, the seats, the
+// creator's seat and the options — what the game is, without its seeds.
+func (d Deal) what() string {
 	creator := "-"
 	if d.Creator >= 0 {
 		creator = strconv.Itoa(d.Creator)
@@ -87,15 +97,19 @@ func (d Deal) String() string {
 	if len(opts) > 0 {
 		options = strings.Join(opts, ",")
 	}
-	return strings.Join([]string{d.Game, strconv.Itoa(d.Seats), creator, options, hex16(d.Seed), hex16(d.Salt)}, sep)
+	return strings.Join([]string{d.Game, strconv.Itoa(d.Seats), creator, options}, sep)
 }
 
 func hex16(x uint64) string { return fmt.Sprintf("%016x", x) }
 
-// Commitment is the first CommitmentLen lowercase hex digits of the
-// SHA-256 of the reveal: what the table shows once the cards are dealt.
+// Commitment is the first lowercase hex digits of the SHA-256 of the
+// reveal: CommitmentLen2 of a v2 reveal (what the table shows from the
+// lobby on), CommitmentLen of a v1 one (shown once the cards were dealt).
 func Commitment(reveal string) string {
 	sum := sha256.Sum256([]byte(reveal))
+	if _, v2 := SecretOf(reveal); v2 {
+		return hex.EncodeToString(sum[:])[:CommitmentLen2]
+	}
 	return hex.EncodeToString(sum[:])[:CommitmentLen]
 }
 

@@ -1,6 +1,7 @@
 package deliver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -91,6 +92,7 @@ type Store interface {
 // edits and deletes.
 type Telegram interface {
 	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
+	SendDocument(ctx context.Context, p *tgbot.SendDocumentParams) (*models.Message, error)
 	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
 	EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error)
 	DeleteMessages(ctx context.Context, p *tgbot.DeleteMessagesParams) (bool, error)
@@ -395,6 +397,10 @@ func (d *Delivery) post(ctx context.Context, m outbox.Entry, late func(context.C
 		err = d.disarm(ctx, m.ChatID, m.Edit)
 	case m.Edit != 0:
 		err = d.edit(ctx, m.ChatID, m.Edit, m.Message)
+	case m.Document != nil:
+		// A file is not heard late: a try with no answer is tried again,
+		// and a person may get it twice rather than never.
+		err = d.sendDocument(ctx, m)
 	default:
 		_, err = d.sendHeard(ctx, m.ChatID, m.Thread, m.Message, d.announceListen(), late)
 	}
@@ -1218,6 +1224,24 @@ func (d *Delivery) sendMessage(ctx context.Context, chatID int64, thread int, m 
 		return nil, fmt.Errorf("sendMessage: %w", err)
 	}
 	return sent, nil
+}
+
+// sendDocument sends an entry's file with its text as the caption.
+func (d *Delivery) sendDocument(ctx context.Context, m outbox.Entry) error {
+	ctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
+	defer cancel()
+	_, err := d.tg.SendDocument(ctx, &tgbot.SendDocumentParams{
+		ChatID:          m.ChatID,
+		MessageThreadID: m.Thread,
+		Document:        &models.InputFileUpload{Filename: m.Document.Name, Data: bytes.NewReader(m.Document.Data)},
+		Caption:         m.Text,
+		ParseMode:       models.ParseModeHTML,
+		ReplyMarkup:     markup(m.Message),
+	})
+	if err != nil {
+		return fmt.Errorf("sendDocument: %w", err)
+	}
+	return nil
 }
 
 func (d *Delivery) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {

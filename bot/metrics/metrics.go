@@ -273,6 +273,7 @@ func (m *Metrics) Budget(use float64, prios []string, waiting []int, tables int)
 type Telegram interface {
 	GetMe(ctx context.Context) (*models.User, error)
 	SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error)
+	SendDocument(ctx context.Context, p *tgbot.SendDocumentParams) (*models.Message, error)
 	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
 	EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error)
 	DeleteMessage(ctx context.Context, p *tgbot.DeleteMessageParams) (bool, error)
@@ -319,6 +320,12 @@ func (t instrumented) record(method string, err error) {
 func (t instrumented) SendMessage(ctx context.Context, p *tgbot.SendMessageParams) (*models.Message, error) {
 	r, err := t.Telegram.SendMessage(ctx, p)
 	t.record("sendMessage", err)
+	return r, err
+}
+
+func (t instrumented) SendDocument(ctx context.Context, p *tgbot.SendDocumentParams) (*models.Message, error) {
+	r, err := t.Telegram.SendDocument(ctx, p)
+	t.record("sendDocument", err)
 	return r, err
 }
 

@@ -23,6 +23,15 @@ type Entry struct {
 	Edit int `json:"edit,omitempty"`
 	// Disarm takes Edit's buttons away and leaves its text.
 	Disarm bool `json:"unbutton,omitempty"` // the stored name is older
+	// Document, when set, is a file this entry sends (sendDocument),
+	// Text its caption: a finished game's file of moves (bot/deal).
+	Document *Document `json:"doc,omitempty"`
+}
+
+// Document is a file to send: its name and its bytes.
+type Document struct {
+	Name string `json:"name"`
+	Data []byte `json:"data"`
 }
 
 // Encode is the entry as the store keeps it.

@@ -58,7 +58,7 @@ func cutLast(s string) (before, after string, ok bool) {
 func (t *Table) Finished() *Table {
 	f := &Table{ID: t.ID, ChatID: t.ChatID, Thread: t.Thread, Title: t.Title, Lang: t.Lang, Phase: t.Phase,
 		GameNo: t.GameNo, GameID: t.GameID, Creator: t.Creator, Options: t.Options, TurnTime: t.TurnTime,
-		Seed: t.Seed, Salt: t.Salt, State: t.State, Log: t.Log, Started: t.Started, Updated: t.Updated}
+		Seed: t.Seed, Salt: t.Salt, Secret: t.Secret, Drawn: t.Drawn, RobotSeed: t.RobotSeed, State: t.State, Log: t.Log, Started: t.Started, Updated: t.Updated}
 	for _, s := range t.Seats {
 		f.Seats = append(f.Seats, Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Leaver: s.Leaver, Hinted: s.Hinted})
 	}

@@ -10,7 +10,7 @@ func TestGameRef(t *testing.T) {
 	for _, tab := range []*Table{
 		{ID: ID(-1001234567890, 0), GameNo: 7, Started: started},
 		{ID: ID(-100123, 42), GameNo: 1, Started: started},
-		{ID: ID(-100123, 0) + SecondMark, GameNo: 3, Started: started},
+		{ID: TableID(-100123, 0, 2), GameNo: 3, Started: started},
 		{ID: ID(555, 0), GameNo: 12, Started: started},
 	} {
 		ref := GameRef(tab)

@@ -80,5 +80,8 @@ func (t *Table) Forget(user int64, name string) bool {
 		jobs = nil
 	}
 	t.Jobs = jobs
+	if t.Season.forget(user) {
+		changed = true
+	}
 	return changed
 }

@@ -3,6 +3,7 @@ package record
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,10 @@ type Job struct {
 	// Finished is the game that Result ended (Table.Finished), to keep
 	// for its reviews and replay once it is recorded.
 	Finished *Table `json:"finished,omitempty"`
-	Query    *Query `json:"query,omitempty"`
+	// DealFile is the game's file of its deal and moves (bot/deal.File),
+	// sent to each person with their private result.
+	DealFile json.RawMessage `json:"deal_file,omitempty"`
+	Query    *Query          `json:"query,omitempty"`
 }
 
 // Result is a finished game as the results keep it: each seat's player,

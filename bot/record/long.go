@@ -1,7 +1,6 @@
 package record
 
 import (
-	"strings"
 	"time"
 
 	// The zones a group may choose must load on any host, a container
@@ -172,31 +171,6 @@ type Turn struct {
 	// Remind is when the person gets their one reminder; zero once it
 	// was queued.
 	Remind time.Time `json:"remind,omitempty"`
-}
-
-// Second-table ids. A chat (or forum topic) may hold a second table
-// beside its own: a quick game while a long one goes on. Its id is the
-// chat's table id with SecondMark after it, so every button, link and key
-// names the table it belongs to, and the chat's own table keeps the id
-// its old buttons carry.
-
-// SecondMark ends the id of a chat's second table.
-const SecondMark = "b"
-
-// SecondID is the id of the second table of a chat, or of one forum topic
-// in it.
-func SecondID(chatID int64, thread int) string { return ID(chatID, thread) + SecondMark }
-
-// IsSecond reports whether id names a chat's second table.
-func IsSecond(id string) bool { return strings.HasSuffix(id, SecondMark) }
-
-// Beside is the other table of id's chat: the second table of a chat's
-// own, and the other way round.
-func Beside(id string) string {
-	if main, ok := strings.CutSuffix(id, SecondMark); ok {
-		return main
-	}
-	return id + SecondMark
 }
 
 // RemindAt is when the seat's reminder of its long turn is due; zero when

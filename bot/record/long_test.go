@@ -204,31 +204,4 @@ func TestZones(t *testing.T) {
 	}
 }
 
-// TestSecondTableIDs: a group's second table is in the group's chat and
-// topic, its id beside the group's own and back, within what callback data
-// and deep links allow; a private chat has none.
-func TestSecondTableIDs(t *testing.T) {
-	for _, tc := range []struct {
-		chat   int64
-		thread int
-	}{{-1001234567890, 0}, {-1001234567890, 2147483647}, {-4567, 1}} {
-		id := SecondID(tc.chat, tc.thread)
-		chat, thread, err := ParseID(id)
-		if err != nil || chat != tc.chat || thread != tc.thread {
-			t.Errorf("ParseID(%q) = %d, %d, %v", id, chat, thread, err)
-		}
-		if !IsSecond(id) || IsSecond(ID(tc.chat, tc.thread)) {
-			t.Errorf("IsSecond(%q) wrong", id)
-		}
-		if Beside(id) != ID(tc.chat, tc.thread) || Beside(ID(tc.chat, tc.thread)) != id {
-			t.Errorf("Beside(%q) = %q", id, Beside(id))
-		}
-	}
-	for _, bad := range []string{"12345b", "-100bb", "-100_b", "b", "-100b_5", "-100B"} {
-		if _, _, err := ParseID(bad); err == nil {
-			t.Errorf("ParseID(%q) accepted", bad)
-		}
-	}
-}
-
 func (n Night) String() string { return fmt.Sprintf("%v–%v", n.From, n.To) }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/trickchef/trickchef/game"
@@ -67,8 +66,26 @@ type Table struct {
 	// table shows cannot be searched over seeds, and the reveal shown at the
 	// end carries it. Zero for a game dealt before there were commitments:
 	// such a game shows neither.
-	Salt  uint64 `json:"salt,omitempty"`
-	State []byte `json:"game,omitempty"`
+	Salt uint64 `json:"salt,omitempty"`
+	// Secret is the server's part of a v2 deal (bot/deal): 32 lowercase
+	// hex digits drawn with crypto/rand when the lobby opens, whose
+	// commitment the table shows from then on; secret until the game is
+	// over. Empty for a game dealt the v1 way (Seed and Salt drawn at the
+	// start).
+	Secret string `json:"secret,omitempty"`
+	// Pressed are the lobby's button presses that seated a person, by
+	// user: the callback query id Telegram drew for the press, after the
+	// commitment was shown.
+	Pressed map[int64]string `json:"pressed,omitempty"`
+	// Drawn is what Telegram drew that a v2 deal mixes in with Secret,
+	// fixed at the start: each seat's press id (Pressed, "" for a seat
+	// taken otherwise), then the start press id.
+	Drawn []string `json:"drawn,omitempty"`
+	// RobotSeed is what the bot's own decisions (robots, timeouts) are
+	// drawn from in a v2 deal: a seed derived apart from the deal's, so a
+	// robot's move says nothing of the cards. Zero in a v1 deal: Seed.
+	RobotSeed uint64 `json:"robot_seed,omitempty"`
+	State     []byte `json:"game,omitempty"`
 
 	// Hints is the lobby's setting that offers «💡 Подсказка» on the
 	// hands (bot/hint.go); off in a new lobby.
@@ -94,11 +111,20 @@ type Table struct {
 	// ids ("u<user>", "r<level>"): [before, after], for the page's
 	// standings.
 	WebRatings map[string][2]float64 `json:"web_ratings,omitempty"`
+	// Season is the group's last month summed up (bot/results): which
+	// month, and its champions, who carry 🏆 until the month after it
+	// ends. Kept on the group's own table (ID(chat, 0)).
+	Season *Season `json:"season,omitempty"`
 	// Reposts counts, per view of this game, the requests to post its
 	// message anew at the bottom of the chat (/table, /start): a message
 	// showing an older count is replaced, and the replaced one loses its
 	// buttons (bot/deliver.go).
 	Reposts map[string]int `json:"reposts,omitempty"`
+	// Numbered is set on a group's table 1 whose lobby opened while
+	// another of the group's tables was taken: its messages then name it
+	// («Стол 1», as tables 2 and on always are) until a lobby opens there
+	// with the others idle.
+	Numbered bool `json:"numbered,omitempty"`
 	// Token names the table in links instead of its chat id — the join
 	// link (/start j<token>) and the «Стол» page's: unguessable, so only
 	// those shown a link can ask for the table, and even they must be its
@@ -293,27 +319,11 @@ func ID(chatID int64, thread int) string {
 	return strconv.FormatInt(chatID, 10)
 }
 
-// ParseID splits a table id back into chat and topic (a group's second
-// table, SecondID, is in its chat and topic too).
+// ParseID splits a table id back into chat and topic (any table of a
+// chat, TableID, is in its chat and topic).
 func ParseID(id string) (chatID int64, thread int, err error) {
-	own, second := strings.CutSuffix(id, SecondMark) // a group's second table (long.go)
-	chat, topic, hasTopic := strings.Cut(own, "_")
-	chatID, err = strconv.ParseInt(chat, 10, 64)
-	if err != nil || chatID == 0 {
-		return 0, 0, fmt.Errorf("bad table id %q", id)
-	}
-	if hasTopic {
-		thread, err = strconv.Atoi(topic)
-		if err != nil || thread <= 0 {
-			return 0, 0, fmt.Errorf("bad table id %q", id)
-		}
-	}
-	if ID(chatID, thread) != own || second && chatID > 0 {
-		// "+100" or "0100" would name a different key for the same chat;
-		// a private chat has no second table.
-		return 0, 0, fmt.Errorf("non-canonical table id %q", id)
-	}
-	return chatID, thread, nil
+	chatID, thread, _, err = ParseTable(id)
+	return chatID, thread, err
 }
 
 // Practice reports whether t is a practice table: one in a private chat,

@@ -12,3 +12,13 @@ func DecisionSeed(seed uint64, moves int) uint64 {
 	x ^= x >> 29
 	return x
 }
+
+// DecisionBase is the seed the bot's decisions for t's seats derive from
+// (DecisionSeed): the robots' own seed of a v2 deal, the table's seed in a
+// v1 one.
+func (t *Table) DecisionBase() uint64 {
+	if t.RobotSeed != 0 {
+		return t.RobotSeed
+	}
+	return t.Seed
+}

@@ -105,10 +105,14 @@ func (res *Results) Forget(ctx context.Context, user int64) error {
 	return res.store.ForgetUser(ctx, user)
 }
 
-// MoveChat merges a group's results into the supergroup it became.
+// MoveChat merges a group's results into the supergroup it became, whose
+// month then ends as the group's would have (its season came along).
 func (res *Results) MoveChat(ctx context.Context, from, to int64) error {
 	if res.store == nil {
 		return nil
 	}
-	return res.store.MoveChat(ctx, from, to)
+	if err := res.store.MoveChat(ctx, from, to); err != nil {
+		return err
+	}
+	return res.scheduleSeason(ctx, to, res.now())
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/rating"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/view"
@@ -41,6 +42,10 @@ type Store interface {
 	// their private chat's table and inbox, their pointers.
 	ForgetUser(ctx context.Context, user int64) error
 	MoveChat(ctx context.Context, from, to int64) error
+	// SeasonResults and the queue are the seasons' (season.go).
+	SeasonResults(ctx context.Context, chat int64, from, to time.Time) ([]store.Result, error)
+	Schedule(ctx context.Context, q store.Queue, name string, at time.Time) error
+	lease.Store
 }
 
 // Results is the role. Build it with New.
@@ -160,6 +165,10 @@ func (res *Results) Record(ctx context.Context, e *record.Result) ([]record.Rati
 		return nil, fmt.Errorf("record result %s: %w", e.ID, err)
 	}
 	res.log.Debug().Str("result", e.ID).Bool("recorded", recorded).Msg("game result")
+	// Due at its month's end (again, on a retry: harmless).
+	if err := res.scheduleSeason(ctx, e.Chat, e.Ended); err != nil {
+		return nil, fmt.Errorf("record result %s: %w", e.ID, err)
+	}
 	if !recorded {
 		return nil, nil
 	}

@@ -2,11 +2,13 @@ package results
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/season"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -49,9 +51,9 @@ func TestGoldenResultsTop(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range res.tr.Langs() {
 		l := res.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top, nil, 0)))
-		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top[:3], &me, 14)))
-		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, golden.Show(res.renderTop(l, "sausages", nil, &newbie, 0)))
+		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top, nil, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top[:3], &me, 14, func(p string) bool { return p == "u2" })))
+		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, golden.Show(res.renderTop(l, "sausages", nil, &newbie, 0, nil)))
 	}
 	golden.Check(t, "results_top", sb.String())
 }
@@ -76,4 +78,65 @@ func TestGoldenResultsHistory(t *testing.T) {
 		fmt.Fprintf(&sb, "════ %s: empty\n%s\n", lang, golden.Show(res.renderHistory(l, nil)))
 	}
 	golden.Check(t, "results_history", sb.String())
+}
+
+// seasonGame is a finished game for the season's golden files: seats as
+// "player:place:score", named from golden.Names (robots by level).
+func seasonGame(id, game string, ended time.Time, seats ...string) store.Result {
+	r := store.Result{ID: id, Game: game, Chat: -100123, Started: ended.Add(-20 * time.Minute), Ended: ended}
+	for _, s := range seats {
+		var player string
+		var place, score int
+		if _, err := fmt.Sscanf(strings.ReplaceAll(s, ":", " "), "%s %d %d", &player, &place, &score); err != nil {
+			panic(s)
+		}
+		name := player
+		if n, err := strconv.Atoi(player[1:]); err == nil && player[0] == 'u' {
+			name = golden.Names[n%len(golden.Names)]
+		}
+		r.Seats = append(r.Seats, store.ResultSeat{Player: player, Name: name, Place: place, Score: score})
+	}
+	return r
+}
+
+// seasonResults are October and November 2026 in one group: four people
+// and a robot at Трик-н-Шеф, two at Сосиски.
+func seasonResults() []store.Result {
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 17, 0, 0, 0, time.UTC) }
+	var rs []store.Result
+	for i := range 4 {
+		rs = append(rs, seasonGame(fmt.Sprint("o", i), "trickchef", day(time.October, 3+i), "u1:3:8", "u2:1:21", "u3:2:15"))
+	}
+	for i := range 6 {
+		rs = append(rs, seasonGame(fmt.Sprint("n", i), "trickchef", day(time.November, 2+i), "u1:1:"+strconv.Itoa(20+i), "u2:2:14", "rpro:3:12", "u3:4:3"))
+	}
+	rs = append(rs, seasonGame("n6", "trickchef", day(time.November, 20), "u4:1:19", "u2:2:11", "u1:3:9"),
+		seasonGame("s1", "sausages", day(time.November, 21), "u5:1:2", "u6:2:1"))
+	return rs
+}
+
+func TestGoldenSeason(t *testing.T) {
+	res := goldenResults(t)
+	rs := seasonResults()
+	nov := season.Month{Year: 2026, Month: time.November}
+	loc := time.UTC
+	lines := season.Standings(rs, "trickchef", nov, loc)
+	champ := func(p string) bool { return p == "u2" }
+	rc, _ := season.MonthRecap(rs, nov, loc)
+	var sb strings.Builder
+	for _, lang := range res.tr.Langs() {
+		l := res.loc(lang)
+		fmt.Fprintf(&sb, "════ %s: season, the asker placed\n%s\n", lang, golden.Show(res.renderSeason(l, "trickchef", nov, lines, season.Find(lines, "u1"), champ)))
+		fmt.Fprintf(&sb, "════ %s: season, the asker one game in\n%s\n", lang, golden.Show(res.renderSeason(l, "trickchef", nov, lines, season.Find(lines, "u4"), champ)))
+		me := season.Find(lines, "u7")
+		me.Name = "Новенький"
+		fmt.Fprintf(&sb, "════ %s: season, the asker not played yet\n%s\n", lang, golden.Show(res.renderSeason(l, "trickchef", nov, lines, me, champ)))
+		fmt.Fprintf(&sb, "════ %s: season, nobody this month\n%s\n", lang, golden.Show(res.renderSeason(l, "chekharda", nov, nil, me, champ)))
+		for _, m := range res.recapMessages(l, rc) {
+			fmt.Fprintf(&sb, "════ %s: recap\n%s\n", lang, golden.Show(m))
+		}
+		fmt.Fprintf(&sb, "════ %s: history\n%s\n", lang, golden.Show(res.renderSeasonHistory(l, rs, season.Month{Year: 2025, Month: time.December}, nov.Next(), loc)))
+		fmt.Fprintf(&sb, "════ %s: history, none\n%s\n", lang, golden.Show(res.renderSeasonHistory(l, nil, season.Month{Year: 2025, Month: time.December}, nov.Next(), loc)))
+	}
+	golden.Check(t, "results_season", sb.String())
 }

@@ -50,7 +50,11 @@ func (res *Results) Answer(ctx context.Context, t *record.Table, q *record.Query
 			m = res.renderStats(l, adapter.Esc(q.Name), false, 0, games)
 		}
 	case "top":
-		m, err = res.answerTop(ctx, rs, l, t.ChatID, q)
+		m, err = res.answerTop(ctx, rs, l, t, q)
+	case "season":
+		m, err = res.answerSeason(ctx, t, q)
+	case "season_history":
+		m, err = res.answerSeasonHistory(ctx, t)
 	case "history":
 		var hist []store.Result
 		if hist, err = rs.History(ctx, t.ChatID, historySize); err == nil {
@@ -68,7 +72,8 @@ func (res *Results) Answer(ctx context.Context, t *record.Table, q *record.Query
 
 // answerTop reads a group's leaderboard, and the presser's own standing
 // when they are not on it.
-func (res *Results) answerTop(ctx context.Context, rs Store, l adapter.Loc, chat int64, q *record.Query) (adapter.Message, error) {
+func (res *Results) answerTop(ctx context.Context, rs Store, l adapter.Loc, t *record.Table, q *record.Query) (adapter.Message, error) {
+	chat := t.ChatID
 	game := q.Game
 	if game == "" {
 		var err error
@@ -79,17 +84,18 @@ func (res *Results) answerTop(ctx context.Context, rs Store, l adapter.Loc, chat
 	if game == "" {
 		return adapter.Message{Text: l.T("history.empty")}, nil
 	}
+	champ := func(player string) bool { return res.topChampion(t, game, player) }
 	top, err := rs.Top(ctx, chat, game, topSize)
 	if err != nil {
 		return adapter.Message{}, err
 	}
 	me := record.PersonPlayer(q.User)
 	if slices.ContainsFunc(top, func(p store.PlayerStats) bool { return p.Player == me }) {
-		return res.renderTop(l, game, top, nil, 0), nil
+		return res.renderTop(l, game, top, nil, 0, champ), nil
 	}
 	mine, ok, err := rs.Stats(ctx, chat, game, me)
 	if err != nil || !ok || mine.Games == 0 {
-		return res.renderTop(l, game, top, nil, 0), err
+		return res.renderTop(l, game, top, nil, 0, champ), err
 	}
 	mine.Name = q.Name
 	rank := 0
@@ -100,7 +106,7 @@ func (res *Results) answerTop(ctx context.Context, rs Store, l adapter.Loc, chat
 		}
 		rank = slices.IndexFunc(all, func(p store.PlayerStats) bool { return p.Player == me }) + 1
 	}
-	return res.renderTop(l, game, top, &mine, rank), nil
+	return res.renderTop(l, game, top, &mine, rank, champ), nil
 }
 
 // topGame is /top's game when the table has none: the first game, in menu
@@ -181,11 +187,18 @@ func (res *Results) renderStats(l adapter.Loc, name string, private bool, groups
 
 // renderTop is /top: the leaderboard, then the presser's own line when
 // they are not on it (rank 0: not ranked yet, or beyond the search).
-func (res *Results) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int) adapter.Message {
+func (res *Results) renderTop(l adapter.Loc, game string, top []store.PlayerStats, me *store.PlayerStats, rank int, champ func(player string) bool) adapter.Message {
 	var sb strings.Builder
 	sb.WriteString(l.T("top.title", "Game", res.gameTitle(l, game)))
+	name := func(p store.PlayerStats) string {
+		n := res.playerName(l, game, p.Player, p.Name)
+		if champ != nil && champ(p.Player) {
+			n = "🏆 " + n // last month's champion
+		}
+		return n
+	}
 	line := func(rank string, p store.PlayerStats) string {
-		return l.T("top.line", "Rank", rank, "Name", res.playerName(l, game, p.Player, p.Name),
+		return l.T("top.line", "Rank", rank, "Name", name(p),
 			"Rating", view.Decimal(l, ordinal(p)),
 			"Games", l.T("count.games", "Count", p.Games),
 			"Wins", l.T("count.wins", "Count", p.Wins))

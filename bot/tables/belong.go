@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/go-telegram/bot/models"
 
@@ -143,15 +144,18 @@ func (b *belonging) onServiceMessage(ctx context.Context, updateID int64, m *mod
 }
 
 // gone is what follows someone leaving group chat: the cache forgets them,
-// and they lose their seat at the group's tables (its own, its second, and
-// the topic's table they last sat down at): out of a lobby, which passes to
+// and they lose their seat at the group's tables (every one it may hold,
+// and the topic's table they last sat down at): out of a lobby, which passes to
 // the next person when they ran it; out of a running game as with «Выйти
 // из игры», a robot taking the seat and the group told.
 func (b *belonging) gone(ctx context.Context, updateID int64, chat, user int64) error {
 	b.cfg.Members.Forget(chat, user)
-	ids := []string{record.ID(chat, 0), record.SecondID(chat, 0)}
+	var ids []string
+	for n := 1; n <= b.limit(); n++ {
+		ids = append(ids, record.TableID(chat, 0, n))
+	}
 	if id, err := b.store.Pointer(ctx, store.UserTableKey(user)); err == nil {
-		if c, _, err := record.ParseID(id); err == nil && c == chat && id != ids[0] && id != ids[1] {
+		if c, _, err := record.ParseID(id); err == nil && c == chat && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}

@@ -59,6 +59,7 @@ func (c *commands) list() []command {
 		{name: "rules", group: c.groupRules, private: c.privateRules},
 		{name: "stats", group: c.standing.groupCommand, private: c.standing.privateStats},
 		{name: "top", group: c.standing.groupCommand},
+		{name: "season", group: c.standing.groupCommand, private: c.standing.privateSeason, differs: true},
 		{name: "history", group: c.standing.groupCommand, private: c.reviews.privateHistory, differs: true},
 		{name: "lang", group: c.groupLang},
 		{name: "help", group: c.groupHelp, private: c.privateHelp},
@@ -210,7 +211,7 @@ func (c *commands) onGroupCommand(ctx context.Context, r request) error {
 			return nil
 		}
 	}
-	id, fn, err := c.route(ctx, r, fn) // the group's own table or its second (long.go)
+	id, fn, err := c.route(ctx, r, fn) // which of the group's tables (several.go)
 	if err != nil {
 		return err
 	}
@@ -261,7 +262,7 @@ func (c *commands) onMyChatMember(ctx context.Context, updateID int64, u *models
 	if err != nil && !errors.Is(err, refusal.ErrNoChange) && !errors.Is(err, refusal.ErrDuplicate) {
 		return err
 	}
-	return c.closeSecond(ctx, u.Chat.ID) // long.go
+	return c.closeOthers(ctx, u.Chat.ID) // several.go
 }
 
 // The group handlers: each reads what it must outside the transaction

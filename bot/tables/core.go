@@ -29,6 +29,9 @@ type Config struct {
 	// WebLease is how long a page that said it is visible counts as
 	// visible without saying it again.
 	WebLease time.Duration
+	// MaxTables is how many tables a group (or topic) may hold at once,
+	// 1 to record.MaxTables (0: 4). /newgame opens the next free one.
+	MaxTables int
 	// Members answers whether someone belongs at a group's table: who
 	// presses its buttons or comes by its join link (belong.go; shared
 	// with the «Стол» page, and told by the tables who left); nil: a
@@ -92,6 +95,9 @@ type Results interface {
 	Answer(ctx context.Context, t *record.Table, q *record.Query) adapter.Message
 	// PrivateStats answers /stats in private.
 	PrivateStats(ctx context.Context, l adapter.Loc, user int64, name string) (adapter.Message, error)
+	// PrivateSeasons answers /season in private; group gives a group's
+	// own table (nil when unknown).
+	PrivateSeasons(ctx context.Context, l adapter.Loc, user int64, name string, group func(chat int64) *record.Table) (adapter.Message, error)
 	// Played reports whether user has a recorded game of gameID.
 	Played(ctx context.Context, user int64, gameID string) bool
 	// Forget deletes a person's results and ratings everywhere.

@@ -65,8 +65,14 @@ func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 		}
 		t.ResultsSent = e.ID
 		t.WebRatings = j.results.WebRatings(e, changes)
+		file, hasFile := dealFile(j.loc(t.Lang), j.games, job.DealFile)
 		if view.PracticeChat(t.ChatID) {
-			return // a practice table's chat is the person's: it saw the result
+			// A practice table's chat is the person's: it saw the result,
+			// and gets the game's file there.
+			if hasFile {
+				ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Message: file.Message, Document: file.Document})
+			}
+			return
 		}
 		for i, s := range e.Seats {
 			user, ok := record.PlayerUser(s.Player)
@@ -85,6 +91,9 @@ func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 				m.Keyboard = append(m.Keyboard, []adapter.Button{view.ReviewButton(j.loc(t.Lang), f)})
 			}
 			ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: m})
+			if hasFile {
+				ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: file.Message, Document: file.Document})
+			}
 		}
 	})
 }

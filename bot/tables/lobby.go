@@ -87,7 +87,10 @@ func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.Options = nil
 	t.AILevel = ""
 	t.Hints = t.Practice() // off in a group until its lobby turns them on
-	t.Seed, t.Salt = 0, 0
+	t.Seed, t.Salt, t.RobotSeed = 0, 0, 0
+	// A v2 deal's secret, committed to from now on (bot/deal): the
+	// players' presses come after it.
+	t.Secret, t.Pressed, t.Drawn = newSecret(), nil, nil
 	t.State = nil
 	t.Log = nil
 	t.Memory = nil
@@ -162,6 +165,7 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 			return errOpenChat
 		}
 		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
+		pressed(t, ch, who.ID)
 		claimLobby(t, who.ID)
 		ch.seated = append(ch.seated, who.ID)
 		ch.answer = l.T("lobby.joined")
@@ -208,7 +212,7 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 		if !hasKind || !view.HasTurnTime(kind) {
 			return refusal.New("error.bad_button")
 		}
-		t.TurnTime = nextTurnTime(lb.views.TurnTime(t), lb.turnChoices(ctx, t))
+		t.TurnTime = nextTurnTime(lb.views.TurnTime(t), view.TurnChoices())
 		ch.answer = l.T("lobby.turn_set", "Time", view.TurnTimeText(l, t.TurnTime))
 	case callback.LobbyZone:
 		return lb.onZone(t, ch, p)
@@ -270,6 +274,7 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 			ch.seated = append(ch.seated, who.ID)
 		}
 	}
+	pressed(t, ch, who.ID) // the press that opened the lobby seats its presser, or keeps their seat
 	// The presser asked for the table, so they run it (and may start it);
 	// else the old creator, else the first person seated.
 	t.Creator = 0
@@ -430,9 +435,6 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 	if len(t.Seats) < lo || len(t.Seats) > hi {
 		return refusal.New("lobby.seat_count", "Min", lo, "Max", hi)
 	}
-	if err := lb.turnAllowed(ctx, t, g); err != nil {
-		return err
-	}
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
 			if !lb.hasStarted(ctx, s.UserID) {
@@ -441,10 +443,9 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 			t.Seats[i].Unreachable = false
 		}
 	}
-	// The salt is drawn with the seed and kept as secret: the table shows
-	// the deal's commitment from now on and the reveal once it is over
-	// (bot/deal, view.Group).
-	t.Seed, t.Salt = newSeed(), newSalt()
+	if err := dealSeeds(t, ch); err != nil {
+		return err
+	}
 	st, err := g.Start(adapter.View(t))
 	if err != nil {
 		return err
@@ -541,6 +542,9 @@ func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *mode
 		ch.answer = l.T("stop.kept")
 		return nil
 	}
+	if t.Phase == record.PhasePlaying {
+		stoppedFiles(l, lb.games, t, ch) // deal.go
+	}
 	closeTable(t)
 	t.Event = &record.Event{Key: "event.stopped", Name: lb.names.person(user)}
 	if seat := t.SeatOf(who); seat >= 0 {
@@ -584,6 +588,7 @@ func (lb *lobby) onOpen(t *record.Table, ch *change, p callback.Data, who *model
 		return lb.onChooseGame(t, ch, callback.Data{Op: callback.Choose, Table: t.ID, GameNo: t.GameNo, Word: g.ID()}, who.ID)
 	}
 	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: lb.names.person(who), Unreachable: !started})
+	pressed(t, ch, who.ID)
 	if t.Practice() {
 		lb.openPractice(t, who)
 		ch.answer = l.T("practice.opened")

@@ -32,8 +32,8 @@ func TestGoldenLong(t *testing.T) {
 		lobby.ZonePick = true
 		fmt.Fprintf(&sb, "════ %s: its zones\n%s\n", lang, golden.Show(tb.views.Group(lobby)))
 		second := lobbyOf(testGame(t, "chef"), 1)
-		second.ID, second.Lang = record.SecondID(second.ChatID, 0), lang
-		fmt.Fprintf(&sb, "════ %s: the second table's lobby\n%s\n", lang, golden.Show(tb.views.Group(second)))
+		second.ID, second.Lang = record.TableID(second.ChatID, 0, 2), lang
+		fmt.Fprintf(&sb, "════ %s: table 2's lobby\n%s\n", lang, golden.Show(tb.views.Group(second)))
 
 		for _, id := range []string{"trickchef", "sausages", "chef"} {
 			g := testGame(t, id)
@@ -56,8 +56,8 @@ func TestGoldenLong(t *testing.T) {
 					fmt.Fprintf(&sb, "──── %s: the reminder (due %v)\n%s\n", lang, tab.Seats[seat].RemindAt().In(tab.Location()).Format("Mon 15:04"), golden.Show(tb.views.Reminder(tab, seat)))
 					fmt.Fprintf(&sb, "──── %s: the group told that I play for %s\n%s\n", lang, tab.Seats[seat].Name, golden.Show(tb.views.AutoNotice(tab, seat)))
 					other, _ := golden.Table(t, testGame(t, "chef"), 2, 1, "novice", 3, nil)
-					other.ID, other.Lang, other.TurnTime = record.SecondID(other.ChatID, 0), lang, 20*time.Second
-					fmt.Fprintf(&sb, "──── %s: /stop with two games on\n%s\n", lang, golden.Show(tb.views.StopChoice(l, tab, other)))
+					other.ID, other.Lang, other.TurnTime = record.TableID(other.ChatID, 0, 3), lang, 20*time.Second
+					fmt.Fprintf(&sb, "──── %s: /stop with games on at tables 1 and 3\n%s\n", lang, golden.Show(tb.views.StopChoice(l, tab, other)))
 				}
 			}
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
-	"github.com/trickchef/trickchef/store"
 )
 
 // testClock is a clock a test sets.
@@ -334,94 +333,5 @@ func TestLobbyZone(t *testing.T) {
 	}
 	if _, err := press(1, len(record.Zones())); err == nil || tab.Zone != "Asia/Irkutsk" {
 		t.Errorf("a zone out of range: %v, zone %q", err, tab.Zone)
-	}
-}
-
-// TestSecondTable: where a group's new game goes. With the group's own
-// table playing a long game, the second table (a quick game: its lobby
-// offers quick times only, and the group's language) takes it; with a
-// quick game on there, the own table takes long games only; every button
-// names its table, so a lobby's and a game's reach their own.
-func TestSecondTable(t *testing.T) {
-	tb := goldenTables(t)
-	ctx := context.Background()
-	own, second := "-100123", record.SecondID(-100123, 0)
-	odd := lobbyOf(testGame(t, "trickchef"), 2)
-	odd.TurnTime = 5 * time.Second // a TURN_TIMEOUT among none of the choices
-	if err := tb.lobby.startGame(ctx, odd, &change{}); err != nil {
-		t.Errorf("a time for a move the lobby does not offer: %v", err)
-	}
-	if got := tb.newGameTable(ctx, own); got != own {
-		t.Errorf("an empty group's new game goes to %s", got)
-	}
-	tab := longTable(t, tb, 24*time.Hour)
-	tab.Lang = "en"
-	save(t, tb, tab)
-	if got := tb.newGameTable(ctx, own); got != second {
-		t.Errorf("beside a long game the new game goes to %s", got)
-	}
-	open := callback.Data{Op: callback.Open, Table: own, Word: "chef"}
-	if got := tb.presses.openTable(ctx, open); got != second {
-		t.Errorf("beside a long game ▶️ opens at %s", got)
-	}
-	err := tb.transactNamed(ctx, second, func(t *record.Table, ch *change) error {
-		if err := tb.followOwn(ctx, t); err != nil {
-			return err
-		}
-		return tb.lobby.onOpen(t, ch, callback.Data{Op: callback.Open, Table: second, Word: "nosuchgame"}, &models.User{ID: 5}, true)
-	})
-	if key, _ := refusal.Key(err); key != "error.bad_button" {
-		t.Errorf("▶️ of no game at the second table: %v", err)
-	}
-	if _, err := tb.store.Load(ctx, second); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("a refused ▶️ wrote the second table: %v", err)
-	}
-	if _, _, err := tb.transact(ctx, second, 0, func(t *record.Table, ch *change) error { return tb.followOwn(ctx, t) }); err != nil {
-		t.Fatal(err)
-	}
-	sec := load(t, tb, second)
-	if sec.Lang != "en" || sec.Title != tab.Title || sec.ChatID != tab.ChatID {
-		t.Errorf("the second table does not follow its group: %+v", sec)
-	}
-	if got := tb.lobby.turnChoices(ctx, sec); !slices.Equal(got, view.TurnChoicesOf(false)) {
-		t.Errorf("the second table offers %v", got)
-	}
-	// A quick game on at the second table, the long one over.
-	sec.Phase, sec.GameID, sec.GameNo = record.PhasePlaying, "trickchef", 1
-	save(t, tb, sec)
-	tab.Phase = record.PhaseIdle
-	save(t, tb, tab)
-	if got := tb.newGameTable(ctx, own); got != second {
-		t.Errorf("a quick game on at the second table: the new game goes to %s", got)
-	}
-	lobby := lobbyOf(testGame(t, "trickchef"), 2)
-	lobby.ID = own
-	if got := tb.lobby.turnChoices(ctx, lobby); !slices.Equal(got, view.TurnChoicesOf(true)) {
-		t.Errorf("beside a quick game the group's own lobby offers %v", got)
-	}
-	lobby.TurnTime = time.Minute
-	if err := tb.lobby.startGame(ctx, lobby, &change{}); func() bool { k, _ := refusal.Key(err); return k != "lobby.turn_long_only" }() {
-		t.Errorf("a quick game beside a quick one started: %v", err)
-	}
-}
-
-// TestRemovedFromAGroupClosesBoth: the bot removed from a group closes its
-// own table and its second.
-func TestRemovedFromAGroupClosesBoth(t *testing.T) {
-	tb := goldenTables(t)
-	ctx := context.Background()
-	own := longTable(t, tb, 24*time.Hour)
-	second := load(t, tb, record.SecondID(own.ChatID, 0))
-	second.Phase, second.GameID, second.GameNo = record.PhaseLobby, "chef", 1
-	save(t, tb, second)
-	u := &models.ChatMemberUpdated{Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup},
-		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft}}
-	if err := tb.commands.onMyChatMember(ctx, 1, u); err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{own.ID, second.ID} {
-		if p := load(t, tb, id).Phase; p != record.PhaseIdle {
-			t.Errorf("table %s is %s after the bot left", id, p)
-		}
 	}
 }

@@ -12,18 +12,15 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// migrate moves a group's tables — its own and a second one beside it
-// (a quick game beside a long one) — when Telegram upgrades the group to
+// migrate moves a group's tables — every one it may hold — when Telegram upgrades the group to
 // a supergroup with a new chat id. The group messages are posted anew in
 // the new chat; hand messages (in private chats) are kept and redrawn, so
 // their buttons carry the new table id. The group's results go with it.
 func (c *core) migrate(ctx context.Context, oldChat, newChat int64) error {
 	var olds []*record.Table
 	var oldIDs []string
-	for _, ids := range [][2]string{
-		{record.ID(oldChat, 0), record.ID(newChat, 0)},
-		{record.SecondID(oldChat, 0), record.SecondID(newChat, 0)},
-	} {
+	for n := 1; n <= record.MaxTables; n++ {
+		ids := [2]string{record.TableID(oldChat, 0, n), record.TableID(newChat, 0, n)}
 		old, err := c.moveTable(ctx, ids[0], ids[1], newChat)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/deal"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/view"
@@ -118,6 +119,9 @@ func (m *moves) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat
 // transaction's closure: no I/O.
 func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
 	job := record.Job{Result: resultOf(t, g, st, m.now())}
+	if f, ok := deal.FileOf(t); ok {
+		job.DealFile = f.Encode()
+	}
 	if adapter.Reviewable(g) {
 		job.Finished = t.Finished()
 		job.Finished.Updated = m.now() // when it ended
@@ -243,7 +247,7 @@ func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.Stat
 // seatSeed derives the seed of the bot's n-th automatic decision, so a game
 // replays identically from its seed and log.
 func seatSeed(t *record.Table) uint64 {
-	x := t.Seed + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
+	x := t.DecisionBase() + uint64(len(t.Log)+1)*0x9E3779B97F4A7C15
 	x ^= x >> 31
 	x *= 0xBF58476D1CE4E5B9
 	x ^= x >> 29

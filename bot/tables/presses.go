@@ -73,7 +73,7 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 		}, true
 	case callback.Open:
 		return func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			if err := pr.followOwn(ctx, t); err != nil { // a second table's lobby: long.go
+			if err := pr.followOwn(ctx, t); err != nil { // a table 2 and on: several.go
 				return err
 			}
 			return pr.lobby.onOpen(t, ch, p, &q.From, pr.hasStarted(ctx, q.From.ID))
@@ -162,7 +162,19 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}
 	}
-	p.Table = pr.openTable(ctx, p) // long.go
+	// ▶️ opens at the group's next free table (several.go); with every
+	// table taken, it is refused.
+	id, err := pr.openTable(ctx, p)
+	if err != nil {
+		l := pr.loc(pr.userLang(&q.From))
+		if t, _, lerr := pr.load(ctx, id); lerr == nil {
+			l = pr.views.TableLoc(t)
+		}
+		a, _ := refusal.Judge(l, "", err)
+		pr.answer(ctx, q, a.Text, false, "")
+		return nil
+	}
+	p.Table = id
 	// A seat's button on a hand message that was replaced (its buttons
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.
@@ -178,6 +190,7 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		if (hand.replaced || hand.orphan) && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refusal.New("error.stale")
 		}
+		ch.press = q.ID
 		return do(ctx, t, ch, p, q, admin)
 	})
 	l := pr.views.TableLoc(t)

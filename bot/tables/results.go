@@ -26,7 +26,7 @@ type standing struct {
 // forgetWindow is how long a /forgetme confirmation button stays valid.
 const forgetWindow = 10 * time.Minute
 
-// groupCommand is /stats, /top, /history and /forgetme in a group.
+// groupCommand is /stats, /top, /season, /history and /forgetme in a group.
 func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	return func(t *record.Table, ch *change) error {
 		l := sd.loc(t.Lang)
@@ -48,6 +48,18 @@ func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.
 				g, ok := sd.games.Find(strings.Join(r.args, " "))
 				if !ok {
 					ch.post(t, adapter.Message{Text: l.T("top.unknown", "Games", sd.gameList(l, "/top"))})
+					return nil
+				}
+				q.Game = g.ID()
+			}
+		case "season":
+			switch arg := strings.ToLower(strings.Join(r.args, " ")); {
+			case arg == "history" || arg == "история":
+				q.Cmd = "season_history"
+			case arg != "":
+				g, ok := sd.games.Find(arg)
+				if !ok {
+					ch.post(t, adapter.Message{Text: l.T("season.unknown", "Games", sd.gameList(l, "/season"))})
 					return nil
 				}
 				q.Game = g.ID()

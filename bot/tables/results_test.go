@@ -449,23 +449,25 @@ func TestMigrationTakesTheResults(t *testing.T) {
 	}
 }
 
-// TestMigrationTakesBothTables: a group with a second table (a quick game
-// beside a long one) upgraded to a supergroup: both tables move to the
-// new chat, playing on where they were, and the old ones are gone.
-func TestMigrationTakesBothTables(t *testing.T) {
+// TestMigrationTakesEveryTable: a group playing at its tables 1, 2 and 5
+// upgraded to a supergroup: every table moves to the new chat, under its
+// number, playing on where it was, and the old ones are gone.
+func TestMigrationTakesEveryTable(t *testing.T) {
 	t.Parallel()
 	st := newCountingStore(t)
 	tb := newTables(t, st, nil)
 	ctx := context.Background()
 	const oldChat, newChat = -782, -1000000000782
 	nearEnd(t, st, testGame(t, "sausages"), record.ID(oldChat, 0), 3, 0, 11)
-	nearEnd(t, st, testGame(t, "sausages"), record.SecondID(oldChat, 0), 3, 0, 12)
+	nearEnd(t, st, testGame(t, "sausages"), record.TableID(oldChat, 0, 2), 3, 0, 12)
+	nearEnd(t, st, testGame(t, "sausages"), record.TableID(oldChat, 0, 5), 3, 0, 13)
 	if err := tb.commands.migrate(ctx, oldChat, newChat); err != nil {
 		t.Fatal(err)
 	}
 	for _, ids := range [][2]string{
 		{record.ID(oldChat, 0), record.ID(newChat, 0)},
-		{record.SecondID(oldChat, 0), record.SecondID(newChat, 0)},
+		{record.TableID(oldChat, 0, 2), record.TableID(newChat, 0, 2)},
+		{record.TableID(oldChat, 0, 5), record.TableID(newChat, 0, 5)},
 	} {
 		tab, version, err := tb.load(ctx, ids[1])
 		if err != nil || version == 0 || tab.ID != ids[1] || tab.ChatID != newChat || tab.Phase != record.PhasePlaying {

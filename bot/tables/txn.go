@@ -29,6 +29,10 @@ type change struct {
 	// viewRecord is the message record of the view transactSeeing was asked
 	// to read along ("" for none): input, not an effect.
 	viewRecord string
+	// press is the callback query id of the press that caused the change
+	// ("" for a command): drawn by Telegram, a v2 deal mixes it in when
+	// it seats a person or starts the game (lobby.go).
+	press string
 }
 
 // post queues a message to the table's chat (and topic).
@@ -103,6 +107,7 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 			}
 			return t, ch, err
 		}
+		c.nameTable(t, ch) // «Стол 2» (several.go)
 		t.Updated = c.now()
 		c.mintToken(ctx, t)
 		data, err := t.Encode()

@@ -53,6 +53,8 @@ func lookupMethod(name string) (string, handler) {
 		return "unpinChatMessage", (*Server).acceptChat
 	case "unpinallchatmessages":
 		return "unpinAllChatMessages", (*Server).acceptChat
+	case "senddocument":
+		return "sendDocument", (*Server).sendDocument
 	case "sendchataction":
 		return "sendChatAction", (*Server).sendChatAction
 	case "leavechat":
@@ -200,6 +202,9 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *APIError) {
 	}
 	if e != nil {
 		return nil, e
+	}
+	if m.doc != nil {
+		return nil, badRequest("there is no text in the message to edit")
 	}
 	if text == m.text && slices.Equal(ents, m.entities) && sameKeyboard(kb, m.keyboard) {
 		return nil, badRequest(notModified)

@@ -48,6 +48,7 @@ type Server struct {
 	closed  bool
 
 	nextUserID   int64
+	documents    map[string]*Document // the documents sent, by file_id (sendDocument)
 	nextGroupID  int64
 	nextUpdateID int64
 	nextQueryID  int64
@@ -343,7 +344,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &APIError{Code: 401, Description: "Unauthorized"})
 		return
 	}
-	p, kinds, perr := parseParams(r)
+	p, kinds, files, perr := parseParams(r)
 	switch {
 	case perr == errBodyUnread:
 		// The client went away mid-request (a killed process): a broken
@@ -371,7 +372,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		perr = s.takeFault(name)
 	}
 	if perr == nil {
-		res, perr = h(s, r.Context(), p)
+		hp := p
+		if len(files) > 0 { // the uploads' bytes, for the handler only
+			hp = maps.Clone(p)
+			for k, data := range files {
+				hp[uploadKey(k)] = data
+			}
+		}
+		res, perr = h(s, r.Context(), hp)
 	}
 	if r.Context().Err() != nil && name == "getUpdates" {
 		return // the client went away during a long poll
@@ -431,18 +439,23 @@ var errBodyUnread = badRequest("can't read request body")
 // params holds request parameters as strings; JSON values that are not strings keep their JSON text.
 type params map[string]string
 
-// parseParams reads the parameters and how each arrived (argKind), which the spec check needs.
-func parseParams(r *http.Request) (params, map[string]argKind, *APIError) {
-	p, kinds := params{}, map[string]argKind{}
+// uploadKey is where a handler finds the bytes of the file uploaded as
+// parameter k (its name, as Telegram reads it, is p[k]).
+func uploadKey(k string) string { return "\x00upload:" + k }
+
+// parseParams reads the parameters and how each arrived (argKind), which the spec check needs,
+// and the bytes of the files uploaded, by parameter.
+func parseParams(r *http.Request) (params, map[string]argKind, map[string]string, *APIError) {
+	p, kinds, files := params{}, map[string]argKind{}, map[string]string{}
 	for k, v := range r.URL.Query() {
 		p[k] = v[0]
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return p, kinds, errBodyUnread
+		return p, kinds, files, errBodyUnread
 	}
 	if len(body) == 0 {
-		return p, kinds, nil // go-telegram/bot sends parameterless methods as an empty multipart body
+		return p, kinds, files, nil // go-telegram/bot sends parameterless methods as an empty multipart body
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	ct := r.Header.Get("Content-Type")
@@ -451,7 +464,7 @@ func parseParams(r *http.Request) (params, map[string]argKind, *APIError) {
 		var m map[string]json.RawMessage
 		dec := json.NewDecoder(r.Body)
 		if err := dec.Decode(&m); err != nil {
-			return p, kinds, badRequest("can't parse JSON encoded request parameters")
+			return p, kinds, files, badRequest("can't parse JSON encoded request parameters")
 		}
 		for k, raw := range m {
 			var str string
@@ -463,23 +476,33 @@ func parseParams(r *http.Request) (params, map[string]argKind, *APIError) {
 		}
 	case strings.HasPrefix(ct, "multipart/form-data"):
 		if err := r.ParseMultipartForm(10 << 20); err != nil {
-			return p, kinds, badRequest("can't parse request parameters")
+			return p, kinds, files, badRequest("can't parse request parameters")
 		}
 		for k, v := range r.MultipartForm.Value {
 			p[k] = v[0]
 		}
 		for k, fh := range r.MultipartForm.File {
 			p[k], kinds[k] = fh[0].Filename, argFile
+			f, err := fh[0].Open()
+			if err != nil {
+				return p, kinds, files, badRequest("can't parse request parameters")
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return p, kinds, files, badRequest("can't parse request parameters")
+			}
+			files[k] = string(data)
 		}
 	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
 		if err := r.ParseForm(); err != nil {
-			return p, kinds, badRequest("can't parse request parameters")
+			return p, kinds, files, badRequest("can't parse request parameters")
 		}
 		for k, v := range r.PostForm {
 			p[k] = v[0]
 		}
 	}
-	return p, kinds, nil
+	return p, kinds, files, nil
 }
 
 func (p params) has(k string) bool { _, ok := p[k]; return ok }
@@ -562,7 +585,7 @@ func (s *Server) TooManyRequestsCount() int {
 // limited reports whether a method counts against the rate limits.
 func limited(method string) bool {
 	switch method {
-	case "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages",
+	case "sendMessage", "sendDocument", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages",
 		"editEphemeralMessageText", "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage":
 		return true
 	}

@@ -82,6 +82,10 @@ func (s *Server) wireLocked(c *chatState, m *msgState) *wireMessage {
 	if m.service != nil {
 		m.service(&w.Message)
 	}
+	if d := m.doc; d != nil {
+		w.Document = &models.Document{FileID: d.FileID, FileUniqueID: d.FileID[4:20], FileName: d.FileName, MimeType: d.MimeType, FileSize: int64(len(d.Data))}
+		w.Caption, w.CaptionEntities = m.caption, m.captionEntities
+	}
 	if m.keyboard != nil {
 		mk := &wireMarkup{}
 		for _, row := range m.keyboard {

@@ -59,6 +59,10 @@ type msgState struct {
 	// asChat: written in the chat's own name (an anonymous administrator):
 	// sender_chat is the chat, from is GroupAnonymousBot.
 	asChat bool
+	// doc is a document message's file (sendDocument), with its caption.
+	doc             *Document
+	caption         string
+	captionEntities []models.MessageEntity
 }
 
 // Button is one inline keyboard button as the bot sent it.
@@ -88,6 +92,10 @@ type Message struct {
 	// receiver, ReceiverID, sees it (User.Ephemeral, User.View) and may press its buttons.
 	EphemeralID int
 	ReceiverID  int64
+	// Document is a document message's file, Caption its caption (plain
+	// text); such a message has no Text.
+	Document *Document
+	Caption  string
 }
 
 // Buttons returns all keyboard buttons row by row.
@@ -122,6 +130,11 @@ func (s *Server) snapshotLocked(c *chatState, m *msgState) *Message {
 	}
 	for _, row := range m.keyboard {
 		out.Keyboard = append(out.Keyboard, slices.Clone(row))
+	}
+	if m.doc != nil {
+		d := *m.doc
+		d.Data = slices.Clone(d.Data)
+		out.Document, out.Caption = &d, m.caption
 	}
 	return out
 }

@@ -16,27 +16,14 @@ import (
 // group's zone (a lobby setting shown only for long times, kept for the
 // group's next games like the time itself), its night does not count,
 // the person whose turn it is gets one reminder in private, and its group
-// message says it is the long game. A group may hold a quick game at its
-// second table meanwhile (record.SecondID), whose lobby says so.
+// message says it is the long game. A group may play quick games at its
+// other tables meanwhile (tables.go).
 
 // Long reports whether t's people have long turns: its game takes turns
 // (no clocks of its own) and its time for a move is an hour or more.
 func (r *Renderer) Long(t *record.Table) bool {
 	g, ok := r.games.Get(t.GameID)
 	return ok && HasTurnTime(g) && record.Long(r.TurnTime(t))
-}
-
-// TurnChoicesOf are the lobby's times for a move of one kind: the long
-// ones, or the quick ones (a second table plays quick games only; a
-// group's own table beside a quick game, long ones only).
-func TurnChoicesOf(long bool) []time.Duration {
-	var out []time.Duration
-	for _, d := range TurnChoices() {
-		if record.Long(d) == long {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // NightText is a night on the wall clock: «23:00–09:00».
@@ -51,7 +38,7 @@ func ZoneName(l adapter.Loc, t *record.Table) string {
 }
 
 // longLine is the group message's line of a long game while it runs: it
-// names the table among the group's two and says how its clock runs.
+// says how the table's clock runs.
 func (r *Renderer) longLine(l adapter.Loc, t *record.Table) string {
 	if t.Phase != record.PhasePlaying || !r.Long(t) {
 		return ""
@@ -60,8 +47,7 @@ func (r *Renderer) longLine(l adapter.Loc, t *record.Table) string {
 }
 
 // longLobby is what a lobby adds for long games: on a long time for a
-// move the zone (a button that shows the zones) and the night; on a
-// group's second table, that it is one.
+// move the zone (a button that shows the zones) and the night.
 func (r *Renderer) longLobby(l adapter.Loc, t *record.Table) (string, [][]adapter.Button) {
 	var sb strings.Builder
 	var rows [][]adapter.Button
@@ -69,9 +55,6 @@ func (r *Renderer) longLobby(l adapter.Loc, t *record.Table) (string, [][]adapte
 		label := l.T("lobby.zone_button", "Zone", ZoneName(l, t))
 		sb.WriteString(label + "\n" + l.T("lobby.night", "Night", NightText(record.DefaultNight())) + "\n")
 		rows = append(rows, []adapter.Button{lobbyButton(t, label, callback.LobbyZone)})
-	}
-	if record.IsSecond(t.ID) {
-		sb.WriteString(l.T("lobby.second") + "\n")
 	}
 	return sb.String(), rows
 }
@@ -116,19 +99,4 @@ func (r *Renderer) Reminder(t *record.Table, seat int) adapter.Message {
 func (r *Renderer) AutoNotice(t *record.Table, seat int) adapter.Message {
 	l := r.Loc(t.Lang)
 	return adapter.Message{Text: l.T("auto.group", "Name", adapter.Esc(t.Seats[seat].Name))}
-}
-
-// StopChoice asks which of a group's two games /stop is to stop: a button
-// for each, naming its game and its time for a move.
-func (r *Renderer) StopChoice(l adapter.Loc, tables ...*record.Table) adapter.Message {
-	var kb [][]adapter.Button
-	for _, t := range tables {
-		title := ""
-		if g, ok := r.games.Get(t.GameID); ok {
-			title = adapter.Title(l, g)
-		}
-		kb = append(kb, []adapter.Button{{Text: l.T("stop.which_button", "Game", title, "Turn", TurnTimeText(l, r.TurnTime(t))),
-			Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{callback.StopAsk}}.String()}})
-	}
-	return adapter.Message{Text: l.T("stop.which"), Keyboard: kb}
 }

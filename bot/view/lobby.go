@@ -57,7 +57,7 @@ func (r *Renderer) lobby(l adapter.Loc, t *record.Table) adapter.Message {
 	sb.WriteString(l.T("lobby.title", "Game", adapter.Title(l, g)) + "\n")
 	sb.WriteString(l.T("lobby.seats", "Count", len(t.Seats), "Min", lo, "Max", hi) + "\n")
 	for i, s := range t.Seats {
-		sb.WriteString(lobbySeatLine(l, t, g, i, s) + "\n")
+		sb.WriteString(lobbySeatLine(l, t, g, i, s) + r.championMark(t, s) + "\n")
 	}
 	var optionRows [][]adapter.Button
 	for i, o := range adapter.Options(g) {
@@ -151,6 +151,15 @@ func (r *Renderer) practiceLobby(l adapter.Loc, t *record.Table, g adapter.Game,
 	kb = append(kb, []adapter.Button{lobbyButton(t, l.T("lobby.start_button"), callback.LobbyStart), lobbyButton(t, l.T("lobby.cancel_button"), callback.LobbyCancel)})
 	kb = append(kb, []adapter.Button{r.RulesLink(l.T("lobby.rules_button"), g)})
 	return adapter.Message{Text: text + "\n" + l.T("practice.lobby_hint"), Keyboard: kb}
+}
+
+// championMark is « 🏆» after a person who won the group's last month
+// of the lobby's game (record.Season), while it shows.
+func (r *Renderer) championMark(t *record.Table, s record.Seat) string {
+	if s.Human() && t.Champion(s.UserID, t.GameID, r.now()) {
+		return " 🏆"
+	}
+	return ""
 }
 
 // lobbySeatLine is seat i's line in the lobby: «2. Оля — создатель

@@ -62,3 +62,28 @@ func TestLobbyOffersOnlyWorkingButtons(t *testing.T) {
 		t.Errorf("a full lobby: join %v, add %v, remove %v, leave %v", btn(full, callback.LobbyJoin), btn(full, callback.LobbyAddAI), btn(full, callback.LobbyKick), btn(full, callback.LobbyLeave))
 	}
 }
+
+// TestLobbyChampion: last month's champion of the lobby's game carries 🏆
+// by their name until the month after ends; a champion of another game,
+// or after that, does not.
+func TestLobbyChampion(t *testing.T) {
+	now := testClock
+	r := testRenderer(t, func() time.Time { return now })
+	g := testGame(t, "trickchef")
+	tab := lobbyOf(g, 1)
+	tab.Seats = append(tab.Seats, record.Seat{UserID: 2, Name: "Серёжа"})
+	tab.Season = &record.Season{Month: "2026-11", Until: now.Add(time.Hour),
+		Champions: map[string][]int64{"trickchef": {1}, "sausages": {2}}}
+	l := r.Loc("ru")
+	m := r.Group(tab)
+	if !containsLine(m.Text, lobbySeatLine(l, tab, g, 0, tab.Seats[0])+" 🏆") {
+		t.Errorf("the champion has no 🏆:\n%s", m.Text)
+	}
+	if !containsLine(m.Text, lobbySeatLine(l, tab, g, 2, tab.Seats[2])) {
+		t.Errorf("another game's champion carries 🏆 here:\n%s", m.Text)
+	}
+	now = now.Add(2 * time.Hour)
+	if m := r.Group(tab); strings.Contains(m.Text, "🏆") {
+		t.Errorf("🏆 after the month after ended:\n%s", m.Text)
+	}
+}

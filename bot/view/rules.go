@@ -1,6 +1,7 @@
 package view
 
 import (
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -76,5 +77,41 @@ func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration) string {
 		night = " " + l.T("rules.night", "Night", NightText(record.DefaultNight()))
 	}
 	own := l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night)
-	return own + RulesPageBreak + l.T("review.deal_rules")
+	return own + RulesPageBreak + l.T("review.deal_rules", "Repo", Repository, "Version", dealVersion(l, readBuildInfo))
+}
+
+// Repository is where the bot's source code is, with the deal's checking
+// program (cmd/aibench deal): the module's own address.
+const Repository = "https://github.com/trickchef/trickchef"
+
+func readBuildInfo() (*debug.BuildInfo, bool) { return debug.ReadBuildInfo() }
+
+// dealVersion names the version that deals, as the build recorded it: the
+// module's version (a tagged build), else the commit it was built from
+// (a build in a checkout), else — "(devel)" with no commit, as in tests —
+// a plain word that it was not recorded.
+func dealVersion(l adapter.Loc, info func() (*debug.BuildInfo, bool)) string {
+	bi, ok := info()
+	if !ok {
+		return l.T("review.deal_version_unknown")
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return l.T("review.deal_version", "Version", v)
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) < 12 {
+		return l.T("review.deal_version_unknown")
+	}
+	if rev = rev[:12]; dirty {
+		rev += "+"
+	}
+	return l.T("review.deal_version", "Version", rev)
 }

@@ -97,6 +97,13 @@ func Decode(games Games, t *record.Table) (adapter.Game, game.State, error) {
 // written to) and the deal's commitment, or how it ended, with the deal's
 // reveal (deal.go).
 func (r *Renderer) Group(t *record.Table) adapter.Message {
+	m := r.group(t)
+	m.Text = Named(r.Loc(t.Lang), t, m.Text) // «Стол 2» (tables.go)
+	return m
+}
+
+// group is Group without the table's name.
+func (r *Renderer) group(t *record.Table) adapter.Message {
 	l := r.Loc(t.Lang)
 	if t.State != nil {
 		g, st, err := r.Decode(t)
@@ -120,7 +127,9 @@ func (r *Renderer) Group(t *record.Table) adapter.Message {
 		r.log.Error().Err(err).Str("table", t.ID).Msg("decode game for rendering")
 	}
 	if t.Phase == record.PhaseLobby {
-		return r.lobby(l, t)
+		m := r.lobby(l, t)
+		addDeal(l, t, &m) // a v2 deal's commitment, before anyone presses
+		return m
 	}
 	text := l.T("lobby.closed")
 	if t.Event != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/deal"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
 	"github.com/trickchef/trickchef/bot/view"
@@ -59,6 +60,16 @@ type Replay struct {
 	// Yours is the review's verdict on this step's move when it is one
 	// of Marks: its accuracy and the top robot's move.
 	Yours string `json:"yours,omitempty"`
+	// File is the game's file of its deal and moves (bot/deal.File), as
+	// each player got it in private but for the reveal (the chat's 🔓):
+	// the page offers it to download.
+	File *ReplayFile `json:"file,omitempty"`
+}
+
+// ReplayFile is a file to download: its name and its text.
+type ReplayFile struct {
+	Name string `json:"name"`
+	Data string `json:"data"`
 }
 
 // ReplayMove is one move of the replay: who made it and what it was, as
@@ -167,6 +178,12 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 		r.Scene = rg.OpenScene(l, v, final)
 	}
 	replayMarks(t, &r)
+	if f, ok := deal.FileOf(t); ok {
+		// Without the reveal: that is the chat's (🔓), and the check
+		// takes it apart from the file.
+		f.Reveal = ""
+		r.File = &ReplayFile{Name: f.Name(), Data: string(f.Encode())}
+	}
 	r.Label = l.T("review.replay_deal")
 	if step > 0 {
 		r.Label = l.T("review.replay_move", "N", step, "Total", len(t.Log))

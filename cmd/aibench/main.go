@@ -7,7 +7,7 @@
 //	aibench arena  -game G -games N -players KIND,... -seed S [-paired] [-workers W] [-playouts P] [-budget D]
 //	aibench hint   [-game G] -positions N [-budget D]
 //	aibench review -game G -games N -seed S [-players KIND,...] [-playouts P] [-workers W]
-//	aibench deal   -reveal R [-log L] [-lang ru|en]
+//	aibench deal   -reveal R [-log FILE] [-lang ru|en]
 //
 // arena plays seeded games between robot levels and reports per kind the
 // win rate with a 95% confidence interval, the average score and the time
@@ -104,7 +104,7 @@ func parseFlags(name string, args []string, stderr io.Writer) (*options, error) 
 	fs.DurationVar(&o.budget, "budget", 0, "arena: wall-clock cap per searching decision (0: none; a cap makes results depend on machine speed); hint: the robots' time per decision (default 200ms, AI_BUDGET's)")
 	fs.IntVar(&o.positions, "positions", 400, "hint: positions per game")
 	fs.StringVar(&o.reveal, "reveal", "", "deal: the reveal the table showed after 🔓")
-	fs.StringVar(&o.log, "log", "", `deal: the game's moves as the table record keeps them ("0:13 2:12!"): every later shuffle too`)
+	fs.StringVar(&o.log, "log", "", `deal: the game's file (<game>-<n>.json, sent to the players after the game): every round, the seats by name; for a v1 reveal also the moves as the table record keeps them ("0:13 2:12!")`)
 	fs.StringVar(&o.lang, "lang", "ru", "deal: the language of the deal's words (ru, en)")
 	fs.BoolVar(&o.progress, "progress", false, "arena, review: report progress on stderr")
 	if err := fs.Parse(args); err != nil {

@@ -199,7 +199,7 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := metrics.New(reg)
-	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers, DefaultLang: cfg.DefaultLang,
+	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers, MaxTables: cfg.MaxTables, DefaultLang: cfg.DefaultLang,
 		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
 		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
 		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(m), bot.WithGames(games.All()...), bot.WithStoreClock())

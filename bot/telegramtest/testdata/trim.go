@@ -19,14 +19,14 @@ import (
 var methods = strings.Fields(`getMe getUpdates setWebhook deleteWebhook getWebhookInfo sendMessage
 	editMessageText editMessageReplyMarkup deleteMessage deleteMessages answerCallbackQuery setMyCommands getMyCommands
 	deleteMyCommands getChatMember getChatAdministrators getChat pinChatMessage unpinChatMessage
-	unpinAllChatMessages sendChatAction leaveChat logOut close`)
+	unpinAllChatMessages sendChatAction leaveChat logOut close sendDocument`)
 
 // answers are the types of the fake's results and updates; kept with their subtypes, not
 // recursively, and without field descriptions (only parameter types need those, for limits)
 // except those of required String fields, where the subtype discriminators are.
 var answers = strings.Fields(`Update Message MaybeInaccessibleMessage User Chat ChatFullInfo MessageEntity
 	CallbackQuery ChatMemberUpdated ChatMember WebhookInfo BotCommand ForumTopicCreated
-	InlineKeyboardMarkup InlineKeyboardButton AcceptedGiftTypes`)
+	InlineKeyboardMarkup InlineKeyboardButton AcceptedGiftTypes Document`)
 
 type field struct {
 	Name        string   `json:"name"`

@@ -29,16 +29,16 @@ func secretForms(seed, salt uint64, reveal string) []string {
 
 // TestStateNeverCarriesTheDeal: the «Стол» page's state, read by every
 // player after every move of a whole game and streamed to one of them,
-// never carries the table's seed or salt, nor the reveal made of them —
+// never carries the deal's secret, nor its seeds, nor the reveal —
 // not even once the game is over (the reveal is the chat's).
 func TestStateNeverCarriesTheDeal(t *testing.T) {
 	t.Parallel()
 	x := newTable(t, webapp.Config{})
 	tab, _ := x.h.Table(x.group)
-	if tab.Seed == 0 || tab.Salt == 0 {
-		t.Fatalf("a game dealt without a seed or a salt: %d, %d", tab.Seed, tab.Salt)
+	if tab.Seed == 0 || tab.RobotSeed == 0 || tab.Secret == "" {
+		t.Fatalf("a game dealt without its seeds or secret: %d, %d, %q", tab.Seed, tab.RobotSeed, tab.Secret)
 	}
-	forms := secretForms(tab.Seed, tab.Salt, deal.Reveal(tab, tab.Salt))
+	forms := append(secretForms(tab.Seed, tab.RobotSeed, deal.TableReveal(tab)), tab.Secret)
 	check := func(what string, body []byte) {
 		t.Helper()
 		for _, f := range forms {

@@ -48,12 +48,18 @@ func (x *table) finish(t *testing.T, seed uint64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	deadline := time.Now().Add(4 * time.Minute)
+	made := make([]int, len(x.people))
 	for !x.over(t) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: the game did not end", x.game.ID())
 		}
 		moved := false
-		for _, i := range rng.Perm(len(x.people)) {
+		// The person who has moved least goes first (ties in a seeded
+		// order): every seat gets moves of its own to review, even in a
+		// short real-time game.
+		order := rng.Perm(len(x.people))
+		slices.SortStableFunc(order, func(a, b int) int { return made[a] - made[b] })
+		for _, i := range order {
 			u := x.people[i]
 			var mine []string
 			for _, a := range acts(x.state(t, u)) {
@@ -66,6 +72,7 @@ func (x *table) finish(t *testing.T, seed uint64) {
 			}
 			a := mine[rng.IntN(len(mine))]
 			if code, r := x.act(t, u, a, fmt.Sprintf("finish-%d-%d", x.version(t), u.ID())); code == http.StatusOK && r.OK {
+				made[i]++
 				moved = true
 				break
 			}
@@ -188,6 +195,18 @@ func TestReplayAPI(t *testing.T) {
 		}
 	}
 	openScene(first)
+	// The game's file to download, as the players got it but for the
+	// reveal: it remakes the deal with the reveal the chat shows.
+	if first.File == nil || first.File.Name != "trickchef-"+strconv.Itoa(tab.GameNo)+".json" {
+		t.Fatalf("no file of the game: %+v", first.File)
+	}
+	file, err := deal.ReadFile([]byte(first.File.Data))
+	if err != nil || file.Reveal != "" || file.Commitment != deal.Commitment(deal.TableReveal(tab)) || len(file.Moves) != moves {
+		t.Fatalf("the replay's file %+v, %v", file, err)
+	}
+	if remade, err := file.Table(deal.TableReveal(tab)); err != nil || remade.Seed != tab.Seed {
+		t.Fatalf("the replay's file and the reveal remake %+v, %v", remade, err)
+	}
 	for i, s := range first.Scene.Seats {
 		if len(s.Cards) == 0 {
 			t.Fatalf("the deal shows no cards of seat %d: %+v", i, s)
@@ -195,7 +214,7 @@ func TestReplayAPI(t *testing.T) {
 	}
 	// Every card is face up, but the deal's secret is not in it: the
 	// reveal is the chat's.
-	forms := secretForms(tab.Seed, tab.Salt, deal.Reveal(tab, tab.Salt))
+	forms := append(secretForms(tab.Seed, tab.RobotSeed, deal.TableReveal(tab)), tab.Secret)
 	shown := map[string]int{}
 	for _, step := range []int{0, 1, 2, first.Rounds[1].Step, first.Rounds[2].Step, moves - 1, moves} {
 		code, r, body := x.replay(t, a, strconv.Itoa(step))

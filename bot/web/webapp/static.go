@@ -58,5 +58,6 @@ func TextKeys() []string {
 		"replay_last",
 		"replay_rounds",
 		"replay_mine",
+		"replay_file",
 	}
 }

@@ -1349,6 +1349,15 @@
       button(t('replay_last'), 'last', () => moves, at >= moves),
     );
     bar.append(nav);
+    // The game's file of its deal and moves, as the players got it in
+    // private: what checks the deal (/rules, last page).
+    const file = d.file;
+    if (file && str(file.name) && typeof file.data === 'string') {
+      const a = el('a', 'replay-file', t('replay_file'));
+      a.download = file.name;
+      a.href = URL.createObjectURL(new Blob([file.data], { type: 'application/json' }));
+      bar.append(a);
+    }
     return bar;
   }
 
