@@ -6,6 +6,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -33,7 +34,7 @@ func TestIdleForCountsFromTheLastOwnMove(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := st.ToAct()[0]
-		if err := tb.moves.apply(tab, &change{}, g, st, s, st.Legal(s)[0], auto); err != nil {
+		if err := tb.moves.Apply(tab, &txn.Change{}, g, st, s, st.Legal(s)[0], auto); err != nil {
 			t.Fatal(err)
 		}
 		return s

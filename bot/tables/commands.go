@@ -12,6 +12,9 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/standings"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
@@ -26,10 +29,10 @@ type command struct {
 	// group is what the command does in a group: the change it makes to
 	// the group's table (its posts are replies). nil: it does nothing
 	// there.
-	group func(ctx context.Context, r request) func(t *record.Table, ch *change) error
+	group func(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error
 	// private is what it does in a private chat. nil: it works in groups
 	// only, which the person is told.
-	private func(ctx context.Context, r request, l adapter.Loc) error
+	private func(ctx context.Context, r txn.Request, l adapter.Loc) error
 	// differs marks a command that does something else in private than in
 	// a group: private /help then names what it does in a group too.
 	differs bool
@@ -40,31 +43,37 @@ type command struct {
 // commands routes the chat's messages: a command to its declaration, a
 // group's upgrade to migrate, plain text in private to a hint.
 type commands struct {
-	*core
-	lobby    *lobby
-	menus    *menus
-	practice *practice
-	people   *people
-	standing *standing
-	reviews  *reviewing
-	belong   *belonging
+	tx          *txn.Txn
+	views       *view.Renderer
+	calls       *calls
+	defaultLang string
+	group       *lobby.Group
+	lobby       *lobby.Lobby
+	menus       *lobby.Menus
+	practice    *lobby.Practice
+	people      *lobby.People
+	belong      *lobby.Belonging
+	standing    *standings.Results
+	forget      *standings.Forgetting
+	reviews     *standings.Reviews
+	migration   *standings.Migration
 }
 
 // list is every command, in the order of the menu and of /help.
 func (c *commands) list() []command {
 	return []command{
-		{name: "newgame", group: c.groupNewGame, private: c.practice.command, differs: true},
-		{name: "table", group: c.groupTable, private: c.practice.command, differs: true},
-		{name: "stop", group: c.groupStop, private: c.practice.command, differs: true},
+		{name: "newgame", group: c.groupNewGame, private: c.practice.Command, differs: true},
+		{name: "table", group: c.groupTable, private: c.practice.Command, differs: true},
+		{name: "stop", group: c.groupStop, private: c.practice.Command, differs: true},
 		{name: "rules", group: c.groupRules, private: c.privateRules},
-		{name: "stats", group: c.standing.groupCommand, private: c.standing.privateStats},
-		{name: "top", group: c.standing.groupCommand},
-		{name: "season", group: c.standing.groupCommand, private: c.standing.privateSeason, differs: true},
-		{name: "history", group: c.standing.groupCommand, private: c.reviews.privateHistory, differs: true},
+		{name: "stats", group: c.standing.GroupCommand, private: c.standing.PrivateStats},
+		{name: "top", group: c.standing.GroupCommand},
+		{name: "season", group: c.standing.GroupCommand, private: c.standing.PrivateSeason, differs: true},
+		{name: "history", group: c.standing.GroupCommand, private: c.reviews.PrivateHistory, differs: true},
 		{name: "lang", group: c.groupLang},
 		{name: "help", group: c.groupHelp, private: c.privateHelp},
-		{name: "forgetme", group: c.standing.groupCommand, private: c.standing.askForget},
-		{name: "start", group: c.groupHelp, private: c.people.onStart, quiet: true},
+		{name: "forgetme", group: c.standing.GroupCommand, private: c.forget.AskForget},
+		{name: "start", group: c.groupHelp, private: c.people.OnStart, quiet: true},
 	}
 }
 
@@ -79,25 +88,25 @@ func (c *commands) find(name string) (command, bool) {
 }
 
 // init learns the bot's username (unless configured) and publishes the
-// command menu in every language.
+// Command menu in every language.
 func (c *commands) init(ctx context.Context) error {
 	if c.views.Username() == "" {
-		me, err := c.tg.GetMe(ctx)
+		me, err := c.calls.tg.GetMe(ctx)
 		if err != nil {
 			return fmt.Errorf("getMe: %w", err)
 		}
 		c.views.SetUsername(me.Username)
 	}
 	for _, lang := range append([]string{""}, c.views.Langs()...) {
-		l := c.loc(lang)
+		l := c.views.Loc(lang)
 		if lang == "" {
-			l = c.loc(c.cfg.DefaultLang)
+			l = c.views.Loc(c.defaultLang)
 		}
 		var cmds []models.BotCommand
 		for _, cmd := range c.list() {
 			cmds = append(cmds, models.BotCommand{Command: cmd.name, Description: l.T("commands." + cmd.name + ".menu")})
 		}
-		if _, err := c.tg.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: cmds, LanguageCode: lang}); err != nil {
+		if _, err := c.calls.tg.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: cmds, LanguageCode: lang}); err != nil {
 			return fmt.Errorf("setMyCommands %q: %w", lang, err)
 		}
 	}
@@ -136,27 +145,23 @@ func (c *commands) privateHelpLines(l adapter.Loc) (here, inGroups string) {
 }
 
 // parseCommand recognises "/cmd", "/cmd@ourbot" and their arguments; a
-// command addressed to another bot (or plain text) gives ok=false.
-func parseCommand(text, username string) (request, bool) {
+// Command addressed to another bot (or plain text) gives ok=false.
+func parseCommand(text, username string) (txn.Request, bool) {
 	if !strings.HasPrefix(text, "/") {
-		return request{}, false
+		return txn.Request{}, false
 	}
 	fields := strings.Fields(text)
 	if len(fields) == 0 {
-		return request{}, false
+		return txn.Request{}, false
 	}
 	name, target, addressed := strings.Cut(fields[0][1:], "@")
 	if addressed && !strings.EqualFold(target, username) {
-		return request{}, false
+		return txn.Request{}, false
 	}
 	if name == "" {
-		return request{}, false
+		return txn.Request{}, false
 	}
-	return request{name: strings.ToLower(name), args: fields[1:], addressed: addressed}, true
-}
-
-func isGroup(c models.Chat) bool {
-	return c.Type == models.ChatTypeGroup || c.Type == models.ChatTypeSupergroup
+	return txn.Request{Name: strings.ToLower(name), Args: fields[1:], Addressed: addressed}, true
 }
 
 // threadOf is the forum topic a message belongs to (0 outside topics).
@@ -169,9 +174,9 @@ func threadOf(m *models.Message) int {
 
 func (c *commands) onMessage(ctx context.Context, updateID int64, m *models.Message) error {
 	if m.MigrateToChatID != 0 {
-		return c.migrate(ctx, m.Chat.ID, m.MigrateToChatID)
+		return c.migration.Migrate(ctx, m.Chat.ID, m.MigrateToChatID)
 	}
-	if ok, err := c.belong.onServiceMessage(ctx, updateID, m); ok {
+	if ok, err := c.belong.OnServiceMessage(ctx, updateID, m); ok {
 		return err
 	}
 	if m.From == nil {
@@ -181,13 +186,13 @@ func (c *commands) onMessage(ctx context.Context, updateID int64, m *models.Mess
 	if !ok {
 		if m.Chat.Type == models.ChatTypePrivate && strings.TrimSpace(m.Text) != "" {
 			// Plain text in private: say what the bot understands.
-			return c.reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: c.loc(c.userLang(m.From)).T("command.hint_private")})
+			return c.tx.Reply(ctx, updateID, m.Chat.ID, adapter.Message{Text: c.views.Loc(c.tx.UserLang(m.From)).T("command.hint_private")})
 		}
 		return nil
 	}
-	r.updateID, r.msg = updateID, m
+	r.UpdateID, r.Msg = updateID, m
 	switch {
-	case isGroup(m.Chat):
+	case lobby.IsGroup(m.Chat):
 		return c.onGroupCommand(ctx, r)
 	case m.Chat.Type == models.ChatTypePrivate:
 		return c.onPrivateCommand(ctx, r)
@@ -197,54 +202,54 @@ func (c *commands) onMessage(ctx context.Context, updateID int64, m *models.Mess
 
 // onGroupCommand applies a command to the group's table in one
 // transaction; what it posts answers it.
-func (c *commands) onGroupCommand(ctx context.Context, r request) error {
-	m := r.msg
-	var fn func(t *record.Table, ch *change) error
-	switch cmd, ok := c.find(r.name); {
+func (c *commands) onGroupCommand(ctx context.Context, r txn.Request) error {
+	m := r.Msg
+	var fn func(t *record.Table, ch *txn.Change) error
+	switch cmd, ok := c.find(r.Name); {
 	case ok && cmd.group != nil:
 		fn = cmd.group(ctx, r)
-	case !r.addressed:
+	case !r.Addressed:
 		return nil // maybe another bot's command
 	default:
-		fn = func(t *record.Table, ch *change) error {
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("command.unknown")})
+		fn = func(t *record.Table, ch *txn.Change) error {
+			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("command.unknown")})
 			return nil
 		}
 	}
-	id, fn, err := c.route(ctx, r, fn) // which of the group's tables (several.go)
+	id, fn, err := c.route(ctx, r, fn) // which of the group's tables (route.go)
 	if err != nil {
 		return err
 	}
-	_, _, err = c.transact(ctx, id, r.updateID, func(t *record.Table, ch *change) error {
+	_, _, err = c.tx.Transact(ctx, id, r.UpdateID, func(t *record.Table, ch *txn.Change) error {
 		if m.Chat.Title != "" {
 			t.Title = m.Chat.Title
 		}
 		// What a command posts answers it: a reply, which goes before the
 		// group's announcements and table edits.
-		n := len(ch.outbox)
+		n := len(ch.Outbox)
 		err := fn(t, ch)
-		ch.replies(n)
+		ch.Replies(n)
 		return err
 	})
 	return refusal.Settle(err)
 }
 
 // onPrivateCommand runs a command in a private chat.
-func (c *commands) onPrivateCommand(ctx context.Context, r request) error {
-	l := c.loc(c.userLang(r.msg.From))
-	cmd, ok := c.find(r.name)
+func (c *commands) onPrivateCommand(ctx context.Context, r txn.Request) error {
+	l := c.views.Loc(c.tx.UserLang(r.Msg.From))
+	cmd, ok := c.find(r.Name)
 	switch {
 	case !ok:
-		return c.reply(ctx, r.updateID, r.msg.Chat.ID, adapter.Message{Text: l.T("command.unknown")})
+		return c.tx.Reply(ctx, r.UpdateID, r.Msg.Chat.ID, adapter.Message{Text: l.T("command.unknown")})
 	case cmd.private == nil:
-		return c.reply(ctx, r.updateID, r.msg.Chat.ID, adapter.Message{Text: l.T("command.group_only")})
+		return c.tx.Reply(ctx, r.UpdateID, r.Msg.Chat.ID, adapter.Message{Text: l.T("command.group_only")})
 	}
 	return cmd.private(ctx, r, l)
 }
 
 // onMyChatMember closes the table of a group the bot was removed from.
 func (c *commands) onMyChatMember(ctx context.Context, updateID int64, u *models.ChatMemberUpdated) error {
-	if !isGroup(u.Chat) {
+	if !lobby.IsGroup(u.Chat) {
 		return nil
 	}
 	switch u.NewChatMember.Type {
@@ -252,29 +257,29 @@ func (c *commands) onMyChatMember(ctx context.Context, updateID int64, u *models
 	default:
 		return nil
 	}
-	_, _, err := c.transact(ctx, record.ID(u.Chat.ID, 0), updateID, func(t *record.Table, ch *change) error {
+	_, _, err := c.tx.Transact(ctx, record.ID(u.Chat.ID, 0), updateID, func(t *record.Table, ch *txn.Change) error {
 		if t.Phase == record.PhaseIdle {
 			return refusal.ErrNoChange
 		}
-		closeTable(t)
+		txn.CloseTable(t)
 		return nil
 	})
 	if err != nil && !errors.Is(err, refusal.ErrNoChange) && !errors.Is(err, refusal.ErrDuplicate) {
 		return err
 	}
-	return c.closeOthers(ctx, u.Chat.ID) // several.go
+	return c.closeOthers(ctx, u.Chat.ID) // route.go
 }
 
 // The group handlers: each reads what it must outside the transaction
 // (whether the sender administers the group) and returns the change.
 
-func (c *commands) groupNewGame(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	return func(t *record.Table, ch *change) error { return c.lobby.newGame(ctx, t, ch, r.msg, r.args) }
+func (c *commands) groupNewGame(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	return func(t *record.Table, ch *txn.Change) error { return c.lobby.NewGame(ctx, t, ch, r.Msg, r.Args) }
 }
 
-func (c *commands) groupStop(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	user, admin := c.sender(ctx, r.msg)
-	return func(t *record.Table, ch *change) error { return c.lobby.askStop(t, ch, user, admin) }
+func (c *commands) groupStop(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	user, admin := c.sender(ctx, r.Msg)
+	return func(t *record.Table, ch *txn.Change) error { return c.lobby.AskStop(t, ch, user, admin) }
 }
 
 // sender is who wrote a group's command, and whether they administer the
@@ -289,7 +294,7 @@ func (c *commands) sender(ctx context.Context, m *models.Message) (user int64, a
 	case m.SenderChat != nil:
 		return 0, false
 	}
-	return m.From.ID, c.isAdmin(ctx, m.Chat.ID, m.From.ID)
+	return m.From.ID, c.calls.isAdmin(ctx, m.Chat.ID, m.From.ID)
 }
 
 // anonymousAdmin reports whether m was written by one of the group's
@@ -298,10 +303,10 @@ func anonymousAdmin(m *models.Message) bool {
 	return m.SenderChat != nil && m.SenderChat.ID == m.Chat.ID
 }
 
-func (c *commands) groupTable(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	return func(t *record.Table, ch *change) error {
+func (c *commands) groupTable(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	return func(t *record.Table, ch *txn.Change) error {
 		if t.Phase == record.PhaseIdle {
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("table.none")})
+			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("table.none")})
 			return nil
 		}
 		// Delivery posts the view anew at the bottom; the old message says
@@ -311,39 +316,39 @@ func (c *commands) groupTable(ctx context.Context, r request) func(t *record.Tab
 	}
 }
 
-func (c *commands) groupRules(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	return func(t *record.Table, ch *change) error {
-		ch.post(t, c.menus.rulesPageAt(c.loc(t.Lang), t.ID, c.menus.rulesGame(t, r.args), 0, c.views.TurnTime(t)))
+func (c *commands) groupRules(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	return func(t *record.Table, ch *txn.Change) error {
+		ch.Post(t, c.menus.RulesPageAt(c.views.Loc(t.Lang), t.ID, c.menus.RulesGame(t, r.Args), 0, c.views.TurnTime(t)))
 		return nil
 	}
 }
 
-func (c *commands) groupHelp(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	return func(t *record.Table, ch *change) error {
-		l := c.loc(t.Lang)
-		ch.post(t, c.menus.helpGroup(l, t.ID, c.groupHelpLines(l)))
+func (c *commands) groupHelp(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	return func(t *record.Table, ch *txn.Change) error {
+		l := c.views.Loc(t.Lang)
+		ch.Post(t, c.menus.HelpGroup(l, t.ID, c.groupHelpLines(l)))
 		return nil
 	}
 }
 
-func (c *commands) groupLang(ctx context.Context, r request) func(t *record.Table, ch *change) error {
-	if len(r.args) == 0 {
-		return func(t *record.Table, ch *change) error {
-			ch.post(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
+func (c *commands) groupLang(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	if len(r.Args) == 0 {
+		return func(t *record.Table, ch *txn.Change) error {
+			ch.Post(t, c.menus.LangChoice(c.views.Loc(t.Lang), t.ID))
 			return nil
 		}
 	}
-	user, admin := c.sender(ctx, r.msg)
-	return func(t *record.Table, ch *change) error {
-		lang, ok := c.menus.langNamed(r.args)
+	user, admin := c.sender(ctx, r.Msg)
+	return func(t *record.Table, ch *txn.Change) error {
+		lang, ok := c.menus.LangNamed(r.Args)
 		switch {
 		case !ok:
-			ch.post(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
-		case !mayChangeLang(t, user, admin):
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T(langRefusal(t))})
+			ch.Post(t, c.menus.LangChoice(c.views.Loc(t.Lang), t.ID))
+		case !lobby.MayChangeLang(t, user, admin):
+			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T(lobby.LangRefusal(t))})
 		default:
 			t.Lang = lang
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("lang.set")})
+			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("lang.set")})
 		}
 		return nil
 	}
@@ -351,11 +356,11 @@ func (c *commands) groupLang(ctx context.Context, r request) func(t *record.Tabl
 
 // The private handlers.
 
-func (c *commands) privateHelp(ctx context.Context, r request, l adapter.Loc) error {
+func (c *commands) privateHelp(ctx context.Context, r txn.Request, l adapter.Loc) error {
 	here, inGroups := c.privateHelpLines(l)
-	return c.reply(ctx, r.updateID, r.msg.Chat.ID, c.menus.helpPrivate(l, record.ID(r.msg.Chat.ID, 0), here, inGroups))
+	return c.tx.Reply(ctx, r.UpdateID, r.Msg.Chat.ID, c.menus.HelpPrivate(l, record.ID(r.Msg.Chat.ID, 0), here, inGroups))
 }
 
-func (c *commands) privateRules(ctx context.Context, r request, l adapter.Loc) error {
-	return c.reply(ctx, r.updateID, r.msg.Chat.ID, c.menus.rulesPage(l, record.ID(r.msg.Chat.ID, 0), c.menus.rulesGame(nil, r.args), 0))
+func (c *commands) privateRules(ctx context.Context, r txn.Request, l adapter.Loc) error {
+	return c.tx.Reply(ctx, r.UpdateID, r.Msg.Chat.ID, c.menus.RulesPage(l, record.ID(r.Msg.Chat.ID, 0), c.menus.RulesGame(nil, r.Args), 0))
 }

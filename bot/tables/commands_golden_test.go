@@ -27,20 +27,20 @@ func TestGoldenCommands(t *testing.T) {
 		fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, what, golden.Show(m))
 	}
 	for _, lang := range tb.views.Langs() {
-		l := tb.loc(lang)
-		show(lang, "/help in a group", tb.menus.helpGroup(l, group, tb.commands.groupHelpLines(l)))
+		l := tb.views.Loc(lang)
+		show(lang, "/help in a group", tb.menus.HelpGroup(l, group, tb.commands.groupHelpLines(l)))
 		here, inGroups := tb.commands.privateHelpLines(l)
-		show(lang, "/help in private", tb.menus.helpPrivate(l, private, here, inGroups))
-		show(lang, "/start in private, the greeting", tb.menus.greeting(l, private))
-		show(lang, "/newgame with an unknown word", tb.menus.newGamePicker(l, group))
-		show(lang, "/rules without a game", tb.menus.rulesPage(l, group, nil, 0))
-		show(lang, "/lang", tb.menus.langChoice(l, group))
+		show(lang, "/help in private", tb.menus.HelpPrivate(l, private, here, inGroups))
+		show(lang, "/start in private, the greeting", tb.menus.Greeting(l, private))
+		show(lang, "/newgame with an unknown word", tb.menus.NewGamePicker(l, group))
+		show(lang, "/rules without a game", tb.menus.RulesPage(l, group, nil, 0))
+		show(lang, "/lang", tb.menus.LangChoice(l, group))
 		lobby.Lang, lobby.GameID = lang, games[0].ID()
-		show(lang, "/newgame while a lobby is open", tb.menus.lobbyOpenReply(l, lobby, nil, ""))
-		show(lang, "/newgame <another game> while a lobby is open", tb.menus.lobbyOpenReply(l, lobby, games[1], ""))
-		show(lang, "/newgame <a word naming no game> while a lobby is open", tb.menus.lobbyOpenReply(l, lobby, nil, "покер"))
+		show(lang, "/newgame while a lobby is open", tb.menus.LobbyOpenReply(l, lobby, nil, ""))
+		show(lang, "/newgame <another game> while a lobby is open", tb.menus.LobbyOpenReply(l, lobby, games[1], ""))
+		show(lang, "/newgame <a word naming no game> while a lobby is open", tb.menus.LobbyOpenReply(l, lobby, nil, "покер"))
 		lobby.GameID = ""
-		show(lang, "/newgame <game> while a lobby without a game is open", tb.menus.lobbyOpenReply(l, lobby, games[1], ""))
+		show(lang, "/newgame <game> while a lobby without a game is open", tb.menus.LobbyOpenReply(l, lobby, games[1], ""))
 		for _, key := range []string{"lang.set", "lang.not_allowed", "command.unknown", "command.hint_private"} {
 			show(lang, key, adapter.Message{Text: l.T(key)})
 		}
@@ -48,7 +48,7 @@ func TestGoldenCommands(t *testing.T) {
 		for _, g := range games {
 			// Every game's guide ends with the same page: how to check the
 			// deal.
-			show(lang, "/rules "+g.ID()+", the last page", tb.menus.rulesPage(l, group, g, 1<<10))
+			show(lang, "/rules "+g.ID()+", the last page", tb.menus.RulesPage(l, group, g, 1<<10))
 		}
 	}
 	golden.Check(t, "commands", sb.String())

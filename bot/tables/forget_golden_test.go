@@ -16,8 +16,8 @@ func TestGoldenForget(t *testing.T) {
 	tb := goldenTables(t)
 	var sb strings.Builder
 	for _, lang := range tb.views.Langs() {
-		l := tb.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: /forgetme in private\n%s\n", lang, golden.Show(tb.standing.forgetQuestion(l, 42)))
+		l := tb.views.Loc(lang)
+		fmt.Fprintf(&sb, "════ %s: /forgetme in private\n%s\n", lang, golden.Show(tb.forget.ForgetQuestion(l, 42)))
 		for _, key := range []string{"forget.done", "forget.kept", "forget.private_only"} {
 			fmt.Fprintf(&sb, "════ %s: %s\n%s\n", lang, key, golden.Show(adapter.Message{Text: l.T(key)}))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
+	"github.com/trickchef/trickchef/bot/tables/standings"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -91,7 +92,7 @@ func TestForgetMeForgetsThePersonNotTheirFriends(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := t.Context()
 			tb := newTables(t, st, clockAt(golden.Clock))
-			forgotten := tb.loc("ru").T("history.forgotten")
+			forgotten := tb.views.Loc("ru").T("history.forgotten")
 
 			// A game she plays in a group, and opened.
 			g := testGame(t, "trickchef")
@@ -158,7 +159,7 @@ func TestForgetMeForgetsThePersonNotTheirFriends(t *testing.T) {
 			}
 
 			for range 2 { // twice: harmless
-				if err := tb.standing.forget(ctx, olya); err != nil {
+				if err := tb.forget.Forget(ctx, olya); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -168,7 +169,7 @@ func TestForgetMeForgetsThePersonNotTheirFriends(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if holds(rec.Data, olya) {
+			if standings.Holds(rec.Data, olya) {
 				t.Errorf("the running game still holds her id:\n%s", rec.Data)
 			}
 			tab, _ := record.Decode(rec.Data)
@@ -184,7 +185,7 @@ func TestForgetMeForgetsThePersonNotTheirFriends(t *testing.T) {
 				if err != nil {
 					t.Fatalf("the game %s she shared: %v", ref, err)
 				}
-				if holds(data, olya) || strings.Contains(string(data), "Оля") {
+				if standings.Holds(data, olya) || strings.Contains(string(data), "Оля") {
 					t.Errorf("the kept game %s still holds her:\n%s", ref, data)
 				}
 				k, _ := record.Decode(data)
@@ -229,7 +230,7 @@ func TestForgetMeForgetsThePersonNotTheirFriends(t *testing.T) {
 			}
 
 			// Broken records.
-			recs, err := st.Pointers(ctx, brokenPrefix)
+			recs, err := st.Pointers(ctx, standings.BrokenPrefix)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +239,7 @@ func TestForgetMeForgetsThePersonNotTheirFriends(t *testing.T) {
 			}
 			kept := recs[store.BrokenKey("-300", 4)]
 			b, err := record.Decode([]byte(kept))
-			if err != nil || holds([]byte(kept), olya) || strings.Contains(kept, "Оля") || b.Seats[1].Name != forgotten ||
+			if err != nil || standings.Holds([]byte(kept), olya) || strings.Contains(kept, "Оля") || b.Seats[1].Name != forgotten ||
 				b.Seats[0].Name != "Серёжа" || !bytes.Equal(b.State, brokenShared.State) {
 				t.Errorf("the broken record naming her: %v\n%s", err, kept)
 			}
@@ -263,10 +264,10 @@ func TestForgettingTheLastPersonEndsTheGame(t *testing.T) {
 	if _, err := st.Commit(ctx, tab.ID, store.Change{Data: marshal(t, tab)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := tb.standing.forgetSeat(ctx, tab.ID, olya); err != nil {
+	if err := tb.forget.ForgetSeat(ctx, tab.ID, olya); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := tb.load(ctx, tab.ID)
+	got, _, err := tb.tx.Load(ctx, tab.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -50,11 +51,11 @@ func TestGoldenLeaveAndPrivate(t *testing.T) {
 			}
 			fmt.Fprintf(&sb, "════ %s: %s (seat %d)\n%s\n", lang, map[int]string{1: "confirm leaving", 2: "the bot plays"}[seat], seat, golden.Show(m))
 		}
-		ch := &change{}
-		if err := tb.leaving.leave(tab, ch, g, gs, 0); err != nil {
+		ch := &txn.Change{}
+		if err := tb.leaving.Leave(tab, ch, g, gs, 0); err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range ch.outbox {
+		for _, m := range ch.Outbox {
 			fmt.Fprintf(&sb, "════ %s: the group is told\n%s\n", lang, golden.Show(m.Message))
 		}
 		m, err := tb.views.Seat(tab, 0)
@@ -64,7 +65,7 @@ func TestGoldenLeaveAndPrivate(t *testing.T) {
 		fmt.Fprintf(&sb, "════ %s: the leaver's message\n%s\n", lang, golden.Show(m))
 		for _, seat := range []int{1, 2} {
 			tab.Seats[seat].LeaveAsked = false
-			if err := tb.leaving.leave(tab, &change{}, g, gs, seat); err != nil {
+			if err := tb.leaving.Leave(tab, &txn.Change{}, g, gs, seat); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/play"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -30,7 +32,7 @@ func TestResultOfLeaverAndAutopilot(t *testing.T) {
 	// (The log is what counts, not the engine's moves.)
 	tab.Log = []record.Move{{Seat: 1, Auto: true}, {Seat: 2, Auto: true}, {Seat: 3}, {Seat: 1}, {Seat: 2}, {Seat: 3}, {Seat: 1, Auto: true},
 		{Seat: 0}, {Seat: 0, Auto: true}, {Seat: 0, Auto: true}, {Seat: game.System, Auto: true}}
-	r := resultOf(tab, g, st, golden.Clock)
+	r := play.ResultOf(tab, g, st, golden.Clock)
 	if len(r.Seats) != 4 || !tb.results.Valid(r) {
 		t.Fatalf("seats %+v", r.Seats)
 	}
@@ -71,10 +73,10 @@ func TestLeaveInEveryGame(t *testing.T) {
 			tab, st := golden.Table(t, g, max(lo, 3), 1, adapter.Levels(g)[0], uint64(40+i), nil)
 			tab.AILevel = adapter.Levels(g)[len(adapter.Levels(g))-1]
 			press := func(step int) error {
-				ch := &change{}
-				err := tb.leaving.onLeave(tab, ch, callback.Data{Op: callback.Leave, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1, step}}, 2)
-				if err == nil && step == callback.LeaveYes && len(ch.outbox) != 1 {
-					t.Errorf("the group was told %d times", len(ch.outbox))
+				ch := &txn.Change{}
+				err := tb.leaving.OnLeave(tab, ch, callback.Data{Op: callback.Leave, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1, step}}, 2)
+				if err == nil && step == callback.LeaveYes && len(ch.Outbox) != 1 {
+					t.Errorf("the group was told %d times", len(ch.Outbox))
 				}
 				return err
 			}
@@ -98,7 +100,7 @@ func TestLeaveInEveryGame(t *testing.T) {
 				t.Errorf("a press after leaving: %q", key)
 			}
 			// The leaver's message is the platform's «you left» (view's).
-			if m, _ := tb.views.Seat(tab, 1); m.Text != tb.loc(tab.Lang).T("leave.left") || len(m.Keyboard) != 0 {
+			if m, _ := tb.views.Seat(tab, 1); m.Text != tb.views.Loc(tab.Lang).T("leave.left") || len(m.Keyboard) != 0 {
 				t.Errorf("the leaver's message: %+v", m)
 			}
 			if m, _ := tb.views.Seat(tab, 0); !hasLeave(m) {
@@ -108,12 +110,12 @@ func TestLeaveInEveryGame(t *testing.T) {
 				if tab.Seats[1].Due.IsZero() {
 					t.Error("the robot has no timer")
 				}
-				if err := tb.moves.actFor(tab, &change{}, g, st, 1); err != nil {
+				if err := tb.moves.ActFor(tab, &txn.Change{}, g, st, 1); err != nil {
 					t.Fatal(err)
 				}
 			}
 			golden.PlayRandom(t, g, tab, st, 1_000_000, uint64(i))
-			r := resultOf(tab, g, st, golden.Clock)
+			r := play.ResultOf(tab, g, st, golden.Clock)
 			var left record.ResultSeat
 			for _, rs := range r.Seats {
 				if rs.Player == record.PersonPlayer(2) {

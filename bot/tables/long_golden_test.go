@@ -24,7 +24,7 @@ func TestGoldenLong(t *testing.T) {
 	tb := goldenTables(t)
 	var sb strings.Builder
 	for _, lang := range tb.views.Langs() {
-		l := tb.loc(lang)
+		l := tb.views.Loc(lang)
 		g := testGame(t, "trickchef")
 		lobby := lobbyOf(g, 1)
 		lobby.Lang, lobby.TurnTime = lang, 24*time.Hour
@@ -44,7 +44,7 @@ func TestGoldenLong(t *testing.T) {
 				tab, st := golden.Table(t, g, 3, 1, adapter.Levels(g)[0], 9, nil)
 				tab.Lang, tab.TurnTime, tab.Started = lang, tc.turn, golden.Clock
 				tab.StopTimers()
-				tb.moves.schedule(tab, g, st, true)
+				tb.moves.Schedule(tab, g, st, true)
 				fmt.Fprintf(&sb, "════ %s: %s, %s: group\n%s\n", lang, id, tc.name, golden.Show(tb.views.Group(tab)))
 				seat := int(st.ToAct()[0])
 				m, err := tb.views.Seat(tab, seat)

@@ -16,6 +16,7 @@ import (
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
@@ -52,7 +53,7 @@ func longTable(t *testing.T, tb *Tables, turn time.Duration) *record.Table {
 	tab, st := golden.Table(t, g, 3, 2, "novice", 9, nil)
 	tab.TurnTime, tab.Zone, tab.Started = turn, "Asia/Yekaterinburg", tb.now()
 	tab.StopTimers()
-	tb.moves.schedule(tab, g, st, true)
+	tb.moves.Schedule(tab, g, st, true)
 	save(t, tb, tab)
 	return tab
 }
@@ -60,7 +61,7 @@ func longTable(t *testing.T, tb *Tables, turn time.Duration) *record.Table {
 // save writes tab as the table's record, as a change would.
 func save(t *testing.T, tb *Tables, tab *record.Table) {
 	t.Helper()
-	if _, _, err := tb.transact(context.Background(), tab.ID, 0, func(cur *record.Table, ch *change) error {
+	if _, _, err := tb.tx.Transact(context.Background(), tab.ID, 0, func(cur *record.Table, ch *txn.Change) error {
 		*cur = *tab
 		return nil
 	}); err != nil {
@@ -107,7 +108,7 @@ func TestLongTurn(t *testing.T) {
 	if tab.Seats[1].Turn != nil || !tab.Seats[1].Due.IsZero() {
 		t.Errorf("a robot not to act has a turn: %+v", tab.Seats[1])
 	}
-	l := tb.loc("ru")
+	l := tb.views.Loc("ru")
 	want := " " + l.T("table.deadline_night", "Until", l.T("until.day", "Day", l.T("until.wed"), "Time", "17:00"))
 	if got := adapter.DeadlineText(l, tb.views.AdapterView(tab), 0); got != want {
 		t.Errorf("the deadline says %q, want %q", got, want)
@@ -124,14 +125,14 @@ func TestLongTurn(t *testing.T) {
 	}
 
 	clock.Set(at(loc, 25, 10, 59))
-	if err := tb.clock.fire(ctx, tab.ID); !errors.Is(err, refusal.ErrNoChange) {
+	if err := tb.clock.Fire(ctx, tab.ID); !errors.Is(err, refusal.ErrNoChange) {
 		t.Fatalf("a minute before the reminder the timers did something: %v", err)
 	}
 	clock.Set(at(loc, 25, 11, 0))
-	if err := tb.clock.fire(ctx, tab.ID); err != nil {
+	if err := tb.clock.Fire(ctx, tab.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := tb.clock.fire(ctx, tab.ID); !errors.Is(err, refusal.ErrNoChange) {
+	if err := tb.clock.Fire(ctx, tab.ID); !errors.Is(err, refusal.ErrNoChange) {
 		t.Fatalf("a reminder fired twice: %v", err)
 	}
 	out := outboxOf(t, tb, tab.ID)
@@ -146,7 +147,7 @@ func TestLongTurn(t *testing.T) {
 		t.Errorf("after the reminder the next timer is %v, want the deadline", next.In(loc))
 	}
 	clock.Set(at(loc, 25, 17, 0))
-	if err := tb.clock.fire(ctx, tab.ID); err != nil {
+	if err := tb.clock.Fire(ctx, tab.ID); err != nil {
 		t.Fatal(err)
 	}
 	after = load(t, tb, tab.ID)
@@ -159,15 +160,15 @@ func TestLongTurn(t *testing.T) {
 }
 
 // transactNamed is transact on table id, its error alone.
-func (tb *Tables) transactNamed(ctx context.Context, id string, fn func(t *record.Table, ch *change) error) error {
-	_, _, err := tb.transact(ctx, id, 0, fn)
+func (tb *Tables) transactNamed(ctx context.Context, id string, fn func(t *record.Table, ch *txn.Change) error) error {
+	_, _, err := tb.tx.Transact(ctx, id, 0, fn)
 	return err
 }
 
 // load is table id as last committed.
 func load(t *testing.T, tb *Tables, id string) *record.Table {
 	t.Helper()
-	tab, _, err := tb.load(context.Background(), id)
+	tab, _, err := tb.tx.Load(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,24 +188,24 @@ func TestNoReminderForAMoveMade(t *testing.T) {
 	if r := tab.Seats[0].RemindAt(); !r.Equal(at(loc, 23, 10, 45)) {
 		t.Fatalf("an hour's reminder at %v, want 10:45", r.In(loc))
 	}
-	g, st, err := tb.decode(tab)
+	g, st, err := txn.Decode(tb.views, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock.Set(at(loc, 23, 10, 30))
-	if _, _, err := tb.transact(ctx, tab.ID, 0, func(cur *record.Table, ch *change) error {
-		return tb.moves.apply(cur, ch, g, st, 0, st.Legal(0)[0], false)
+	if _, _, err := tb.tx.Transact(ctx, tab.ID, 0, func(cur *record.Table, ch *txn.Change) error {
+		return tb.moves.Apply(cur, ch, g, st, 0, st.Legal(0)[0], false)
 	}); err != nil {
 		t.Fatal(err)
 	}
 	// The robots (no pause in these tables) move till it is Оля's turn again.
 	for i := 0; i < 10 && !slices.Contains(mustState(t, tb, load(t, tb, tab.ID)).ToAct(), 0); i++ {
-		if err := tb.clock.fire(ctx, tab.ID); err != nil {
+		if err := tb.clock.Fire(ctx, tab.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	clock.Set(at(loc, 23, 10, 45))
-	if err := refusal.Settle(tb.clock.fire(ctx, tab.ID)); err != nil {
+	if err := refusal.Settle(tb.clock.Fire(ctx, tab.ID)); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range outboxOf(t, tb, tab.ID) {
@@ -219,15 +220,15 @@ func TestNoReminderForAMoveMade(t *testing.T) {
 
 	stale := load(t, tb, tab.ID)
 	stale.Seats[0].Nonce++ // her turn moved on, the record's reminder did not
-	ch := &change{}
-	if tb.moves.remind(stale, ch, mustState(t, tb, stale), at(loc, 23, 12, 0)); len(ch.outbox) != 0 {
-		t.Errorf("a reminder of another turn: %+v", ch.outbox)
+	ch := &txn.Change{}
+	if tb.moves.Remind(stale, ch, mustState(t, tb, stale), at(loc, 23, 12, 0)); len(ch.Outbox) != 0 {
+		t.Errorf("a reminder of another turn: %+v", ch.Outbox)
 	}
 }
 
 func mustState(t *testing.T, tb *Tables, tab *record.Table) game.State {
 	t.Helper()
-	_, st, err := tb.decode(tab)
+	_, st, err := txn.Decode(tb.views, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,11 +252,11 @@ func TestAutoToldOnce(t *testing.T) {
 				break
 			}
 			clock.Set(cur.NextTimer())
-			if err := refusal.Settle(tb.clock.fire(ctx, tab.ID)); err != nil {
+			if err := refusal.Settle(tb.clock.Fire(ctx, tab.ID)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		l := tb.loc("ru")
+		l := tb.views.Loc("ru")
 		for _, e := range outboxOf(t, tb, tab.ID) {
 			if e.ChatID == tab.ChatID && e.Text == l.T("auto.group", "Name", "Оля") {
 				told++
@@ -283,7 +284,7 @@ func TestShortTurnsAsTheyWere(t *testing.T) {
 	ctab, st := golden.Table(t, ck, 3, 0, "", 9, nil)
 	ctab.TurnTime = 24 * time.Hour
 	ctab.StopTimers()
-	tb.moves.schedule(ctab, ck, st, true)
+	tb.moves.Schedule(ctab, ck, st, true)
 	for _, s := range ctab.Seats {
 		if s.Turn != nil {
 			t.Errorf("Чехарда's own clocks made a long turn: %+v", s)
@@ -300,10 +301,10 @@ func TestLobbyZone(t *testing.T) {
 	ctx := context.Background()
 	g := testGame(t, "trickchef")
 	tab := lobbyOf(g, 1)
-	l := tb.loc("ru")
-	press := func(user int64, args ...int) (*change, error) {
-		ch := &change{}
-		return ch, tb.lobby.onLobby(ctx, tab, ch, callback.Data{Op: callback.Lobby, Table: tab.ID, GameNo: tab.GameNo, Args: append([]int{callback.LobbyZone}, args...)}, &models.User{ID: user}, false)
+	l := tb.views.Loc("ru")
+	press := func(user int64, args ...int) (*txn.Change, error) {
+		ch := &txn.Change{}
+		return ch, tb.lobby.OnLobby(ctx, tab, ch, callback.Data{Op: callback.Lobby, Table: tab.ID, GameNo: tab.GameNo, Args: append([]int{callback.LobbyZone}, args...)}, &models.User{ID: user}, false)
 	}
 	zoneButton := l.T("lobby.zone_button", "Zone", l.T("zone.moscow"))
 	if hasButtonText(tb.views.Group(tab), zoneButton) {
@@ -328,8 +329,8 @@ func TestLobbyZone(t *testing.T) {
 	}
 	i := slices.IndexFunc(record.Zones(), func(z record.Zone) bool { return z.Key == "irkutsk" })
 	ch, err := press(1, i)
-	if err != nil || tab.Zone != "Asia/Irkutsk" || tab.ZonePick || ch.answer != l.T("lobby.zone_set", "Zone", l.T("zone.irkutsk")) {
-		t.Fatalf("picked Irkutsk: %v, zone %q, shown %v, %q", err, tab.Zone, tab.ZonePick, ch.answer)
+	if err != nil || tab.Zone != "Asia/Irkutsk" || tab.ZonePick || ch.Answer != l.T("lobby.zone_set", "Zone", l.T("zone.irkutsk")) {
+		t.Fatalf("picked Irkutsk: %v, zone %q, shown %v, %q", err, tab.Zone, tab.ZonePick, ch.Answer)
 	}
 	if _, err := press(1, len(record.Zones())); err == nil || tab.Zone != "Asia/Irkutsk" {
 		t.Errorf("a zone out of range: %v, zone %q", err, tab.Zone)

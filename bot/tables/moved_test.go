@@ -9,6 +9,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
@@ -26,7 +27,7 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 	for i, g := range testGames() {
 		for _, auto := range []bool{false, true} {
 			tab, st := golden.Table(t, g, 3, 0, "", uint64(40+i), nil)
-			l := tb.loc(tab.Lang)
+			l := tb.views.Loc(tab.Lang)
 			seat := game.System
 			for _, s := range st.ToAct() {
 				if s != game.System && len(st.Legal(s)) > 0 {
@@ -41,17 +42,17 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch := &change{}
+			ch := &txn.Change{}
 			var a game.Action
 			if auto {
-				if err := tb.moves.actFor(tab, ch, g, st, seat); err != nil {
+				if err := tb.moves.ActFor(tab, ch, g, st, seat); err != nil {
 					t.Fatal(err)
 				}
 				a = tab.Log[len(tab.Log)-1].Action
 			} else {
 				a = st.Legal(seat)[0]
 				p := callback.Data{Op: callback.Action, Table: tab.ID, GameNo: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(a)}}
-				if err := tb.play.onAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
+				if err := tb.seats.OnAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
 					t.Fatalf("%s: %v", g.ID(), err)
 				}
 			}
@@ -63,8 +64,8 @@ func TestMoveConfirmedWhereItWasMade(t *testing.T) {
 			if mv == nil || mv.Name != name || mv.Auto != auto {
 				t.Errorf("%s auto=%v: the seat's note %+v, want the move %q", g.ID(), auto, mv, name)
 			}
-			if !auto && ch.answer != l.T("move.toast", "Move", name) {
-				t.Errorf("%s: toast %q", g.ID(), ch.answer)
+			if !auto && ch.Answer != l.T("move.toast", "Move", name) {
+				t.Errorf("%s: toast %q", g.ID(), ch.Answer)
 			}
 			if slices.Contains(st.ToAct(), seat) {
 				continue // the seat moves again: its hand asks again
@@ -117,14 +118,14 @@ func TestGoldenMoveConfirmed(t *testing.T) {
 				tab, st := golden.Table(t, g, 3, 0, "", uint64(40+i), nil)
 				tab.Lang = lang
 				seat := st.ToAct()[0]
-				ch := &change{}
+				ch := &txn.Change{}
 				if auto {
-					if err := tb.moves.actFor(tab, ch, g, st, seat); err != nil {
+					if err := tb.moves.ActFor(tab, ch, g, st, seat); err != nil {
 						t.Fatal(err)
 					}
 				} else {
 					p := callback.Data{Op: callback.Action, Table: tab.ID, GameNo: tab.GameNo, Args: []int{int(seat), tab.Seats[seat].Nonce, int(st.Legal(seat)[0])}}
-					if err := tb.play.onAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
+					if err := tb.seats.OnAction(tab, ch, p, tab.Seats[seat].UserID); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -132,7 +133,7 @@ func TestGoldenMoveConfirmed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fmt.Fprintf(&sb, "════ %s: %s, %s (toast %q)\n%s\n", lang, g.ID(), map[bool]string{false: "own move", true: "the bot's move"}[auto], ch.answer, golden.Show(m))
+				fmt.Fprintf(&sb, "════ %s: %s, %s (toast %q)\n%s\n", lang, g.ID(), map[bool]string{false: "own move", true: "the bot's move"}[auto], ch.Answer, golden.Show(m))
 			}
 		}
 	}
@@ -147,7 +148,7 @@ func TestMoveNoteEndsWithTheNextTurn(t *testing.T) {
 	g := testGame(t, "trickchef")
 	tab, st := golden.Table(t, g, 3, 0, "", 3, nil)
 	first := st.ToAct()[0]
-	if err := tb.moves.apply(tab, &change{}, g, st, first, st.Legal(first)[0], false); err != nil {
+	if err := tb.moves.Apply(tab, &txn.Change{}, g, st, first, st.Legal(first)[0], false); err != nil {
 		t.Fatal(err)
 	}
 	if view.MovedNote(&tab.Seats[first]) == nil {
@@ -155,7 +156,7 @@ func TestMoveNoteEndsWithTheNextTurn(t *testing.T) {
 	}
 	for !slices.Contains(st.ToAct(), first) {
 		s := st.ToAct()[0]
-		if err := tb.moves.apply(tab, &change{}, g, st, s, st.Legal(s)[0], false); err != nil {
+		if err := tb.moves.Apply(tab, &txn.Change{}, g, st, s, st.Legal(s)[0], false); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Contains(st.ToAct(), first) && view.MovedNote(&tab.Seats[first]) == nil {

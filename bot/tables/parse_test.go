@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/go-telegram/bot/models"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -49,15 +47,15 @@ func TestParseCommand(t *testing.T) {
 			if !ok {
 				return
 			}
-			if got.name != tc.name {
-				t.Errorf("name = %q, want %q", got.name, tc.name)
+			if got.Name != tc.name {
+				t.Errorf("name = %q, want %q", got.Name, tc.name)
 			}
-			if len(got.args) != len(tc.args) || (len(tc.args) > 0 && !reflect.DeepEqual(got.args, tc.args)) {
-				t.Errorf("args = %q, want %q", got.args, tc.args)
+			if len(got.Args) != len(tc.args) || (len(tc.args) > 0 && !reflect.DeepEqual(got.Args, tc.args)) {
+				t.Errorf("args = %q, want %q", got.Args, tc.args)
 			}
 			// Addressed to this bot by name: an unknown name gets a hint.
-			if want := strings.Contains(tc.text, "@"); got.addressed != want {
-				t.Errorf("addressed = %v, want %v", got.addressed, want)
+			if want := strings.Contains(tc.text, "@"); got.Addressed != want {
+				t.Errorf("addressed = %v, want %v", got.Addressed, want)
 			}
 		})
 	}
@@ -92,41 +90,9 @@ func TestLangNamed(t *testing.T) {
 	}
 	mn := goldenTables(t).menus
 	for _, tc := range tests {
-		got, ok := mn.langNamed(tc.args)
+		got, ok := mn.LangNamed(tc.args)
 		if ok != tc.ok || (ok && got != tc.want) {
 			t.Errorf("langNamed(%q) = %q, %v; want %q, %v", tc.args, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
-func TestUserLang(t *testing.T) {
-	tests := []struct {
-		code string
-		def  string
-		want string
-	}{
-		{"", "ru", "ru"},
-		{"", "en", "en"},
-		{"ru", "en", "ru"},
-		{"ru-RU", "en", "ru"},
-		{"uk", "en", "ru"},
-		{"be", "en", "ru"},
-		{"kk", "en", "ru"},
-		{"en", "ru", "en"},
-		{"en-US", "ru", "en"},
-		{"de", "ru", "en"},
-		{"pt-br", "ru", "en"},
-	}
-	for _, tc := range tests {
-		u := &models.User{ID: 1, FirstName: "A", LanguageCode: tc.code}
-		c := &core{cfg: Config{DefaultLang: tc.def}}
-		if got := c.userLang(u); got != tc.want {
-			t.Errorf("userLang(%q) with default %q = %q, want %q", tc.code, tc.def, got, tc.want)
-		}
-	}
-	for _, def := range []string{"ru", "en"} {
-		if got := (&core{cfg: Config{DefaultLang: def}}).userLang(nil); got != def {
-			t.Errorf("userLang(nil) with default %q = %q", def, got)
 		}
 	}
 }

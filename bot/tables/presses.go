@@ -6,98 +6,51 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
 
-	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/internal/members"
+	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/play"
+	"github.com/trickchef/trickchef/bot/tables/standings"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
 
-// presses routes a button press to what its op does. Every press is
-// answered exactly once, at once, with a short toast: the reason when it
-// was refused (refusal.Judge, the policy the page's replies share).
+// presses routes a button press to what its op does (ops.go). Every
+// press is answered exactly once, at once, with a short toast: the reason
+// when it was refused (refusal.Judge, the policy the page's replies
+// share).
 type presses struct {
-	*core
-	play     *play
-	lobby    *lobby
-	leaving  *leaving
-	tips     *tips
-	menus    *menus
-	standing *standing
-	reviews  *reviewing
+	tx      *txn.Txn
+	views   *view.Renderer
+	calls   *calls
+	members *members.Cache
+	log     zerolog.Logger
+	metrics *metrics.Metrics // nil: not measured
+	// answered observes how long a button press took from its update to
+	// its answer (for measurements).
+	answered func(time.Duration)
+	ops      map[callback.Op]op
+
+	seats   *play.Seats
+	leaving *play.Leaving
+	tips    *play.Tips
+	lobby   *lobby.Lobby
+	menus   *lobby.Menus
+	group   *lobby.Group
+	forget  *standings.Forgetting
+	reviews *standings.Reviews
 }
 
-// tableChange is what a press of an op does to the table it names, inside
-// the transaction.
-type tableChange func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error
-
-// changes are the ops that change the table their button names, and what
-// each does; the other ops (info, tips off, rules pages, /forgetme) are
-// answered in onCallback.
-func (pr *presses) changes(op callback.Op) (tableChange, bool) {
-	switch op {
-	case callback.Action:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.play.onAction(t, ch, p, q.From.ID)
-		}, true
-	case callback.Draft:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.play.onDraft(t, ch, p, q.From.ID)
-		}, true
-	case callback.Back:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.play.onBack(t, ch, p, q.From.ID)
-		}, true
-	case callback.Hint:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.play.onHint(t, ch, p, q.From.ID)
-		}, true
-	case callback.Leave:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.leaving.onLeave(t, ch, p, q.From.ID)
-		}, true
-	case callback.Choose:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.lobby.onChooseGame(t, ch, p, q.From.ID)
-		}, true
-	case callback.Lobby:
-		return func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
-			return pr.lobby.onLobby(ctx, t, ch, p, &q.From, admin)
-		}, true
-	case callback.Again:
-		return func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			return pr.lobby.onAgain(ctx, t, ch, p, &q.From)
-		}, true
-	case callback.Open:
-		return func(ctx context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, _ bool) error {
-			if err := pr.followOwn(ctx, t); err != nil { // a table 2 and on: several.go
-				return err
-			}
-			return pr.lobby.onOpen(t, ch, p, &q.From, pr.hasStarted(ctx, q.From.ID))
-		}, true
-	case callback.Lang:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
-			return pr.menus.onLang(t, ch, p, q.From.ID, admin)
-		}, true
-	case callback.Stop:
-		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
-			if p.Args[0] == callback.StopAsk {
-				return pr.lobby.onStopAsk(t, ch, p, &q.From, admin, q.Message.Message) // long.go
-			}
-			if err := pr.lobby.onStop(t, ch, p, &q.From, admin); err != nil {
-				return err
-			}
-			// The question turns into its answer with the same commit.
-			if msg := q.Message.Message; msg != nil {
-				ch.outbox = append(ch.outbox, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Message: adapter.Message{Text: ch.answer}, Reply: true})
-			}
-			return nil
-		}, true
-	}
-	return nil, false
+// answer answers a press.
+func (pr *presses) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {
+	pr.calls.answer(ctx, q, text, alert, url)
 }
 
 // onCallback routes a button press.
@@ -110,64 +63,36 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	}()
 	p, err := callback.Parse(q.Data)
 	if err != nil {
-		pr.answer(ctx, q, pr.loc(pr.userLang(&q.From)).T("error.bad_button"), false, "")
+		pr.answer(ctx, q, pr.views.Loc(pr.tx.UserLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
 	}
-	if !fromItsMessage(q, p) {
-		pr.answer(ctx, q, pr.loc(pr.userLang(&q.From)).T("error.foreign"), false, "")
+	o, known := pr.ops[p.Op]
+	if !fromItsMessage(q, p, o) {
+		pr.answer(ctx, q, pr.views.Loc(pr.tx.UserLang(&q.From)).T("error.foreign"), false, "")
 		return nil
 	}
-	switch p.Op {
-	case callback.Info:
-		return pr.onInfo(ctx, q, p)
-	case callback.TipsOff:
-		text, err := pr.tips.onTipsOff(ctx, updateID, q.From.ID, p)
-		if err != nil {
-			return err
-		}
-		pr.answer(ctx, q, text, false, "")
-		return nil
-	case callback.Rules:
-		return pr.menus.onRulesPage(ctx, updateID, q, p)
-	case callback.Forget:
-		return pr.standing.onForget(ctx, updateID, q, p)
-	case callback.Review:
-		return pr.reviews.onReview(ctx, updateID, q, p)
-	}
-	do, ok := pr.changes(p.Op)
-	if !ok {
-		pr.answer(ctx, q, pr.loc(pr.userLang(&q.From)).T("error.bad_button"), false, "")
-		return nil
-	}
-	if (p.Op == callback.Open || p.Op == callback.Lang) && !pressedIn(q, p.Table) && !(p.Op == callback.Open && pressedInOwn(q, p.Table)) {
+	switch {
+	case o.answer != nil:
+		return o.answer(ctx, updateID, q, p)
+	case !known || o.change == nil || o.menu && !pressedIn(q, p.Table) && !(o.practice && pressedInOwn(q, p.Table)):
 		// A menu button changes the group it was posted in, never another.
-		pr.answer(ctx, q, pr.loc(pr.userLang(&q.From)).T("error.bad_button"), false, "")
+		pr.answer(ctx, q, pr.views.Loc(pr.tx.UserLang(&q.From)).T("error.bad_button"), false, "")
 		return nil
 	}
-	if err := pr.mayPress(ctx, q, p); err != nil { // belong.go
-		a, ok := refusal.Judge(pr.loc(pr.userLang(&q.From)), "", err)
+	if err := pr.mayPress(ctx, q, p, o.seat); err != nil { // belong.go
+		a, ok := refusal.Judge(pr.views.Loc(pr.tx.UserLang(&q.From)), "", err)
 		if !ok {
 			return err
 		}
 		pr.answer(ctx, q, a.Text, false, "")
 		return nil
 	}
-	// Effects are read before the compare-and-set loop, which stays pure:
-	// whether the presser administers the group matters only for «cancel»,
-	// the language, which of two games to stop, and a /stop an anonymous
-	// admin asked.
-	admin := false
-	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop {
-		if chat, _, err := record.ParseID(p.Table); err == nil {
-			admin = pr.isAdmin(ctx, chat, q.From.ID)
-		}
-	}
-	// ▶️ opens at the group's next free table (several.go); with every
+	// ▶️ opens at the group's next free table (route.go); with every
 	// table taken, it is refused.
 	id, err := pr.openTable(ctx, p)
 	if err != nil {
-		l := pr.loc(pr.userLang(&q.From))
-		if t, _, lerr := pr.load(ctx, id); lerr == nil {
+		l := pr.views.Loc(pr.tx.UserLang(&q.From))
+		if t, _, lerr := pr.tx.Load(ctx, id); lerr == nil {
 			l = pr.views.TableLoc(t)
 		}
 		a, _ := refusal.Judge(l, "", err)
@@ -175,40 +100,79 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		return nil
 	}
 	p.Table = id
+	return pr.change(ctx, updateID, q, p, o)
+}
+
+// change applies a press of an op that changes the table its button
+// names, and answers it.
+func (pr *presses) change(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data, o op) error {
+	// Effects are read before the compare-and-set loop, which stays pure:
+	// whether the presser administers the group matters only for «cancel»,
+	// the language, which of two games to stop, and a /stop an anonymous
+	// admin asked.
+	admin := false
+	if o.admin != nil && o.admin(p) {
+		if chat, _, err := record.ParseID(p.Table); err == nil {
+			admin = pr.calls.isAdmin(ctx, chat, q.From.ID)
+		}
+	}
 	// A seat's button on a hand message that was replaced (its buttons
 	// not yet taken away) is stale even if the seat has not acted since;
 	// on the current message a stale button means the move was made.
 	var hand pressedHand
-	t, ch, err := pr.transactSeeing(ctx, p.Table, updateID, handOf(q, p), func(t *record.Table, ch *change) error {
-		if err := brokenButton(t, p); err != nil {
+	seeing := ""
+	if o.hand {
+		seeing = handOf(q, p)
+	}
+	t, ch, err := pr.tx.TransactSeeing(ctx, p.Table, updateID, seeing, func(t *record.Table, ch *txn.Change) error {
+		if err := txn.BrokenButton(t, p); err != nil {
 			return err
 		}
-		if err := fromItsChat(q, t, p); err != nil { // belong.go
+		if err := fromItsChat(q, t, p, o.seat); err != nil { // belong.go
 			return err
 		}
-		hand = pressedOn(q, t, p, ch.viewRecord)
+		hand = pressedOn(q, t, p, ch.ViewRecord)
 		if (hand.replaced || hand.orphan) && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refusal.New("error.stale")
 		}
-		ch.press = q.ID
-		return do(ctx, t, ch, p, q, admin)
+		ch.Press = q.ID
+		return o.change(ctx, t, ch, press{p: p, who: &q.From, q: q, admin: admin})
 	})
-	l := pr.views.TableLoc(t)
 	answer := ""
 	if ch != nil {
-		answer = ch.answer
+		answer = ch.Answer
 	}
-	a, ok := refusal.Judge(l, answer, err)
+	a, ok := refusal.Judge(pr.views.TableLoc(t), answer, err)
 	if !ok {
 		return err // not answered: the redelivered update will answer it
 	}
+	if err := pr.answerChange(ctx, updateID, q, p, t, hand, a, err); err != nil {
+		return err
+	}
+	switch {
+	case o.settle != nil && err != nil:
+		return o.settle(ctx, updateID, q, p, err)
+	case hand.orphan:
+		// Found: the orphan loses its buttons (it is the bot's own
+		// message: it carries this seat's button of this game).
+		msg := q.Message.Message
+		return pr.tx.Queue(ctx, p.Table, updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Disarm: true})
+	}
+	return nil
+}
+
+// answerChange answers a press that changed its table (or was refused
+// doing so): a join that needs the private chat opened gets its link, a
+// stale press on the current hand says why.
+func (pr *presses) answerChange(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data, t *record.Table, hand pressedHand, a refusal.Answer, err error) error {
 	url := ""
 	switch {
-	case errors.Is(err, errOpenChat):
+	case errors.Is(err, lobby.ErrOpenChat):
 		tok := t.Token
 		if tok == "" { // a lobby from before tokens, not changed since
-			if tok, err = pr.giveToken(ctx, p.Table); err != nil {
-				return err
+			var terr error
+			if tok, terr = pr.tx.GiveToken(ctx, p.Table); terr != nil {
+				return terr
 			}
 		}
 		url = pr.views.DeepLink(view.JoinPrefix + tok)
@@ -216,35 +180,48 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 		// The latest message: its buttons wait for the player's turn
 		// (a waiting hand is not redrawn), or are about to be redrawn.
 		key := "error.stale_done_wait"
-		if pr.play.toAct(t, p.Args[0]) {
+		if pr.seats.ToAct(t, p.Args[0]) {
 			key = "error.stale_done_now"
 		}
-		a.Text = l.T(key)
+		a.Text = pr.views.TableLoc(t).T(key)
 	case a.Busy:
 		pr.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
 	}
 	pr.answer(ctx, q, a.Text, false, url)
-	switch {
-	case p.Op == callback.Stop && err != nil:
-		return pr.settleStop(ctx, updateID, q, p, err)
-	case hand.orphan:
-		// Found: the orphan loses its buttons (it is the bot's own
-		// message: it carries this seat's button of this game).
-		msg := q.Message.Message
-		return pr.queue(ctx, p.Table, updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Disarm: true})
-	}
 	return nil
 }
 
+// pagePress applies a press the page sent for user (the web role checked
+// it is one the page may send): the same change as the same press in the
+// chat, from the same op table, committed under the request's update id,
+// so a retry is a no-op.
+func (pr *presses) pagePress(ctx context.Context, id string, updateID int64, user models.User, p callback.Data) (*record.Table, string, error) {
+	t, ch, err := pr.tx.Transact(ctx, id, updateID, func(t *record.Table, ch *txn.Change) error {
+		if err := txn.BrokenButton(t, p); err != nil {
+			return err
+		}
+		o, ok := pr.ops[p.Op]
+		if !ok || !o.page {
+			return refusal.New("error.bad_button")
+		}
+		return o.change(ctx, t, ch, press{p: p, who: &user})
+	})
+	answer := ""
+	if ch != nil {
+		answer = ch.Answer
+	}
+	return t, answer, err
+}
+
 // onInfo shows a seat's private information in an alert.
-func (pr *presses) onInfo(ctx context.Context, q *models.CallbackQuery, p callback.Data) error {
-	t, _, err := pr.load(ctx, p.Table)
+func (pr *presses) onInfo(ctx context.Context, _ int64, q *models.CallbackQuery, p callback.Data) error {
+	t, _, err := pr.tx.Load(ctx, p.Table)
 	if err != nil {
 		return err
 	}
-	text, err := pr.play.seatInfo(t, p, q.From.ID)
+	text, err := pr.seats.SeatInfo(t, p, q.From.ID)
 	if err != nil {
-		a, ok := refusal.Judge(pr.loc(t.Lang), "", err)
+		a, ok := refusal.Judge(pr.views.Loc(t.Lang), "", err)
 		if !ok {
 			return err
 		}
@@ -264,7 +241,7 @@ func (pr *presses) settleStop(ctx context.Context, updateID int64, q *models.Cal
 	if msg == nil || (key != "stop.answered" && key != "error.stale_game") {
 		return nil
 	}
-	return pr.queue(ctx, tableIn(p.Table, msg.Chat.ID), updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Disarm: true, Reply: true})
+	return pr.tx.Queue(ctx, lobby.TableIn(p.Table, msg.Chat.ID), updateID, outbox.Entry{ChatID: msg.Chat.ID, Edit: msg.ID, Disarm: true, Reply: true})
 }
 
 // pressedIn reports whether a press came from the chat of table id (its
@@ -288,15 +265,15 @@ func pressedInOwn(q *models.CallbackQuery, id string) bool {
 // the message as it is now, keyboard included, so a forged press (a page
 // turn sent against the winner's message) is refused and changes nothing.
 // Other presses change the table, whose messages the bot keeps itself.
-func fromItsMessage(q *models.CallbackQuery, p callback.Data) bool {
-	if p.Op != callback.Rules && p.Op != callback.Forget && p.Op != callback.Stop {
+func fromItsMessage(q *models.CallbackQuery, p callback.Data, o op) bool {
+	if !o.ownMessage {
 		return true
 	}
 	msg := q.Message.Message
 	if msg == nil {
 		// Too old to be sent along: no message is changed (a /forgetme
 		// answer is sent anew, a page cannot be turned).
-		return p.Op != callback.Rules
+		return !o.needsMessage
 	}
 	if msg.ReplyMarkup == nil {
 		return false
@@ -319,17 +296,13 @@ func fromItsMessage(q *models.CallbackQuery, p callback.Data) bool {
 // hand is never live twice.
 type pressedHand struct{ replaced, current, orphan bool }
 
-// handOf is the hand view whose message a seat's button was pressed on,
-// or "" for any other press.
+// handOf is the hand view whose message a hand's button (op.hand) was
+// pressed on, or "" for none.
 func handOf(q *models.CallbackQuery, p callback.Data) string {
 	if q.Message.Message == nil || len(p.Args) == 0 {
 		return ""
 	}
-	switch p.Op {
-	case callback.Action, callback.Draft, callback.Back, callback.Hint:
-		return view.Hand(p.GameNo, p.Args[0])
-	}
-	return ""
+	return view.Hand(p.GameNo, p.Args[0])
 }
 
 // pressedOn tells where a seat's button was pressed from the hand's message

@@ -18,7 +18,7 @@ func TestGoldenResultsFinal(t *testing.T) {
 	tb := goldenTables(t)
 	var sb strings.Builder
 	for _, lang := range tb.views.Langs() {
-		l := tb.loc(lang)
+		l := tb.views.Loc(lang)
 		for i, g := range testGames() {
 			robots, level := 0, ""
 			if ls := adapter.Levels(g); len(ls) > 0 {
@@ -27,7 +27,7 @@ func TestGoldenResultsFinal(t *testing.T) {
 			tab, st := golden.Table(t, g, 3, robots, level, uint64(31+i), nil)
 			before := golden.PlayRandom(t, g, tab, st, 100000, uint64(5+i))
 			tab.Lang = lang
-			msgs := tb.moves.finish(tab, g, st, g.Announce(l, adapter.View(tab), before, st))
+			msgs := tb.moves.Finish(tab, g, st, g.Announce(l, adapter.View(tab), before, st))
 			for k, m := range msgs {
 				fmt.Fprintf(&sb, "════ %s: %s, announcement %d\n%s\n", lang, g.ID(), k+1, golden.Show(m))
 			}

@@ -20,6 +20,8 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/results"
+	"github.com/trickchef/trickchef/bot/tables/play"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
@@ -28,7 +30,7 @@ import (
 // A finished game becomes a job on its table (record.Job), which the
 // tables' timers do: the result is recorded (results.Record), then the job
 // is dropped in a change that queues the private results. These tests run
-// the jobs as the timers do (clock.serve) over a real Redis.
+// the jobs as the timers do (clock.Serve) over a real Redis.
 
 // countingStore is store.Redis that counts result writes and can fail
 // the commit that follows one, once: a replica that dies after recording
@@ -123,12 +125,12 @@ func nearEnd(t *testing.T, st Store, g adapter.Game, id string, people, robots i
 // a timer does.
 func playLast(t *testing.T, tb *Tables, id string, seat game.Seat, a game.Action) *record.Table {
 	t.Helper()
-	tab, _, err := tb.transact(context.Background(), id, 0, func(t *record.Table, ch *change) error {
-		g, st, err := tb.decode(t)
+	tab, _, err := tb.tx.Transact(context.Background(), id, 0, func(t *record.Table, ch *txn.Change) error {
+		g, st, err := txn.Decode(tb.views, t)
 		if err != nil {
 			return err
 		}
-		return tb.moves.apply(t, ch, g, st, seat, a, false)
+		return tb.moves.Apply(t, ch, g, st, seat, a, false)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +145,7 @@ func runJobs(t *testing.T, tb *Tables, id string) {
 	t.Helper()
 	ctx := context.Background()
 	for i := 0; i < 200; i++ {
-		tab, _, err := tb.load(ctx, id)
+		tab, _, err := tb.tx.Load(ctx, id)
 		if err != nil {
 			t.Error(err)
 			return
@@ -151,7 +153,7 @@ func runJobs(t *testing.T, tb *Tables, id string) {
 		if len(tab.Jobs) == 0 {
 			return
 		}
-		tb.clock.serve(ctx, id)
+		tb.clock.Serve(ctx, id)
 	}
 	t.Error("the jobs were never done")
 }
@@ -281,11 +283,11 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 	id := "-100779"
 	nearEnd(t, st, testGame(t, "trickchef"), id, 3, 0, 7)
 	ctx := context.Background()
-	if _, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error { return tb.lobby.askStop(t, ch, 1, false) }); err != nil {
+	if _, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error { return tb.lobby.AskStop(t, ch, 1, false) }); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return tb.lobby.onStop(t, ch, callback.Data{Op: callback.Stop, Table: id, GameNo: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"}, false)
+	tab, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+		return tb.lobby.OnStop(t, ch, callback.Data{Op: callback.Stop, Table: id, GameNo: t.GameNo, Args: []int{1}}, &models.User{ID: 1, FirstName: "Оля"}, false)
 	})
 	if err != nil || tab.Phase != record.PhaseIdle {
 		t.Fatalf("stop: %v (phase %v)", err, tab)
@@ -298,8 +300,8 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 		t.Errorf("history after /stop: %+v, %v", hist, err)
 	}
 	// «Play again» under an older game is stale now: nothing finished.
-	_, _, err = tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return tb.lobby.onAgain(ctx, t, ch, callback.Data{Op: callback.Again, Table: id, GameNo: t.GameNo, Word: t.GameID}, &models.User{ID: 1, FirstName: "Оля"})
+	_, _, err = tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+		return tb.lobby.OnAgain(ctx, t, ch, callback.Data{Op: callback.Again, Table: id, GameNo: t.GameNo, Word: t.GameID}, &models.User{ID: 1, FirstName: "Оля"})
 	})
 	if key, ok := refusal.Key(err); !ok || key != "error.stale" {
 		t.Errorf("play again after /stop: %v, want error.stale", err)
@@ -314,11 +316,11 @@ func TestResultOfATable(t *testing.T) {
 	tab, st := golden.Table(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
 	golden.PlayRandom(t, g, tab, st, 100000, 2)
 	tab.GameNo, tab.Started = 9, golden.Clock
-	r := resultOf(tab, g, st, golden.Clock.Add(time.Hour))
+	r := play.ResultOf(tab, g, st, golden.Clock.Add(time.Hour))
 	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(golden.Clock) {
 		t.Errorf("result header %+v", r)
 	}
-	if r.Options != optionsText(tab, g) || r.Options == "" {
+	if r.Options != play.OptionsText(tab, g) || r.Options == "" {
 		t.Errorf("options %q", r.Options)
 	}
 	all := adapter.Standings(st.Result())
@@ -354,16 +356,16 @@ func TestPlayAgain(t *testing.T) {
 	ctx := context.Background()
 	id := "-100780"
 	seat, a := nearEnd(t, st, testGame(t, "trickchef"), id, 2, 1, 8)
-	if _, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+	if _, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
 		t.Options, t.AILevel = map[string]int{"removed": 1}, "shef"
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	done := playLast(t, tb, id, seat, a)
-	press := func(who int64) (*record.Table, *change, error) {
-		return tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-			return tb.lobby.onAgain(ctx, t, ch, callback.Data{Op: callback.Again, Table: id, GameNo: done.GameNo, Word: done.GameID}, &models.User{ID: who, FirstName: "U" + strconv.FormatInt(who, 10)})
+	press := func(who int64) (*record.Table, *txn.Change, error) {
+		return tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+			return tb.lobby.OnAgain(ctx, t, ch, callback.Data{Op: callback.Again, Table: id, GameNo: done.GameNo, Word: done.GameID}, &models.User{ID: who, FirstName: "U" + strconv.FormatInt(who, 10)})
 		})
 	}
 	lobby, _, err := press(2)
@@ -392,8 +394,8 @@ func TestPlayAgain(t *testing.T) {
 		t.Fatalf("newcomer's press: %v, table %+v", err, joined)
 	}
 	// The lobby cancelled, the button opens it again, run by its presser.
-	if _, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-		return tb.lobby.onLobby(ctx, t, ch, callback.Data{Op: callback.Lobby, Table: id, GameNo: t.GameNo, Args: []int{callback.LobbyCancel}}, &models.User{ID: 2}, false)
+	if _, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+		return tb.lobby.OnLobby(ctx, t, ch, callback.Data{Op: callback.Lobby, Table: id, GameNo: t.GameNo, Args: []int{callback.LobbyCancel}}, &models.User{ID: 2}, false)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +407,7 @@ func TestPlayAgain(t *testing.T) {
 		t.Errorf("a seated player's press on the reopened lobby: %v", err)
 	}
 	// Once the next game runs, the button is stale.
-	if _, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error { return tb.lobby.startGame(ctx, t, ch) }); err != nil {
+	if _, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error { return tb.lobby.StartGame(ctx, t, ch) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := press(3); !isRefusal(err, "error.stale") {
@@ -434,7 +436,7 @@ func TestMigrationTakesTheResults(t *testing.T) {
 	if len(tab.Jobs) != 1 || tab.Jobs[0].Result == nil {
 		t.Fatalf("the finished game left jobs %+v, want its result", tab.Jobs)
 	}
-	if err := tb.commands.migrate(ctx, oldChat, newChat); err != nil {
+	if err := tb.commands.migration.Migrate(ctx, oldChat, newChat); err != nil {
 		t.Fatal(err)
 	}
 	if hist, err := st.History(ctx, newChat, 10); err != nil || len(hist) != 1 || hist[0].ID != record.ResultID(tab) || hist[0].Chat != newChat {
@@ -461,7 +463,7 @@ func TestMigrationTakesEveryTable(t *testing.T) {
 	nearEnd(t, st, testGame(t, "sausages"), record.ID(oldChat, 0), 3, 0, 11)
 	nearEnd(t, st, testGame(t, "sausages"), record.TableID(oldChat, 0, 2), 3, 0, 12)
 	nearEnd(t, st, testGame(t, "sausages"), record.TableID(oldChat, 0, 5), 3, 0, 13)
-	if err := tb.commands.migrate(ctx, oldChat, newChat); err != nil {
+	if err := tb.commands.migration.Migrate(ctx, oldChat, newChat); err != nil {
 		t.Fatal(err)
 	}
 	for _, ids := range [][2]string{
@@ -469,11 +471,11 @@ func TestMigrationTakesEveryTable(t *testing.T) {
 		{record.TableID(oldChat, 0, 2), record.TableID(newChat, 0, 2)},
 		{record.TableID(oldChat, 0, 5), record.TableID(newChat, 0, 5)},
 	} {
-		tab, version, err := tb.load(ctx, ids[1])
+		tab, version, err := tb.tx.Load(ctx, ids[1])
 		if err != nil || version == 0 || tab.ID != ids[1] || tab.ChatID != newChat || tab.Phase != record.PhasePlaying {
 			t.Errorf("%s after the upgrade: %+v at version %d, %v", ids[1], tab, version, err)
 		}
-		if _, version, err := tb.load(ctx, ids[0]); err != nil || version != 0 {
+		if _, version, err := tb.tx.Load(ctx, ids[0]); err != nil || version != 0 {
 			t.Errorf("the old table %s is still there: version %d, %v", ids[0], version, err)
 		}
 	}

@@ -45,9 +45,9 @@ func TestGoldenPrivateHistory(t *testing.T) {
 	}
 	var sb strings.Builder
 	for _, lang := range tb.views.Langs() {
-		l := tb.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: /history in private, four games kept (Чехарда is not reviewed)\n%s\n", lang, golden.Show(tb.reviews.history(l, 1, kept)))
-		fmt.Fprintf(&sb, "════ %s: /history in private, nothing kept\n%s\n", lang, golden.Show(tb.reviews.history(l, 1, nil)))
+		l := tb.views.Loc(lang)
+		fmt.Fprintf(&sb, "════ %s: /history in private, four games kept (Чехарда is not reviewed)\n%s\n", lang, golden.Show(tb.reviews.History(l, 1, kept)))
+		fmt.Fprintf(&sb, "════ %s: /history in private, nothing kept\n%s\n", lang, golden.Show(tb.reviews.History(l, 1, nil)))
 	}
 	golden.Check(t, "history_private", sb.String())
 }

@@ -20,7 +20,7 @@ func TestForgetRenamesAGameWaitingToBeKept(t *testing.T) {
 	tab.Jobs = []record.Job{{Result: &record.Result{ID: "r"}, Finished: tab.Finished()}}
 	save(t, tb, tab)
 	for _, user := range []int64{5, 7} {
-		if err := tb.standing.forgetSeat(t.Context(), tab.ID, user); err != nil {
+		if err := tb.forget.ForgetSeat(t.Context(), tab.ID, user); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -32,7 +32,7 @@ func TestForgetRenamesAGameWaitingToBeKept(t *testing.T) {
 			names = append(names, s.Leaver.Name)
 		}
 	}
-	forgotten := tb.loc("ru").T("history.forgotten")
+	forgotten := tb.views.Loc("ru").T("history.forgotten")
 	if got, want := strings.Join(names, ", "), strings.Join([]string{forgotten, "Борис", "Робот 1", forgotten}, ", "); got != want {
 		t.Errorf("the copy to keep names %s, want %s", got, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -40,14 +41,14 @@ func TestNewGameGoesToTheNextFreeTable(t *testing.T) {
 	tb := goldenTables(t)
 	ctx := context.Background()
 	own := "-100123"
-	if got, ok := tb.newGameTable(ctx, own); got != own || !ok {
+	if got, ok := tb.group.NewGameTable(ctx, own); got != own || !ok {
 		t.Errorf("an empty group's new game goes to %s, %v", got, ok)
 	}
 	tab := playingAt(t, tb, 1, 24*time.Hour)
 	tab.Lang = "en"
 	save(t, tb, tab)
 	second := record.TableID(tab.ChatID, 0, 2)
-	if got, _ := tb.newGameTable(ctx, own); got != second {
+	if got, _ := tb.group.NewGameTable(ctx, own); got != second {
 		t.Errorf("beside a long game the new game goes to %s", got)
 	}
 	open := callback.Data{Op: callback.Open, Table: own, Word: "chef"}
@@ -55,11 +56,11 @@ func TestNewGameGoesToTheNextFreeTable(t *testing.T) {
 		t.Errorf("beside a long game ▶️ opens at %s, %v", got, err)
 	}
 	// A refused ▶️ writes nothing.
-	err := tb.transactNamed(ctx, second, func(t *record.Table, ch *change) error {
-		if err := tb.followOwn(ctx, t); err != nil {
+	err := tb.transactNamed(ctx, second, func(t *record.Table, ch *txn.Change) error {
+		if err := tb.group.FollowOwn(ctx, t); err != nil {
 			return err
 		}
-		return tb.lobby.onOpen(t, ch, callback.Data{Op: callback.Open, Table: second, Word: "nosuchgame"}, &models.User{ID: 5}, true)
+		return tb.lobby.OnOpen(t, ch, callback.Data{Op: callback.Open, Table: second, Word: "nosuchgame"}, &models.User{ID: 5}, true)
 	})
 	if key, _ := refusal.Key(err); key != "error.bad_button" {
 		t.Errorf("▶️ of no game at table 2: %v", err)
@@ -67,11 +68,11 @@ func TestNewGameGoesToTheNextFreeTable(t *testing.T) {
 	if _, err := tb.store.Load(ctx, second); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a refused ▶️ wrote table 2: %v", err)
 	}
-	err = tb.transactNamed(ctx, second, func(t *record.Table, ch *change) error {
-		if err := tb.followOwn(ctx, t); err != nil {
+	err = tb.transactNamed(ctx, second, func(t *record.Table, ch *txn.Change) error {
+		if err := tb.group.FollowOwn(ctx, t); err != nil {
 			return err
 		}
-		return tb.lobby.onOpen(t, ch, open, &models.User{ID: 5, FirstName: "Ян"}, true)
+		return tb.lobby.OnOpen(t, ch, open, &models.User{ID: 5, FirstName: "Ян"}, true)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -81,19 +82,19 @@ func TestNewGameGoesToTheNextFreeTable(t *testing.T) {
 		t.Errorf("table 2 does not follow its group, or is no quick lobby: %+v", sec)
 	}
 	// A lobby open at table 2: /newgame points there.
-	if got, _ := tb.newGameTable(ctx, own); got != second {
+	if got, _ := tb.group.NewGameTable(ctx, own); got != second {
 		t.Errorf("with a lobby open at table 2 the new game goes to %s", got)
 	}
 	// Tables 1, 2 and 4 playing: table 3.
 	sec.Phase = record.PhasePlaying
 	save(t, tb, sec)
 	playingAt(t, tb, 4, time.Minute)
-	if got, _ := tb.newGameTable(ctx, own); got != record.TableID(tab.ChatID, 0, 3) {
+	if got, _ := tb.group.NewGameTable(ctx, own); got != record.TableID(tab.ChatID, 0, 3) {
 		t.Errorf("tables 1, 2, 4 playing: the new game goes to %s", got)
 	}
 	// All four (the default limit) taken.
 	playingAt(t, tb, 3, time.Minute)
-	if got, ok := tb.newGameTable(ctx, own); ok {
+	if got, ok := tb.group.NewGameTable(ctx, own); ok {
 		t.Errorf("every table taken, yet the new game goes to %s", got)
 	}
 	if _, err := tb.presses.openTable(ctx, open); func() bool { k, _ := refusal.Key(err); return k != "newgame.full" }() {
@@ -104,7 +105,7 @@ func TestNewGameGoesToTheNextFreeTable(t *testing.T) {
 		t.Errorf("a button of table 2 acts on %s, %v", got, err)
 	}
 	// A practice table is its own.
-	if got, ok := tb.newGameTable(ctx, "42"); got != "42" || !ok {
+	if got, ok := tb.group.NewGameTable(ctx, "42"); got != "42" || !ok {
 		t.Errorf("a practice table's new game goes to %s, %v", got, ok)
 	}
 }
@@ -114,13 +115,13 @@ func TestNewGameGoesToTheNextFreeTable(t *testing.T) {
 func TestTablesPostUnderTheirName(t *testing.T) {
 	tb := goldenTables(t)
 	ctx := context.Background()
-	name := tb.loc("ru").T("table.number", "N", 3)
+	name := tb.views.Loc("ru").T("table.number", "N", 3)
 	for _, n := range []int{1, 3} {
 		id := record.TableID(-100123, 0, n)
-		_, _, err := tb.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
-			ch.post(t, adapter.Message{Text: "привет"})
-			ch.outbox = append(ch.outbox, ch.outbox[0])
-			ch.outbox[1].ChatID = 7 // someone's private chat
+		_, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+			ch.Post(t, adapter.Message{Text: "привет"})
+			ch.Outbox = append(ch.Outbox, ch.Outbox[0])
+			ch.Outbox[1].ChatID = 7 // someone's private chat
 			return nil
 		})
 		if err != nil {
@@ -192,19 +193,19 @@ func TestLegacySecondTableLoads(t *testing.T) {
 	if old.ID != id || old.ChatID != own.ChatID || old.Phase != record.PhaseLobby || len(old.Seats) != 2 || old.GameNo != 2 || old.TurnTime != time.Minute {
 		t.Fatalf("the old second table loads as %+v", old)
 	}
-	if got, _ := tb.newGameTable(ctx, own.ID); got != id {
+	if got, _ := tb.group.NewGameTable(ctx, own.ID); got != id {
 		t.Errorf("/newgame beside the old second table's lobby goes to %s", got)
 	}
-	if !strings.HasPrefix(tb.views.Group(old).Text, tb.loc("ru").T("table.number", "N", 2)) {
+	if !strings.HasPrefix(tb.views.Group(old).Text, tb.views.Loc("ru").T("table.number", "N", 2)) {
 		t.Errorf("its lobby does not name its table:\n%s", tb.views.Group(old).Text)
 	}
 	start := callback.Data{Op: callback.Lobby, Table: id, GameNo: 2, Args: []int{callback.LobbyAddAI}}
 	if p, err := callback.Parse(start.String()); err != nil || p.Table != id {
 		t.Fatalf("its buttons: %+v, %v", p, err)
 	}
-	err := tb.transactNamed(ctx, id, func(t *record.Table, ch *change) error {
+	err := tb.transactNamed(ctx, id, func(t *record.Table, ch *txn.Change) error {
 		t.Seats = append(t.Seats, record.Seat{Name: "Робот", AI: "novice"})
-		return tb.lobby.startGame(ctx, t, ch)
+		return tb.lobby.StartGame(ctx, t, ch)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +213,7 @@ func TestLegacySecondTableLoads(t *testing.T) {
 	if tab := load(t, tb, id); tab.Phase != record.PhasePlaying || tab.ID != id || len(tab.Seats) != 3 {
 		t.Errorf("the old second table's game did not start: %+v", tab)
 	}
-	if got, _ := tb.newGameTable(ctx, own.ID); got != record.TableID(own.ChatID, 0, 3) {
+	if got, _ := tb.group.NewGameTable(ctx, own.ID); got != record.TableID(own.ChatID, 0, 3) {
 		t.Errorf("beside both, the new game goes to %s", got)
 	}
 }
@@ -233,7 +234,7 @@ func BenchmarkNewGameTable(b *testing.B) {
 				tb := newTables(b, st.new(b), nil)
 				ctx := context.Background()
 				for n := 1; n <= busy; n++ {
-					_, _, err := tb.transact(ctx, record.TableID(-100123, 0, n), 0, func(t *record.Table, ch *change) error {
+					_, _, err := tb.tx.Transact(ctx, record.TableID(-100123, 0, n), 0, func(t *record.Table, ch *txn.Change) error {
 						t.Phase, t.GameID, t.GameNo = record.PhasePlaying, "trickchef", 1
 						return nil
 					})
@@ -244,7 +245,7 @@ func BenchmarkNewGameTable(b *testing.B) {
 				want := record.TableID(-100123, 0, busy+1)
 				b.ResetTimer()
 				for b.Loop() {
-					if got, _ := tb.newGameTable(ctx, "-100123"); got != want {
+					if got, _ := tb.group.NewGameTable(ctx, "-100123"); got != want {
 						b.Fatalf("new game at %s, want %s", got, want)
 					}
 				}
@@ -264,17 +265,17 @@ func TestTableOneNamedBesideOthers(t *testing.T) {
 	idle := load(t, tb, own) // playingAt drew the game at table 1 first
 	idle.Phase = record.PhaseIdle
 	save(t, tb, idle)
-	name := tb.loc("ru").T("table.number", "N", 1)
+	name := tb.views.Loc("ru").T("table.number", "N", 1)
 	open := func() *record.Table {
 		t.Helper()
-		err := tb.transactNamed(ctx, own, func(t *record.Table, ch *change) error {
-			if err := tb.followOwn(ctx, t); err != nil {
+		err := tb.transactNamed(ctx, own, func(t *record.Table, ch *txn.Change) error {
+			if err := tb.group.FollowOwn(ctx, t); err != nil {
 				return err
 			}
-			if err := tb.lobby.onOpen(t, ch, callback.Data{Op: callback.Open, Table: own, Word: "chef"}, &models.User{ID: 5, FirstName: "Ян"}, true); err != nil {
+			if err := tb.lobby.OnOpen(t, ch, callback.Data{Op: callback.Open, Table: own, Word: "chef"}, &models.User{ID: 5, FirstName: "Ян"}, true); err != nil {
 				return err
 			}
-			ch.post(t, adapter.Message{Text: "привет"})
+			ch.Post(t, adapter.Message{Text: "привет"})
 			return nil
 		})
 		if err != nil {

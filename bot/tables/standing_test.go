@@ -9,6 +9,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/play"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -48,7 +49,7 @@ func TestOneResultList(t *testing.T) {
 		for _, f := range list {
 			placeOf[f.Name] = f.Place
 		}
-		r := resultOf(tab, g, st, golden.Clock)
+		r := play.ResultOf(tab, g, st, golden.Clock)
 		for _, s := range r.Seats {
 			if s.Place != placeOf[s.Name] {
 				t.Errorf("%s: %s recorded at place %d, listed at %d", g.ID(), s.Name, s.Place, placeOf[s.Name])
@@ -57,7 +58,7 @@ func TestOneResultList(t *testing.T) {
 				t.Errorf("%s: %+v marked wrong", g.ID(), s)
 			}
 		}
-		l := tb.loc("ru")
+		l := tb.views.Loc("ru")
 		winner := adapter.WinnerLine(l, tb.views.AdapterView(tab), st.Result())
 		if want := l.T("result.winner", "Name", adapter.Mention(tb.views.AdapterView(tab), game.Seat(list[0].Seat))); list[1].Place != 1 && winner != want {
 			t.Errorf("%s: %q announced, the list's first is %+v", g.ID(), winner, list[0])
@@ -77,13 +78,13 @@ func TestGoldenResultWithLeaver(t *testing.T) {
 	ctx := context.Background()
 	var sb strings.Builder
 	for _, lang := range tb.views.Langs() {
-		l := tb.loc(lang)
+		l := tb.views.Loc(lang)
 		for i, g := range testGames() {
 			tab, before, st := leftGame(t, g, uint64(60+i))
 			tab.Lang = lang
 			msgs := g.Announce(l, adapter.View(tab), before, st)
 			fmt.Fprintf(&sb, "════ %s: %s, the group's result\n%s\n", lang, g.ID(), golden.Show(msgs[len(msgs)-1]))
-			e := resultOf(tab, g, st, golden.Clock)
+			e := play.ResultOf(tab, g, st, golden.Clock)
 			for k, s := range e.Seats {
 				if _, ok := record.PlayerUser(s.Player); ok && !s.Left {
 					fmt.Fprintf(&sb, "════ %s: %s, private result of %s\n%s\n", lang, g.ID(), s.Name, golden.Show(tb.results.PrivateResult(tab, e, k, nil)))

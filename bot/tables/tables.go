@@ -6,17 +6,16 @@
 // Bot API calls it makes are the answer to a press (not rate-limited), who
 // administers a group, who the bot is and its command menus.
 //
-// A reader finds each part in its own room: the transaction (txn.go), what
-// a move does to a table (moves.go), the commands (commands.go, one list),
-// the buttons (presses.go), the lobby (lobby.go), a seat's presses
-// and hints (play.go), the timers and other due work (timers.go, jobs.go),
-// a broken table fenced off (broken.go), leaving (leave.go), who belongs
-// at a group's tables and who left it (belong.go), practice
-// tables (practice.go), first-game tips (tips.go), the menus and rules
-// pages (menus.go), a person's private chat (people.go), results commands
-// (results.go), a person forgotten (forget.go), the «Стол» page's changes
-// (pages.go) and a group's upgrade (migrate.go); the dependencies they
-// share are in core.go.
+// The role is its table's life, each phase a package that is given only
+// what it uses: the transaction and the fence around a broken table
+// (bot/tables/txn); the lobby, practice tables, the menus and who joins
+// (bot/tables/lobby); the game on — moves, seats' buttons, timers, tips,
+// leaving (bot/tables/play); and what comes after — results commands,
+// jobs, reviews' presses, forgetting, a group's upgrade
+// (bot/tables/standings). This package is the role's face: it builds the
+// parts, routes the commands (commands.go, one list; route.go, which of a
+// group's tables), and routes every button press through the one op table
+// (ops.go, presses.go, belong.go).
 package tables
 
 import (
@@ -28,34 +27,40 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
-	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/play"
+	"github.com/trickchef/trickchef/bot/tables/standings"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
-	"github.com/trickchef/trickchef/store"
 )
 
 // Tables is the role. Build it with New.
 type Tables struct {
-	*core
-	moves    *moves
-	play     *play
-	clock    *clock
-	jobs     *jobs
-	lobby    *lobby
-	leaving  *leaving
-	practice *practice
-	tips     *tips
-	menus    *menus
+	tx       *txn.Txn
+	views    *view.Renderer
+	now      func() time.Time
+	store    Store
+	results  Results
+	clock    *play.Clock
+	moves    *play.Moves
+	seats    *play.Seats
+	leaving  *play.Leaving
+	pages    *play.Pages
+	lobby    *lobby.Lobby
+	menus    *lobby.Menus
+	people   *lobby.People
+	group    *lobby.Group
+	belong   *lobby.Belonging
+	standing *standings.Results
+	forget   *standings.Forgetting
+	reviews  *standings.Reviews
+	jobs     *standings.Jobs
 	commands *commands
 	presses  *presses
-	people   *people
-	standing *standing
-	pages    *pages
-	reviews  *reviewing
-	belong   *belonging
 }
 
 // New builds the tables role. views renders what the tables say; wake is
@@ -64,49 +69,53 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 	if cfg.Members == nil {
 		cfg.Members = members.New(tg, now, log)
 	}
-	c := &core{cfg: cfg, store: st, tg: tg, views: views, games: views.Games(), results: res, now: now, log: log, metrics: m,
-		wake: func() {}, answered: func(time.Duration) {}, names: newNames(views)}
-	t := &Tables{core: c}
-	t.tips = &tips{core: c}
-	t.moves = &moves{core: c, tips: t.tips}
-	t.play = &play{core: c, moves: t.moves}
-	t.jobs = &jobs{core: c}
-	t.clock = &clock{core: c, moves: t.moves, jobs: t.jobs}
-	t.clock.loop = &lease.Loop{Name: "timers", Queue: lease.Bind(st, store.Timers), Lease: timerLease, Workers: timerWorkers,
-		Idle: timerIdle, Now: now, Log: log, Serve: t.clock.serve, Panicked: t.clock.panicked, Panics: m.Panic}
-	t.menus = &menus{core: c}
-	t.lobby = &lobby{core: c, moves: t.moves, tips: t.tips, menus: t.menus}
-	t.leaving = &leaving{core: c, moves: t.moves}
-	t.practice = &practice{core: c, lobby: t.lobby}
-	t.people = &people{core: c, menus: t.menus, lobby: t.lobby}
-	t.standing = &standing{core: c, moves: t.moves, leaving: t.leaving}
-	t.reviews = &reviewing{core: c, wake: func() {}}
-	t.jobs.reviews = t.reviews
-	t.pages = &pages{core: c, play: t.play, lobby: t.lobby}
-	t.belong = &belonging{core: c, leaving: t.leaving}
-	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing, reviews: t.reviews, belong: t.belong}
-	t.presses = &presses{core: c, play: t.play, lobby: t.lobby, leaving: t.leaving, tips: t.tips, menus: t.menus, standing: t.standing, reviews: t.reviews}
+	tx := txn.New(st, views, cfg.DefaultLang, now, log, m)
+	api := &calls{tg: tg, log: log}
+	t := &Tables{tx: tx, views: views, now: now, store: st, results: res}
+	tips := play.NewTips(st, res, tx, views)
+	t.moves = play.NewMoves(views, tips, cfg.AIDelay, cfg.AIBudget, now, log, m)
+	t.seats = play.NewSeats(views, t.moves, cfg.AIBudget, log)
+	t.leaving = play.NewLeaving(views, t.moves, now)
+	t.pages = play.NewPages(tx, cfg.WebLease, now)
+	names := lobby.NewNames(views)
+	t.menus = lobby.NewMenus(views, tx, api.answer)
+	t.lobby = lobby.New(views, tx, names, t.moves, tips, t.menus, now)
+	t.people = lobby.NewPeople(st, tx, views, t.menus, t.lobby, cfg.Members, log)
+	t.group = lobby.NewGroup(tx, cfg.MaxTables)
+	t.belong = lobby.NewBelonging(cfg.Members, st, tx, views, t.group, t.leaving, log)
+	t.standing = standings.NewResults(views, names, res, tx)
+	t.forget = standings.NewForgetting(st, res, tx, views, t.moves, t.leaving, api.answer, now, log)
+	t.reviews = standings.NewReviews(st, views, tx, api.answer, now, m)
+	t.jobs = standings.NewJobs(t.reviews, res, tx, views)
+	t.clock = play.NewClock(st, tx, views, t.moves, t.jobs, now, log, m)
+	t.commands = &commands{tx: tx, views: views, calls: api, defaultLang: cfg.DefaultLang, group: t.group, lobby: t.lobby,
+		menus: t.menus, practice: lobby.NewPractice(tx, views, t.lobby), people: t.people, belong: t.belong,
+		standing: t.standing, forget: t.forget, reviews: t.reviews, migration: standings.NewMigration(st, res, tx, now, log)}
+	t.presses = &presses{tx: tx, views: views, calls: api, members: cfg.Members, log: log, metrics: m,
+		answered: func(time.Duration) {}, seats: t.seats, leaving: t.leaving, tips: tips, lobby: t.lobby, menus: t.menus,
+		group: t.group, forget: t.forget, reviews: t.reviews}
+	t.presses.ops = t.presses.opTable()
 	return t
 }
 
 // OnCommit sets what a commit calls: delivery's wake-up.
 func (t *Tables) OnCommit(wake func()) {
-	t.core.wake = func() { wake(); t.clock.loop.Wake() }
+	t.tx.OnCommit(func() { wake(); t.clock.Wake() })
 }
 
 // OnReview sets what a queued review request calls: the reviews' pool's
 // wake-up.
-func (t *Tables) OnReview(wake func()) { t.reviews.wake = wake }
+func (t *Tables) OnReview(wake func()) { t.reviews.OnQueued(wake) }
 
 // Tell queues m to user's private chat, through that chat's outbox (the
 // reviews role's way to speak).
 func (t *Tables) Tell(ctx context.Context, user int64, m adapter.Message) error {
-	return t.queue(ctx, record.ID(user, 0), 0, outbox.Entry{ChatID: user, Message: m, Reply: true})
+	return t.tx.Queue(ctx, record.ID(user, 0), 0, outbox.Entry{ChatID: user, Message: m, Reply: true})
 }
 
 // OnAnswer sets an observer of how long each press took to be answered
 // (for measurements).
-func (t *Tables) OnAnswer(f func(time.Duration)) { t.core.answered = f }
+func (t *Tables) OnAnswer(f func(time.Duration)) { t.presses.answered = f }
 
 // Init learns who the bot is (when the username is not configured) and
 // publishes the command menus.
@@ -125,7 +134,7 @@ func (t *Tables) Handle(ctx context.Context, u *models.Update) error {
 	case u.MyChatMember != nil:
 		return t.commands.onMyChatMember(ctx, u.ID, u.MyChatMember)
 	case u.ChatMember != nil:
-		return t.belong.onChatMember(ctx, u.ID, u.ChatMember)
+		return t.belong.OnChatMember(ctx, u.ID, u.ChatMember)
 	}
 	return nil
 }
@@ -133,23 +142,23 @@ func (t *Tables) Handle(ctx context.Context, u *models.Update) error {
 // Run fires the tables' due timers and does their other due work (robots'
 // moves, timeouts, finished games to record) until ctx is done. Every
 // replica runs it; a table is served by one at a time.
-func (t *Tables) Run(ctx context.Context) error { return t.clock.loop.Run(ctx) }
+func (t *Tables) Run(ctx context.Context) error { return t.clock.Run(ctx) }
 
 // Lang is the language the bot speaks to a person in private.
-func (t *Tables) Lang(u *models.User) string { return t.userLang(u) }
+func (t *Tables) Lang(u *models.User) string { return t.tx.UserLang(u) }
 
 // MarkUnreachable notes that the bot cannot write to user at table id
 // (they blocked it, or never started it): the table shows ⚠️ and offers
 // the deep link until they press /start.
 func (t *Tables) MarkUnreachable(ctx context.Context, id string, user int64) error {
-	return t.people.markUnreachable(ctx, id, user)
+	return t.people.MarkUnreachable(ctx, id, user)
 }
 
 // Failed tells the tables that serving table id failed in a way that may
 // be the table's own (a panic while delivering it): a table that keeps
-// failing is fenced off (broken.go). It reads nothing of the table: a
+// failing is fenced off (bot/tables/txn). It reads nothing of the table: a
 // recovery must not fail as the work it recovers from did.
-func (t *Tables) Failed(ctx context.Context, id, reason string) { t.strike(ctx, id, reason) }
+func (t *Tables) Failed(ctx context.Context, id, reason string) { t.tx.Strike(ctx, id, reason) }
 
 // Unreadable tells the tables that a part of table id cannot be read: its
 // record, its game's state (its views cannot be drawn), or an outbox
@@ -157,42 +166,42 @@ func (t *Tables) Failed(ctx context.Context, id, reason string) { t.strike(ctx, 
 // once: no use trying again. An error means it was not (the store), and
 // the caller tries again later.
 func (t *Tables) Unreadable(ctx context.Context, id, reason string, entry []byte) error {
-	return t.unreadable(ctx, id, reason, entry)
+	return t.tx.Unreadable(ctx, id, reason, entry)
 }
 
 // Adopt takes over an outbox entry from before the tables did their
 // results themselves: a finished game to record, or a results command to
 // answer, becomes the table's job.
 func (t *Tables) Adopt(ctx context.Context, id string, entry []byte) error {
-	return t.jobs.adopt(ctx, id, entry)
+	return t.jobs.Adopt(ctx, id, entry)
 }
 
 // Load is the table as last committed, or a fresh idle one at version 0.
 func (t *Tables) Load(ctx context.Context, id string) (*record.Table, int64, error) {
-	return t.load(ctx, id)
+	return t.tx.Load(ctx, id)
 }
 
 // SeatInfo is a seat's private information (InfoGame) for the person who
 // asked, or the refusal why not: the chat's alert and the page's are one.
 func (t *Tables) SeatInfo(tab *record.Table, p callback.Data, who int64) (string, error) {
-	return t.play.seatInfo(tab, p, who)
+	return t.seats.SeatInfo(tab, p, who)
 }
 
 // PagePress applies a press the page sent for user: the same change as the
 // same press in the chat, committed under the request's update id, so a
 // retry is a no-op. It returns the press's answer.
 func (t *Tables) PagePress(ctx context.Context, id string, updateID int64, user models.User, p callback.Data) (*record.Table, string, error) {
-	return t.pages.press(ctx, id, updateID, user, p)
+	return t.presses.pagePress(ctx, id, updateID, user, p)
 }
 
 // PageSeen records whether user's page of table id is open and visible.
 func (t *Tables) PageSeen(ctx context.Context, id string, user int64, visible bool) error {
-	return t.pages.seen(ctx, id, user, visible)
+	return t.pages.Seen(ctx, id, user, visible)
 }
 
 // GiveToken mints table id's web token when it has none, and returns it.
 func (t *Tables) GiveToken(ctx context.Context, id string) (string, error) {
-	return t.core.giveToken(ctx, id)
+	return t.tx.GiveToken(ctx, id)
 }
 
 // PressDraft applies one press of a DraftButton (its callback data) by
@@ -202,5 +211,5 @@ func (t *Tables) GiveToken(ctx context.Context, id string) (string, error) {
 // that refusal.Key reads and leaves the table as it was. It lets a game's
 // tests, and other front ends, drive its drafts.
 func (t *Tables) PressDraft(tab *record.Table, data string, user int64) error {
-	return t.play.pressDraft(tab, data, user)
+	return t.seats.PressDraft(tab, data, user)
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
 )
@@ -40,10 +42,10 @@ func TestTimeoutNamesEveryoneDue(t *testing.T) {
 	if _, err := st.Commit(ctx, tab.ID, store.Change{Data: data}); err != nil {
 		t.Fatal(err)
 	}
-	if err := tb.clock.fire(ctx, tab.ID); err != nil {
+	if err := tb.clock.Fire(ctx, tab.ID); err != nil {
 		t.Fatal(err)
 	}
-	if tab, _, err = tb.load(ctx, tab.ID); err != nil {
+	if tab, _, err = tb.tx.Load(ctx, tab.ID); err != nil {
 		t.Fatal(err)
 	}
 	e := tab.Event
@@ -55,7 +57,7 @@ func TestTimeoutNamesEveryoneDue(t *testing.T) {
 	if !slices.Equal(named, []int{0, 1, 2}) {
 		t.Errorf("the table names seats %v, want all three", named)
 	}
-	l := tb.loc("ru")
+	l := tb.views.Loc("ru")
 	if got, want := adapter.EventLine(l, adapter.View(tab)), l.T("event.timeout", "Name", adapter.SeatNames(adapter.View(tab), []game.Seat{game.Seat(e.Seat), game.Seat(e.Also[0]), game.Seat(e.Also[1])})); got != want {
 		t.Errorf("event line %q, want %q", got, want)
 	}
@@ -70,7 +72,7 @@ func TestFinishedTableDropsTheTimeout(t *testing.T) {
 	for !st.Over() {
 		tab.Event = &record.Event{Key: "event.timeout", Seat: 1}
 		seat := st.ToAct()[0]
-		if err := tb.moves.apply(tab, &change{}, g, st, seat, st.Legal(seat)[0], true); err != nil {
+		if err := tb.moves.Apply(tab, &txn.Change{}, g, st, seat, st.Legal(seat)[0], true); err != nil {
 			t.Fatal(err)
 		}
 		if !st.Over() && tab.Event == nil {
@@ -90,10 +92,10 @@ func TestStopNamesWhoStopped(t *testing.T) {
 	for _, who := range []models.User{{ID: 2, FirstName: "Серёжа"}, {ID: 99, FirstName: "Админ"}} {
 		tab, _ := golden.Table(t, g, 3, 0, "", 8, nil)
 		tab.StopAsked = who.ID
-		if err := tb.lobby.onStop(tab, &change{}, callback.Data{Op: callback.Stop, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1}}, &who, false); err != nil {
+		if err := tb.lobby.OnStop(tab, &txn.Change{}, callback.Data{Op: callback.Stop, Table: tab.ID, GameNo: tab.GameNo, Args: []int{1}}, &who, false); err != nil {
 			t.Fatal(err)
 		}
-		l := tb.loc("ru")
+		l := tb.views.Loc("ru")
 		want := l.T("event.stopped", "Name", "Админ")
 		if who.ID == 2 {
 			want = l.T("event.stopped", "Name", adapter.SeatName(adapter.View(tab), 1))
@@ -109,10 +111,10 @@ func TestStopNamesWhoStopped(t *testing.T) {
 // /forgetme in a group links to the private chat.
 func TestSmallTexts(t *testing.T) {
 	tb := newTables(t, nil, nil)
-	if langRefusal(&record.Table{}) != "lang.not_allowed_admin" || langRefusal(&record.Table{Creator: 5}) != "lang.not_allowed" {
+	if lobby.LangRefusal(&record.Table{}) != "lang.not_allowed_admin" || lobby.LangRefusal(&record.Table{Creator: 5}) != "lang.not_allowed" {
 		t.Error("the /lang refusal names a creator where there is none, or not where there is one")
 	}
-	g := tb.menus.greeting(tb.loc("ru"), "5")
+	g := tb.menus.Greeting(tb.views.Loc("ru"), "5")
 	if add := g.Keyboard[len(g.Keyboard)-1]; len(add) != 1 || add[0].URL != "https://t.me/"+tb.views.Username()+"?startgroup=1" {
 		t.Errorf("greeting keyboard %+v", g.Keyboard)
 	}
@@ -120,13 +122,13 @@ func TestSmallTexts(t *testing.T) {
 		t.Errorf("the greeting offers no practice: %+v", g.Keyboard)
 	}
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Lang: "ru"}
-	ch := &change{}
-	forget := tb.standing.groupCommand(t.Context(), request{name: "forgetme", msg: &models.Message{From: &models.User{ID: 1}}})
+	ch := &txn.Change{}
+	forget := tb.standing.GroupCommand(t.Context(), txn.Request{Name: "forgetme", Msg: &models.Message{From: &models.User{ID: 1}}})
 	if err := forget(tab, ch); err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.outbox) != 1 || len(ch.outbox[0].Keyboard) != 1 || ch.outbox[0].Keyboard[0][0].URL != "https://t.me/"+tb.views.Username() {
-		t.Errorf("/forgetme in a group: %+v", ch.outbox)
+	if len(ch.Outbox) != 1 || len(ch.Outbox[0].Keyboard) != 1 || ch.Outbox[0].Keyboard[0][0].URL != "https://t.me/"+tb.views.Username() {
+		t.Errorf("/forgetme in a group: %+v", ch.Outbox)
 	}
 }
 
@@ -138,14 +140,14 @@ func TestLobbyWhileChoosing(t *testing.T) {
 	tb := newTables(t, nil, nil)
 	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhaseLobby, GameNo: 2, Creator: 1,
 		Seats: []record.Seat{{UserID: 1, Name: "Оля"}, {UserID: 2, Name: "Серёжа"}}}
-	l := tb.loc("ru")
-	ch := &change{}
+	l := tb.views.Loc("ru")
+	ch := &txn.Change{}
 	msg := &models.Message{From: &models.User{ID: 2, FirstName: "Серёжа"}, Chat: models.Chat{ID: tab.ChatID}}
-	if err := tb.lobby.newGame(t.Context(), tab, ch, msg, []string{"покер"}); err != nil {
+	if err := tb.lobby.NewGame(t.Context(), tab, ch, msg, []string{"покер"}); err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.outbox) != 1 || !strings.HasPrefix(ch.outbox[0].Text, l.T("newgame.unknown_word", "Word", "покер")+"\n") {
-		t.Errorf("/newgame покер while a lobby is open: %+v", ch.outbox)
+	if len(ch.Outbox) != 1 || !strings.HasPrefix(ch.Outbox[0].Text, l.T("newgame.unknown_word", "Word", "покер")+"\n") {
+		t.Errorf("/newgame покер while a lobby is open: %+v", ch.Outbox)
 	}
 	if tab.Phase != record.PhaseLobby || tab.GameID != "" || len(tab.Seats) != 2 || tab.GameNo != 2 {
 		t.Errorf("the lobby changed: %+v", tab)

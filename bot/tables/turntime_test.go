@@ -14,6 +14,7 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
@@ -40,7 +41,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	g := testGame(t, "trickchef")
 	tab := lobbyOf(g, 0)
 	press := func(user int64) error {
-		return tb.lobby.onLobby(ctx, tab, &change{}, callback.Data{Op: callback.Lobby, Table: tab.ID, GameNo: tab.GameNo, Args: []int{callback.LobbyTurn}}, &models.User{ID: user}, false)
+		return tb.lobby.OnLobby(ctx, tab, &txn.Change{}, callback.Data{Op: callback.Lobby, Table: tab.ID, GameNo: tab.GameNo, Args: []int{callback.LobbyTurn}}, &models.User{ID: user}, false)
 	}
 	// The bot's time for a move is its views' (the tables' Config says the
 	// same).
@@ -62,7 +63,7 @@ func TestLobbyTurnTime(t *testing.T) {
 	if want := []time.Duration{3 * time.Minute, time.Hour, 12 * time.Hour, 24 * time.Hour, 20 * time.Second, time.Minute}; !slices.Equal(seen, want) {
 		t.Errorf("the presses gave %v, want %v", seen, want)
 	}
-	label := tb.loc("ru").T("lobby.turn_button", "Time", view.TurnTimeText(tb.loc("ru"), time.Minute))
+	label := tb.views.Loc("ru").T("lobby.turn_button", "Time", view.TurnTimeText(tb.views.Loc("ru"), time.Minute))
 	if m := tb.views.Group(tab); !hasButtonText(m, label) {
 		t.Errorf("the lobby lacks %q: %+v", label, m.Keyboard)
 	}
@@ -77,12 +78,12 @@ func TestLobbyTurnTime(t *testing.T) {
 	play, st := golden.Table(t, g, 3, 0, "", 9, nil)
 	play.TurnTime = tab.TurnTime
 	play.StopTimers()
-	tb.moves.schedule(play, g, st, false)
+	tb.moves.Schedule(play, g, st, false)
 	seat := st.ToAct()[0]
 	if due := play.Seats[seat].Due; !due.Equal(tb.now().Add(20 * time.Second)) {
 		t.Errorf("the timer runs to %v, want 20 s from %v", due, tb.now())
 	}
-	l := tb.loc("ru")
+	l := tb.views.Loc("ru")
 	if got, want := adapter.DeadlineText(l, tb.views.AdapterView(play), seat), " "+adapter.DeadlineLeft(l, 20*time.Second); got != want {
 		t.Errorf("the deadline says %q, want %q", got, want)
 	}

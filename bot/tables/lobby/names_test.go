@@ -1,4 +1,4 @@
-package tables
+package lobby
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // robot's in any language is marked as a person's; a name of nothing
 // visible falls back to the username, then to the mark alone.
 func TestNamesAreCleaned(t *testing.T) {
-	tb := goldenTables(t)
+	n := NewNames(testViews(t))
 	cases := []struct {
 		first, last, username, want string
 	}{
@@ -35,7 +35,7 @@ func TestNamesAreCleaned(t *testing.T) {
 		{strings.Repeat("Я", 40), "", "", strings.Repeat("Я", 32)},
 	}
 	for _, c := range cases {
-		got := tb.core.names.person(&models.User{FirstName: c.first, LastName: c.last, Username: c.username})
+		got := n.Person(&models.User{FirstName: c.first, LastName: c.last, Username: c.username})
 		if got != c.want {
 			t.Errorf("%q %q @%s: %q, want %q", c.first, c.last, c.username, got, c.want)
 		}
@@ -46,9 +46,9 @@ func TestNamesAreCleaned(t *testing.T) {
 // marked like an exact one — another script's letters, full-width, styled
 // or foreign digits, a digit for a letter, accents, spaces, punctuation
 // and invisible characters in between, either language's robot — and a
-// person's name that only starts like one, or is close, is not.
+// Person's name that only starts like one, or is close, is not.
 func TestNamesThatLookLikeARobot(t *testing.T) {
-	tb := goldenTables(t)
+	n := NewNames(testViews(t))
 	marked := []string{
 		"Робот 2",
 		"Робoт 2",            // a Latin o
@@ -73,12 +73,12 @@ func TestNamesThatLookLikeARobot(t *testing.T) {
 	}
 	notMarked := []string{"Роберт", "Роботанна", "Робототехник", "Робот Вася", "Борис", "Rob", "Roberto 2", "Ро", "Bot 2", "Работа"}
 	for _, name := range marked {
-		if got := tb.core.names.person(&models.User{FirstName: name}); !strings.HasPrefix(got, personMark) {
+		if got := n.Person(&models.User{FirstName: name}); !strings.HasPrefix(got, personMark) {
 			t.Errorf("%q is not marked: %q", name, got)
 		}
 	}
 	for _, name := range notMarked {
-		if got := tb.core.names.person(&models.User{FirstName: name}); strings.HasPrefix(got, personMark) {
+		if got := n.Person(&models.User{FirstName: name}); strings.HasPrefix(got, personMark) {
 			t.Errorf("%q is marked: %q", name, got)
 		}
 	}

@@ -1,4 +1,9 @@
-package tables
+// Package txn is the tables' one transaction and its fence: every change
+// of a table record is applied to the latest record and committed with
+// compare-and-set (retried on conflict), whatever the change says joins
+// the table's outbox, and a table whose game cannot go on is fenced off
+// (broken.go). Every other part of the tables changes a table through it.
+package txn
 
 import (
 	"context"
@@ -15,37 +20,37 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// change collects what one mutation does besides rewriting the table. The
+// Change collects what one mutation does besides rewriting the table. The
 // closure that fills it is retried on conflicts, so it must be pure: no
 // Telegram call and no store write. Effects are recorded here and carried
 // out by the commit (the outbox) or after it (seated).
-type change struct {
-	outbox []outbox.Entry
-	// answer is the toast for the press that caused the change.
-	answer string
-	// seated are users whose /start pointer moves to this table after the
+type Change struct {
+	Outbox []outbox.Entry
+	// Answer is the toast for the press that caused the change.
+	Answer string
+	// Seated are users whose /start pointer moves to this table after the
 	// commit.
-	seated []int64
-	// viewRecord is the message record of the view transactSeeing was asked
+	Seated []int64
+	// ViewRecord is the message record of the view TransactSeeing was asked
 	// to read along ("" for none): input, not an effect.
-	viewRecord string
-	// press is the callback query id of the press that caused the change
+	ViewRecord string
+	// Press is the callback query id of the press that caused the change
 	// ("" for a command): drawn by Telegram, a v2 deal mixes it in when
-	// it seats a person or starts the game (lobby.go).
-	press string
+	// it seats a person or starts the game (bot/tables/lobby).
+	Press string
 }
 
-// post queues a message to the table's chat (and topic).
-func (ch *change) post(t *record.Table, m adapter.Message) {
-	ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m})
+// Post queues a message to the table's chat (and topic).
+func (ch *Change) Post(t *record.Table, m adapter.Message) {
+	ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m})
 }
 
-// replies marks what was posted since the n-th entry as replies: the
+// Replies marks what was posted since the n-th entry as replies: the
 // answer to a command, which goes before the group's announcements and
 // table edits.
-func (ch *change) replies(n int) {
-	for i := n; i < len(ch.outbox); i++ {
-		ch.outbox[i].Reply = true
+func (ch *Change) Replies(n int) {
+	for i := n; i < len(ch.Outbox); i++ {
+		ch.Outbox[i].Reply = true
 	}
 }
 
@@ -57,20 +62,20 @@ func conflictBackoff(attempt int) time.Duration {
 	return time.Duration(rand.Int64N(int64(attempt+1) * int64(2*time.Millisecond)))
 }
 
-// transact is the tables' one transaction: it applies fn to the latest
+// Transact is the tables' one transaction: it applies fn to the latest
 // table and commits it with compare-and-set, retrying when another replica
 // got there first. fn sees a fresh idle table when none exists. An error
 // from fn commits nothing. updateID (if > 0) is recorded with the change,
 // so a redelivered update is not applied twice.
-func (c *core) transact(ctx context.Context, id string, updateID int64, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
-	return c.transactSeeing(ctx, id, updateID, "", fn)
+func (c *Txn) Transact(ctx context.Context, id string, updateID int64, fn func(t *record.Table, ch *Change) error) (*record.Table, *Change, error) {
+	return c.TransactSeeing(ctx, id, updateID, "", fn)
 }
 
-// transactSeeing is transact whose change also sees the message record of
+// TransactSeeing is transact whose change also sees the message record of
 // the view seeing (change.viewRecord), read with the table in one round trip on every
 // attempt: a press on a hand message learns whether that message is the
 // hand's current one without a read of its own.
-func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, seeing string, fn func(t *record.Table, ch *change) error) (*record.Table, *change, error) {
+func (c *Txn) TransactSeeing(ctx context.Context, id string, updateID int64, seeing string, fn func(t *record.Table, ch *Change) error) (*record.Table, *Change, error) {
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		// A redelivered update must not be judged against the state its
 		// first delivery produced (it would be refused as stale); the
@@ -84,9 +89,9 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 			return nil, nil, err
 		}
 		if seen {
-			return t, &change{}, refusal.ErrDuplicate
+			return t, &Change{}, refusal.ErrDuplicate
 		}
-		ch := &change{viewRecord: viewRecord}
+		ch := &Change{ViewRecord: viewRecord}
 		err = c.guardPanics(ctx, id, func() error { return fn(t, ch) })
 		var b *brokenError
 		if errors.As(err, &b) {
@@ -102,12 +107,12 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 				// Refused because a copy of this very update (another
 				// replica, a redelivery) changed the table first?
 				if seen, aerr := c.store.Applied(ctx, id, updateID); aerr == nil && seen {
-					return t, &change{}, refusal.ErrDuplicate
+					return t, &Change{}, refusal.ErrDuplicate
 				}
 			}
 			return t, ch, err
 		}
-		c.nameTable(t, ch) // «Стол 2» (several.go)
+		c.nameTable(t, ch) // «Стол 2» (named.go)
 		t.Updated = c.now()
 		c.mintToken(ctx, t)
 		data, err := t.Encode()
@@ -121,9 +126,9 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 			Dirty:    view.All(t),
 			// Deliver now.
 			WakeAt:  c.now(),
-			TimerAt: nextDue(t, c.now()),
+			TimerAt: NextDue(t, c.now()),
 		}
-		for _, m := range ch.outbox {
+		for _, m := range ch.Outbox {
 			raw, err := m.Encode()
 			if err != nil {
 				return nil, nil, err
@@ -142,17 +147,17 @@ func (c *core) transactSeeing(ctx context.Context, id string, updateID int64, se
 		case err != nil:
 			return nil, nil, fmt.Errorf("commit %s: %w", id, err)
 		}
-		c.wake()
+		c.Wake()
 		c.afterCommit(ctx, t, ch)
 		return t, ch, nil
 	}
 	return nil, nil, fmt.Errorf("commit %s: %w after %d attempts", id, refusal.ErrBusy, maxCommitAttempts)
 }
 
-// nextDue is when the tables' timers must look at t next: a finished game
+// NextDue is when the tables' timers must look at t next: a finished game
 // or a results command waiting (now), the earliest running timer of a
 // game on, a page's lease running out; zero when nothing.
-func nextDue(t *record.Table, now time.Time) time.Time {
+func NextDue(t *record.Table, now time.Time) time.Time {
 	if len(t.Jobs) > 0 {
 		return now
 	}
@@ -173,8 +178,8 @@ func nextDue(t *record.Table, now time.Time) time.Time {
 
 // afterCommit carries out what a committed change recorded for later.
 // These are indexes for convenience, so a failure is logged, not retried.
-func (c *core) afterCommit(ctx context.Context, t *record.Table, ch *change) {
-	for _, user := range ch.seated {
+func (c *Txn) afterCommit(ctx context.Context, t *record.Table, ch *Change) {
+	for _, user := range ch.Seated {
 		if err := c.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
 			c.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
 			continue
@@ -183,18 +188,18 @@ func (c *core) afterCommit(ctx context.Context, t *record.Table, ch *change) {
 		// parallel) may have looked for this pointer before it was set:
 		// each side writes, then reads what the other wrote, so one of
 		// them always marks the seat reachable.
-		if s := t.SeatOf(user); s >= 0 && t.Seats[s].Unreachable && c.hasStarted(ctx, user) {
-			if err := refusal.Settle(c.reachable(ctx, t.ID, user, false)); err != nil {
+		if s := t.SeatOf(user); s >= 0 && t.Seats[s].Unreachable && c.HasStarted(ctx, user) {
+			if err := refusal.Settle(c.Reachable(ctx, t.ID, user, false)); err != nil {
 				c.log.Warn().Err(err).Str("table", t.ID).Msg("seat not marked reachable")
 			}
 		}
 	}
 }
 
-// reachable records that a user can (again) be written to, and posts their
+// Reachable records that a user can (again) be written to, and posts their
 // hand anew when repost is set.
-func (c *core) reachable(ctx context.Context, id string, user int64, repost bool) error {
-	_, _, err := c.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+func (c *Txn) Reachable(ctx context.Context, id string, user int64, repost bool) error {
+	_, _, err := c.Transact(ctx, id, 0, func(t *record.Table, ch *Change) error {
 		seat := t.SeatOf(user)
 		if seat < 0 {
 			return refusal.ErrNoChange
@@ -216,7 +221,7 @@ func (c *core) reachable(ctx context.Context, id string, user int64, repost bool
 // change). The pointer is written before the commit, so a committed token
 // always resolves; a commit that loses its race leaves a pointer nobody
 // was shown, to the same table.
-func (c *core) mintToken(ctx context.Context, t *record.Table) {
+func (c *Txn) mintToken(ctx context.Context, t *record.Table) {
 	if t.Token != "" {
 		return
 	}
@@ -228,8 +233,8 @@ func (c *core) mintToken(ctx context.Context, t *record.Table) {
 	t.Token = tok
 }
 
-// load returns the table and its version, or a fresh idle table at version 0.
-func (c *core) load(ctx context.Context, id string) (*record.Table, int64, error) {
+// Load returns the table and its version, or a fresh idle table at version 0.
+func (c *Txn) Load(ctx context.Context, id string) (*record.Table, int64, error) {
 	t, version, _, _, err := c.loadFor(ctx, id, 0, "")
 	return t, version, err
 }
@@ -240,7 +245,7 @@ func (c *core) load(ctx context.Context, id string) (*record.Table, int64, error
 // (broken.go) and the record that replaced it read instead, so whatever
 // comes to the table — a press, a command, a timer — finds it idle, its
 // broken game refused.
-func (c *core) loadFor(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
+func (c *Txn) loadFor(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
 	t, version, seen, viewRecord, err := c.loadOnce(ctx, id, updateID, v)
 	var bad *unreadableError
 	if !errors.As(err, &bad) {
@@ -253,14 +258,14 @@ func (c *core) loadFor(ctx context.Context, id string, updateID int64, v string)
 }
 
 // loadOnce is one read of loadFor's.
-func (c *core) loadOnce(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
+func (c *Txn) loadOnce(ctx context.Context, id string, updateID int64, v string) (*record.Table, int64, bool, string, error) {
 	rec, seen, viewRecord, err := c.store.LoadFor(ctx, id, updateID, v)
 	if errors.Is(err, store.ErrNotFound) {
 		chat, thread, perr := record.ParseID(id)
 		if perr != nil {
 			return nil, 0, false, "", perr
 		}
-		return &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.cfg.DefaultLang, Phase: record.PhaseIdle}, 0, false, "", nil
+		return &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.defaultLang, Phase: record.PhaseIdle}, 0, false, "", nil
 	}
 	if err != nil {
 		return nil, 0, false, "", fmt.Errorf("load %s: %w", id, err)
@@ -272,12 +277,12 @@ func (c *core) loadOnce(ctx context.Context, id string, updateID int64, v string
 	return t, rec.Version, seen, viewRecord, nil
 }
 
-// queue hands what an update has to say, and that changes no table, to
+// Queue hands what an update has to say, and that changes no table, to
 // delivery: it joins table id's outbox, recorded with the update (a
 // redelivered update is not answered twice), and the handler returns at
 // once. A private chat's outbox is its own table's, which holds nothing
 // else until a game is played there.
-func (c *core) queue(ctx context.Context, id string, updateID int64, msgs ...outbox.Entry) error {
+func (c *Txn) Queue(ctx context.Context, id string, updateID int64, msgs ...outbox.Entry) error {
 	sc := store.Change{OnlyQueue: true, UpdateID: updateID, WakeAt: c.now()}
 	for _, m := range msgs {
 		raw, err := m.Encode()
@@ -289,18 +294,18 @@ func (c *core) queue(ctx context.Context, id string, updateID int64, msgs ...out
 	if _, err := c.store.Commit(ctx, id, sc); err != nil && !errors.Is(err, store.ErrDuplicate) {
 		return fmt.Errorf("queue %s: %w", id, err)
 	}
-	c.wake()
+	c.Wake()
 	return nil
 }
 
-// reply queues answers to an update in a private chat, through that
-// chat's own outbox (see queue).
-func (c *core) reply(ctx context.Context, updateID, chatID int64, msgs ...adapter.Message) error {
+// Reply queues answers to an update in a private chat, through that
+// chat's own outbox (see Queue).
+func (c *Txn) Reply(ctx context.Context, updateID, chatID int64, msgs ...adapter.Message) error {
 	out := make([]outbox.Entry, len(msgs))
 	for i, m := range msgs {
 		out[i] = outbox.Entry{ChatID: chatID, Message: m, Reply: true}
 	}
-	return c.queue(ctx, record.ID(chatID, 0), updateID, out...)
+	return c.Queue(ctx, record.ID(chatID, 0), updateID, out...)
 }
 
 // sleep waits d or until ctx is done.

@@ -1,4 +1,4 @@
-package tables
+package standings
 
 import (
 	"bytes"
@@ -11,10 +11,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-telegram/bot/models"
+	"github.com/rs/zerolog"
+
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/review"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/play"
+	"github.com/trickchef/trickchef/bot/tables/txn"
+	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -46,10 +55,49 @@ import (
 // «Holds their id» is judged on the JSON: any number equal to it, or their
 // player id ("u<id>"), wherever it is. A number that merely equals it drops
 // a dead letter or a record for nothing: forgetting errs on the side of the
-// person.
+// Person.
 
-// forget forgets user everywhere (see above).
-func (sd *standing) forget(ctx context.Context, user int64) error {
+// Forgetting is /forgetme: the question, its answer, and forgetting.
+type Forgetting struct {
+	store   ForgetStore
+	results Forgetter
+	tx      *txn.Txn
+	views   *view.Renderer
+	moves   *play.Moves
+	leaving *play.Leaving
+	answer  lobby.Answer
+	now     func() time.Time
+	log     zerolog.Logger
+}
+
+// ForgetStore is what forgetting reads and rewrites in the store itself.
+type ForgetStore interface {
+	Pointer(ctx context.Context, key string) (string, error)
+	SetPointer(ctx context.Context, key, value string) error
+	Pointers(ctx context.Context, prefix string) (map[string]string, error)
+	DeletePointer(ctx context.Context, key, value string) error
+	KeptGame(ctx context.Context, ref string) ([]byte, error)
+	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
+	Review(ctx context.Context, ref string, user int64) ([]byte, error)
+	RewriteKeptGame(ctx context.Context, ref string, data []byte, drop []int64) error
+	DropKeptGame(ctx context.Context, ref string) error
+	DropDeadLetters(ctx context.Context, match func(store.DeadLetter) bool) (int, error)
+}
+
+// Forgetter is the results role forgetting a person.
+type Forgetter interface {
+	// Forget deletes a person's results and ratings everywhere.
+	Forget(ctx context.Context, user int64) error
+}
+
+// NewForgetting builds /forgetme; answer answers its presses.
+func NewForgetting(st ForgetStore, res Forgetter, tx *txn.Txn, views *view.Renderer, moves *play.Moves, leaving *play.Leaving,
+	answer lobby.Answer, now func() time.Time, log zerolog.Logger) *Forgetting {
+	return &Forgetting{store: st, results: res, tx: tx, views: views, moves: moves, leaving: leaving, answer: answer, now: now, log: log}
+}
+
+// Forget forgets user everywhere (see above).
+func (sd *Forgetting) Forget(ctx context.Context, user int64) error {
 	seated, err := sd.store.Pointer(ctx, store.UserTableKey(user))
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -66,7 +114,7 @@ func (sd *standing) forget(ctx context.Context, user int64) error {
 		}
 	}
 	for _, id := range tables {
-		if err := sd.forgetSeat(ctx, id, user); err != nil {
+		if err := sd.ForgetSeat(ctx, id, user); err != nil {
 			return err
 		}
 	}
@@ -78,7 +126,7 @@ func (sd *standing) forget(ctx context.Context, user int64) error {
 	if err := sd.forgetBroken(ctx, user); err != nil {
 		return err
 	}
-	n, err := sd.store.DropDeadLetters(ctx, func(d store.DeadLetter) bool { return holds(d.Entry.Data, user) })
+	n, err := sd.store.DropDeadLetters(ctx, func(d store.DeadLetter) bool { return Holds(d.Entry.Data, user) })
 	if err != nil {
 		return err
 	}
@@ -97,18 +145,18 @@ func refTables(refs []string) []string {
 	return out
 }
 
-// forgetSeat takes a forgotten person off table id: a lobby's seat is
+// ForgetSeat takes a forgotten person off table id: a lobby's seat is
 // given up (as «Выйти» would), and every other trace of them is renamed
 // as the history names them (record.Table.Forget). A game they still play
 // goes on with me playing their seat at once; when no person is left in
 // it, it ends as when the last person leaves.
-func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error {
-	_, _, err := sd.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+func (sd *Forgetting) ForgetSeat(ctx context.Context, id string, user int64) error {
+	_, _, err := sd.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
 		changed := false
 		if t.Phase == record.PhaseLobby {
 			for i := len(t.Seats) - 1; i >= 0; i-- {
 				if t.Seats[i].Human() && t.Seats[i].UserID == user {
-					leaveLobby(t, i)
+					lobby.LeaveLobby(t, i)
 					changed = true
 				}
 			}
@@ -117,7 +165,7 @@ func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error
 		if t.Phase == record.PhasePlaying {
 			seat = t.SeatOf(user)
 		}
-		if t.Forget(user, sd.loc(t.Lang).T("history.forgotten")) {
+		if t.Forget(user, sd.views.Loc(t.Lang).T("history.forgotten")) {
 			changed = true
 		}
 		if seat >= 0 {
@@ -136,8 +184,8 @@ func (sd *standing) forgetSeat(ctx context.Context, id string, user int64) error
 
 // playFor makes me play a forgotten person's seat of a running game at
 // once, as for a person who let two turns run out; a game left with no
-// person in it ends.
-func (sd *standing) playFor(t *record.Table, seat int) {
+// Person in it ends.
+func (sd *Forgetting) playFor(t *record.Table, seat int) {
 	s := &t.Seats[seat]
 	s.Timeouts = max(s.Timeouts, 2)
 	s.Due, s.Turn, s.LeaveAsked, s.Web = time.Time{}, nil, false, time.Time{}
@@ -146,15 +194,15 @@ func (sd *standing) playFor(t *record.Table, seat int) {
 		return // a game that cannot go on is fenced off by its next change
 	}
 	if !slices.ContainsFunc(t.Seats, func(s record.Seat) bool { return s.Human() && s.UserID > 0 }) {
-		sd.leaving.allLeft(t, g, st)
+		sd.leaving.AllLeft(t, g, st)
 		return
 	}
-	sd.moves.schedule(t, g, st, false)
+	sd.moves.Schedule(t, g, st, false)
 }
 
 // forgetInGame takes a forgotten person out of the kept game ref (see
 // above).
-func (sd *standing) forgetInGame(ctx context.Context, ref string, user int64) error {
+func (sd *Forgetting) forgetInGame(ctx context.Context, ref string, user int64) error {
 	data, err := sd.store.KeptGame(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -167,7 +215,7 @@ func (sd *standing) forgetInGame(ctx context.Context, ref string, user int64) er
 		return sd.store.DropKeptGame(ctx, ref) // it cannot be read to rename them
 	}
 	names := seatNames(f, user)
-	f.Forget(user, sd.loc(f.Lang).T("history.forgotten"))
+	f.Forget(user, sd.views.Loc(f.Lang).T("history.forgotten"))
 	others := f.People()
 	if len(others) == 0 {
 		return sd.store.DropKeptGame(ctx, ref) // no one else can ask for it
@@ -176,7 +224,7 @@ func (sd *standing) forgetInGame(ctx context.Context, ref string, user int64) er
 	if err != nil {
 		return err
 	}
-	if holds(renamed, user) {
+	if Holds(renamed, user) {
 		return sd.store.DropKeptGame(ctx, ref)
 	}
 	drop := []int64{user}
@@ -232,22 +280,22 @@ func reviewNames(data []byte, names []string) bool {
 	return false
 }
 
-// brokenPrefix starts every store.BrokenKey.
-const brokenPrefix = "broken:"
+// BrokenPrefix starts every store.BrokenKey.
+const BrokenPrefix = "broken:"
 
 // forgetBroken renames a forgotten person in the broken tables' records
 // set aside, or drops a record that cannot be read or still holds them.
-func (sd *standing) forgetBroken(ctx context.Context, user int64) error {
-	recs, err := sd.store.Pointers(ctx, brokenPrefix)
+func (sd *Forgetting) forgetBroken(ctx context.Context, user int64) error {
+	recs, err := sd.store.Pointers(ctx, BrokenPrefix)
 	if err != nil {
 		return err
 	}
 	for key, v := range recs {
-		if !holds([]byte(v), user) {
+		if !Holds([]byte(v), user) {
 			continue
 		}
-		if t, err := record.Decode([]byte(v)); err == nil && t.Forget(user, sd.loc(t.Lang).T("history.forgotten")) {
-			if renamed, err := t.Encode(); err == nil && !holds(renamed, user) {
+		if t, err := record.Decode([]byte(v)); err == nil && t.Forget(user, sd.views.Loc(t.Lang).T("history.forgotten")) {
+			if renamed, err := t.Encode(); err == nil && !Holds(renamed, user) {
 				if err := sd.store.SetPointer(ctx, key, string(renamed)); err != nil {
 					return err
 				}
@@ -261,10 +309,10 @@ func (sd *standing) forgetBroken(ctx context.Context, user int64) error {
 	return nil
 }
 
-// holds reports whether data (JSON) holds user: a number equal to their
+// Holds reports whether data (JSON) holds user: a number equal to their
 // id, or their player id ("u<id>") as a key or a value, anywhere in it.
 // Bytes that are not JSON hold them when their id's digits appear.
-func holds(data []byte, user int64) bool {
+func Holds(data []byte, user int64) bool {
 	id := strconv.FormatInt(user, 10)
 	player := record.PersonPlayer(user)
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -288,4 +336,61 @@ func holds(data []byte, user int64) bool {
 			}
 		}
 	}
+}
+
+// forgetWindow is how long a /forgetme confirmation button stays valid.
+const forgetWindow = 10 * time.Minute
+
+// AskForget asks for a confirmation of /forgetme. The buttons carry the
+// asker and the time of the question, so only they can confirm, and only
+// for a while.
+func (sd *Forgetting) AskForget(ctx context.Context, r txn.Request, l adapter.Loc) error {
+	return sd.tx.Reply(ctx, r.UpdateID, r.Msg.Chat.ID, sd.ForgetQuestion(l, r.Msg.Chat.ID))
+}
+
+// ForgetQuestion is /forgetme's question in user's private chat: what
+// forgetting deletes and what it leaves to the others, and the two
+// buttons.
+func (sd *Forgetting) ForgetQuestion(l adapter.Loc, user int64) adapter.Message {
+	btn := func(text string, yes int) adapter.Button {
+		return adapter.Button{Text: text, Data: callback.Data{Op: callback.Forget, Table: record.ID(user, 0), GameNo: int(sd.now().Unix()), Args: []int{yes}}.String()}
+	}
+	return adapter.Message{Text: l.T("forget.confirm"), Keyboard: [][]adapter.Button{{
+		btn(l.T("forget.yes"), 1), btn(l.T("forget.no"), 0),
+	}}}
+}
+
+// OnForget handles the /forgetme confirmation: the person is forgotten
+// everywhere (forget.go), and the question is replaced by the outcome so
+// its buttons are gone. Forgetting twice is harmless.
+func (sd *Forgetting) OnForget(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
+	l := sd.views.Loc(sd.tx.UserLang(&q.From))
+	user, _, _ := record.ParseID(p.Table) // callback.Parse checked it
+	asked := time.Unix(int64(p.GameNo), 0)
+	switch {
+	case user != q.From.ID:
+		sd.answer(ctx, q, l.T("error.not_yours"), false, "")
+		return nil
+	case p.Args[0] != 0 && p.Args[0] != 1:
+		sd.answer(ctx, q, l.T("error.bad_button"), false, "")
+		return nil
+	case sd.now().Sub(asked) > forgetWindow || asked.After(sd.now().Add(time.Minute)):
+		sd.answer(ctx, q, l.T("error.stale"), false, "")
+		return nil
+	}
+	text := l.T("forget.kept")
+	if p.Args[0] == 1 {
+		if err := sd.Forget(ctx, user); err != nil {
+			return err // not answered: the redelivered press tries again
+		}
+		text = l.T("forget.done")
+	}
+	sd.answer(ctx, q, "", false, "")
+	// The question turns into its outcome; sent anew when Telegram sent
+	// the press without its message (too old).
+	out := outbox.Entry{ChatID: user, Message: adapter.Message{Text: text}, Reply: true}
+	if msg := q.Message.Message; msg != nil {
+		out.Edit = msg.ID
+	}
+	return sd.tx.Queue(ctx, record.ID(user, 0), updateID, out)
 }

@@ -7,15 +7,12 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/internal/retry"
-	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/record"
-	"github.com/trickchef/trickchef/bot/view"
-	"github.com/trickchef/trickchef/game"
-	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -70,7 +67,7 @@ type Store interface {
 }
 
 // Telegram is the part of the Bot API the tables call: who the bot is, its
-// command menus, whether someone administers a group, and the answer to a
+// Command menus, whether someone administers a group, and the answer to a
 // press (not rate-limited). Nothing here posts to a chat: that is
 // delivery's alone.
 type Telegram interface {
@@ -106,61 +103,15 @@ type Results interface {
 	MoveChat(ctx context.Context, from, to int64) error
 }
 
-// core is what every part of the tables holds: their dependencies and the
-// one transaction.
-type core struct {
-	cfg     Config
-	store   Store
-	tg      Telegram
-	views   *view.Renderer
-	games   view.Games
-	results Results
-	now     func() time.Time
-	log     zerolog.Logger
-	metrics *metrics.Metrics // nil: not measured
-	// wake is called after every commit: delivery (and the timers) look at
-	// the table at once.
-	wake func()
-	// answered observes how long a button press took from its update to
-	// its answer (for measurements).
-	answered func(time.Duration)
-	// names makes a person's name for the table (names.go).
-	names *names
-}
-
-// decode is the table's game and its decoded state.
-// A game that cannot read its state (or a game the bot no longer offers)
-// is a broken table: transact fences it off.
-func (c *core) decode(t *record.Table) (adapter.Game, game.State, error) {
-	g, st, err := c.views.Decode(t)
-	if err != nil {
-		return nil, nil, broken(err)
-	}
-	return g, st, nil
-}
-
-// loc is the catalog in lang.
-func (c *core) loc(lang string) adapter.Loc { return c.views.Loc(lang) }
-
-// hasStarted reports whether user opened the private chat (the bot may
-// write to them). It only reads the store.
-func (c *core) hasStarted(ctx context.Context, user int64) bool {
-	_, err := c.store.Pointer(ctx, store.StartedKey(user))
-	return err == nil
-}
-
-// userLang picks a language for a user from their Telegram client.
-func (c *core) userLang(u *models.User) string {
-	if u != nil {
-		if lang := locales.Normalize(u.LanguageCode); lang != "" {
-			return lang
-		}
-	}
-	return c.cfg.DefaultLang
+// calls are the Bot API calls the router makes itself: who administers a
+// group, and the answer to a press.
+type calls struct {
+	tg  Telegram
+	log zerolog.Logger
 }
 
 // isAdmin asks Telegram whether a user administers the group.
-func (c *core) isAdmin(ctx context.Context, chatID, userID int64) bool {
+func (c *calls) isAdmin(ctx context.Context, chatID, userID int64) bool {
 	cm, err := c.tg.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: chatID, UserID: userID})
 	if err != nil {
 		c.log.Warn().Err(err).Int64("chat", chatID).Msg("getChatMember failed")
@@ -170,7 +121,7 @@ func (c *core) isAdmin(ctx context.Context, chatID, userID int64) bool {
 }
 
 // answer answers a press: a toast (or an alert), or a link to open.
-func (c *core) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {
+func (c *calls) answer(ctx context.Context, q *models.CallbackQuery, text string, alert bool, url string) {
 	_, err := c.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
 		CallbackQueryID: q.ID,
 		Text:            text,
@@ -180,49 +131,4 @@ func (c *core) answer(ctx context.Context, q *models.CallbackQuery, text string,
 	if err != nil {
 		c.log.Debug().Err(err).Msg("answerCallbackQuery failed")
 	}
-}
-
-// closeTable ends whatever the table was doing without a result.
-func closeTable(t *record.Table) {
-	t.Phase = record.PhaseIdle
-	t.StopTimers()
-	t.StopAsked = 0
-}
-
-// aiName gives an AI seat a name not yet used at the table.
-func aiName(l adapter.Loc, t *record.Table) string {
-	for i := 1; ; i++ {
-		name := l.T("ai.name", "N", i)
-		taken := false
-		for _, s := range t.Seats {
-			if s.Name == name {
-				taken = true
-			}
-		}
-		if !taken {
-			return name
-		}
-	}
-}
-
-// tableIn is the table of chat that a button naming table id belongs to:
-// id itself when it is in that chat (its topic kept), else the chat's own
-// table — a forged id never reaches another chat's record.
-func tableIn(id string, chat int64) string {
-	if c, _, err := record.ParseID(id); err == nil && c == chat {
-		return id
-	}
-	return record.ID(chat, 0)
-}
-
-// request is a command as it came: "/newgame@bot trickchef" → newgame,
-// [trickchef].
-type request struct {
-	updateID int64
-	msg      *models.Message
-	name     string
-	args     []string
-	// addressed is set when the command names this bot ("/cmd@ourbot"):
-	// a name it does not know then gets an answer, not silence.
-	addressed bool
 }

@@ -1,22 +1,59 @@
-package tables
+package standings
 
 import (
 	"context"
 	"errors"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
 
-// migrate moves a group's tables — every one it may hold — when Telegram upgrades the group to
+// Migration moves a group's tables and results to the supergroup it
+// became.
+type Migration struct {
+	store   MigrateStore
+	results Mover
+	tx      *txn.Txn
+	now     func() time.Time
+	log     zerolog.Logger
+}
+
+// MigrateStore is what a group's upgrade moves in the store itself.
+type MigrateStore interface {
+	Load(ctx context.Context, table string) (store.Record, error)
+	Commit(ctx context.Context, table string, c store.Change) (int64, error)
+	Delete(ctx context.Context, table string) error
+	SetPointer(ctx context.Context, key, value string) error
+	Messages(ctx context.Context, table string) (map[string]string, error)
+	SetMessage(ctx context.Context, table, view, record string) error
+	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
+}
+
+// Mover is what a group's upgrade asks of the results role.
+type Mover interface {
+	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
+	// MoveChat merges a group's results into the supergroup it became.
+	MoveChat(ctx context.Context, from, to int64) error
+}
+
+// NewMigration builds a group's upgrade.
+func NewMigration(st MigrateStore, res Mover, tx *txn.Txn, now func() time.Time, log zerolog.Logger) *Migration {
+	return &Migration{store: st, results: res, tx: tx, now: now, log: log}
+}
+
+// Migrate moves a group's tables — every one it may hold — when Telegram upgrades the group to
 // a supergroup with a new chat id. The group messages are posted anew in
 // the new chat; hand messages (in private chats) are kept and redrawn, so
 // their buttons carry the new table id. The group's results go with it.
-func (c *core) migrate(ctx context.Context, oldChat, newChat int64) error {
+func (c *Migration) Migrate(ctx context.Context, oldChat, newChat int64) error {
 	var olds []*record.Table
 	var oldIDs []string
 	for n := 1; n <= record.MaxTables; n++ {
@@ -31,7 +68,7 @@ func (c *core) migrate(ctx context.Context, oldChat, newChat int64) error {
 		}
 	}
 	c.log.Info().Int64("from", oldChat).Int64("to", newChat).Int("tables", len(olds)).Msg("group migrated to supergroup")
-	c.wake()
+	c.tx.Wake()
 	// Results go with the group; before the old tables (and any result
 	// still waiting there) are deleted.
 	if err := c.moveResults(ctx, olds, record.ID(oldChat, 0), oldChat, newChat); err != nil {
@@ -47,7 +84,7 @@ func (c *core) migrate(ctx context.Context, oldChat, newChat int64) error {
 
 // moveTable writes table oldID anew as newID in chat newChat, and returns
 // the old table as it was (nil when there is none, or it moved already).
-func (c *core) moveTable(ctx context.Context, oldID, newID string, newChat int64) (*record.Table, error) {
+func (c *Migration) moveTable(ctx context.Context, oldID, newID string, newChat int64) (*record.Table, error) {
 	rec, err := c.store.Load(ctx, oldID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -80,7 +117,7 @@ func (c *core) moveTable(ctx context.Context, oldID, newID string, newChat int64
 			}
 		}
 	}
-	_, err = c.store.Commit(ctx, newID, store.Change{Version: 0, Data: data, Dirty: view.All(t), WakeAt: c.now(), TimerAt: nextDue(t, c.now())})
+	_, err = c.store.Commit(ctx, newID, store.Change{Version: 0, Data: data, Dirty: view.All(t), WakeAt: c.now(), TimerAt: txn.NextDue(t, c.now())})
 	if err != nil && !errors.Is(err, store.ErrConflict) { // conflict: migrated already
 		return nil, err
 	}
@@ -99,7 +136,7 @@ func (c *core) moveTable(ctx context.Context, oldID, newID string, newChat int64
 // its outbox) are recorded first, then the results merge the group's
 // records into the new chat. Both steps are idempotent, so a migration
 // retried after a crash is safe. olds are the old tables (none when gone).
-func (c *core) moveResults(ctx context.Context, olds []*record.Table, oldID string, oldChat, newChat int64) error {
+func (c *Migration) moveResults(ctx context.Context, olds []*record.Table, oldID string, oldChat, newChat int64) error {
 	var pending []*record.Result
 	for _, old := range olds {
 		for _, j := range old.Jobs {

@@ -1,4 +1,4 @@
-package tables
+package standings
 
 import (
 	"context"
@@ -12,14 +12,17 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/store"
 )
 
-// reviewing is the tables' side of «🔍 Разбор»: a finished game of a game
+// Reviews is the tables' side of «🔍 Разбор»: a finished game of a game
 // whose robots review is kept apart from its table (record.Table.Finished,
 // kept by the job that records it, for store.GameRetention); its people
 // get the button under their private result (a practice table: under its
@@ -27,18 +30,43 @@ import (
 // one each. A press is answered at once: from the review kept with the
 // game, or by queueing the request for the reviews role's pool — the
 // review itself never runs here.
-type reviewing struct {
-	*core
+type Reviews struct {
+	store   ReviewStore
+	games   view.Games
+	views   *view.Renderer
+	tx      *txn.Txn
+	answer  lobby.Answer
+	now     func() time.Time
+	metrics *metrics.Metrics // nil: not measured
 	// wake tells the reviews' pool a request was queued.
 	wake func()
 }
+
+// ReviewStore keeps the finished games for their reviews, and the queue
+// of reviews asked for.
+type ReviewStore interface {
+	Schedule(ctx context.Context, q store.Queue, name string, at time.Time) error
+	KeepGame(ctx context.Context, ref string, people []int64, data []byte) error
+	KeptGame(ctx context.Context, ref string) ([]byte, error)
+	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
+	Review(ctx context.Context, ref string, user int64) ([]byte, error)
+}
+
+// NewReviews builds the reviews' presses; answer answers them.
+func NewReviews(st ReviewStore, views *view.Renderer, tx *txn.Txn, answer lobby.Answer, now func() time.Time, m *metrics.Metrics) *Reviews {
+	return &Reviews{store: st, games: views.Games(), views: views, tx: tx, answer: answer, now: now, metrics: m, wake: func() {}}
+}
+
+// OnQueued sets what a queued review request calls: the reviews' pool's
+// wake-up.
+func (rv *Reviews) OnQueued(wake func()) { rv.wake = wake }
 
 // historyGames is how many kept games /history in private lists.
 const historyGames = 8
 
 // keep keeps a finished game for its reviews (a retried job keeps it
 // once: the store's first write wins).
-func (rv *reviewing) keep(ctx context.Context, f *record.Table) error {
+func (rv *Reviews) keep(ctx context.Context, f *record.Table) error {
 	data, err := json.Marshal(f)
 	if err != nil {
 		return err
@@ -47,15 +75,15 @@ func (rv *reviewing) keep(ctx context.Context, f *record.Table) error {
 }
 
 // reviewed is the game gameID when the bot reviews its games.
-func (rv *reviewing) reviewed(gameID string) (adapter.Game, bool) {
+func (rv *Reviews) reviewed(gameID string) (adapter.Game, bool) {
 	g, ok := rv.games.Get(gameID)
 	return g, ok && adapter.Reviewable(g)
 }
 
-// onReview answers a press of «🔍 Разбор».
-func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
+// OnReview answers a press of «🔍 Разбор».
+func (rv *Reviews) OnReview(ctx context.Context, updateID int64, q *models.CallbackQuery, p callback.Data) error {
 	user := q.From.ID
-	l := rv.loc(rv.userLang(&q.From))
+	l := rv.views.Loc(rv.tx.UserLang(&q.From))
 	ref := record.RefOf(p.Table, p.GameNo, time.Unix(int64(p.Args[0]), 0))
 	f, err := rv.kept(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
@@ -66,7 +94,7 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 	if err != nil {
 		return err // not answered: the redelivered press tries again
 	}
-	l = rv.loc(f.Lang)
+	l = rv.views.Loc(f.Lang)
 	if f.PlayedBy(user) < 0 {
 		rv.answer(ctx, q, l.T("error.not_yours"), false, "")
 		return nil
@@ -82,7 +110,7 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 		if err := rep.UnmarshalBinary(kept); err == nil {
 			rv.metrics.Review("kept")
 			rv.answer(ctx, q, "", false, "")
-			return rv.queue(ctx, record.ID(user, 0), updateID, outbox.Entry{ChatID: user, Message: rep.Message(l), Reply: true})
+			return rv.tx.Queue(ctx, record.ID(user, 0), updateID, outbox.Entry{ChatID: user, Message: rep.Message(l), Reply: true})
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -100,11 +128,11 @@ func (rv *reviewing) onReview(ctx context.Context, updateID int64, q *models.Cal
 // kept is the finished game ref as kept; a game whose job has not kept it
 // yet (the button of a practice table's last message is pressed at once)
 // is kept here from the job.
-func (rv *reviewing) kept(ctx context.Context, ref string) (*record.Table, error) {
+func (rv *Reviews) kept(ctx context.Context, ref string) (*record.Table, error) {
 	data, err := rv.store.KeptGame(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		id, _, _, _ := record.ParseRef(ref)
-		t, _, lerr := rv.load(ctx, id)
+		t, _, lerr := rv.tx.Load(ctx, id)
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -132,10 +160,10 @@ func topLevel(l adapter.Loc, g adapter.Game) string {
 	return view.LevelLabel(l, g, levels[len(levels)-1])
 }
 
-// privateHistory answers /history in private: the person's kept games,
+// PrivateHistory answers /history in private: the person's kept games,
 // newest first, each with its review button.
-func (rv *reviewing) privateHistory(ctx context.Context, r request, l adapter.Loc) error {
-	user := r.msg.From.ID
+func (rv *Reviews) PrivateHistory(ctx context.Context, r txn.Request, l adapter.Loc) error {
+	user := r.Msg.From.ID
 	refs, err := rv.store.KeptGames(ctx, user, historyGames)
 	if err != nil {
 		return err
@@ -151,13 +179,13 @@ func (rv *reviewing) privateHistory(ctx context.Context, r request, l adapter.Lo
 		}
 		kept = append(kept, f)
 	}
-	return rv.reply(ctx, r.updateID, r.msg.Chat.ID, rv.history(l, user, kept))
+	return rv.tx.Reply(ctx, r.UpdateID, r.Msg.Chat.ID, rv.History(l, user, kept))
 }
 
-// history is /history in private: user's kept games (newest first) as
+// History is /history in private: user's kept games (newest first) as
 // numbered lines — when, the game, where, the place — and a review
 // button for each.
-func (rv *reviewing) history(l adapter.Loc, user int64, kept []*record.Table) adapter.Message {
+func (rv *Reviews) History(l adapter.Loc, user int64, kept []*record.Table) adapter.Message {
 	var lines []string
 	var rows [][]adapter.Button
 	for _, f := range kept {
@@ -178,7 +206,7 @@ func (rv *reviewing) history(l adapter.Loc, user int64, kept []*record.Table) ad
 }
 
 // where names where a kept game was played: the group, or practice.
-func (rv *reviewing) where(l adapter.Loc, f *record.Table) string {
+func (rv *Reviews) where(l adapter.Loc, f *record.Table) string {
 	switch {
 	case view.PracticeChat(f.ChatID):
 		return l.T("review.history_practice")
@@ -189,7 +217,7 @@ func (rv *reviewing) where(l adapter.Loc, f *record.Table) string {
 }
 
 // place is the seat's place in a kept game, as its results list says.
-func (rv *reviewing) place(l adapter.Loc, f *record.Table, seat int) string {
+func (rv *Reviews) place(l adapter.Loc, f *record.Table, seat int) string {
 	g, st, err := rv.views.Decode(f)
 	if err != nil || g == nil {
 		return ""

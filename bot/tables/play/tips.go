@@ -1,4 +1,4 @@
-package tables
+package play
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
+	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -20,16 +22,36 @@ import (
 // button that turns tips off for good. The tips shown are kept on the
 // seat, so each comes once a game; a game recorded makes the next one no
 // first game.
-type tips struct {
-	*core
+type Tips struct {
+	store   TipsStore
+	results Played
+	tx      *txn.Txn
+	views   *view.Renderer
+}
+
+// TipsStore is where a person's «tips off» is kept.
+type TipsStore interface {
+	Pointer(ctx context.Context, key string) (string, error)
+	SetPointer(ctx context.Context, key, value string) error
+}
+
+// Played is what the tips ask of the results: whether a person has a
+// recorded game of a game.
+type Played interface {
+	Played(ctx context.Context, user int64, gameID string) bool
+}
+
+// NewTips builds the tips.
+func NewTips(st TipsStore, res Played, tx *txn.Txn, views *view.Renderer) *Tips {
+	return &Tips{store: st, results: res, tx: tx, views: views}
 }
 
 // tipsOffKey is the pointer that says a person turned tips off.
 func tipsOffKey(user int64) string { return "tipsoff:" + strconv.FormatInt(user, 10) }
 
-// learning reports whether user plays their first game of g with tips on.
+// Learning reports whether user plays their first game of g with tips on.
 // It reads the store (from startGame's closure: reads only).
-func (tp *tips) learning(ctx context.Context, g adapter.Game, user int64) bool {
+func (tp *Tips) Learning(ctx context.Context, g adapter.Game, user int64) bool {
 	if _, ok := g.(adapter.TipGame); !ok {
 		return false
 	}
@@ -39,12 +61,12 @@ func (tp *tips) learning(ctx context.Context, g adapter.Game, user int64) bool {
 	return !tp.results.Played(ctx, user, g.ID())
 }
 
-// teach gives each learning person at most one tip about the move from
+// Teach gives each learning person at most one tip about the move from
 // before to after: the first key moment of a kind they have not been told
 // about this game. The tip shows on their hand until their next move, so
 // it costs no call of its own and never holds the table's queue; while one
 // shows, later moments wait for a moment of their kind after it.
-func (tp *tips) teach(t *record.Table, g adapter.Game, before, after game.State) {
+func (tp *Tips) Teach(t *record.Table, g adapter.Game, before, after game.State) {
 	tg, ok := g.(adapter.TipGame)
 	if !ok {
 		return
@@ -64,12 +86,12 @@ func (tp *tips) teach(t *record.Table, g adapter.Game, before, after game.State)
 	}
 }
 
-// onTipsOff turns tips off for the presser for good, and at this table.
-func (tp *tips) onTipsOff(ctx context.Context, updateID int64, who int64, p callback.Data) (string, error) {
+// OnTipsOff turns tips off for the presser for good, and at this table.
+func (tp *Tips) OnTipsOff(ctx context.Context, updateID int64, who int64, p callback.Data) (string, error) {
 	if err := tp.store.SetPointer(ctx, tipsOffKey(who), "1"); err != nil {
 		return "", err
 	}
-	t, _, err := tp.transact(ctx, p.Table, updateID, func(t *record.Table, ch *change) error {
+	t, _, err := tp.tx.Transact(ctx, p.Table, updateID, func(t *record.Table, ch *txn.Change) error {
 		changed := false
 		for i := range t.Seats {
 			if t.Seats[i].UserID == who && t.Seats[i].Learning {

@@ -1,4 +1,4 @@
-package tables
+package lobby
 
 import (
 	"regexp"
@@ -34,17 +34,17 @@ const maxNameRunes = 32
 // personMark is put before a person's name that reads like a robot's.
 const personMark = "👤 "
 
-// names makes a person's name for the table.
-type names struct {
+// Names makes a person's name for the table.
+type Names struct {
 	// robotLike matches the skeleton of a robot's name in every language
 	// (ai.name).
 	robotLike []*regexp.Regexp
 }
 
-// newNames learns what a robot's name looks like in every language.
-func newNames(views *view.Renderer) *names {
+// NewNames learns what a robot's name looks like in every language.
+func NewNames(views *view.Renderer) *Names {
 	const probe = 987654321
-	n := &names{}
+	n := &Names{}
 	for _, lang := range views.Langs() {
 		text := views.Loc(lang).T("ai.name", "N", probe)
 		before, after, ok := strings.Cut(text, "987654321")
@@ -167,9 +167,9 @@ func lookalikeDigit(r rune) rune {
 	return 0
 }
 
-// person is u's name at a table: first and last name, or the username,
+// Person is u's name at a table: first and last name, or the username,
 // cleaned, at most maxNameRunes long.
-func (n *names) person(u *models.User) string {
+func (n *Names) Person(u *models.User) string {
 	name := cleanName(u.FirstName + " " + u.LastName)
 	if name == "" {
 		name = cleanName(u.Username)
@@ -184,7 +184,7 @@ func (n *names) person(u *models.User) string {
 }
 
 // looksLikeRobot reports whether name reads like a robot's.
-func (n *names) looksLikeRobot(name string) bool {
+func (n *Names) looksLikeRobot(name string) bool {
 	sk := skeleton(name)
 	for _, re := range n.robotLike {
 		if re.MatchString(sk) {

@@ -1,16 +1,13 @@
-package tables
+package play
 
 import (
 	"slices"
 	"time"
 
-	"github.com/go-telegram/bot/models"
-
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
-	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
@@ -34,7 +31,7 @@ import (
 // with the night not counting, and its reminder is due when a quarter of
 // that time is left (the same clock: never at night). A group's table
 // reminds; a practice table, whose chat is the person's own, does not.
-func (m *moves) longTurn(t *record.Table, g adapter.Game, i int, now time.Time, d time.Duration) {
+func (m *Moves) longTurn(t *record.Table, g adapter.Game, i int, now time.Time, d time.Duration) {
 	s := &t.Seats[i]
 	s.Turn = nil
 	if !s.Human() || s.Auto() || !view.HasTurnTime(g) || !record.Long(d) {
@@ -48,7 +45,7 @@ func (m *moves) longTurn(t *record.Table, g adapter.Game, i int, now time.Time, 
 	}
 }
 
-// remind queues the reminders due at now, one private message each, and
+// Remind queues the reminders due at now, one private message each, and
 // reports whether it did anything. A reminder goes to a person who still
 // has this turn to make: their seat acts, with the nonce the turn began
 // with (record.Seat.RemindAt), the bot does not play for them and can
@@ -56,7 +53,7 @@ func (m *moves) longTurn(t *record.Table, g adapter.Game, i int, now time.Time, 
 // the bot was down for hours, time the turn out without a reminder first).
 // It is queued in the change that clears it, so it is posted once whatever
 // crashes when.
-func (m *moves) remind(t *record.Table, ch *change, st game.State, now time.Time) bool {
+func (m *Moves) Remind(t *record.Table, ch *txn.Change, st game.State, now time.Time) bool {
 	acting := st.ToAct()
 	reminded := false
 	for i := range t.Seats {
@@ -69,7 +66,7 @@ func (m *moves) remind(t *record.Table, ch *change, st game.State, now time.Time
 		if !slices.Contains(acting, game.Seat(i)) || !s.Human() || s.Auto() || s.Unreachable || !now.Before(s.Due) {
 			continue // the turn is not theirs to make any more, or its time is up (its timeout says so)
 		}
-		ch.outbox = append(ch.outbox, outbox.Entry{ChatID: s.UserID, Message: m.views.Reminder(t, i)})
+		ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: s.UserID, Message: m.views.Reminder(t, i)})
 	}
 	return reminded
 }
@@ -77,52 +74,8 @@ func (m *moves) remind(t *record.Table, ch *change, st game.State, now time.Time
 // toldAuto tells the group of a long game, once, that the bot plays for
 // seat from now on: its time ran out a second time in a row. (The table's
 // timeout notice is an edit, which nobody notices for hours.)
-func (m *moves) toldAuto(t *record.Table, ch *change, seat int) {
+func (m *Moves) toldAuto(t *record.Table, ch *txn.Change, seat int) {
 	if t.Seats[seat].Auto() && !t.Practice() && m.views.Long(t) {
-		ch.post(t, m.views.AutoNotice(t, seat))
+		ch.Post(t, m.views.AutoNotice(t, seat))
 	}
-}
-
-// onZone is the lobby's time zone button: with no zone it shows the zones
-// (or hides them), with one it sets the group's zone, kept for its next
-// games like the time for a move.
-func (lb *lobby) onZone(t *record.Table, ch *change, p callback.Data) error {
-	if !lb.views.Long(t) {
-		return refusal.New("error.stale") // the zone matters to long games only
-	}
-	if len(p.Args) < 2 {
-		t.ZonePick = !t.ZonePick
-		return nil
-	}
-	zones := record.Zones()
-	if p.Args[1] < 0 || p.Args[1] >= len(zones) {
-		return refusal.New("error.bad_button")
-	}
-	t.Zone, t.ZonePick = zones[p.Args[1]].Name, false
-	ch.answer = lb.loc(t.Lang).T("lobby.zone_set", "Zone", view.ZoneName(lb.loc(t.Lang), t))
-	return nil
-}
-
-// onStopAsk answers a button of the question «which game to stop?»: the
-// question turns into /stop's own for that game, asked by the presser
-// (who may: the table's creator or a group admin).
-func (lb *lobby) onStopAsk(t *record.Table, ch *change, p callback.Data, user *models.User, admin bool, msg *models.Message) error {
-	if t.Phase == record.PhaseIdle || p.GameNo != t.GameNo {
-		return refusal.New("error.stale_game")
-	}
-	if user.ID != t.Creator && !admin {
-		return refusal.New("stop.not_allowed")
-	}
-	ask := &change{}
-	if err := lb.askStop(t, ask, user.ID, admin); err != nil {
-		return err
-	}
-	for _, e := range ask.outbox {
-		if msg != nil {
-			e.ChatID, e.Edit = msg.Chat.ID, msg.ID // the question becomes this one
-		}
-		e.Reply = true
-		ch.outbox = append(ch.outbox, e)
-	}
-	return nil
 }

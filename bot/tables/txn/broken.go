@@ -1,4 +1,4 @@
-package tables
+package txn
 
 import (
 	"bytes"
@@ -37,13 +37,13 @@ import (
 // panics cannot panic in the recovery from its own panic.
 
 // brokenError is a change that failed because the table's game cannot go
-// on: transact fences the table off.
+// on: Transact fences the table off.
 type brokenError struct{ reason string }
 
 func (e *brokenError) Error() string { return "broken: " + e.reason }
 
-// broken wraps err, a failure of the game itself with the table's state.
-func broken(err error) error { return &brokenError{reason: err.Error()} }
+// Broken wraps err, a failure of the game itself with the table's state.
+func Broken(err error) error { return &brokenError{reason: err.Error()} }
 
 // strikePolicy fences off a table whose changes or servings fail (a panic,
 // a view its game cannot draw) three times within ten minutes of each
@@ -57,7 +57,7 @@ func strikeKey(id string) string { return "table:" + id }
 // struckOut counts a failure of table id and reports whether it is the
 // one that fences it off. A failure the store cannot count is not counted
 // (a sick store must never fence a table off).
-func (c *core) struckOut(ctx context.Context, id, reason string) bool {
+func (c *Txn) struckOut(ctx context.Context, id, reason string) bool {
 	a, err := strikePolicy.Begin(ctx, c.store, strikeKey(id), "")
 	if err != nil {
 		c.log.Warn().Err(err).Str("table", id).Str("reason", reason).Msg("table failed; the failure could not be counted")
@@ -70,9 +70,9 @@ func (c *core) struckOut(ctx context.Context, id, reason string) bool {
 	return true
 }
 
-// strike counts a failure of table id (a panic while changing or serving
+// Strike counts a failure of table id (a panic while changing or serving
 // it), and fences it off on the last straw.
-func (c *core) strike(ctx context.Context, id, reason string) {
+func (c *Txn) Strike(ctx context.Context, id, reason string) {
 	if !c.struckOut(ctx, id, reason) {
 		return
 	}
@@ -84,7 +84,7 @@ func (c *core) strike(ctx context.Context, id, reason string) {
 // guardPanics runs fn and turns a panic (logged with its stack and
 // counted) into a broken error once the table's strikes ran out, or an
 // error the press is answered «try again» for before.
-func (c *core) guardPanics(ctx context.Context, id string, fn func() error) error {
+func (c *Txn) guardPanics(ctx context.Context, id string, fn func() error) error {
 	var err error
 	v := safe.Call(c.log.With().Str("table", id).Logger(), c.metrics.Panic, "changing a table", func() { err = fn() })
 	switch {
@@ -106,7 +106,7 @@ func (e *unreadableError) Error() string { return "record unreadable: " + e.err.
 
 // decodeRecord decodes a table record; a decoder's panic is an error
 // like any other (logged and counted).
-func (c *core) decodeRecord(data []byte) (t *record.Table, err error) {
+func (c *Txn) decodeRecord(data []byte) (t *record.Table, err error) {
 	if v := safe.Call(c.log, c.metrics.Panic, "decoding a table record", func() { t, err = record.Decode(data) }); v != nil {
 		return nil, fmt.Errorf("panic: %v", v)
 	}
@@ -117,7 +117,7 @@ func (c *core) decodeRecord(data []byte) (t *record.Table, err error) {
 // record just found unreadable: found still so, it is not decoded again.
 // It is idempotent: a table whose game already broke, or that plays no
 // game, stays as it is.
-func (c *core) quarantine(ctx context.Context, id, reason string, bad []byte) error {
+func (c *Txn) quarantine(ctx context.Context, id, reason string, bad []byte) error {
 	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
 		rec, err := c.store.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -145,7 +145,7 @@ func (c *core) quarantine(ctx context.Context, id, reason string, bad []byte) er
 			return err
 		}
 		t.Broken = &record.Broken{GameNo: t.GameNo, At: c.now(), Reason: reason}
-		closeTable(t)
+		CloseTable(t)
 		t.State, t.Log, t.Memory = nil, nil, nil
 		t.Jobs = dropResults(t.Jobs)
 		t.Event = &record.Event{Key: "event.broken"}
@@ -154,13 +154,13 @@ func (c *core) quarantine(ctx context.Context, id, reason string, bad []byte) er
 		if err != nil {
 			return err
 		}
-		note := outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: adapter.Message{Text: c.loc(t.Lang).T("broken.announce")}}
+		note := outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: adapter.Message{Text: c.views.Loc(t.Lang).T("broken.announce")}}
 		out, err := note.Encode()
 		if err != nil {
 			return err
 		}
 		_, err = c.store.Commit(ctx, id, store.Change{Version: rec.Version, Data: data, Dirty: view.All(t),
-			Outbox: [][]byte{out}, WakeAt: c.now(), TimerAt: nextDue(t, c.now())})
+			Outbox: [][]byte{out}, WakeAt: c.now(), TimerAt: NextDue(t, c.now())})
 		switch {
 		case errors.Is(err, store.ErrConflict):
 			sleep(ctx, conflictBackoff(attempt))
@@ -174,18 +174,18 @@ func (c *core) quarantine(ctx context.Context, id, reason string, bad []byte) er
 		if err := c.store.ForgetAttempts(ctx, strikeKey(id)); err != nil {
 			c.log.Debug().Err(err).Str("table", id).Msg("strikes not forgotten (they expire)")
 		}
-		c.wake()
+		c.Wake()
 		return nil
 	}
 	return refusal.ErrBusy
 }
 
-// unreadable fences off table id, a part of which cannot be read: its
+// Unreadable fences off table id, a part of which cannot be read: its
 // record (fenced off as it is loaded), its game's state, or an outbox
 // entry (kept beside the record for a person: store.BrokenOutboxKey).
 // Delivery tells it so.
-func (c *core) unreadable(ctx context.Context, id, reason string, entry []byte) error {
-	t, _, err := c.load(ctx, id)
+func (c *Txn) Unreadable(ctx context.Context, id, reason string, entry []byte) error {
+	t, _, err := c.Load(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -214,9 +214,9 @@ func dropResults(jobs []record.Job) []record.Job {
 // bot defaults to, idle, and the number of the game whose views the store
 // keeps message records of (so the broken game's buttons are recognised
 // and answered so, and its group table is redrawn in place).
-func (c *core) salvage(ctx context.Context, id string) *record.Table {
+func (c *Txn) salvage(ctx context.Context, id string) *record.Table {
 	chat, thread, _ := record.ParseID(id)
-	t := &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.cfg.DefaultLang, Phase: record.PhaseIdle}
+	t := &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.defaultLang, Phase: record.PhaseIdle}
 	if msgs, err := c.store.Messages(ctx, id); err == nil {
 		for v := range msgs {
 			if _, gameNo, _, ok := view.Parse(v); ok && gameNo > t.GameNo {
@@ -232,8 +232,8 @@ func (c *core) salvage(ctx context.Context, id string) *record.Table {
 	return t
 }
 
-// brokenButton refuses a press of a broken game's button, saying so.
-func brokenButton(t *record.Table, p callback.Data) error {
+// BrokenButton refuses a press of a broken game's button, saying so.
+func BrokenButton(t *record.Table, p callback.Data) error {
 	if t.Broken != nil && p.GameNo == t.Broken.GameNo && p.GameNo != 0 {
 		return refusal.New("error.broken")
 	}

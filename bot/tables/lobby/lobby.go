@@ -1,4 +1,10 @@
-package tables
+// Package lobby is the tables before a game: a lobby gathering players
+// and dealing (lobby.go), /stop (stop.go), practice tables (practice.go),
+// a deal's seeds and files (deal.go), people's names (names.go), a
+// person's private chat and join links (people.go), the menus and rules
+// pages (menus.go), who joins and leaves a group (belong.go), and which of
+// a group's tables a new game goes to (group.go).
+package lobby
 
 import (
 	"context"
@@ -15,25 +21,36 @@ import (
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/play"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
-// lobby gathers players for a game, in a group or a practice table: who
+// Lobby gathers players for a game, in a group or a practice table: who
 // sits, robots and their level, the game's options, the time for a move,
 // hints; then deals. /stop and «play again» belong here too: they end a
 // game or open the next lobby.
-type lobby struct {
-	*core
-	moves *moves
-	tips  *tips
-	menus *menus
+type Lobby struct {
+	views *view.Renderer
+	games view.Games
+	tx    *txn.Txn
+	names *Names
+	moves *play.Moves
+	tips  *play.Tips
+	menus *Menus
+	now   func() time.Time
 }
 
-// newGame opens a lobby in the group, or explains why not.
-func (lb *lobby) newGame(ctx context.Context, t *record.Table, ch *change, m *models.Message, args []string) error {
-	l := lb.loc(t.Lang)
+// New builds the lobby.
+func New(views *view.Renderer, tx *txn.Txn, names *Names, moves *play.Moves, tips *play.Tips, menus *Menus, now func() time.Time) *Lobby {
+	return &Lobby{views: views, games: views.Games(), tx: tx, names: names, moves: moves, tips: tips, menus: menus, now: now}
+}
+
+// NewGame opens a lobby in the group, or explains why not.
+func (lb *Lobby) NewGame(ctx context.Context, t *record.Table, ch *txn.Change, m *models.Message, args []string) error {
+	l := lb.views.Loc(t.Lang)
 	if t.Phase == record.PhasePlaying {
-		ch.post(t, adapter.Message{Text: l.T("newgame.running")})
+		ch.Post(t, adapter.Message{Text: l.T("newgame.running")})
 		return nil
 	}
 	var wanted adapter.Game
@@ -50,10 +67,10 @@ func (lb *lobby) newGame(ctx context.Context, t *record.Table, ch *change, m *mo
 		if len(args) > 0 && !named {
 			unknown = strings.Join(args, " ")
 		}
-		ch.post(t, lb.menus.lobbyOpenReply(l, t, wanted, unknown))
+		ch.Post(t, lb.menus.LobbyOpenReply(l, t, wanted, unknown))
 		return nil
 	case len(args) > 0 && !named:
-		ch.post(t, lb.menus.newGamePicker(l, t.ID))
+		ch.Post(t, lb.menus.NewGamePicker(l, t.ID))
 		return nil
 	}
 	kind := ""
@@ -67,9 +84,9 @@ func (lb *lobby) newGame(ctx context.Context, t *record.Table, ch *change, m *mo
 		openLobby(t, kind, record.Seat{})
 		return nil
 	}
-	started := lb.hasStarted(ctx, m.From.ID)
-	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: lb.names.person(m.From), Unreachable: !started})
-	ch.seated = append(ch.seated, m.From.ID) // their /start (and /forgetme) finds this table
+	started := lb.tx.HasStarted(ctx, m.From.ID)
+	openLobby(t, kind, record.Seat{UserID: m.From.ID, Name: lb.names.Person(m.From), Unreachable: !started})
+	ch.Seated = append(ch.Seated, m.From.ID) // their /start (and /forgetme) finds this table
 	return nil
 }
 
@@ -101,10 +118,10 @@ func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.StopTimers()
 }
 
-// onChooseGame sets the game of a lobby, opened without one or switched
+// OnChooseGame sets the game of a lobby, opened without one or switched
 // from another (the reply to /newgame <game> while a lobby is open).
 // Robots keep their tier when the new game has robots, else leave.
-func (lb *lobby) onChooseGame(t *record.Table, ch *change, p callback.Data, who int64) error {
+func (lb *Lobby) OnChooseGame(t *record.Table, ch *txn.Change, p callback.Data, who int64) error {
 	if err := lb.lobbyGuard(t, p, needCreator, who, false); err != nil {
 		return err
 	}
@@ -126,7 +143,7 @@ func (lb *lobby) onChooseGame(t *record.Table, ch *change, p callback.Data, who 
 	if _, max := g.SeatRange(); len(seats) > max {
 		return refusal.New("lobby.full")
 	}
-	l := lb.loc(t.Lang)
+	l := lb.views.Loc(t.Lang)
 	if t.GameID == g.ID() {
 		return refusal.New("lobby.game_set", "Game", adapter.Title(l, g))
 	}
@@ -134,18 +151,18 @@ func (lb *lobby) onChooseGame(t *record.Table, ch *change, p callback.Data, who 
 	t.Seats = seats
 	t.Options = nil
 	t.AILevel = ""
-	ch.answer = l.T("lobby.game_set", "Game", adapter.Title(l, g))
+	ch.Answer = l.T("lobby.game_set", "Game", adapter.Title(l, g))
 	return nil
 }
 
-// onLobby handles the lobby's buttons. who is the presser; admin says
+// OnLobby handles the lobby's buttons. who is the presser; admin says
 // whether they administer the group (asked only for «cancel»). It runs
 // inside transact's retried closure, so it only reads the store.
-func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User, admin bool) error {
+func (lb *Lobby) OnLobby(ctx context.Context, t *record.Table, ch *txn.Change, p callback.Data, who *models.User, admin bool) error {
 	if err := lb.lobbyGuard(t, p, lobbyNeeds(p.Args[0]), who.ID, admin); err != nil {
 		return err
 	}
-	l := lb.loc(t.Lang)
+	l := lb.views.Loc(t.Lang)
 	seat := t.SeatOf(who.ID)
 	kind, hasKind := lb.games.Get(t.GameID)
 	switch p.Args[0] {
@@ -158,28 +175,28 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 				return refusal.New("lobby.full")
 			}
 		}
-		if !lb.hasStarted(ctx, who.ID) {
+		if !lb.tx.HasStarted(ctx, who.ID) {
 			// The bot cannot write to this user yet: the answer opens the
 			// private chat, whose /start seats them (joinFromLink).
-			ch.answer = l.T("lobby.open_chat")
-			return errOpenChat
+			ch.Answer = l.T("lobby.open_chat")
+			return ErrOpenChat
 		}
-		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
+		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.Person(who)})
 		pressed(t, ch, who.ID)
 		claimLobby(t, who.ID)
-		ch.seated = append(ch.seated, who.ID)
-		ch.answer = l.T("lobby.joined")
+		ch.Seated = append(ch.Seated, who.ID)
+		ch.Answer = l.T("lobby.joined")
 	case callback.LobbyLeave:
 		if seat < 0 {
 			return refusal.New("lobby.not_seated")
 		}
-		leaveLobby(t, seat)
-		ch.answer = l.T("lobby.left")
+		LeaveLobby(t, seat)
+		ch.Answer = l.T("lobby.left")
 	case callback.LobbyAddAI:
 		if _, max := kind.SeatRange(); len(t.Seats) >= max {
 			return refusal.New("lobby.full")
 		}
-		t.Seats = append(t.Seats, record.Seat{Name: aiName(l, t), AI: view.AILevel(kind, t.AILevel)})
+		t.Seats = append(t.Seats, record.Seat{Name: play.AIName(l, t), AI: view.AILevel(kind, t.AILevel)})
 	case callback.LobbyKick:
 		for i := len(t.Seats) - 1; i >= 0; i-- {
 			if !t.Seats[i].Human() {
@@ -213,21 +230,21 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 			return refusal.New("error.bad_button")
 		}
 		t.TurnTime = nextTurnTime(lb.views.TurnTime(t), view.TurnChoices())
-		ch.answer = l.T("lobby.turn_set", "Time", view.TurnTimeText(l, t.TurnTime))
+		ch.Answer = l.T("lobby.turn_set", "Time", view.TurnTimeText(l, t.TurnTime))
 	case callback.LobbyZone:
 		return lb.onZone(t, ch, p)
 	case callback.LobbyCancel:
-		closeTable(t)
+		txn.CloseTable(t)
 		t.Event = &record.Event{Key: "event.cancelled"}
 	case callback.LobbyStart:
-		return lb.startGame(ctx, t, ch)
+		return lb.StartGame(ctx, t, ch)
 	default:
 		return refusal.New("error.bad_button")
 	}
 	return nil
 }
 
-// onAgain handles «play again» under a final result: the first press opens
+// OnAgain handles «play again» under a final result: the first press opens
 // a lobby of the same game and options with the same players in the same
 // order (robots at their levels), run by the presser; later presses join
 // that lobby, or any later lobby of the same game. Should that lobby have
@@ -237,11 +254,11 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 // The button belongs to game p.GameNo of kind p.Word: it opens a lobby only
 // while the table is idle after that very game (finished, not stopped) or
 // after the lobby that followed it was cancelled. Anything else is stale.
-func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
+func (lb *Lobby) OnAgain(ctx context.Context, t *record.Table, ch *txn.Change, p callback.Data, who *models.User) error {
 	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
 	switch {
 	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:
-		return lb.onLobby(ctx, t, ch, callback.Data{Op: callback.Lobby, Table: t.ID, GameNo: t.GameNo, Args: []int{callback.LobbyJoin}}, who, false)
+		return lb.OnLobby(ctx, t, ch, callback.Data{Op: callback.Lobby, Table: t.ID, GameNo: t.GameNo, Args: []int{callback.LobbyJoin}}, who, false)
 	case cancelledNext:
 	case t.Phase != record.PhaseIdle || t.GameNo != p.GameNo || t.GameID != p.Word || t.State == nil:
 		return refusal.New("error.stale")
@@ -251,7 +268,7 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 		return refusal.New("error.stale")
 	}
 	if !cancelledNext {
-		if _, st, err := lb.decode(t); err != nil || !st.Over() {
+		if _, st, err := txn.Decode(lb.views, t); err != nil || !st.Over() {
 			return refusal.New("error.stale") // the game was stopped, not finished
 		}
 	}
@@ -269,9 +286,9 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 	if t.SeatOf(who.ID) < 0 {
 		// Someone who watched the game may sit down at once, when there is
 		// room and the bot can write to them.
-		if _, hi := g.SeatRange(); len(t.Seats) < hi && lb.hasStarted(ctx, who.ID) {
-			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.person(who)})
-			ch.seated = append(ch.seated, who.ID)
+		if _, hi := g.SeatRange(); len(t.Seats) < hi && lb.tx.HasStarted(ctx, who.ID) {
+			t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.Person(who)})
+			ch.Seated = append(ch.Seated, who.ID)
 		}
 	}
 	pressed(t, ch, who.ID) // the press that opened the lobby seats its presser, or keeps their seat
@@ -292,7 +309,7 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 			}
 		}
 	}
-	ch.answer = lb.loc(t.Lang).T("again.opened")
+	ch.Answer = lb.views.Loc(t.Lang).T("again.opened")
 	return nil
 }
 
@@ -327,7 +344,7 @@ func lobbyNeeds(op int) lobbyNeed {
 // the presser should hear why: a button of another lobby (or of none
 // open) is stale; then who may press it; then what the lobby lacks. who
 // is the presser; admin says whether they administer the group.
-func (lb *lobby) lobbyGuard(t *record.Table, p callback.Data, need lobbyNeed, who int64, admin bool) error {
+func (lb *Lobby) lobbyGuard(t *record.Table, p callback.Data, need lobbyNeed, who int64, admin bool) error {
 	if t.Phase != record.PhaseLobby || p.GameNo != t.GameNo {
 		return refusal.New("error.stale")
 	}
@@ -363,12 +380,12 @@ func nextLevel(g adapter.Game, level string) string {
 	return ls[(i+1)%len(ls)]
 }
 
-// errOpenChat answers a join press with a deep link instead of a seat.
-var errOpenChat = &refusal.Refusal{Key: "lobby.open_chat"}
+// ErrOpenChat answers a join press with a deep link instead of a seat.
+var ErrOpenChat = &refusal.Refusal{Key: "lobby.open_chat"}
 
 // joinFromLink seats a user who opened the private chat through a lobby's
 // deep link; it also marks them reachable at a table they already play at.
-func (lb *lobby) joinFromLink(t *record.Table, ch *change, u *models.User) error {
+func (lb *Lobby) joinFromLink(t *record.Table, ch *txn.Change, u *models.User) error {
 	if t.Phase == record.PhaseIdle {
 		// Cancelled, stopped or over: its seats are no table to wait at.
 		return refusal.New("start.no_lobby")
@@ -388,15 +405,15 @@ func (lb *lobby) joinFromLink(t *record.Table, ch *change, u *models.User) error
 			return refusal.New("lobby.full")
 		}
 	}
-	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: lb.names.person(u)})
+	t.Seats = append(t.Seats, record.Seat{UserID: u.ID, Name: lb.names.Person(u)})
 	claimLobby(t, u.ID)
-	ch.seated = append(ch.seated, u.ID)
+	ch.Seated = append(ch.Seated, u.ID)
 	return nil
 }
 
-// leaveLobby gives up a lobby's seat. A creator leaving hands the lobby
+// LeaveLobby gives up a lobby's seat. A creator leaving hands the lobby
 // to the next person seated; with nobody left, the lobby is cancelled.
-func leaveLobby(t *record.Table, seat int) {
+func LeaveLobby(t *record.Table, seat int) {
 	user := t.Seats[seat].UserID
 	t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
 	if user == 0 || user != t.Creator {
@@ -410,7 +427,7 @@ func leaveLobby(t *record.Table, seat int) {
 		}
 	}
 	if t.Creator == 0 {
-		closeTable(t)
+		txn.CloseTable(t)
 		t.Event = &record.Event{Key: "event.cancelled"}
 	}
 }
@@ -423,10 +440,10 @@ func claimLobby(t *record.Table, user int64) {
 	}
 }
 
-// startGame deals the game; the creator seat plays first.
+// StartGame deals the game; the creator seat plays first.
 // Like every closure of update it only reads the store: whether a player
 // opened the private chat.
-func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) error {
+func (lb *Lobby) StartGame(ctx context.Context, t *record.Table, ch *txn.Change) error {
 	g, ok := lb.games.Get(t.GameID)
 	if !ok {
 		return refusal.New("lobby.choose_game")
@@ -437,7 +454,7 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 	}
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
-			if !lb.hasStarted(ctx, s.UserID) {
+			if !lb.tx.HasStarted(ctx, s.UserID) {
 				return refusal.New("lobby.unreachable", "Name", adapter.Esc(s.Name))
 			}
 			t.Seats[i].Unreachable = false
@@ -470,15 +487,15 @@ func (lb *lobby) startGame(ctx context.Context, t *record.Table, ch *change) err
 		t.Seats[i].Timeouts = 0
 		t.Seats[i].Due = time.Time{}
 		t.Seats[i].Tips, t.Seats[i].Tip = nil, ""
-		t.Seats[i].Learning = t.Seats[i].Human() && lb.tips.learning(ctx, g, t.Seats[i].UserID)
+		t.Seats[i].Learning = t.Seats[i].Human() && lb.tips.Learning(ctx, g, t.Seats[i].UserID)
 		if t.Seats[i].Human() && !t.Practice() {
 			// An index for /start in private, written after the commit; the
 			// table stays the truth.
-			ch.seated = append(ch.seated, t.Seats[i].UserID)
+			ch.Seated = append(ch.Seated, t.Seats[i].UserID)
 		}
 	}
-	lb.moves.schedule(t, g, st, true)
-	ch.answer = lb.loc(t.Lang).T("lobby.started")
+	lb.moves.Schedule(t, g, st, true)
+	ch.Answer = lb.views.Loc(t.Lang).T("lobby.started")
 	return nil
 }
 
@@ -501,59 +518,6 @@ func newSeed() uint64 {
 	return binary.LittleEndian.Uint64(buf[:])
 }
 
-// askStop asks for a confirmation before a game is stopped.
-func (lb *lobby) askStop(t *record.Table, ch *change, user int64, admin bool) error {
-	l := lb.loc(t.Lang)
-	if t.Phase == record.PhaseIdle {
-		ch.post(t, adapter.Message{Text: l.T("stop.nothing")})
-		return nil
-	}
-	if (user == 0 || user != t.Creator) && !admin {
-		ch.post(t, adapter.Message{Text: l.T("stop.not_allowed")})
-		return nil
-	}
-	t.StopAsked = user
-	if user == 0 {
-		t.StopAsked = record.AnyAdmin // asked in the group's name
-	}
-	ch.post(t, adapter.Message{Text: l.T("stop.confirm"), Keyboard: [][]adapter.Button{{
-		{Text: l.T("stop.yes"), Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{1}}.String()},
-		{Text: l.T("stop.no"), Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{0}}.String()},
-	}}})
-	return nil
-}
-
-// onStop handles the confirmation buttons of /stop: the person who asked
-// answers, or any admin when an anonymous admin asked.
-func (lb *lobby) onStop(t *record.Table, ch *change, p callback.Data, user *models.User, admin bool) error {
-	who := user.ID
-	switch {
-	case t.Phase == record.PhaseIdle || p.GameNo != t.GameNo:
-		return refusal.New("error.stale_game")
-	case t.StopAsked == 0:
-		return refusal.New("stop.answered")
-	}
-	if who != t.StopAsked && !(t.StopAsked == record.AnyAdmin && admin) {
-		return refusal.New("stop.not_yours")
-	}
-	l := lb.loc(t.Lang)
-	if p.Args[0] == 0 {
-		t.StopAsked = 0
-		ch.answer = l.T("stop.kept")
-		return nil
-	}
-	if t.Phase == record.PhasePlaying {
-		stoppedFiles(l, lb.games, t, ch) // deal.go
-	}
-	closeTable(t)
-	t.Event = &record.Event{Key: "event.stopped", Name: lb.names.person(user)}
-	if seat := t.SeatOf(who); seat >= 0 {
-		t.Event = &record.Event{Key: "event.stopped", Seat: seat}
-	}
-	ch.answer = l.T("stop.done")
-	return nil
-}
-
 // nextTurnTime is the lobby's choice after cur among choices (in their
 // order): the next longer one, round to the shortest (a TURN_TIMEOUT among
 // none of them goes to the next longer).
@@ -566,15 +530,15 @@ func nextTurnTime(cur time.Duration, choices []time.Duration) time.Duration {
 	return choices[0]
 }
 
-// onOpen opens a lobby of the game a /help or picker button names, as
+// OnOpen opens a lobby of the game a /help or picker button names, as
 // /newgame <game> would; the answer is a toast. It runs inside the
 // transaction's closure, so it only reads the store.
-func (lb *lobby) onOpen(t *record.Table, ch *change, p callback.Data, who *models.User, started bool) error {
+func (lb *Lobby) OnOpen(t *record.Table, ch *txn.Change, p callback.Data, who *models.User, started bool) error {
 	g, ok := lb.games.Get(p.Word)
 	if !ok {
 		return refusal.New("error.bad_button")
 	}
-	l := lb.loc(t.Lang)
+	l := lb.views.Loc(t.Lang)
 	switch t.Phase {
 	case record.PhasePlaying:
 		return refusal.New("newgame.running")
@@ -585,41 +549,41 @@ func (lb *lobby) onOpen(t *record.Table, ch *change, p callback.Data, who *model
 		if who.ID != t.Creator {
 			return refusal.New("newgame.choosing_toast")
 		}
-		return lb.onChooseGame(t, ch, callback.Data{Op: callback.Choose, Table: t.ID, GameNo: t.GameNo, Word: g.ID()}, who.ID)
+		return lb.OnChooseGame(t, ch, callback.Data{Op: callback.Choose, Table: t.ID, GameNo: t.GameNo, Word: g.ID()}, who.ID)
 	}
-	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: lb.names.person(who), Unreachable: !started})
+	openLobby(t, g.ID(), record.Seat{UserID: who.ID, Name: lb.names.Person(who), Unreachable: !started})
 	pressed(t, ch, who.ID)
 	if t.Practice() {
-		lb.openPractice(t, who)
-		ch.answer = l.T("practice.opened")
+		lb.OpenPractice(t, who)
+		ch.Answer = l.T("practice.opened")
 		return nil
 	}
-	ch.seated = append(ch.seated, who.ID) // their /start (and /forgetme) finds this table
-	ch.answer = l.T("lobby.joined")
+	ch.Seated = append(ch.Seated, who.ID) // their /start (and /forgetme) finds this table
+	ch.Answer = l.T("lobby.joined")
 	return nil
 }
 
-// openPractice makes a lobby just opened in a private chat a practice one:
+// OpenPractice makes a lobby just opened in a private chat a practice one:
 // its title, the person's language, robots to the game's least number.
-func (lb *lobby) openPractice(t *record.Table, who *models.User) {
-	t.Lang = lb.userLang(who)
-	t.Title = lb.loc(t.Lang).T("practice.title")
+func (lb *Lobby) OpenPractice(t *record.Table, who *models.User) {
+	t.Lang = lb.tx.UserLang(who)
+	t.Title = lb.views.Loc(t.Lang).T("practice.title")
 	lb.fillPractice(t)
 }
 
 // fillPractice seats robots up to the game's least number of players in a
 // new practice lobby, so «Начать» works at once, and turns hints on:
 // practice is for learning, and no group's rating is at stake.
-func (lb *lobby) fillPractice(t *record.Table) {
+func (lb *Lobby) fillPractice(t *record.Table) {
 	t.Hints = true
 	g, ok := lb.games.Get(t.GameID)
 	if !ok || len(adapter.Levels(g)) == 0 {
 		return
 	}
 	lo, _ := g.SeatRange()
-	l := lb.loc(t.Lang)
+	l := lb.views.Loc(t.Lang)
 	for len(t.Seats) < lo {
-		t.Seats = append(t.Seats, record.Seat{Name: aiName(l, t), AI: view.AILevel(g, t.AILevel)})
+		t.Seats = append(t.Seats, record.Seat{Name: play.AIName(l, t), AI: view.AILevel(g, t.AILevel)})
 	}
 }
 
@@ -631,4 +595,24 @@ func relevelPractice(t *record.Table, g adapter.Game) {
 			t.Seats[i].AI = view.AILevel(g, t.AILevel)
 		}
 	}
+}
+
+// onZone is the lobby's time zone button: with no zone it shows the zones
+// (or hides them), with one it sets the group's zone, kept for its next
+// games like the time for a move.
+func (lb *Lobby) onZone(t *record.Table, ch *txn.Change, p callback.Data) error {
+	if !lb.views.Long(t) {
+		return refusal.New("error.stale") // the zone matters to long games only
+	}
+	if len(p.Args) < 2 {
+		t.ZonePick = !t.ZonePick
+		return nil
+	}
+	zones := record.Zones()
+	if p.Args[1] < 0 || p.Args[1] >= len(zones) {
+		return refusal.New("error.bad_button")
+	}
+	t.Zone, t.ZonePick = zones[p.Args[1]].Name, false
+	ch.Answer = lb.views.Loc(t.Lang).T("lobby.zone_set", "Zone", view.ZoneName(lb.views.Loc(t.Lang), t))
+	return nil
 }

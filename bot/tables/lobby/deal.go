@@ -1,4 +1,4 @@
-package tables
+package lobby
 
 import (
 	"crypto/rand"
@@ -8,18 +8,19 @@ import (
 	"github.com/trickchef/trickchef/bot/deal"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
 // pressed keeps the id of the press that seated user in a lobby.
-func pressed(t *record.Table, ch *change, user int64) {
-	if ch.press == "" || t.SeatOf(user) < 0 {
+func pressed(t *record.Table, ch *txn.Change, user int64) {
+	if ch.Press == "" || t.SeatOf(user) < 0 {
 		return
 	}
 	if t.Pressed == nil {
 		t.Pressed = map[int64]string{}
 	}
-	t.Pressed[user] = ch.press
+	t.Pressed[user] = ch.Press
 }
 
 // dealSeeds draws the game's seeds as it starts. A lobby opened with a
@@ -27,7 +28,7 @@ func pressed(t *record.Table, ch *change, user int64) {
 // press go in with the secret committed to since the lobby opened. A
 // lobby from before (no secret) deals the v1 way: seed and salt drawn
 // now, kept secret, the commitment shown from now on.
-func dealSeeds(t *record.Table, ch *change) error {
+func dealSeeds(t *record.Table, ch *txn.Change) error {
 	if t.Secret == "" {
 		t.Seed, t.Salt = newSeed(), newSalt()
 		return nil
@@ -36,7 +37,7 @@ func dealSeeds(t *record.Table, ch *change) error {
 	for _, s := range t.Seats {
 		t.Drawn = append(t.Drawn, t.Pressed[s.UserID]) // "" for a robot or a seat taken by command
 	}
-	t.Drawn = append(t.Drawn, ch.press)
+	t.Drawn = append(t.Drawn, ch.Press)
 	seeds, err := deal.Derive(deal.TableReveal(t), deal.InputsOf(t))
 	if err != nil {
 		return err
@@ -55,11 +56,11 @@ func newSecret() string {
 	return hex.EncodeToString(buf[:])
 }
 
-// dealFile is the entry that sends a finished game's file of its deal and
+// DealFile is the entry that sends a finished game's file of its deal and
 // moves (data, a bot/deal.File), named <game>-<n>.json, with a caption
 // saying what it is for; ok is false for a game with none (dealt before
 // commitments).
-func dealFile(l adapter.Loc, games view.Games, data []byte) (outbox.Entry, bool) {
+func DealFile(l adapter.Loc, games view.Games, data []byte) (outbox.Entry, bool) {
 	if len(data) == 0 {
 		return outbox.Entry{}, false
 	}
@@ -78,24 +79,24 @@ func dealFile(l adapter.Loc, games view.Games, data []byte) (outbox.Entry, bool)
 // stoppedFiles queues a stopped game's file to each person seated (a
 // finished game's goes with the private results, jobs.go): its practice
 // chat, or each person the bot can write to.
-func stoppedFiles(l adapter.Loc, games view.Games, t *record.Table, ch *change) {
+func stoppedFiles(l adapter.Loc, games view.Games, t *record.Table, ch *txn.Change) {
 	f, ok := deal.FileOf(t)
 	if !ok || t.State == nil {
 		return
 	}
-	e, ok := dealFile(l, games, f.Encode())
+	e, ok := DealFile(l, games, f.Encode())
 	if !ok {
 		return
 	}
 	if view.PracticeChat(t.ChatID) {
 		e.ChatID = t.ChatID
-		ch.outbox = append(ch.outbox, e)
+		ch.Outbox = append(ch.Outbox, e)
 		return
 	}
 	for _, s := range t.Seats {
 		if s.Human() && !s.Unreachable {
 			e.ChatID = s.UserID
-			ch.outbox = append(ch.outbox, e)
+			ch.Outbox = append(ch.Outbox, e)
 		}
 	}
 }

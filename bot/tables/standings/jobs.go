@@ -1,4 +1,4 @@
-package tables
+package standings
 
 import (
 	"context"
@@ -11,10 +11,12 @@ import (
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
-// jobs does the work a change left on its table (record.Job), in order,
+// Jobs does the work a change left on its table (record.Job), in order,
 // when the timers reach the table: a finished game is recorded and rated
 // once (the results role), then each person who played it gets their own
 // result in private; a group's results command is answered once every
@@ -22,13 +24,36 @@ import (
 // (it reads or writes the results), then dropped in a change of the table
 // that also queues what it has to say; a crash in between does it again,
 // which the results make harmless (a game is recorded once by its id).
-type jobs struct {
-	*core
-	reviews *reviewing
+type Jobs struct {
+	reviews *Reviews
+	results Recorder
+	tx      *txn.Txn
+	views   *view.Renderer
+	games   view.Games
 }
 
-// run does t's jobs in order until one fails (it is tried again later).
-func (j *jobs) run(ctx context.Context, t *record.Table) error {
+// Recorder is what the jobs ask of the results role.
+type Recorder interface {
+	// Record stores a finished game once and rates it: the seats' rating
+	// changes, nil when this call did not rate it.
+	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
+	// Valid reports whether a finished game can be recorded at all.
+	Valid(e *record.Result) bool
+	// PrivateResult is seat i's own result of e, in private.
+	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message
+	// WebRatings are the rating changes the page shows, by player id.
+	WebRatings(e *record.Result, changes []record.RatingChange) map[string][2]float64
+	// Answer renders a group's results command.
+	Answer(ctx context.Context, t *record.Table, q *record.Query) adapter.Message
+}
+
+// NewJobs builds the jobs.
+func NewJobs(reviews *Reviews, res Recorder, tx *txn.Txn, views *view.Renderer) *Jobs {
+	return &Jobs{reviews: reviews, results: res, tx: tx, views: views, games: views.Games()}
+}
+
+// Run does t's jobs in order until one fails (it is tried again later).
+func (j *Jobs) Run(ctx context.Context, t *record.Table) error {
 	for _, job := range t.Jobs {
 		var err error
 		switch {
@@ -47,7 +72,7 @@ func (j *jobs) run(ctx context.Context, t *record.Table) error {
 }
 
 // recordResult records a finished game and queues the private results.
-func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) error {
+func (j *Jobs) recordResult(ctx context.Context, id string, job record.Job) error {
 	e := job.Result
 	if job.Finished != nil {
 		// Kept before the people are offered its review.
@@ -59,18 +84,18 @@ func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 	if err != nil {
 		return err
 	}
-	return j.done(ctx, id, job, func(t *record.Table, ch *change) {
+	return j.done(ctx, id, job, func(t *record.Table, ch *txn.Change) {
 		if t.ResultsSent == e.ID || !j.results.Valid(e) || e.GameNo == 0 {
 			return // sent already, malformed, or queued before private results existed
 		}
 		t.ResultsSent = e.ID
 		t.WebRatings = j.results.WebRatings(e, changes)
-		file, hasFile := dealFile(j.loc(t.Lang), j.games, job.DealFile)
+		file, hasFile := lobby.DealFile(j.views.Loc(t.Lang), j.games, job.DealFile)
 		if view.PracticeChat(t.ChatID) {
 			// A practice table's chat is the person's: it saw the result,
 			// and gets the game's file there.
 			if hasFile {
-				ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Message: file.Message, Document: file.Document})
+				ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Message: file.Message, Document: file.Document})
 			}
 			return
 		}
@@ -88,28 +113,28 @@ func (j *jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 			}
 			m := j.results.PrivateResult(t, e, i, rc)
 			if f := job.Finished; f != nil && f.PlayedBy(user) >= 0 {
-				m.Keyboard = append(m.Keyboard, []adapter.Button{view.ReviewButton(j.loc(t.Lang), f)})
+				m.Keyboard = append(m.Keyboard, []adapter.Button{view.ReviewButton(j.views.Loc(t.Lang), f)})
 			}
-			ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: m})
+			ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: user, Message: m})
 			if hasFile {
-				ch.outbox = append(ch.outbox, outbox.Entry{ChatID: user, Message: file.Message, Document: file.Document})
+				ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: user, Message: file.Message, Document: file.Document})
 			}
 		}
 	})
 }
 
 // answer renders a group's results command and queues the answer.
-func (j *jobs) answer(ctx context.Context, t *record.Table, job record.Job) error {
+func (j *Jobs) answer(ctx context.Context, t *record.Table, job record.Job) error {
 	m := j.results.Answer(ctx, t, job.Query)
-	return j.done(ctx, t.ID, job, func(t *record.Table, ch *change) {
-		ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m, Reply: true})
+	return j.done(ctx, t.ID, job, func(t *record.Table, ch *txn.Change) {
+		ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m, Reply: true})
 	})
 }
 
 // done drops job, the table's first, in a change that also does then (nil:
 // nothing more). A job already gone (another replica did it) is fine.
-func (j *jobs) done(ctx context.Context, id string, job record.Job, then func(t *record.Table, ch *change)) error {
-	_, _, err := j.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+func (j *Jobs) done(ctx context.Context, id string, job record.Job, then func(t *record.Table, ch *txn.Change)) error {
+	_, _, err := j.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
 		if len(t.Jobs) == 0 || !reflect.DeepEqual(t.Jobs[0], job) {
 			return refusal.ErrNoChange
 		}
@@ -125,11 +150,11 @@ func (j *jobs) done(ctx context.Context, id string, job record.Job, then func(t 
 	return refusal.Settle(err)
 }
 
-// adopt takes over an outbox entry an older version queued for delivery
+// Adopt takes over an outbox entry an older version queued for delivery
 // to resolve: a finished game, or a results command, becomes the table's
 // job, at the end of its jobs. (A crash between this and the entry's ack
 // adopts it again: recording is idempotent, an answer is given twice.)
-func (j *jobs) adopt(ctx context.Context, id string, entry []byte) error {
+func (j *Jobs) Adopt(ctx context.Context, id string, entry []byte) error {
 	var old struct {
 		Result *record.Result `json:"result"`
 		Query  *record.Query  `json:"query"`
@@ -141,7 +166,7 @@ func (j *jobs) adopt(ctx context.Context, id string, entry []byte) error {
 	if job.Result == nil && job.Query == nil {
 		return nil
 	}
-	_, _, err := j.transact(ctx, id, 0, func(t *record.Table, ch *change) error {
+	_, _, err := j.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
 		for _, have := range t.Jobs {
 			if reflect.DeepEqual(have, job) {
 				return refusal.ErrNoChange

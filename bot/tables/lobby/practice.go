@@ -1,4 +1,4 @@
-package tables
+package lobby
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
@@ -18,36 +19,42 @@ import (
 // meanwhile reaches each table with its own buttons. Results are recorded
 // under the private chat like a group of one: never in a group's rating,
 // /top or /history; /stats in private shows them on their own line.
-type practice struct {
-	*core
-	lobby *lobby
+type Practice struct {
+	tx    *txn.Txn
+	views *view.Renderer
+	lobby *Lobby
 }
 
-// command runs /newgame, /stop and /table in a private chat against the
+// NewPractice builds the practice tables' commands.
+func NewPractice(tx *txn.Txn, views *view.Renderer, lobby *Lobby) *Practice {
+	return &Practice{tx: tx, views: views, lobby: lobby}
+}
+
+// Command runs /newgame, /stop and /table in a private chat against the
 // chat's practice table.
-func (pr *practice) command(ctx context.Context, r request, _ adapter.Loc) error {
-	m := r.msg
+func (pr *Practice) Command(ctx context.Context, r txn.Request, _ adapter.Loc) error {
+	m := r.Msg
 	id := record.ID(m.Chat.ID, 0)
-	l := pr.loc(pr.userLang(m.From))
-	_, _, err := pr.transact(ctx, id, r.updateID, func(t *record.Table, ch *change) error {
+	l := pr.views.Loc(pr.tx.UserLang(m.From))
+	_, _, err := pr.tx.Transact(ctx, id, r.UpdateID, func(t *record.Table, ch *txn.Change) error {
 		if t.Phase == record.PhaseIdle {
 			t.Lang = l.Lang()
 		}
-		t.Title = pr.loc(t.Lang).T("practice.title")
-		n := len(ch.outbox)
+		t.Title = pr.views.Loc(t.Lang).T("practice.title")
+		n := len(ch.Outbox)
 		var err error
-		switch r.name {
+		switch r.Name {
 		case "newgame":
 			opened := t.Phase == record.PhaseIdle
-			err = pr.lobby.newGame(ctx, t, ch, m, r.args)
+			err = pr.lobby.NewGame(ctx, t, ch, m, r.Args)
 			if err == nil && opened && t.Phase == record.PhaseLobby {
-				pr.lobby.openPractice(t, m.From)
+				pr.lobby.OpenPractice(t, m.From)
 			}
 		case "stop":
-			err = pr.lobby.askStop(t, ch, m.From.ID, false)
+			err = pr.lobby.AskStop(t, ch, m.From.ID, false)
 		case "table":
 			if t.Phase == record.PhaseIdle {
-				ch.post(t, adapter.Message{Text: pr.loc(t.Lang).T("practice.none")})
+				ch.Post(t, adapter.Message{Text: pr.views.Loc(t.Lang).T("practice.none")})
 				break
 			}
 			v := view.Table(t.GameNo)
@@ -56,7 +63,7 @@ func (pr *practice) command(ctx context.Context, r request, _ adapter.Loc) error
 			}
 			t.Repost(v)
 		}
-		ch.replies(n)
+		ch.Replies(n)
 		return err
 	})
 	return refusal.Settle(err)

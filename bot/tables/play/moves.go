@@ -1,4 +1,9 @@
-package tables
+// Package play is the tables' game on: what a move does to a table
+// (moves.go), a seat's buttons and hints (seats.go), the timers and the
+// robots' moves (timers.go), long games' deadlines (long.go), first-game
+// tips (tips.go), leaving a game (leave.go) and the «Стол» page's lease
+// (pages.go).
+package play
 
 import (
 	"fmt"
@@ -7,50 +12,65 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deal"
+	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
 
-// moves is what a move does to a table, whoever made it (a person's press,
+// Moves is what a move does to a table, whoever made it (a person's press,
 // the page, a robot, the bot for a person whose time ran out, the game's
 // system): the engine applies it, the log records it, the seats' timers
 // restart, the announcements it causes are queued, and a finished game
 // leaves its result to record.
-type moves struct {
-	*core
-	tips *tips
+type Moves struct {
+	views    *view.Renderer
+	now      func() time.Time
+	log      zerolog.Logger
+	metrics  *metrics.Metrics // nil: not measured
+	aiDelay  time.Duration    // pause before a robot (or the bot for a person) moves
+	aiBudget time.Duration    // how long a searching robot may think
+	tips     *Tips
 }
 
-// apply runs one engine action for a seat (or the system) and records
+// NewMoves builds the moves: views draw and time them, aiDelay and
+// aiBudget pace the robots, tips teach a first game.
+func NewMoves(views *view.Renderer, tips *Tips, aiDelay, aiBudget time.Duration, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Moves {
+	return &Moves{views: views, now: now, log: log, metrics: m, aiDelay: aiDelay, aiBudget: aiBudget, tips: tips}
+}
+
+// Apply runs one engine action for a seat (or the system) and records
 // everything it causes: the log, the seat's nonce, announcements and the
 // timers. A rule violation becomes a refusal with the engine's reason.
 // A system move a person's move leaves due at once follows in the same
 // change.
-func (m *moves) apply(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
+func (m *Moves) Apply(t *record.Table, ch *txn.Change, g adapter.Game, st game.State, seat game.Seat, a game.Action, auto bool) error {
 	before, err := g.Decode(t.State)
 	if err != nil {
-		return broken(err)
+		return txn.Broken(err)
 	}
 	if err := st.Apply(seat, a); err != nil {
 		if code := game.CodeOf(err); code != "" {
 			return m.ruleRefusal(t, g, before, seat, a, code)
 		}
-		return broken(fmt.Errorf("apply %d for seat %d: %w", a, seat, err)) // the engine contradicts itself
+		return txn.Broken(fmt.Errorf("apply %d for seat %d: %w", a, seat, err)) // the engine contradicts itself
 	}
 	data, err := st.MarshalBinary()
 	if err != nil {
-		return broken(err)
+		return txn.Broken(err)
 	}
 	t.State = data
 	if mg, ok := g.(adapter.MemoryGame); ok {
 		t.Memory = mg.Observe(t.Memory, st)
 	}
 	t.Log = append(t.Log, record.Move{Seat: seat, Action: a, Auto: auto})
-	l := m.loc(t.Lang)
+	l := m.views.Loc(t.Lang)
 	if s := t.Seat(seat); s != nil {
 		s.Nonce++
 		s.Draft = nil
@@ -67,10 +87,10 @@ func (m *moves) apply(t *record.Table, ch *change, g adapter.Game, st game.State
 	if st.Over() {
 		// The result is recorded before anyone asks for /stats after the
 		// final announcement, which gets the «play again» button.
-		msgs = m.finish(t, g, st, msgs)
+		msgs = m.Finish(t, g, st, msgs)
 	}
 	for _, msg := range msgs {
-		ch.post(t, msg)
+		ch.Post(t, msg)
 	}
 	acting := st.ToAct()
 	for i := range t.Seats {
@@ -88,23 +108,23 @@ func (m *moves) apply(t *record.Table, ch *change, g adapter.Game, st game.State
 		}
 		return nil
 	}
-	m.tips.teach(t, g, before, st)
-	m.schedule(t, g, st, true)
+	m.tips.Teach(t, g, before, st)
+	m.Schedule(t, g, st, true)
 	if !auto && !t.SystemAt.IsZero() && !t.SystemAt.After(m.now()) {
 		// A person's move left the system's move due at once (in real
 		// time: nobody can act, so the dealer deals): it is made in this
 		// change rather than in one of its own once the timers get to the
 		// table, which under load means after other tables, while the
 		// players wait.
-		return m.actFor(t, ch, g, st, game.System)
+		return m.ActFor(t, ch, g, st, game.System)
 	}
 	return nil
 }
 
 // ruleRefusal explains an illegal action in the player's terms: the game's
 // own text for the code, with details when the game can give them.
-func (m *moves) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
-	l := m.loc(t.Lang)
+func (m *Moves) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat game.Seat, a game.Action, code game.Code) error {
+	l := m.views.Loc(t.Lang)
 	if ex, ok := g.(adapter.ExplainGame); ok && seat >= 0 {
 		if text, ok := ex.Explain(l, m.views.AdapterView(t), st, int(seat), a, code); ok {
 			return refusal.Rendered(text)
@@ -113,12 +133,12 @@ func (m *moves) ruleRefusal(t *record.Table, g adapter.Game, st game.State, seat
 	return refusal.New(adapter.ErrorKey(l, g, code))
 }
 
-// finish records the end of a game in the change: the result becomes the
+// Finish records the end of a game in the change: the result becomes the
 // table's job (recorded before any results command asked after it), and
 // the last announcement gets the «play again» button. It runs inside the
 // transaction's closure: no I/O.
-func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
-	job := record.Job{Result: resultOf(t, g, st, m.now())}
+func (m *Moves) Finish(t *record.Table, g adapter.Game, st game.State, msgs []adapter.Message) []adapter.Message {
+	job := record.Job{Result: ResultOf(t, g, st, m.now())}
 	if f, ok := deal.FileOf(t); ok {
 		job.DealFile = f.Encode()
 	}
@@ -127,7 +147,7 @@ func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []ad
 		job.Finished.Updated = m.now() // when it ended
 	}
 	t.Jobs = append(t.Jobs, job)
-	l := m.loc(t.Lang)
+	l := m.views.Loc(t.Lang)
 	msgs = slices.Clone(msgs)
 	if len(msgs) == 0 {
 		msgs = []adapter.Message{{Text: l.T("again.over")}}
@@ -155,9 +175,9 @@ func (m *moves) finish(t *record.Table, g adapter.Game, st game.State, msgs []ad
 // time, a robot (or a person the bot plays for) AIDelay, and the system
 // moves at once.
 
-// schedule sets the timers after a change. moved reports that an action was
+// Schedule sets the timers after a change. moved reports that an action was
 // applied (the system's quiet pause starts again).
-func (m *moves) schedule(t *record.Table, g adapter.Game, st game.State, moved bool) {
+func (m *Moves) Schedule(t *record.Table, g adapter.Game, st game.State, moved bool) {
 	now := m.now()
 	acting := st.ToAct()
 	for i := range t.Seats {
@@ -186,7 +206,7 @@ func (m *moves) schedule(t *record.Table, g adapter.Game, st game.State, moved b
 }
 
 // delay is how long the bot waits before acting for seat s.
-func (m *moves) delay(t *record.Table, g adapter.Game, st game.State, s game.Seat) (time.Duration, bool) {
+func (m *Moves) delay(t *record.Table, g adapter.Game, st game.State, s game.Seat) (time.Duration, bool) {
 	ts := t.Seat(s)
 	if c, ok := g.(adapter.ClockGame); ok {
 		level := ""
@@ -199,14 +219,14 @@ func (m *moves) delay(t *record.Table, g adapter.Game, st game.State, s game.Sea
 	case ts == nil:
 		return 0, true // the system: at once
 	case ts.Auto():
-		return m.cfg.AIDelay, true
+		return m.aiDelay, true
 	}
 	return m.views.TurnTime(t), true
 }
 
-// actFor makes the bot's move for a due seat (a real-time robot may choose
+// ActFor makes the bot's move for a due seat (a real-time robot may choose
 // to wait instead).
-func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.State, seat game.Seat) error {
+func (m *Moves) ActFor(t *record.Table, ch *txn.Change, g adapter.Game, st game.State, seat game.Seat) error {
 	legal := st.Legal(seat)
 	if len(legal) == 0 {
 		return nil
@@ -214,7 +234,7 @@ func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.Stat
 	s := t.Seat(seat)
 	if seat == game.System {
 		// The system's move is the first it may make (a deal, the next round).
-		return m.apply(t, ch, g, st, seat, legal[0], true)
+		return m.Apply(t, ch, g, st, seat, legal[0], true)
 	}
 	m.metrics.Timeout()
 	if !s.Auto() {
@@ -228,7 +248,7 @@ func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.Stat
 	}
 	a := legal[0]
 	if r, ok := g.(adapter.RobotGame); ok {
-		choice, move := r.Auto(st, seat, adapter.Decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: m.cfg.AIBudget})
+		choice, move := r.Auto(st, seat, adapter.Decision{Level: level, Seed: seatSeed(t), Memory: t.Memory, Budget: m.aiBudget})
 		if !move {
 			// A real-time robot waits: it looks again after its reaction time.
 			s.Due = time.Time{}
@@ -241,7 +261,7 @@ func (m *moves) actFor(t *record.Table, ch *change, g adapter.Game, st game.Stat
 			a = legal[0]
 		}
 	}
-	return m.apply(t, ch, g, st, seat, a, true)
+	return m.Apply(t, ch, g, st, seat, a, true)
 }
 
 // seatSeed derives the seed of the bot's n-th automatic decision, so a game
@@ -254,7 +274,7 @@ func seatSeed(t *record.Table) uint64 {
 	return x
 }
 
-// resultOf describes a finished game: seats in seat order with their place
+// ResultOf describes a finished game: seats in seat order with their place
 // and score from the final standings. Robots are rated per level, so two
 // robots of one level would be one player twice: only the better placed
 // of them is recorded (rating updates need distinct players).
@@ -264,8 +284,8 @@ func seatSeed(t *record.Table) uint64 {
 // them, last, with score 0. A robot is recorded under its name at the
 // table («Робот 1»). A person the bot played for in most of their moves is
 // marked unrated, and so is one who took a hint.
-func resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *record.Result {
-	r := &record.Result{ID: record.ResultID(t), Game: t.GameID, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: optionsText(t, g),
+func ResultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *record.Result {
+	r := &record.Result{ID: record.ResultID(t), Game: t.GameID, Chat: t.ChatID, Started: t.Started, Ended: ended, Options: OptionsText(t, g),
 		GameNo: t.GameNo, Players: len(t.Seats)}
 	moves, auto := make([]int, len(t.Seats)), make([]int, len(t.Seats))
 	for _, mv := range t.Log {
@@ -304,9 +324,9 @@ func resultOf(t *record.Table, g adapter.Game, st game.State, ended time.Time) *
 	return r
 }
 
-// optionsText is the table's option values as text ("removed=2"), in the
+// OptionsText is the table's option values as text ("removed=2"), in the
 // game's option order; "" for a game without options.
-func optionsText(t *record.Table, g adapter.Game) string {
+func OptionsText(t *record.Table, g adapter.Game) string {
 	var parts []string
 	for _, o := range adapter.Options(g) {
 		parts = append(parts, o.Key+"="+strconv.Itoa(adapter.OptionValue(adapter.View(t), g, o.Key)))

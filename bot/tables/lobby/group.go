@@ -1,0 +1,121 @@
+package lobby
+
+import (
+	"context"
+
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/txn"
+)
+
+// A group's tables. A group (or a forum topic) holds up to Limit tables at
+// once, each a record of its own (record.TableID: table 1 is the chat's
+// own id, table n that with a letter), so every button, link, timer,
+// delivery and result names the table it belongs to and nothing treats
+// one of them specially. A command names no table, so the commands'
+// router (bot/tables) picks the one it means from these.
+
+// Group finds a group's tables.
+type Group struct {
+	tx        *txn.Txn
+	maxTables int
+}
+
+// NewGroup builds it: maxTables is a group's limit (0: 4).
+func NewGroup(tx *txn.Txn, maxTables int) *Group { return &Group{tx: tx, maxTables: maxTables} }
+
+// defaultMaxTables is a group's limit unless configured.
+const defaultMaxTables = 4
+
+// Limit is how many tables a group may hold at once.
+func (c *Group) Limit() int {
+	if c.maxTables <= 0 {
+		return defaultMaxTables
+	}
+	return min(c.maxTables, record.MaxTables)
+}
+
+// ChatTables are the tables 1…limit of own's chat (and topic), idle ones
+// included: a record is read for each (a table never used reads as a
+// fresh idle one). A table that cannot be read is left out. It only reads
+// the store.
+func (c *Group) ChatTables(ctx context.Context, own string) []*record.Table {
+	var out []*record.Table
+	for n := 1; n <= c.Limit(); n++ {
+		id := record.Sibling(own, n)
+		if id == "" {
+			break // a private chat holds its one table
+		}
+		if t, _, err := c.tx.Load(ctx, id); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// BusyTables are the tables of own's chat with a lobby open or a game on.
+func (c *Group) BusyTables(ctx context.Context, own string) []*record.Table {
+	var out []*record.Table
+	for _, t := range c.ChatTables(ctx, own) {
+		if t.Phase != record.PhaseIdle {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// NewGameTable is the table of a group where a new game goes, given the
+// group's table 1 own: a lobby open at any of its tables (where /newgame
+// says what is open), else the first idle one; ok is false when every
+// table is taken. A practice table is its own. It only reads the store.
+func (c *Group) NewGameTable(ctx context.Context, own string) (id string, ok bool) {
+	if chat, _, err := record.ParseID(own); err != nil || chat > 0 {
+		return own, true
+	}
+	ts := c.ChatTables(ctx, own)
+	for _, t := range ts {
+		if t.Phase == record.PhaseLobby {
+			return t.ID, true
+		}
+	}
+	for _, t := range ts {
+		if t.Phase == record.PhaseIdle {
+			return t.ID, true
+		}
+	}
+	return own, false
+}
+
+// FollowOwn gives a group's table 2 and on, about to open a lobby, the
+// group's language, title and zone: the group's settings live at its
+// table 1. Table 1 learns whether it opens beside another table taken, so
+// its messages name it too (record.Table.Numbered). It runs inside the
+// change that opens the lobby, so a refused press or command changes
+// nothing; it only reads the store.
+func (c *Group) FollowOwn(ctx context.Context, t *record.Table) error {
+	if t.Phase != record.PhaseIdle {
+		return nil // its lobby or game goes on as it is
+	}
+	if record.TableNo(t.ID) == 1 {
+		t.Numbered = false
+		for _, other := range c.BusyTables(ctx, t.ID) {
+			t.Numbered = t.Numbered || other.ID != t.ID
+		}
+		return nil
+	}
+	own, _, err := c.tx.Load(ctx, record.Sibling(t.ID, 1))
+	if err != nil {
+		return err
+	}
+	t.Lang, t.Title, t.Zone = own.Lang, own.Title, own.Zone
+	return nil
+}
+
+// TableIn is the table of chat that a button naming table id belongs to:
+// id itself when it is in that chat (its topic kept), else the chat's own
+// table — a forged id never reaches another chat's record.
+func TableIn(id string, chat int64) string {
+	if c, _, err := record.ParseID(id); err == nil && c == chat {
+		return id
+	}
+	return record.ID(chat, 0)
+}
