@@ -88,7 +88,7 @@ func (c *commands) find(name string) (command, bool) {
 }
 
 // init learns the bot's username (unless configured) and publishes the
-// Command menu in every language.
+// command menu in every language.
 func (c *commands) init(ctx context.Context) error {
 	if c.views.Username() == "" {
 		me, err := c.calls.tg.GetMe(ctx)
@@ -145,7 +145,7 @@ func (c *commands) privateHelpLines(l adapter.Loc) (here, inGroups string) {
 }
 
 // parseCommand recognises "/cmd", "/cmd@ourbot" and their arguments; a
-// Command addressed to another bot (or plain text) gives ok=false.
+// command addressed to another bot (or plain text) gives ok=false.
 func parseCommand(text, username string) (txn.Request, bool) {
 	if !strings.HasPrefix(text, "/") {
 		return txn.Request{}, false

@@ -51,14 +51,14 @@ type Store interface {
 	Messages(ctx context.Context, table string) (map[string]string, error)
 	SetMessage(ctx context.Context, table, view, record string) error
 	Outbox(ctx context.Context, table string, n int) ([]store.Envelope, error)
-	// The finished games kept for their reviews (reviews.go), and the
+	// The finished games kept for their reviews (standings/reviews.go), and the
 	// queue of reviews asked for.
 	Schedule(ctx context.Context, q store.Queue, name string, at time.Time) error
 	KeepGame(ctx context.Context, ref string, people []int64, data []byte) error
 	KeptGame(ctx context.Context, ref string) ([]byte, error)
 	KeptGames(ctx context.Context, user int64, n int) ([]string, error)
 	Review(ctx context.Context, ref string, user int64) ([]byte, error)
-	// Forgetting a person (forget.go): what the store cannot read itself.
+	// Forgetting a person (standings/forget.go): what the store cannot read itself.
 	RewriteKeptGame(ctx context.Context, ref string, data []byte, drop []int64) error
 	DropKeptGame(ctx context.Context, ref string) error
 	DropDeadLetters(ctx context.Context, match func(store.DeadLetter) bool) (int, error)
@@ -67,7 +67,7 @@ type Store interface {
 }
 
 // Telegram is the part of the Bot API the tables call: who the bot is, its
-// Command menus, whether someone administers a group, and the answer to a
+// command menus, whether someone administers a group, and the answer to a
 // press (not rate-limited). Nothing here posts to a chat: that is
 // delivery's alone.
 type Telegram interface {

@@ -26,9 +26,7 @@ import (
 // Belonging is what the tables do when Telegram says who is in a group.
 type Belonging struct {
 	members *members.Cache
-	store   interface {
-		Pointer(ctx context.Context, key string) (string, error)
-	}
+	store   LastTable
 	tx      *txn.Txn
 	views   *view.Renderer
 	group   *Group
@@ -36,11 +34,14 @@ type Belonging struct {
 	log     zerolog.Logger
 }
 
+// LastTable reads a person's pointer to the table they last sat down at.
+type LastTable interface {
+	Pointer(ctx context.Context, key string) (string, error)
+}
+
 // NewBelonging builds it: members is the cache of who is in a group, st
 // holds a person's last table.
-func NewBelonging(mc *members.Cache, st interface {
-	Pointer(ctx context.Context, key string) (string, error)
-}, tx *txn.Txn, views *view.Renderer, group *Group, leaving *play.Leaving, log zerolog.Logger) *Belonging {
+func NewBelonging(mc *members.Cache, st LastTable, tx *txn.Txn, views *view.Renderer, group *Group, leaving *play.Leaving, log zerolog.Logger) *Belonging {
 	return &Belonging{members: mc, store: st, tx: tx, views: views, group: group, leaving: leaving, log: log}
 }
 

@@ -77,7 +77,7 @@ func DealFile(l adapter.Loc, games view.Games, data []byte) (outbox.Entry, bool)
 }
 
 // stoppedFiles queues a stopped game's file to each person seated (a
-// finished game's goes with the private results, jobs.go): its practice
+// finished game's goes with the private results, bot/tables/standings): its practice
 // chat, or each person the bot can write to.
 func stoppedFiles(l adapter.Loc, games view.Games, t *record.Table, ch *txn.Change) {
 	f, ok := deal.FileOf(t)

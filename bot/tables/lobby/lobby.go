@@ -157,36 +157,18 @@ func (lb *Lobby) OnChooseGame(t *record.Table, ch *txn.Change, p callback.Data, 
 
 // OnLobby handles the lobby's buttons. who is the presser; admin says
 // whether they administer the group (asked only for «cancel»). It runs
-// inside transact's retried closure, so it only reads the store.
+// inside the transaction's retried closure, so it only reads the store.
 func (lb *Lobby) OnLobby(ctx context.Context, t *record.Table, ch *txn.Change, p callback.Data, who *models.User, admin bool) error {
 	if err := lb.lobbyGuard(t, p, lobbyNeeds(p.Args[0]), who.ID, admin); err != nil {
 		return err
 	}
 	l := lb.views.Loc(t.Lang)
-	seat := t.SeatOf(who.ID)
 	kind, hasKind := lb.games.Get(t.GameID)
 	switch p.Args[0] {
 	case callback.LobbyJoin:
-		if seat >= 0 {
-			return refusal.New("lobby.already_seated")
-		}
-		if hasKind {
-			if _, max := kind.SeatRange(); len(t.Seats) >= max {
-				return refusal.New("lobby.full")
-			}
-		}
-		if !lb.tx.HasStarted(ctx, who.ID) {
-			// The bot cannot write to this user yet: the answer opens the
-			// private chat, whose /start seats them (joinFromLink).
-			ch.Answer = l.T("lobby.open_chat")
-			return ErrOpenChat
-		}
-		t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.Person(who)})
-		pressed(t, ch, who.ID)
-		claimLobby(t, who.ID)
-		ch.Seated = append(ch.Seated, who.ID)
-		ch.Answer = l.T("lobby.joined")
+		return lb.join(ctx, t, ch, who)
 	case callback.LobbyLeave:
+		seat := t.SeatOf(who.ID)
 		if seat < 0 {
 			return refusal.New("lobby.not_seated")
 		}
@@ -216,15 +198,7 @@ func (lb *Lobby) OnLobby(ctx context.Context, t *record.Table, ch *txn.Change, p
 		}
 		t.Hints = !t.Hints
 	case callback.LobbyOption:
-		opts := adapter.Options(kind)
-		if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(opts) {
-			return refusal.New("error.bad_button")
-		}
-		o := opts[p.Args[1]]
-		if t.Options == nil {
-			t.Options = map[string]int{}
-		}
-		t.Options[o.Key] = (adapter.OptionValue(adapter.View(t), kind, o.Key) + 1) % o.Values
+		return nextOption(t, kind, p)
 	case callback.LobbyTurn:
 		if !hasKind || !view.HasTurnTime(kind) {
 			return refusal.New("error.bad_button")
@@ -244,12 +218,52 @@ func (lb *Lobby) OnLobby(ctx context.Context, t *record.Table, ch *txn.Change, p
 	return nil
 }
 
+// join seats the presser of «Join», or answers with the private chat's
+// link when the bot cannot write to them yet.
+func (lb *Lobby) join(ctx context.Context, t *record.Table, ch *txn.Change, who *models.User) error {
+	if t.SeatOf(who.ID) >= 0 {
+		return refusal.New("lobby.already_seated")
+	}
+	if kind, ok := lb.games.Get(t.GameID); ok {
+		if _, max := kind.SeatRange(); len(t.Seats) >= max {
+			return refusal.New("lobby.full")
+		}
+	}
+	l := lb.views.Loc(t.Lang)
+	if !lb.tx.HasStarted(ctx, who.ID) {
+		// The bot cannot write to this user yet: the answer opens the
+		// private chat, whose /start seats them (joinFromLink).
+		ch.Answer = l.T("lobby.open_chat")
+		return ErrOpenChat
+	}
+	t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.Person(who)})
+	pressed(t, ch, who.ID)
+	claimLobby(t, who.ID)
+	ch.Seated = append(ch.Seated, who.ID)
+	ch.Answer = l.T("lobby.joined")
+	return nil
+}
+
+// nextOption turns the lobby's option the button names to its next value.
+func nextOption(t *record.Table, kind adapter.Game, p callback.Data) error {
+	opts := adapter.Options(kind)
+	if len(p.Args) < 2 || p.Args[1] < 0 || p.Args[1] >= len(opts) {
+		return refusal.New("error.bad_button")
+	}
+	o := opts[p.Args[1]]
+	if t.Options == nil {
+		t.Options = map[string]int{}
+	}
+	t.Options[o.Key] = (adapter.OptionValue(adapter.View(t), kind, o.Key) + 1) % o.Values
+	return nil
+}
+
 // OnAgain handles «play again» under a final result: the first press opens
 // a lobby of the same game and options with the same players in the same
 // order (robots at their levels), run by the presser; later presses join
 // that lobby, or any later lobby of the same game. Should that lobby have
 // been cancelled, the button opens it again (no dead end). It runs inside
-// transact's closure, so it only reads the store.
+// the transaction's closure, so it only reads the store.
 //
 // The button belongs to game p.GameNo of kind p.Word: it opens a lobby only
 // while the table is idle after that very game (finished, not stopped) or

@@ -46,7 +46,7 @@ func TestNamesAreCleaned(t *testing.T) {
 // marked like an exact one — another script's letters, full-width, styled
 // or foreign digits, a digit for a letter, accents, spaces, punctuation
 // and invisible characters in between, either language's robot — and a
-// Person's name that only starts like one, or is close, is not.
+// person's name that only starts like one, or is close, is not.
 func TestNamesThatLookLikeARobot(t *testing.T) {
 	n := NewNames(testViews(t))
 	marked := []string{

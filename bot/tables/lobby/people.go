@@ -126,7 +126,7 @@ func (pp *People) linkedTable(ctx context.Context, token string, user int64) (st
 	if version == 0 || t.Token != token {
 		return "", errBadLink
 	}
-	member, err := pp.members.Belongs(ctx, t.ChatID, user) // belong.go: the one check
+	member, err := pp.members.Belongs(ctx, t.ChatID, user) // the one check, as for a press (bot/tables, belong.go)
 	if err != nil {
 		return "", err
 	}

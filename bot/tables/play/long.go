@@ -23,7 +23,7 @@ import (
 // out twice in a row, as in any game, and tells the group once.
 //
 // A long game does not hold its chat: /newgame opens the group's next free
-// table (several.go), where a quick game may go on meanwhile.
+// table (bot/tables/lobby, group.go), where a quick game may go on meanwhile.
 
 // longTurn makes seat i's turn, just given d of time at now, a long one
 // when it is: a person's (not one the bot plays for) at a game that takes

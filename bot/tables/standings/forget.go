@@ -55,7 +55,7 @@ import (
 // «Holds their id» is judged on the JSON: any number equal to it, or their
 // player id ("u<id>"), wherever it is. A number that merely equals it drops
 // a dead letter or a record for nothing: forgetting errs on the side of the
-// Person.
+// person.
 
 // Forgetting is /forgetme: the question, its answer, and forgetting.
 type Forgetting struct {
@@ -184,7 +184,7 @@ func (sd *Forgetting) ForgetSeat(ctx context.Context, id string, user int64) err
 
 // playFor makes me play a forgotten person's seat of a running game at
 // once, as for a person who let two turns run out; a game left with no
-// Person in it ends.
+// person in it ends.
 func (sd *Forgetting) playFor(t *record.Table, seat int) {
 	s := &t.Seats[seat]
 	s.Timeouts = max(s.Timeouts, 2)

@@ -71,7 +71,7 @@ func (c *Txn) Transact(ctx context.Context, id string, updateID int64, fn func(t
 	return c.TransactSeeing(ctx, id, updateID, "", fn)
 }
 
-// TransactSeeing is transact whose change also sees the message record of
+// TransactSeeing is Transact whose change also sees the message record of
 // the view seeing (change.viewRecord), read with the table in one round trip on every
 // attempt: a press on a hand message learns whether that message is the
 // hand's current one without a read of its own.
@@ -112,7 +112,7 @@ func (c *Txn) TransactSeeing(ctx context.Context, id string, updateID int64, see
 			}
 			return t, ch, err
 		}
-		c.nameTable(t, ch) // «Стол 2» (named.go)
+		c.nameTable(t, ch) // «Стол 2» (core.go)
 		t.Updated = c.now()
 		c.mintToken(ctx, t)
 		data, err := t.Encode()
