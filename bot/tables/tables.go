@@ -40,8 +40,10 @@ import (
 
 // Tables is the role. Build it with New.
 type Tables struct {
-	tx       *txn.Txn
-	views    *view.Renderer
+	tx    *txn.Txn
+	views *view.Renderer
+	// now, store and results are what the role was handed, kept for its
+	// tests to look behind the parts.
 	now      func() time.Time
 	store    Store
 	results  Results
