@@ -11,55 +11,7 @@ import (
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/tables/play"
 	"github.com/trickchef/trickchef/bot/tables/txn"
-	"github.com/trickchef/trickchef/game"
 )
-
-// TestResultOfLeaverAndAutopilot: a person who left is recorded last,
-// marked, with score 0, under their own id; those who stayed are ranked
-// among themselves; a person the bot made most moves for is unrated, one
-// it made half of them for is rated.
-func TestResultOfLeaverAndAutopilot(t *testing.T) {
-	tb := newTables(t, nil, nil)
-	g := testGame(t, "trickchef")
-	tab, st := golden.Table(t, g, 4, 0, "", 21, nil)
-	golden.PlayRandom(t, g, tab, st, 100000, 3)
-	if !st.Over() {
-		t.Fatal("the game did not end")
-	}
-	// Seat 0 left (a robot finished for them); seat 1 was away for most of
-	// their moves, seat 2 for exactly half.
-	tab.Seats[0] = record.Seat{Name: "Робот 1", AI: "novice", Leaver: &record.Leaver{UserID: 1, Name: golden.Names[0]}}
-	// (The log is what counts, not the engine's moves.)
-	tab.Log = []record.Move{{Seat: 1, Auto: true}, {Seat: 2, Auto: true}, {Seat: 3}, {Seat: 1}, {Seat: 2}, {Seat: 3}, {Seat: 1, Auto: true},
-		{Seat: 0}, {Seat: 0, Auto: true}, {Seat: 0, Auto: true}, {Seat: game.System, Auto: true}}
-	r := play.ResultOf(tab, g, st, golden.Clock)
-	if len(r.Seats) != 4 || !tb.results.Valid(r) {
-		t.Fatalf("seats %+v", r.Seats)
-	}
-	left := r.Seats[0]
-	if left.Player != record.PersonPlayer(1) || left.Name != golden.Names[0] || !left.Left || left.Place != 4 || left.Score != 0 || left.Unrated {
-		t.Errorf("the leaver: %+v", left)
-	}
-	if !r.Seats[1].Unrated || r.Seats[2].Unrated || r.Seats[3].Unrated || r.Seats[1].Left {
-		t.Errorf("unrated marks: %+v", r.Seats)
-	}
-	// The others keep their order, counted among the three.
-	placeOf := map[game.Seat]int{}
-	for _, s := range adapter.Standings(st.Result()) {
-		placeOf[s.Seat] = s.Place
-	}
-	for i := 1; i < 4; i++ {
-		want := 1
-		for j := 1; j < 4; j++ {
-			if placeOf[game.Seat(j)] < placeOf[game.Seat(i)] {
-				want++
-			}
-		}
-		if r.Seats[i].Place != want || r.Seats[i].Place > 3 {
-			t.Errorf("seat %d: place %d, want %d (engine places %v)", i, r.Seats[i].Place, want, placeOf)
-		}
-	}
-}
 
 // TestLeaveInEveryGame: in each game a person asks to leave and confirms;
 // a robot at the table's level takes the seat and can move, the group is

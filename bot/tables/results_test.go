@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/go-telegram/bot/models"
 
@@ -20,7 +19,6 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/results"
-	"github.com/trickchef/trickchef/bot/tables/play"
 	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"
@@ -305,43 +303,6 @@ func TestStoppedGameRecordsNothing(t *testing.T) {
 	})
 	if key, ok := refusal.Key(err); !ok || key != "error.stale" {
 		t.Errorf("play again after /stop: %v, want error.stale", err)
-	}
-}
-
-// TestResultOfATable checks what a finished table records: ids, places
-// from the standings, robots per level (one seat per level), options.
-func TestResultOfATable(t *testing.T) {
-	tb := newTables(t, nil, nil)
-	g := testGame(t, "trickchef")
-	tab, st := golden.Table(t, g, 3, 2, "novice", 13, map[string]int{"removed": 2})
-	golden.PlayRandom(t, g, tab, st, 100000, 2)
-	tab.GameNo, tab.Started = 9, golden.Clock
-	r := play.ResultOf(tab, g, st, golden.Clock.Add(time.Hour))
-	if r.ID != tab.ID+":9:"+strconv.FormatUint(tab.Seed, 16) || r.Game != g.ID() || r.Chat != tab.ChatID || !r.Started.Equal(golden.Clock) {
-		t.Errorf("result header %+v", r)
-	}
-	if r.Options != play.OptionsText(tab, g) || r.Options == "" {
-		t.Errorf("options %q", r.Options)
-	}
-	all := adapter.Standings(st.Result())
-	placeOf := map[game.Seat]int{}
-	for _, s := range all {
-		placeOf[s.Seat] = s.Place
-	}
-	if len(r.Seats) != 2 {
-		t.Fatalf("seats %+v: want the person and one robot level", r.Seats)
-	}
-	for i := 0; i < 1; i++ {
-		if r.Seats[i].Player != record.PersonPlayer(int64(i+1)) || r.Seats[i].Name != golden.Names[i] || r.Seats[i].Place != placeOf[game.Seat(i)] {
-			t.Errorf("seat %d: %+v", i, r.Seats[i])
-		}
-	}
-	robot := r.Seats[1]
-	if robot.Player != "rnovice" || robot.Place != min(placeOf[1], placeOf[2]) {
-		t.Errorf("robot seat %+v, places %d and %d", robot, placeOf[1], placeOf[2])
-	}
-	if !tb.results.Valid(r) {
-		t.Error("the result is not valid")
 	}
 }
 
