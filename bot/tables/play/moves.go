@@ -1,8 +1,8 @@
 // Package play is the tables' game on: what a move does to a table
-// (moves.go), a seat's buttons and hints (seats.go), the timers and the
-// robots' moves (timers.go), long games' deadlines (long.go), first-game
-// tips (tips.go), leaving a game (leave.go) and the «Стол» page's lease
-// (pages.go).
+// (moves.go), a finished game's result (result.go), a seat's buttons and
+// hints (seats.go), the timers and the robots' moves (timers.go), long
+// games' deadlines (long.go), first-game tips (tips.go), leaving a game
+// (leave.go) and the «Стол» page's lease (pages.go).
 package play
 
 import (
