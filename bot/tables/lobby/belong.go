@@ -152,6 +152,7 @@ func memberUser(cm models.ChatMember) int64 {
 	return u.ID
 }
 
+// IsGroup reports whether c is a group or a supergroup.
 func IsGroup(c models.Chat) bool {
 	return c.Type == models.ChatTypeGroup || c.Type == models.ChatTypeSupergroup
 }

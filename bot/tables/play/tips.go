@@ -22,6 +22,9 @@ import (
 // button that turns tips off for good. The tips shown are kept on the
 // seat, so each comes once a game; a game recorded makes the next one no
 // first game.
+
+// Tips are the first-game tips: who is learning, what they are taught,
+// and «tips off».
 type Tips struct {
 	store   TipsStore
 	results Played
