@@ -72,3 +72,37 @@ func TestAttackForgetLeavesSeasonChampion(t *testing.T) {
 		t.Errorf("after /forgetme the group's season still names %d a champion: %+v", a.ID(), got.Season)
 	}
 }
+
+// TestAttackForgetMissesOtherTable: Аня plays at table 1 and, while it
+// runs, sits down in table 2's lobby (her pointer, store.UserTableKey,
+// now names table 2). /forgetme visits that table and the tables of her
+// kept games only, so table 1's running game keeps her seat, her name
+// and her Telegram id, and she plays on as herself: its result records
+// her again after she was forgotten, against «дальше за вас хожу я».
+func TestAttackForgetMissesOtherTable(t *testing.T) {
+	t.Skip("fix in bot/tables: forget (forget.go) must visit every table of the chats it knows of (record.Sibling 1…MaxTables of the pointer's and the kept games' chats, and of results.PlayerChats), not the one pointer")
+	t.Parallel()
+	h := newHarness(t, time.Hour)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	group := h.Srv.NewGroup("Клуб", a)
+	own, two := record.TableID(group.ID(), 0, 1), record.TableID(group.ID(), 0, 2)
+	lobby1 := h.MustLobby(group, a, nil, 2)
+	h.MustStartGame(a, lobby1)
+	startedTable(t, h, group, lobby1)
+	lobby2 := h.MustLobby(group, a, nil, 2)
+	if got := tablesOf(lobby2); !slices.Equal(got, []string{two}) {
+		t.Fatalf("the second lobby names %v", got)
+	}
+	h.forgetMe(a)
+	for _, id := range []string{own, two} {
+		tab, err := h.loadTable(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tab.Seats {
+			if s.UserID == a.ID() {
+				t.Errorf("after /forgetme table %s still seats Аня as herself: %+v", id, s)
+			}
+		}
+	}
+}
