@@ -141,3 +141,53 @@ func TestAttackGroupAnswersNamedTable1(t *testing.T) {
 		t.Errorf("the group's /season answer is named %q:\n%s", name, m.Text)
 	}
 }
+
+// TestAttackForgedTablePresses: presses forged against another group's
+// table 2, another table's lobby, or a stale game of a table are refused
+// and change nothing. (Guards: they hold today.)
+func TestAttackForgedTablePresses(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Hour)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	m := h.MustBegin(h.Srv.NewUser("Мила"))
+	x := h.Srv.NewGroup("Икс", a)
+	y := h.Srv.NewGroup("Игрек", m)
+	lobby1 := h.MustLobby(x, a, nil, 2)
+	h.MustStartGame(a, lobby1)
+	startedTable(t, h, x, lobby1)
+	h.MustLobby(x, a, nil, 0)
+	two := record.TableID(x.ID(), 0, 2)
+	tab, err := h.loadTable(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hers := h.MustLobby(y, m, nil, 0)
+	before, err := h.Redis.Load(context.Background(), two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		data callback.Data
+	}{
+		{"X's table 2 join from Y", callback.Data{Op: callback.Lobby, Table: two, GameNo: tab.GameNo, Args: []int{callback.LobbyJoin}}},
+		{"X's table 2 start from Y", callback.Data{Op: callback.Lobby, Table: two, GameNo: tab.GameNo, Args: []int{callback.LobbyStart}}},
+		{"X's table 2 ▶️ from Y", callback.Data{Op: callback.Open, Table: two, Word: "trickchef"}},
+		{"X's table 3 ▶️ from Y", callback.Data{Op: callback.Open, Table: record.TableID(x.ID(), 0, 3), Word: "trickchef"}},
+		{"X's table 2, an old game", callback.Data{Op: callback.Lobby, Table: two, GameNo: tab.GameNo - 1, Args: []int{callback.LobbyJoin}}},
+	} {
+		if _, err := m.PressData(hers, tc.data.String()); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+	}
+	after, err := h.Redis.Load(context.Background(), two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version != before.Version {
+		t.Errorf("forged presses from another group changed X's table 2: version %d → %d", before.Version, after.Version)
+	}
+	if tab3, err := h.loadTable(record.TableID(x.ID(), 0, 3)); err == nil && tab3.Phase != record.PhaseIdle {
+		t.Errorf("a press from Y opened X's table 3: %v", tab3.Phase)
+	}
+}
