@@ -21,10 +21,11 @@ func Forgotten(user int64) bool { return user < AnyAdmin }
 // Forget takes user out of t: their seat (and a seat they left) renamed
 // name with their id replaced, the creator's id too, the press that
 // seated them kept under the stand-in id (Pressed; dropped with a seat
-// given up), their /stop question and the page's ratings dropped; in the jobs, the finished game's copy
-// forgotten the same way, their seat out of a result not yet recorded
-// (the results keep no forgotten person), and a results command they
-// asked for dropped (its answer would name them). It reports whether
+// given up), their /stop question and the page's ratings dropped; in the
+// jobs, the finished game's copy forgotten the same way, their seat out
+// of a result not yet recorded (the results keep no forgotten person),
+// and a results command they asked for dropped (its answer would name
+// them). It reports whether
 // anything changed. A person still playing the game is the caller's to
 // take care of: their seat is only renamed here.
 func (t *Table) Forget(user int64, name string) bool {
