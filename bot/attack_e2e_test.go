@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,30 @@ func TestAttackLeaverKeepsTopicSeat(t *testing.T) {
 	}
 	if tab.SeatOf(b.ID()) >= 0 {
 		t.Errorf("Борис left the group but still plays at the topic's table 1: %+v", tab.Seats)
+	}
+}
+
+// TestAttackForgottenLeavesSeason: a person forgotten (/forgetme) is gone
+// from the month's standings of every group they played in, and nobody
+// takes their place under their name. (Guard: holds today.)
+func TestAttackForgottenLeavesSeason(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	ctx := context.Background()
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	b := h.MustBegin(h.Srv.NewUser("Борис"))
+	names := map[*telegramtest.User]string{a: "Аня", b: "Борис"}
+	group := h.Srv.NewGroup("Сезонники", a, b)
+	ended := time.Now().Add(-3 * time.Minute)
+	for i := range 3 {
+		if _, err := h.Bot.Results.Record(ctx, seasonResult("f"+strconv.Itoa(i), group.ID(), ended.Add(time.Duration(i)*time.Minute), names, a, b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.askResults(b, group, "/season", "Аня", "Борис")
+	h.forgetMe(a)
+	m := h.askResults(b, group, "/season", "Борис")
+	if strings.Contains(m.Text, "Аня") || strings.Contains(m.Text, h.T("history.forgotten")) {
+		t.Errorf("the season after Аня was forgotten:\n%s", m.Text)
 	}
 }
