@@ -374,3 +374,38 @@ func TestAttackZoneAtTable2(t *testing.T) {
 		t.Errorf("the group's zone picked at table 2 is not the group's: table 1 keeps %q", own.Zone)
 	}
 }
+
+// TestAttackLimitThenFree: with every table taken, /stop 3 frees table 3
+// and the next /newgame opens there. (Guard: holds today.)
+func TestAttackLimitThenFree(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Hour)
+	a := h.MustBegin(h.Srv.NewUser("Аня"))
+	group := h.Srv.NewGroup("Четыре стола", a)
+	for range 4 {
+		lobby := h.MustLobby(group, a, nil, 2)
+		h.MustStartGame(a, lobby)
+		startedTable(t, h, group, lobby)
+	}
+	three := record.TableID(group.ID(), 0, 3)
+	a.Send(group, "/stop 3")
+	asked, err := group.WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
+		return strings.Contains(bottest.Plain(m.Text), h.Shown("stop.confirm")) && slices.Equal(tablesOf(m), []string{three})
+	})
+	if err != nil {
+		t.Fatal("/stop 3 asked nothing: ", err)
+	}
+	if _, err := a.Press(asked, h.T("stop.yes")); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		tab, err := h.loadTable(three)
+		return err == nil && tab.Phase == record.PhaseIdle
+	}); err != nil {
+		t.Fatal("table 3 was not stopped")
+	}
+	lobby := h.MustLobby(group, a, nil, 2)
+	if got := tablesOf(lobby); !slices.Equal(got, []string{three}) {
+		t.Errorf("with table 3 free, /newgame opened at %v", got)
+	}
+}
