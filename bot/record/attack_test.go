@@ -35,3 +35,20 @@ func TestAttackForgetPressed(t *testing.T) {
 		t.Errorf("the table still holds the person:\n%s", data)
 	}
 }
+
+// TestAttackTableIDs: a forged table id names no table unless TableID
+// makes it: no 27th letter, no «a», no capital, no second letter, no
+// second table of a private chat, no topic 0, no «+». (Guard.)
+func TestAttackTableIDs(t *testing.T) {
+	for _, id := range []string{"-100{", "-100a", "-100B", "-100bb", "1b", "-100_0b", "+100b", "-100_b", "-0100b", "-100 b", "b", "-100_5_6", "-100é"} {
+		if _, _, _, err := ParseTable(id); err == nil {
+			t.Errorf("ParseTable(%q) accepted", id)
+		}
+	}
+	if _, _, n, err := ParseTable("-100z"); err != nil || n != MaxTables {
+		t.Errorf("-100z: %d %v", n, err)
+	}
+	if Sibling("-100", 27) != "" || Sibling("-100", 0) != "" || Sibling("100", 2) != "" {
+		t.Error("Sibling names a table out of range")
+	}
+}
