@@ -36,7 +36,7 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 	}
 	b.WriteString("\n\n" + l.T("review.costliest"))
 	for i, m := range r.Moments {
-		b.WriteString("\n\n" + l.T("review.moment", "N", i+1, "Moment", m.Judged.Moment))
+		b.WriteString("\n\n" + l.T("review.moment", "N", i+1, "Step", Step(m.Move), "Moment", m.Judged.Moment))
 		for _, line := range []string{m.Judged.Played, m.Judged.Best, m.Judged.Cost} {
 			if line != "" {
 				b.WriteString("\n" + line)
@@ -45,6 +45,12 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 	}
 	return adapter.Message{Text: adapter.Clip(b.String())}
 }
+
+// Step is the number players see for the move at index move of a game's
+// log: the replay's step that move leads to («Ход N из M» in «Стол»), so
+// the review's «Ход N» is the replay's. Every move of the log counts, the
+// dealer's and the robots' too: the replay steps through them all.
+func Step(move int) int { return move + 1 }
 
 // percent is an accuracy as the message shows it: a whole percentage,
 // 100 only when it is exactly 100 (99.6 shows as 99).
