@@ -93,10 +93,20 @@ func (x *table) finish(t *testing.T, seed uint64) {
 }
 
 // reviewPlayouts is the judging budget of the tests' reviews: the
-// smallest that still searches (the runtime's is the top level's own, a
-// few hundred), so a real review of a whole game takes well under a
-// second here. The costs it finds are the review code's own, never made up.
+// smallest that still searches, so a real review of a whole game takes
+// well under a second even under -race (the runtime's budget, the top
+// level's own, takes up to a few seconds here: the screenshots, made
+// with -screenshots, are of a review at that budget). The costs are the
+// review code's own either way, never made up.
 const reviewPlayouts = 8
+
+// reviewBudget is the budget of this run's reviews (review.Options).
+func reviewBudget() int {
+	if *screenshots != "" {
+		return 0 // the runtime's own
+	}
+	return reviewPlayouts
+}
 
 // storeReview keeps a review of the table's finished game for u, who
 // played seat, as «🔍 Разбор» does: the review code (review.Review, the
@@ -112,11 +122,11 @@ func (x *table) storeReview(t *testing.T, u *telegramtest.User, seat int) review
 	}
 	f := tab.Finished()
 	start := time.Now()
-	rep, err := review.Review(x.game, f, seat, adapter.NewLoc(cat, f.Lang), review.Options{Playouts: reviewPlayouts})
+	rep, err := review.Review(x.game, f, seat, adapter.NewLoc(cat, f.Lang), review.Options{Playouts: reviewBudget()})
 	if err != nil {
 		t.Fatalf("%s: the review: %v", x.game.ID(), err)
 	}
-	t.Logf("%s: a real review of seat %d (%d moves, %d playouts) took %v: %s", x.game.ID(), seat, len(f.Log), reviewPlayouts, time.Since(start), rep)
+	t.Logf("%s: a real review of seat %d (%d moves, %d playouts) took %v: %s", x.game.ID(), seat, len(f.Log), reviewBudget(), time.Since(start), rep)
 	if len(rep.Costs) == 0 || len(rep.Moments) == 0 {
 		t.Fatalf("%s: the review found no costly move of seat %d: %s", x.game.ID(), seat, rep)
 	}

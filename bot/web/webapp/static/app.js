@@ -1182,7 +1182,10 @@
       });
       let spots = place(th);
       const start = th;
-      while (centerH > 0 && covers(th, spots) && th < start * 2) {
+      // A replay's middle holds more (the trick, the last one, the pool)
+      // and nothing below the table is to press: it may grow further.
+      const most = start * (app.replay && app.replay.data ? 3 : 2);
+      while (centerH > 0 && covers(th, spots) && th < most) {
         th += 8;
         spots = place(th);
       }
