@@ -1349,7 +1349,8 @@
     if (marks.length) {
       // «⏭ next mistake»: the viewer's next reviewed move after this step.
       const next = marks.find((mk) => mk.step > d.step);
-      const b = el('button', 'replay-mistake', t('replay_next_mistake'));
+      const b = el('button', 'replay-mistake');
+      b.append(icon('mistake'), el('span', '', t('replay_next_mistake')));
       b.type = 'button';
       b.disabled = !next;
       if (next) b.dataset.step = String(next.step);
@@ -1450,7 +1451,7 @@
     if (kind === 'first') { bar(5); tri('19,5 19,19 8.6,12'); }
     if (kind === 'prev') tri('17,5 17,19 6.5,12');
     if (kind === 'next') tri('7,5 7,19 17.5,12');
-    if (kind === 'last') { tri('5,5 5,19 15.4,12'); bar(16.4); }
+    if (kind === 'last' || kind === 'mistake') { tri('5,5 5,19 15.4,12'); bar(16.4); }
     return s;
   }
 
