@@ -18,6 +18,7 @@ import (
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/bot/web/webapp"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -282,18 +283,21 @@ func TestBrowserReplay(t *testing.T) {
 
 // checkOpenAt: a page opened at a step (?step=N, a «🔍 Разбор» moment's
 // button) opens the replay there, at the review's costliest move with its
-// mark; a step the game has not is refused by the server (400) and the
-// page shows the results, and a step that is no number is ignored.
+// mark; a step the game has not, or a step of another game, is refused by
+// the server (400, 409) and the page shows the results, and a step that
+// is no number is ignored.
 func checkOpenAt(t *testing.T, b *browser, x *table, rep review.Report) {
 	t.Helper()
 	top := review.Step(rep.Moments[0].Move)
-	p := b.pageAt(t, x.web.URL, x.id, "&step="+strconv.Itoa(top), x.people[0])
+	tab, _ := x.h.Table(x.group)
+	p := b.pageAt(t, x.web.URL, x.id, "&step="+strconv.Itoa(top)+"&game="+url.QueryEscape(web.GameKey(tab)), x.people[0])
 	waitFor(t, p, "opened at the costliest move", atStep(top))
 	checkHands(t, p, "opened at the costliest move")
 	if v := readView(t, p); v.Here != "1" || v.Yours == "" {
 		t.Fatalf("opened at the costliest move: %+v", v)
 	}
-	for _, bad := range []string{"&step=999999", "&step=-1", "&step=x1", "&step=1e3"} {
+	other := strconv.Itoa(tab.GameNo+1) + "." + strconv.FormatInt(tab.Started.Unix(), 10)
+	for _, bad := range []string{"&step=999999", "&step=-1", "&step=x1", "&step=1e3", "&step=1&game=" + other} {
 		p := b.pageAt(t, x.web.URL, x.id, bad, x.people[0])
 		waitFor(t, p, bad+": the results", `!!document.querySelector('.over .replay-open')`)
 		time.Sleep(300 * time.Millisecond)

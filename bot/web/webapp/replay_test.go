@@ -307,6 +307,27 @@ func TestReplayAPI(t *testing.T) {
 	if code, body := x.request(t, "GET", "/api/replay?table="+url.QueryEscape(x.id)+"&step=1&step=2", initData(a), nil); code != http.StatusBadRequest {
 		t.Errorf("two steps: %d %s, want 400", code, body)
 	}
+	// A link to a step of one game (game=<web.GameKey>): that game's step,
+	// a key that is no key 400, another game's 409 replay_gone.
+	if first.Game != web.GameKey(tab) || first.Game == "" {
+		t.Fatalf("the replay names its game %q, want %q", first.Game, web.GameKey(tab))
+	}
+	pinned := func(game string) (int, string) {
+		code, body := x.request(t, "GET", "/api/replay?table="+url.QueryEscape(x.id)+"&step=1&game="+url.QueryEscape(game), initData(a), nil)
+		return code, string(body)
+	}
+	if code, body := pinned(first.Game); code != http.StatusOK {
+		t.Errorf("the step of its own game: %d %s", code, body)
+	}
+	other := strconv.Itoa(tab.GameNo+1) + "." + strconv.FormatInt(tab.Started.Unix(), 10)
+	if code, body := pinned(other); code != http.StatusConflict || !strings.Contains(body, `"replay_gone"`) {
+		t.Errorf("the step of another game: %d %s, want 409 replay_gone", code, body)
+	}
+	for _, bad := range []string{"", "x", "1", "1.", ".1", "-1.5", "1.2.3", "1234567890.1", "1.1234567890123", "1 .2"} {
+		if code, body := pinned(bad); code != http.StatusBadRequest {
+			t.Errorf("game %q: %d %s, want 400", bad, code, body)
+		}
+	}
 	stranger := x.h.Srv.NewUser("Чужой")
 	if code, _, body := x.replay(t, stranger, "0"); code != http.StatusNotFound {
 		t.Errorf("a stranger: %d %s, want 404", code, body)

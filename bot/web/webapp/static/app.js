@@ -71,6 +71,9 @@
     // button: ?step=N), -1 for none; used once, when the finished game's
     // state first arrives. The server checks it (api/replay).
     launchStep: -1,
+    // The game that step is of (web.GameKey), '' for none: the server
+    // refuses the step of a game the table no longer holds.
+    launchGame: '',
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -101,8 +104,11 @@
     if (!table) table = hp.get('tgWebAppStartParam') || '';
     app.table = table;
     // Only digits, as api/replay takes them; anything else is ignored.
-    const step = new URLSearchParams(location.search).get('step') || '';
+    const q = new URLSearchParams(location.search);
+    const step = q.get('step') || '';
     if (/^[0-9]{1,6}$/.test(step)) app.launchStep = Number(step);
+    const game = q.get('game') || '';
+    if (/^[0-9]{1,9}\.[0-9]{1,12}$/.test(game)) app.launchGame = game;
 
     let theme = hp.get('tgWebAppThemeParams');
     if (theme) store.set('tc.theme', theme);
@@ -264,7 +270,7 @@
       // as a toast over the live table).
       const step = app.launchStep;
       app.launchStep = -1;
-      if (str(st.replay) && !app.replay) openReplay(step);
+      if (str(st.replay) && !app.replay) openReplay(step, app.launchGame);
     }
   }
 
@@ -1230,9 +1236,9 @@
 
   // openReplay shows the finished game from its deal, move by move, every
   // seat's cards face up (api/replay); the live stream goes on beneath.
-  function openReplay(step) {
+  function openReplay(step, game) {
     const k = typeof step === 'number' && step >= 0 ? step : 0;
-    app.replay = { want: k, shown: -1, data: null, loading: false, fit: true };
+    app.replay = { want: k, shown: -1, data: null, loading: false, fit: true, game: game || '' };
     goReplay(k);
   }
 
@@ -1261,7 +1267,9 @@
       const step = r.want;
       let res;
       try {
-        res = await fetch(apiURL('api/replay', { table: app.table, step: String(step) }), { headers: headers(), cache: 'no-store' });
+        const query = { table: app.table, step: String(step) };
+        if (r.game) query.game = r.game;
+        res = await fetch(apiURL('api/replay', query), { headers: headers(), cache: 'no-store' });
       } catch {
         toast(t('offline'));
         break;
