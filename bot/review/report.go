@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -51,6 +52,14 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 // the review's «Ход N» is the replay's. Every move of the log counts, the
 // dealer's and the robots' too: the replay steps through them all.
 func Step(move int) int { return move + 1 }
+
+// GameKey names t's game among its table's games, for links to its replay
+// in «Стол»: its number and when it was dealt («7.1764927600»), as
+// record.GameRef tells games apart, without the table's id (a link names
+// the table by its token).
+func GameKey(t *record.Table) string {
+	return strconv.Itoa(t.GameNo) + "." + strconv.FormatInt(t.Started.Unix(), 10)
+}
 
 // percent is an accuracy as the message shows it: a whole percentage,
 // 100 only when it is exactly 100 (99.6 shows as 99).

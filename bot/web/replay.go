@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"strconv"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deal"
@@ -45,8 +44,9 @@ type Replay struct {
 	Seat  int `json:"seat"`
 	Step  int `json:"step"`
 	Moves int `json:"moves"`
-	// Game names the game replayed among the table's games (GameKey): a
-	// link to a step of one game («🔍 Разбор») is refused for another.
+	// Game names the game replayed among the table's games
+	// (review.GameKey): a link to a step of one game («🔍 Разбор») is
+	// refused for another.
 	Game string `json:"game"`
 	// Scene is the table at this step with every seat's cards face up
 	// (adapter.ReplayGame.OpenScene).
@@ -138,7 +138,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 	played.Phase = record.PhasePlaying
 	v := adapter.View(&played)
 	seat := viewerSeat(t, user)
-	r := Replay{Table: t.Token, Lang: t.Lang, Seat: seat, Step: step, Moves: len(t.Log), Game: GameKey(t)}
+	r := Replay{Table: t.Token, Lang: t.Lang, Seat: seat, Step: step, Moves: len(t.Log), Game: review.GameKey(t)}
 
 	costs := w.reviewCosts(ctx, t, user)
 	next := 0 // the next cost to name
@@ -203,13 +203,6 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 		}
 	}
 	return r, nil
-}
-
-// GameKey names t's game among its table's games, for links: its number
-// and when it was dealt («7.1764927600»), as record.GameRef tells games
-// apart, without the table's id (the link has the table's token).
-func GameKey(t *record.Table) string {
-	return strconv.Itoa(t.GameNo) + "." + strconv.FormatInt(t.Started.Unix(), 10)
 }
 
 // replayMarks fills the platform's marks on the replay's seats: names,

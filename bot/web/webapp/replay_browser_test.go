@@ -18,7 +18,6 @@ import (
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
-	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/bot/web/webapp"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -290,7 +289,7 @@ func checkOpenAt(t *testing.T, b *browser, x *table, rep review.Report) {
 	t.Helper()
 	top := review.Step(rep.Moments[0].Move)
 	tab, _ := x.h.Table(x.group)
-	p := b.pageAt(t, x.web.URL, x.id, "&step="+strconv.Itoa(top)+"&game="+url.QueryEscape(web.GameKey(tab)), x.people[0])
+	p := b.pageAt(t, x.web.URL, x.id, "&step="+strconv.Itoa(top)+"&game="+url.QueryEscape(review.GameKey(tab)), x.people[0])
 	waitFor(t, p, "opened at the costliest move", atStep(top))
 	checkHands(t, p, "opened at the costliest move")
 	if v := readView(t, p); v.Here != "1" || v.Yours == "" {

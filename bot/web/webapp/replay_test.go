@@ -307,10 +307,10 @@ func TestReplayAPI(t *testing.T) {
 	if code, body := x.request(t, "GET", "/api/replay?table="+url.QueryEscape(x.id)+"&step=1&step=2", initData(a), nil); code != http.StatusBadRequest {
 		t.Errorf("two steps: %d %s, want 400", code, body)
 	}
-	// A link to a step of one game (game=<web.GameKey>): that game's step,
+	// A link to a step of one game (game=<review.GameKey>): that game's step,
 	// a key that is no key 400, another game's 409 replay_gone.
-	if first.Game != web.GameKey(tab) || first.Game == "" {
-		t.Fatalf("the replay names its game %q, want %q", first.Game, web.GameKey(tab))
+	if first.Game != review.GameKey(tab) || first.Game == "" {
+		t.Fatalf("the replay names its game %q, want %q", first.Game, review.GameKey(tab))
 	}
 	pinned := func(game string) (int, string) {
 		code, body := x.request(t, "GET", "/api/replay?table="+url.QueryEscape(x.id)+"&step=1&game="+url.QueryEscape(game), initData(a), nil)

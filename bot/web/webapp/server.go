@@ -677,13 +677,13 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 // game has, and a number that cannot overflow.
 const maxStepDigits = 6
 
-// gameKeyRE is what a web.GameKey looks like: a game number and a time.
+// gameKeyRE is what a review.GameKey looks like: a game number and a time.
 var gameKeyRE = regexp.MustCompile(`^[0-9]{1,9}\.[0-9]{1,12}$`)
 
 // serveReplay answers one step of a finished game's replay (web.Replay):
 // GET api/replay?table=<token>&step=<k>[&game=<key>], k from 0 (the deal)
 // to the game's number of moves; game, when given (a «🔍 Разбор» link),
-// is the web.GameKey the replay must be of. The same initData and the
+// is the review.GameKey the replay must be of. The same initData and the
 // same right to look as api/state; a step that is no such number, or a
 // game that is no key, is 400, a table whose game is not over 409, and
 // so is one whose finished game is another (replay_gone).
