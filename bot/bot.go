@@ -280,7 +280,7 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		st, tg, tbl.Handle, say, o.now, o.log, o.metrics)
 	w := web.New(st, st, mc, views, tbl, o.now, o.log)
-	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
+	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare, WebAppURL: cfg.WebAppURL}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
 	tbl.OnReview(rv.Wake)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now,
 		log: o.log, panics: o.metrics.Panic}

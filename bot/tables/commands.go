@@ -212,7 +212,7 @@ func (c *commands) onGroupCommand(ctx context.Context, r txn.Request) error {
 		return nil // maybe another bot's command
 	default:
 		fn = func(t *record.Table, ch *txn.Change) error {
-			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("command.unknown")})
+			ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T("command.unknown")})
 			return nil
 		}
 	}
@@ -306,7 +306,7 @@ func anonymousAdmin(m *models.Message) bool {
 func (c *commands) groupTable(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
 	return func(t *record.Table, ch *txn.Change) error {
 		if t.Phase == record.PhaseIdle {
-			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("table.none")})
+			ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T("table.none")})
 			return nil
 		}
 		// Delivery posts the view anew at the bottom; the old message says
@@ -318,7 +318,7 @@ func (c *commands) groupTable(ctx context.Context, r txn.Request) func(t *record
 
 func (c *commands) groupRules(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
 	return func(t *record.Table, ch *txn.Change) error {
-		ch.Post(t, c.menus.RulesPageAt(c.views.Loc(t.Lang), t.ID, c.menus.RulesGame(t, r.Args), 0, c.views.TurnTime(t)))
+		ch.PostGroup(t, c.menus.RulesPageAt(c.views.Loc(t.Lang), t.ID, c.menus.RulesGame(t, r.Args), 0, c.views.TurnTime(t)))
 		return nil
 	}
 }
@@ -326,7 +326,7 @@ func (c *commands) groupRules(ctx context.Context, r txn.Request) func(t *record
 func (c *commands) groupHelp(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
 	return func(t *record.Table, ch *txn.Change) error {
 		l := c.views.Loc(t.Lang)
-		ch.Post(t, c.menus.HelpGroup(l, t.ID, c.groupHelpLines(l)))
+		ch.PostGroup(t, c.menus.HelpGroup(l, t.ID, c.groupHelpLines(l)))
 		return nil
 	}
 }
@@ -334,7 +334,7 @@ func (c *commands) groupHelp(ctx context.Context, r txn.Request) func(t *record.
 func (c *commands) groupLang(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
 	if len(r.Args) == 0 {
 		return func(t *record.Table, ch *txn.Change) error {
-			ch.Post(t, c.menus.LangChoice(c.views.Loc(t.Lang), t.ID))
+			ch.PostGroup(t, c.menus.LangChoice(c.views.Loc(t.Lang), t.ID))
 			return nil
 		}
 	}
@@ -343,12 +343,12 @@ func (c *commands) groupLang(ctx context.Context, r txn.Request) func(t *record.
 		lang, ok := c.menus.LangNamed(r.Args)
 		switch {
 		case !ok:
-			ch.Post(t, c.menus.LangChoice(c.views.Loc(t.Lang), t.ID))
+			ch.PostGroup(t, c.menus.LangChoice(c.views.Loc(t.Lang), t.ID))
 		case !lobby.MayChangeLang(t, user, admin):
-			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T(lobby.LangRefusal(t))})
+			ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T(lobby.LangRefusal(t))})
 		default:
 			t.Lang = lang
-			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("lang.set")})
+			ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T("lang.set")})
 		}
 		return nil
 	}

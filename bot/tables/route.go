@@ -33,7 +33,7 @@ func (c *commands) route(ctx context.Context, r txn.Request, fn func(t *record.T
 		id, ok := c.group.NewGameTable(ctx, own)
 		if !ok {
 			return own, func(t *record.Table, ch *txn.Change) error {
-				ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("newgame.full")})
+				ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T("newgame.full")})
 				return nil
 			}, nil
 		}
@@ -89,7 +89,7 @@ func (c *commands) route(ctx context.Context, r txn.Request, fn func(t *record.T
 		if len(still) == 0 || len(still) == 1 && still[0].ID == t.ID {
 			return fn(t, ch)
 		}
-		ch.Post(t, c.views.StopChoice(c.views.Loc(t.Lang), still...))
+		ch.PostGroup(t, c.views.StopChoice(c.views.Loc(t.Lang), still...))
 		return nil
 	}, nil
 }
@@ -100,7 +100,7 @@ func (c *commands) named(own, arg string, fn func(t *record.Table, ch *txn.Chang
 	n, err := strconv.Atoi(arg)
 	if id := record.Sibling(own, n); err != nil || n < 1 || n > c.group.Limit() || id == "" {
 		return own, func(t *record.Table, ch *txn.Change) error {
-			ch.Post(t, adapter.Message{Text: c.views.Loc(t.Lang).T("table.bad_number", "Max", c.group.Limit())})
+			ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T("table.bad_number", "Max", c.group.Limit())})
 			return nil
 		}, nil
 	}
@@ -110,10 +110,17 @@ func (c *commands) named(own, arg string, fn func(t *record.Table, ch *txn.Chang
 // openTable is the table a ▶️ button (/help, a picker) opens its lobby at:
 // where a new game goes (newGameTable; a table 2 and on follows its group
 // in the press's change, onOpen), refused when every table is taken. Any
-// other press acts on the table it names.
+// other press acts on the table it names; a ▶️ naming a table past the
+// group's limit (forged, or from before the limit was lowered) opens
+// nothing there.
 func (pr *presses) openTable(ctx context.Context, p callback.Data) (string, error) {
 	chat, _, err := record.ParseID(p.Table)
-	if p.Op != callback.Open || err != nil || chat > 0 || record.TableNo(p.Table) > 1 {
+	if p.Op != callback.Open || err != nil || chat > 0 {
+		return p.Table, nil
+	}
+	if n := record.TableNo(p.Table); n > pr.group.Limit() {
+		return p.Table, refusal.New("error.stale")
+	} else if n > 1 {
 		return p.Table, nil
 	}
 	id, ok := pr.group.NewGameTable(ctx, p.Table)

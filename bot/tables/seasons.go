@@ -25,7 +25,7 @@ func (t *Tables) PostSeason(ctx context.Context, chat int64, s record.Season, ms
 		}
 		tab.Season = &s
 		for _, m := range msgs {
-			ch.Post(tab, m)
+			ch.PostGroup(tab, m)
 		}
 		return nil
 	})

@@ -81,7 +81,7 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 	t.pages = play.NewPages(tx, cfg.WebLease, now)
 	names := lobby.NewNames(views)
 	t.menus = lobby.NewMenus(views, tx, api.answer)
-	t.lobby = lobby.New(views, tx, names, t.moves, tips, t.menus, now)
+	t.lobby = lobby.New(cfg.Members, views, tx, names, t.moves, tips, t.menus, now)
 	t.people = lobby.NewPeople(st, tx, views, t.menus, t.lobby, cfg.Members, log)
 	t.group = lobby.NewGroup(tx, cfg.MaxTables)
 	t.belong = lobby.NewBelonging(cfg.Members, st, tx, views, t.group, t.leaving, log)

@@ -86,8 +86,8 @@ func (c *Group) NewGameTable(ctx context.Context, own string) (id string, ok boo
 }
 
 // FollowOwn gives a group's table 2 and on, about to open a lobby, the
-// group's language, title and zone: the group's settings live at its
-// table 1. Table 1 learns whether it opens beside another table taken, so
+// group's language, title, zone and season (its champions carry 🏆): the
+// group's settings live at its table 1. Table 1 learns whether it opens beside another table taken, so
 // its messages name it too (record.Table.Numbered). It runs inside the
 // change that opens the lobby, so a refused press or command changes
 // nothing; it only reads the store.
@@ -106,7 +106,7 @@ func (c *Group) FollowOwn(ctx context.Context, t *record.Table) error {
 	if err != nil {
 		return err
 	}
-	t.Lang, t.Title, t.Zone = own.Lang, own.Title, own.Zone
+	t.Lang, t.Title, t.Zone, t.Season = own.Lang, own.Title, own.Zone, own.Season
 	return nil
 }
 

@@ -31,19 +31,26 @@ import (
 // hints; then deals. /stop and «play again» belong here too: they end a
 // game or open the next lobby.
 type Lobby struct {
-	views *view.Renderer
-	games view.Games
-	tx    *txn.Txn
-	names *Names
-	moves *play.Moves
-	tips  *play.Tips
-	menus *Menus
-	now   func() time.Time
+	members Membership
+	views   *view.Renderer
+	games   view.Games
+	tx      *txn.Txn
+	names   *Names
+	moves   *play.Moves
+	tips    *play.Tips
+	menus   *Menus
+	now     func() time.Time
+}
+
+// Membership asks Telegram afresh whether someone is in a group (the one
+// check, members.Cache, without its cache).
+type Membership interface {
+	BelongsNow(ctx context.Context, chat, user int64) (bool, error)
 }
 
 // New builds the lobby.
-func New(views *view.Renderer, tx *txn.Txn, names *Names, moves *play.Moves, tips *play.Tips, menus *Menus, now func() time.Time) *Lobby {
-	return &Lobby{views: views, games: views.Games(), tx: tx, names: names, moves: moves, tips: tips, menus: menus, now: now}
+func New(members Membership, views *view.Renderer, tx *txn.Txn, names *Names, moves *play.Moves, tips *play.Tips, menus *Menus, now func() time.Time) *Lobby {
+	return &Lobby{members: members, views: views, games: views.Games(), tx: tx, names: names, moves: moves, tips: tips, menus: menus, now: now}
 }
 
 // NewGame opens a lobby in the group, or explains why not.
@@ -294,6 +301,9 @@ func (lb *Lobby) OnAgain(ctx context.Context, t *record.Table, ch *txn.Change, p
 		if s.Human() && record.Forgotten(s.UserID) {
 			continue // a person forgotten is not seated again
 		}
+		if s.Human() && s.UserID != who.ID && !lb.stillMember(ctx, t.ChatID, s.UserID) {
+			continue // left the group since (one who is unsure may press 🔁 to sit down)
+		}
 		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
 	}
 	t.Options, t.AILevel = opts, level
@@ -325,6 +335,16 @@ func (lb *Lobby) OnAgain(ctx context.Context, t *record.Table, ch *txn.Change, p
 	}
 	ch.Answer = lb.views.Loc(t.Lang).T("again.opened")
 	return nil
+}
+
+// stillMember reports whether user is still in the group, asked of
+// Telegram afresh (belong.go's one check, not its cache: the group may not
+// tell the bot who left): a person who left since the game is not seated
+// again by someone else's 🔁. When Telegram cannot say, they are left
+// out: they can sit down with a press of their own.
+func (lb *Lobby) stillMember(ctx context.Context, chat, user int64) bool {
+	member, err := lb.members.BelongsNow(ctx, chat, user)
+	return err == nil && member
 }
 
 // lobbyNeed is what a lobby button asks of the press and of the lobby
@@ -627,6 +647,9 @@ func (lb *Lobby) onZone(t *record.Table, ch *txn.Change, p callback.Data) error 
 		return refusal.New("error.bad_button")
 	}
 	t.Zone, t.ZonePick = zones[p.Args[1]].Name, false
+	if record.TableNo(t.ID) > 1 {
+		ch.GroupZone = t.Zone // the group's, kept at its table 1 (txn)
+	}
 	ch.Answer = lb.views.Loc(t.Lang).T("lobby.zone_set", "Zone", view.ZoneName(lb.views.Loc(t.Lang), t))
 	return nil
 }

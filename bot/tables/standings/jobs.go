@@ -128,6 +128,7 @@ func (j *Jobs) answer(ctx context.Context, t *record.Table, job record.Job) erro
 	m := j.results.Answer(ctx, t, job.Query)
 	return j.done(ctx, t.ID, job, func(t *record.Table, ch *txn.Change) {
 		ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m, Reply: true})
+		ch.MarkGroup(len(ch.Outbox) - 1)
 	})
 }
 

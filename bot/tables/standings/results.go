@@ -55,7 +55,7 @@ func (sd *Results) GroupCommand(ctx context.Context, r txn.Request) func(t *reco
 		q := &record.Query{Cmd: name, User: r.Msg.From.ID, Name: sd.names.Person(r.Msg.From)}
 		switch name {
 		case "forgetme":
-			ch.Post(t, adapter.Message{Text: l.T("forget.private_only"),
+			ch.PostGroup(t, adapter.Message{Text: l.T("forget.private_only"),
 				Keyboard: [][]adapter.Button{{{Text: l.T("lobby.open_chat_button"), URL: sd.views.ChatLink()}}}})
 			return nil
 		case "top":
@@ -63,7 +63,7 @@ func (sd *Results) GroupCommand(ctx context.Context, r txn.Request) func(t *reco
 			if len(r.Args) > 0 {
 				g, ok := sd.games.Find(strings.Join(r.Args, " "))
 				if !ok {
-					ch.Post(t, adapter.Message{Text: l.T("top.unknown", "Games", sd.gameList(l, "/top"))})
+					ch.PostGroup(t, adapter.Message{Text: l.T("top.unknown", "Games", sd.gameList(l, "/top"))})
 					return nil
 				}
 				q.Game = g.ID()
@@ -75,7 +75,7 @@ func (sd *Results) GroupCommand(ctx context.Context, r txn.Request) func(t *reco
 			case arg != "":
 				g, ok := sd.games.Find(arg)
 				if !ok {
-					ch.Post(t, adapter.Message{Text: l.T("season.unknown", "Games", sd.gameList(l, "/season"))})
+					ch.PostGroup(t, adapter.Message{Text: l.T("season.unknown", "Games", sd.gameList(l, "/season"))})
 					return nil
 				}
 				q.Game = g.ID()

@@ -111,14 +111,14 @@ func (c *Txn) GiveToken(ctx context.Context, id string) (string, error) {
 
 // nameTable begins what a change of table 2 and on (or of a Numbered
 // table 1) posts to its group with the table's name (view.Named): «Стол
-// 2», then the text.
+// 2», then the text. What is the group's (PostGroup) is not named.
 func (c *Txn) nameTable(t *record.Table, ch *Change) {
 	l := c.views.Loc(t.Lang)
 	if view.TableName(l, t) == "" {
 		return
 	}
 	for i := range ch.Outbox {
-		if e := &ch.Outbox[i]; e.ChatID == t.ChatID {
+		if e := &ch.Outbox[i]; e.ChatID == t.ChatID && !ch.group[i] {
 			e.Text = view.Named(l, t, e.Text)
 		}
 	}

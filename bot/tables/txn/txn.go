@@ -34,6 +34,12 @@ type Change struct {
 	// ViewRecord is the message record of the view TransactSeeing was asked
 	// to read along ("" for none): input, not an effect.
 	ViewRecord string
+	// GroupZone is a time zone picked at a table 2 and on: the group's,
+	// which the commit keeps at its table 1 too (afterCommit).
+	GroupZone string
+	// group marks the Outbox entries that are the group's, not the
+	// table's: they are not named «Стол N» (PostGroup).
+	group map[int]bool
 	// Press is the callback query id of the press that caused the change
 	// ("" for a command): drawn by Telegram, a v2 deal mixes it in when
 	// it seats a person or starts the game (bot/tables/lobby).
@@ -43,6 +49,22 @@ type Change struct {
 // Post queues a message to the table's chat (and topic).
 func (ch *Change) Post(t *record.Table, m adapter.Message) {
 	ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m})
+}
+
+// PostGroup queues a message that is the group's, not the table's (a
+// results answer, a recap, the help): it goes through table 1 like every
+// group-wide message, and never carries the table's name (nameTable).
+func (ch *Change) PostGroup(t *record.Table, m adapter.Message) {
+	ch.Post(t, m)
+	ch.MarkGroup(len(ch.Outbox) - 1)
+}
+
+// MarkGroup marks the i-th queued entry as the group's (see PostGroup).
+func (ch *Change) MarkGroup(i int) {
+	if ch.group == nil {
+		ch.group = map[int]bool{}
+	}
+	ch.group[i] = true
 }
 
 // Replies marks what was posted since the n-th entry as replies: the
@@ -179,6 +201,9 @@ func NextDue(t *record.Table, now time.Time) time.Time {
 // afterCommit carries out what a committed change recorded for later.
 // These are indexes for convenience, so a failure is logged, not retried.
 func (c *Txn) afterCommit(ctx context.Context, t *record.Table, ch *Change) {
+	if ch.GroupZone != "" {
+		c.keepGroupZone(ctx, t, ch.GroupZone)
+	}
 	for _, user := range ch.Seated {
 		if err := c.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
 			c.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
@@ -214,6 +239,22 @@ func (c *Txn) Reachable(ctx context.Context, id string, user int64, repost bool)
 		return nil
 	})
 	return err
+}
+
+// keepGroupZone sets the zone picked at table t (2 and on) as its group's,
+// at table 1: what the seasons end by and what every later lobby starts
+// from (lobby.Group.FollowOwn).
+func (c *Txn) keepGroupZone(ctx context.Context, t *record.Table, zone string) {
+	_, _, err := c.Transact(ctx, record.Sibling(t.ID, 1), 0, func(own *record.Table, _ *Change) error {
+		if own.Zone == zone {
+			return refusal.ErrNoChange
+		}
+		own.Zone = zone
+		return nil
+	})
+	if err := refusal.Settle(err); err != nil {
+		c.log.Warn().Err(err).Str("table", t.ID).Msg("the group's zone not kept at its table 1")
+	}
 }
 
 // mintToken gives a table about to be committed its token (record.Table.Token),
