@@ -28,6 +28,8 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -291,11 +293,16 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 func (b *Bot) Init(ctx context.Context) error { return b.Tables.Init(ctx) }
 
 // Run runs the workers every replica runs — the chats' inboxes, the
-// tables' timers, delivery, the reviews' pool and the months' ends — until ctx is done, then waits for the work
-// in flight. Updates come from b.Ingest.Poll or b.Ingest.Webhook. A worker
-// that panics (its loop's own bug: each unit of work recovers its own) is
-// logged, counted and started again a second later.
+// tables' timers, delivery, the reviews' pool and the months' ends — until
+// ctx is done, then waits for the work in flight. Updates come from
+// b.Ingest.Poll or b.Ingest.Webhook. A worker that panics (its loop's own
+// bug: each unit of work recovers its own) is logged, counted and started
+// again a second later. A worker that returns an error instead stops the
+// others: Run returns the first such error once they have all stopped, and
+// nil when ctx ended it.
 func (b *Bot) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var wg sync.WaitGroup
 	for _, w := range []struct {
 		name string
@@ -305,11 +312,21 @@ func (b *Bot) Run(ctx context.Context) error {
 		wg.Add(1)
 		safe.Go(b.log, b.panics, w.name, func() {
 			defer wg.Done()
-			for safe.Call(b.log, b.panics, w.name, func() { w.run(ctx) }) != nil && ctx.Err() == nil {
-				time.Sleep(time.Second)
+			for ctx.Err() == nil {
+				var err error
+				if safe.Call(b.log, b.panics, w.name, func() { err = w.run(ctx) }) == nil {
+					if err != nil && ctx.Err() == nil {
+						cancel(fmt.Errorf("%s: %w", w.name, err))
+					}
+					return
+				}
+				clock.Sleep(ctx, time.Second)
 			}
 		})
 	}
 	wg.Wait()
+	if err := context.Cause(ctx); !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	return nil
 }

@@ -251,11 +251,14 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	}
 	ev.Msg("trickchef running")
 
-	workersDone := make(chan error, 1)
+	// A worker that fails stops the process: what it serves would
+	// otherwise wait unseen.
+	workersDone := make(chan struct{})
 	safe.Go(log, m.Panic, "workers", func() {
-		var err error
-		defer func() { workersDone <- err }()
-		err = b.Run(ctx)
+		defer close(workersDone)
+		if err := b.Run(ctx); err != nil {
+			stop(fmt.Errorf("workers: %w", err))
+		}
 	})
 	if cfg.WebhookURL != "" {
 		if _, err := tg.SetWebhook(ctx, &tgbot.SetWebhookParams{

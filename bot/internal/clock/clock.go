@@ -96,3 +96,14 @@ func (c *Synced) measure(ctx context.Context) {
 	}
 	c.offset = offset
 }
+
+// Sleep waits d or until ctx is done, whichever comes first: the pause of
+// every loop that backs off, which must never hold up a shutdown.
+func Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
