@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"flag"
 	"math"
 	"reflect"
 	"slices"
@@ -227,5 +229,16 @@ func TestMeanCI95(t *testing.T) {
 	m, ci := meanCI95([]float64{1, 3, 2, 2}, 4)
 	if math.Abs(m-0.5) > 1e-12 || math.Abs(ci-1.96*math.Sqrt(1.0/96)) > 1e-12 {
 		t.Fatalf("mean %v ± %v", m, ci)
+	}
+}
+
+// Help: aibench -h and aibench <subcommand> -h answer on stdout and are
+// no failure, as botbench's.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"help"}, {"arena", "-h"}} {
+		var out, errOut bytes.Buffer
+		if err := run(args, &out, &errOut); !errors.Is(err, flag.ErrHelp) || out.Len() == 0 || errOut.Len() != 0 {
+			t.Fatalf("%q: %v, stdout %q, stderr %q", args, err, out.String(), errOut.String())
+		}
 	}
 }
