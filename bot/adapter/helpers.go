@@ -37,3 +37,23 @@ func (sc *Scene) AddLog(lines ...string) {
 // Seated reports whether seat, as a Scene gets it, is one of the n seats
 // at the table rather than a spectator's view.
 func Seated(seat, n int) bool { return seat != Spectator && seat >= 0 && seat < n }
+
+// OpenSeats adds cards(seat) to each seat of the scene: a replay's hands
+// laid face up in front of their seats.
+func (sc *Scene) OpenSeats(cards func(seat game.Seat) []Card) {
+	for i := range sc.Seats {
+		sc.Seats[i].Cards = append(sc.Seats[i].Cards, cards(game.Seat(i))...)
+	}
+}
+
+// TurnCentre shows every face-down card in the scene's centre as c: a
+// replay turning the pile's next card.
+func (sc *Scene) TurnCentre(c Card) {
+	for i := range sc.Center {
+		for j, old := range sc.Center[i].Cards {
+			if old.Back {
+				sc.Center[i].Cards[j] = c
+			}
+		}
+	}
+}
