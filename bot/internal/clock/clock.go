@@ -69,13 +69,6 @@ func (c *Synced) Now() time.Time {
 	return now.Add(offset)
 }
 
-// Offset is how far the store's clock is ahead of this machine's.
-func (c *Synced) Offset() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.offset
-}
-
 // measure reads the store's clock and takes the middle of the round trip
 // as the moment it was read.
 func (c *Synced) measure(ctx context.Context) {
