@@ -199,10 +199,11 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := metrics.New(reg)
-	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers, MaxTables: cfg.MaxTables, DefaultLang: cfg.DefaultLang,
-		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
-		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(m), bot.WithGames(games.All()...), bot.WithStoreClock())
+	b := bot.New(bot.Params{
+		Config: bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers,
+			MaxTables: cfg.MaxTables, DefaultLang: cfg.DefaultLang, Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
+			WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
+		Store: st, Telegram: tg, Translator: catalog, Games: games.All(), Log: log, Metrics: m, StoreClock: true})
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
