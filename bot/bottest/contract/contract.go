@@ -2,7 +2,8 @@
 // game is covered by adding it to the list: it keeps to the adapter
 // contract (its package imports the contract, its engine and package game,
 // never the runtime), its hints and reviews hold what the platform relies
-// on, a stopped game's scene says so, and each reads as its golden files in
+// on, a stopped game's scene says so, a reveal deals the same game and tells
+// its deals, and each reads as its golden files in
 // the game's own folder say. The list comes from the caller (the bot's
 // games are wired in only from cmd/), so the shared machinery never names a
 // game. It is for tests only.
@@ -53,6 +54,9 @@ func Run(t *testing.T, games []adapter.Game) {
 			}
 			if adapter.Reviewable(g) {
 				t.Run("reviews", func(t *testing.T) { checkReviews(t, g, dir) })
+			}
+			if _, ok := g.(adapter.DealGame); ok {
+				t.Run("deals", func(t *testing.T) { checkDeals(t, g, dir) })
 			}
 		})
 	}
