@@ -278,7 +278,7 @@ func New(p Params) *Bot {
 	in := ingest.New(ingest.Params{Config: ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
 		Store: st, Telegram: tg, Handle: tbl.Handle, Say: say, Now: o.now, Log: o.log, Metrics: o.metrics})
 	w := web.New(web.Params{Store: st, Reviews: st, Members: mc, Views: views, Tables: tbl, Now: o.now, Log: o.log})
-	rv := reviews.New(reviews.Params{Config: reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare},
+	rv := reviews.New(reviews.Params{Config: reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare, WebAppURL: cfg.WebAppURL},
 		Store: st, Games: o.games, Translator: tr, Tell: tbl.Tell, Now: o.now, Log: o.log, Metrics: o.metrics})
 	tbl.OnReview(rv.Wake)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now,

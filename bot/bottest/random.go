@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -66,12 +65,11 @@ type Press struct {
 // for that and reports what it did.
 func (h *Harness) RandomPlayer(u *telegramtest.User, done <-chan struct{}, rng *rand.Rand, think func() time.Duration) func() RandomStats {
 	const stuck = 20 * time.Second
-	var mu sync.Mutex // rng may be shared by players
-	pick := func(n int) int {
-		mu.Lock()
-		defer mu.Unlock()
-		return rng.IntN(n)
-	}
+	// rng may be shared by the players of one game, and a *rand.Rand is
+	// not safe for concurrent use: each player draws from its own, seeded
+	// from rng here, before its goroutine starts.
+	own := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+	pick := func(n int) int { return own.IntN(n) }
 	var st RandomStats
 	finished := make(chan struct{})
 	go func() {

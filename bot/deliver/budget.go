@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -24,6 +27,30 @@ import (
 // several moves), and when there is more to say than budget, every call is
 // late by about the same amount instead of some never going. Answers to
 // button presses are not rate limited by Telegram and never wait.
+
+// budget admits the calls of one replica's delivery workers against the
+// limits every replica shares in the store; it is delivery's only way to
+// Telegram's budget, so its rules live in one place.
+type budget struct {
+	store   budgetStore
+	limits  Limits
+	now     func() time.Time
+	log     zerolog.Logger
+	metrics *metrics.Metrics // nil: not measured
+	// load measures this replica's use of the token's calls a second.
+	load *tokenLoad
+	// waits spares the store questions whose answer is known (see waits).
+	waits *waits
+}
+
+// budgetStore is the part of the store the budget asks: the limits every
+// replica shares.
+type budgetStore interface {
+	Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Fits(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	AllowInTurn(ctx context.Context, key, caller string, deadline time.Time, limit int, per time.Duration, now time.Time) (bool, time.Duration, error)
+	Withdraw(ctx context.Context, key, caller string) error
+}
 
 // priority classes the calls that compete for the token's budget, for the
 // operators' metrics; the order is by urgency.
@@ -197,14 +224,14 @@ func classOf(p priority) groupClass {
 }
 
 // groupWindow is the group's sliding window (see groupCalls).
-func (d *Delivery) groupWindow() time.Duration {
-	return groupCalls * d.limits.GroupInterval
+func (b *budget) groupWindow() time.Duration {
+	return groupCalls * b.limits.GroupInterval
 }
 
 // viewSpacing keeps a group's table edits evenly spread: their ceiling
 // spread over the window.
-func (d *Delivery) viewSpacing() time.Duration {
-	return d.groupWindow() / groupViewCalls
+func (b *budget) viewSpacing() time.Duration {
+	return b.groupWindow() / groupViewCalls
 }
 
 // viewRateKey spaces a group's table edits (classView), apart from the
@@ -214,8 +241,8 @@ func viewRateKey(chatID int64) string { return store.ChatRateKey(chatID) + ":vie
 // admitFor takes a unit of the chat's and the token's limits for a call of
 // priority p, due by deadline; in a group it counts in the share of its
 // class (classOf(p)). See admitAs.
-func (d *Delivery) admitFor(ctx context.Context, chatID int64, p priority, call string, deadline time.Time) time.Time {
-	return d.admitAs(ctx, chatID, p, classOf(p), call, deadline)
+func (b *budget) admitFor(ctx context.Context, chatID int64, p priority, call string, deadline time.Time) time.Time {
+	return b.admitAs(ctx, chatID, p, classOf(p), call, deadline)
 }
 
 // admitAs takes a unit of the chat's and the token's limits for a call of
@@ -224,15 +251,15 @@ func (d *Delivery) admitFor(ctx context.Context, chatID int64, p priority, call 
 // keeps its place in the token's line; an empty name waits behind every
 // named call and keeps no place. It returns zero when the call may go
 // now, else when to try again.
-func (d *Delivery) admitAs(ctx context.Context, chatID int64, p priority, c groupClass, call string, deadline time.Time) time.Time {
-	now := d.now()
-	chat := d.chatLimits(chatID, c)
+func (b *budget) admitAs(ctx context.Context, chatID int64, p priority, c groupClass, call string, deadline time.Time) time.Time {
+	now := b.now()
+	chat := b.chatLimits(chatID, c)
 	later := func(wait time.Duration) time.Time {
-		d.metrics.Deferred(p.String())
+		b.metrics.Deferred(p.String())
 		return now.Add(wait + time.Duration(rand.Int64N(int64(5*time.Millisecond))))
 	}
 	failed := func(err error) time.Time {
-		d.log.Error().Err(err).Msg("rate limit")
+		b.log.Error().Err(err).Msg("rate limit")
 		return now.Add(time.Second)
 	}
 	// The chat first, only looking: its limits are known in advance, so a
@@ -243,63 +270,63 @@ func (d *Delivery) admitAs(ctx context.Context, chatID int64, p priority, c grou
 	// again before then (see waits); a call refused that way has no
 	// place in the token's line to give up: it gave it up when the
 	// refusal was seen.
-	if until, known := d.chatRefused(chat, now); known {
+	if until, known := b.chatRefused(chat, now); known {
 		return later(until.Sub(now))
 	}
 	// Refused its turn in the token's line: a named call keeps its place
 	// there until it comes back at the time it was given; a call without a
 	// name (spare budget) waits behind every named one, so one refusal
 	// holds for them all until then.
-	if until, known := d.waits.refused(turnMemo(call), deadline, now); known {
+	if until, known := b.waits.refused(turnMemo(call), deadline, now); known {
 		return later(until.Sub(now))
 	}
 	for _, l := range chat {
 		if !l.wants {
 			continue
 		}
-		ok, wait, err := d.store.Fits(ctx, l.key, l.n, l.per, now)
+		ok, wait, err := b.store.Fits(ctx, l.key, l.n, l.per, now)
 		if err != nil {
 			return failed(err)
 		}
 		if !ok {
-			d.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
-			d.withdraw(ctx, call)
+			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
+			b.withdraw(ctx, call)
 			return later(wait)
 		}
 	}
-	slice := d.limits.GlobalSlice
-	perSlice := max(1, int(math.Round(float64(d.limits.GlobalPerSecond)*slice.Seconds())))
+	slice := b.limits.GlobalSlice
+	perSlice := max(1, int(math.Round(float64(b.limits.GlobalPerSecond)*slice.Seconds())))
 	if call == "" {
 		// Spare budget is what a slice has left at half its calls, while
 		// the token has half of its calls a second free: a call nobody
 		// waits for must not fill the slice a prompt arrives in, nor, second
 		// after second, the token a busy bot needs for its players' moves.
-		if d.tokenLoad.use(now) >= spareUse {
-			d.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
+		if b.load.use(now) >= spareUse {
+			b.waits.note(turnMemo(call), deadline, now.Add(spareBackoff), now)
 			return later(spareBackoff)
 		}
 		perSlice = max(1, perSlice/2)
 	}
-	ok, wait, err := d.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
+	ok, wait, err := b.store.AllowInTurn(ctx, store.GlobalRateKey, call, deadline, perSlice, slice, now)
 	if err != nil {
 		return failed(err)
 	}
 	if !ok {
-		d.waits.note(turnMemo(call), deadline, now.Add(wait), now)
+		b.waits.note(turnMemo(call), deadline, now.Add(wait), now)
 		return later(wait)
 	}
-	d.tokenLoad.admitted(now)
+	b.load.admitted(now)
 	for _, l := range chat {
 		if !l.wants {
 			continue
 		}
-		ok, wait, err = d.store.Allow(ctx, l.key, l.n, l.per, now)
+		ok, wait, err = b.store.Allow(ctx, l.key, l.n, l.per, now)
 		switch {
 		case err == nil && !ok:
-			d.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
+			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
 		case err == nil && l.n == 1:
 			// One call per spacing: the next is refused until it has passed.
-			d.waits.note(l.memo(), time.Time{}, now.Add(l.per), now)
+			b.waits.note(l.memo(), time.Time{}, now.Add(l.per), now)
 		}
 		if err != nil {
 			return failed(err)
@@ -347,21 +374,21 @@ func (l chatLimit) memo() string { return l.key + "/" + strconv.Itoa(l.n) }
 // chatLimits are the chat's limits for a call of class c: a private
 // chat's spacing, or the group's window up to the class's ceiling (and the
 // table's own spacing).
-func (d *Delivery) chatLimits(chatID int64, c groupClass) []chatLimit {
+func (b *budget) chatLimits(chatID int64, c groupClass) []chatLimit {
 	if chatID < 0 {
 		return []chatLimit{
-			{store.ChatRateKey(chatID), c.ceiling(), d.groupWindow(), true},
-			{viewRateKey(chatID), 1, d.viewSpacing(), c == classView},
+			{store.ChatRateKey(chatID), c.ceiling(), b.groupWindow(), true},
+			{viewRateKey(chatID), 1, b.viewSpacing(), c == classView},
 		}
 	}
-	return []chatLimit{{store.ChatRateKey(chatID), 1, d.limits.PrivateInterval, true}}
+	return []chatLimit{{store.ChatRateKey(chatID), 1, b.limits.PrivateInterval, true}}
 }
 
 // chatRefused reports until when this process knows one of the limits
 // refuses the call (see waits), without asking the store.
-func (d *Delivery) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool) {
+func (b *budget) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool) {
 	for _, l := range limits {
-		if until, known := d.waits.refused(l.memo(), time.Time{}, now); known && l.wants {
+		if until, known := b.waits.refused(l.memo(), time.Time{}, now); known && l.wants {
 			return until, true
 		}
 	}
@@ -369,11 +396,11 @@ func (d *Delivery) chatRefused(limits []chatLimit, now time.Time) (time.Time, bo
 }
 
 // withdraw gives up a call's place in the token's line, if it has one.
-func (d *Delivery) withdraw(ctx context.Context, call string) {
+func (b *budget) withdraw(ctx context.Context, call string) {
 	if call == "" {
 		return
 	}
-	if err := d.store.Withdraw(ctx, store.GlobalRateKey, call); err != nil {
-		d.log.Warn().Err(err).Msg("leave the token's line")
+	if err := b.store.Withdraw(ctx, store.GlobalRateKey, call); err != nil {
+		b.log.Warn().Err(err).Msg("leave the token's line")
 	}
 }

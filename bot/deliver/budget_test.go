@@ -44,7 +44,7 @@ func TestEarliestDeadlineFirst(t *testing.T) {
 		if _, ok := first[c.name]; !ok {
 			first[c.name] = now
 		}
-		return d.admitFor(ctx, c.chat, c.prio, c.name, first[c.name].Add(c.patience)).IsZero()
+		return d.budget.admitFor(ctx, c.chat, c.prio, c.name, first[c.name].Add(c.patience)).IsZero()
 	}
 
 	// The budget (2 a second) is used at 0 and 500 ms.
@@ -171,12 +171,12 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	}
 	// The token's one call of this second is used; a table edit waits in
 	// line, due after the disarming would be.
-	if !other.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
+	if !other.budget.admitFor(ctx, 2, prioPrompt, "t0/hand:1:0", now.Add(promptPatience)).IsZero() {
 		t.Fatal("refused with the budget unused")
 	}
 	at(100)
 	edit := now.Add(tablePatience)
-	if other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+	if other.budget.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("a table edit went over the budget")
 	}
 	at(200)
@@ -186,7 +186,7 @@ func TestHandStripTakesOnlySpareBudget(t *testing.T) {
 	if len(tg.disarmed) != 0 {
 		t.Fatalf("the disarming went over the budget or before a waiting table edit: %v", tg.disarmed)
 	}
-	if !other.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
+	if !other.budget.admitFor(ctx, -9, prioTable, "t1/table:1", edit).IsZero() {
 		t.Fatal("the table edit refused at its turn")
 	}
 	at(2000)
@@ -217,7 +217,7 @@ func TestBusyTokenDropsHandStrips(t *testing.T) {
 	})
 	ctx := context.Background()
 	for i := range 2 {
-		if !d.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+		if !d.budget.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
 			t.Fatalf("prompt %d refused", i)
 		}
 	}
@@ -256,7 +256,7 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 	})
 	ctx := context.Background()
 	spare := func(chat int64) bool {
-		return d.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero()
+		return d.budget.admitFor(ctx, chat, prioCleanup, "", now.Add(time.Minute)).IsZero()
 	}
 	if !spare(1) || !spare(2) {
 		t.Fatal("spare calls refused with the slice unused")
@@ -265,7 +265,7 @@ func TestSpareCallsLeaveHalfASlice(t *testing.T) {
 		t.Fatal("a spare call took more than half the slice")
 	}
 	for i, chat := range []int64{4, 5} {
-		if !d.admitFor(ctx, chat, prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+		if !d.budget.admitFor(ctx, chat, prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
 			t.Fatalf("prompt %d refused: the spare calls left no room", i)
 		}
 	}
@@ -287,16 +287,16 @@ func TestSpareCallsWaitWhileTheTokenRunsHot(t *testing.T) {
 	ctx := context.Background()
 	for i := range 8 {
 		now = start.Add(time.Duration(i) * 100 * time.Millisecond)
-		if !d.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
+		if !d.budget.admitFor(ctx, int64(100+i), prioPrompt, "prompt/"+strconv.Itoa(i), now.Add(promptPatience)).IsZero() {
 			t.Fatalf("prompt %d refused", i)
 		}
 	}
 	now = start.Add(850 * time.Millisecond) // a slice of its own, empty
-	if d.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
+	if d.budget.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
 		t.Fatal("a spare call went with 8 of the token's 10 calls a second taken")
 	}
 	now = start.Add(2 * time.Second)
-	if !d.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
+	if !d.budget.admitFor(ctx, 7, prioCleanup, "", now.Add(time.Minute)).IsZero() {
 		t.Fatal("a spare call refused once the token cooled down")
 	}
 }

@@ -37,11 +37,9 @@ type Delivery struct {
 	log     zerolog.Logger
 	now     func() time.Time
 	metrics *metrics.Metrics // nil: not measured
-	// tokenLoad measures this replica's use of the token's calls a second.
-	tokenLoad *tokenLoad
-	// waits spares the store questions whose answer is known (see waits).
-	waits *waits
-	loop  *lease.Loop
+	// budget admits every call against the shared limits (budget.go).
+	budget *budget
+	loop   *lease.Loop
 	// listening holds the sends whose answers are awaited after their
 	// worker stopped waiting (unanswered.go).
 	listening *listening
@@ -146,12 +144,14 @@ func New(p Params) *Delivery {
 		limits.CallTimeout = 20 * time.Second
 	}
 	d := &Delivery{store: st, tg: tg, views: views, tables: tables, tr: tr, limits: limits, log: log, now: now, metrics: m,
-		tokenLoad: newTokenLoad(limits.GlobalPerSecond), waits: newWaits(), listening: newListening()}
-	d.tokenLoad.onHot = func(use float64) {
+		budget: &budget{store: st, limits: limits, now: now, log: log, metrics: m,
+			load: newTokenLoad(limits.GlobalPerSecond), waits: newWaits()},
+		listening: newListening()}
+	d.budget.load.onHot = func(use float64) {
 		log.Warn().Float64("budget_use", use).Int("calls_per_second", limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
 	}
-	d.tokenLoad.gauges = func(use float64, waiting [numPriorities]int, tables int) {
+	d.budget.load.gauges = func(use float64, waiting [numPriorities]int, tables int) {
 		names := make([]string, numPriorities)
 		for p := range numPriorities {
 			names[p] = p.String()
@@ -331,7 +331,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 					// come, and the next try waits its turn.
 					return next, group
 				}
-				if wait := d.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
+				if wait := d.budget.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
 					return wait, group
 				}
 				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
@@ -536,7 +536,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		default: // nothing to show: the view is clean
 			if rec := view.ParseMessageRecord(records[v]); rec.Pending != 0 {
 				// No longer waiting to show anything.
-				d.withdraw(ctx, viewCall(t.ID, v))
+				d.budget.withdraw(ctx, viewCall(t.ID, v))
 				rec.Pending = 0
 				if err := d.store.SetMessage(ctx, t.ID, v, rec.String()); err != nil {
 					later(d.now().Add(time.Second))
@@ -567,7 +567,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		}
 		if j.quiet {
 			if j.rec.Pending != 0 {
-				d.withdraw(ctx, viewCall(t.ID, j.view))
+				d.budget.withdraw(ctx, viewCall(t.ID, j.view))
 			}
 			if j.rec.Ping || j.rec.Pending != 0 {
 				j.rec.Ping, j.rec.Pending = false, 0
@@ -618,7 +618,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			later(wait)
 		}
 	}
-	d.tokenLoad.report(t.ID, waiting, d.now())
+	d.budget.load.report(t.ID, waiting, d.now())
 	return next
 }
 
@@ -631,7 +631,7 @@ func (d *Delivery) tableWaits(ctx context.Context, t *record.Table, v string, re
 	if !ok || kind != "table" || gameNo != t.GameNo || rec.ID == 0 {
 		return time.Time{}, false
 	}
-	at, known := d.chatRefused(d.chatLimits(t.ChatID, classView), d.now())
+	at, known := d.budget.chatRefused(d.budget.chatLimits(t.ChatID, classView), d.now())
 	if !known {
 		return time.Time{}, false
 	}
@@ -896,7 +896,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int6
 			return at, err
 		}
 	}
-	if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
+	if at := d.budget.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 		return wait(at)
 	}
 	if rec.ID != 0 {
@@ -915,7 +915,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int6
 		if at, ok, err := held(); ok {
 			return at, err
 		}
-		if at := d.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
+		if at := d.budget.admitAs(ctx, j.chatID, j.prio, class, call, since.Add(j.patience)); !at.IsZero() {
 			return wait(at)
 		}
 	}
@@ -1025,7 +1025,7 @@ func (d *Delivery) disarmReplaced(ctx context.Context, t *record.Table, records 
 		// then refused as stale until the batch deletes their message; a
 		// disarming kept for a lull would only take that lull's calls from the
 		// next prompts.
-		busy := spare && d.tokenLoad.use(d.now()) >= spareUse
+		busy := spare && d.budget.load.use(d.now()) >= spareUse
 		if busy {
 			done = slices.Clone(rec.Strip)
 		}
@@ -1034,7 +1034,7 @@ func (d *Delivery) disarmReplaced(ctx context.Context, t *record.Table, records 
 				break
 			}
 			now := d.now()
-			if wait := d.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
+			if wait := d.budget.admitFor(ctx, chatID, prioTable, call, now.Add(stripPatience)); !wait.IsZero() {
 				waiting[prioTable]++
 				if spare && wait.Before(now.Add(disarmSpare)) {
 					wait = now.Add(disarmSpare)
@@ -1143,7 +1143,7 @@ func (d *Delivery) deleteReplaced(ctx context.Context, t *record.Table, records 
 		if spare {
 			call = ""
 		}
-		if wait := d.admitFor(ctx, chatID, prioCleanup, call, now.Add(cleanupPatience)); !wait.IsZero() {
+		if wait := d.budget.admitFor(ctx, chatID, prioCleanup, call, now.Add(cleanupPatience)); !wait.IsZero() {
 			waiting[prioCleanup]++
 			if spare && wait.Before(now.Add(cleanupSpare)) {
 				wait = now.Add(cleanupSpare)

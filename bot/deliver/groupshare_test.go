@@ -32,7 +32,7 @@ func TestGroupShares(t *testing.T) {
 	const group = -100
 	var edits []time.Time
 	for ; now.Before(start.Add(time.Minute)); now = now.Add(100 * time.Millisecond) {
-		if d.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
+		if d.budget.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
 			edits = append(edits, now)
 		}
 	}
@@ -40,14 +40,14 @@ func TestGroupShares(t *testing.T) {
 		t.Fatalf("%d table edits in a minute, want %d", len(edits), groupViewCalls)
 	}
 	for i := 1; i < len(edits); i++ {
-		if gap := edits[i].Sub(edits[i-1]); gap < d.viewSpacing() {
-			t.Fatalf("table edits %v apart, want ≥ %v", gap, d.viewSpacing())
+		if gap := edits[i].Sub(edits[i-1]); gap < d.budget.viewSpacing() {
+			t.Fatalf("table edits %v apart, want ≥ %v", gap, d.budget.viewSpacing())
 		}
 	}
 	// Less than the window has passed: every edit is still in it.
 	now = start.Add(time.Minute - 50*time.Millisecond)
 	announcements := 0
-	for d.admitFor(ctx, group, prioAnnounce, "", now.Add(announcePatience)).IsZero() {
+	for d.budget.admitFor(ctx, group, prioAnnounce, "", now.Add(announcePatience)).IsZero() {
 		announcements++
 		if announcements > groupCalls {
 			t.Fatal("announcements without end")
@@ -59,7 +59,7 @@ func TestGroupShares(t *testing.T) {
 	replies := 0
 	// A reply, as the outbox asks for one: a named call of the reply class.
 	reply := func() time.Time {
-		return d.admitAs(ctx, group, prioAnnounce, classReply, "reply/test/"+strconv.Itoa(replies), now.Add(announcePatience))
+		return d.budget.admitAs(ctx, group, prioAnnounce, classReply, "reply/test/"+strconv.Itoa(replies), now.Add(announcePatience))
 	}
 	for reply().IsZero() {
 		replies++
@@ -72,8 +72,8 @@ func TestGroupShares(t *testing.T) {
 	}
 	// Only replies leave the window full: when the first edit leaves it, a
 	// reply goes, and a table edit still does not.
-	now = start.Add(d.groupWindow() + 10*time.Millisecond)
-	if d.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
+	now = start.Add(d.budget.groupWindow() + 10*time.Millisecond)
+	if d.budget.admitFor(ctx, group, prioTable, "t/table:1", now.Add(tablePatience)).IsZero() {
 		t.Fatal("a table edit with the window at its ceiling")
 	}
 	if !reply().IsZero() {
@@ -179,7 +179,7 @@ func TestNewTableIsAReply(t *testing.T) {
 	// The last game's edits and announcements fill the window to the
 	// announcements' ceiling.
 	for i := range groupAnnounceCalls {
-		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.delivery.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
+		if ok, _, err := st.Allow(ctx, store.ChatRateKey(chat), groupCalls, b.delivery.budget.groupWindow(), start.Add(time.Duration(i-groupAnnounceCalls)*time.Second)); err != nil || !ok {
 			t.Fatal("could not fill the window", err)
 		}
 	}

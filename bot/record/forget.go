@@ -19,11 +19,13 @@ func ForgottenUser(seat int) int64 { return -2 - int64(seat) }
 func Forgotten(user int64) bool { return user < AnyAdmin }
 
 // Forget takes user out of t: their seat (and a seat they left) renamed
-// name with their id replaced, the creator's id too, their /stop question
-// and the page's ratings dropped; in the jobs, the finished game's copy
-// forgotten the same way, their seat out of a result not yet recorded
-// (the results keep no forgotten person), and a results command they
-// asked for dropped (its answer would name them). It reports whether
+// name with their id replaced, the creator's id too, the press that
+// seated them kept under the stand-in id (Pressed; dropped with a seat
+// given up), their /stop question and the page's ratings dropped; in the
+// jobs, the finished game's copy forgotten the same way, their seat out
+// of a result not yet recorded (the results keep no forgotten person),
+// and a results command they asked for dropped (its answer would name
+// them). It reports whether
 // anything changed. A person still playing the game is the caller's to
 // take care of: their seat is only renamed here.
 func (t *Table) Forget(user int64, name string) bool {
@@ -32,10 +34,20 @@ func (t *Table) Forget(user int64, name string) bool {
 	}
 	changed := false
 	creator := t.Creator == user
+	press, pressed := t.Pressed[user]
+	if pressed {
+		// The press that seated them: kept under the seat's stand-in id,
+		// so the deal still mixes it in; gone with a seat given up.
+		delete(t.Pressed, user)
+		changed = true
+	}
 	for i := range t.Seats {
 		s := &t.Seats[i]
 		if s.Human() && s.UserID == user {
 			s.UserID, s.Name, changed = ForgottenUser(i), name, true
+			if pressed {
+				t.Pressed[s.UserID] = press
+			}
 			if creator {
 				t.Creator, creator = s.UserID, false
 			}

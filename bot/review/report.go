@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -36,7 +37,7 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 	}
 	b.WriteString("\n\n" + l.T("review.costliest"))
 	for i, m := range r.Moments {
-		b.WriteString("\n\n" + l.T("review.moment", "N", i+1, "Moment", m.Judged.Moment))
+		b.WriteString("\n\n" + l.T("review.moment", "N", i+1, "Step", Step(m.Move), "Moment", m.Judged.Moment))
 		for _, line := range []string{m.Judged.Played, m.Judged.Best, m.Judged.Cost} {
 			if line != "" {
 				b.WriteString("\n" + line)
@@ -44,6 +45,20 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 		}
 	}
 	return adapter.Message{Text: adapter.Clip(b.String())}
+}
+
+// Step is the number players see for the move at index move of a game's
+// log: the replay's step that move leads to («Ход N из M» in «Стол»), so
+// the review's «Ход N» is the replay's. Every move of the log counts, the
+// dealer's and the robots' too: the replay steps through them all.
+func Step(move int) int { return move + 1 }
+
+// GameKey names t's game among its table's games, for links to its replay
+// in «Стол»: its number and when it was dealt («7.1764927600»), as
+// record.GameRef tells games apart, without the table's id (a link names
+// the table by its token).
+func GameKey(t *record.Table) string {
+	return strconv.Itoa(t.GameNo) + "." + strconv.FormatInt(t.Started.Unix(), 10)
 }
 
 // percent is an accuracy as the message shows it: a whole percentage,

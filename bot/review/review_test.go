@@ -87,8 +87,10 @@ func TestMessage(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, text)
 		}
 	}
-	r.Moments = []review.Moment{{Loss: 0.2, Judged: adapter.Judged{Moment: "M", Played: "P", Best: "B", Cost: "C"}}}
-	if text := r.Message(l).Text; !strings.Contains(text, "<b>1.</b> M\nP\nB\nC") {
+	// Each moment says its move by the replay's number (review.Step: the
+	// move at index 13 of the log is the replay's «Ход 14»).
+	r.Moments = []review.Moment{{Move: 13, Loss: 0.2, Judged: adapter.Judged{Moment: "M", Played: "P", Best: "B", Cost: "C"}}}
+	if text := r.Message(l).Text; !strings.Contains(text, "<b>1. Ход 14</b>\nM\nP\nB\nC") || review.Step(13) != 14 {
 		t.Errorf("moment not told:\n%s", text)
 	}
 	if text := (review.Report{Game: "trickchef", Level: "shef", Accuracy: 100}).Message(l).Text; !strings.Contains(text, "не было выбора") {

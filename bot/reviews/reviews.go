@@ -16,6 +16,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -30,9 +32,11 @@ import (
 )
 
 // Store is what the reviews need of the store: the Reviews queue, the
-// kept games and their reports.
+// kept games and their reports, and a table's record (whether it still
+// holds the game reviewed, for the replay's buttons).
 type Store interface {
 	lease.Store
+	Load(ctx context.Context, table string) (store.Record, error)
 	KeptGame(ctx context.Context, ref string) ([]byte, error)
 	SetReview(ctx context.Context, ref string, user int64, data []byte) error
 	Review(ctx context.Context, ref string, user int64) ([]byte, error)
@@ -56,6 +60,11 @@ type Config struct {
 	// garbage they make, would otherwise crowd the presses of a busy bot
 	// (docs/bot.md «Разбор»).
 	Share float64
+	// WebAppURL is the «Стол» page's address ("" when not served): the
+	// review then has a button for each of its moments that opens the
+	// game's replay at that move (?table=…&step=…&game=…), while the
+	// table still holds the game (until its next lobby opens).
+	WebAppURL string
 }
 
 // defaultShare is Config.Share's default: a quarter of a core.
@@ -171,7 +180,7 @@ func (r *Reviews) review(ctx context.Context, ref string, user int64) error {
 		// Made already (a second request, or a crash after keeping it).
 		var rep review.Report
 		if err := rep.UnmarshalBinary(kept); err == nil {
-			return r.tell(ctx, user, rep.Message(l))
+			return r.tell(ctx, user, r.message(ctx, l, t, rep))
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -198,7 +207,38 @@ func (r *Reviews) review(ctx context.Context, ref string, user int64) error {
 		return err
 	}
 	r.metrics.Review("made")
-	return r.tell(ctx, user, rep.Message(l))
+	return r.tell(ctx, user, r.message(ctx, l, t, rep))
+}
+
+// message is rep as the person's message, with a button to each moment's
+// move in the replay in «Стол» (review.Step, the number the message and
+// the replay show) when the page is served and the table still holds the
+// game t (its replay is the table's last finished game): a button never
+// opens another game.
+func (r *Reviews) message(ctx context.Context, l adapter.Loc, t *record.Table, rep review.Report) adapter.Message {
+	m := rep.Message(l)
+	if r.cfg.WebAppURL == "" || len(rep.Moments) == 0 {
+		return m
+	}
+	rec, err := r.store.Load(ctx, t.ID)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			r.log.Warn().Err(err).Str("table", t.ID).Msg("review: the table for the replay's buttons")
+		}
+		return m
+	}
+	cur, err := record.Decode(rec.Data)
+	if err != nil || cur.Token == "" || cur.Phase != record.PhaseIdle || review.GameKey(cur) != review.GameKey(t) {
+		return m // the table holds another game now, or none finished
+	}
+	var row []adapter.Button
+	for _, mo := range rep.Moments {
+		step := review.Step(mo.Move)
+		q := url.Values{"table": {cur.Token}, "step": {strconv.Itoa(step)}, "game": {review.GameKey(t)}}
+		row = append(row, adapter.Button{Text: l.T("review.replay_button", "Step", step), WebApp: r.cfg.WebAppURL + "?" + q.Encode()})
+	}
+	m.Keyboard = append(m.Keyboard, row)
+	return m
 }
 
 // tellGone tells user their game is no longer kept.

@@ -145,7 +145,7 @@ func (b *belonging) onServiceMessage(ctx context.Context, updateID int64, m *mod
 
 // gone is what follows someone leaving group chat: the cache forgets them,
 // and they lose their seat at the group's tables (every one it may hold,
-// and the topic's table they last sat down at): out of a lobby, which passes to
+// and those of the topic they last sat down in): out of a lobby, which passes to
 // the next person when they ran it; out of a running game as with «Выйти
 // из игры», a robot taking the seat and the group told.
 func (b *belonging) gone(ctx context.Context, updateID int64, chat, user int64) error {
@@ -155,8 +155,14 @@ func (b *belonging) gone(ctx context.Context, updateID int64, chat, user int64) 
 		ids = append(ids, record.TableID(chat, 0, n))
 	}
 	if id, err := b.store.Pointer(ctx, store.UserTableKey(user)); err == nil {
-		if c, _, err := record.ParseID(id); err == nil && c == chat && !slices.Contains(ids, id) {
-			ids = append(ids, id)
+		// The topic they last sat down in: every table of it, as they may
+		// play at one and wait in another's lobby.
+		if c, _, err := record.ParseID(id); err == nil && c == chat {
+			for n := 1; n <= b.limit(); n++ {
+				if sib := record.Sibling(id, n); sib != "" && !slices.Contains(ids, sib) {
+					ids = append(ids, sib)
+				}
+			}
 		}
 	}
 	for _, id := range ids {

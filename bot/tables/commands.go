@@ -207,7 +207,7 @@ func (c *commands) onGroupCommand(ctx context.Context, r request) error {
 		return nil // maybe another bot's command
 	default:
 		fn = func(t *record.Table, ch *change) error {
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("command.unknown")})
+			ch.postGroup(t, adapter.Message{Text: c.loc(t.Lang).T("command.unknown")})
 			return nil
 		}
 	}
@@ -301,7 +301,7 @@ func anonymousAdmin(m *models.Message) bool {
 func (c *commands) groupTable(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	return func(t *record.Table, ch *change) error {
 		if t.Phase == record.PhaseIdle {
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("table.none")})
+			ch.postGroup(t, adapter.Message{Text: c.loc(t.Lang).T("table.none")})
 			return nil
 		}
 		// Delivery posts the view anew at the bottom; the old message says
@@ -313,7 +313,7 @@ func (c *commands) groupTable(ctx context.Context, r request) func(t *record.Tab
 
 func (c *commands) groupRules(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	return func(t *record.Table, ch *change) error {
-		ch.post(t, c.menus.rulesPageAt(c.loc(t.Lang), t.ID, c.menus.rulesGame(t, r.args), 0, c.views.TurnTime(t)))
+		ch.postGroup(t, c.menus.rulesPageAt(c.loc(t.Lang), t.ID, c.menus.rulesGame(t, r.args), 0, c.views.TurnTime(t)))
 		return nil
 	}
 }
@@ -321,7 +321,7 @@ func (c *commands) groupRules(ctx context.Context, r request) func(t *record.Tab
 func (c *commands) groupHelp(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	return func(t *record.Table, ch *change) error {
 		l := c.loc(t.Lang)
-		ch.post(t, c.menus.helpGroup(l, t.ID, c.groupHelpLines(l)))
+		ch.postGroup(t, c.menus.helpGroup(l, t.ID, c.groupHelpLines(l)))
 		return nil
 	}
 }
@@ -329,7 +329,7 @@ func (c *commands) groupHelp(ctx context.Context, r request) func(t *record.Tabl
 func (c *commands) groupLang(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	if len(r.args) == 0 {
 		return func(t *record.Table, ch *change) error {
-			ch.post(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
+			ch.postGroup(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
 			return nil
 		}
 	}
@@ -338,12 +338,12 @@ func (c *commands) groupLang(ctx context.Context, r request) func(t *record.Tabl
 		lang, ok := c.menus.langNamed(r.args)
 		switch {
 		case !ok:
-			ch.post(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
+			ch.postGroup(t, c.menus.langChoice(c.loc(t.Lang), t.ID))
 		case !mayChangeLang(t, user, admin):
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T(langRefusal(t))})
+			ch.postGroup(t, adapter.Message{Text: c.loc(t.Lang).T(langRefusal(t))})
 		default:
 			t.Lang = lang
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("lang.set")})
+			ch.postGroup(t, adapter.Message{Text: c.loc(t.Lang).T("lang.set")})
 		}
 		return nil
 	}

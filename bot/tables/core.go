@@ -67,6 +67,9 @@ type Store interface {
 	DropDeadLetters(ctx context.Context, match func(store.DeadLetter) bool) (int, error)
 	Pointers(ctx context.Context, prefix string) (map[string]string, error)
 	DeletePointer(ctx context.Context, key, value string) error
+	// PlayerChats are the groups a person has results in: forget visits
+	// their tables (a group's season is kept at its table 1).
+	PlayerChats(ctx context.Context, player string) ([]int64, error)
 }
 
 // Telegram is the part of the Bot API the tables call: who the bot is, its

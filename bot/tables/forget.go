@@ -27,8 +27,8 @@ import (
 // is idempotent, so a press that failed halfway (not answered: it comes
 // again) finishes the job.
 //
-//   - The tables they sit or sat at (their pointer's, and those of their
-//     kept games): a lobby's seat is given up; a game's seat is renamed
+//   - The tables they sit or sat at (every table of the chats and topics
+//     of their pointer, their kept games and their results): a lobby's seat is given up; a game's seat is renamed
 //     «игрок удалён» with their user id replaced (record.Table.Forget), and
 //     while the game runs I play that seat at once (nobody can press for
 //     it any more), the game ending when no person is left in it; a
@@ -58,12 +58,9 @@ func (sd *standing) forget(ctx context.Context, user int64) error {
 	if err != nil {
 		return err
 	}
-	own := record.ID(user, 0) // the practice table: the store deletes it
-	var tables []string
-	for _, id := range append([]string{seated}, refTables(refs)...) {
-		if id != "" && id != own && !slices.Contains(tables, id) {
-			tables = append(tables, id)
-		}
+	tables, err := sd.tablesOf(ctx, user, append([]string{seated}, refTables(refs)...))
+	if err != nil {
+		return err
 	}
 	for _, id := range tables {
 		if err := sd.forgetSeat(ctx, id, user); err != nil {
@@ -84,6 +81,40 @@ func (sd *standing) forget(ctx context.Context, user int64) error {
 	}
 	sd.log.Info().Int("tables", len(tables)).Int("kept_games", len(refs)).Int("dead_letters", n).Msg("a person forgotten")
 	return sd.results.Forget(ctx, user)
+}
+
+// tablesOf are the tables user may sit or have sat at: every table a chat
+// (or topic) can hold, of the chats and topics of known (their pointer's
+// table, their kept games'), and of every group they have results in —
+// where a game they play at another table, or a month they won (the
+// group's season, kept at its table 1), may name them. The practice
+// table is not among them: the store deletes it.
+func (sd *standing) tablesOf(ctx context.Context, user int64, known []string) ([]string, error) {
+	chats, err := sd.store.PlayerChats(ctx, record.PersonPlayer(user))
+	if err != nil {
+		return nil, err
+	}
+	var places []string // record.ID of each chat or topic
+	addPlace := func(p string) {
+		if !slices.Contains(places, p) {
+			places = append(places, p)
+		}
+	}
+	for _, id := range known {
+		if chat, thread, _, err := record.ParseTable(id); err == nil && chat < 0 {
+			addPlace(record.ID(chat, thread))
+		}
+	}
+	for _, chat := range chats {
+		addPlace(record.ID(chat, 0))
+	}
+	var out []string
+	for _, p := range places {
+		for n := 1; n <= record.MaxTables; n++ {
+			out = append(out, record.Sibling(p, n))
+		}
+	}
+	return out, nil
 }
 
 // refTables are the tables of kept games.

@@ -1,18 +1,22 @@
 package tables
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/chekharda"
+	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/results"
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/trickchef"
@@ -73,8 +77,18 @@ func newTables(t testing.TB, st Store, now func() time.Time) *Tables {
 		rs = s
 	}
 	res := results.New(rs, testGames(), cat, log, now)
-	return New(Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default, WebLease: 90 * time.Second},
+	return New(Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default, WebLease: 90 * time.Second,
+		Members: members.New(everyoneIn{}, now, log)},
 		st, nil, views, res, now, log, nil)
+}
+
+// everyoneIn answers getChatMember for the tables alone: everyone asked
+// about is a member of the group (the checks themselves are tested end to
+// end against the fake Bot API).
+type everyoneIn struct{}
+
+func (everyoneIn) GetChatMember(_ context.Context, p *tgbot.GetChatMemberParams) (*models.ChatMember, error) {
+	return &models.ChatMember{Type: models.ChatMemberTypeMember, Member: &models.ChatMemberMember{User: &models.User{ID: p.UserID}}}, nil
 }
 
 // goldenTables are the tables the golden files are drawn with: the clock

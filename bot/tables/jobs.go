@@ -103,6 +103,7 @@ func (j *jobs) answer(ctx context.Context, t *record.Table, job record.Job) erro
 	m := j.results.Answer(ctx, t, job.Query)
 	return j.done(ctx, t.ID, job, func(t *record.Table, ch *change) {
 		ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m, Reply: true})
+		ch.markGroup(len(ch.outbox) - 1)
 	})
 }
 

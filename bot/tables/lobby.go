@@ -263,6 +263,9 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 		if s.Human() && record.Forgotten(s.UserID) {
 			continue // a person forgotten is not seated again
 		}
+		if s.Human() && s.UserID != who.ID && !lb.stillMember(ctx, t.ChatID, s.UserID) {
+			continue // left the group since (one who is unsure may press 🔁 to sit down)
+		}
 		t.Seats = append(t.Seats, record.Seat{UserID: s.UserID, Name: s.Name, AI: s.AI, Unreachable: s.Unreachable})
 	}
 	t.Options, t.AILevel = opts, level
@@ -294,6 +297,16 @@ func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p cal
 	}
 	ch.answer = lb.loc(t.Lang).T("again.opened")
 	return nil
+}
+
+// stillMember reports whether user is still in the group, asked of
+// Telegram afresh (belong.go's one check, not its cache: the group may not
+// tell the bot who left): a person who left since the game is not seated
+// again by someone else's 🔁. When Telegram cannot say, they are left
+// out: they can sit down with a press of their own.
+func (lb *lobby) stillMember(ctx context.Context, chat, user int64) bool {
+	member, err := lb.cfg.Members.BelongsNow(ctx, chat, user)
+	return err == nil && member
 }
 
 // lobbyNeed is what a lobby button asks of the press and of the lobby

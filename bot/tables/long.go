@@ -99,6 +99,9 @@ func (lb *lobby) onZone(t *record.Table, ch *change, p callback.Data) error {
 		return refusal.New("error.bad_button")
 	}
 	t.Zone, t.ZonePick = zones[p.Args[1]].Name, false
+	if record.TableNo(t.ID) > 1 {
+		ch.groupZone = t.Zone // the group's, kept at its table 1 (afterCommit)
+	}
 	ch.answer = lb.loc(t.Lang).T("lobby.zone_set", "Zone", view.ZoneName(lb.loc(t.Lang), t))
 	return nil
 }

@@ -39,7 +39,7 @@ func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.
 		q := &record.Query{Cmd: name, User: r.msg.From.ID, Name: sd.names.person(r.msg.From)}
 		switch name {
 		case "forgetme":
-			ch.post(t, adapter.Message{Text: l.T("forget.private_only"),
+			ch.postGroup(t, adapter.Message{Text: l.T("forget.private_only"),
 				Keyboard: [][]adapter.Button{{{Text: l.T("lobby.open_chat_button"), URL: sd.views.ChatLink()}}}})
 			return nil
 		case "top":
@@ -47,7 +47,7 @@ func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.
 			if len(r.args) > 0 {
 				g, ok := sd.games.Find(strings.Join(r.args, " "))
 				if !ok {
-					ch.post(t, adapter.Message{Text: l.T("top.unknown", "Games", sd.gameList(l, "/top"))})
+					ch.postGroup(t, adapter.Message{Text: l.T("top.unknown", "Games", sd.gameList(l, "/top"))})
 					return nil
 				}
 				q.Game = g.ID()
@@ -59,7 +59,7 @@ func (sd *standing) groupCommand(ctx context.Context, r request) func(t *record.
 			case arg != "":
 				g, ok := sd.games.Find(arg)
 				if !ok {
-					ch.post(t, adapter.Message{Text: l.T("season.unknown", "Games", sd.gameList(l, "/season"))})
+					ch.postGroup(t, adapter.Message{Text: l.T("season.unknown", "Games", sd.gameList(l, "/season"))})
 					return nil
 				}
 				q.Game = g.ID()

@@ -29,7 +29,7 @@ func (t *Tables) PostSeason(ctx context.Context, chat int64, s record.Season, ms
 		}
 		tab.Season = &s
 		for _, m := range msgs {
-			ch.post(tab, m)
+			ch.postGroup(tab, m)
 		}
 		return nil
 	})

@@ -86,8 +86,8 @@ func (c *core) newGameTable(ctx context.Context, own string) (id string, ok bool
 }
 
 // followOwn gives a group's table 2 and on, about to open a lobby, the
-// group's language, title and zone: the group's settings live at its
-// table 1. Table 1 learns whether it opens beside another table taken, so
+// group's language, title, zone and season (its champions carry 🏆): the
+// group's settings live at its table 1. Table 1 learns whether it opens beside another table taken, so
 // its messages name it too (record.Table.Numbered). It runs inside the
 // change that opens the lobby, so a refused press or command changes
 // nothing; it only reads the store.
@@ -106,7 +106,7 @@ func (c *core) followOwn(ctx context.Context, t *record.Table) error {
 	if err != nil {
 		return err
 	}
-	t.Lang, t.Title, t.Zone = own.Lang, own.Title, own.Zone
+	t.Lang, t.Title, t.Zone, t.Season = own.Lang, own.Title, own.Zone, own.Season
 	return nil
 }
 
@@ -119,7 +119,7 @@ func (c *commands) route(ctx context.Context, r request, fn func(t *record.Table
 		id, ok := c.newGameTable(ctx, own)
 		if !ok {
 			return own, func(t *record.Table, ch *change) error {
-				ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("newgame.full")})
+				ch.postGroup(t, adapter.Message{Text: c.loc(t.Lang).T("newgame.full")})
 				return nil
 			}, nil
 		}
@@ -175,7 +175,7 @@ func (c *commands) route(ctx context.Context, r request, fn func(t *record.Table
 		if len(still) == 0 || len(still) == 1 && still[0].ID == t.ID {
 			return fn(t, ch)
 		}
-		ch.post(t, c.views.StopChoice(c.loc(t.Lang), still...))
+		ch.postGroup(t, c.views.StopChoice(c.loc(t.Lang), still...))
 		return nil
 	}, nil
 }
@@ -186,7 +186,7 @@ func (c *commands) named(own, arg string, fn func(t *record.Table, ch *change) e
 	n, err := strconv.Atoi(arg)
 	if id := record.Sibling(own, n); err != nil || n < 1 || n > c.limit() || id == "" {
 		return own, func(t *record.Table, ch *change) error {
-			ch.post(t, adapter.Message{Text: c.loc(t.Lang).T("table.bad_number", "Max", c.limit())})
+			ch.postGroup(t, adapter.Message{Text: c.loc(t.Lang).T("table.bad_number", "Max", c.limit())})
 			return nil
 		}, nil
 	}
@@ -195,14 +195,14 @@ func (c *commands) named(own, arg string, fn func(t *record.Table, ch *change) e
 
 // nameTable begins what a change of table 2 and on (or of a Numbered
 // table 1) posts to its group with the table's name (view.Named): «Стол
-// 2», then the text.
+// 2», then the text. What is the group's (postGroup) is not named.
 func (c *core) nameTable(t *record.Table, ch *change) {
 	l := c.loc(t.Lang)
 	if view.TableName(l, t) == "" {
 		return
 	}
 	for i := range ch.outbox {
-		if e := &ch.outbox[i]; e.ChatID == t.ChatID {
+		if e := &ch.outbox[i]; e.ChatID == t.ChatID && !ch.group[i] {
 			e.Text = view.Named(l, t, e.Text)
 		}
 	}
@@ -211,10 +211,17 @@ func (c *core) nameTable(t *record.Table, ch *change) {
 // openTable is the table a ▶️ button (/help, a picker) opens its lobby at:
 // where a new game goes (newGameTable; a table 2 and on follows its group
 // in the press's change, onOpen), refused when every table is taken. Any
-// other press acts on the table it names.
+// other press acts on the table it names; a ▶️ naming a table past the
+// group's limit (forged, or from before the limit was lowered) opens
+// nothing there.
 func (pr *presses) openTable(ctx context.Context, p callback.Data) (string, error) {
 	chat, _, err := record.ParseID(p.Table)
-	if p.Op != callback.Open || err != nil || chat > 0 || record.TableNo(p.Table) > 1 {
+	if p.Op != callback.Open || err != nil || chat > 0 {
+		return p.Table, nil
+	}
+	if n := record.TableNo(p.Table); n > pr.limit() {
+		return p.Table, refusal.New("error.stale")
+	} else if n > 1 {
 		return p.Table, nil
 	}
 	id, ok := pr.newGameTable(ctx, p.Table)

@@ -29,6 +29,12 @@ type change struct {
 	// viewRecord is the message record of the view transactSeeing was asked
 	// to read along ("" for none): input, not an effect.
 	viewRecord string
+	// groupZone is a time zone picked at a table 2 and on: the group's,
+	// which afterCommit keeps at its table 1 too.
+	groupZone string
+	// group marks the outbox entries that are the group's, not the
+	// table's: they are not named «Стол N» (postGroup).
+	group map[int]bool
 	// press is the callback query id of the press that caused the change
 	// ("" for a command): drawn by Telegram, a v2 deal mixes it in when
 	// it seats a person or starts the game (lobby.go).
@@ -38,6 +44,22 @@ type change struct {
 // post queues a message to the table's chat (and topic).
 func (ch *change) post(t *record.Table, m adapter.Message) {
 	ch.outbox = append(ch.outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Message: m})
+}
+
+// postGroup queues a message that is the group's, not the table's (a
+// results answer, a recap, the help): it goes through table 1 like every
+// group-wide message, and never carries the table's name (nameTable).
+func (ch *change) postGroup(t *record.Table, m adapter.Message) {
+	ch.post(t, m)
+	ch.markGroup(len(ch.outbox) - 1)
+}
+
+// markGroup marks the i-th queued entry as the group's (see postGroup).
+func (ch *change) markGroup(i int) {
+	if ch.group == nil {
+		ch.group = map[int]bool{}
+	}
+	ch.group[i] = true
 }
 
 // replies marks what was posted since the n-th entry as replies: the
@@ -174,6 +196,9 @@ func nextDue(t *record.Table, now time.Time) time.Time {
 // afterCommit carries out what a committed change recorded for later.
 // These are indexes for convenience, so a failure is logged, not retried.
 func (c *core) afterCommit(ctx context.Context, t *record.Table, ch *change) {
+	if ch.groupZone != "" {
+		c.keepGroupZone(ctx, t, ch.groupZone)
+	}
 	for _, user := range ch.seated {
 		if err := c.store.SetPointer(ctx, store.UserTableKey(user), t.ID); err != nil {
 			c.log.Warn().Err(err).Str("table", t.ID).Msg("user pointer not set")
@@ -188,6 +213,22 @@ func (c *core) afterCommit(ctx context.Context, t *record.Table, ch *change) {
 				c.log.Warn().Err(err).Str("table", t.ID).Msg("seat not marked reachable")
 			}
 		}
+	}
+}
+
+// keepGroupZone sets the zone picked at table t (2 and on) as its group's,
+// at table 1: what the seasons end by and what every later lobby starts
+// from (followOwn).
+func (c *core) keepGroupZone(ctx context.Context, t *record.Table, zone string) {
+	_, _, err := c.transact(ctx, record.Sibling(t.ID, 1), 0, func(own *record.Table, _ *change) error {
+		if own.Zone == zone {
+			return refusal.ErrNoChange
+		}
+		own.Zone = zone
+		return nil
+	})
+	if err := refusal.Settle(err); err != nil {
+		c.log.Warn().Err(err).Str("table", t.ID).Msg("the group's zone not kept at its table 1")
 	}
 }
 

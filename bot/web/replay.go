@@ -44,6 +44,10 @@ type Replay struct {
 	Seat  int `json:"seat"`
 	Step  int `json:"step"`
 	Moves int `json:"moves"`
+	// Game names the game replayed among the table's games
+	// (review.GameKey): a link to a step of one game («🔍 Разбор») is
+	// refused for another.
+	Game string `json:"game"`
 	// Scene is the table at this step with every seat's cards face up
 	// (adapter.ReplayGame.OpenScene).
 	Scene adapter.Scene `json:"scene"`
@@ -87,10 +91,14 @@ type ReplayRound struct {
 }
 
 // ReplayMark is one of the viewer's reviewed moves: the step it leads to
-// and its accuracy (0–99: only moves that cost something are marked).
+// (review.Step: the review's «Ход N» is this step) and its accuracy (0–99:
+// only moves that cost something are marked).
 type ReplayMark struct {
 	Step     int `json:"step"`
 	Accuracy int `json:"accuracy"`
+	// Rank is 1–3 for the review's costliest moments, in the review's
+	// order (its «1.», «2.», «3.»), 0 for the other costly moves.
+	Rank int `json:"rank,omitempty"`
 }
 
 // replayable reports whether the table's game is over and its game has
@@ -130,7 +138,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 	played.Phase = record.PhasePlaying
 	v := adapter.View(&played)
 	seat := viewerSeat(t, user)
-	r := Replay{Table: t.Token, Lang: t.Lang, Seat: seat, Step: step, Moves: len(t.Log)}
+	r := Replay{Table: t.Token, Lang: t.Lang, Seat: seat, Step: step, Moves: len(t.Log), Game: review.GameKey(t)}
 
 	costs := w.reviewCosts(ctx, t, user)
 	next := 0 // the next cost to name
@@ -163,7 +171,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 		}
 		if next < len(costs.Costs) && costs.Costs[next].Move == i {
 			c := costs.Costs[next]
-			r.Marks = append(r.Marks, ReplayMark{Step: i + 1, Accuracy: accuracy(c.Loss)})
+			r.Marks = append(r.Marks, ReplayMark{Step: review.Step(i), Accuracy: accuracy(c.Loss), Rank: rank(costs, i)})
 			if i == step-1 && m.Seat >= 0 {
 				bestName = view.MoveName(l, v, g, st, m.Seat, c.Best)
 			}
@@ -186,7 +194,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 	}
 	r.Label = l.T("review.replay_deal")
 	if step > 0 {
-		r.Label = l.T("review.replay_move", "N", step, "Total", len(t.Log))
+		r.Label = l.T("review.replay_move", "N", step, "Total", len(t.Log)) // step is review.Step's number
 	}
 	for _, mk := range r.Marks {
 		if mk.Step == step && bestName != "" {
@@ -259,6 +267,17 @@ func viewerSeat(t *record.Table, user int64) int {
 		}
 	}
 	return adapter.Spectator
+}
+
+// rank is the place of the move at index i among rep's costliest moments
+// (1 for the costliest), 0 when it is not one of them.
+func rank(rep review.Report, i int) int {
+	for k, m := range rep.Moments {
+		if m.Move == i {
+			return k + 1
+		}
+	}
+	return 0
 }
 
 // accuracy is a costly move's accuracy as the page shows it: a whole

@@ -82,6 +82,18 @@ func (c *Cache) Belongs(ctx context.Context, chat, user int64) (bool, error) {
 	return c.Member(ctx, chat, user)
 }
 
+// BelongsNow is Belongs asked of Telegram afresh, not from the cache: for
+// seating someone on another's press («🔁 Сыграть ещё» seats the last
+// game's players), where a person who left without the bot being told
+// must not be seated from a cached yes.
+func (c *Cache) BelongsNow(ctx context.Context, chat, user int64) (bool, error) {
+	if chat > 0 {
+		return chat == user, nil
+	}
+	c.Forget(chat, user)
+	return c.Member(ctx, chat, user)
+}
+
 // Forget drops what is known of user in group chat: Telegram said they
 // left, were removed or joined. A question asked before and answered after
 // is not cached either.

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +25,7 @@ import (
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/bot/web/webapp"
-	"github.com/trickchef/trickchef/game"
+	"github.com/trickchef/trickchef/locales"
 )
 
 // replay asks u's page for step (the query's raw value) of the table's
@@ -91,35 +92,48 @@ func (x *table) finish(t *testing.T, seed uint64) {
 	}
 }
 
+// reviewPlayouts is the judging budget of the tests' reviews: the
+// smallest that still searches, so a real review of a whole game takes
+// well under a second even under -race (the runtime's budget, the top
+// level's own, takes up to a few seconds here: the screenshots, made
+// with -screenshots, are of a review at that budget). The costs are the
+// review code's own either way, never made up.
+const reviewPlayouts = 8
+
+// reviewBudget is the budget of this run's reviews (review.Options).
+func reviewBudget() int {
+	if *screenshots != "" {
+		return 0 // the runtime's own
+	}
+	return reviewPlayouts
+}
+
 // storeReview keeps a review of the table's finished game for u, who
-// played seat, as «🔍 Разбор» would: the top level's move and a loss at a
-// few of the seat's own moves where it had a choice. It returns the costs.
-func (x *table) storeReview(t *testing.T, u *telegramtest.User, seat int) []review.Cost {
+// played seat, as «🔍 Разбор» does: the review code (review.Review, the
+// game's top level judging every move of the seat, at reviewPlayouts)
+// makes it from the finished game, and it is kept with the game. It
+// returns the report (its Costs are what the replay marks).
+func (x *table) storeReview(t *testing.T, u *telegramtest.User, seat int) review.Report {
 	t.Helper()
 	tab, _ := x.h.Table(x.group)
-	var costs []review.Cost
-	err := review.Replay(x.game, tab, func(i int, st game.State, _ []byte) {
-		m := tab.Log[i]
-		if int(m.Seat) != seat || m.Auto || len(costs) >= 3 || len(costs) > 0 && i < costs[len(costs)-1].Move+5 {
-			return
-		}
-		for _, a := range st.Legal(m.Seat) {
-			if a != m.Action {
-				costs = append(costs, review.Cost{Move: i, Best: a, Loss: 0.05 * float64(len(costs)+1)})
-				return
-			}
-		}
-	})
-	if err != nil || len(costs) == 0 {
-		t.Fatalf("%s: no move of seat %d to review (%v)", x.game.ID(), seat, err)
-	}
-	levels := adapter.Levels(x.game)
-	rep := review.Report{Game: x.game.ID(), Level: levels[len(levels)-1], Accuracy: 90, Judged: 10, Costs: costs}
-	data, err := rep.MarshalBinary()
+	cat, err := locales.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := tab.Finished()
+	start := time.Now()
+	rep, err := review.Review(x.game, f, seat, adapter.NewLoc(cat, f.Lang), review.Options{Playouts: reviewBudget()})
+	if err != nil {
+		t.Fatalf("%s: the review: %v", x.game.ID(), err)
+	}
+	t.Logf("%s: a real review of seat %d (%d moves, %d playouts) took %v: %s", x.game.ID(), seat, len(f.Log), reviewBudget(), time.Since(start), rep)
+	if len(rep.Costs) == 0 || len(rep.Moments) == 0 {
+		t.Fatalf("%s: the review found no costly move of seat %d: %s", x.game.ID(), seat, rep)
+	}
+	data, err := rep.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
 	game, err := json.Marshal(f)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +148,7 @@ func (x *table) storeReview(t *testing.T, u *telegramtest.User, seat int) []revi
 	if err := x.h.Redis.SetReview(ctx, ref, u.ID(), data); err != nil {
 		t.Fatal(err)
 	}
-	return costs
+	return rep
 }
 
 // TestReplayAPI: a running game has no replay (409, its hidden cards stay
@@ -251,23 +265,37 @@ func TestReplayAPI(t *testing.T) {
 	if len(first.Marks) > 0 {
 		t.Fatalf("marks before a review: %+v", first.Marks)
 	}
-	// Once Аня's review is kept, her costly moves are marked, each with
-	// its accuracy and, on its step, the top robot's move; Борис sees none.
-	costs := x.storeReview(t, a, 0)
+	// Once Аня's review is kept (a real one: the review code's), her
+	// costly moves are marked, each with its accuracy and, on its step,
+	// the top robot's move; the review's three costliest are ranked as
+	// the review numbers them; Борис sees none.
+	rep := x.storeReview(t, a, 0)
+	costs := rep.Costs
 	_, r0, _ := x.replay(t, a, "0")
 	if len(r0.Marks) != len(costs) || r0.Yours != "" {
 		t.Fatalf("marks %+v for the costs %+v", r0.Marks, costs)
 	}
+	ranked := 0
 	for i, c := range costs {
 		mk := r0.Marks[i]
 		if mk.Step != c.Move+1 || mk.Accuracy <= 0 || mk.Accuracy >= 100 {
 			t.Fatalf("mark %+v for the cost %+v", mk, c)
+		}
+		if mk.Rank != 0 {
+			ranked++
+			if m := rep.Moments[mk.Rank-1]; m.Move != c.Move {
+				t.Fatalf("mark %+v ranked %d, the review's moment %d is move %d", mk, mk.Rank, mk.Rank, m.Move)
+			}
 		}
 		_, r, _ := x.replay(t, a, strconv.Itoa(mk.Step))
 		if r.Yours == "" || r.Move == nil || r.Move.Seat != 0 {
 			t.Fatalf("step %d, Аня's reviewed move: %+v", mk.Step, r)
 		}
 	}
+	if ranked != len(rep.Moments) {
+		t.Fatalf("%d marks ranked, the review tells %d moments", ranked, len(rep.Moments))
+	}
+	checkNumbering(t, x, a, rep)
 	if _, r, _ := x.replay(t, x.people[1], "0"); len(r.Marks) > 0 {
 		t.Fatalf("Борис sees Аня's marks: %+v", r.Marks)
 	}
@@ -278,6 +306,27 @@ func TestReplayAPI(t *testing.T) {
 	}
 	if code, body := x.request(t, "GET", "/api/replay?table="+url.QueryEscape(x.id)+"&step=1&step=2", initData(a), nil); code != http.StatusBadRequest {
 		t.Errorf("two steps: %d %s, want 400", code, body)
+	}
+	// A link to a step of one game (game=<review.GameKey>): that game's step,
+	// a key that is no key 400, another game's 409 replay_gone.
+	if first.Game != review.GameKey(tab) || first.Game == "" {
+		t.Fatalf("the replay names its game %q, want %q", first.Game, review.GameKey(tab))
+	}
+	pinned := func(game string) (int, string) {
+		code, body := x.request(t, "GET", "/api/replay?table="+url.QueryEscape(x.id)+"&step=1&game="+url.QueryEscape(game), initData(a), nil)
+		return code, string(body)
+	}
+	if code, body := pinned(first.Game); code != http.StatusOK {
+		t.Errorf("the step of its own game: %d %s", code, body)
+	}
+	other := strconv.Itoa(tab.GameNo+1) + "." + strconv.FormatInt(tab.Started.Unix(), 10)
+	if code, body := pinned(other); code != http.StatusConflict || !strings.Contains(body, `"replay_gone"`) {
+		t.Errorf("the step of another game: %d %s, want 409 replay_gone", code, body)
+	}
+	for _, bad := range []string{"", "x", "1", "1.", ".1", "-1.5", "1.2.3", "1234567890.1", "1.1234567890123", "1 .2"} {
+		if code, body := pinned(bad); code != http.StatusBadRequest {
+			t.Errorf("game %q: %d %s, want 400", bad, code, body)
+		}
 	}
 	stranger := x.h.Srv.NewUser("Чужой")
 	if code, _, body := x.replay(t, stranger, "0"); code != http.StatusNotFound {
@@ -313,6 +362,58 @@ func TestReplayAPI(t *testing.T) {
 	if code, _, body := x.replay(t, a, "1"); code != http.StatusConflict {
 		t.Fatalf("the replay of a stopped game: %d %s, want 409", code, body)
 	}
+}
+
+// momentRE finds a moment's number and move in a review's message:
+// «<b>1. Ход 62</b>».
+var momentRE = regexp.MustCompile(`<b>(\d+)\. Ход (\d+)</b>`)
+
+// checkNumbering: the review (its chat message, as the person reads it)
+// and the replay number a move alike: each moment's «Ход N» is the step
+// whose replay is labelled «Ход N из M», shows that very move of the
+// person's, and carries the moment's mark ranked as the review ranks it.
+func checkNumbering(t *testing.T, x *table, u *telegramtest.User, rep review.Report) {
+	t.Helper()
+	cat, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := rep.Message(adapter.NewLoc(cat, "ru")).Text
+	found := momentRE.FindAllStringSubmatch(msg, -1)
+	if len(found) != len(rep.Moments) || len(found) == 0 {
+		t.Fatalf("%d numbered moments in the review, it has %d:\n%s", len(found), len(rep.Moments), msg)
+	}
+	for k, f := range found {
+		n, _ := strconv.Atoi(f[2])
+		if f[1] != strconv.Itoa(k+1) || n != review.Step(rep.Moments[k].Move) {
+			t.Fatalf("moment %d reads %q, its move is %d", k+1, f[0], rep.Moments[k].Move)
+		}
+		code, r, body := x.replay(t, u, strconv.Itoa(n))
+		if code != http.StatusOK {
+			t.Fatalf("the replay at the review's «Ход %d»: %d %s", n, code, body)
+		}
+		if want := x.h.T("review.replay_move", "N", n, "Total", r.Moves); r.Label != want {
+			t.Fatalf("the review's «Ход %d» shows in the replay as %q, want %q", n, r.Label, want)
+		}
+		seat := viewerSeatOf(t, x, u)
+		if r.Move == nil || r.Move.Seat != seat || r.Yours == "" {
+			t.Fatalf("the review's «Ход %d» is not the person's reviewed move in the replay: %+v", n, r)
+		}
+		here := false
+		for _, mk := range r.Marks {
+			here = here || mk.Step == n && mk.Rank == k+1
+		}
+		if !here {
+			t.Fatalf("the review's moment %d («Ход %d») has no mark ranked %d: %+v", k+1, n, k+1, r.Marks)
+		}
+	}
+}
+
+// viewerSeatOf is u's seat at the table's finished game.
+func viewerSeatOf(t *testing.T, x *table, u *telegramtest.User) int {
+	t.Helper()
+	tab, _ := x.h.Table(x.group)
+	return tab.PlayedBy(u.ID())
 }
 
 var replayMeasure = flag.Int("replay.measure", 0, "time this many replay steps of a finished Меню шефа game (0: only when asked)")

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -676,11 +677,16 @@ func (s *Server) serveSeen(w http.ResponseWriter, r *http.Request) {
 // game has, and a number that cannot overflow.
 const maxStepDigits = 6
 
+// gameKeyRE is what a review.GameKey looks like: a game number and a time.
+var gameKeyRE = regexp.MustCompile(`^[0-9]{1,9}\.[0-9]{1,12}$`)
+
 // serveReplay answers one step of a finished game's replay (web.Replay):
-// GET api/replay?table=<token>&step=<k>, k from 0 (the deal) to the
-// game's number of moves. The same initData and the same right to look
-// as api/state; a step that is no such number is 400, a table whose game
-// is not over 409.
+// GET api/replay?table=<token>&step=<k>[&game=<key>], k from 0 (the deal)
+// to the game's number of moves; game, when given (a «🔍 Разбор» link),
+// is the review.GameKey the replay must be of. The same initData and the
+// same right to look as api/state; a step that is no such number, or a
+// game that is no key, is 400, a table whose game is not over 409, and
+// so is one whose finished game is another (replay_gone).
 func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.auth(w, r)
 	if !ok {
@@ -703,8 +709,19 @@ func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
 		return
 	}
+	game, pinned := q["game"]
+	if pinned && (len(game) != 1 || !gameKeyRE.MatchString(game[0])) {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
+		return
+	}
 	rp, err := s.web.Replay(r.Context(), token, v.user.ID, int(step))
 	if s.failed(w, r, v, err, token, "replay") {
+		return
+	}
+	if pinned && rp.Game != game[0] {
+		// A link to a move of a game the table no longer holds (a later
+		// game replaced it): never another game's move in its place.
+		s.fail(w, r, http.StatusConflict, "replay_gone", "web.replay_gone", v.lang)
 		return
 	}
 	writeJSON(w, http.StatusOK, rp)

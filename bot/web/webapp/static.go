@@ -59,5 +59,8 @@ func TextKeys() []string {
 		"replay_rounds",
 		"replay_mine",
 		"replay_file",
+		"replay_next_mistake",
+		"replay_costly",
+		"replay_move_short",
 	}
 }

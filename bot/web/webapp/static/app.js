@@ -67,6 +67,13 @@
     // {want: the step asked for, shown: the step drawn, data: its
     // answer (web.Replay), loading: a request in flight}.
     replay: null,
+    // The replay step the page was opened at (a «🔍 Разбор» moment's
+    // button: ?step=N), -1 for none; used once, when the finished game's
+    // state first arrives. The server checks it (api/replay).
+    launchStep: -1,
+    // The game that step is of (web.GameKey), '' for none: the server
+    // refuses the step of a game the table no longer holds.
+    launchGame: '',
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -96,6 +103,12 @@
     }
     if (!table) table = hp.get('tgWebAppStartParam') || '';
     app.table = table;
+    // Only digits, as api/replay takes them; anything else is ignored.
+    const q = new URLSearchParams(location.search);
+    const step = q.get('step') || '';
+    if (/^[0-9]{1,6}$/.test(step)) app.launchStep = Number(step);
+    const game = q.get('game') || '';
+    if (/^[0-9]{1,9}\.[0-9]{1,12}$/.test(game)) app.launchGame = game;
 
     let theme = hp.get('tgWebAppThemeParams');
     if (theme) store.set('tc.theme', theme);
@@ -251,6 +264,14 @@
       store.set('tc.texts', JSON.stringify(st.texts));
     }
     render();
+    if (app.launchStep >= 0) {
+      // Opened at a reviewed move: the replay at that step, once, if the
+      // game is over (a step the game has not is the server's 400, shown
+      // as a toast over the live table).
+      const step = app.launchStep;
+      app.launchStep = -1;
+      if (str(st.replay) && !app.replay) openReplay(step, app.launchGame);
+    }
   }
 
   // loadState asks for the state once: true when shown, false on a network
@@ -1034,7 +1055,7 @@
         if (str(st.replay)) {
           const b = el('button', 'secondary replay-open', st.replay);
           b.type = 'button';
-          b.addEventListener('click', openReplay);
+          b.addEventListener('click', () => openReplay(0));
           buttons.append(b);
         }
         if (str(st.again)) {
@@ -1167,7 +1188,10 @@
       });
       let spots = place(th);
       const start = th;
-      while (centerH > 0 && covers(th, spots) && th < start * 2) {
+      // A replay's middle holds more (the trick, the last one, the pool)
+      // and nothing below the table is to press: it may grow further.
+      const most = start * (app.replay && app.replay.data ? 3 : 2);
+      while (centerH > 0 && covers(th, spots) && th < most) {
         th += 8;
         spots = place(th);
       }
@@ -1212,9 +1236,10 @@
 
   // openReplay shows the finished game from its deal, move by move, every
   // seat's cards face up (api/replay); the live stream goes on beneath.
-  function openReplay() {
-    app.replay = { want: 0, shown: -1, data: null, loading: false, top: true };
-    goReplay(0);
+  function openReplay(step, game) {
+    const k = typeof step === 'number' && step >= 0 ? step : 0;
+    app.replay = { want: k, shown: -1, data: null, loading: false, fit: true, game: game || '' };
+    goReplay(k);
   }
 
   function closeReplay() {
@@ -1242,7 +1267,9 @@
       const step = r.want;
       let res;
       try {
-        res = await fetch(apiURL('api/replay', { table: app.table, step: String(step) }), { headers: headers(), cache: 'no-store' });
+        const query = { table: app.table, step: String(step) };
+        if (r.game) query.game = r.game;
+        res = await fetch(apiURL('api/replay', query), { headers: headers(), cache: 'no-store' });
       } catch {
         toast(t('offline'));
         break;
@@ -1271,9 +1298,16 @@
     if (!app.replay || !app.replay.data) render();
   }
 
+  // replayMarks are the viewer's reviewed moves of a replay's answer, in
+  // the order of the game.
+  function replayMarks(d) {
+    return arr(d.marks).filter((x) => x && typeof x.step === 'number');
+  }
+
   // replayBar is the replay's controls, kept at the bottom of the screen:
   // where it is and the move that led there, the viewer's reviewed move,
-  // the track with their marked moves, and the buttons (first, back, the
+  // the track with their marked moves (the review's three costliest
+  // numbered apart), «⏭ next mistake», and the buttons (first, back, the
   // round, on, last; drawn in SVG).
   function replayBar(d) {
     const bar = el('section', 'hand-area has replay-bar');
@@ -1294,16 +1328,24 @@
     range.setAttribute('aria-label', str(d.label));
     range.addEventListener('change', () => goReplay(Number(range.value)));
     track.append(range);
-    const marks = arr(d.marks).filter((x) => x && typeof x.step === 'number');
+    const marks = replayMarks(d);
     if (marks.length && moves > 0) {
       const row = el('div', 'replay-marks');
       row.setAttribute('aria-label', t('replay_mine'));
-      for (const mk of marks) {
-        const b = el('button', mk.step === d.step ? 'replay-mark here' : 'replay-mark');
+      // The costliest last: drawn over the others where they crowd.
+      const weight = (mk) => (mk.rank >= 1 && mk.rank <= 3 ? 4 - mk.rank : 0);
+      const order = [...marks].sort((a, b) => weight(a) - weight(b));
+      for (const mk of order) {
+        const rank = Number(mk.rank) || 0;
+        let cls = 'replay-mark';
+        if (rank >= 1 && rank <= 3) cls += ' costly';
+        if (mk.step === d.step) cls += ' here';
+        const b = el('button', cls, rank >= 1 && rank <= 3 ? String(rank) : '');
         b.type = 'button';
         b.dataset.step = String(mk.step);
         b.style.left = `${(100 * mk.step) / moves}%`;
-        const label = `${mk.step} · ${Number(mk.accuracy) || 0}%`;
+        let label = `${t('replay_move_short')} ${mk.step} · ${Number(mk.accuracy) || 0}%`;
+        if (b.textContent) label = `${t('replay_costly')} ${rank} · ${label}`;
         b.title = label;
         b.setAttribute('aria-label', label);
         b.addEventListener('click', () => goReplay(mk.step));
@@ -1312,6 +1354,17 @@
       track.append(row);
     }
     bar.append(track);
+    if (marks.length) {
+      // «⏭ next mistake»: the viewer's next reviewed move after this step.
+      const next = marks.find((mk) => mk.step > d.step);
+      const b = el('button', 'replay-mistake');
+      b.append(icon('mistake'), el('span', '', t('replay_next_mistake')));
+      b.type = 'button';
+      b.disabled = !next;
+      if (next) b.dataset.step = String(next.step);
+      b.addEventListener('click', () => { if (next) goReplay(next.step); });
+      bar.append(b);
+    }
 
     const nav = el('div', 'replay-nav');
     const button = (label, cls, to, off) => {
@@ -1349,16 +1402,19 @@
       button(t('replay_last'), 'last', () => moves, at >= moves),
     );
     bar.append(nav);
-    // The game's file of its deal and moves, as the players got it in
-    // private: what checks the deal (/rules, last page).
-    const file = d.file;
-    if (file && str(file.name) && typeof file.data === 'string') {
-      const a = el('a', 'replay-file', t('replay_file'));
-      a.download = file.name;
-      a.href = URL.createObjectURL(new Blob([file.data], { type: 'application/json' }));
-      bar.append(a);
-    }
     return bar;
+  }
+
+  // fileEl is the game's file of its deal and moves, as the players got it
+  // in private: what checks the deal (/rules, last page). It sits under
+  // the hands, not in the bar: the bar keeps to what steps.
+  function fileEl(d) {
+    const file = d.file;
+    if (!file || !str(file.name) || typeof file.data !== 'string') return null;
+    const a = el('a', 'replay-file', t('replay_file'));
+    a.download = file.name;
+    a.href = URL.createObjectURL(new Blob([file.data], { type: 'application/json' }));
+    return a;
   }
 
   // handsEl lists every seat's cards face up, the viewer's first, each
@@ -1403,7 +1459,7 @@
     if (kind === 'first') { bar(5); tri('19,5 19,19 8.6,12'); }
     if (kind === 'prev') tri('17,5 17,19 6.5,12');
     if (kind === 'next') tri('7,5 7,19 17.5,12');
-    if (kind === 'last') { tri('5,5 5,19 15.4,12'); bar(16.4); }
+    if (kind === 'last' || kind === 'mistake') { tri('5,5 5,19 15.4,12'); bar(16.4); }
     return s;
   }
 
@@ -1414,18 +1470,38 @@
     const fresh = new Set();
     const sc = d.scene;
     const h = header(st, sc, true);
-    const parts = [h, tableEl({ seat: d.seat }, sc, fresh, true), handsEl(d, sc, fresh), replayBar(d)];
+    // The hands come right above the bar: scrolled to the end, nothing of
+    // them is under it (the log and the file go above and below them).
+    const hands = handsEl(d, sc, fresh);
+    const file = fileEl(d);
+    if (file) hands.append(file);
+    const parts = [h, tableEl({ seat: d.seat }, sc, fresh, true)];
     const log = logEl(sc);
-    if (log) parts.splice(3, 0, log);
+    if (log) parts.push(log);
+    parts.push(hands, replayBar(d));
+    // A page at its end stays there from step to step: the hands stay in
+    // view above the bar however tall the table gets.
+    const doc = document.scrollingElement || document.documentElement;
+    const atEnd = app.replay.fit || window.scrollY + window.innerHeight >= doc.scrollHeight - 8;
     root.replaceChildren(...parts);
     root.dataset.replay = String(d.step);
     root.dataset.drawn = String(Date.now());
     app.cardKeys = fresh.size ? fresh : new Set(['-']);
     layout();
-    if (app.replay.top) {
-      // Opened from the standings below: the replay starts at the top.
-      app.replay.top = false;
-      window.scrollTo(0, 0);
+    if (atEnd) fitReplay();
+    app.replay.fit = false;
+  }
+
+  // fitReplay scrolls the replay to the page's end when its open hands
+  // reach under the bar: they are the last thing above it, so there they
+  // end right above the bar (the table above them scrolls up instead).
+  function fitReplay() {
+    const hands = document.querySelector('.replay-hands');
+    const bar = document.querySelector('.replay-bar');
+    if (!hands || !bar) return;
+    if (hands.getBoundingClientRect().bottom > bar.getBoundingClientRect().top + 0.5) {
+      const doc = document.scrollingElement || document.documentElement;
+      window.scrollTo(0, doc.scrollHeight);
     }
   }
 

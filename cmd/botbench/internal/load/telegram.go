@@ -67,6 +67,12 @@ func (t *instantTelegram) SendMessage(_ context.Context, p *tgbot.SendMessagePar
 	return m, nil
 }
 
+// SendDocument posts a file (a finished game's deal, in private). It is
+// no hand, so the message the driver presses stays the latest one.
+func (t *instantTelegram) SendDocument(_ context.Context, p *tgbot.SendDocumentParams) (*models.Message, error) {
+	return t.msg(p.ChatID), nil
+}
+
 // edited answers an edit as Telegram does: with the edited message.
 func (t *instantTelegram) edited(chat any, id int) *models.Message {
 	m := t.msg(chat)
