@@ -47,12 +47,12 @@ func TestReveal(t *testing.T) {
 
 // Anything but a reveal as String writes it is refused.
 func TestParseRefuses(t *testing.T) {
-	good := "chekharda:4:-:target=1,variant=1:00000000000000ff:0123456789abcdef"
+	good := "highcard:4:-:target=1,variant=1:00000000000000ff:0123456789abcdef"
 	if _, err := deal.Parse(good); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{
-		"", "trickchef", good + ":x", strings.Replace(good, "chekharda", "Chekharda", 1),
+		"", "trickchef", good + ":x", strings.Replace(good, "highcard", "Highcard", 1),
 		strings.Replace(good, ":4:", ":0:", 1), strings.Replace(good, ":4:", ":04:", 1), strings.Replace(good, ":4:", ":+4:", 1),
 		strings.Replace(good, ":-:", ":4:", 1), strings.Replace(good, ":-:", ":-1:", 1),
 		strings.Replace(good, "target=1,variant=1", "variant=1,target=1", 1), strings.Replace(good, "target=1", "target=0", 1),
