@@ -22,12 +22,14 @@
 // is one versioned record in the store, changed only by compare-and-set,
 // so any replica can play any role for any chat at any moment. Games are
 // not part of it: each is an engine plus an adapter written against
-// package bot/adapter (the contract), handed to New with WithGames. The
+// package bot/adapter (the contract), handed to New in Params.Games. The
 // runtime never names a game. docs/bot.md opens with the map of the roles.
 package bot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -198,56 +200,51 @@ type Bot struct {
 	panics func()
 }
 
-// Now is the bot's clock: the store's, with WithStoreClock.
+// Now is the bot's clock: the store's, with Params.StoreClock.
 func (b *Bot) Now() time.Time { return b.now() }
 
-// options are what the Options set.
-type options struct {
-	games    view.Games
-	log      zerolog.Logger
-	now      func() time.Time
-	answered func(time.Duration)
-	metrics  *metrics.Metrics
-	// storeClock keeps now on the store's clock (WithStoreClock).
-	storeClock bool
+// Params are everything a bot is built from, in the one idiom every role
+// is built in (a struct of what it needs, like asynq's newX(xParams{…})):
+// the tunables, the dependencies and the games. The zero value of a field
+// is its default.
+type Params struct {
+	Config     Config
+	Store      Store
+	Telegram   Telegram
+	Translator adapter.Translator
+	// Games are the games the bot offers, in menu order (cmd/trickchef
+	// wires them in). A bot needs at least one.
+	Games []adapter.Game
+	Log   zerolog.Logger // the zero Logger logs nothing
+	// Metrics records the bot's work (nil: not measured).
+	Metrics *metrics.Metrics
+	// Now is the clock (default time.Now; tests inject one).
+	Now func() time.Time
+	// StoreClock keeps the bot's clock on the store's (bot/internal/clock):
+	// replicas whose machine clocks disagree then agree on every deadline,
+	// rate-limit window and send lease they share. Now is the clock
+	// corrected.
+	StoreClock bool
+	// Answered reports, for every button press, the time from the start
+	// of handling its update to the answer sent back to Telegram.
+	Answered func(time.Duration)
 }
-
-// Option changes a Bot at construction.
-type Option func(*options)
-
-// WithClock injects the clock (tests).
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
-
-// WithStoreClock keeps the bot's clock on the store's (bot/internal/clock):
-// replicas whose machine clocks disagree then agree on every deadline,
-// rate-limit window and send lease they share. The clock WithClock sets
-// (the machine's by default) is the one corrected.
-func WithStoreClock() Option { return func(o *options) { o.storeClock = true } }
-
-// WithAnswerObserver reports, for every button press, the time from the
-// start of handling its update to the answer sent back to Telegram.
-func WithAnswerObserver(f func(time.Duration)) Option {
-	return func(o *options) { o.answered = f }
-}
-
-// WithGames sets the games the bot offers, in menu order (cmd/trickchef
-// wires them in). A bot needs at least one.
-func WithGames(games ...adapter.Game) Option { return func(o *options) { o.games = games } }
-
-// WithLogger sets the logger.
-func WithLogger(l zerolog.Logger) Option { return func(o *options) { o.log = l } }
-
-// WithMetrics records the bot's work in m.
-func WithMetrics(m *metrics.Metrics) Option { return func(o *options) { o.metrics = m } }
 
 // New builds the roles and connects them. Call Init before Run.
-func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Option) *Bot {
+func New(p Params) *Bot {
+	cfg, st, tg, tr := p.Config, p.Store, p.Telegram, p.Translator
 	cfg.setDefaults()
-	o := options{log: zerolog.Nop(), now: time.Now}
-	for _, opt := range opts {
-		opt(&o)
+	o := struct {
+		games    view.Games
+		log      zerolog.Logger
+		now      func() time.Time
+		answered func(time.Duration)
+		metrics  *metrics.Metrics
+	}{p.Games, p.Log, p.Now, p.Answered, p.Metrics}
+	if o.now == nil {
+		o.now = time.Now
 	}
-	if src, ok := st.(clock.Source); ok && o.storeClock {
+	if src, ok := st.(clock.Source); ok && p.StoreClock {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		o.now = clock.New(ctx, src, o.now, o.log).Now
 		cancel()
@@ -263,9 +260,10 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 	mc := members.New(tg, o.now, o.log)
 	tbl := tables.New(tables.Config{AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
 		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease, MaxTables: cfg.MaxTables, Members: mc}, st, tg, views, res, o.now, o.log, o.metrics)
-	del := deliver.New(st, tg, views, tbl, tr, deliver.Limits{GroupInterval: cfg.Limits.GroupInterval,
-		PrivateInterval: cfg.Limits.PrivateInterval, GlobalPerSecond: cfg.Limits.GlobalPerSecond,
-		GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout}, o.now, o.log, o.metrics)
+	del := deliver.New(deliver.Params{Store: st, Telegram: tg, Views: views, Tables: tbl, Translator: tr,
+		Limits: deliver.Limits{GroupInterval: cfg.Limits.GroupInterval, PrivateInterval: cfg.Limits.PrivateInterval,
+			GlobalPerSecond: cfg.Limits.GlobalPerSecond, GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout},
+		Now: o.now, Log: o.log, Metrics: o.metrics})
 	tbl.OnCommit(del.Wake)
 	if o.answered != nil {
 		tbl.OnAnswer(o.answered)
@@ -277,10 +275,11 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 		}
 		return views.Loc(tbl.Lang(u)).T(key)
 	}
-	in := ingest.New(ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
-		st, tg, tbl.Handle, say, o.now, o.log, o.metrics)
-	w := web.New(st, st, mc, views, tbl, o.now, o.log)
-	rv := reviews.New(reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare, WebAppURL: cfg.WebAppURL}, st, o.games, tr, tbl.Tell, o.now, o.log, o.metrics)
+	in := ingest.New(ingest.Params{Config: ingest.Config{PressesPerSecond: cfg.Limits.PressesPerSecond, PressBurst: cfg.Limits.PressBurst},
+		Store: st, Telegram: tg, Handle: tbl.Handle, Say: say, Now: o.now, Log: o.log, Metrics: o.metrics})
+	w := web.New(web.Params{Store: st, Reviews: st, Members: mc, Views: views, Tables: tbl, Now: o.now, Log: o.log})
+	rv := reviews.New(reviews.Params{Config: reviews.Config{Workers: cfg.ReviewWorkers, Share: cfg.ReviewShare, WebAppURL: cfg.WebAppURL},
+		Store: st, Games: o.games, Translator: tr, Tell: tbl.Tell, Now: o.now, Log: o.log, Metrics: o.metrics})
 	tbl.OnReview(rv.Wake)
 	return &Bot{Tables: tbl, Delivery: del, Ingest: in, Results: res, Web: w, Reviews: rv, Views: views, now: o.now,
 		log: o.log, panics: o.metrics.Panic}
@@ -291,11 +290,16 @@ func New(cfg Config, st Store, tg Telegram, tr adapter.Translator, opts ...Optio
 func (b *Bot) Init(ctx context.Context) error { return b.Tables.Init(ctx) }
 
 // Run runs the workers every replica runs — the chats' inboxes, the
-// tables' timers, delivery, the reviews' pool and the months' ends — until ctx is done, then waits for the work
-// in flight. Updates come from b.Ingest.Poll or b.Ingest.Webhook. A worker
-// that panics (its loop's own bug: each unit of work recovers its own) is
-// logged, counted and started again a second later.
+// tables' timers, delivery, the reviews' pool and the months' ends — until
+// ctx is done, then waits for the work in flight. Updates come from
+// b.Ingest.Poll or b.Ingest.Webhook. A worker that panics (its loop's own
+// bug: each unit of work recovers its own) is logged, counted and started
+// again a second later. A worker that returns an error instead stops the
+// others: Run returns the first such error once they have all stopped, and
+// nil when ctx ended it.
 func (b *Bot) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var wg sync.WaitGroup
 	for _, w := range []struct {
 		name string
@@ -305,11 +309,21 @@ func (b *Bot) Run(ctx context.Context) error {
 		wg.Add(1)
 		safe.Go(b.log, b.panics, w.name, func() {
 			defer wg.Done()
-			for safe.Call(b.log, b.panics, w.name, func() { w.run(ctx) }) != nil && ctx.Err() == nil {
-				time.Sleep(time.Second)
+			for ctx.Err() == nil {
+				var err error
+				if safe.Call(b.log, b.panics, w.name, func() { err = w.run(ctx) }) == nil {
+					if err != nil && ctx.Err() == nil {
+						cancel(fmt.Errorf("%s: %w", w.name, err))
+					}
+					return
+				}
+				clock.Sleep(ctx, time.Second)
 			}
 		})
 	}
 	wg.Wait()
+	if err := context.Cause(ctx); !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	return nil
 }

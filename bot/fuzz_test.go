@@ -124,7 +124,7 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 		f.Fatal(err)
 	}
 	ft.tg = &answerCounter{Telegram: client, answers: map[string]int{}}
-	ft.bot = bot.New(bot.Config{Username: srv.Bot().Username, TurnTimeout: turn, MaxTables: maxTables}, st, ft.tg, cat, bot.WithLogger(zerolog.Nop()), bot.WithGames(allGames()...))
+	ft.bot = bot.New(bot.Params{Config: bot.Config{Username: srv.Bot().Username, TurnTimeout: turn, MaxTables: maxTables}, Store: st, Telegram: ft.tg, Translator: cat, Log: zerolog.Nop(), Games: allGames()})
 	return ft
 }
 

@@ -129,7 +129,6 @@ func (r *Redis) tableKeys(table string) []string {
 		r.outKey(table), r.outseqKey(table), r.msgKey(table)}
 }
 
-func (r *Redis) wakeKey() string              { return r.prefix + "wake" }
 func (r *Redis) pointerKey(key string) string { return r.prefix + "ptr:{" + key + "}" }
 func (r *Redis) rateKey(key string) string    { return r.prefix + "rate:{" + key + "}" }
 func (r *Redis) rateMetaKey(key string) string {

@@ -10,7 +10,7 @@ import (
 // Game adapts one game to the platform: the small core every game has.
 // The lobby, store, delivery and timer code talk to games only through it
 // and the optional capabilities below, and never branch on which game a
-// table plays. Games are handed to New with WithGames; cmd/trickchef wires
+// table plays. Games are handed to bot.New in Params.Games; cmd/trickchef wires
 // them in.
 //
 // The platform hands every method the table as a TableView (read-only)

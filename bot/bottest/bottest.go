@@ -33,17 +33,17 @@ const Token = "123456:TEST-token-for-the-fake-bot-api"
 type Harness struct {
 	Srv   *telegramtest.Server
 	Store bot.Store
-	// Games are the games the bot offers (bot.WithGames).
+	// Games are the games the bot offers (bot.Params.Games).
 	Games []adapter.Game
 	Cfg   bot.Config
 	Log   zerolog.Logger
 	// Answered, if set, observes each button press's handling time.
 	Answered func(time.Duration)
-	// Now, if set, is the bot's clock (bot.WithClock): a test of long
+	// Now, if set, is the bot's clock (bot.Params.Now): a test of long
 	// games moves it on by hours.
 	Now func() time.Time
 	// StoreClock keeps the bot's clock (Now, or the machine's) on the
-	// store's (bot.WithStoreClock): a replica whose machine clock is off.
+	// store's (bot.Params.StoreClock): a replica whose machine clock is off.
 	StoreClock bool
 	// NoPoll runs the bot without fetching updates: a second replica,
 	// sharing the store and the fake server, of a bot that polls.
@@ -218,17 +218,8 @@ func (h *Harness) Start() error {
 	if err != nil {
 		return err
 	}
-	opts := []bot.Option{bot.WithLogger(h.Log), bot.WithGames(h.Games...)}
-	if h.StoreClock {
-		opts = append(opts, bot.WithStoreClock())
-	}
-	if h.Answered != nil {
-		opts = append(opts, bot.WithAnswerObserver(h.Answered))
-	}
-	if h.Now != nil {
-		opts = append(opts, bot.WithClock(h.Now))
-	}
-	b := bot.New(h.Cfg, h.Store, tg, cat, opts...)
+	b := bot.New(bot.Params{Config: h.Cfg, Store: h.Store, Telegram: tg, Translator: cat, Games: h.Games, Log: h.Log,
+		Now: h.Now, StoreClock: h.StoreClock, Answered: h.Answered})
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := b.Init(ctx); err != nil {
 		cancel()

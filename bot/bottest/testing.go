@@ -287,6 +287,6 @@ func Catalog(t testing.TB) *locales.Catalog {
 // golden.Clock: it renders (b.Views) and judges presses in memory
 // (b.Tables.PressDraft), for a game's tests.
 func Offline(t testing.TB, games ...adapter.Game) *bot.Bot {
-	return bot.New(bot.Config{Username: "trickchefbot"}, nil, nil, Catalog(t), bot.WithGames(games...),
-		bot.WithClock(func() time.Time { return golden.Clock }))
+	return bot.New(bot.Params{Config: bot.Config{Username: "trickchefbot"}, Translator: Catalog(t), Games: games,
+		Now: func() time.Time { return golden.Clock }})
 }

@@ -1,7 +1,6 @@
 package chef
 
 import (
-	"math"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
@@ -19,11 +18,11 @@ func (chefGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat int
 	if ad.Action < 0 {
 		return h
 	}
-	pro, move := l.T("chef.level.shef"), moveText(l, v, ad.Action, func(s game.Seat) string { return adapter.SeatName(t, s) })
+	pro, move := l.T("chef.level.shef"), moveText(l, v, ad.Action, adapter.HTMLNamer(t))
 	if ad.Playouts == 0 {
 		h.Why = l.T("chef.hint.sure", "Pro", pro, "Move", move)
 	} else {
-		h.Why = l.T("chef.hint.search", "Pro", pro, "Move", move, "Share", int(math.Round(100*ad.Win)))
+		h.Why = l.T("chef.hint.search", "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Win))
 	}
 	return h
 }

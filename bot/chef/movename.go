@@ -13,7 +13,7 @@ func (k chefGame) MoveName(l adapter.Loc, t adapter.TableView, before game.State
 	if _, ok := ce.DecodeAction(a); !ok {
 		return ""
 	}
-	return moveText(l, before.(*ce.State).SeatView(seat), a, func(s game.Seat) string { return adapter.SeatPlainName(t, s) })
+	return moveText(l, before.(*ce.State).SeatView(seat), a, adapter.PlainNamer(t))
 }
 
 // moveText is the noun phrase of action a seen from v (chef.move.*), the

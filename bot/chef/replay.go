@@ -12,12 +12,8 @@ import (
 func (k chefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
 	sc := k.Scene(l, t, st, adapter.Spectator)
 	pile := st.(*ce.State).Pile()
-	for i := range sc.Center {
-		for j, c := range sc.Center[i].Cards {
-			if c.Back && len(pile) > 0 {
-				sc.Center[i].Cards[j] = chefPicture(l, pile[0])
-			}
-		}
+	if len(pile) > 0 {
+		sc.TurnCentre(chefPicture(l, pile[0]))
 	}
 	return sc
 }

@@ -1,8 +1,6 @@
 package chef
 
 import (
-	"math"
-
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
@@ -38,20 +36,17 @@ func (k chefGame) Describe(l adapter.Loc, t adapter.TableView, st game.State, se
 	if vd.Why.Playouts == 0 {
 		out.Best = l.T("chef.review.best_sure", "Pro", pro, "Move", best)
 	} else {
-		out.Best = l.T("chef.review.best", "Pro", pro, "Move", best, "Share", chance(vd.Why.Win))
+		out.Best = l.T("chef.review.best", "Pro", pro, "Move", best, "Share", adapter.Percent(vd.Why.Win))
 	}
 	switch {
 	case vd.Playouts == 0:
 		out.Cost = l.T("chef.review.cost_unknown")
 	case j.Loss == 0:
 		out.Cost = l.T("chef.review.cost_none")
-	case chance(vd.BestWin)-chance(vd.Win) < 1:
-		out.Cost = l.T("chef.review.cost_small", "Win", chance(vd.Win))
+	case adapter.Percent(vd.BestWin)-adapter.Percent(vd.Win) < 1:
+		out.Cost = l.T("chef.review.cost_small", "Win", adapter.Percent(vd.Win))
 	default:
-		out.Cost = l.T("chef.review.cost", "Lost", chance(vd.BestWin)-chance(vd.Win), "Win", chance(vd.Win), "BestWin", chance(vd.BestWin))
+		out.Cost = l.T("chef.review.cost", "Lost", adapter.Percent(vd.BestWin)-adapter.Percent(vd.Win), "Win", adapter.Percent(vd.Win), "BestWin", adapter.Percent(vd.BestWin))
 	}
 	return out
 }
-
-// chance is a share as a whole percentage.
-func chance(x float64) int { return int(math.Round(100 * x)) }

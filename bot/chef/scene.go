@@ -121,11 +121,9 @@ func (k chefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, seat 
 			sc.Info = append(sc.Info, adapter.PlainText(l.T("chef.auto_note")))
 		}
 	}
-	for _, line := range chefLog(l, t, v) {
-		sc.Log = append(sc.Log, adapter.PlainText(line))
-	}
+	sc.AddLog(chefLog(l, t, v)...)
 
-	if seat == adapter.Spectator || seat < 0 || seat >= len(v.Seats) {
+	if !adapter.Seated(seat, len(v.Seats)) {
 		return sc
 	}
 	k.seatScene(l, t, cs.SeatView(game.Seat(seat)), seat, playing, &sc)

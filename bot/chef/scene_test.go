@@ -263,11 +263,3 @@ func TestChefIsWebGame(t *testing.T) {
 		t.Fatal("Меню шефа is not a adapter.WebGame")
 	}
 }
-
-// TestSceneStopped: a stopped game's scene says so and offers no press.
-func TestSceneStopped(t *testing.T) {
-	g := chefGame{}
-	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
-	golden.PlayRandom(t, g, tab, st, 20, 5)
-	golden.CheckStoppedScene(t, g, adapter.NewLoc(bottest.Catalog(t), "ru"), tab, st)
-}

@@ -262,8 +262,8 @@ func startChekhardaReplicas(t *testing.T, srv *telegramtest.Server, st bot.Store
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := bot.New(bot.Config{TurnTimeout: time.Minute, Limits: limits}, st, tg, bottest.Catalog(t),
-			bot.WithGames(allGames()...), bot.WithLogger(log.With().Int("replica", i).Logger()))
+		b := bot.New(bot.Params{Config: bot.Config{TurnTimeout: time.Minute, Limits: limits}, Store: st, Telegram: tg,
+			Translator: bottest.Catalog(t), Games: allGames(), Log: log.With().Int("replica", i).Logger()})
 		if err := b.Init(ctx); err != nil {
 			t.Fatal(err)
 		}

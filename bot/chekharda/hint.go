@@ -1,8 +1,6 @@
 package chekharda
 
 import (
-	"math"
-
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
@@ -26,11 +24,11 @@ func (g chekhardaGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, s
 	if !ok {
 		return h
 	}
-	move := moveText(l, v, m, func(s game.Seat) string { return adapter.SeatName(t, s) })
+	move := moveText(l, v, m, adapter.HTMLNamer(t))
 	key := string(ad.Reason)
 	if (ad.Reason == ck.ReasonSteal || ad.Reason == ck.ReasonAdd) && ad.Risk == 0 {
 		key += "_safe"
 	}
-	h.Why = l.T("chekharda.hint."+key, "Pro", pro, "Move", move, "Risk", int(math.Round(100*ad.Risk)))
+	h.Why = l.T("chekharda.hint."+key, "Pro", pro, "Move", move, "Risk", adapter.Percent(ad.Risk))
 	return h
 }

@@ -12,21 +12,17 @@ import (
 func (g chekhardaGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
 	s := st.(*ck.State)
 	sc := g.Scene(l, t, st, adapter.Spectator)
-	for i := range sc.Seats {
-		for _, k := range s.SeatView(game.Seat(i)).Hand {
+	sc.OpenSeats(func(seat game.Seat) []adapter.Card {
+		var cards []adapter.Card
+		for _, k := range s.SeatView(seat).Hand {
 			c := chekhardaPicture(l, k)
 			c.Note = adapter.HandNote
-			sc.Seats[i].Cards = append(sc.Seats[i].Cards, c)
+			cards = append(cards, c)
 		}
-	}
+		return cards
+	})
 	if next := deckTop(s); next != ck.NoKind {
-		for i := range sc.Center {
-			for j, c := range sc.Center[i].Cards {
-				if c.Back {
-					sc.Center[i].Cards[j] = chekhardaPicture(l, next)
-				}
-			}
-		}
+		sc.TurnCentre(chekhardaPicture(l, next))
 	}
 	return sc
 }

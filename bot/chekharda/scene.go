@@ -124,7 +124,7 @@ func (g chekhardaGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, 
 		sc.Log = append(sc.Log, adapter.PlainText(chekhardaEvent(l, t, e)))
 	}
 
-	if seat == adapter.Spectator || seat < 0 || seat >= len(v.Seats) {
+	if !adapter.Seated(seat, len(v.Seats)) {
 		return sc
 	}
 	g.seatScene(l, t, cs.SeatView(game.Seat(seat)), seat, playing, &sc)

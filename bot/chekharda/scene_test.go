@@ -261,11 +261,3 @@ func TestChekhardaIsWebGame(t *testing.T) {
 		t.Fatal("Чехарда is not a adapter.WebGame")
 	}
 }
-
-// TestSceneStopped: a stopped game's scene says so and offers no press.
-func TestSceneStopped(t *testing.T) {
-	g := chekhardaGame{}
-	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
-	golden.PlayRandom(t, g, tab, st, 20, 5)
-	golden.CheckStoppedScene(t, g, adapter.NewLoc(bottest.Catalog(t), "ru"), tab, st)
-}

@@ -123,8 +123,23 @@ type Tables interface {
 	Unreadable(ctx context.Context, id, reason string, entry []byte) error
 }
 
+// Params are what the delivery role is built from: its dependencies,
+// each an interface it declares, and its limits.
+type Params struct {
+	Store      Store
+	Telegram   Telegram
+	Views      Views
+	Tables     Tables
+	Translator adapter.Translator
+	Limits     Limits
+	Now        func() time.Time
+	Log        zerolog.Logger
+	Metrics    *metrics.Metrics // nil: not measured
+}
+
 // New builds the delivery role.
-func New(st Store, tg Telegram, views Views, tables Tables, tr adapter.Translator, limits Limits, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Delivery {
+func New(p Params) *Delivery {
+	st, tg, views, tables, tr, limits, now, log, m := p.Store, p.Telegram, p.Views, p.Tables, p.Translator, p.Limits, p.Now, p.Log, p.Metrics
 	if limits.CallTimeout <= 0 {
 		limits.CallTimeout = 20 * time.Second
 	}

@@ -51,7 +51,7 @@ func testLog(t testing.TB) zerolog.Logger {
 // (nil when nothing is sent); it draws nothing.
 func budgetDelivery(st Store, tg Telegram, now *time.Time, limits Limits) *Delivery {
 	clock := func() time.Time { return *now }
-	return New(st, tg, nil, nil, nil, limits, clock, zerolog.Nop(), nil)
+	return New(Params{Store: st, Telegram: tg, Limits: limits, Now: clock, Log: zerolog.Nop()})
 }
 
 // bot is the roles a delivery test needs, wired as package bot wires
@@ -72,7 +72,7 @@ func newBot(t testing.TB, st *store.Bolt, tg Telegram, limits Limits, now func()
 	res := results.New(st, testGames(), cat, log, now)
 	tbl := tables.New(tables.Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default,
 		WebLease: 90 * time.Second}, st, nil, views, res, now, log, nil)
-	d := New(st, tg, views, tbl, cat, limits, now, log, nil)
+	d := New(Params{Store: st, Telegram: tg, Views: views, Tables: tbl, Translator: cat, Limits: limits, Now: now, Log: log})
 	tbl.OnCommit(d.Wake)
 	return &bot{views: views, tables: tbl, delivery: d}
 }

@@ -58,7 +58,7 @@ func TestConfirmingEditIsMadeOnce(t *testing.T) {
 // after a move (the most frequent render: a lazy view, whose record is
 // checked for a platform state before it is left as it was).
 func BenchmarkRenderWaitingHand(bm *testing.B) {
-	d := New(nil, nil, golden.Views(bm, testGames()...), nil, golden.Catalog(bm), Limits{}, clockAt(golden.Clock), testLog(bm), nil)
+	d := New(Params{Views: golden.Views(bm, testGames()...), Translator: golden.Catalog(bm), Now: clockAt(golden.Clock), Log: testLog(bm)})
 	g, _ := testGames().Get("trickchef")
 	tab, st := golden.Table(bm, g, 4, 0, "", 3, nil)
 	seat := -1

@@ -17,7 +17,7 @@ import (
 // -run Golden -update; read the diff as a person in the group would).
 func TestGoldenRepeatMark(t *testing.T) {
 	cat := golden.Catalog(t)
-	d := New(nil, nil, nil, nil, cat, Limits{}, clockAt(golden.Clock), testLog(t), nil)
+	d := New(Params{Translator: cat, Now: clockAt(golden.Clock), Log: testLog(t)})
 	g, _ := testGames().Get("trickchef")
 	tab, st := golden.Table(t, g, 3, 0, "", 3, nil)
 	var before game.State

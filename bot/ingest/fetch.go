@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/safe"
 )
 
@@ -131,7 +132,7 @@ func (in *Ingestion) Poll(ctx context.Context, src UpdateSource) error {
 				wait = time.Duration(apiErr.RetryAfter) * time.Second
 			}
 			in.log.Warn().Err(err).Dur("wait", wait).Msg("getUpdates failed")
-			sleep(ctx, wait)
+			clock.Sleep(ctx, wait)
 			backoff = min(backoff*2, 5*time.Second)
 			continue
 		}
@@ -148,7 +149,7 @@ func (in *Ingestion) Poll(ctx context.Context, src UpdateSource) error {
 			// Not confirmed: the same batch comes again (an update stored
 			// twice is kept once).
 			in.log.Error().Err(err).Msg("updates not stored; they will be fetched again")
-			sleep(ctx, backoff)
+			clock.Sleep(ctx, backoff)
 			backoff = min(backoff*2, 5*time.Second)
 			continue
 		}
@@ -221,13 +222,3 @@ func (in *Ingestion) Webhook(secret string) http.Handler {
 // callTimeout bounds one store round trip or Bot API call made outside a
 // handler (storing a batch, marking an update handled, answering a flood).
 const callTimeout = 5 * time.Second
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
-}

@@ -86,10 +86,24 @@ type Config struct {
 	PressBurst       int
 }
 
-// New builds the ingestion role: handle applies an update, say is what a
-// person is told in their language when their press is not applied («not
-// so fast», «that failed»).
-func New(cfg Config, st Store, tg Answerer, handle Handler, say func(u *models.User, what Said) string, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Ingestion {
+// Params are what the ingestion role is built from.
+type Params struct {
+	Config   Config
+	Store    Store
+	Telegram Answerer
+	// Handle applies an update.
+	Handle Handler
+	// Say is what a person is told in their language when their press is
+	// not applied («not so fast», «that failed»).
+	Say     func(u *models.User, what Said) string
+	Now     func() time.Time
+	Log     zerolog.Logger
+	Metrics *metrics.Metrics // nil: not measured
+}
+
+// New builds the ingestion role.
+func New(p Params) *Ingestion {
+	cfg, st, tg, handle, say, now, log, m := p.Config, p.Store, p.Telegram, p.Handle, p.Say, p.Now, p.Log, p.Metrics
 	in := &Ingestion{store: st, tg: tg, log: log, now: now, metrics: m,
 		flood:        newFloodGate(cfg.PressesPerSecond, cfg.PressBurst),
 		floodAnswers: make(chan struct{}, 16),

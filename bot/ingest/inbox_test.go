@@ -66,7 +66,7 @@ func TestGivingUpKeepsTheUpdate(t *testing.T) {
 		applied = append(applied, u.ID)
 		return nil
 	}
-	in := New(Config{PressesPerSecond: 100, PressBurst: 100}, st, nil, handle, nil, time.Now, zerolog.Nop(), nil)
+	in := New(Params{Config: Config{PressesPerSecond: 100, PressBurst: 100}, Store: st, Handle: handle, Now: time.Now, Log: zerolog.Nop()})
 	chat := store.InboxChat(-100)
 	var ups []*models.Update
 	for id := int64(1); id <= 4; id++ {
@@ -159,7 +159,7 @@ func TestAnUpdateThatKeepsFailing(t *testing.T) {
 	clock := time.UnixMilli(1_700_000_000_000)
 	now := func() time.Time { return clock }
 	replica := func() *Ingestion {
-		return New(Config{PressesPerSecond: 100, PressBurst: 100}, st, tg, handle, say, now, zerolog.New(zerolog.NewTestWriter(t)), nil)
+		return New(Params{Config: Config{PressesPerSecond: 100, PressBurst: 100}, Store: st, Telegram: tg, Handle: handle, Say: say, Now: now, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	}
 	in := replica()
 	if err := in.ingest(ctx, ups); err != nil {

@@ -94,8 +94,21 @@ const (
 	idle = 2 * time.Second
 )
 
+// Params are what the role is built from: its tunables and dependencies.
+type Params struct {
+	Config     Config
+	Store      Store
+	Games      view.Games
+	Translator adapter.Translator
+	Tell       Tell
+	Now        func() time.Time
+	Log        zerolog.Logger
+	Metrics    *metrics.Metrics // nil: not measured
+}
+
 // New builds the role.
-func New(cfg Config, st Store, games view.Games, tr adapter.Translator, tell Tell, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Reviews {
+func New(p Params) *Reviews {
+	cfg, st, games, tr, tell, now, log, m := p.Config, p.Store, p.Games, p.Translator, p.Tell, p.Now, p.Log, p.Metrics
 	if cfg.Workers <= 0 {
 		cfg.Workers = 1
 	}

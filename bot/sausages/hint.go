@@ -1,8 +1,6 @@
 package sausages
 
 import (
-	"math"
-
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
@@ -19,7 +17,7 @@ func (sausagesGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat
 	if !ok {
 		return h
 	}
-	move := moveText(l, m, func(s game.Seat) string { return adapter.SeatName(t, s) })
+	move := moveText(l, m, adapter.HTMLNamer(t))
 	key := string(ad.Reason)
 	switch {
 	case ad.Reason == ss.ReasonSetup && m.Card == ss.Boot:
@@ -27,6 +25,6 @@ func (sausagesGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, seat
 	case ad.Reason == ss.ReasonSettle:
 		key = "settle_" + m.Kind.String()
 	}
-	h.Why = l.T("sausages.hint."+key, "Pro", l.T("sausages.level.sharp"), "Move", move, "Share", int(math.Round(100*ad.Chance)))
+	h.Why = l.T("sausages.hint."+key, "Pro", l.T("sausages.level.sharp"), "Move", move, "Share", adapter.Percent(ad.Chance))
 	return h
 }

@@ -17,7 +17,7 @@ func (sausagesGame) MoveName(l adapter.Loc, t adapter.TableView, _ game.State, _
 	if !ok {
 		return ""
 	}
-	return moveText(l, m, func(s game.Seat) string { return adapter.SeatPlainName(t, s) })
+	return moveText(l, m, adapter.PlainNamer(t))
 }
 
 // moveText is the noun phrase of move m (sausages.move.*), naming seats

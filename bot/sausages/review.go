@@ -1,7 +1,6 @@
 package sausages
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/trickchef/trickchef/bot/adapter"
@@ -50,7 +49,7 @@ func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State
 		reason = "setup_boot"
 	}
 	pro := l.T("sausages.level.sharp")
-	out.Best = l.T("sausages.review.best_"+reason, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Share", chance(ad.Chance))
+	out.Best = l.T("sausages.review.best_"+reason, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Share", adapter.Percent(ad.Chance))
 	switch {
 	case vd.Mixed:
 		out.Cost = l.T("sausages.review.cost_mixed", "Pro", pro)
@@ -58,11 +57,11 @@ func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State
 		out.Cost = l.T("sausages.review.cost_unknown")
 	case j.Loss == 0:
 		out.Cost = l.T("sausages.review.cost_none", "Games", vd.Deals)
-	case chance(vd.BestWin)-chance(vd.Win) < 1:
-		out.Cost = l.T("sausages.review.cost_small", "Win", chance(vd.Win), "Games", vd.Deals)
+	case adapter.Percent(vd.BestWin)-adapter.Percent(vd.Win) < 1:
+		out.Cost = l.T("sausages.review.cost_small", "Win", adapter.Percent(vd.Win), "Games", vd.Deals)
 	default:
-		out.Cost = l.T("sausages.review.cost", "Lost", chance(vd.BestWin)-chance(vd.Win),
-			"Win", chance(vd.Win), "BestWin", chance(vd.BestWin), "Games", vd.Deals)
+		out.Cost = l.T("sausages.review.cost", "Lost", adapter.Percent(vd.BestWin)-adapter.Percent(vd.Win),
+			"Win", adapter.Percent(vd.Win), "BestWin", adapter.Percent(vd.BestWin), "Games", vd.Deals)
 	}
 	return out
 }
@@ -84,6 +83,3 @@ func (k sausagesGame) reviewMove(l adapter.Loc, t adapter.TableView, a game.Acti
 	}
 	return adapter.Esc(k.MoveName(l, t, nil, 0, a))
 }
-
-// chance is a share as a whole percentage.
-func chance(x float64) int { return int(math.Round(100 * x)) }

@@ -86,7 +86,7 @@ func (k sausagesGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, s
 	}
 	over := v.Phase == ss.PhaseOver
 	playing := !over && t.Playing()
-	plain := func(key string, args ...any) string { return adapter.PlainText(l.T(key, args...)) }
+	plain := l.Plain
 	var sc adapter.Scene
 
 	switch {

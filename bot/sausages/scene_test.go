@@ -296,11 +296,3 @@ func TestGoldenSausagesScene(t *testing.T) {
 		golden.Check(t, "sausages_scene_over", renderScenes(t, l, tab, st))
 	})
 }
-
-// TestSceneStopped: a stopped game's scene says so and offers no press.
-func TestSceneStopped(t *testing.T) {
-	g := sausages.Game()
-	tab, st := golden.Table(t, g, 3, 0, "", 5, nil)
-	golden.PlayRandom(t, g, tab, st, 20, 5)
-	golden.CheckStoppedScene(t, g, ru(t), tab, st)
-}

@@ -1,7 +1,6 @@
 package trickchef
 
 import (
-	"math"
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
@@ -33,18 +32,15 @@ func (g trickchefGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, s
 	case ad.Deals == 0:
 		h.Why = l.T("trickchef.hint.only", "Pro", pro, "Move", move)
 	case m.Kind == tc.KindChef && ahead != "":
-		h.Why = l.T("trickchef.hint.chef", "Pro", pro, "Move", move, "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.chef", "Pro", pro, "Move", move, "Ahead", adapter.Percent(ad.Ahead))
 	case m.Kind == tc.KindChef:
 		h.Why = l.T("trickchef.hint.chef_best", "Pro", pro, "Move", move)
 	case ad.Took >= 0.5:
-		h.Why = l.T("trickchef.hint.takes"+ahead, "Pro", pro, "Move", move, "Share", percent(ad.Took), "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.takes"+ahead, "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Took), "Ahead", adapter.Percent(ad.Ahead))
 	case ad.Chef >= 0.5:
-		h.Why = l.T("trickchef.hint.lowest"+ahead, "Pro", pro, "Move", move, "Share", percent(ad.Chef), "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.lowest"+ahead, "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Chef), "Ahead", adapter.Percent(ad.Ahead))
 	default:
-		h.Why = l.T("trickchef.hint.gives"+ahead, "Pro", pro, "Move", move, "Share", percent(1-ad.Took), "Ahead", percent(ad.Ahead))
+		h.Why = l.T("trickchef.hint.gives"+ahead, "Pro", pro, "Move", move, "Share", adapter.Percent(1-ad.Took), "Ahead", adapter.Percent(ad.Ahead))
 	}
 	return h
 }
-
-// percent is a share as a whole percentage.
-func percent(x float64) int { return int(math.Round(100 * x)) }

@@ -11,11 +11,13 @@ import (
 func (k trickchefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
 	s := st.(*tc.State)
 	sc := k.Scene(l, t, st, adapter.Spectator)
-	for i := range sc.Seats {
-		for _, c := range s.SeatView(game.Seat(i)).Hand {
-			sc.Seats[i].Cards = append(sc.Seats[i].Cards, cardPicture(l, c))
+	sc.OpenSeats(func(seat game.Seat) []adapter.Card {
+		var cards []adapter.Card
+		for _, c := range s.SeatView(seat).Hand {
+			cards = append(cards, cardPicture(l, c))
 		}
-	}
+		return cards
+	})
 	return sc
 }
 

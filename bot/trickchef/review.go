@@ -54,26 +54,26 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 	case ev.Deals == 0:
 		out.Best = l.T("trickchef.review.best_only", "Pro", pro, "Move", best)
 	case m.Kind == tc.KindChef && ev.Ahead >= 0.5:
-		out.Best = l.T("trickchef.review.best_chef", "Pro", pro, "Move", best, "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_chef", "Pro", pro, "Move", best, "Ahead", adapter.Percent(ev.Ahead))
 	case m.Kind == tc.KindChef:
 		out.Best = l.T("trickchef.review.best_chef_best", "Pro", pro, "Move", best)
 	case ev.Took >= 0.5:
-		out.Best = l.T("trickchef.review.best_takes"+ahead, "Pro", pro, "Move", best, "Share", percent(ev.Took), "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_takes"+ahead, "Pro", pro, "Move", best, "Share", adapter.Percent(ev.Took), "Ahead", adapter.Percent(ev.Ahead))
 	case ev.Chef >= 0.5:
-		out.Best = l.T("trickchef.review.best_lowest"+ahead, "Pro", pro, "Move", best, "Share", percent(ev.Chef), "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_lowest"+ahead, "Pro", pro, "Move", best, "Share", adapter.Percent(ev.Chef), "Ahead", adapter.Percent(ev.Ahead))
 	default:
-		out.Best = l.T("trickchef.review.best_gives"+ahead, "Pro", pro, "Move", best, "Share", percent(1-ev.Took), "Ahead", percent(ev.Ahead))
+		out.Best = l.T("trickchef.review.best_gives"+ahead, "Pro", pro, "Move", best, "Share", adapter.Percent(1-ev.Took), "Ahead", adapter.Percent(ev.Ahead))
 	}
 	switch {
 	case vd.Deals == 0:
 		out.Cost = l.T("trickchef.review.cost_unknown")
 	case j.Loss == 0:
 		out.Cost = l.T("trickchef.review.cost_none")
-	case percent(vd.Ahead) == percent(vd.BestAhead):
+	case adapter.Percent(vd.Ahead) == adapter.Percent(vd.BestAhead):
 		out.Cost = l.T("trickchef.review.cost_points", "Points", decimal(l, vd.BestMargin-vd.Margin))
 	default:
 		out.Cost = l.T("trickchef.review.cost", "Points", decimal(l, vd.BestMargin-vd.Margin),
-			"Ahead", percent(vd.Ahead), "BestAhead", percent(vd.BestAhead))
+			"Ahead", adapter.Percent(vd.Ahead), "BestAhead", adapter.Percent(vd.BestAhead))
 	}
 	return out
 }

@@ -104,7 +104,7 @@ func (k trickchefGame) Scene(l adapter.Loc, t adapter.TableView, st game.State, 
 	}
 	over := v.Phase == tc.PhaseOver
 	playing := !over && t.Playing()
-	plain := func(key string, args ...any) string { return adapter.PlainText(l.T(key, args...)) }
+	plain := l.Plain
 	var sc adapter.Scene
 
 	switch {

@@ -147,13 +147,25 @@ type Tables interface {
 	GiveToken(ctx context.Context, id string) (string, error)
 }
 
+// Params are what the web role is built from.
+type Params struct {
+	Store Store
+	// Reviews, when not nil, are the stored «🔍 Разбор» reports a replay
+	// marks the viewer's moves with.
+	Reviews Reviews
+	// Members answers whether a viewer who is not seated is in the
+	// table's group (shared with the tables' join links).
+	Members *members.Cache
+	Views   *view.Renderer
+	Tables  Tables
+	Now     func() time.Time
+	Log     zerolog.Logger
+}
+
 // New builds the web role.
-// members answers whether a viewer who is not seated is in the table's
-// group (shared with the tables' join links); reviews, when not nil, are
-// the stored «🔍 Разбор» reports a replay marks the viewer's moves with.
-func New(st Store, reviews Reviews, mc *members.Cache, views *view.Renderer, tables Tables, now func() time.Time, log zerolog.Logger) *Web {
-	return &Web{store: st, reviews: reviews, members: mc, views: views, games: views.Games(),
-		now: now, log: log, tables: tables}
+func New(p Params) *Web {
+	return &Web{store: p.Store, reviews: p.Reviews, members: p.Members, views: p.Views, games: p.Views.Games(),
+		now: p.Now, log: p.Log, tables: p.Tables}
 }
 
 // loc is the catalog in lang.

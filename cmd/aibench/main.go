@@ -32,6 +32,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,7 +41,11 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return // asked for help: it went to stdout
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "aibench:", err)
 		os.Exit(2)
 	}
@@ -75,15 +80,44 @@ var subcommands = map[string]func(o *options, stdout, stderr io.Writer) error{
 
 const usage = "usage: aibench arena|hint|review|deal [flags] (go doc ./cmd/aibench)"
 
+// overview is aibench -h, as botbench -h: what it measures, its
+// subcommands, and where each one's flags are told.
+const overview = `aibench measures the robots through the games' adapters, over every game
+the bot offers. The last line of arena, hint (one per game) and review is JSON.
+
+usage: go run ./cmd/aibench <subcommand> [flags]
+
+subcommands:
+  arena   seeded games between robot levels: win rate with a 95% interval, score, time per decision
+  hint    times hints at seeded positions of random play
+  review  reviews seeded games of the levels as «🔍 Разбор» would: mean accuracy per level, CPU a review costs
+  deal    prints the deals a reveal gives (-reveal, -log)
+
+go run ./cmd/aibench <subcommand> -h lists the flags; a flag means the same
+in every subcommand that reads it (go doc ./cmd/aibench tells more).
+`
+
+// run runs aibench's command line; flag.ErrHelp when help was asked for
+// (and printed to stdout).
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New(usage)
+		fmt.Fprint(stderr, overview)
+		return errors.New("a subcommand is required")
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, overview)
+		return flag.ErrHelp
 	}
 	sub, ok := subcommands[args[0]]
 	if !ok {
 		return fmt.Errorf("unknown subcommand %q; %s", args[0], usage)
 	}
-	o, err := parseFlags(args[0], args[1:], stderr)
+	out := stderr
+	if slices.ContainsFunc(args[1:], func(a string) bool { return a == "-h" || a == "-help" || a == "--help" }) {
+		out = stdout // asked for: the flags are the answer
+	}
+	o, err := parseFlags(args[0], args[1:], out)
 	if err != nil {
 		return err
 	}

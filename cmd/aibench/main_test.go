@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"flag"
 	"math"
 	"reflect"
 	"slices"
@@ -169,18 +171,36 @@ func TestKinds(t *testing.T) {
 // to exactly 100 for the top level reviewing itself; a game that is not
 // reviewed is refused.
 func TestReview(t *testing.T) {
-	out := runOut(t, "review", "-game", "chef", "-games", "3", "-seed", "2", "-playouts", "40")
+	// The games the bot offers, as they are: the last reviewed one in menu
+	// order is measured, and one that is not reviewed, if any, refused.
+	var reviewed, other adapter.Game
+	for _, g := range games.All() {
+		if adapter.Reviewable(g) {
+			reviewed = g
+		} else if other == nil {
+			other = g
+		}
+	}
+	if reviewed == nil {
+		t.Skip("no game the bot offers is reviewed")
+	}
+	id := reviewed.ID()
+	out := runOut(t, "review", "-game", id, "-games", "3", "-seed", "2", "-playouts", "40")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasPrefix(lines[len(lines)-1], `{"game":"chef","games":3,"levels":["novice","cook","shef"],"accuracy":[`) {
+	levels, _ := json.Marshal(adapter.Levels(reviewed))
+	if !strings.HasPrefix(lines[len(lines)-1], `{"game":"`+id+`","games":3,"levels":`+string(levels)+`,"accuracy":[`) {
 		t.Fatalf("last line %s", lines[len(lines)-1])
 	}
 	var s reviewSummary
 	lastJSON(t, out, &s)
-	if len(s.Accuracy) != 3 || s.Accuracy[2] != 100 || s.Accuracy[0] >= 100 || s.Decisions[0] == 0 {
+	top := len(adapter.Levels(reviewed)) - 1
+	if len(s.Accuracy) != top+1 || s.Accuracy[top] != 100 || s.Accuracy[0] >= 100 || s.Decisions[0] == 0 {
 		t.Fatalf("summary %+v", s)
 	}
-	refused(t, "review", "-game", "chekharda", "-games", "1")
-	refused(t, "review", "-game", "chef", "-players", "top,nobody")
+	if other != nil {
+		refused(t, "review", "-game", other.ID(), "-games", "1")
+	}
+	refused(t, "review", "-game", id, "-players", "top,nobody")
 }
 
 // Hint: one JSON line per game asked for.
@@ -227,5 +247,16 @@ func TestMeanCI95(t *testing.T) {
 	m, ci := meanCI95([]float64{1, 3, 2, 2}, 4)
 	if math.Abs(m-0.5) > 1e-12 || math.Abs(ci-1.96*math.Sqrt(1.0/96)) > 1e-12 {
 		t.Fatalf("mean %v ± %v", m, ci)
+	}
+}
+
+// Help: aibench -h and aibench <subcommand> -h answer on stdout and are
+// no failure, as botbench's.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"help"}, {"arena", "-h"}} {
+		var out, errOut bytes.Buffer
+		if err := run(args, &out, &errOut); !errors.Is(err, flag.ErrHelp) || out.Len() == 0 || errOut.Len() != 0 {
+			t.Fatalf("%q: %v, stdout %q, stderr %q", args, err, out.String(), errOut.String())
+		}
 	}
 }

@@ -199,10 +199,11 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := metrics.New(reg)
-	b := bot.New(bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers, MaxTables: cfg.MaxTables, DefaultLang: cfg.DefaultLang,
-		Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
-		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
-		st, tg, catalog, bot.WithLogger(log), bot.WithMetrics(m), bot.WithGames(games.All()...), bot.WithStoreClock())
+	b := bot.New(bot.Params{
+		Config: bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers,
+			MaxTables: cfg.MaxTables, DefaultLang: cfg.DefaultLang, Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
+			WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
+		Store: st, Telegram: tg, Translator: catalog, Games: games.All(), Log: log, Metrics: m, StoreClock: true})
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {
@@ -251,11 +252,14 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 	}
 	ev.Msg("trickchef running")
 
-	workersDone := make(chan error, 1)
+	// A worker that fails stops the process: what it serves would
+	// otherwise wait unseen.
+	workersDone := make(chan struct{})
 	safe.Go(log, m.Panic, "workers", func() {
-		var err error
-		defer func() { workersDone <- err }()
-		err = b.Run(ctx)
+		defer close(workersDone)
+		if err := b.Run(ctx); err != nil {
+			stop(fmt.Errorf("workers: %w", err))
+		}
 	})
 	if cfg.WebhookURL != "" {
 		if _, err := tg.SetWebhook(ctx, &tgbot.SetWebhookParams{

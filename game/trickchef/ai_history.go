@@ -68,12 +68,3 @@ func (h *History) voids(trick []Played) {
 }
 
 func validSeat(s game.Seat) bool { return s >= 0 && s < 4 }
-
-// known is the set of cards the record places in won piles.
-func (h *History) known() cardSet {
-	var m cardSet
-	for _, w := range h.Won {
-		m |= cardSet(w)
-	}
-	return m
-}

@@ -223,7 +223,15 @@ func Show(m adapter.Message) string {
 // (rewritten with -update).
 func Check(t testing.TB, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
+	CheckAt(t, ".", name, got)
+}
+
+// CheckAt compares got with dir/testdata/golden/name.txt: a test that
+// ranges over the games keeps each game's golden files in the game's own
+// folder.
+func CheckAt(t testing.TB, dir, name, got string) {
+	t.Helper()
+	path := filepath.Join(dir, "testdata", "golden", name+".txt")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

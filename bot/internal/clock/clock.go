@@ -69,13 +69,6 @@ func (c *Synced) Now() time.Time {
 	return now.Add(offset)
 }
 
-// Offset is how far the store's clock is ahead of this machine's.
-func (c *Synced) Offset() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.offset
-}
-
 // measure reads the store's clock and takes the middle of the round trip
 // as the moment it was read.
 func (c *Synced) measure(ctx context.Context) {
@@ -95,4 +88,15 @@ func (c *Synced) measure(ctx context.Context) {
 		c.log.Warn().Dur("offset", offset).Msg("clock: this machine's clock differs from the store's; the bot keeps to the store's")
 	}
 	c.offset = offset
+}
+
+// Sleep waits d or until ctx is done, whichever comes first: the pause of
+// every loop that backs off, which must never hold up a shutdown.
+func Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }

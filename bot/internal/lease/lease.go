@@ -18,6 +18,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/store"
 )
@@ -123,7 +124,7 @@ func (l *Loop) Run(ctx context.Context) error {
 					break
 				}
 				l.Log.Error().Err(err).Str("loop", l.Name).Msg("claim")
-				sleep(ctx, time.Second)
+				clock.Sleep(ctx, time.Second)
 				continue
 			}
 			for _, c := range claims {
@@ -243,15 +244,5 @@ func (l *Loop) wait(ctx context.Context) {
 	case <-ctx.Done():
 	case <-l.kick:
 	case <-timer.C:
-	}
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
 	}
 }

@@ -177,7 +177,7 @@ func TestStreamClosesWithinTheCacheTTL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := bot.New(x.h.Cfg, x.h.Redis, tg, bottest.Catalog(t), bot.WithGames(x.game), bot.WithClock(now.Now))
+	other := bot.New(bot.Params{Config: x.h.Cfg, Store: x.h.Redis, Telegram: tg, Translator: bottest.Catalog(t), Games: []adapter.Game{x.game}, Now: now.Now})
 	cfg := webapp.Config{Token: bottest.Token}
 	cfg.Recheck = 50 * time.Millisecond
 	srv := webapp.New(cfg, other.Web, x.h.Redis, zerolog.Nop())

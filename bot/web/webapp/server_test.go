@@ -690,7 +690,7 @@ func (x *table) replica(t *testing.T) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := bot.New(x.h.Cfg, x.h.Redis, tg, bottest.Catalog(t), bot.WithGames(x.game))
+	other := bot.New(bot.Params{Config: x.h.Cfg, Store: x.h.Redis, Telegram: tg, Translator: bottest.Catalog(t), Games: []adapter.Game{x.game}})
 	srv := webapp.New(webapp.Config{Token: bottest.Token}, other.Web, x.h.Redis, zerolog.Nop())
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

@@ -24,9 +24,10 @@ type Options struct {
 	Pace   time.Duration // -pace: the time a move takes a person
 	Moves  int           // -moves: stop each table after this many moves (0: at the game's end)
 	Seed   uint64        // -seed: of the people's choices and thinking times
-	For    time.Duration // -for: how long the load runs
-	// Timeout bounds one measurement (-timeout).
-	Timeout     time.Duration
+	// For is a run's length (-for), the one name every scenario reads it
+	// by: load, press and long run this long; pace, web and practice end
+	// with their games and give up after it.
+	For         time.Duration
 	TurnTimeout time.Duration // -turn-timeout: the bot's TURN_TIMEOUT
 	AIDelay     time.Duration // -ai-delay: the bot's AI_DELAY
 	Clients     int           // -clients: concurrent update senders
@@ -57,8 +58,8 @@ func (o *Options) define(fs *flag.FlagSet) {
 		"the time a move takes a person: their mean thinking time, each move taking 0.5–1.5 times it (web: exactly, between two moves of a table; 0: tables/30 s, at least 0.5 s)")
 	fs.IntVar(&o.Moves, "moves", 0, "stop each table after this many applied moves (0: play every game to its end)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the people's choices and thinking times: the same seed, the same games")
-	fs.DurationVar(&o.For, "for", time.Minute, "how long the load runs (for each table count)")
-	fs.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "give up a measurement after")
+	fs.DurationVar(&o.For, "for", time.Minute,
+		"a run's length (for each table count): load, press and long run this long; pace, web and practice end with their games and give up after it")
 	fs.DurationVar(&o.TurnTimeout, "turn-timeout", bot.DefaultConfig().TurnTimeout, "the bot's turn timeout (TURN_TIMEOUT)")
 	fs.DurationVar(&o.AIDelay, "ai-delay", bot.DefaultConfig().AIDelay, "the robots' pause before a move (AI_DELAY)")
 	fs.IntVar(&o.Clients, "clients", 8, "concurrent update senders")

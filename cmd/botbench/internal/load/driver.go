@@ -115,7 +115,7 @@ func newDriver(st *store.Redis, g adapter.Game, people int, p pace, unlimited bo
 	}
 	tg := &instantTelegram{}
 	d := &driver{st: st, tg: tg, game: g, games: games.All(), people: people, pace: p, texts: texts}
-	d.b = bot.New(cfg, st, tg, cat, bot.WithGames(d.games...))
+	d.b = bot.New(bot.Params{Config: cfg, Store: st, Telegram: tg, Translator: cat, Games: d.games})
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
 	d.worker.Add(1)

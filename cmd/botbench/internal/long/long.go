@@ -39,7 +39,7 @@ func Scenario() bench.Scenario {
 		Name:     "long",
 		Summary:  "many long games waiting for their players: memory, Redis per table, how late deadlines fire",
 		Doc:      doc,
-		Flags:    []string{"tables", "game", "people", "robots", "for", "ai-delay", "seed", "timeout", "redis"},
+		Flags:    []string{"tables", "game", "people", "robots", "for", "ai-delay", "seed", "redis"},
 		Defaults: map[string]string{"tables": "10000", "game": "trickchef", "people": "2", "robots": "1", "for": "1m"},
 		Run:      runScenario,
 	}
@@ -91,7 +91,9 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	if n < 1 {
 		return nil, bench.Usagef("-tables: at least one")
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	// Setting up the tables and winding down get half an hour besides the
+	// run itself.
+	ctx, cancel := context.WithTimeout(ctx, o.For+30*time.Minute)
 	defer cancel()
 	return run(ctx, config{Game: g, Tables: n, People: o.People, Robots: o.Robots, For: o.For, AIDelay: o.AIDelay,
 		Seed: o.Seed, RedisURL: o.Redis}, out)

@@ -20,9 +20,9 @@ func Scenario() bench.Scenario {
 		Name:    "pace",
 		Summary: "games at human pace through the fake Telegram (one, or many at once; -pages: played in «Стол»): calls, limits, latency",
 		Doc:     doc,
-		Flags:   []string{"game", "tables", "people", "robots", "pace", "moves", "seed", "pages", "turn-timeout", "timeout", "redis"},
+		Flags:   []string{"game", "tables", "people", "robots", "pace", "moves", "seed", "pages", "turn-timeout", "for", "redis"},
 		Defaults: map[string]string{
-			"game": "trickchef", "tables": "", "moves": "60", "turn-timeout": "10m", "timeout": "1h",
+			"game": "trickchef", "tables": "", "moves": "60", "turn-timeout": "10m", "for": "1h",
 		},
 		Run: runScenario,
 	}
@@ -79,7 +79,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	}
 	cfg := config{
 		Game: g.ID(), People: o.People, Robots: o.Robots, Pace: o.Pace, Seed: o.Seed,
-		TurnTimeout: o.TurnTimeout, Timeout: o.Timeout, RedisURL: o.Redis, Log: os.Stderr,
+		TurnTimeout: o.TurnTimeout, Timeout: o.For, RedisURL: o.Redis, Log: os.Stderr,
 		Pages: o.Pages,
 	}
 	if len(o.Tables) == 0 {

@@ -32,8 +32,8 @@ func Scenario() bench.Scenario {
 		Name:     "practice",
 		Summary:  "Bot API calls per move of a practice game in the private chat, per game",
 		Doc:      doc,
-		Flags:    []string{"game", "pace", "ai-delay", "timeout", "redis"},
-		Defaults: map[string]string{"pace": "1s"},
+		Flags:    []string{"game", "pace", "ai-delay", "for", "redis"},
+		Defaults: map[string]string{"pace": "1s", "for": "30m"},
 		Run:      runScenario,
 	}
 }
@@ -64,7 +64,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	for i, g := range gs {
 		ids[i] = g.ID()
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, o.For)
 	defer cancel()
 	res, err := run(ctx, config{Games: ids, Pace: o.Pace, AIDelay: o.AIDelay, RedisURL: o.Redis})
 	if err != nil {

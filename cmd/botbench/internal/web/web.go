@@ -22,9 +22,9 @@ func Scenario() bench.Scenario {
 		Name:    "web",
 		Summary: "the web table's live updates: move → event on every open page, memory per page; -flood: one initData's flood",
 		Doc:     doc,
-		Flags:   []string{"game", "tables", "people", "conns", "moves", "pace", "seed", "timeout", "flood", "redis"},
+		Flags:   []string{"game", "tables", "people", "conns", "moves", "pace", "seed", "for", "flood", "redis"},
 		Defaults: map[string]string{
-			"game": "trickchef", "tables": "1,250", "moves": "20", "pace": "0s",
+			"game": "trickchef", "tables": "1,250", "moves": "20", "pace": "0s", "for": "30m",
 		},
 		Run: runScenario,
 	}
@@ -80,7 +80,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 		fmt.Fprintln(os.Stderr, "botbench web: file limit:", err)
 	}
 	if o.Flood > 0 {
-		for _, f := range []string{"tables", "conns", "moves", "pace", "seed", "timeout"} {
+		for _, f := range []string{"tables", "conns", "moves", "pace", "seed", "for"} {
 			if o.Given(f) {
 				return nil, bench.Usagef("-%s: -flood measures one table, one person's streams and reads", f)
 			}
@@ -95,7 +95,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	for _, n := range o.Tables {
 		cfg := config{
 			Game: g.ID(), Tables: n, People: o.People, Conns: o.Conns, Moves: o.Moves, Pace: o.Pace,
-			Seed: o.Seed, Timeout: o.Timeout, RedisURL: o.Redis, Log: os.Stderr,
+			Seed: o.Seed, Timeout: o.For, RedisURL: o.Redis, Log: os.Stderr,
 		}
 		if cfg.Pace <= 0 {
 			cfg.Pace = max(500*time.Millisecond, time.Duration(n)*time.Second/30)

@@ -1,0 +1,59 @@
+package adapter
+
+import (
+	"math"
+
+	"github.com/trickchef/trickchef/game"
+)
+
+// What every adapter repeats lives here once, for a game to call: naming
+// seats for a move's phrase, a share as a percentage, the plain lines of a
+// Scene and who sits at it.
+
+// Namer names a seat in a move's phrase: PlainNamer for a toast (the
+// platform escapes it), HTMLNamer for a hint or a review (catalog HTML).
+type Namer func(game.Seat) string
+
+// PlainNamer names the table's seats as plain text (SeatPlainName).
+func PlainNamer(t TableView) Namer { return func(s game.Seat) string { return SeatPlainName(t, s) } }
+
+// HTMLNamer names the table's seats HTML-escaped (SeatName).
+func HTMLNamer(t TableView) Namer { return func(s game.Seat) string { return SeatName(t, s) } }
+
+// Percent is a share (0..1) as a whole percentage, the way hints and
+// reviews say a chance.
+func Percent(x float64) int { return int(math.Round(100 * x)) }
+
+// Plain renders key as plain text, for a Scene (PlainText of T).
+func (l Loc) Plain(key string, args ...any) string { return PlainText(l.T(key, args...)) }
+
+// AddLog adds catalog lines (HTML) to the scene's log as plain text.
+func (sc *Scene) AddLog(lines ...string) {
+	for _, line := range lines {
+		sc.Log = append(sc.Log, PlainText(line))
+	}
+}
+
+// Seated reports whether seat, as a Scene gets it, is one of the n seats
+// at the table rather than a spectator's view.
+func Seated(seat, n int) bool { return seat != Spectator && seat >= 0 && seat < n }
+
+// OpenSeats adds cards(seat) to each seat of the scene: a replay's hands
+// laid face up in front of their seats.
+func (sc *Scene) OpenSeats(cards func(seat game.Seat) []Card) {
+	for i := range sc.Seats {
+		sc.Seats[i].Cards = append(sc.Seats[i].Cards, cards(game.Seat(i))...)
+	}
+}
+
+// TurnCentre shows every face-down card in the scene's centre as c: a
+// replay turning the pile's next card.
+func (sc *Scene) TurnCentre(c Card) {
+	for i := range sc.Center {
+		for j, old := range sc.Center[i].Cards {
+			if old.Back {
+				sc.Center[i].Cards[j] = c
+			}
+		}
+	}
+}
