@@ -18,7 +18,8 @@ import (
 // recorded apart: the group's history has only the group's game, and
 // /stats in private shows the practice game on its own line.
 func TestPracticeWhilePlayingInAGroup(t *testing.T) {
-	for _, id := range []string{"trickchef", "sausages", "chef", "chekharda"} {
+	for _, g := range allGames() {
+		id := g.ID()
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, time.Minute)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/review"
@@ -162,7 +163,11 @@ func TestReviewAfterAGroupGame(t *testing.T) {
 // TestReviewOfAPracticeGame: a practice table's last message offers the
 // review (its person has no private result), for every game that has one.
 func TestReviewOfAPracticeGame(t *testing.T) {
-	for _, id := range []string{"sausages", "chef", "trickchef"} {
+	for _, g := range allGames() {
+		if !adapter.Reviewable(g) {
+			continue
+		}
+		id := g.ID()
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, time.Minute)
@@ -183,7 +188,7 @@ func TestReviewOfAPracticeGame(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the practice game's end offers no review: %v", err)
 			}
-			if ans, err := a.Press(last, button); err != nil || ans.Text != h.T("review.queued", "Pro", h.T(id+".level."+topOf(id))) {
+			if ans, err := a.Press(last, button); err != nil || ans.Text != h.T("review.queued", "Pro", h.T(id+".level."+topOf(g))) {
 				t.Fatalf("review press: %+v, %v", ans, err)
 			}
 			if _, err := chat.WaitMessage(90*time.Second, h.isReview(id)); err != nil {
@@ -193,10 +198,8 @@ func TestReviewOfAPracticeGame(t *testing.T) {
 	}
 }
 
-// topOf is the top level of the reviewed games' robots.
-func topOf(id string) string {
-	if id == "sausages" {
-		return "sharp"
-	}
-	return "shef"
+// topOf is the top level of a game's robots: the one that reviews.
+func topOf(g adapter.Game) string {
+	levels := adapter.Levels(g)
+	return levels[len(levels)-1]
 }

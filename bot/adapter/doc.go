@@ -3,7 +3,7 @@
 // stands apart from the runtime (package bot) as database/sql/driver stands
 // apart from database/sql: adapters import this package, the game's engine
 // (game/<id>) and package game, never the runtime; the runtime imports this
-// package and no adapter. cmd/internal/games hands the adapters to bot.New.
+// package and no adapter. cmd/games hands the adapters to bot.New.
 //
 // # Writing a game
 //

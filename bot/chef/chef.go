@@ -1,6 +1,6 @@
 // Package chef adapts «Меню шефа» (game/chef) to the platform: its
 // Telegram rendering, lobby options, robots and the multi-press choices of
-// its action cards. cmd/internal/games wires Game in.
+// its action cards. cmd/games wires Game in.
 package chef
 
 import (

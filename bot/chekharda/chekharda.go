@@ -1,7 +1,7 @@
 // Package chekharda adapts Чехарда (game/chekharda), the real-time game,
 // to the platform: its Telegram rendering, lobby options, robots, clocks,
 // live buttons and refusals that explain who was faster.
-// cmd/internal/games wires Game in.
+// cmd/games wires Game in.
 package chekharda
 
 import (

@@ -7,18 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/games"
+
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
-	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/results"
-	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/tables"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -38,7 +36,7 @@ func testBolt(t testing.TB) *store.Bolt {
 
 // testGames are the real games, in menu order.
 func testGames() view.Games {
-	return view.Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+	return view.Games(games.All())
 }
 
 // testLog shows a test's errors only.

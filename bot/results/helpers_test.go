@@ -4,19 +4,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/games"
+
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/bottest/golden"
-	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
-	"github.com/trickchef/trickchef/bot/sausages"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/view"
 )
 
 // testGames are the real games, in menu order.
 func testGames() view.Games {
-	return view.Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+	return view.Games(games.All())
 }
 
 // goldenResults renders as the golden files show the results: the real

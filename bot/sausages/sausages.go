@@ -1,5 +1,5 @@
 // Package sausages adapts Сосиски (game/sausages) to the platform: its
-// Telegram rendering, robots and the private info alert. cmd/internal/games
+// Telegram rendering, robots and the private info alert. cmd/games
 // wires Game in.
 package sausages
 

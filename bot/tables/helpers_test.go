@@ -8,18 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/games"
+
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
-	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/results"
-	"github.com/trickchef/trickchef/bot/sausages"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
@@ -27,7 +25,7 @@ import (
 
 // testGames are the real games, in menu order.
 func testGames() view.Games {
-	return view.Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+	return view.Games(games.All())
 }
 
 // testGame is the real game with the given id.

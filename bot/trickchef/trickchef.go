@@ -1,6 +1,6 @@
 // Package trickchef adapts Трик-н-Шеф (game/trickchef) to the platform:
 // its Telegram rendering, lobby options, robots with memory, the coin
-// draft and the private info alert. cmd/internal/games wires Game in.
+// draft and the private info alert. cmd/games wires Game in.
 package trickchef
 
 import (

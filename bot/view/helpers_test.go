@@ -4,13 +4,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/games"
+
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
-	"github.com/trickchef/trickchef/bot/sausages"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/locales"
 )
 
@@ -33,7 +31,7 @@ func testCatalog(t testing.TB) *locales.Catalog {
 
 // testGames are the real games, in menu order.
 func testGames() Games {
-	return Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+	return Games(games.All())
 }
 
 // testGame is the real game with the given id.

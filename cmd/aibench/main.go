@@ -1,7 +1,7 @@
 // Command aibench measures the robots, driving them only through the games'
 // adapters (adapter.RobotGame, HintGame, ReviewGame, DealGame, ClockGame,
 // MemoryGame, YardstickGame) and the list the bot offers
-// (cmd/internal/games): it has no code of any one game. Subcommands share
+// (cmd/games): it has no code of any one game. Subcommands share
 // one set of flags:
 //
 //	aibench arena  -game G -games N -players KIND,... -seed S [-paired] [-workers W] [-playouts P] [-budget D]
@@ -37,7 +37,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 )
 
 func main() {

@@ -13,7 +13,7 @@
 // go run ./cmd/botbench -h lists them, go run ./cmd/botbench <scenario> -h
 // tells what one measures and the flags it reads. The flags are one set: a
 // flag means the same in every scenario that reads it, and a scenario
-// refuses one it does not read. The games come from cmd/internal/games, so
+// refuses one it does not read. The games come from cmd/games, so
 // a measurement covers what players get. The last line of every run is
 // one JSON object with the numbers; the exit code is 1 when a measurement
 // failed (what it measured before is still printed), 2 for a bad command

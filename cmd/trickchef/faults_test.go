@@ -36,7 +36,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/store"
 	"github.com/trickchef/trickchef/store/redistest"
 )

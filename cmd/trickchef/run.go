@@ -24,7 +24,7 @@ import (
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/safe"
 	"github.com/trickchef/trickchef/bot/web/webapp"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/locales"
 	"github.com/trickchef/trickchef/store"
 )

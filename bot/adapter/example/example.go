@@ -2,7 +2,7 @@
 // (bot/internal/highcard) to the platform with bot's exported API only:
 // the worked example of docs/bot.md, standing for a bot/<id> adapter. It
 // implements just the core adapter.Game; its test plays a whole game through
-// the fake Bot API. A test fixture: cmd/internal/games does not list it.
+// the fake Bot API. A test fixture: cmd/games does not list it.
 package example
 
 import (

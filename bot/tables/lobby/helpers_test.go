@@ -4,13 +4,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/games"
+
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/bottest/golden"
-	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
-	"github.com/trickchef/trickchef/bot/sausages"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/locales"
 )
@@ -21,5 +19,5 @@ func testViews(t testing.TB) *view.Renderer {
 	t.Helper()
 	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)
 	return view.New(view.Config{Username: "trickchefbot", TurnTimeout: time.Minute, DefaultLang: locales.Default},
-		view.Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}, golden.Catalog(t), func() time.Time { return golden.Clock }, log)
+		view.Games(games.All()), golden.Catalog(t), func() time.Time { return golden.Clock }, log)
 }

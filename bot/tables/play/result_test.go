@@ -5,15 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trickchef/trickchef/cmd/games"
+
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
-	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/results"
-	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
@@ -23,7 +22,7 @@ import (
 // to be recorded (Valid).
 func testResults(t testing.TB) *results.Results {
 	t.Helper()
-	games := view.Games{trickchef.Game(), sausages.Game(), chef.Game(), chekharda.Game()}
+	games := view.Games(games.All())
 	return results.New(nil, games, golden.Catalog(t), zerolog.Nop(), time.Now)
 }
 

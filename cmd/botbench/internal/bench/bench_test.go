@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 )
 
 // fakes are two scenarios that share -tables and -pace, each with its own
@@ -147,7 +147,7 @@ func TestLastLineIsJSON(t *testing.T) {
 }
 
 // TestGameAllIsEveryGameTheBotOffers: -game all plays every game the bot
-// offers (cmd/internal/games, which cmd/trickchef wires in), in its order;
+// offers (cmd/games, which cmd/trickchef wires in), in its order;
 // a scenario of one game refuses it, and an unknown id is named.
 func TestGameAllIsEveryGameTheBotOffers(t *testing.T) {
 	var offered, played []string

@@ -8,7 +8,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
 
@@ -81,7 +81,7 @@ func (o *Options) define(fs *flag.FlagSet) {
 func (o Options) Given(name string) bool { return o.given[name] }
 
 // Games are the games -game names: one, or every game the bot offers
-// (cmd/internal/games) for "all".
+// (cmd/games) for "all".
 func (o Options) Games() ([]adapter.Game, error) {
 	if o.Game == "all" {
 		return games.All(), nil

@@ -27,7 +27,7 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store"

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/store/redistest"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 )
 

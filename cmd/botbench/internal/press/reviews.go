@@ -9,7 +9,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/store"
 )
 

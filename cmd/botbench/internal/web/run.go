@@ -20,7 +20,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	botweb "github.com/trickchef/trickchef/bot/web"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/cmd/internal/webpage"
 )

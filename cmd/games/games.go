@@ -1,6 +1,8 @@
 // Package games lists the games the bot offers, once, for the bot
-// (cmd/trickchef) and for the tools that measure it, so a measurement
-// always covers what players get.
+// (cmd/trickchef), for the tools that measure it and for the platform's
+// tests, so a measurement or a test always covers what players get. It is
+// not internal: the tests under bot/ range over it (the shared machinery
+// itself never imports it; games are wired in from cmd/).
 package games
 
 import (

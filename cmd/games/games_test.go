@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/trickchef/trickchef/bot/bottest/contract"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 )
 
 // TestContract checks every game the bot offers as the platform relies on
