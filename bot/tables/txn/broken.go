@@ -10,6 +10,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/internal/retry"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
@@ -163,7 +164,7 @@ func (c *Txn) quarantine(ctx context.Context, id, reason string, bad []byte) err
 			Outbox: [][]byte{out}, WakeAt: c.now(), TimerAt: NextDue(t, c.now())})
 		switch {
 		case errors.Is(err, store.ErrConflict):
-			sleep(ctx, conflictBackoff(attempt))
+			clock.Sleep(ctx, conflictBackoff(attempt))
 			continue
 		case err != nil:
 			return err

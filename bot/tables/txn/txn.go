@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
@@ -162,7 +163,7 @@ func (c *Txn) TransactSeeing(ctx context.Context, id string, updateID int64, see
 		case errors.Is(err, store.ErrConflict):
 			c.metrics.Conflict()
 			c.log.Debug().Str("table", id).Int("attempt", attempt).Msg("commit conflict, retrying")
-			sleep(ctx, conflictBackoff(attempt))
+			clock.Sleep(ctx, conflictBackoff(attempt))
 			continue
 		case errors.Is(err, store.ErrDuplicate):
 			return t, ch, refusal.ErrDuplicate
@@ -347,14 +348,4 @@ func (c *Txn) Reply(ctx context.Context, updateID, chatID int64, msgs ...adapter
 		out[i] = outbox.Entry{ChatID: chatID, Message: m, Reply: true}
 	}
 	return c.Queue(ctx, record.ID(chatID, 0), updateID, out...)
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-	case <-tm.C:
-	}
 }
