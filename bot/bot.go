@@ -256,10 +256,11 @@ func New(p Params) *Bot {
 	if s, ok := st.(results.Store); ok {
 		rs = s
 	}
-	res := results.New(rs, o.games, tr, o.log, o.now)
+	res := results.New(results.Params{Store: rs, Games: o.games, Translator: tr, Log: o.log, Now: o.now})
 	mc := members.New(tg, o.now, o.log)
-	tbl := tables.New(tables.Config{AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
-		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease, MaxTables: cfg.MaxTables, Members: mc}, st, tg, views, res, o.now, o.log, o.metrics)
+	tbl := tables.New(tables.Params{Config: tables.Config{AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget,
+		DefaultLang: cfg.DefaultLang, WebLease: cfg.WebLease, MaxTables: cfg.MaxTables, Members: mc},
+		Store: st, Telegram: tg, Views: views, Results: res, Now: o.now, Log: o.log, Metrics: o.metrics})
 	del := deliver.New(deliver.Params{Store: st, Telegram: tg, Views: views, Tables: tbl, Translator: tr,
 		Limits: deliver.Limits{GroupInterval: cfg.Limits.GroupInterval, PrivateInterval: cfg.Limits.PrivateInterval,
 			GlobalPerSecond: cfg.Limits.GlobalPerSecond, GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout},

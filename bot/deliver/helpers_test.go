@@ -67,9 +67,9 @@ func newBot(t testing.TB, st *store.Bolt, tg Telegram, limits Limits, now func()
 	log := testLog(t)
 	views := view.New(view.Config{Username: "trickchefbot", TurnTimeout: time.Minute, DefaultLang: locales.Default},
 		testGames(), cat, now, log)
-	res := results.New(st, testGames(), cat, log, now)
-	tbl := tables.New(tables.Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default,
-		WebLease: 90 * time.Second}, st, nil, views, res, now, log, nil)
+	res := results.New(results.Params{Store: st, Games: testGames(), Translator: cat, Log: log, Now: now})
+	tbl := tables.New(tables.Params{Config: tables.Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default,
+		WebLease: 90 * time.Second}, Store: st, Views: views, Results: res, Now: now, Log: log})
 	d := New(Params{Store: st, Telegram: tg, Views: views, Tables: tbl, Translator: cat, Limits: limits, Now: now, Log: log})
 	tbl.OnCommit(d.Wake)
 	return &bot{views: views, tables: tbl, delivery: d}

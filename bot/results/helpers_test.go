@@ -20,5 +20,5 @@ func testGames() view.Games {
 // goldenResults renders as the golden files show the results: the real
 // games and catalog, the clock stopped at golden.Clock, no store.
 func goldenResults(t testing.TB) *Results {
-	return New(nil, testGames(), golden.Catalog(t), zerolog.Nop(), func() time.Time { return golden.Clock })
+	return New(Params{Games: testGames(), Translator: golden.Catalog(t), Log: zerolog.Nop(), Now: func() time.Time { return golden.Clock }})
 }

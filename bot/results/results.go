@@ -57,9 +57,20 @@ type Results struct {
 	now   func() time.Time // /history says how long ago
 }
 
-// New is the results role over st; a nil st keeps nothing (every answer
-// says results are unavailable).
-func New(st Store, games view.Games, tr adapter.Translator, log zerolog.Logger, now func() time.Time) *Results {
+// Params is what the results role is built from.
+type Params struct {
+	// Store keeps the results; nil keeps nothing (every answer says
+	// results are unavailable).
+	Store      Store
+	Games      view.Games
+	Translator adapter.Translator
+	Log        zerolog.Logger
+	Now        func() time.Time // /history says how long ago
+}
+
+// New is the results role over p.Store.
+func New(p Params) *Results {
+	st, games, tr, log, now := p.Store, p.Games, p.Translator, p.Log, p.Now
 	return &Results{store: st, games: games, tr: tr, log: log, now: now}
 }
 

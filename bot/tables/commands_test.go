@@ -19,7 +19,7 @@ import (
 func TestCommandsAreDeclaredOnce(t *testing.T) {
 	cat := golden.Catalog(t)
 	views := view.New(view.Config{Username: "trickchefbot"}, nil, cat, nil, zerolog.Nop())
-	tb := New(Config{}, nil, nil, views, nil, nil, zerolog.Nop(), nil)
+	tb := New(Params{Views: views, Log: zerolog.Nop()})
 	declared := map[string]command{}
 	for _, c := range tb.commands.list() {
 		if _, twice := declared[c.name]; twice {
@@ -81,7 +81,7 @@ func TestCommandsAreDeclaredOnce(t *testing.T) {
 func TestHelpListsTheDeclaredCommands(t *testing.T) {
 	cat := golden.Catalog(t)
 	views := view.New(view.Config{Username: "trickchefbot"}, nil, cat, nil, zerolog.Nop())
-	tb := New(Config{}, nil, nil, views, nil, nil, zerolog.Nop(), nil)
+	tb := New(Params{Views: views, Log: zerolog.Nop()})
 	l := views.Loc("ru")
 	group := tb.commands.groupHelpLines(l)
 	here, inGroups := tb.commands.privateHelpLines(l)

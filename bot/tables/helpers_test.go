@@ -74,10 +74,10 @@ func newTables(t testing.TB, st Store, now func() time.Time) *Tables {
 	if s, ok := st.(results.Store); ok {
 		rs = s
 	}
-	res := results.New(rs, testGames(), cat, log, now)
-	return New(Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default, WebLease: 90 * time.Second,
+	res := results.New(results.Params{Store: rs, Games: testGames(), Translator: cat, Log: log, Now: now})
+	return New(Params{Config: Config{AIBudget: 200 * time.Millisecond, DefaultLang: locales.Default, WebLease: 90 * time.Second,
 		Members: members.New(everyoneIn{}, now, log)},
-		st, nil, views, res, now, log, nil)
+		Store: st, Views: views, Results: res, Now: now, Log: log})
 }
 
 // everyoneIn answers getChatMember for the tables alone: everyone asked

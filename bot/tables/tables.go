@@ -65,9 +65,22 @@ type Tables struct {
 	presses  *presses
 }
 
-// New builds the tables role. views renders what the tables say; wake is
-// called after every commit (delivery then shows it at once).
-func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, now func() time.Time, log zerolog.Logger, m *metrics.Metrics) *Tables {
+// Params is what the tables role is built from.
+type Params struct {
+	Config   Config
+	Store    Store
+	Telegram Telegram
+	// Views renders what the tables say.
+	Views   *view.Renderer
+	Results Results
+	Now     func() time.Time
+	Log     zerolog.Logger
+	Metrics *metrics.Metrics // nil: not measured
+}
+
+// New builds the tables role.
+func New(p Params) *Tables {
+	cfg, st, tg, views, res, now, log, m := p.Config, p.Store, p.Telegram, p.Views, p.Results, p.Now, p.Log, p.Metrics
 	if cfg.Members == nil {
 		cfg.Members = members.New(tg, now, log)
 	}

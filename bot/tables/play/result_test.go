@@ -23,7 +23,7 @@ import (
 func testResults(t testing.TB) *results.Results {
 	t.Helper()
 	games := view.Games(games.All())
-	return results.New(nil, games, golden.Catalog(t), zerolog.Nop(), time.Now)
+	return results.New(results.Params{Games: games, Translator: golden.Catalog(t), Log: zerolog.Nop(), Now: time.Now})
 }
 
 // TestResultOfLeaverAndAutopilot: a person who left is recorded last,
