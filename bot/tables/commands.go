@@ -60,6 +60,7 @@ func (c *commands) list() []command {
 		{name: "stats", group: c.standing.groupCommand, private: c.standing.privateStats},
 		{name: "top", group: c.standing.groupCommand},
 		{name: "season", group: c.standing.groupCommand, private: c.standing.privateSeason, differs: true},
+		{name: "cup", group: c.groupCup}, // cups.go
 		{name: "history", group: c.standing.groupCommand, private: c.reviews.privateHistory, differs: true},
 		{name: "lang", group: c.groupLang},
 		{name: "help", group: c.groupHelp, private: c.privateHelp},
@@ -274,7 +275,13 @@ func (c *commands) groupNewGame(ctx context.Context, r request) func(t *record.T
 
 func (c *commands) groupStop(ctx context.Context, r request) func(t *record.Table, ch *change) error {
 	user, admin := c.sender(ctx, r.msg)
-	return func(t *record.Table, ch *change) error { return c.lobby.askStop(t, ch, user, admin) }
+	cup := c.cupStopFallback(ctx, r, user, admin) // a running cup, when nothing else runs (cups.go)
+	return func(t *record.Table, ch *change) error {
+		if cup != nil && t.Phase == record.PhaseIdle {
+			return cup(t, ch)
+		}
+		return c.lobby.askStop(t, ch, user, admin)
+	}
 }
 
 // sender is who wrote a group's command, and whether they administer the

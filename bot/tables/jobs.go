@@ -25,6 +25,7 @@ import (
 type jobs struct {
 	*core
 	reviews *reviewing
+	cups    *cupRunner // a cup's host jobs, and a cup's table ending (cups.go)
 }
 
 // run does t's jobs in order until one fails (it is tried again later).
@@ -33,7 +34,11 @@ func (j *jobs) run(ctx context.Context, t *record.Table) error {
 		var err error
 		switch {
 		case job.Result != nil:
-			err = j.recordResult(ctx, t.ID, job)
+			if err = j.cups.ended(ctx, t, job.Result); err == nil {
+				err = j.recordResult(ctx, t.ID, job)
+			}
+		case job.Cup != nil:
+			err = j.cups.run(ctx, t, job)
 		case job.Query != nil:
 			err = j.answer(ctx, t, job)
 		default:

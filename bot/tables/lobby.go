@@ -238,6 +238,9 @@ func (lb *lobby) onLobby(ctx context.Context, t *record.Table, ch *change, p cal
 // while the table is idle after that very game (finished, not stopped) or
 // after the lobby that followed it was cancelled. Anything else is stale.
 func (lb *lobby) onAgain(ctx context.Context, t *record.Table, ch *change, p callback.Data, who *models.User) error {
+	if t.CupOf != nil {
+		return refusal.New("cup.again") // a cup's table opens its cup's next round only (cups.go)
+	}
 	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
 	switch {
 	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:

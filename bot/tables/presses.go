@@ -82,6 +82,8 @@ func (pr *presses) changes(op callback.Op) (tableChange, bool) {
 		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
 			return pr.menus.onLang(t, ch, p, q.From.ID, admin)
 		}, true
+	case callback.Cup:
+		return pr.onCup, true // cups.go
 	case callback.Stop:
 		return func(_ context.Context, t *record.Table, ch *change, p callback.Data, q *models.CallbackQuery, admin bool) error {
 			if p.Args[0] == callback.StopAsk {
@@ -157,7 +159,7 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	// the language, which of two games to stop, and a /stop an anonymous
 	// admin asked.
 	admin := false
-	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop {
+	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop || p.Op == callback.Cup {
 		if chat, _, err := record.ParseID(p.Table); err == nil {
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}

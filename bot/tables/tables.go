@@ -82,6 +82,7 @@ func New(cfg Config, st Store, tg Telegram, views *view.Renderer, res Results, n
 	t.standing = &standing{core: c, moves: t.moves, leaving: t.leaving}
 	t.reviews = &reviewing{core: c, wake: func() {}}
 	t.jobs.reviews = t.reviews
+	t.jobs.cups = &cupRunner{core: c, lobby: t.lobby, leaving: t.leaving}
 	t.pages = &pages{core: c, play: t.play, lobby: t.lobby}
 	t.belong = &belonging{core: c, leaving: t.leaving}
 	t.commands = &commands{core: c, lobby: t.lobby, menus: t.menus, practice: t.practice, people: t.people, standing: t.standing, reviews: t.reviews, belong: t.belong}
