@@ -71,6 +71,7 @@ func (c *core) fenceCup(ctx context.Context, t *record.Table, ch *change, bad er
 	l := c.loc(t.Lang)
 	t.Board = &record.Board{Text: l.T("cup.broken")}
 	ch.post(t, adapter.Message{Text: l.T("cup.broken")})
+	ch.answer = l.T("error.broken")
 	return nil
 }
 
