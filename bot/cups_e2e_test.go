@@ -288,3 +288,63 @@ func TestCupSurvivesRestart(t *testing.T) {
 		t.Errorf("the cup after its end: %s, %d rounds", s.Phase, len(s.Cup.Played))
 	}
 }
+
+// TestCupStop: /stop in a group where only a cup runs asks about the cup;
+// someone else's «yes» is refused, the creator's stops every table of
+// the round, and nobody is named the winner.
+func TestCupStop(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	group := h.Srv.NewGroup("Кубок", people...)
+	lobby := h.openCup(group, people[0], people[1:], "trickchef")
+	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
+		t.Fatalf("starting the cup: %v %+v", err, ans)
+	}
+	var tables []string
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		tables = h.cupState(group).Tables
+		if len(tables) == 0 {
+			return false
+		}
+		tab, err := h.loadTable(tables[0])
+		return err == nil && tab.Phase == record.PhasePlaying
+	}); err != nil {
+		t.Fatal("the cup's table did not start")
+	}
+	people[1].Send(group, "/stop@"+h.Srv.Bot().Username)
+	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("cup.creator_only"))); err != nil {
+		t.Error("/stop by someone else: ", err)
+	}
+	people[0].Send(group, "/stop@"+h.Srv.Bot().Username)
+	q, err := group.WaitMessage(10*time.Second, contains(h.Shown("cup.stop_confirm")))
+	if err != nil {
+		t.Fatal("/stop does not ask about the cup: ", err)
+	}
+	if ans, err := people[1].Press(q, h.T("stop.yes")); err != nil || ans.Text != h.T("cup.creator_only") {
+		t.Errorf("someone else confirming: %v %+v", err, ans)
+	}
+	if ans, err := people[0].Press(q, h.T("stop.yes")); err != nil || ans.Text != h.T("cup.stop_done") {
+		t.Fatalf("confirming: %v %+v", err, ans)
+	}
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		for _, id := range tables {
+			if tab, err := h.loadTable(id); err != nil || tab.Phase != record.PhaseIdle {
+				return false
+			}
+		}
+		return true
+	}); err != nil {
+		t.Error("the cup's tables were not stopped")
+	}
+	if s := h.cupState(group); s.Phase != cups.Stopped || len(s.History) != 1 || !s.History[0].Stopped {
+		t.Errorf("the cup after /stop: %s %+v", s.Phase, s.History)
+	}
+	if m := group.Find(h.cupWinner(h.T("trickchef.title"))); m != nil {
+		t.Errorf("a stopped cup named a winner: %s", m.Text)
+	}
+	h.CheckLimits(group)
+}
