@@ -202,6 +202,14 @@ func TestCupSixPeople(t *testing.T) {
 	}); err != nil {
 		t.Error("the cup's four games are not all in the group's history")
 	}
+	// The winners carry 🏆 as a month's champions do: on the group's table.
+	winners := s.Cup.Winners()
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		own, err := h.loadTable(record.TableID(group.ID(), 0, 1))
+		return err == nil && len(winners) > 0 && own.Champion(cups.UserOf(winners[0].ID), "trickchef", time.Now())
+	}); err != nil {
+		t.Errorf("the cup's winners %v carry no 🏆", winners)
+	}
 	// /cup history lists it, with its winner.
 	people[3].Send(group, bot+" history")
 	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("cup.history_title"))); err != nil {

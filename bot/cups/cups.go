@@ -362,6 +362,8 @@ func (e Env) finish(host *record.Table, s *State) adapter.Message {
 	s.Asked = nil
 	winners := s.Cup.Winners()
 	s.remember(e.Now, winners, false)
+	// The winners' 🏆, on the group's own table (bot/tables does it).
+	host.Jobs = append(host.Jobs, record.Job{Cup: &record.CupJob{Cup: s.No, Round: len(s.Cup.Played), Crown: true}})
 	var names []string
 	for _, w := range winners {
 		names = append(names, adapter.Esc(w.Name))
@@ -489,4 +491,18 @@ func (e Env) Tables(host *record.Table, no, round int) []string {
 		return nil
 	}
 	return s.Tables
+}
+
+// Winners are the users who won the host's cup no, and its game; false
+// before it ended (or for another cup).
+func (e Env) Winners(host *record.Table, no int) (string, []int64, bool) {
+	s, err := e.state(host)
+	if err != nil || s.No != no || s.Phase != Over {
+		return "", nil, false
+	}
+	var users []int64
+	for _, w := range s.Cup.Winners() {
+		users = append(users, UserOf(w.ID))
+	}
+	return s.Game, users, true
 }

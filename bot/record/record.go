@@ -147,6 +147,9 @@ type Table struct {
 	Cup   json.RawMessage `json:"cup,omitempty"`
 	Board *Board          `json:"board,omitempty"`
 	CupOf *CupTable       `json:"cup_of,omitempty"`
+	// Crowns are the group's last cups' winners, who carry 🏆 as a
+	// month's champions do (Champion); kept on the group's own table.
+	Crowns []Crown `json:"cup_crowns,omitempty"`
 }
 
 // Seat is one player at the table.

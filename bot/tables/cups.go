@@ -239,6 +239,16 @@ type cupRunner struct {
 func (cr *cupRunner) run(ctx context.Context, host *record.Table, job record.Job) error {
 	cj, env := job.Cup, cr.cupEnv()
 	switch {
+	case cj.Crown:
+		if game, users, ok := env.Winners(host, cj.Cup); ok {
+			_, _, err := cr.transact(ctx, record.Sibling(host.ID, 1), 0, func(t *record.Table, ch *change) error {
+				t.Crown(game, users, cr.now())
+				return nil
+			})
+			if err := refusal.Settle(err); err != nil {
+				return err
+			}
+		}
 	case cj.Stop:
 		for _, id := range env.Tables(host, cj.Cup, cj.Round) {
 			if err := cr.stopCupTable(ctx, id, host, cj); err != nil {
