@@ -286,6 +286,12 @@ func TestCupSurvivesRestart(t *testing.T) {
 		// A few moves into the first round, the process dies and comes back.
 		time.Sleep(2 * time.Second)
 		h.Stop()
+		s := h.cupState(group)
+		if r, ok := s.Cup.Current(); s.Phase != cups.Playing || !ok || r.No != 1 {
+			t.Errorf("stopped at %s, round %d: not in the middle of round 1", s.Phase, r.No)
+		} else if tab, err := h.loadTable(s.Tables[0]); err != nil || tab.Phase != record.PhasePlaying {
+			t.Errorf("stopped with the round's table not playing: %v", err)
+		}
 		time.Sleep(500 * time.Millisecond)
 		if err := h.Start(); err != nil {
 			t.Fatal(err)
