@@ -165,3 +165,52 @@ func TestUnreadableCupFenced(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryoneLeavesTheCup: all three people of a cup leave it during its
+// first round, at a table with no robot: the table ends with nobody left,
+// its cup is told, and the cup ends rather than wait for it.
+func TestEveryoneLeavesTheCup(t *testing.T) {
+	ctx := context.Background()
+	tb := newTables(t, nil, nil)
+	host := record.TableID(-100999, 0, record.CupHost)
+	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Open(h, testGame(t, "trickchef"), 2, cups.Person{User: 1, Name: "Аня"}, true)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	press := func(u int64, op int) {
+		t.Helper()
+		if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+			return env.Press(h, h.GameNo, op, cups.Person{User: u, Name: "P"}, false, true)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	press(2, cups.Join)
+	press(3, cups.Join)
+	press(1, cups.Start)
+	runHost := func() {
+		t.Helper()
+		h, _, err := tb.load(ctx, host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.jobs.run(ctx, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runHost()
+	for u := int64(1); u <= 3; u++ {
+		press(u, cups.Quit)
+		press(u, cups.Quit)
+		runHost()
+	}
+	s := stateOf(t, tb, host)
+	if s.Phase != cups.Over {
+		t.Fatalf("the cup everyone left: %s, rounds %d", s.Phase, len(s.Cup.Played))
+	}
+	tab, _, _ := tb.load(ctx, s.Tables[0])
+	if tab.Phase != record.PhaseIdle {
+		t.Errorf("its table: %s", tab.Phase)
+	}
+}
