@@ -221,3 +221,39 @@ func TestDecodeRefuses(t *testing.T) {
 		t.Errorf("Decode(nil) = %+v, %v", s, err)
 	}
 }
+
+// TestStateSize bounds what a cup adds to its host's record: sixteen
+// people over ten rounds, with a full history, stays well under the
+// record of a game (measured in docs/bot.md «Cups»).
+func TestStateSize(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 16, cup.MaxRounds)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= cup.MaxRounds; round++ {
+		specs, ok := e.Round(h, h.GameNo, round)
+		if !ok {
+			t.Fatalf("round %d not in play", round)
+		}
+		for _, sp := range specs {
+			places := make([]cup.Place, len(sp.Seats))
+			for j := range places {
+				places[j] = cup.Place{Place: j + 1, Score: 100 - j}
+			}
+			if _, err := e.Ended(h, sp.CupOf, places); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s, _ := Decode(h.Cup)
+	for len(s.History) < HistoryLimit {
+		s.History = append(s.History, s.History[0])
+	}
+	raw, _ := s.Encode()
+	t.Logf("a finished cup of 16 over %d rounds with %d cups of history: state %d bytes, message %d bytes",
+		cup.MaxRounds, len(s.History), len(raw), len(h.Board.Text))
+	if len(raw) > 16<<10 {
+		t.Errorf("the state takes %d bytes", len(raw))
+	}
+}
