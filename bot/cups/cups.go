@@ -506,3 +506,25 @@ func (e Env) Winners(host *record.Table, no int) (string, []int64, bool) {
 	}
 	return s.Game, users, true
 }
+
+// Gone takes user, who left the group, out of the host's cup: out of its
+// lobby, or out of the cup as if they had pressed «leave the cup» twice.
+func (e Env) Gone(host *record.Table, user int64) (Out, error) {
+	s, err := e.state(host)
+	if err != nil {
+		return Out{}, err
+	}
+	switch {
+	case s.Phase == Gathering && s.joined(user) >= 0:
+		return e.Press(host, host.GameNo, Unjoin, Person{User: user}, false, false)
+	case s.Phase == Playing:
+		s.Asked = append(s.Asked, user) // no question to answer: they are gone
+		var out Out
+		if err := e.quit(host, s, Person{User: user}, &out); err != nil {
+			return Out{}, refusal.ErrNoChange
+		}
+		out.Answer = ""
+		return out, e.save(host, s)
+	}
+	return Out{}, refusal.ErrNoChange
+}

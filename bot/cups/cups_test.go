@@ -257,3 +257,34 @@ func TestStateSize(t *testing.T) {
 		t.Errorf("the state takes %d bytes", len(raw))
 	}
 }
+
+// TestGone: a person who left the group leaves the cup's lobby, or the
+// cup itself with their seat handed to a robot; anyone else changes
+// nothing.
+func TestGone(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 4, 2)
+	if _, err := e.Gone(h, 4); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Decode(h.Cup); len(s.People) != 3 {
+		t.Fatalf("the lobby after someone left the group: %+v", s.People)
+	}
+	if _, err := e.Gone(h, 42); !errors.Is(err, refusal.ErrNoChange) {
+		t.Errorf("a stranger gone: %v", err)
+	}
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	h.Jobs = nil
+	out, err := e.Gone(h, 2)
+	if err != nil || len(out.Posts) != 1 || len(h.Jobs) != 1 || h.Jobs[0].Cup.Leaver != 2 {
+		t.Fatalf("gone from a running cup: %v %+v %+v", err, out, h.Jobs)
+	}
+	s, _ := Decode(h.Cup)
+	for _, p := range s.Cup.People {
+		if p.ID == PersonID(2) && !p.Left {
+			t.Error("still in the cup")
+		}
+	}
+}

@@ -167,7 +167,7 @@ func (b *belonging) gone(ctx context.Context, updateID int64, chat, user int64) 
 			return refusal.Settle(err)
 		}
 	}
-	return nil
+	return b.cupGone(ctx, updateID, chat, user) // out of the group's cup too (cups.go)
 }
 
 // unseat takes user's seat at t, who left its group.

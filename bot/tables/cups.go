@@ -383,3 +383,15 @@ func (cr *cupRunner) tellCup(ctx context.Context, ct record.CupTable, places []c
 	})
 	return refusal.Settle(err)
 }
+
+// cupGone takes a person who left the group out of its cup (belong.go's
+// gone): the tables of the cup's round were theirs up to the limit only.
+func (c *core) cupGone(ctx context.Context, updateID, chat, user int64) error {
+	_, _, err := c.transact(ctx, cupHost(record.ID(chat, 0)), updateID, func(h *record.Table, ch *change) error {
+		if h.Cup == nil {
+			return refusal.ErrNoChange
+		}
+		return c.cupChange(ctx, h, ch, false, func() (cups.Out, error) { return c.cupEnv().Gone(h, user) })
+	})
+	return refusal.Settle(err)
+}

@@ -98,6 +98,7 @@ func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.StopAsked = 0
 	t.Reposts = nil
 	t.ZonePick = false
+	t.CupOf = nil // a cup's table is marked again by its cup (cups.go)
 	t.StopTimers()
 }
 
