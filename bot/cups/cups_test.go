@@ -57,7 +57,7 @@ func open(t *testing.T, e Env, n, rounds int) *record.Table {
 	return h
 }
 
-func TestLobbyRefuses(t *testing.T) {
+func TestCupLobbyRefuses(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 2, 2)
 	_, err := e.Press(h, h.GameNo, Join, Person{User: 2}, false, true)
@@ -86,7 +86,7 @@ func TestLobbyRefuses(t *testing.T) {
 	}
 }
 
-func TestCreatorLeavingHandsOver(t *testing.T) {
+func TestCupCreatorLeavingHandsOver(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 3, 1)
 	if _, err := e.Press(h, h.GameNo, Unjoin, Person{User: 1}, false, true); err != nil {
@@ -100,7 +100,7 @@ func TestCreatorLeavingHandsOver(t *testing.T) {
 
 // TestRoundsToTheWinner plays a cup of seven over two rounds through Ended
 // and checks the round's post, the winner's message and the history.
-func TestRoundsToTheWinner(t *testing.T) {
+func TestCupRoundsToTheWinner(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 7, 2)
 	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
@@ -149,7 +149,7 @@ func TestRoundsToTheWinner(t *testing.T) {
 	}
 }
 
-func TestQuitAsksThenLeaves(t *testing.T) {
+func TestCupQuitAsksThenLeaves(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 4, 2)
 	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
@@ -172,7 +172,7 @@ func TestQuitAsksThenLeaves(t *testing.T) {
 	refused(t, err, "cup.not_in")
 }
 
-func TestStopStopsTheRound(t *testing.T) {
+func TestCupStopStopsTheRound(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 6, 2)
 	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
@@ -192,7 +192,7 @@ func TestStopStopsTheRound(t *testing.T) {
 	refused(t, err, "error.stale")
 }
 
-func TestRanked(t *testing.T) {
+func TestCupRanked(t *testing.T) {
 	got := Ranked([]cup.Place{{Place: 2}, {Place: 1}, {Place: 2}, {Place: 4}})
 	want := []int{2, 1, 2, 4}
 	for i, p := range got {
@@ -210,7 +210,7 @@ func TestRanked(t *testing.T) {
 	}
 }
 
-func TestDecodeRefuses(t *testing.T) {
+func TestCupDecodeRefuses(t *testing.T) {
 	for _, b := range []string{`{"v":2}`, `{`, `{"v":1,"phase":"playing"}`, `{"v":1,"phase":"playing","cup":{"v":1,"config":{"game":"x","sizes":[3,4],"rounds":1},"people":[]}}`} {
 		var u *Unreadable
 		if _, err := Decode([]byte(b)); !errors.As(err, &u) {
@@ -225,7 +225,7 @@ func TestDecodeRefuses(t *testing.T) {
 // TestStateSize bounds what a cup adds to its host's record: sixteen
 // people over ten rounds, with a full history, stays well under the
 // record of a game (measured in docs/bot.md «Cups»).
-func TestStateSize(t *testing.T) {
+func TestCupStateSize(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 16, cup.MaxRounds)
 	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
@@ -261,7 +261,7 @@ func TestStateSize(t *testing.T) {
 // TestGone: a person who left the group leaves the cup's lobby, or the
 // cup itself with their seat handed to a robot; anyone else changes
 // nothing.
-func TestGone(t *testing.T) {
+func TestCupGone(t *testing.T) {
 	e := testEnv(t)
 	h := open(t, e, 4, 2)
 	if _, err := e.Gone(h, 4); err != nil {

@@ -7,7 +7,7 @@ import (
 
 // TestCrown: a cup's winners carry 🏆 in its game for CrownFor, the next
 // cup of the game takes it over, and a forgotten person loses it.
-func TestCrown(t *testing.T) {
+func TestCupCrown(t *testing.T) {
 	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
 	var tab Table
 	tab.Crown("trickchef", []int64{1, 2}, now)
