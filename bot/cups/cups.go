@@ -528,3 +528,13 @@ func (e Env) Gone(host *record.Table, user int64) (Out, error) {
 	}
 	return Out{}, refusal.ErrNoChange
 }
+
+// NeedsAdmin reports whether op is one a cup's creator or a group's admin
+// may press (the press then asks who administers the group).
+func NeedsAdmin(op int) bool {
+	switch op {
+	case Start, Cancel, Level, Turn, StopYes, StopNo:
+		return true
+	}
+	return false
+}

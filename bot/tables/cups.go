@@ -395,3 +395,9 @@ func (c *core) cupGone(ctx context.Context, updateID, chat, user int64) error {
 	})
 	return refusal.Settle(err)
 }
+
+// cupNeedsAdmin reports whether a press is a cup's button that its
+// creator or an admin may press: only then is Telegram asked.
+func cupNeedsAdmin(p callback.Data) bool {
+	return p.Op == callback.Cup && len(p.Args) > 0 && cups.NeedsAdmin(p.Args[0])
+}

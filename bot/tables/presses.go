@@ -159,7 +159,7 @@ func (pr *presses) onCallback(ctx context.Context, updateID int64, q *models.Cal
 	// the language, which of two games to stop, and a /stop an anonymous
 	// admin asked.
 	admin := false
-	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop || p.Op == callback.Cup {
+	if (p.Op == callback.Lobby && len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel) || p.Op == callback.Lang || p.Op == callback.Stop || cupNeedsAdmin(p) {
 		if chat, _, err := record.ParseID(p.Table); err == nil {
 			admin = pr.isAdmin(ctx, chat, q.From.ID)
 		}
