@@ -114,37 +114,9 @@ func (e Env) Press(host *record.Table, no, op int, who Person, admin, started bo
 	lobby := s.Phase == Gathering
 	var out Out
 	switch op {
-	case Join:
-		switch {
-		case !lobby:
-			return out, refusal.New("cup.started")
-		case s.joined(who.User) >= 0:
-			return out, refusal.New("cup.already_joined")
-		case len(s.People) >= cup.MaxPeople:
-			return out, refusal.New("cup.full", "Max", cup.MaxPeople)
-		case !started:
-			return out, refusal.New("cup.open_chat")
-		}
-		s.People = append(s.People, who)
-		if s.Creator == 0 {
-			s.Creator = who.User
-		}
-		out.Answer = l.T("cup.joined")
-	case Unjoin:
-		i := s.joined(who.User)
-		switch {
-		case !lobby:
-			return out, refusal.New("cup.started")
-		case i < 0:
-			return out, refusal.New("cup.not_joined")
-		}
-		s.People = slices.Delete(s.People, i, i+1)
-		out.Answer = l.T("cup.unjoined")
-		if who.User == s.Creator {
-			s.Creator = 0
-			if len(s.People) > 0 {
-				s.Creator = s.People[0].User
-			}
+	case Join, Unjoin:
+		if err := e.joining(s, op, who, lobby, started, &out, l); err != nil {
+			return out, err
 		}
 	case Level, Turn, Start, Cancel:
 		switch {
@@ -153,28 +125,8 @@ func (e Env) Press(host *record.Table, no, op int, who Person, admin, started bo
 		case !runs:
 			return out, refusal.New("cup.creator_only")
 		}
-		switch op {
-		case Level:
-			ls := adapter.Levels(g)
-			if len(ls) == 0 {
-				return out, refusal.New("lobby.no_robots")
-			}
-			s.Level = ls[(slices.Index(ls, s.Level)+1)%len(ls)]
-		case Turn:
-			if !view.HasTurnTime(g) {
-				return out, refusal.New("error.bad_button")
-			}
-			s.TurnTime = nextTurn(s.TurnTime, view.TurnChoices())
-		case Cancel:
-			s.Phase = Stopped
-			out.Posts = append(out.Posts, adapter.Message{Text: l.T("cup.cancelled")})
-			out.Answer = l.T("cup.cancelled_toast")
-		case Start:
-			if err := e.start(host, s, g); err != nil {
-				return Out{}, err
-			}
-			out.Answer = l.T("cup.started_toast")
-			out.Posts = append(out.Posts, e.roundPost(host, s))
+		if err := e.setUp(host, s, g, op, &out, l); err != nil {
+			return Out{}, err
 		}
 	case Quit:
 		if err := e.quit(host, s, who, &out); err != nil {
@@ -193,6 +145,69 @@ func (e Env) Press(host *record.Table, no, op int, who Person, admin, started bo
 		out.Posts = append(out.Posts, adapter.Message{Text: l.T("cup.stopped", "Name", adapter.Esc(who.Name))})
 	}
 	return out, e.save(host, s)
+}
+
+// joining is a press of «join» or «unjoin» in the cup's lobby.
+func (e Env) joining(s *State, op int, who Person, lobby, started bool, out *Out, l adapter.Loc) error {
+	i := s.joined(who.User)
+	switch {
+	case !lobby:
+		return refusal.New("cup.started")
+	case op == Join && i >= 0:
+		return refusal.New("cup.already_joined")
+	case op == Join && len(s.People) >= cup.MaxPeople:
+		return refusal.New("cup.full", "Max", cup.MaxPeople)
+	case op == Join && !started:
+		return refusal.New("cup.open_chat")
+	case op == Unjoin && i < 0:
+		return refusal.New("cup.not_joined")
+	}
+	if op == Join {
+		s.People = append(s.People, who)
+		if s.Creator == 0 {
+			s.Creator = who.User
+		}
+		out.Answer = l.T("cup.joined")
+		return nil
+	}
+	s.People = slices.Delete(s.People, i, i+1)
+	out.Answer = l.T("cup.unjoined")
+	if who.User == s.Creator {
+		s.Creator = 0
+		if len(s.People) > 0 {
+			s.Creator = s.People[0].User
+		}
+	}
+	return nil
+}
+
+// setUp is a press of the lobby's creator (or an admin): the robots'
+// level, the time for a move, «cancel» or «start».
+func (e Env) setUp(host *record.Table, s *State, g adapter.Game, op int, out *Out, l adapter.Loc) error {
+	switch op {
+	case Level:
+		ls := adapter.Levels(g)
+		if len(ls) == 0 {
+			return refusal.New("lobby.no_robots")
+		}
+		s.Level = ls[(slices.Index(ls, s.Level)+1)%len(ls)]
+	case Turn:
+		if !view.HasTurnTime(g) {
+			return refusal.New("error.bad_button")
+		}
+		s.TurnTime = nextTurn(s.TurnTime, view.TurnChoices())
+	case Cancel:
+		s.Phase = Stopped
+		out.Posts = append(out.Posts, adapter.Message{Text: l.T("cup.cancelled")})
+		out.Answer = l.T("cup.cancelled_toast")
+	case Start:
+		if err := e.start(host, s, g); err != nil {
+			return err
+		}
+		out.Answer = l.T("cup.started_toast")
+		out.Posts = append(out.Posts, e.roundPost(host, s))
+	}
+	return nil
 }
 
 // start pairs the first round and leaves its tables to open.
