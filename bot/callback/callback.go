@@ -35,6 +35,7 @@ const (
 	Again   Op = 'n' // n:<table>:<game>:<game id>                 play again after finished game <game>
 	Forget  Op = 'f' // f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
 	Review  Op = 'v' // v:<table>:<game>:<dealt at, Unix s>         the top robot's review of my game (record.RefOf)
+	Cup     Op = 'c' // c:<host>:<cup>:<op>                        a cup's button (bot/cups: join, start, leave the cup …)
 )
 
 // shape is what an op carries after the game number: a word (a game id or a
@@ -50,7 +51,7 @@ func (op Op) shape() (s shape, ok bool) {
 	switch op {
 	case Action, Draft:
 		return shape{min: 3, max: 3}, true
-	case Info, Back, TipsOff, Stop, Forget, Review:
+	case Info, Back, TipsOff, Stop, Forget, Review, Cup:
 		return shape{min: 1, max: 1}, true
 	case Leave, Hint:
 		return shape{min: 2, max: 2}, true

@@ -95,5 +95,8 @@ func (t *Table) Forget(user int64, name string) bool {
 	if t.Season.forget(user) {
 		changed = true
 	}
+	if forgetCrowns(t, user) { // cups.go
+		changed = true
+	}
 	return changed
 }

@@ -24,6 +24,8 @@ type Job struct {
 	// sent to each person with their private result.
 	DealFile json.RawMessage `json:"deal_file,omitempty"`
 	Query    *Query          `json:"query,omitempty"`
+	// Cup is a cup's work on the table that hosts it (record/cups.go).
+	Cup *CupJob `json:"cup,omitempty"`
 }
 
 // Result is a finished game as the results keep it: each seat's player,

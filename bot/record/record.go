@@ -141,6 +141,15 @@ type Table struct {
 	// tables' timers do each once it is committed (record/job.go).
 	Jobs    []Job     `json:"jobs,omitempty"`
 	Updated time.Time `json:"updated"`
+	// Cup, Board and CupOf are a group's cup (record/cups.go): the cup's
+	// state on the table that hosts it, what that table's message shows,
+	// and, on a table of a cup's round, which cup and table it is.
+	Cup   json.RawMessage `json:"cup,omitempty"`
+	Board *Board          `json:"board,omitempty"`
+	CupOf *CupTable       `json:"cup_of,omitempty"`
+	// Crowns are the group's last cups' winners, who carry 🏆 as a
+	// month's champions do (Champion); kept on the group's own table.
+	Crowns []Crown `json:"cup_crowns,omitempty"`
 }
 
 // Seat is one player at the table.

@@ -23,7 +23,7 @@ type Season struct {
 // shows at now.
 func (t *Table) Champion(user int64, game string, now time.Time) bool {
 	s := t.Season
-	return s != nil && now.Before(s.Until) && slices.Contains(s.Champions[game], user)
+	return s != nil && now.Before(s.Until) && slices.Contains(s.Champions[game], user) || t.crowned(user, game, now)
 }
 
 // forget takes user out of the champions.

@@ -12,6 +12,7 @@ import (
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/cupplay"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
 	"github.com/trickchef/trickchef/bot/tables/standings"
 	"github.com/trickchef/trickchef/bot/tables/txn"
@@ -57,6 +58,7 @@ type commands struct {
 	forget      *standings.Forgetting
 	reviews     *standings.Reviews
 	migration   *standings.Migration
+	cups        *cupplay.Cups
 }
 
 // list is every command, in the order of the menu and of /help.
@@ -69,6 +71,7 @@ func (c *commands) list() []command {
 		{name: "stats", group: c.standing.GroupCommand, private: c.standing.PrivateStats},
 		{name: "top", group: c.standing.GroupCommand},
 		{name: "season", group: c.standing.GroupCommand, private: c.standing.PrivateSeason, differs: true},
+		{name: "cup", group: c.groupCup},
 		{name: "history", group: c.standing.GroupCommand, private: c.reviews.PrivateHistory, differs: true},
 		{name: "lang", group: c.groupLang},
 		{name: "help", group: c.groupHelp, private: c.privateHelp},
@@ -279,7 +282,19 @@ func (c *commands) groupNewGame(ctx context.Context, r txn.Request) func(t *reco
 
 func (c *commands) groupStop(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
 	user, admin := c.sender(ctx, r.Msg)
-	return func(t *record.Table, ch *txn.Change) error { return c.lobby.AskStop(t, ch, user, admin) }
+	// A running cup, when nothing else runs (bot/tables/cupplay).
+	cup := c.cups.StopFallback(ctx, r, record.ID(r.Msg.Chat.ID, threadOf(r.Msg)), user, admin)
+	return func(t *record.Table, ch *txn.Change) error {
+		if cup != nil && t.Phase == record.PhaseIdle {
+			return cup(t, ch)
+		}
+		return c.lobby.AskStop(t, ch, user, admin)
+	}
+}
+
+// groupCup is /cup: a group's cup (bot/tables/cupplay).
+func (c *commands) groupCup(ctx context.Context, r txn.Request) func(t *record.Table, ch *txn.Change) error {
+	return c.cups.Command(ctx, r, record.ID(r.Msg.Chat.ID, threadOf(r.Msg)), c.sender)
 }
 
 // sender is who wrote a group's command, and whether they administer the

@@ -10,6 +10,7 @@ import (
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/cupplay"
 	"github.com/trickchef/trickchef/bot/tables/txn"
 )
 
@@ -87,7 +88,10 @@ func (pr *presses) opTable() map[callback.Op]op {
 		callback.Lang: {menu: true, admin: always, change: func(_ context.Context, t *record.Table, ch *txn.Change, ps press) error {
 			return pr.menus.OnLang(t, ch, ps.p, ps.who.ID, ps.admin)
 		}},
-		callback.Stop:    {ownMessage: true, admin: always, change: pr.stop, settle: pr.settleStop},
+		callback.Stop: {ownMessage: true, admin: always, change: pr.stop, settle: pr.settleStop},
+		callback.Cup: {admin: cupplay.NeedsAdmin, change: func(ctx context.Context, t *record.Table, ch *txn.Change, ps press) error {
+			return pr.cups.OnPress(ctx, t, ch, ps.p, ps.q, ps.admin)
+		}},
 		callback.Info:    {answer: pr.onInfo},
 		callback.TipsOff: {answer: pr.onTipsOff},
 		callback.Rules:   {ownMessage: true, needsMessage: true, answer: pr.menus.OnRulesPage},

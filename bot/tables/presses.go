@@ -14,6 +14,7 @@ import (
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/tables/cupplay"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
 	"github.com/trickchef/trickchef/bot/tables/play"
 	"github.com/trickchef/trickchef/bot/tables/standings"
@@ -46,6 +47,7 @@ type presses struct {
 	group   *lobby.Group
 	forget  *standings.Forgetting
 	reviews *standings.Reviews
+	cups    *cupplay.Cups
 }
 
 // answer answers a press.

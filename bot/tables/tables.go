@@ -31,6 +31,7 @@ import (
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/cupplay"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
 	"github.com/trickchef/trickchef/bot/tables/play"
 	"github.com/trickchef/trickchef/bot/tables/standings"
@@ -61,6 +62,7 @@ type Tables struct {
 	forget   *standings.Forgetting
 	reviews  *standings.Reviews
 	jobs     *standings.Jobs
+	cups     *cupplay.Cups
 	commands *commands
 	presses  *presses
 }
@@ -102,13 +104,16 @@ func New(p Params) *Tables {
 	t.forget = standings.NewForgetting(st, res, tx, views, t.moves, t.leaving, api.answer, now, log)
 	t.reviews = standings.NewReviews(st, views, tx, api.answer, now, m)
 	t.jobs = standings.NewJobs(t.reviews, res, tx, views)
+	t.cups = cupplay.New(tx, views, st, t.group, names, t.lobby, t.leaving, now, log)
+	t.jobs.WithCups(t.cups)
+	t.belong.ThenGone(t.cups.Gone)
 	t.clock = play.NewClock(st, tx, views, t.moves, t.jobs, now, log, m)
 	t.commands = &commands{tx: tx, views: views, calls: api, defaultLang: cfg.DefaultLang, group: t.group, lobby: t.lobby,
 		menus: t.menus, practice: lobby.NewPractice(tx, views, t.lobby), people: t.people, belong: t.belong,
-		standing: t.standing, forget: t.forget, reviews: t.reviews, migration: standings.NewMigration(st, res, tx, now, log)}
+		standing: t.standing, forget: t.forget, reviews: t.reviews, cups: t.cups, migration: standings.NewMigration(st, res, tx, now, log)}
 	t.presses = &presses{tx: tx, views: views, calls: api, members: cfg.Members, log: log, metrics: m,
 		answered: func(time.Duration) {}, seats: t.seats, leaving: t.leaving, tips: tips, lobby: t.lobby, menus: t.menus,
-		group: t.group, forget: t.forget, reviews: t.reviews}
+		group: t.group, forget: t.forget, reviews: t.reviews, cups: t.cups}
 	t.presses.ops = t.presses.opTable()
 	return t
 }

@@ -18,6 +18,9 @@ import (
 // "" for table 1 (and a practice table) unless it opened beside another
 // (record.Table.Numbered).
 func TableName(l adapter.Loc, t *record.Table) string {
+	if t.Board != nil {
+		return "" // a cup's message names its cup
+	}
 	if n := record.TableNo(t.ID); n > 1 || t.Numbered {
 		return l.T("table.number", "N", n)
 	}

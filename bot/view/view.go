@@ -104,6 +104,9 @@ func (r *Renderer) Group(t *record.Table) adapter.Message {
 
 // group is Group without the table's name.
 func (r *Renderer) group(t *record.Table) adapter.Message {
+	if t.Board != nil {
+		return BoardMessage(t.Board) // a cup's message (bot/cups)
+	}
 	l := r.Loc(t.Lang)
 	if t.State != nil {
 		g, st, err := r.Decode(t)

@@ -32,6 +32,15 @@ type Belonging struct {
 	group   *Group
 	leaving *play.Leaving
 	log     zerolog.Logger
+	// then follows someone leaving a group once their seats are taken:
+	// the group's cup (bot/tables/cupplay); nil: nothing.
+	then func(ctx context.Context, updateID, chat, user int64) error
+}
+
+// ThenGone sets what follows someone leaving a group once their seats
+// are taken (the group's cup).
+func (b *Belonging) ThenGone(f func(ctx context.Context, updateID, chat, user int64) error) {
+	b.then = f
 }
 
 // LastTable reads a person's pointer to the table they last sat down at.
@@ -108,6 +117,9 @@ func (b *Belonging) gone(ctx context.Context, updateID int64, chat, user int64) 
 		if err != nil && !errors.Is(err, refusal.ErrNoChange) && !errors.Is(err, refusal.ErrDuplicate) {
 			return refusal.Settle(err)
 		}
+	}
+	if b.then != nil {
+		return b.then(ctx, updateID, chat, user) // out of the group's cup too
 	}
 	return nil
 }

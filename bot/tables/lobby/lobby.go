@@ -122,8 +122,13 @@ func openLobby(t *record.Table, kind string, creator record.Seat) {
 	t.StopAsked = 0
 	t.Reposts = nil
 	t.ZonePick = false
+	t.CupOf = nil // a cup's table is marked again by its cup (bot/tables/cupplay)
 	t.StopTimers()
 }
+
+// OpenLobby opens t's lobby of kind for creator: a cup's round table
+// (bot/tables/cupplay) is opened as any other, then seated by its cup.
+func OpenLobby(t *record.Table, kind string, creator record.Seat) { openLobby(t, kind, creator) }
 
 // OnChooseGame sets the game of a lobby, opened without one or switched
 // from another (the reply to /newgame <game> while a lobby is open).
@@ -276,6 +281,9 @@ func nextOption(t *record.Table, kind adapter.Game, p callback.Data) error {
 // while the table is idle after that very game (finished, not stopped) or
 // after the lobby that followed it was cancelled. Anything else is stale.
 func (lb *Lobby) OnAgain(ctx context.Context, t *record.Table, ch *txn.Change, p callback.Data, who *models.User) error {
+	if t.CupOf != nil {
+		return refusal.New("cup.again") // a cup's table opens its cup's next round only (bot/tables/cupplay)
+	}
 	cancelledNext := t.Phase == record.PhaseIdle && t.GameNo == p.GameNo+1 && t.GameID == p.Word && t.State == nil
 	switch {
 	case t.Phase == record.PhaseLobby && t.GameNo > p.GameNo && t.GameID == p.Word:

@@ -30,7 +30,20 @@ type Jobs struct {
 	tx      *txn.Txn
 	views   *view.Renderer
 	games   view.Games
+	cups    Cups // nil: no cups
 }
+
+// Cups is what the jobs ask of a group's cup (bot/tables/cupplay): a
+// host's cup jobs, and a cup's table telling its cup that it ended.
+type Cups interface {
+	// Run does one of the host's cup jobs; the jobs then drop it.
+	Run(ctx context.Context, host *record.Table, job record.Job) error
+	// Ended tells the cup of t (if any) that t finished game e.
+	Ended(ctx context.Context, t *record.Table, e *record.Result) error
+}
+
+// WithCups lets the jobs run the cups' jobs.
+func (j *Jobs) WithCups(c Cups) { j.cups = c }
 
 // Recorder is what the jobs ask of the results role.
 type Recorder interface {
@@ -58,7 +71,13 @@ func (j *Jobs) Run(ctx context.Context, t *record.Table) error {
 		var err error
 		switch {
 		case job.Result != nil:
-			err = j.recordResult(ctx, t.ID, job)
+			if err = j.cupEnded(ctx, t, job.Result); err == nil {
+				err = j.recordResult(ctx, t.ID, job)
+			}
+		case job.Cup != nil && j.cups != nil:
+			if err = j.cups.Run(ctx, t, job); err == nil {
+				err = j.done(ctx, t.ID, job, nil)
+			}
 		case job.Query != nil:
 			err = j.answer(ctx, t, job)
 		default:
@@ -69,6 +88,15 @@ func (j *Jobs) Run(ctx context.Context, t *record.Table) error {
 		}
 	}
 	return nil
+}
+
+// cupEnded tells a cup's table's cup that it ended, before its result
+// is recorded in the same job (a crash tells it again, harmlessly).
+func (j *Jobs) cupEnded(ctx context.Context, t *record.Table, e *record.Result) error {
+	if j.cups == nil {
+		return nil
+	}
+	return j.cups.Ended(ctx, t, e)
 }
 
 // recordResult records a finished game and queues the private results.

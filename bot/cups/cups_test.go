@@ -1,0 +1,290 @@
+package cups
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/cup"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/refusal"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/view"
+	"github.com/trickchef/trickchef/locales"
+)
+
+func testEnv(t *testing.T) Env {
+	t.Helper()
+	cat, err := locales.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Env{
+		Games:    view.Games{trickchef.Game()},
+		Loc:      func(lang string) adapter.Loc { return adapter.NewLoc(cat, lang) },
+		Now:      time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC),
+		TurnTime: time.Minute,
+		Limit:    4,
+	}
+}
+
+func newHost() *record.Table {
+	return &record.Table{ID: record.TableID(-100123, 0, record.CupHost), ChatID: -100123, Lang: "ru"}
+}
+
+func refused(t *testing.T, err error, key string) {
+	t.Helper()
+	var r *refusal.Refusal
+	if !errors.As(err, &r) || r.Key != key {
+		t.Errorf("got %v, want the refusal %s", err, key)
+	}
+}
+
+// open makes a cup of n people (user ids 1…n) on a fresh host, started.
+func open(t *testing.T, e Env, n, rounds int) *record.Table {
+	t.Helper()
+	h := newHost()
+	if _, err := e.Open(h, trickchef.Game(), rounds, Person{User: 1, Name: "Аня"}, true); err != nil {
+		t.Fatal(err)
+	}
+	for u := int64(2); u <= int64(n); u++ {
+		if _, err := e.Press(h, h.GameNo, Join, Person{User: u, Name: "P" + string(rune('A'+u))}, false, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+func TestCupLobbyRefuses(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 2, 2)
+	_, err := e.Press(h, h.GameNo, Join, Person{User: 2}, false, true)
+	refused(t, err, "cup.already_joined")
+	_, err = e.Press(h, h.GameNo, Join, Person{User: 9}, false, false)
+	refused(t, err, "cup.open_chat")
+	_, err = e.Press(h, h.GameNo, Start, Person{User: 2}, false, true)
+	refused(t, err, "cup.creator_only")
+	_, err = e.Press(h, h.GameNo, Start, Person{User: 1}, false, true)
+	refused(t, err, "cup.too_few")
+	_, err = e.Press(h, h.GameNo-1, Join, Person{User: 9}, false, true)
+	refused(t, err, "error.stale")
+	_, err = e.Press(h, h.GameNo, 99, Person{User: 9}, false, true)
+	refused(t, err, "error.stale")
+	// An admin may start what someone else created; a second /cup says
+	// one runs.
+	if _, err := e.Press(h, h.GameNo, Join, Person{User: 3, Name: "Вера"}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 7}, true, true); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Open(h, trickchef.Game(), 0, Person{User: 2}, true)
+	if err != nil || len(out.Posts) != 1 || out.Posts[0].Text != e.Loc("ru").T("cup.running") {
+		t.Errorf("a second cup: %v %+v", err, out)
+	}
+}
+
+func TestCupCreatorLeavingHandsOver(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 3, 1)
+	if _, err := e.Press(h, h.GameNo, Unjoin, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := Decode(h.Cup)
+	if s.Creator != 2 || len(s.People) != 2 {
+		t.Errorf("after the creator left: creator %d, %d people", s.Creator, len(s.People))
+	}
+}
+
+// TestRoundsToTheWinner plays a cup of seven over two rounds through Ended
+// and checks the round's post, the winner's message and the history.
+func TestCupRoundsToTheWinner(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 7, 2)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	winner := ""
+	for round := 1; round <= 2; round++ {
+		specs, ok := e.Round(h, h.GameNo, round)
+		if !ok || len(specs) < 2 {
+			t.Fatalf("round %d: %v %v", round, ok, specs)
+		}
+		for i, sp := range specs {
+			if n := record.TableNo(sp.ID); n != e.Limit+1+i {
+				t.Errorf("round %d's table %d is numbered %d", round, i+1, n)
+			}
+			places := make([]cup.Place, len(sp.Seats))
+			for j := range places {
+				places[j] = cup.Place{Place: j + 1, Score: 10 - j}
+			}
+			out, err := e.Ended(h, sp.CupOf, places)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Ended(h, sp.CupOf, places); !errors.Is(err, refusal.ErrNoChange) {
+				t.Errorf("told twice: %v", err)
+			}
+			for _, m := range out.Posts {
+				if strings.Contains(m.Text, "Победител") {
+					winner = m.Text
+				}
+			}
+		}
+	}
+	if !strings.Contains(winner, "Победитель кубка") {
+		t.Fatalf("no winner's message: %q", winner)
+	}
+	if strings.Contains(h.Board.Text, "Победител") {
+		t.Errorf("the cup's message names the winner as the winner's message does:\n%s", h.Board.Text)
+	}
+	s, _ := Decode(h.Cup)
+	if s.Phase != Over || len(s.History) != 1 || len(s.History[0].Winners) == 0 {
+		t.Errorf("after the end: %s %+v", s.Phase, s.History)
+	}
+	if got := e.History(h).Text; !strings.Contains(got, "🏆") {
+		t.Errorf("/cup history: %s", got)
+	}
+}
+
+func TestCupQuitAsksThenLeaves(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 4, 2)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	h.Jobs = nil
+	out, err := e.Press(h, h.GameNo, Quit, Person{User: 3}, false, true)
+	if err != nil || out.Answer != e.Loc("ru").T("cup.quit_confirm") || len(h.Jobs) != 0 {
+		t.Fatalf("the first press: %v %+v %v", err, out, h.Jobs)
+	}
+	if _, err := e.Press(h, h.GameNo, Quit, Person{User: 3}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Jobs) != 1 || h.Jobs[0].Cup.Leaver != 3 {
+		t.Errorf("the leaver's seat is not handed to a robot: %+v", h.Jobs)
+	}
+	_, err = e.Press(h, h.GameNo, Quit, Person{User: 3}, false, true)
+	refused(t, err, "cup.not_in")
+	_, err = e.Press(h, h.GameNo, Quit, Person{User: 42}, false, true)
+	refused(t, err, "cup.not_in")
+}
+
+func TestCupStopStopsTheRound(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 6, 2)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	h.Jobs = nil
+	_, err := e.Press(h, h.GameNo, StopYes, Person{User: 2}, false, true)
+	refused(t, err, "cup.creator_only")
+	if _, err := e.Press(h, h.GameNo, StopYes, Person{User: 9, Name: "Админ"}, true, true); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := Decode(h.Cup)
+	if s.Phase != Stopped || len(h.Jobs) != 1 || !h.Jobs[0].Cup.Stop || len(s.History) != 1 || !s.History[0].Stopped {
+		t.Errorf("after /stop: %s, jobs %+v, history %+v", s.Phase, h.Jobs, s.History)
+	}
+	_, err = e.Press(h, h.GameNo, StopYes, Person{User: 1}, false, true)
+	refused(t, err, "error.stale")
+}
+
+func TestCupRanked(t *testing.T) {
+	got := Ranked([]cup.Place{{Place: 2}, {Place: 1}, {Place: 2}, {Place: 4}})
+	want := []int{2, 1, 2, 4}
+	for i, p := range got {
+		if p.Place != want[i] {
+			t.Fatalf("Ranked: %v", got)
+		}
+	}
+	got = Ranked([]cup.Place{{Place: 1}, {Place: 1}, {Place: 3}})
+	if got[2].Place != 3 || got[0].Place != 1 {
+		t.Fatalf("Ranked: %v", got)
+	}
+	got = Ranked([]cup.Place{{Place: 3}, {Place: 5}, {Place: 5}}) // a game's own numbering
+	if got[0].Place != 1 || got[1].Place != 2 || got[2].Place != 2 {
+		t.Fatalf("Ranked: %v", got)
+	}
+}
+
+func TestCupDecodeRefuses(t *testing.T) {
+	for _, b := range []string{`{"v":2}`, `{`, `{"v":1,"phase":"playing"}`, `{"v":1,"phase":"playing","cup":{"v":1,"config":{"game":"x","sizes":[3,4],"rounds":1},"people":[]}}`} {
+		var u *Unreadable
+		if _, err := Decode([]byte(b)); !errors.As(err, &u) {
+			t.Errorf("Decode(%s) = %v, want Unreadable", b, err)
+		}
+	}
+	if s, err := Decode(nil); err != nil || s.Running() {
+		t.Errorf("Decode(nil) = %+v, %v", s, err)
+	}
+}
+
+// TestStateSize bounds what a cup adds to its host's record: sixteen
+// people over ten rounds, with a full history, stays well under the
+// record of a game (measured in docs/bot.md «Cups»).
+func TestCupStateSize(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 16, cup.MaxRounds)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= cup.MaxRounds; round++ {
+		specs, ok := e.Round(h, h.GameNo, round)
+		if !ok {
+			t.Fatalf("round %d not in play", round)
+		}
+		for _, sp := range specs {
+			places := make([]cup.Place, len(sp.Seats))
+			for j := range places {
+				places[j] = cup.Place{Place: j + 1, Score: 100 - j}
+			}
+			if _, err := e.Ended(h, sp.CupOf, places); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s, _ := Decode(h.Cup)
+	for len(s.History) < HistoryLimit {
+		s.History = append(s.History, s.History[0])
+	}
+	raw, _ := s.Encode()
+	t.Logf("a finished cup of 16 over %d rounds with %d cups of history: state %d bytes, message %d bytes",
+		cup.MaxRounds, len(s.History), len(raw), len(h.Board.Text))
+	if len(raw) > 16<<10 {
+		t.Errorf("the state takes %d bytes", len(raw))
+	}
+}
+
+// TestGone: a person who left the group leaves the cup's lobby, or the
+// cup itself with their seat handed to a robot; anyone else changes
+// nothing.
+func TestCupGone(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 4, 2)
+	if _, err := e.Gone(h, 4); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Decode(h.Cup); len(s.People) != 3 {
+		t.Fatalf("the lobby after someone left the group: %+v", s.People)
+	}
+	if _, err := e.Gone(h, 42); !errors.Is(err, refusal.ErrNoChange) {
+		t.Errorf("a stranger gone: %v", err)
+	}
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	h.Jobs = nil
+	out, err := e.Gone(h, 2)
+	if err != nil || len(out.Posts) != 1 || len(h.Jobs) != 1 || h.Jobs[0].Cup.Leaver != 2 {
+		t.Fatalf("gone from a running cup: %v %+v %+v", err, out, h.Jobs)
+	}
+	s, _ := Decode(h.Cup)
+	for _, p := range s.Cup.People {
+		if p.ID == PersonID(2) && !p.Left {
+			t.Error("still in the cup")
+		}
+	}
+}
