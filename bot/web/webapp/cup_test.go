@@ -1,0 +1,258 @@
+package webapp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/cups"
+	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/bot/trickchef"
+	"github.com/trickchef/trickchef/bot/web"
+	"github.com/trickchef/trickchef/bot/web/initdata"
+	"github.com/trickchef/trickchef/bot/web/webapp"
+	"github.com/trickchef/trickchef/store"
+)
+
+// cupGroup is a running cup of six people in a group: two tables of three
+// in its first of two rounds, with the page's server in front of the bot.
+type cupGroup struct {
+	*table
+	// host is the id of the record that holds the cup; ids are its
+	// round's tables and tokens their pages' tokens, in the same order.
+	host   string
+	ids    []string
+	tokens []string
+}
+
+// newCup opens /cup trickchef 2 in a group of six, starts it and waits
+// until both tables of its first round are dealt and carry a token.
+func newCup(t *testing.T) *cupGroup {
+	t.Helper()
+	h := bottest.NewTest(t, []adapter.Game{trickchef.Game()}, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	group := h.Srv.NewGroup("Кубок", people...)
+	people[0].Send(group, "/cup@"+h.Srv.Bot().Username+" trickchef 2")
+	lobby, err := group.WaitMessage(10*time.Second, bottest.HasButton(h.T("cup.join_button")))
+	if err != nil {
+		h.DumpGroup(group)
+		t.Fatal("no cup lobby: ", err)
+	}
+	for _, u := range people[1:] {
+		if ans, err := u.Press(lobby, h.T("cup.join_button")); err != nil || ans.Text != h.T("cup.joined") {
+			t.Fatalf("%s joining the cup: %v %+v", u.User().FirstName, err, ans)
+		}
+	}
+	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
+		t.Fatalf("starting the cup: %v %+v", err, ans)
+	}
+	x := &cupGroup{host: record.TableID(group.ID(), 0, record.CupHost)}
+	if err := h.Srv.WaitFor(20*time.Second, func() bool {
+		tab, _ := loadRecord(t, h, x.host)
+		s, err := cups.Decode(tab.Cup)
+		if err != nil || s.Cup == nil || s.Phase != cups.Playing || len(s.Tables) != 2 {
+			return false
+		}
+		x.ids, x.tokens = s.Tables, nil
+		for _, id := range s.Tables {
+			tab, _ := loadRecord(t, h, id)
+			if tab.Token == "" || tab.CupOf == nil || tab.Phase != record.PhasePlaying {
+				return false
+			}
+			x.tokens = append(x.tokens, tab.Token)
+		}
+		return true
+	}); err != nil {
+		h.DumpGroup(group)
+		t.Fatal("the cup's first round did not start: ", err)
+	}
+	srv, ws := serve(t, h, webapp.Config{})
+	x.table = &table{h: h, web: ws, srv: srv, id: x.tokens[0], group: group, people: people, game: trickchef.Game()}
+	return x
+}
+
+// loadRecord is the table stored under id and its version (0: none).
+func loadRecord(t *testing.T, h *bottest.Test, id string) (*record.Table, int64) {
+	t.Helper()
+	rec, err := h.Redis.Load(context.Background(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return &record.Table{}, 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Version == 0 {
+		return &record.Table{}, 0
+	}
+	tab, err := record.Decode(rec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, rec.Version
+}
+
+// versions are the versions of the records under ids.
+func versions(t *testing.T, h *bottest.Test, ids ...string) []int64 {
+	t.Helper()
+	var out []int64
+	for _, id := range ids {
+		_, v := loadRecord(t, h, id)
+		out = append(out, v)
+	}
+	return out
+}
+
+// cup asks api/cup of table token with initData auth.
+func (x *table) cup(t *testing.T, token, auth string) (int, web.Cup, string) {
+	t.Helper()
+	code, body := x.request(t, "GET", "/api/cup?table="+url.QueryEscape(token), auth, nil)
+	var c web.Cup
+	if code == http.StatusOK {
+		if err := json.Unmarshal(body, &c); err != nil {
+			t.Fatalf("api/cup: %v in %s", err, body)
+		}
+	}
+	return code, c, string(body)
+}
+
+// TestCupAPI: for a member of the group, api/cup of either of the cup's
+// tables answers its round (1 of 2), both tables with their three seats
+// (each with its page's token, the asked one marked here) and the
+// standings of all six; a member who does not play sees the same. A
+// stranger, forged or expired initData, a garbage or missing table, and a
+// group with no cup each get a clear 4xx, and no record changes.
+func TestCupAPI(t *testing.T) {
+	t.Parallel()
+	x := newCup(t)
+	h := x.h
+	names := map[string]bool{}
+	for _, u := range x.people {
+		names[u.User().FirstName] = true
+	}
+
+	// A group with no cup: an ordinary game's table.
+	plain := h.Srv.NewGroup("Без кубка", x.people[:3]...)
+	lobby, err := h.LobbyFor(trickchef.Game().ID(), plain, x.people[0], x.people[1:3], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.MustStartGame(x.people[0], lobby)
+	plainID := strconv.FormatInt(plain.ID(), 10)
+	plainToken, err := h.Bot.Web.Token(context.Background(), plainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched := append([]string{x.host, plainID}, x.ids...)
+	before := versions(t, h, watched...)
+
+	check := func(who string, c web.Cup, asked int) {
+		t.Helper()
+		if want := h.Bot.Web.Text(c.Lang, "web.cup_round", "Round", 1, "Rounds", 2); c.Round != want || c.Phase != string(cups.Playing) || c.Title == "" {
+			t.Errorf("%s: round %q phase %q title %q, want %q playing", who, c.Round, c.Phase, c.Title, want)
+		}
+		if len(c.Tables) != 2 {
+			t.Fatalf("%s: %d tables, want 2: %+v", who, len(c.Tables), c.Tables)
+		}
+		seated := map[string]bool{}
+		for i, ct := range c.Tables {
+			if ct.Token != x.tokens[i] || ct.Here != (i == asked) || !ct.Playing || len(ct.Seats) != 3 {
+				t.Errorf("%s: table %d is %+v, want token %s, here %v, playing, 3 seats", who, i, ct, x.tokens[i], i == asked)
+			}
+			for _, s := range ct.Seats {
+				if !names[s.Name] || seated[s.Name] {
+					t.Errorf("%s: table %d seats %q", who, i, s.Name)
+				}
+				seated[s.Name] = true
+			}
+		}
+		if len(c.Standings) != len(x.people) {
+			t.Fatalf("%s: %d standings, want %d: %+v", who, len(c.Standings), len(x.people), c.Standings)
+		}
+		for _, st := range c.Standings {
+			if !names[st.Name] || st.Place < 1 || st.Games != 0 || st.Points == "" || st.Winner {
+				t.Errorf("%s: standing %+v", who, st)
+			}
+		}
+	}
+	for i, tok := range x.tokens {
+		code, c, body := x.cup(t, tok, initData(x.people[0]))
+		if code != http.StatusOK {
+			t.Fatalf("a player, at table %d: %d %s", i+1, code, body)
+		}
+		check("a player at table "+strconv.Itoa(i+1), c, i)
+		you := 0
+		for _, ct := range c.Tables {
+			for _, s := range ct.Seats {
+				if s.You {
+					you++
+					if s.Name != "Аня" || !ct.You {
+						t.Errorf("a player: «you» marks %q at %+v", s.Name, ct)
+					}
+				}
+			}
+		}
+		if you != 1 {
+			t.Errorf("a player is marked at %d seats, want 1", you)
+		}
+	}
+	member := h.Srv.NewUser("Сосед")
+	x.group.AddMember(member)
+	code, c, body := x.cup(t, x.tokens[1], initData(member))
+	if code != http.StatusOK {
+		t.Fatalf("a member who does not play: %d %s", code, body)
+	}
+	check("a member who does not play", c, 1)
+
+	u := x.people[0]
+	user := initdata.User{ID: u.ID(), FirstName: u.User().FirstName}
+	stranger := h.Srv.NewUser("Чужой")
+	_, _, unknown := x.cup(t, "AAAAAAAAAAAAAAAAAAAAAA", initData(u))
+	for _, r := range []struct {
+		name, path, auth string
+		code             int
+		error            string
+	}{
+		{"a stranger", "/api/cup?table=" + x.tokens[0], initData(stranger), http.StatusNotFound, "not_found"},
+		{"forged initData", "/api/cup?table=" + x.tokens[0], initdata.SignUser("654321:another-bot-token", user, time.Now(), ""), http.StatusUnauthorized, "auth"},
+		{"tampered initData", "/api/cup?table=" + x.tokens[0], strings.Replace(initData(u), "auth_date=", "auth_date=1", 1), http.StatusUnauthorized, "auth"},
+		{"expired initData", "/api/cup?table=" + x.tokens[0], initdata.SignUser(bottest.Token, user, time.Now().Add(-25*time.Hour), ""), http.StatusUnauthorized, "auth"},
+		{"no initData", "/api/cup?table=" + x.tokens[0], "", http.StatusUnauthorized, "auth"},
+		{"an unknown table", "/api/cup?table=AAAAAAAAAAAAAAAAAAAAAA", initData(u), http.StatusNotFound, "not_found"},
+		{"a garbage table", "/api/cup?table=" + url.QueryEscape("../<script>\x00"), initData(u), http.StatusNotFound, "not_found"},
+		{"the chat id", "/api/cup?table=" + x.host, initData(u), http.StatusNotFound, "not_found"},
+		{"no table", "/api/cup", initData(u), http.StatusNotFound, "no_table"},
+		{"two tables", "/api/cup?table=" + x.tokens[0] + "&table=" + x.tokens[1], initData(u), http.StatusNotFound, "no_table"},
+		{"a group with no cup", "/api/cup?table=" + plainToken, initData(u), http.StatusNotFound, "no_cup"},
+		{"a POST", "/api/cup?table=" + x.tokens[0], initData(u), 0, ""},
+	} {
+		method := "GET"
+		if r.name == "a POST" {
+			method = "POST"
+		}
+		code, body := x.request(t, method, r.path, r.auth, nil)
+		var e struct{ Error, Text string }
+		_ = json.Unmarshal(body, &e)
+		if r.code == 0 && (code < 400 || code > 499) || r.code != 0 && code != r.code || r.error != "" && (e.Error != r.error || e.Text == "") {
+			t.Errorf("%s: %d %s, want %d %s with a text", r.name, code, body, r.code, r.error)
+		}
+		if r.name == "a stranger" && string(body) != unknown {
+			t.Errorf("a stranger is answered %s, an unknown table %s: want the same", body, unknown)
+		}
+	}
+	if after := versions(t, h, watched...); !slices.Equal(before, after) {
+		t.Errorf("api/cup changed the store: versions of %q %v → %v", watched, before, after)
+	}
+}
