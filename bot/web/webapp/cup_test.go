@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/cups"
@@ -44,7 +46,7 @@ func newCup(t *testing.T) *cupGroup {
 	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"} {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
 	}
-	group := h.Srv.NewGroup("Кубок", people...)
+	group := h.Srv.NewGroup("Клуб по четвергам", people...)
 	people[0].Send(group, "/cup@"+h.Srv.Bot().Username+" trickchef 2")
 	lobby, err := group.WaitMessage(10*time.Second, bottest.HasButton(h.T("cup.join_button")))
 	if err != nil {
@@ -254,5 +256,135 @@ func TestCupAPI(t *testing.T) {
 	}
 	if after := versions(t, h, watched...); !slices.Equal(before, after) {
 		t.Errorf("api/cup changed the store: versions of %q %v → %v", watched, before, after)
+	}
+}
+
+// cupPage is what the cup's page shows: its round, its tables with their
+// seats and links, its standings' rows, and any box wider than the screen.
+const cupPage = `(() => {
+  const W = window.innerWidth;
+  const wide = [];
+  for (const e of document.querySelectorAll('#app *')) if (e.getBoundingClientRect().right > W + 0.5) wide.push(e.className || e.tagName);
+  return {
+    round: (document.querySelector('#app[data-cup] .status-text') || {}).textContent || '',
+    tables: [...document.querySelectorAll('.cup-table')].map((b) => ({
+      name: b.querySelector('.cup-table-name').textContent,
+      seats: [...b.querySelectorAll('.cup-seat-name')].map((s) => s.textContent),
+      href: b.getAttribute('href') || '',
+      here: b.classList.contains('here'),
+    })),
+    rows: [...document.querySelectorAll('.cup-row:not(.cup-row-head) .cup-name')].map((s) => s.textContent),
+    wide,
+  };
+})()`
+
+type cupShown struct {
+	Round  string `json:"round"`
+	Tables []struct {
+		Name  string   `json:"name"`
+		Seats []string `json:"seats"`
+		Href  string   `json:"href"`
+		Here  bool     `json:"here"`
+	} `json:"tables"`
+	Rows []string `json:"rows"`
+	Wide []string `json:"wide"`
+}
+
+// TestBrowserCup: at 390×844 and 320×568 a player's page of a cup's table
+// offers the cup; opened, it shows the round, both tables with every
+// seat, the standings of all six, and nothing wider than the screen.
+// Pressing the other table opens that table's page. With -screenshots it
+// writes cup.png (390×844).
+func TestBrowserCup(t *testing.T) {
+	x := newCup(t)
+	b := newBrowser(t)
+	code, c, body := x.cup(t, x.tokens[0], initData(x.people[0]))
+	if code != http.StatusOK || len(c.Tables) != 2 {
+		t.Fatalf("api/cup: %d %s", code, body)
+	}
+	// The page opens at the viewer's own table; the other is a link.
+	mine := 0
+	if c.Tables[1].You {
+		mine = 1
+	}
+	other := 1 - mine
+	for _, ph := range phones {
+		what := "the cup at " + ph.name
+		p := b.phonePage(t, x.web.URL, x.tokens[mine], x.people[0], ph.w, ph.h)
+		wait, cancel := context.WithTimeout(p, 15*time.Second)
+		err := chromedp.Do(wait, chromedp.WaitVisible(`.cup-open`))
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: the table's page offers no cup: %v", what, err)
+		}
+		if _, err := chromedp.Run(p, chromedp.Evaluate[bool](`(document.querySelector('.cup-open').click(), true)`)); err != nil {
+			t.Fatal(err)
+		}
+		wait, cancel = context.WithTimeout(p, 15*time.Second)
+		err = chromedp.Do(wait, chromedp.WaitVisible(`#app[data-cup] .cup-board`))
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: the cup does not open: %v", what, err)
+		}
+		got, err := chromedp.Run(p, chromedp.Evaluate[cupShown](cupPage))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Round != c.Round || len(got.Tables) != len(c.Tables) || len(got.Rows) != len(c.Standings) {
+			t.Errorf("%s: shows round %q, %d tables, %d standings; want %q, %d, %d", what, got.Round, len(got.Tables), len(got.Rows), c.Round, len(c.Tables), len(c.Standings))
+		}
+		for i, ct := range got.Tables {
+			if i >= len(c.Tables) {
+				break
+			}
+			var want []string
+			for _, s := range c.Tables[i].Seats {
+				want = append(want, s.Name)
+			}
+			if ct.Name != c.Tables[i].Name || !slices.Equal(ct.Seats, want) || ct.Here != (i == mine) || (i == other) != strings.Contains(ct.Href, url.QueryEscape(x.tokens[i])) {
+				t.Errorf("%s: table %d shown as %+v, want %s seating %q", what, i+1, ct, c.Tables[i].Name, want)
+			}
+		}
+		for i, st := range c.Standings {
+			if i < len(got.Rows) && got.Rows[i] != st.Name {
+				t.Errorf("%s: standings row %d is %q, want %q", what, i+1, got.Rows[i], st.Name)
+			}
+		}
+		if len(got.Wide) > 0 {
+			t.Errorf("%s: wider than the screen: %q", what, got.Wide)
+		}
+		checkFit(t, p, what, false)
+		if *screenshots != "" && ph.w == 390 {
+			time.Sleep(300 * time.Millisecond)
+			shoot(t, p, "cup.png", true)
+		}
+
+		// The other table opens its own page.
+		if _, err := chromedp.Run(p, chromedp.Evaluate[bool](`(document.querySelector('a.cup-table').click(), true)`)); err != nil {
+			t.Fatal(err)
+		}
+		opened := `(() => { const a = document.getElementById('app'); return new URLSearchParams(location.search).get('table') === ` + strconv.Quote(x.tokens[other]) + ` && !!a && !!a.dataset.version && !a.dataset.cup && !!document.querySelector('.cup-open'); })()`
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			ok, _ := chromedp.Run(p, chromedp.Evaluate[bool](opened))
+			if ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: pressing %s did not open its page", what, c.Tables[other].Name)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(500 * time.Millisecond) // the cards' entrance, as phonePage waits
+		text, err := chromedp.Run(p, chromedp.Evaluate[string](`document.getElementById('app').textContent`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Tables[other].Seats {
+			if !strings.Contains(text, s.Name) {
+				t.Errorf("%s: %s's page does not name its player %q", what, c.Tables[other].Name, s.Name)
+			}
+		}
+		checkFit(t, p, what+", "+c.Tables[other].Name, false)
 	}
 }
