@@ -13,7 +13,7 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 )
 
-// The cup on the «Стол» page (docs/web.md «The cup»): the round in play,
+// The cup on the «Стол» page (docs/web.md «Кубок»): the round in play,
 // its tables, each linked to its own page, and the standings. It is read
 // from the group's cup host (record.CupHost) by way of any table of the
 // group, with the same question of who may look as a table's: the viewer
