@@ -51,7 +51,8 @@ type CupTable struct {
 	// Name is «Стол 5»; Token opens its page ("" when it has none yet).
 	Name  string `json:"name"`
 	Token string `json:"token,omitempty"`
-	// Playing is true until its game ended; then Seats carry places.
+	// Playing is true until its game ended (or its cup stopped); Seats
+	// carry places once it ended.
 	Playing bool      `json:"playing"`
 	Seats   []CupSeat `json:"seats"`
 	// Here marks the table the page was opened at; You one the viewer
@@ -150,7 +151,8 @@ func (w *Web) cupOf(ctx context.Context, t, host *record.Table, s *cups.State, u
 		c.Note = l.T("web.cup_stopped")
 	}
 	for i, rt := range r.Tables {
-		ct := CupTable{Playing: rt.Places == nil, Name: l.T("web.cup_table", "N", i+1)}
+		// A table of a stopped cup never ends its game: it plays no more.
+		ct := CupTable{Playing: rt.Places == nil && s.Phase == cups.Playing, Name: l.T("web.cup_table", "N", i+1)}
 		if i < len(s.Tables) {
 			id := s.Tables[i]
 			ct.Name = l.T("web.cup_table", "N", record.TableNo(id))

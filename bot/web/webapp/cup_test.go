@@ -388,3 +388,38 @@ func TestBrowserCup(t *testing.T) {
 		checkFit(t, p, what+", "+c.Tables[other].Name, false)
 	}
 }
+
+// TestCupAPIStopped: once its creator stops the cup, its tables' pages
+// show it stopped: the note says so, the round and standings stay, and
+// no table of it is said to be playing.
+func TestCupAPIStopped(t *testing.T) {
+	t.Parallel()
+	x := newCup(t)
+	h, u := x.h, x.people[0]
+	u.Send(x.group, "/stop@"+h.Srv.Bot().Username)
+	q, err := x.group.WaitMessage(10*time.Second, bottest.Contains(h.Shown("cup.stop_confirm")))
+	if err != nil {
+		t.Fatal("/stop does not ask about the cup: ", err)
+	}
+	if ans, err := u.Press(q, h.T("stop.yes")); err != nil || ans.Text != h.T("cup.stop_done") {
+		t.Fatalf("confirming: %v %+v", err, ans)
+	}
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		tab, _ := loadRecord(t, h, x.host)
+		s, err := cups.Decode(tab.Cup)
+		return err == nil && s.Phase == cups.Stopped
+	}); err != nil {
+		t.Fatal("the cup did not stop")
+	}
+	for i, tok := range x.tokens {
+		code, c, body := x.cup(t, tok, initData(u))
+		if code != http.StatusOK || c.Phase != string(cups.Stopped) || c.Note != h.Bot.Web.Text(c.Lang, "web.cup_stopped") || len(c.Tables) != 2 || len(c.Standings) != 6 {
+			t.Errorf("table %d after the stop: %d %s", i+1, code, body)
+		}
+		for _, ct := range c.Tables {
+			if ct.Playing {
+				t.Errorf("table %d after the stop: %s is said to be playing", i+1, ct.Name)
+			}
+		}
+	}
+}

@@ -1185,7 +1185,9 @@
       if (link || back) box.setAttribute('aria-label', `${t('cup_open')}: ${str(ct.name)}`);
       const head = el('div', 'cup-table-head');
       head.append(el('span', 'cup-table-name', str(ct.name)));
-      head.append(el('span', ct.playing ? 'chip playing' : 'chip played', ct.playing ? t('cup_playing') : t('cup_played')));
+      // A table of a stopped cup that never finished says neither.
+      const played = arr(ct.seats).some((x) => x && typeof x.place === 'number' && x.place > 0);
+      if (ct.playing || played) head.append(el('span', ct.playing ? 'chip playing' : 'chip played', ct.playing ? t('cup_playing') : t('cup_played')));
       if (ct.here) head.append(el('span', 'chip here', t('cup_here')));
       box.append(head);
       const seats = el('ul', 'cup-seats');
