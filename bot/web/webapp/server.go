@@ -49,6 +49,7 @@ type Web interface {
 	Act(ctx context.Context, token string, user models.User, data, key string) (web.Reply, error)
 	Seen(ctx context.Context, token string, user int64, visible bool) error
 	Replay(ctx context.Context, token string, user int64, step int) (web.Replay, error)
+	Cup(ctx context.Context, token string, user int64) (web.Cup, error)
 	Text(lang, key string, args ...any) string
 }
 
@@ -218,6 +219,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/act", s.serveAct)
 	mux.HandleFunc("POST /api/seen", s.serveSeen)
 	mux.HandleFunc("GET /api/replay", s.serveReplay)
+	mux.HandleFunc("GET /api/cup", s.serveCup)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "not_found", "web.bad_request", "")
 	})
@@ -624,6 +626,8 @@ func (s *Server) failed(w http.ResponseWriter, r *http.Request, v viewer, err er
 		s.fail(w, r, http.StatusBadRequest, "bad_request", "web.bad_request", v.lang)
 	case errors.Is(err, web.ErrNotFound):
 		s.fail(w, r, http.StatusNotFound, "not_found", "web.not_found", v.lang)
+	case errors.Is(err, web.ErrNoCup):
+		s.fail(w, r, http.StatusNotFound, "no_cup", "web.no_cup", v.lang)
 	case errors.Is(err, web.ErrNoReplay):
 		s.fail(w, r, http.StatusConflict, "no_replay", "web.no_replay", v.lang)
 	case r.Context().Err() != nil:
@@ -725,6 +729,30 @@ func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rp)
+}
+
+// serveCup answers the cup of the group of a table (web.Cup): GET
+// api/cup?table=<token>, the token of any of the group's tables, its
+// cup's host or one of the cup's tables. The same initData, rate of reads
+// and right to look as api/state; a group with no cup to show is 404
+// no_cup. It only reads.
+func (s *Server) serveCup(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.read(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	token := q.Get("table")
+	if token == "" || len(q["table"]) != 1 {
+		s.noTable(w, r, v)
+		return
+	}
+	c, err := s.web.Cup(r.Context(), token, v.user.ID)
+	if s.failed(w, r, v, err, token, "cup") {
+		return
+	}
+	c.Texts = s.texts(c.Lang)
+	writeJSON(w, http.StatusOK, c)
 }
 
 // Streams is how many event streams are open (measurements and tests).

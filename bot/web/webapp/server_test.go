@@ -87,6 +87,17 @@ func newGameWith(t *testing.T, g adapter.Game, names []string, cfg webapp.Config
 		beforeStart(h, group, people[0], lobby)
 	}
 	h.MustStartGame(people[0], lobby)
+	srv, web := serve(t, h, cfg)
+	token, err := h.Bot.Web.Token(context.Background(), strconv.FormatInt(group.ID(), 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &table{h: h, web: web, id: token, srv: srv, group: group, people: people, game: g}
+}
+
+// serve puts the page's server, configured by cfg, in front of h's bot.
+func serve(t *testing.T, h *bottest.Test, cfg webapp.Config) (*webapp.Server, *httptest.Server) {
+	t.Helper()
 	cfg.Token = bottest.Token
 	if cfg.ReadsPerSecond == 0 {
 		// The tests read every player's state for every move they make:
@@ -104,11 +115,7 @@ func newGameWith(t *testing.T, g adapter.Game, names []string, cfg webapp.Config
 	}
 	web := httptest.NewServer(srv.Handler())
 	t.Cleanup(web.Close)
-	token, err := h.Bot.Web.Token(context.Background(), strconv.FormatInt(group.ID(), 10))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &table{h: h, web: web, id: token, srv: srv, group: group, people: people, game: g}
+	return srv, web
 }
 
 // initData is what Telegram would give u's page now.

@@ -74,6 +74,11 @@
     // The game that step is of (web.GameKey), '' for none: the server
     // refuses the step of a game the table no longer holds.
     launchGame: '',
+    // The group's cup (api/cup, web.Cup): null when it has none to show;
+    // cupOpen when the page shows it instead of the table.
+    cup: null,
+    cupOpen: false,
+    cupAt: 0, // when it was last asked for (ms)
   };
 
   // t returns the page's word for key (WebState.Texts), the key itself when
@@ -263,6 +268,9 @@
       app.texts = st.texts;
       store.set('tc.texts', JSON.stringify(st.texts));
     }
+    // The cup is asked for once on opening, and again with each change
+    // while it is on screen.
+    if (!app.cupAt || app.cupOpen) loadCup();
     render();
     if (app.launchStep >= 0) {
       // Opened at a reviewed move: the replay at that step, once, if the
@@ -272,6 +280,45 @@
       app.launchStep = -1;
       if (str(st.replay) && !app.replay) openReplay(step, app.launchGame);
     }
+  }
+
+  // loadCup asks for the group's cup: shown when it has one (and at
+  // once instead of an empty table), forgotten when it has none.
+  async function loadCup() {
+    app.cupAt = Date.now();
+    let res;
+    try {
+      res = await fetch(apiURL('api/cup', { table: app.table }), { headers: headers(), cache: 'no-store' });
+    } catch {
+      return;
+    }
+    if (res.status === 404) {
+      app.cup = null;
+      app.cupOpen = false;
+      render();
+      return;
+    }
+    if (!res.ok) return;
+    let c;
+    try { c = await res.json(); } catch { return; }
+    if (!c || typeof c !== 'object' || !Array.isArray(c.tables)) return;
+    const first = !app.cup;
+    app.cup = c;
+    const sc = app.state && app.state.scene;
+    if (first && !sc) app.cupOpen = true;
+    render();
+  }
+
+  function openCup() {
+    app.cupOpen = true;
+    render();
+    window.scrollTo(0, 0);
+    loadCup();
+  }
+
+  function closeCup() {
+    app.cupOpen = false;
+    render();
   }
 
   // loadState asks for the state once: true when shown, false on a network
@@ -830,11 +877,21 @@
       b.type = 'button';
       b.addEventListener('click', closeReplay);
       top.append(b);
-    } else if (str(st.rules)) {
-      const b = el('button', 'pill', t('rules'));
-      b.type = 'button';
-      b.addEventListener('click', showRules);
-      top.append(b);
+    } else {
+      const pills = el('div', 'head-pills');
+      if (app.cup) {
+        const b = el('button', 'pill cup-open', t('cup'));
+        b.type = 'button';
+        b.addEventListener('click', openCup);
+        pills.append(b);
+      }
+      if (str(st.rules)) {
+        const b = el('button', 'pill', t('rules'));
+        b.type = 'button';
+        b.addEventListener('click', showRules);
+        pills.append(b);
+      }
+      if (pills.childElementCount) top.append(pills);
     }
     h.append(top);
     if (sc) {
@@ -1012,6 +1069,11 @@
       return;
     }
     delete root.dataset.replay;
+    if (app.cupOpen && app.cup) {
+      renderCup(st, app.cup, root);
+      return;
+    }
+    delete root.dataset.cup;
     const handScroll = root.querySelector('.hand');
     const scrollX = handScroll ? handScroll.scrollLeft : 0;
     app.timers = [];
@@ -1091,6 +1153,103 @@
       const area = root.querySelector('.hand-area');
       if (area && area.getBoundingClientRect().bottom > window.innerHeight) area.scrollIntoView({ block: 'end' });
     }
+  }
+
+  // tableURL is the page of another table (the same initData, kept in
+  // the fragment and in sessionStorage).
+  function tableURL(token) {
+    const u = new URL(location.href);
+    u.search = '';
+    u.searchParams.set('table', token);
+    return u.toString();
+  }
+
+  // renderCup draws the group's cup instead of the table: the round, its
+  // tables (each a link to its page) and the standings.
+  function renderCup(st, c, root) {
+    app.timers = [];
+    root.dataset.cup = str(c.phase) || 'playing';
+    const h = el('header', 'head');
+    const top = el('div', 'head-top');
+    const names = el('div', 'head-names');
+    names.append(el('h1', 'title', str(c.title)));
+    if (str(c.chat)) names.append(el('div', 'chat', c.chat));
+    top.append(names);
+    if (st.scene) {
+      const b = el('button', 'pill cup-back', t('cup_back'));
+      b.type = 'button';
+      b.addEventListener('click', closeCup);
+      top.append(b);
+    }
+    h.append(top);
+    const status = el('div', 'status');
+    if (str(c.round)) status.append(el('span', 'status-text', c.round));
+    if (str(c.note)) status.append(el('span', 'chip', c.note));
+    h.append(status);
+    const parts = [h];
+
+    const tables = el('section', 'cup-tables');
+    tables.append(el('h2', 'cup-h', t('cup_tables')));
+    const list = el('div', 'cup-list');
+    for (const ct of arr(c.tables).filter((x) => x && typeof x === 'object')) {
+      // Each table opens its page; the one this page shows goes back to it.
+      const back = ct.here && !!st.scene;
+      const link = !ct.here && !!str(ct.token);
+      const box = el(link ? 'a' : back ? 'button' : 'div', 'cup-table');
+      if (ct.here) box.classList.add('here');
+      if (ct.you) box.classList.add('you');
+      if (link) box.href = tableURL(ct.token);
+      if (back) {
+        box.type = 'button';
+        box.addEventListener('click', closeCup);
+      }
+      if (link || back) box.setAttribute('aria-label', `${t('cup_open')}: ${str(ct.name)}`);
+      const head = el('div', 'cup-table-head');
+      head.append(el('span', 'cup-table-name', str(ct.name)));
+      // A table of a stopped cup that never finished says neither.
+      const played = arr(ct.seats).some((x) => x && typeof x.place === 'number' && x.place > 0);
+      if (ct.playing || played) head.append(el('span', ct.playing ? 'chip playing' : 'chip played', ct.playing ? t('cup_playing') : t('cup_played')));
+      if (ct.here) head.append(el('span', 'chip here', t('cup_here')));
+      box.append(head);
+      const seats = el('ul', 'cup-seats');
+      for (const s of arr(ct.seats).filter((x) => x && typeof x === 'object')) {
+        const li = el('li', s.you ? 'you' : '');
+        if (typeof s.place === 'number' && s.place > 0) li.append(el('span', 'cup-seat-place', `${s.place}.`));
+        li.append(el('span', 'cup-seat-name', str(s.name)));
+        if (s.you) li.append(el('span', 'tag', t('you')));
+        seats.append(li);
+      }
+      box.append(seats);
+      if (link || back) box.append(el('span', 'cup-go', '›'));
+      list.append(box);
+    }
+    tables.append(list);
+    if (str(c.bye)) tables.append(el('p', 'cup-bye', c.bye));
+    parts.push(tables);
+
+    const rows = arr(c.standings).filter((x) => x && typeof x === 'object');
+    const board = el('section', 'cup-standings');
+    board.append(el('h2', 'cup-h', t('cup_standings')));
+    const ol = el('ol', 'cup-board');
+    const head = el('li', 'cup-row cup-row-head');
+    head.append(el('span', 'place', '#'), el('span', 'who', t('cup_name')), el('span', 'pts', t('cup_points')), el('span', 'games', t('cup_games')));
+    head.setAttribute('aria-hidden', 'true');
+    ol.append(head);
+    for (const r of rows) {
+      const li = el('li', r.you ? 'cup-row you' : 'cup-row');
+      const who = el('span', 'who');
+      if (r.winner) who.append(mark('🏆', t('cup_winner'), 'crown'));
+      who.append(el('span', 'cup-name', str(r.name)));
+      if (r.left) who.append(el('span', 'tag', t('cup_left')));
+      li.append(el('span', 'place', `${Number(r.place) || ''}`), who, el('span', 'pts', str(r.points)), el('span', 'games', `${Number(r.games) || 0}`));
+      li.setAttribute('aria-label', [`${t('cup_place')} ${Number(r.place) || ''}`, str(r.name), `${t('cup_points')}: ${str(r.points)}`, `${t('cup_games')}: ${Number(r.games) || 0}`].join(', '));
+      ol.append(li);
+    }
+    board.append(ol);
+    parts.push(board);
+    root.replaceChildren(...parts);
+    root.dataset.version = String(st.version);
+    root.dataset.drawn = String(Date.now());
   }
 
   // flyIn moves the card the viewer just played from where it lay in the
@@ -1561,6 +1720,9 @@
     }
     setInterval(tick, 1000);
     setInterval(watchdog, 5000);
+    // The cup on screen follows its other tables too, which this table's
+    // stream does not hear of.
+    setInterval(() => { if (app.cupOpen && app.visible && Date.now() - app.cupAt > 15000) loadCup(); }, 5000);
     setInterval(() => { if (app.visible) sendSeen(true); }, 25000);
 
     let delay = 500;
