@@ -1,50 +1,23 @@
-package adapter
+package adapter_test
 
 import (
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/trickchef/trickchef/bot/bottest/contract"
 )
 
 const module = "github.com/trickchef/trickchef/"
-
-// imports lists what the non-test Go files of dir import.
-func imports(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, im := range file.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
 
 // The contract stands on its own: it imports the engine interface and the
 // plain data it shows (the table record, the callback data), never the
 // runtime or Telegram's library.
 func TestContractImportsNoRuntime(t *testing.T) {
 	allowed := []string{module + "game", module + "bot/record", module + "bot/callback"}
-	for _, p := range imports(t, ".") {
+	for _, p := range contract.Imports(t, ".") {
 		if strings.Contains(p, ".") && !slices.Contains(allowed, p) {
 			t.Errorf("package adapter imports %s; it may import only %v and the standard library", p, allowed)
 		}
@@ -66,7 +39,7 @@ func TestAdaptersImportOnlyTheContract(t *testing.T) {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || dir == "../adapter" {
 			continue
 		}
-		ims := imports(t, dir)
+		ims := contract.Imports(t, dir)
 		engine := slices.ContainsFunc(ims, func(p string) bool {
 			return strings.HasPrefix(p, module+"game/") || p == module+"bot/internal/highcard"
 		})

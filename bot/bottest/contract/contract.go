@@ -64,7 +64,7 @@ func Run(t *testing.T, games []adapter.Game) {
 
 // checkImports: an adapter imports the contract, never the runtime.
 func checkImports(t *testing.T, dir string) {
-	ims := imports(t, dir)
+	ims := Imports(t, dir)
 	if !slices.Contains(ims, module+"bot/adapter") {
 		t.Errorf("%s does not import bot/adapter", dir)
 	}
@@ -134,8 +134,8 @@ func moduleRoot(t *testing.T) string {
 	}
 }
 
-// imports lists what the non-test Go files of dir import.
-func imports(t *testing.T, dir string) []string {
+// Imports lists what the non-test Go files of dir import.
+func Imports(t *testing.T, dir string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
