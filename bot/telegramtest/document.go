@@ -35,18 +35,8 @@ type Document struct {
 func (s *Server) sendDocument(_ context.Context, p params) (any, *APIError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, e := s.chatLocked(p)
+	c, thread, e := s.postingLocked(p)
 	if e != nil {
-		return nil, e
-	}
-	thread := 0
-	if c.chat.IsForum {
-		thread = p.int("message_thread_id")
-		if _, ok := c.topics[thread]; thread != 0 && !ok {
-			return nil, badRequest("message thread not found")
-		}
-	}
-	if e := s.limitLocked(c); e != nil {
 		return nil, e
 	}
 	var doc *Document

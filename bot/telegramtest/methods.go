@@ -102,24 +102,35 @@ func (s *Server) chatLocked(p params) (*chatState, *APIError) {
 	return c, nil
 }
 
+// postingLocked is the chat a send posts to (chat_id) and its forum topic
+// (message_thread_id, which must exist), once the chat's rate limits let
+// one more message through. Call with s.mu held.
+func (s *Server) postingLocked(p params) (*chatState, int, *APIError) {
+	c, e := s.chatLocked(p)
+	if e != nil {
+		return nil, 0, e
+	}
+	thread := 0
+	if c.chat.IsForum {
+		thread = p.int("message_thread_id")
+		if _, ok := c.topics[thread]; thread != 0 && !ok {
+			return nil, 0, badRequest("message thread not found")
+		}
+	}
+	if e := s.limitLocked(c); e != nil {
+		return nil, 0, e
+	}
+	return c, thread, nil
+}
+
 func (s *Server) sendMessage(ctx context.Context, p params) (any, *APIError) {
 	if isEphemeralSend(p) {
 		return s.sendEphemeral(ctx, p)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, e := s.chatLocked(p)
+	c, thread, e := s.postingLocked(p)
 	if e != nil {
-		return nil, e
-	}
-	thread := 0
-	if c.chat.IsForum {
-		thread = p.int("message_thread_id")
-		if _, ok := c.topics[thread]; thread != 0 && !ok {
-			return nil, badRequest("message thread not found")
-		}
-	}
-	if e := s.limitLocked(c); e != nil {
 		return nil, e
 	}
 	text, ents, e := parseText(p)
