@@ -40,6 +40,7 @@ type Options struct {
 	FloodRate     float64 // -flood-rate: presses a second of one flooding person
 	Reviews       int     // -reviews: reviews of Трик-н-Шеф queued when the load starts
 	ReviewShare   float64 // -review-share: the part of a core a review worker uses (bot.Config.ReviewShare)
+	Rounds        int     // -rounds: rounds of a cup
 	CPUProfile    string  // -cpuprofile: read by Main, for every scenario
 
 	given map[string]bool
@@ -73,6 +74,7 @@ func (o *Options) define(fs *flag.FlagSet) {
 	fs.Float64Var(&o.FloodRate, "flood-rate", 20, "presses a second of one flooding person (the last at the first table; 0: nobody floods)")
 	fs.IntVar(&o.Reviews, "reviews", 0, "reviews («🔍 Разбор») of whole Трик-н-Шеф games queued for the bot's pool as the load starts, each up to about a second of a core")
 	fs.Float64Var(&o.ReviewShare, "review-share", 0.25, "the part of a core a review worker uses while it reviews (1: unpaced)")
+	fs.IntVar(&o.Rounds, "rounds", 3, "rounds of a cup (/cup <game> <rounds>: 1–10)")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to this `file` (go tool pprof reads it)")
 }
 
