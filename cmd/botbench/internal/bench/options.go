@@ -52,7 +52,7 @@ func (o *Options) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.Redis, "redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"),
 		"Redis to use (`URL`; redis-cluster://h1:p1,h2:p2 for a Cluster); the keys, under a fresh prefix, are removed at the end")
 	fs.Var((*counts)(&o.Tables), "tables", "table `counts`, comma-separated: one measurement for each, one after another")
-	fs.IntVar(&o.People, "people", 4, "simulated people at each table")
+	fs.IntVar(&o.People, "people", 4, "simulated people at each table (cup: in the cup)")
 	fs.IntVar(&o.Robots, "robots", 0, "robots at each table")
 	fs.DurationVar(&o.Pace, "pace", 2*time.Second,
 		"the time a move takes a person: their mean thinking time, each move taking 0.5–1.5 times it (web: exactly, between two moves of a table; 0: tables/30 s, at least 0.5 s)")

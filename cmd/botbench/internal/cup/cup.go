@@ -59,7 +59,7 @@ the most calls to the group in any 60 s (limit 20), the 429s (want 0)
 and the wall time from the start press.
 
 	go run ./cmd/botbench cup
-	go run ./cmd/botbench cup -people 8 -rounds 2 -game sausages
+	go run ./cmd/botbench cup -people 8 -rounds 2
 `
 
 // runScenario runs botbench cup.
