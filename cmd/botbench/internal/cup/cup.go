@@ -53,7 +53,8 @@ chat, 30 a second overall) and a real Redis.
 Reported: the moves applied (every game's log, the bot's moves
 included), the Bot API calls (answerCallbackQuery apart: one per press,
 not rate-limited; calls refused with 429 only as 429s) to the group and
-to the private chats, calls per move, the edits of the cup's own message
+to the private chats (sends, edits and deletes; the polling and the
+membership checks apart), calls per move, the edits of the cup's own message
 (its lobby, its rounds, its standings) and the most of them in any 60 s,
 the most calls to the group in any 60 s (limit 20), the 429s (want 0)
 and the wall time from the start press.
@@ -127,7 +128,8 @@ type Result struct {
 	// those the bot made (robots, timeouts, the deal).
 	Moves     int `json:"moves"`
 	AutoMoves int `json:"auto_moves"`
-	// Calls are every Bot API call but answerCallbackQuery and the 429s.
+	// Calls are the sends, edits and deletes to the group and to the
+	// private chats, the 429s apart (answerCallbackQuery: Answers).
 	Calls        int     `json:"calls"`
 	GroupCalls   int     `json:"group_calls"`
 	PrivateCalls int     `json:"private_calls"`
@@ -251,6 +253,8 @@ func count(res *Result, calls []telegramtest.Call, start, end time.Time, group i
 		case c.Method == "answerCallbackQuery":
 			res.Answers++
 			continue
+		case c.ChatID == 0 || !posts(c.Method):
+			continue // getUpdates, getChatMember, …: not a chat's budget
 		}
 		res.Calls++
 		kept = append(kept, c)
@@ -267,6 +271,17 @@ func count(res *Result, calls []telegramtest.Call, start, end time.Time, group i
 	res.CupEdits = len(cupEdits)
 	res.CupEditsPeakMinute = telegramtest.Peak(cupEdits, group, time.Minute)
 	res.GroupPeakMinute = telegramtest.Peak(kept, group, time.Minute)
+}
+
+// posts reports whether method changes what a chat shows: the calls
+// Telegram's limits count.
+func posts(method string) bool {
+	for _, p := range []string{"send", "edit", "delete"} {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // winner matches the message that names the cup's winner (or winners).
