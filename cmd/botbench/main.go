@@ -9,6 +9,7 @@
 //	web       the «Стол» page's live updates, memory per page (-flood: one initData's flood)
 //	practice  Bot API calls per move of a practice game in the private chat
 //	long      many long games waiting for their players: memory, Redis per table, how late deadlines fire
+//	cup       a group's cup of people at full pace: calls per move, the cup message's edits a minute
 //
 // go run ./cmd/botbench -h lists them, go run ./cmd/botbench <scenario> -h
 // tells what one measures and the flags it reads. The flags are one set: a
@@ -31,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
+	"github.com/trickchef/trickchef/cmd/botbench/internal/cup"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/load"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/long"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/pace"
@@ -48,6 +50,7 @@ func scenarios() []bench.Scenario {
 		web.Scenario(),
 		practice.Scenario(),
 		long.Scenario(),
+		cup.Scenario(),
 	}
 }
 

@@ -41,6 +41,7 @@ type Options struct {
 	FloodRate     float64 // -flood-rate: presses a second of one flooding person
 	Reviews       int     // -reviews: reviews of Трик-н-Шеф queued when the load starts
 	ReviewShare   float64 // -review-share: the part of a core a review worker uses (bot.Config.ReviewShare)
+	Rounds        int     // -rounds: rounds of a cup
 	CPUProfile    string  // -cpuprofile: read by Main, for every scenario
 
 	given map[string]bool
@@ -52,7 +53,7 @@ func (o *Options) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.Redis, "redis", measure.EnvOr("REDIS_URL", "redis://127.0.0.1:6379/0"),
 		"Redis to use (`URL`; redis-cluster://h1:p1,h2:p2 for a Cluster); the keys, under a fresh prefix, are removed at the end")
 	fs.Var((*counts)(&o.Tables), "tables", "table `counts`, comma-separated: one measurement for each, one after another")
-	fs.IntVar(&o.People, "people", 4, "simulated people at each table")
+	fs.IntVar(&o.People, "people", 4, "simulated people at each table (cup: in the cup)")
 	fs.IntVar(&o.Robots, "robots", 0, "robots at each table")
 	fs.DurationVar(&o.Pace, "pace", 2*time.Second,
 		"the time a move takes a person: their mean thinking time, each move taking 0.5–1.5 times it (web: exactly, between two moves of a table; 0: tables/30 s, at least 0.5 s)")
@@ -74,6 +75,7 @@ func (o *Options) define(fs *flag.FlagSet) {
 	fs.Float64Var(&o.FloodRate, "flood-rate", 20, "presses a second of one flooding person (the last at the first table; 0: nobody floods)")
 	fs.IntVar(&o.Reviews, "reviews", 0, "reviews («🔍 Разбор») of whole Трик-н-Шеф games queued for the bot's pool as the load starts, each up to about a second of a core")
 	fs.Float64Var(&o.ReviewShare, "review-share", 0.25, "the part of a core a review worker uses while it reviews (1: unpaced)")
+	fs.IntVar(&o.Rounds, "rounds", 3, "rounds of a cup (/cup <game> <rounds>: 1–10)")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to this `file` (go tool pprof reads it)")
 }
 
