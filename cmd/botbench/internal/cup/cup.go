@@ -21,7 +21,7 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/cmd/botbench/internal/bench"
-	"github.com/trickchef/trickchef/cmd/internal/games"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/cmd/internal/measure"
 	"github.com/trickchef/trickchef/store"
 )
@@ -32,8 +32,8 @@ func Scenario() bench.Scenario {
 		Name:     "cup",
 		Summary:  "a group's cup of people at full pace played to its end: calls per move, the cup message's edits a minute",
 		Doc:      doc,
-		Flags:    []string{"game", "people", "rounds", "seed", "ai-delay", "timeout", "redis"},
-		Defaults: map[string]string{"game": "trickchef", "people": "16"},
+		Flags:    []string{"game", "people", "rounds", "seed", "ai-delay", "for", "redis"},
+		Defaults: map[string]string{"game": "trickchef", "people": "16", "for": "30m"},
 		Run:      runScenario,
 	}
 }
@@ -75,7 +75,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	if o.Rounds < 1 || o.Rounds > 10 {
 		return nil, bench.Usagef("-rounds: 1 to 10, not %d", o.Rounds)
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, o.For)
 	defer cancel()
 	res, err := run(ctx, config{Game: g.ID(), People: o.People, Rounds: o.Rounds, Seed: o.Seed,
 		AIDelay: o.AIDelay, RedisURL: o.Redis, Log: os.Stderr})
