@@ -148,7 +148,13 @@ func loadTable(ctx context.Context, rc *redis.Client, keys, id string) (*record.
 // would make them differ (or make the replay fail).
 func checkReplay(t *testing.T, rc *redis.Client, keys string, group *telegramtest.Chat) *record.Table {
 	t.Helper()
-	id := strconv.FormatInt(group.ID(), 10)
+	return checkReplayOf(t, rc, keys, strconv.FormatInt(group.ID(), 10))
+}
+
+// checkReplayOf is checkReplay for the table id: a group's table other
+// than its own (a cup's), by its record's id.
+func checkReplayOf(t *testing.T, rc *redis.Client, keys, id string) *record.Table {
+	t.Helper()
 	tab, err := loadTable(t.Context(), rc, keys, id)
 	if err != nil {
 		t.Errorf("table %s: %v", id, err)
