@@ -430,7 +430,7 @@ func TestAnonymousAdmin(t *testing.T) {
 	}
 	q := ask()
 	v := h.Version(group)
-	h.press(b, q, h.T("stop.yes"), h.T("stop.not_yours"))
+	h.press(b, q, h.T("stop.yes"), h.T("stop.admins_only"))
 	if got := h.Version(group); got != v {
 		t.Errorf("a member's «yes» changed the table: version %d → %d", v, got)
 	}

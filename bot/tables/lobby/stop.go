@@ -42,7 +42,10 @@ func (lb *Lobby) OnStop(t *record.Table, ch *txn.Change, p callback.Data, user *
 	case t.StopAsked == 0:
 		return refusal.New("stop.answered")
 	}
-	if who != t.StopAsked && !(t.StopAsked == record.AnyAdmin && admin) {
+	switch {
+	case t.StopAsked == record.AnyAdmin && !admin:
+		return refusal.New("stop.admins_only") // asked in the group's name: nobody to name
+	case t.StopAsked != record.AnyAdmin && who != t.StopAsked:
 		return refusal.New("stop.not_yours")
 	}
 	l := lb.views.Loc(t.Lang)
