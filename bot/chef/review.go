@@ -33,7 +33,9 @@ func (k chefGame) Describe(l adapter.Loc, t adapter.TableView, st game.State, se
 	}
 	out.Played = l.T("chef.review.played", "Move", adapter.Esc(k.MoveName(l, t, st, seat, j.Action)))
 	pro, best := l.T("chef.level.shef"), adapter.Esc(k.MoveName(l, t, st, seat, j.Best))
-	if vd.Why.Playouts == 0 {
+	if why, ok := whyBetter(v, j.Action, j.Best); ok {
+		out.Best = l.T("chef.review.best_why", "Pro", pro, "Move", best, "Why", why.text(l, t))
+	} else if vd.Why.Playouts == 0 {
 		out.Best = l.T("chef.review.best_sure", "Pro", pro, "Move", best)
 	} else {
 		out.Best = l.T("chef.review.best", "Pro", pro, "Move", best, "Share", adapter.Percent(vd.Why.Win))

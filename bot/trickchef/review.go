@@ -30,9 +30,9 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 	hand := l.T("trickchef.review.hand", "Cards", cardsText(v.Hand), "Coins", l.T("count.coins", "Count", v.Seats[seat].Coins))
 	switch {
 	case v.Phase == tc.PhasePick:
-		out.Moment = l.T("trickchef.review.moment_pick", "Round", v.Round, "Chefs", chefsText(v.SetAside))
+		out.Moment = l.T("trickchef.review.moment_pick", "Round", v.Round, "Chefs", chefCounts(v.SetAside))
 	case v.Phase == tc.PhaseAward:
-		out.Moment = l.T("trickchef.review.moment_award", "Round", v.Round, "Trick", v.Trick, "Chefs", chefsText(v.Pool))
+		out.Moment = l.T("trickchef.review.moment_award", "Round", v.Round, "Trick", v.Trick, "Chefs", chefCounts(v.Pool))
 	case len(v.CurrentTrick) == 0:
 		out.Moment = l.T("trickchef.review.moment_lead", "Round", v.Round, "Trick", v.Trick, "Trumps", trumpsText(l, v.Public))
 	default:
@@ -50,7 +50,10 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 	if ev.Ahead >= 0.5 {
 		ahead = "_ahead"
 	}
+	why, known := whyBetter(v, j.Action, j.Best, ev)
 	switch {
+	case known:
+		out.Best = l.T("trickchef.review.best_why", "Pro", pro, "Move", best, "Why", why.text(l))
 	case ev.Deals == 0:
 		out.Best = l.T("trickchef.review.best_only", "Pro", pro, "Move", best)
 	case m.Kind == tc.KindChef && ev.Ahead >= 0.5:
@@ -76,6 +79,18 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 			"Ahead", adapter.Percent(vd.Ahead), "BestAhead", adapter.Percent(vd.BestAhead))
 	}
 	return out
+}
+
+// chefCounts lists chefs per suit for a review's moment, a count apart
+// from the suit so it never reads as a card: «🟨×4, 🟦×1».
+func chefCounts(chefs [tc.NumSuits]int) string {
+	var parts []string
+	for s := tc.Suit(0); s < tc.NumSuits; s++ {
+		if chefs[s] > 0 {
+			parts = append(parts, suitEmoji(s)+"×"+strconv.Itoa(chefs[s]))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // trumpsText names the trumps for a review's moment: «козырь 🟥», «козырей

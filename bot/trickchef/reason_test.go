@@ -1,0 +1,109 @@
+package trickchef
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/trickchef/trickchef/game"
+	tc "github.com/trickchef/trickchef/game/trickchef"
+)
+
+func card(s tc.Suit, v int) tc.Card { return tc.Card{Suit: s, Value: v} }
+
+// view is seat 0's view of a three-player round: the pool, its chefs, hand
+// and won pile, and the trick on the table (played by seats 1 and 2).
+func view(phase tc.Phase, pool [tc.NumSuits]int, chefs [tc.NumSuits]int, hand, won []tc.Card, trick ...tc.Played) tc.SeatView {
+	v := tc.SeatView{Seat: 0, Hand: hand, Won: won}
+	v.Players, v.Round, v.Phase = 3, 1, phase
+	v.Suits = []tc.Suit{tc.Red, tc.Yellow, tc.Blue}
+	v.Pool = pool
+	v.Trumps = tc.Trumps(pool).Suits()
+	v.CurrentTrick = trick
+	v.Seats = make([]tc.SeatPublic, 3)
+	v.Seats[0].Chefs = chefs
+	return v
+}
+
+func play(c tc.Card, coins int) game.Action { return tc.PlayAction(c, coins) }
+
+func TestReasonChefTrump(t *testing.T) {
+	// Centre 🟨4 🟦1, a hand of blues: the last blue chef would make
+	// yellow the only trump; a yellow one keeps blue trump.
+	v := view(tc.PhaseAward, [tc.NumSuits]int{0, 4, 1, 0}, [tc.NumSuits]int{}, []tc.Card{card(tc.Blue, 1), card(tc.Blue, 2)}, nil)
+	r, ok := whyBetter(v, tc.ChefAction(tc.Blue), tc.ChefAction(tc.Yellow), tc.Advice{})
+	if !ok || r.Code != reasonChefTrump || r.Suit != tc.Yellow || r.Count != 2 || r.Fewer != 0 || !slices.Equal(r.Suits, []tc.Suit{tc.Blue}) {
+		t.Fatalf("got %+v, %v; want chef_trump 🟨: trump 🟦, 2 cards against 0", r, ok)
+	}
+}
+
+func TestReasonChefStars(t *testing.T) {
+	// A won 🟥7 with no red chef: a red chef sits on it at once (3★).
+	v := view(tc.PhaseAward, [tc.NumSuits]int{2, 2, 2, 0}, [tc.NumSuits]int{0, 1, 0, 0}, []tc.Card{card(tc.Yellow, 3)},
+		[]tc.Card{card(tc.Red, 7), card(tc.Yellow, 2)})
+	r, ok := whyBetter(v, tc.ChefAction(tc.Yellow), tc.ChefAction(tc.Red), tc.Advice{})
+	if !ok || r.Code != reasonChefStars || r.Suit != tc.Red || r.Card != card(tc.Red, 7) || r.Stars != 3 {
+		t.Fatalf("got %+v, %v; want chef_stars 🟥 on 🟥7, 3★", r, ok)
+	}
+}
+
+func TestReasonCoinsNoStars(t *testing.T) {
+	// Last to play to 🟥3 🟨1, blue trump, no chef of red or yellow: a coin
+	// on 🟥2 takes a trick that scores nothing.
+	v := view(tc.PhasePlay, [tc.NumSuits]int{3, 3, 1, 0}, [tc.NumSuits]int{0, 0, 1, 0},
+		[]tc.Card{card(tc.Red, 2), card(tc.Blue, 5)}, nil,
+		tc.Played{Seat: 1, Card: card(tc.Red, 3)}, tc.Played{Seat: 2, Card: card(tc.Yellow, 1)})
+	r, ok := whyBetter(v, play(card(tc.Red, 2), 1), play(card(tc.Red, 2), 0), tc.Advice{})
+	if !ok || r.Code != reasonCoinsNoStars || r.Coins != 1 {
+		t.Fatalf("got %+v, %v; want coins_no_stars, 1 coin", r, ok)
+	}
+	// With a red chef the trick scores: the coin is only a point spent.
+	v.Seats[0].Chefs[tc.Red] = 1
+	if r, _ := whyBetter(v, play(card(tc.Red, 2), 1), play(card(tc.Red, 2), 0), tc.Advice{}); r.Code != reasonCoins {
+		t.Fatalf("with a red chef got %+v; want coins", r)
+	}
+}
+
+func TestReasonTakeStars(t *testing.T) {
+	// Last to play to 🟨2 🟨4 holding a yellow chef: 🟨9 takes the trick
+	// and the chef sits on 🟨2 (1★); 🟨1 would only be the lowest.
+	v := view(tc.PhasePlay, [tc.NumSuits]int{3, 3, 3, 0}, [tc.NumSuits]int{0, 1, 0, 0},
+		[]tc.Card{card(tc.Yellow, 1), card(tc.Yellow, 9)}, nil,
+		tc.Played{Seat: 1, Card: card(tc.Yellow, 2)}, tc.Played{Seat: 2, Card: card(tc.Yellow, 4)})
+	r, ok := whyBetter(v, play(card(tc.Yellow, 1), 0), play(card(tc.Yellow, 9), 0), tc.Advice{})
+	if !ok || r.Code != reasonTakeStars || r.Stars != 1 || !slices.Contains(r.Cards, card(tc.Yellow, 2)) {
+		t.Fatalf("got %+v, %v; want take_stars, 1★ on 🟨2", r, ok)
+	}
+}
+
+func TestReasonLowestAndIncome(t *testing.T) {
+	// Last to play to 🟥4 🟥9, no chef: 🟥2 is the lowest and brings a
+	// chef, where 🟥10 takes a trick worth nothing.
+	v := view(tc.PhasePlay, [tc.NumSuits]int{3, 3, 3, 0}, [tc.NumSuits]int{},
+		[]tc.Card{card(tc.Red, 2), card(tc.Red, 6), card(tc.Red, 10)}, nil,
+		tc.Played{Seat: 1, Card: card(tc.Red, 4)}, tc.Played{Seat: 2, Card: card(tc.Red, 9)})
+	if r, ok := whyBetter(v, play(card(tc.Red, 10), 0), play(card(tc.Red, 2), 0), tc.Advice{}); !ok || r.Code != reasonLowestSure {
+		t.Fatalf("got %+v, %v; want lowest_sure", r, ok)
+	}
+	// 🟥6 neither takes nor is the lowest: a coin of income.
+	if r, ok := whyBetter(v, play(card(tc.Red, 10), 0), play(card(tc.Red, 6), 0), tc.Advice{}); !ok || r.Code != reasonIncome {
+		t.Fatalf("got %+v, %v; want income", r, ok)
+	}
+}
+
+func TestReasonTop(t *testing.T) {
+	// A lead of 🟨10 with red trump: no higher yellow card exists.
+	v := view(tc.PhasePlay, [tc.NumSuits]int{2, 3, 3, 0}, [tc.NumSuits]int{}, []tc.Card{card(tc.Yellow, 10), card(tc.Blue, 5)}, nil)
+	ev := tc.Advice{Deals: 50, Took: 1}
+	if r, ok := whyBetter(v, play(card(tc.Blue, 5), 0), play(card(tc.Yellow, 10), 0), ev); !ok || r.Code != reasonTop {
+		t.Fatalf("got %+v, %v; want top", r, ok)
+	}
+	// 🟨9 is not the top while 🟨10 is in someone else's hand.
+	v.Hand = []tc.Card{card(tc.Yellow, 9), card(tc.Blue, 5)}
+	if r, _ := whyBetter(v, play(card(tc.Blue, 5), 0), play(card(tc.Yellow, 9), 0), ev); r.Code != reasonTakes {
+		t.Fatalf("got %+v; want takes", r)
+	}
+	// The same move has no reason.
+	if _, ok := whyBetter(v, play(card(tc.Blue, 5), 0), play(card(tc.Blue, 5), 0), ev); ok {
+		t.Fatal("a move has a reason against itself")
+	}
+}
