@@ -2,8 +2,11 @@ package trickchef
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
@@ -105,5 +108,25 @@ func TestReasonTop(t *testing.T) {
 	// The same move has no reason.
 	if _, ok := whyBetter(v, play(card(tc.Blue, 5), 0), play(card(tc.Blue, 5), 0), ev); ok {
 		t.Fatal("a move has a reason against itself")
+	}
+}
+
+// Every reason reads as a catalog line in every language: no key shows
+// through.
+func TestReasonTexts(t *testing.T) {
+	cat := bottest.Catalog(t)
+	codes := []reasonCode{reasonChefStars, reasonChefTrump, reasonChefHand, reasonCoinsNoStars, reasonCoins, reasonTakeStars,
+		reasonLowest, reasonLowestSure, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives}
+	for _, lang := range cat.Langs() {
+		l := adapter.NewLoc(cat, lang)
+		for _, c := range codes {
+			for _, fewer := range []int{0, 2} {
+				r := reason{Code: c, Card: card(tc.Yellow, 9), Cards: []tc.Card{card(tc.Yellow, 9)}, Suit: tc.Yellow, Other: tc.Blue,
+					Suits: []tc.Suit{tc.Blue}, Stars: 3, Coins: 2, Count: 4, Fewer: fewer}
+				if s := r.text(l); s == "" || strings.Contains(s, "trickchef.") {
+					t.Errorf("%s %s reads %q", lang, c, s)
+				}
+			}
+		}
 	}
 }
