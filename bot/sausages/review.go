@@ -49,7 +49,15 @@ func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State
 		reason = "setup_boot"
 	}
 	pro := l.T("sausages.level.sharp")
-	out.Best = l.T("sausages.review.best_"+reason, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Share", adapter.Percent(ad.Chance))
+	if why, ok := whyBetter(v, j.Action, j.Best); ok {
+		key := "sausages.review.best_why"
+		if m, _ := ss.Decode(j.Best); m.Kind == ss.KindBid {
+			key += "_bid"
+		}
+		out.Best = l.T(key, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Why", why.text(l, t))
+	} else {
+		out.Best = l.T("sausages.review.best_"+reason, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Share", adapter.Percent(ad.Chance))
+	}
 	switch {
 	case vd.Mixed:
 		out.Cost = l.T("sausages.review.cost_mixed", "Pro", pro)
@@ -67,7 +75,7 @@ func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State
 }
 
 // reviewMove names a move in a review's sentence (HTML): the button's
-// words, a bid as «ставка 3».
+// words, a bid as «ставка 3», a card turned as «верхняя карта (Катя)».
 func (k sausagesGame) reviewMove(l adapter.Loc, t adapter.TableView, a game.Action) string {
 	m, ok := ss.Decode(a)
 	if !ok {
@@ -77,7 +85,7 @@ func (k sausagesGame) reviewMove(l adapter.Loc, t adapter.TableView, a game.Acti
 	case ss.KindBid:
 		return l.T("sausages.review.bid", "N", strconv.Itoa(m.N))
 	case ss.KindReveal:
-		return l.T("sausages.reveal_button", "Name", adapter.SeatName(t, m.Seat))
+		return l.T("sausages.move.reveal", "Name", adapter.SeatName(t, m.Seat))
 	case ss.KindName:
 		return adapter.SeatName(t, m.Seat)
 	}
