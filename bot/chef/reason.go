@@ -1,6 +1,8 @@
 package chef
 
 import (
+	"slices"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
@@ -36,6 +38,16 @@ const (
 	// reasonExtra: «Профи» throws away an extra dish (Dish, a second of
 	// its colour), which keeps the menu from being complete.
 	reasonExtra reasonCode = "extra"
+	// reasonPlayAction: «Профи» plays an action card lying in front of the
+	// seat (Card): while it is there the menu cannot be complete.
+	reasonPlayAction reasonCode = "play_action"
+	// reasonDrawFirst: the person throws away an extra dish (Dish) instead
+	// of drawing; after a draw it can still be thrown away.
+	reasonDrawFirst reasonCode = "draw_first"
+	// reasonScarce: «Профи» takes (a Шеф) or strikes off (a Hangover, a
+	// Diet) a dish (Dish) of which fewer are left in the pile (Left) than
+	// of the person's (Other, OtherLeft): a colour hard to get again.
+	reasonScarce reasonCode = "scarce"
 	// reasonSpare: the person spends an action card on the next player
 	// (Seat), who has only Colours: no threat yet.
 	reasonSpare reasonCode = "spare"
@@ -48,10 +60,14 @@ const threatColours = ce.NumColours - 1
 // reason is why «Профи»'s move is better than the person's, computed from
 // the seat's view at that moment: a code and its arguments.
 type reason struct {
-	Code    reasonCode
-	Dish    ce.Card
-	Seat    game.Seat
-	Colours int
+	Code      reasonCode
+	Dish      ce.Card
+	Other     ce.Card
+	Card      ce.Card // an action card
+	Seat      game.Seat
+	Colours   int
+	Left      int // dishes of Dish's colour left in the pile
+	OtherLeft int // ... of Other's
 }
 
 // whyBetter compares the person's move played with «Профи»'s best in v,
@@ -92,10 +108,48 @@ func whyBetter(v ce.SeatView, played, best game.Action) (reason, bool) {
 	if b.Kind == ce.KindDiscard && me.Cards[b.Dish] >= 2 && !(p.Kind == ce.KindDiscard && me.Cards[p.Dish] >= 2) {
 		return reason{Code: reasonExtra, Dish: b.Dish}, true
 	}
+	if p.Kind == ce.KindPlay && b.Kind == ce.KindPlay && p.Card == b.Card {
+		if d, o, ok := scarcer(v, p, b); ok {
+			return reason{Code: reasonScarce, Card: b.Card, Dish: d, Other: o, Left: v.PileCards[d], OtherLeft: v.PileCards[o]}, true
+		}
+	}
+	if b.Kind == ce.KindPlay && p.Kind != ce.KindPlay && b.Card.IsAction() && !(v.Step == ce.StepDrawn && v.Drawn == b.Card) {
+		return reason{Code: reasonPlayAction, Card: b.Card}, true
+	}
+	if p.Kind == ce.KindDiscard && b.Kind == ce.KindDraw && me.Cards[p.Dish] >= 2 {
+		return reason{Code: reasonDrawFirst, Dish: p.Dish}, true
+	}
 	if hasNext && hits(p) && !hits(b) && nx.Colours < threatColours-1 {
 		return reason{Code: reasonSpare, Seat: v.Next, Colours: nx.Colours}, true
 	}
 	return reason{}, false
+}
+
+// scarcer finds, for the same action card played two ways, the dish
+// «Профи» picks that the person did not (d) and the person's instead (o),
+// when fewer of d's colour are left in the pile.
+func scarcer(v ce.SeatView, p, b ce.Move) (d, o ce.Card, ok bool) {
+	pick := func(m ce.Move) []ce.Card {
+		var out []ce.Card
+		for _, c := range []ce.Card{m.Dish, m.Dish2} {
+			if c.IsDish() {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	bs, ps := pick(b), pick(p)
+	for _, x := range bs {
+		if slices.Contains(ps, x) {
+			continue
+		}
+		for _, y := range ps {
+			if !slices.Contains(bs, y) && v.PileCards[x] < v.PileCards[y] {
+				return x, y, true
+			}
+		}
+	}
+	return ce.NoCard, ce.NoCard, false
 }
 
 // onTop is the dish a move leaves on top of the discard pile: a dish
@@ -140,7 +194,12 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 		return l.T(key, "Dish", chefDishEmoji(r.Dish), "Name", adapter.SeatName(t, r.Seat), "Colours", colours)
 	case reasonThreat, reasonSpare:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Colours", colours)
-	case reasonLoseColour, reasonTakeMissing, reasonExtra:
+	case reasonScarce:
+		return l.T(key, "Dish", chefDishEmoji(r.Dish), "Other", chefDishEmoji(r.Other),
+			"Left", l.T("chef.reason.left", "Count", r.Left), "OtherLeft", l.T("chef.reason.left", "Count", r.OtherLeft))
+	case reasonPlayAction:
+		return l.T(key, "Card", chefCardText(l, r.Card))
+	case reasonLoseColour, reasonTakeMissing, reasonExtra, reasonDrawFirst:
 		return l.T(key, "Dish", chefDishEmoji(r.Dish), "Colours", colours)
 	}
 	return l.T(key)

@@ -95,16 +95,37 @@ func TestReasonTakeAndExtra(t *testing.T) {
 	}
 }
 
+func TestReasonActionsAndDraw(t *testing.T) {
+	// A Hangover lies in front of the seat: playing it clears the menu.
+	v := chefView(ce.Side, seatOf(ce.Sauce, ce.Side, ce.Hangover), seatOf(ce.Starter, ce.Sauce, ce.Main))
+	r, ok := whyBetter(v, ce.DrawAction(), ce.PlayAction(ce.Hangover, ce.Starter, ce.Sauce))
+	if !ok || r.Code != reasonPlayAction || r.Card != ce.Hangover {
+		t.Fatalf("got %+v, %v; want play_action 🥴", r, ok)
+	}
+	// The same Hangover striking off 🍤 where 🍅 is scarcer in the pile.
+	v.PileCards[ce.Sauce], v.PileCards[ce.Starter], v.PileCards[ce.Main] = 1, 6, 6
+	r, ok = whyBetter(v, ce.PlayAction(ce.Hangover, ce.Starter, ce.Main), ce.PlayAction(ce.Hangover, ce.Sauce, ce.Main))
+	if !ok || r.Code != reasonScarce || r.Dish != ce.Sauce || r.Other != ce.Starter || r.Left != 1 || r.OtherLeft != 6 {
+		t.Fatalf("got %+v, %v; want scarce 🍅 (1) over 🍤 (6)", r, ok)
+	}
+	// Throwing an extra 🥦 away instead of drawing.
+	v = chefView(ce.Side, seatOf(ce.Sauce, ce.Side, ce.Side), seatOf(ce.Side))
+	r, ok = whyBetter(v, ce.DiscardAction(ce.Side), ce.DrawAction())
+	if !ok || r.Code != reasonDrawFirst || r.Dish != ce.Side {
+		t.Fatalf("got %+v, %v; want draw_first 🥦", r, ok)
+	}
+}
+
 // Every reason reads as a catalog line in every language: no key shows
 // through, no placeholder is left empty.
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	tv := adapter.View(&record.Table{Seats: []record.Seat{{Name: "Катя"}, {Name: "Робот 1"}, {Name: "Робот 2"}}})
-	codes := []reasonCode{reasonAnnounce, reasonRedraw, reasonTakeBill, reasonGift, reasonThreat, reasonLoseColour, reasonTakeMissing, reasonExtra, reasonSpare}
+	codes := []reasonCode{reasonAnnounce, reasonRedraw, reasonTakeBill, reasonGift, reasonThreat, reasonLoseColour, reasonTakeMissing, reasonExtra, reasonSpare, reasonPlayAction, reasonDrawFirst, reasonScarce}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
-			s := reason{Code: c, Dish: ce.Main, Seat: 1, Colours: 5}.text(l, tv)
+			s := reason{Code: c, Dish: ce.Main, Other: ce.Drink, Card: ce.Diet, Seat: 1, Colours: 5, Left: 1, OtherLeft: 5}.text(l, tv)
 			if s == "" || strings.Contains(s, "chef.reason") || !strings.Contains(s, "Робот 1") && (c == reasonGift || c == reasonThreat || c == reasonSpare) || strings.Contains(s, "<no value>") {
 				t.Errorf("%s %s reads %q", lang, c, s)
 			}

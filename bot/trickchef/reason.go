@@ -34,6 +34,10 @@ const (
 	// a chef; reasonLowestSure: it is, nobody playing after it.
 	reasonLowest     reasonCode = "lowest"
 	reasonLowestSure reasonCode = "lowest_sure"
+	// reasonLowestCheaper: both cards are the trick's lowest and bring the
+	// chef; «Профи»'s is the higher one, and the person's low card (Other
+	// card: Low) would have stayed in hand for another chef.
+	reasonLowestCheaper reasonCode = "lowest_cheaper"
 	// reasonIncome: the card neither takes the trick nor is the lowest, so
 	// the seat is paid a coin; the person's card took a trick worth no
 	// star.
@@ -55,6 +59,7 @@ const (
 type reason struct {
 	Code  reasonCode
 	Card  tc.Card   // the card «Профи» plays, or the won card a chef sits on
+	Low   tc.Card   // the person's card, kept by «Профи»
 	Cards []tc.Card // the trick's cards the seat's chefs would count
 	Suit  tc.Suit   // the chef «Профи» takes
 	Other tc.Suit   // the chef the person took
@@ -231,13 +236,15 @@ func cardReason(v tc.SeatView, p, b tc.Move, ev tc.Advice) (reason, bool) {
 	switch {
 	case takes && ob.stars > 0 && (!op.takes || op.stars < ob.stars):
 		return reason{Code: reasonTakeStars, Card: b.Card, Cards: ob.cards, Stars: ob.stars}, true
+	case sure && ob.lowest && op.lowest && !ob.takes && !op.takes && b.Coins == 0 && p.Coins == 0 && b.Card.Value > p.Card.Value:
+		return reason{Code: reasonLowestCheaper, Card: b.Card, Low: p.Card}, true
 	case lowest && !ob.takes && !op.lowest && sure:
 		return reason{Code: reasonLowestSure, Card: b.Card}, true
 	case lowest && !ob.takes && !op.lowest:
 		return reason{Code: reasonLowest, Card: b.Card}, true
 	case sure && !ob.takes && !ob.lowest && op.takes && op.stars == 0:
 		return reason{Code: reasonIncome, Card: b.Card}, true
-	case len(v.CurrentTrick) == 0 && ev.Chef >= 0.5:
+	case ev.Deals > 0 && ev.Chef >= 0.5:
 		return reason{Code: reasonLowest, Card: b.Card}, true
 	case len(v.CurrentTrick) == 0 && ev.Took >= 0.5 && b.Coins == 0 && topOfSuit(v, b.Card):
 		if suitSet(v.Trumps).Has(b.Card.Suit) {
@@ -280,6 +287,8 @@ func (r reason) text(l adapter.Loc) string {
 			key += "_own"
 		}
 		return l.T(key, "Suit", suitEmoji(r.Card.Suit), "Cards", cardsText(r.Cards), "Stars", r.Stars)
+	case reasonLowestCheaper:
+		return l.T(key, "Card", cardText(r.Card), "Low", cardText(r.Low))
 	case reasonTop, reasonTopTrump:
 		return l.T(key, "Suit", suitEmoji(r.Card.Suit))
 	}

@@ -87,6 +87,14 @@ func TestReasonLowestAndIncome(t *testing.T) {
 	if r, ok := whyBetter(v, play(card(tc.Red, 10), 0), play(card(tc.Red, 2), 0), tc.Advice{}); !ok || r.Code != reasonLowestSure {
 		t.Fatalf("got %+v, %v; want lowest_sure", r, ok)
 	}
+	// Last to play to 🟥9 🟥10: 🟥6 is the lowest as well as 🟥2, and keeps
+	// 🟥2 for another chef.
+	w := v
+	w.CurrentTrick = []tc.Played{{Seat: 1, Card: card(tc.Red, 9)}, {Seat: 2, Card: card(tc.Red, 8)}}
+	w.Hand = []tc.Card{card(tc.Red, 2), card(tc.Red, 6)}
+	if r, ok := whyBetter(w, play(card(tc.Red, 2), 0), play(card(tc.Red, 6), 0), tc.Advice{}); !ok || r.Code != reasonLowestCheaper || r.Low != card(tc.Red, 2) {
+		t.Fatalf("got %+v, %v; want lowest_cheaper keeping 🟥2", r, ok)
+	}
 	// 🟥6 neither takes nor is the lowest: a coin of income.
 	if r, ok := whyBetter(v, play(card(tc.Red, 10), 0), play(card(tc.Red, 6), 0), tc.Advice{}); !ok || r.Code != reasonIncome {
 		t.Fatalf("got %+v, %v; want income", r, ok)
@@ -116,7 +124,7 @@ func TestReasonTop(t *testing.T) {
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	codes := []reasonCode{reasonChefStars, reasonChefTrump, reasonChefHand, reasonCoinsNoStars, reasonCoins, reasonTakeStars,
-		reasonLowest, reasonLowestSure, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives}
+		reasonLowest, reasonLowestSure, reasonLowestCheaper, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
