@@ -38,6 +38,15 @@ const (
 	// chef; «Профи»'s is the higher one, and the person's low card (Other
 	// card: Low) would have stayed in hand for another chef.
 	reasonLowestCheaper reasonCode = "lowest_cheaper"
+	// reasonTakeKeepLow: both cards take the trick; «Профи»'s is the
+	// higher one, and the person's low card (Low) stays in hand to be a
+	// trick's lowest later.
+	reasonTakeKeepLow reasonCode = "take_keep_low"
+	// reasonTakesSure, reasonGivesSure: the seat plays last, «Профи»'s card
+	// takes the trick, or neither takes it nor is its lowest (a coin of
+	// income).
+	reasonTakesSure reasonCode = "takes_sure"
+	reasonGivesSure reasonCode = "gives_sure"
 	// reasonIncome: the card neither takes the trick nor is the lowest, so
 	// the seat is paid a coin; the person's card took a trick worth no
 	// star.
@@ -244,6 +253,12 @@ func cardReason(v tc.SeatView, p, b tc.Move, ev tc.Advice) (reason, bool) {
 		return reason{Code: reasonLowest, Card: b.Card}, true
 	case sure && !ob.takes && !ob.lowest && op.takes && op.stars == 0:
 		return reason{Code: reasonIncome, Card: b.Card}, true
+	case sure && ob.takes && op.takes && b.Coins == 0 && p.Coins == 0 && b.Card.Value > p.Card.Value:
+		return reason{Code: reasonTakeKeepLow, Card: b.Card, Low: p.Card}, true
+	case sure && ob.takes:
+		return reason{Code: reasonTakesSure, Card: b.Card}, true
+	case sure && !ob.takes && !ob.lowest:
+		return reason{Code: reasonGivesSure, Card: b.Card}, true
 	case ev.Deals > 0 && ev.Chef >= 0.5:
 		return reason{Code: reasonLowest, Card: b.Card}, true
 	case len(v.CurrentTrick) == 0 && ev.Took >= 0.5 && b.Coins == 0 && topOfSuit(v, b.Card):
@@ -287,7 +302,7 @@ func (r reason) text(l adapter.Loc) string {
 			key += "_own"
 		}
 		return l.T(key, "Suit", suitEmoji(r.Card.Suit), "Cards", cardsText(r.Cards), "Stars", r.Stars)
-	case reasonLowestCheaper:
+	case reasonLowestCheaper, reasonTakeKeepLow:
 		return l.T(key, "Card", cardText(r.Card), "Low", cardText(r.Low))
 	case reasonTop, reasonTopTrump:
 		return l.T(key, "Suit", suitEmoji(r.Card.Suit))

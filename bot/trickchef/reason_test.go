@@ -95,6 +95,13 @@ func TestReasonLowestAndIncome(t *testing.T) {
 	if r, ok := whyBetter(w, play(card(tc.Red, 2), 0), play(card(tc.Red, 6), 0), tc.Advice{}); !ok || r.Code != reasonLowestCheaper || r.Low != card(tc.Red, 2) {
 		t.Fatalf("got %+v, %v; want lowest_cheaper keeping 🟥2", r, ok)
 	}
+	// Last to play to 🟥3 🟥4: 🟥9 takes as well as 🟥6, and keeps 🟥6
+	// low.
+	w.CurrentTrick = []tc.Played{{Seat: 1, Card: card(tc.Red, 3)}, {Seat: 2, Card: card(tc.Red, 4)}}
+	w.Hand = []tc.Card{card(tc.Red, 6), card(tc.Red, 9)}
+	if r, ok := whyBetter(w, play(card(tc.Red, 6), 0), play(card(tc.Red, 9), 0), tc.Advice{}); !ok || r.Code != reasonTakeKeepLow || r.Low != card(tc.Red, 6) {
+		t.Fatalf("got %+v, %v; want take_keep_low keeping 🟥6", r, ok)
+	}
 	// 🟥6 neither takes nor is the lowest: a coin of income.
 	if r, ok := whyBetter(v, play(card(tc.Red, 10), 0), play(card(tc.Red, 6), 0), tc.Advice{}); !ok || r.Code != reasonIncome {
 		t.Fatalf("got %+v, %v; want income", r, ok)
@@ -124,7 +131,7 @@ func TestReasonTop(t *testing.T) {
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	codes := []reasonCode{reasonChefStars, reasonChefTrump, reasonChefHand, reasonCoinsNoStars, reasonCoins, reasonTakeStars,
-		reasonLowest, reasonLowestSure, reasonLowestCheaper, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives}
+		reasonLowest, reasonLowestSure, reasonLowestCheaper, reasonTakeKeepLow, reasonTakesSure, reasonGivesSure, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
