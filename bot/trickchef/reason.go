@@ -1,6 +1,8 @@
 package trickchef
 
 import (
+	"slices"
+
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
@@ -117,6 +119,19 @@ func chefReason(v tc.SeatView, p, b tc.Suit) (reason, bool) {
 	return reason{}, false
 }
 
+// coveredCards are the won cards of suit s that chefs of that suit sit
+// on: the lowest ones.
+func coveredCards(won []tc.Card, s tc.Suit, chefs int) []tc.Card {
+	var low []tc.Card
+	for _, c := range won {
+		if c.Suit == s {
+			low = append(low, c)
+		}
+	}
+	sortCards(low)
+	return low[:min(chefs, len(low))]
+}
+
 // nextCovered is the won card of suit s the seat's next chef of that suit
 // would sit on (the lowest one its chefs do not cover yet).
 func nextCovered(won []tc.Card, s tc.Suit, chefs int) (tc.Card, bool) {
@@ -181,13 +196,16 @@ func playOut(v tc.SeatView, m tc.Move) outcome {
 		won = append(won, p.Card)
 	}
 	for s := tc.Suit(0); s < tc.NumSuits; s++ {
-		gain := tc.SuitScore(won, s, chefs[s]) - tc.SuitScore(v.Won, s, chefs[s])
-		if gain > 0 {
-			o.stars += gain
-			for _, p := range plays {
-				if p.Card.Suit == s {
-					o.cards = append(o.cards, p.Card)
-				}
+		before, after := coveredCards(v.Won, s, chefs[s]), coveredCards(won, s, chefs[s])
+		for _, c := range after {
+			if !slices.Contains(before, c) {
+				o.cards = append(o.cards, c)
+				o.stars += c.Stars()
+			}
+		}
+		for _, c := range before {
+			if !slices.Contains(after, c) {
+				o.stars -= c.Stars()
 			}
 		}
 	}
