@@ -125,9 +125,13 @@ func whyBetter(v ce.SeatView, played, best game.Action) (reason, bool) {
 	return reason{}, false
 }
 
+// scarceGap is how many fewer dishes of a colour must be left in the pile
+// for it to be told as the scarcer one.
+const scarceGap = 2
+
 // scarcer finds, for the same action card played two ways, the dish
 // «Профи» picks that the person did not (d) and the person's instead (o),
-// when fewer of d's colour are left in the pile.
+// when at least scarceGap fewer of d's colour are left in the pile.
 func scarcer(v ce.SeatView, p, b ce.Move) (d, o ce.Card, ok bool) {
 	pick := func(m ce.Move) []ce.Card {
 		var out []ce.Card
@@ -144,7 +148,7 @@ func scarcer(v ce.SeatView, p, b ce.Move) (d, o ce.Card, ok bool) {
 			continue
 		}
 		for _, y := range ps {
-			if !slices.Contains(bs, y) && v.PileCards[x] < v.PileCards[y] {
+			if !slices.Contains(bs, y) && v.PileCards[x]+scarceGap <= v.PileCards[y] {
 				return x, y, true
 			}
 		}
@@ -195,6 +199,9 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 	case reasonThreat, reasonSpare:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Colours", colours)
 	case reasonScarce:
+		if r.Left == 0 {
+			key += "_none"
+		}
 		return l.T(key, "Dish", chefDishEmoji(r.Dish), "Other", chefDishEmoji(r.Other),
 			"Left", l.T("chef.reason.left", "Count", r.Left), "OtherLeft", l.T("chef.reason.left", "Count", r.OtherLeft))
 	case reasonPlayAction:

@@ -108,6 +108,11 @@ func TestReasonActionsAndDraw(t *testing.T) {
 	if !ok || r.Code != reasonScarce || r.Dish != ce.Sauce || r.Other != ce.Starter || r.Left != 1 || r.OtherLeft != 6 {
 		t.Fatalf("got %+v, %v; want scarce 🍅 (1) over 🍤 (6)", r, ok)
 	}
+	// One dish apart is no scarcity to tell.
+	v.PileCards[ce.Sauce] = 5
+	if r, _ := whyBetter(v, ce.PlayAction(ce.Hangover, ce.Starter, ce.Main), ce.PlayAction(ce.Hangover, ce.Sauce, ce.Main)); r.Code == reasonScarce {
+		t.Fatalf("5 against 6 read as scarce: %+v", r)
+	}
 	// Throwing an extra 🥦 away instead of drawing.
 	v = chefView(ce.Side, seatOf(ce.Sauce, ce.Side, ce.Side), seatOf(ce.Side))
 	r, ok = whyBetter(v, ce.DiscardAction(ce.Side), ce.DrawAction())
@@ -125,9 +130,11 @@ func TestReasonTexts(t *testing.T) {
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
-			s := reason{Code: c, Dish: ce.Main, Other: ce.Drink, Card: ce.Diet, Seat: 1, Colours: 5, Left: 1, OtherLeft: 5}.text(l, tv)
-			if s == "" || strings.Contains(s, "chef.reason") || !strings.Contains(s, "Робот 1") && (c == reasonGift || c == reasonThreat || c == reasonSpare) || strings.Contains(s, "<no value>") {
-				t.Errorf("%s %s reads %q", lang, c, s)
+			for _, left := range []int{0, 1} {
+				s := reason{Code: c, Dish: ce.Main, Other: ce.Drink, Card: ce.Diet, Seat: 1, Colours: 5, Left: left, OtherLeft: 5}.text(l, tv)
+				if s == "" || strings.Contains(s, "chef.reason") || !strings.Contains(s, "Робот 1") && (c == reasonGift || c == reasonThreat || c == reasonSpare) || strings.Contains(s, "<no value>") {
+					t.Errorf("%s %s reads %q", lang, c, s)
+				}
 			}
 		}
 	}
