@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
 	"github.com/trickchef/trickchef/bot/tables/txn"
+	"github.com/trickchef/trickchef/bot/view"
 	"github.com/trickchef/trickchef/game"
 )
 
@@ -150,4 +152,55 @@ func checkDrafts(t *testing.T, tb *Tables, seen map[string]bool, where string, g
 		}
 	}
 	return n
+}
+
+// TestLobbyButtonsFitEveryChoice: a lobby's buttons say the choice made —
+// the robots' level, the time for a move, each option's value, a long
+// game's time zone — so every game's lobby is drawn, in every language,
+// at every choice of each, and no button is longer than
+// adapter.MaxButtonUnits (see TestButtonsFitWithLongestNames).
+func TestLobbyButtonsFitEveryChoice(t *testing.T) {
+	tb := newTables(t, nil, nil)
+	names := longNames(t, tb)
+	seen := map[string]bool{}
+	for _, lang := range tb.views.Langs() {
+		for _, g := range testGames() {
+			lo, _ := g.SeatRange()
+			tab, _ := golden.Table(t, g, lo, 0, "", 1, nil)
+			tab.Lang, tab.Phase, tab.State = lang, record.PhaseLobby, nil
+			for i := range tab.Seats {
+				tab.Seats[i].Name = names[i]
+			}
+			where := func(what string) string { return fmt.Sprintf("%s/%s lobby, %s", lang, g.ID(), what) }
+			levels := []string{""}
+			if rg, ok := g.(adapter.RobotGame); ok {
+				levels = append(levels, rg.Levels()...)
+			}
+			for _, lv := range levels {
+				tab.AILevel = lv
+				checkButtons(t, seen, where("level "+lv), tb.views.Group(tab))
+			}
+			for _, d := range view.TurnChoices() {
+				tab.TurnTime = d
+				checkButtons(t, seen, where("time "+d.String()), tb.views.Group(tab))
+				if d >= time.Hour {
+					for _, z := range record.Zones() {
+						tab.Zone = z.Name
+						checkButtons(t, seen, where("zone "+z.Name), tb.views.Group(tab))
+					}
+					tab.Zone = ""
+				}
+			}
+			tab.TurnTime = 0
+			if og, ok := g.(adapter.OptionGame); ok {
+				for _, o := range og.Options() {
+					for v := range o.Values {
+						tab.Options = map[string]int{o.Key: v}
+						checkButtons(t, seen, where(fmt.Sprintf("option %s=%d", o.Key, v)), tb.views.Group(tab))
+					}
+				}
+				tab.Options = nil
+			}
+		}
+	}
 }
