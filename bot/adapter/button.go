@@ -1,6 +1,9 @@
 package adapter
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/game"
 )
@@ -56,4 +59,38 @@ func ParseButton(data string) (ButtonData, error) {
 		return ButtonData{}, err
 	}
 	return ButtonData{Op: p.Op, Table: p.Table, GameNo: p.GameNo, Args: p.Args}, nil
+}
+
+// MaxButtonUnits is the longest a button's text may be, counted as
+// Telegram counts every length it checks: in UTF-16 code units (an emoji
+// outside the Basic Multilingual Plane is two, 👨‍🍳 five). Longer, a row's
+// text is cut on a phone and the button no longer says what it does.
+const MaxButtonUnits = 32
+
+// Units is the length of s as Telegram counts it: UTF-16 code units.
+func Units(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// FitName makes a button's text that carries a person's name: text(name),
+// and while that is longer than MaxButtonUnits, the name cut shorter and
+// ended with "…" (one letter of it at the least). A name is up to 32
+// characters (a Telegram name is up to 64+64), so a button that names one
+// fits only by cutting it.
+func FitName(name string, text func(name string) string) string {
+	s := text(name)
+	r := []rune(name)
+	for n := len(r) - 1; Units(s) > MaxButtonUnits && n >= 1; n-- {
+		cut := strings.TrimRightFunc(string(r[:n]), func(c rune) bool { return unicode.IsSpace(c) || c == '\u200d' || c == '\ufe0f' })
+		s = text(cut + "…")
+	}
+	return s
 }

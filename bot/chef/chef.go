@@ -653,7 +653,7 @@ func (k chefGame) keyboard(l adapter.Loc, t adapter.TableView, v ce.SeatView, se
 			if !slices.Contains(v.Legal, a) {
 				continue
 			}
-			label := l.T("chef.btn.empty_plate", "Card", chefCardText(l, c), "Name", next)
+			label := adapter.FitName(next, func(n string) string { return l.T("chef.btn.empty_plate", "Card", chefCardText(l, c), "Name", n) })
 			if c == ce.BlankMenu {
 				label = l.T("chef.btn.blank_menu", "Card", chefCardText(l, c), "Direction", chefDirection(l, !v.Clockwise))
 			}
@@ -665,7 +665,7 @@ func (k chefGame) keyboard(l adapter.Loc, t adapter.TableView, v ce.SeatView, se
 			case len(acts) == 1:
 				kb = append(kb, chefRow{buttons: []adapter.Button{btn(k.moveLabel(l, t, v, acts[0]), acts[0])}, card: true})
 			case len(acts) > 1:
-				kb = append(kb, chefRow{buttons: []adapter.Button{adapter.DraftButton(t, seat, l.T("chef.btn.open_"+c.Key(), "Card", chefCardText(l, c), "Name", next), flow)}, card: true})
+				kb = append(kb, chefRow{buttons: []adapter.Button{adapter.DraftButton(t, seat, adapter.FitName(next, func(n string) string { return l.T("chef.btn.open_"+c.Key(), "Card", chefCardText(l, c), "Name", n) }), flow)}, card: true})
 			}
 		}
 	}
@@ -767,11 +767,17 @@ func (chefGame) moveLabel(l adapter.Loc, t adapter.TableView, v ce.SeatView, a g
 	case m.Kind == ce.KindDiscard:
 		return l.T("chef.btn.discard", "Card", chefDishEmoji(m.Dish))
 	case m.Card == ce.Hangover:
-		return l.T("chef.btn.penalty", "Card", chefCardText(l, m.Card), "Name", next, "Lost", "−"+chefDishEmoji(m.Dish)+" −"+chefDishEmoji(m.Dish2))
+		return adapter.FitName(next, func(n string) string {
+			return l.T("chef.btn.penalty", "Card", chefCardText(l, m.Card), "Name", n, "Lost", "−"+chefDishEmoji(m.Dish)+" −"+chefDishEmoji(m.Dish2))
+		})
 	case m.Card == ce.Diet:
-		return l.T("chef.btn.penalty", "Card", chefCardText(l, m.Card), "Name", next, "Lost", "−"+chefDishEmoji(m.Dish))
+		return adapter.FitName(next, func(n string) string {
+			return l.T("chef.btn.penalty", "Card", chefCardText(l, m.Card), "Name", n, "Lost", "−"+chefDishEmoji(m.Dish))
+		})
 	case m.Card == ce.ChefCard:
-		return l.T("chef.btn.chef", "Card", chefCardText(l, m.Card), "Name", next, "Dish", chefDishEmoji(m.Dish))
+		return adapter.FitName(next, func(n string) string {
+			return l.T("chef.btn.chef", "Card", chefCardText(l, m.Card), "Name", n, "Dish", chefDishEmoji(m.Dish))
+		})
 	}
 	return m.String()
 }

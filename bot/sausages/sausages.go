@@ -249,7 +249,8 @@ func seatKeysOf(l adapter.Loc, t adapter.TableView, v ss.SeatView, seat int) sea
 		case ss.KindPass:
 			k.other = append(k.other, btn(l.T("sausages.pass_button"), a))
 		case ss.KindReveal:
-			k.other = append(k.other, btn(l.T("sausages.reveal_button", "Name", adapter.SeatName(t, m.Seat)), a))
+			name := adapter.SeatPlainName(t, m.Seat) // button texts are not HTML
+			k.other = append(k.other, btn(adapter.FitName(name, func(n string) string { return l.T("sausages.reveal_button", "Name", n) }), a))
 		case ss.KindPick:
 			b := btn("🂠 "+strconv.Itoa(m.Index+1), a)
 			k.first = append(k.first, b)
@@ -258,7 +259,7 @@ func seatKeysOf(l adapter.Loc, t adapter.TableView, v ss.SeatView, seat int) sea
 			k.first = append(k.first, btn(l.T("sausages.lose_button", "Card", cardEmoji(m.Card)), a))
 			k.cards[m.Card] = a
 		case ss.KindName:
-			k.other = append(k.other, btn(adapter.SeatName(t, m.Seat), a))
+			k.other = append(k.other, btn(adapter.FitName(adapter.SeatPlainName(t, m.Seat), func(n string) string { return n }), a))
 		}
 	}
 	return k

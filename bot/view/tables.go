@@ -38,7 +38,8 @@ func Named(l adapter.Loc, t *record.Table, text string) string {
 }
 
 // StopChoice asks which of a group's games /stop is to stop: a button for
-// each, naming its table, its game and its time for a move.
+// each, naming its table (the number the table's message shows) and its
+// game.
 func (r *Renderer) StopChoice(l adapter.Loc, tables ...*record.Table) adapter.Message {
 	var kb [][]adapter.Button
 	for _, t := range tables {
@@ -46,7 +47,7 @@ func (r *Renderer) StopChoice(l adapter.Loc, tables ...*record.Table) adapter.Me
 		if g, ok := r.games.Get(t.GameID); ok {
 			title = adapter.Title(l, g)
 		}
-		kb = append(kb, []adapter.Button{{Text: l.T("stop.which_button", "N", record.TableNo(t.ID), "Game", title, "Turn", TurnTimeText(l, r.TurnTime(t))),
+		kb = append(kb, []adapter.Button{{Text: l.T("stop.which_button", "N", record.TableNo(t.ID), "Game", title),
 			Data: callback.Data{Op: callback.Stop, Table: t.ID, GameNo: t.GameNo, Args: []int{callback.StopAsk}}.String()}})
 	}
 	return adapter.Message{Text: l.T("stop.which", "Count", len(tables)), Keyboard: kb}
