@@ -87,7 +87,7 @@ func (k sausagesGame) reviewMove(l adapter.Loc, t adapter.TableView, a game.Acti
 	case ss.KindReveal:
 		return l.T("sausages.move.reveal", "Name", adapter.SeatName(t, m.Seat))
 	case ss.KindName:
-		return adapter.SeatName(t, m.Seat)
+		return l.T("sausages.move.name", "Name", adapter.SeatName(t, m.Seat))
 	}
 	return adapter.Esc(k.MoveName(l, t, nil, 0, a))
 }
