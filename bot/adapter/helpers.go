@@ -8,7 +8,8 @@ import (
 
 // What every adapter repeats lives here once, for a game to call: naming
 // seats for a move's phrase, a share as a percentage, the plain lines of a
-// Scene and who sits at it.
+// Scene and who sits at it, a move's name from the engine's decoder, and a
+// replay's scene.
 
 // Namer names a seat in a move's phrase: PlainNamer for a toast (the
 // platform escapes it), HTMLNamer for a hint or a review (catalog HTML).
