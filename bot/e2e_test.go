@@ -30,7 +30,7 @@ func newHarness(t *testing.T, turnTimeout time.Duration) *harness {
 // in production (Telegram's limits stay scaled): for tests of a flood.
 func newFloodHarness(t *testing.T, turnTimeout time.Duration) *harness {
 	t.Helper()
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	return &harness{bottest.NewTestLimits(t, st, allGames(), turnTimeout, func(l *bot.Limits) {
 		l.PressesPerSecond, l.PressBurst = 0, 0 // the defaults
 	})}

@@ -111,7 +111,7 @@ func TestRedisKilledAndRestartedMidGame(t *testing.T) {
 	// the default (everysec) up to a second of moves may be lost.
 	rs := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
 	rc := rs.Client(t)
-	h := newHarnessOn(t, store.NewRedis(rc, "tc:"), time.Minute)
+	h := newHarnessOn(t, store.NewRedis(rc, "tc:", store.Config{}), time.Minute)
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	group := h.Srv.NewGroup("Без базы", a, b)
@@ -515,7 +515,7 @@ func TestRepeatedCoinChoiceIsAnswered(t *testing.T) {
 func TestFullGameOnARedisCluster(t *testing.T) {
 	t.Parallel()
 	cl := redistest.StartCluster3(t)
-	h := newHarnessOn(t, store.NewRedis(cl.Client(t), "tc:"), time.Minute)
+	h := newHarnessOn(t, store.NewRedis(cl.Client(t), "tc:", store.Config{}), time.Minute)
 	a := h.MustBegin(h.Srv.NewUser("Аня"))
 	b := h.MustBegin(h.Srv.NewUser("Борис"))
 	group := h.Srv.NewGroup("Кластер", a, b)
@@ -566,7 +566,7 @@ func (s slowCommit) Commit(ctx context.Context, table string, c store.Change) (i
 // delivered at once, not when a turn times out a minute later.
 func TestChangeCommittedWhileItsWakeUpIsServiced(t *testing.T) {
 	t.Parallel()
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
@@ -629,7 +629,7 @@ func (s failingStore) Commit(ctx context.Context, table string, c store.Change) 
 }
 
 func newFailingHarness(t *testing.T) (*harness, failingStore) {
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	fs := failingStore{Redis: st, failDirty: new(atomic.Int32), conflictAll: new(atomic.Bool)}
 	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))

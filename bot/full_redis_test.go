@@ -19,7 +19,7 @@ func TestFullRedisLosesNoPress(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, "--maxmemory-policy", "noeviction")
 	c := srv.Client(t)
-	st := store.NewRedis(c, "tc:full:")
+	st := store.NewRedis(c, "tc:full:", store.Config{})
 	h := newHarnessOn(t, st, time.Minute)
 	ctx := t.Context()
 	a := h.MustBegin(h.Srv.NewUser("Аня"))

@@ -78,7 +78,7 @@ func newFuzzTable(f *testing.F) *fuzzTable {
 	f.Cleanup(srv.Close)
 	rc := redistest.Client(f)
 	prefix := redistest.Prefix(f)
-	st := store.NewRedis(rc, prefix)
+	st := store.NewRedis(rc, prefix, store.Config{})
 	// A time for a move that never runs out while fuzzing, and a group of
 	// one table: with more, /newgame and ▶️ open the next free table while
 	// this game runs, and a press or a command then rightly creates a table

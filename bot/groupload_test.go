@@ -121,7 +121,7 @@ func TestGroupBudgetUnderLoad(t *testing.T) {
 		GlobalPerSecond: 25 * int(speed), GlobalSlice: 200 * time.Millisecond / speed}
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
-	rec := &loadCommits{Redis: store.NewRedis(redistest.Client(t), redistest.Prefix(t))}
+	rec := &loadCommits{Redis: store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})}
 	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: rec,
 		Cfg: bot.Config{TurnTimeout: time.Hour, Limits: ours},
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}

@@ -21,7 +21,7 @@ func TestSentinelFailoverMidGame(t *testing.T) {
 	s := redistest.StartSentinel(t, 2)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	st, err := store.DialRedis(ctx, s.URL()+"?wait_replicas=1&wait_timeout=1s", "tc:")
+	st, err := store.DialRedis(ctx, s.URL()+"?wait_replicas=1&wait_timeout=1s", "tc:", store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

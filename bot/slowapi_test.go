@@ -39,7 +39,7 @@ func TestSlowTelegramDoublesNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+			st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 			h := &harness{bottest.NewTestLimits(t, st, allGames(), time.Minute, func(l *bot.Limits) { l.CallTimeout = tc.call })}
 			a := h.MustBegin(h.Srv.NewUser("Аня"))
 			b := h.MustBegin(h.Srv.NewUser("Боря"))

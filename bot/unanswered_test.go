@@ -40,7 +40,7 @@ func TestUnansweredHandsStopAtTheCap(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+			st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 			h := &harness{bottest.NewTestLimits(t, st, allGames(), 12*time.Second, func(l *bot.Limits) { l.CallTimeout = time.Second })}
 			a := h.MustBegin(h.Srv.NewUser("Аня"))
 			group := h.Srv.NewGroup("Медленный личный чат", a)

@@ -33,7 +33,7 @@ func BenchmarkCommit(b *testing.B) {
 			for !strings.Contains(mc.Info(b.Context(), "replication").Val(), "state=online") {
 				time.Sleep(20 * time.Millisecond) // the replica's first sync
 			}
-			r, err := store.DialRedis(b.Context(), m.URL()+"?wait_replicas=1&wait_timeout=5s", "bench:")
+			r, err := store.DialRedis(b.Context(), m.URL()+"?wait_replicas=1&wait_timeout=5s", "bench:", store.Config{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -86,7 +86,7 @@ var ErrFileInUse = errors.New("the file is in use by another process")
 
 // OpenBolt opens (creating if needed) the store file at path; while another
 // process holds it, it waits five seconds, then fails with ErrFileInUse.
-func OpenBolt(path string, opts ...Option) (*Bolt, error) {
+func OpenBolt(path string, cfg Config) (*Bolt, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("store: open %s: %w", path, ErrFileInUse)
@@ -112,7 +112,7 @@ func OpenBolt(path string, opts ...Option) (*Bolt, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	b := &Bolt{db: db, now: time.Now, set: newSettings(opts), rates: make(map[string]*rateLog),
+	b := &Bolt{db: db, now: time.Now, set: cfg.settings(), rates: make(map[string]*rateLog),
 		stopSweep: make(chan struct{}), sweepDone: make(chan struct{})}
 	go b.sweepLoop(b.set.sweepEvery, b.stopSweep, b.sweepDone)
 	return b, nil

@@ -28,7 +28,7 @@ func TestChangesRedis(t *testing.T) {
 
 func TestChangesRedisCluster(t *testing.T) {
 	c := redistest.StartCluster(t).ClusterClient(t)
-	testChanges(t, store.NewRedis(c, t.Name()+":"))
+	testChanges(t, store.NewRedis(c, t.Name()+":", store.Config{}))
 }
 
 func TestChangesBolt(t *testing.T) {
@@ -70,9 +70,9 @@ func testChanges(t *testing.T, s changeStore) {
 // committed by another; a bot under another prefix is not heard.
 func TestChangesAcrossReplicas(t *testing.T) {
 	prefix := redistest.Prefix(t)
-	watcher := store.NewRedis(redistest.Client(t), prefix)
-	other := store.NewRedis(redistest.Client(t), prefix)
-	stranger := store.NewRedis(redistest.Client(t), prefix+"other:")
+	watcher := store.NewRedis(redistest.Client(t), prefix, store.Config{})
+	other := store.NewRedis(redistest.Client(t), prefix, store.Config{})
+	stranger := store.NewRedis(redistest.Client(t), prefix+"other:", store.Config{})
 	ch, err := watcher.WatchChanges(t.Context())
 	ok(t, err)
 	get(stranger.Commit(t.Context(), "g", store.Change{Data: []byte("s")}))(t)
@@ -93,7 +93,7 @@ func TestChangesAcrossReplicas(t *testing.T) {
 func TestChangesResyncAfterReconnect(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Client(t)
-	s := store.NewRedis(c, "p:")
+	s := store.NewRedis(c, "p:", store.Config{})
 	ch, err := s.WatchChanges(t.Context())
 	ok(t, err)
 	admin := redis.NewClient(&redis.Options{Addr: srv.Addr})

@@ -29,7 +29,7 @@ func TestCheckServer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			srv := redistest.Start(t, c.args...)
-			got := get(store.NewRedis(srv.Client(t), "x:").CheckServer(t.Context()))(t)
+			got := get(store.NewRedis(srv.Client(t), "x:", store.Config{}).CheckServer(t.Context()))(t)
 			want := store.ServerCheck{Policy: c.policy, Persistence: c.persistence, ConfigAllowed: c.config}
 			if got != want {
 				t.Fatalf("CheckServer = %+v, want %+v", got, want)
@@ -47,7 +47,7 @@ func TestCheckServer(t *testing.T) {
 		c := cl.Nodes[1].Client(t)
 		ok(t, c.ConfigSet(t.Context(), "maxmemory-policy", "allkeys-random").Err())
 		ok(t, c.ConfigSet(t.Context(), "appendonly", "no").Err())
-		got := get(store.NewRedis(cl.Client(t), "x:").CheckServer(t.Context()))(t)
+		got := get(store.NewRedis(cl.Client(t), "x:", store.Config{}).CheckServer(t.Context()))(t)
 		if want := (store.ServerCheck{Policy: "allkeys-random", Persistence: "none", ConfigAllowed: true}); got != want {
 			t.Fatalf("CheckServer = %+v, want %+v", got, want)
 		}

@@ -14,18 +14,18 @@ import (
 // the newest, none past its retention (each on its own: a later one of
 // the same chat keeps it no longer).
 func TestDeadLetterBounds(t *testing.T) {
-	opts := []store.Option{store.WithDeadLetterBounds(2, 3), store.WithRetention(store.Retention{DeadLetters: time.Second})}
+	cfg := store.Config{DeadLettersPerChat: 2, DeadLetterChats: 3, Retention: store.Retention{DeadLetters: time.Second}}
 	for _, s := range []struct {
 		name string
 		new  func(t *testing.T) tableStore
 	}{
 		{"Redis", func(t *testing.T) tableStore {
-			return store.NewRedis(redistest.Client(t), redistest.Prefix(t), opts...)
+			return store.NewRedis(redistest.Client(t), redistest.Prefix(t), cfg)
 		}},
 		{"Cluster", func(t *testing.T) tableStore {
-			return store.NewRedis(redistest.StartCluster(t).ClusterClient(t), t.Name()+":", opts...)
+			return store.NewRedis(redistest.StartCluster(t).ClusterClient(t), t.Name()+":", cfg)
 		}},
-		{"Bolt", func(t *testing.T) tableStore { return newBoltWith(t, opts...) }},
+		{"Bolt", func(t *testing.T) tableStore { return newBoltWith(t, cfg) }},
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()

@@ -30,17 +30,17 @@ import (
 // options sentinel_username and sentinel_password give the sentinels' own.
 // The other options are go-redis's (dial_timeout=3s, pool_size=20, …; see
 // redis.ParseURL), plus the store's wait_replicas and wait_timeout (see
-// WithReplicaWait).
-func DialRedis(ctx context.Context, rawURL, prefix string, opts ...Option) (*Redis, error) {
+// Config.WaitReplicas, which wins over them when set).
+func DialRedis(ctx context.Context, rawURL, prefix string, cfg Config) (*Redis, error) {
 	d, err := parseRedisURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	if d.wait != nil {
-		opts = append([]Option{d.wait}, opts...)
+	if cfg.WaitReplicas == 0 {
+		cfg.WaitReplicas, cfg.WaitTimeout = d.waitReplicas, d.waitTimeout
 	}
 	c := d.client()
-	r := NewRedis(c, prefix, opts...)
+	r := NewRedis(c, prefix, cfg)
 	r.owned = true
 	if err := r.Ping(ctx); err != nil {
 		c.Close()
@@ -57,12 +57,13 @@ func CheckRedisURL(rawURL string) error {
 }
 
 // dialTarget is what a URL names: the options of one of go-redis's
-// clients, and the replica wait asked for.
+// clients, and the replica wait asked for (none: zero).
 type dialTarget struct {
-	one      *redis.Options
-	cluster  *redis.ClusterOptions
-	failover *redis.FailoverOptions
-	wait     Option
+	one          *redis.Options
+	cluster      *redis.ClusterOptions
+	failover     *redis.FailoverOptions
+	waitReplicas int
+	waitTimeout  time.Duration
 }
 
 // client makes the client (it connects on first use).
@@ -108,7 +109,7 @@ func parseRedisURL(rawURL string) (dialTarget, error) {
 	if err != nil {
 		return dialTarget{}, fmt.Errorf("store: redis url: bad options: %w", err)
 	}
-	wait, err := takeWait(query)
+	waitN, waitT, err := takeWait(query)
 	if err != nil {
 		return dialTarget{}, err
 	}
@@ -131,12 +132,12 @@ func parseRedisURL(rawURL string) (dialTarget, error) {
 		if err != nil {
 			return dialTarget{}, redactURLError(err, user)
 		}
-		return dialTarget{one: o, wait: wait}, nil
+		return dialTarget{one: o, waitReplicas: waitN, waitTimeout: waitT}, nil
 	case "cluster":
 		if strings.Trim(path, "/") != "" {
 			return dialTarget{}, errors.New("store: redis url: a Cluster has no database number")
 		}
-		if wait != nil {
+		if waitN > 0 {
 			return dialTarget{}, errors.New("store: redis url: wait_replicas works with redis:// and redis-sentinel:// only")
 		}
 		skip := query.Get("skip_verify") == "true"
@@ -152,7 +153,7 @@ func parseRedisURL(rawURL string) (dialTarget, error) {
 			o.TLSConfig.ServerName = "" // each node's own name, not the first's
 			o.TLSConfig.InsecureSkipVerify = skip
 		}
-		return dialTarget{cluster: o, wait: wait}, nil
+		return dialTarget{cluster: o}, nil
 	case "sentinel":
 		parts := strings.Split(strings.Trim(path, "/"), "/")
 		if parts[0] == "" || len(parts) > 2 {
@@ -188,7 +189,7 @@ func parseRedisURL(rawURL string) (dialTarget, error) {
 		if o.TLSConfig != nil {
 			o.TLSConfig.ServerName = ""
 		}
-		return dialTarget{failover: o, wait: wait}, nil
+		return dialTarget{failover: o, waitReplicas: waitN, waitTimeout: waitT}, nil
 	}
 	return dialTarget{}, fmt.Errorf("store: redis url: unknown scheme %q", scheme)
 }
@@ -216,28 +217,29 @@ func rawURLWithout(scheme string, user *url.Userinfo, host, path string, query u
 	return u.String()
 }
 
-// takeWait removes the store's own options from a URL's query.
-func takeWait(q url.Values) (Option, error) {
+// takeWait removes the store's own options from a URL's query and returns
+// the replica wait they ask for (none: zero).
+func takeWait(q url.Values) (int, time.Duration, error) {
 	n, t := q.Get("wait_replicas"), q.Get("wait_timeout")
 	q.Del("wait_replicas")
 	q.Del("wait_timeout")
 	if n == "" {
 		if t != "" {
-			return nil, errors.New("store: redis url: wait_timeout needs wait_replicas")
+			return 0, 0, errors.New("store: redis url: wait_timeout needs wait_replicas")
 		}
-		return nil, nil
+		return 0, 0, nil
 	}
 	replicas, err := strconv.Atoi(n)
 	if err != nil || replicas < 1 {
-		return nil, fmt.Errorf("store: redis url: wait_replicas %q must be a number of replicas ≥ 1", n)
+		return 0, 0, fmt.Errorf("store: redis url: wait_replicas %q must be a number of replicas ≥ 1", n)
 	}
 	timeout := time.Second
 	if t != "" {
 		if timeout, err = time.ParseDuration(t); err != nil || timeout <= 0 {
-			return nil, fmt.Errorf("store: redis url: wait_timeout %q must be a Go duration, e.g. 500ms", t)
+			return 0, 0, fmt.Errorf("store: redis url: wait_timeout %q must be a Go duration, e.g. 500ms", t)
 		}
 	}
-	return WithReplicaWait(replicas, timeout), nil
+	return replicas, timeout, nil
 }
 
 // Close closes the connection pool if DialRedis opened it. A client passed

@@ -42,9 +42,9 @@ func TestParseRedisURL(t *testing.T) {
 		fo.SentinelPassword != "sent" || fo.DB != 2 || fo.PoolSize != 7 || fo.TLSConfig != nil {
 		t.Errorf("redis-sentinel:// = %+v", fo)
 	}
-	if d := parse("redis-sentinel://s1:1/m?wait_replicas=1&wait_timeout=250ms"); d.wait == nil {
+	if d := parse("redis-sentinel://s1:1/m?wait_replicas=1&wait_timeout=250ms"); d.waitReplicas == 0 {
 		t.Error("wait_replicas not taken")
-	} else if s := newSettings([]Option{d.wait}); s.waitReplicas != 1 || s.waitTimeout != 250*time.Millisecond {
+	} else if s := (Config{WaitReplicas: d.waitReplicas, WaitTimeout: d.waitTimeout}).settings(); s.waitReplicas != 1 || s.waitTimeout != 250*time.Millisecond {
 		t.Errorf("wait settings = %+v", s)
 	}
 	if fo := parse("rediss-sentinel://s1:26379/m").failover; fo.TLSConfig == nil || fo.TLSConfig.ServerName != "" || fo.Password != "" {

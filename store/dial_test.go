@@ -27,7 +27,7 @@ func TestDialRedisCluster(t *testing.T) {
 	ctx := t.Context()
 	commit := func(t *testing.T, url string) {
 		t.Helper()
-		r, err := store.DialRedis(ctx, url, "tc:")
+		r, err := store.DialRedis(ctx, url, "tc:", store.Config{})
 		ok(t, err)
 		defer r.Close()
 		get(r.Commit(ctx, "g", store.Change{Data: []byte("x"), WakeAt: base, TimerAt: base}))(t)
@@ -41,7 +41,7 @@ func TestDialRedisCluster(t *testing.T) {
 		cl := redistest.StartCluster(t, "--requirepass", "p@ss/w:rd", "--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all")
 		commit(t, "redis-cluster://:p%40ss%2Fw%3Ard@"+cl.Addr)
 		commit(t, "redis-cluster://alice:alice-pw@"+cl.Addr+"?dial_timeout=2s")
-		_, err := store.DialRedis(ctx, "redis-cluster://alice:wrong-pw@"+cl.Addr, "tc:")
+		_, err := store.DialRedis(ctx, "redis-cluster://alice:wrong-pw@"+cl.Addr, "tc:", store.Config{})
 		if err == nil || strings.Contains(err.Error(), "wrong-pw") {
 			t.Fatalf("a wrong password: %v (must fail without repeating it)", err)
 		}
@@ -51,7 +51,7 @@ func TestDialRedisCluster(t *testing.T) {
 		args, port := tlsArgs(t)
 		redistest.StartCluster(t, append(args, "--tls-cluster", "yes")...)
 		commit(t, "rediss-cluster://127.0.0.1:"+port+"?skip_verify=true")
-		if _, err := store.DialRedis(ctx, "rediss-cluster://127.0.0.1:"+port, "tc:"); err == nil {
+		if _, err := store.DialRedis(ctx, "rediss-cluster://127.0.0.1:"+port, "tc:", store.Config{}); err == nil {
 			t.Fatal("a certificate nobody signed was accepted without skip_verify")
 		}
 	})
@@ -59,7 +59,7 @@ func TestDialRedisCluster(t *testing.T) {
 		t.Parallel()
 		args, port := tlsArgs(t)
 		redistest.Start(t, append(args, "--requirepass", "pw")...)
-		r, err := store.DialRedis(ctx, "rediss://:pw@127.0.0.1:"+port+"/0?skip_verify=true", "tc:")
+		r, err := store.DialRedis(ctx, "rediss://:pw@127.0.0.1:"+port+"/0?skip_verify=true", "tc:", store.Config{})
 		ok(t, err)
 		defer r.Close()
 		get(r.Commit(ctx, "g", store.Change{Data: []byte("x")}))(t)

@@ -9,7 +9,7 @@ import (
 )
 
 // Expiry in the bbolt file: what Redis expires by itself (see Retention),
-// Bolt deletes in a sweep, every WithSweep period and on demand (Sweep).
+// Bolt deletes in a sweep, every Config.Sweep period and on demand (Sweep).
 // Each thing that expires has an entry in one bucket:
 //
 //	exp/   kind + name → when it expires (ms, the process clock)

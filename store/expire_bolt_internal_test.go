@@ -13,7 +13,7 @@ import (
 // it a full period from its first sweep, then sweeps it like the rest.
 func TestBoltSweepsOldFiles(t *testing.T) {
 	ctx := t.Context()
-	b, err := OpenBolt(filepath.Join(t.TempDir(), "s.db"), WithRetention(Retention{Tables: time.Hour, Pointers: 2 * time.Hour}))
+	b, err := OpenBolt(filepath.Join(t.TempDir(), "s.db"), Config{Retention: Retention{Tables: time.Hour, Pointers: 2 * time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,12 +53,12 @@ func TestBoltSweepsOldFiles(t *testing.T) {
 	}
 }
 
-// TestBoltSweepsByItself: the sweep runs every WithSweep period without
+// TestBoltSweepsByItself: the sweep runs every Config.Sweep period without
 // anyone calling it.
 func TestBoltSweepsByItself(t *testing.T) {
 	ctx := t.Context()
-	b, err := OpenBolt(filepath.Join(t.TempDir(), "s.db"), WithRetention(Retention{Tables: 50 * time.Millisecond}),
-		WithSweep(20*time.Millisecond))
+	b, err := OpenBolt(filepath.Join(t.TempDir(), "s.db"), Config{Retention: Retention{Tables: 50 * time.Millisecond},
+		Sweep: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func TestEveryKeyExpires(t *testing.T) {
 	ctx := t.Context()
 	c := redistest.Client(t)
 	prefix := redistest.Prefix(t)
-	r := NewRedis(c, prefix)
+	r := NewRedis(c, prefix, Config{})
 	at := time.UnixMilli(1_700_000_000_000)
 	must := func(err error) {
 		t.Helper()

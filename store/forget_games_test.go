@@ -37,7 +37,7 @@ var (
 
 // forgettingStores runs a test against Redis, a one-node Cluster and Bolt.
 func forgettingStores(t *testing.T, test func(t *testing.T, s forgettingStore)) {
-	forgetStores(t, func(t *testing.T, s forgetStore, _ func()) { test(t, s.(forgettingStore)) })
+	forgetStores(t, store.Config{}, func(t *testing.T, s forgetStore, _ func()) { test(t, s.(forgettingStore)) })
 }
 
 // TestForgetInGames: a kept game's copy is rewritten in place — the

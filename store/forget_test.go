@@ -23,19 +23,19 @@ type forgetStore interface {
 }
 
 // forgetStores runs a test against Redis, a one-node Cluster and Bolt,
-// each made with opts.
-func forgetStores(t *testing.T, test func(t *testing.T, s forgetStore, sweep func()), opts ...store.Option) {
+// each made with cfg.
+func forgetStores(t *testing.T, cfg store.Config, test func(t *testing.T, s forgetStore, sweep func())) {
 	t.Run("Redis", func(t *testing.T) {
 		t.Parallel()
-		test(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t), opts...), func() {})
+		test(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t), cfg), func() {})
 	})
 	t.Run("Cluster", func(t *testing.T) {
 		t.Parallel()
-		test(t, store.NewRedis(redistest.StartCluster(t).ClusterClient(t), "tc:", opts...), func() {})
+		test(t, store.NewRedis(redistest.StartCluster(t).ClusterClient(t), "tc:", cfg), func() {})
 	})
 	t.Run("Bolt", func(t *testing.T) {
 		t.Parallel()
-		b, err := store.OpenBolt(filepath.Join(t.TempDir(), "s.db"), opts...)
+		b, err := store.OpenBolt(filepath.Join(t.TempDir(), "s.db"), cfg)
 		ok(t, err)
 		t.Cleanup(func() { b.Close() })
 		test(t, b, func() { get(b.Sweep(t.Context()))(t) })
@@ -58,7 +58,7 @@ func game(id string, chat int64, players ...string) store.Result {
 // kept games, which stay (without the person's reviews) for the runtime
 // to rename the person in (TestForgetInGames).
 func TestForgetUser(t *testing.T) {
-	forgetStores(t, func(t *testing.T, s forgetStore, _ func()) {
+	forgetStores(t, store.Config{}, func(t *testing.T, s forgetStore, _ func()) {
 		ctx := t.Context()
 		for _, u := range []int64{42, 43} {
 			me := store.InboxChat(u)
@@ -191,7 +191,7 @@ func TestForgetUser(t *testing.T) {
 func TestExpiry(t *testing.T) {
 	const period = time.Second
 	short := store.Retention{Tables: period, Inboxes: period, Pointers: period, Results: period, DeadLetters: period}
-	forgetStores(t, func(t *testing.T, s forgetStore, sweep func()) {
+	forgetStores(t, store.Config{Retention: short}, func(t *testing.T, s forgetStore, sweep func()) {
 		ctx := t.Context()
 		start := time.Now()
 		get(s.Commit(ctx, "idle", store.Change{Data: []byte("x"), UpdateID: 1, Outbox: [][]byte{[]byte("o")}, Dirty: []string{"table"}}))(t)
@@ -256,7 +256,7 @@ func TestExpiry(t *testing.T) {
 		if chats := get(s.PlayerChats(ctx, "u2"))(t); !slices.Equal(chats, []int64{-200}) {
 			t.Errorf("an active person's index: %v", chats)
 		}
-	}, store.WithRetention(short))
+	})
 }
 
 func get2[A, B any](a A, b B, err error) func(t *testing.T) (A, B) {

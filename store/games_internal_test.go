@@ -24,7 +24,7 @@ func TestKeptGamesExpireRedis(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := t.Context()
 			c := newClient(t)
-			r := NewRedis(c, "tc:"+name+":")
+			r := NewRedis(c, "tc:"+name+":", Config{})
 			must := func(err error) {
 				t.Helper()
 				if err != nil {
@@ -90,7 +90,7 @@ func TestKeptGamesExpireRedis(t *testing.T) {
 // before.
 func TestKeptGamesExpireBolt(t *testing.T) {
 	ctx := t.Context()
-	b, err := OpenBolt(filepath.Join(t.TempDir(), "s.db"))
+	b, err := OpenBolt(filepath.Join(t.TempDir(), "s.db"), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

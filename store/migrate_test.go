@@ -39,7 +39,7 @@ func TestMigrateFrom(t *testing.T) {
 func testMigrateFrom(t *testing.T, c redis.UniversalClient, old string) {
 	ctx := t.Context()
 	t0 := time.UnixMilli(1_700_000_000_000)
-	legacy := NewRedis(c, old)
+	legacy := NewRedis(c, old, Config{})
 
 	// The old layout: a game in progress with its applied update ids,
 	// dirty views, outbox, messages and wake-up; pointers; the token's
@@ -77,7 +77,7 @@ func testMigrateFrom(t *testing.T, c redis.UniversalClient, old string) {
 	}
 
 	// A bot with the new layout sees nothing before migrating.
-	bot := NewRedis(c, BotPrefix(old, 42))
+	bot := NewRedis(c, BotPrefix(old, 42), Config{})
 	if _, err := bot.Load(ctx, "-100"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("new layout loads the old table before migrating: %v", err)
 	}
@@ -91,7 +91,7 @@ func testMigrateFrom(t *testing.T, c redis.UniversalClient, old string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reports[i], errs[i] = NewRedis(c, BotPrefix(old, 42)).MigrateFrom(ctx, old)
+			reports[i], errs[i] = NewRedis(c, BotPrefix(old, 42), Config{}).MigrateFrom(ctx, old)
 		}()
 	}
 	wg.Wait()
@@ -169,7 +169,7 @@ func testMigrateFrom(t *testing.T, c redis.UniversalClient, old string) {
 	if m := resMust(bot.MigrateFrom(ctx, old))(t); !m.Done || m.Moved != 0 {
 		t.Errorf("second migration: %+v", m)
 	}
-	other := NewRedis(c, BotPrefix(old, 43))
+	other := NewRedis(c, BotPrefix(old, 43), Config{})
 	if m := resMust(other.MigrateFrom(ctx, old))(t); m.Owner != bot.prefix || m.Moved != 0 {
 		t.Errorf("other bot's migration: %+v", m)
 	}
@@ -191,7 +191,7 @@ func TestMigrateFromKeepsNewData(t *testing.T) {
 	ctx := t.Context()
 	c := redistest.Client(t)
 	old := redistest.Prefix(t)
-	legacy, bot := NewRedis(c, old), NewRedis(c, BotPrefix(old, 42))
+	legacy, bot := NewRedis(c, old, Config{}), NewRedis(c, BotPrefix(old, 42), Config{})
 	for _, table := range []string{"a", "b", "c"} {
 		_, err := legacy.Commit(ctx, table, Change{Data: []byte("old " + table)})
 		resOK(t, err)
@@ -291,14 +291,14 @@ func resMust2[A, B any](a A, b B, err error) func(t *testing.T) (A, B) {
 func TestBoltOwn(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "store.db")
-	b, err := OpenBolt(path)
+	b, err := OpenBolt(path, Config{})
 	resOK(t, err)
 	// Written before owners were recorded.
 	_, err = b.Commit(ctx, "-100", Change{Data: []byte("old game"), UpdateID: 9})
 	resOK(t, err)
 	resOK(t, b.Close())
 
-	b, err = OpenBolt(path)
+	b, err = OpenBolt(path, Config{})
 	resOK(t, err)
 	resOK(t, b.Own("42"))
 	resOK(t, b.Own("42"))
@@ -307,7 +307,7 @@ func TestBoltOwn(t *testing.T) {
 	}
 	resOK(t, b.Close())
 
-	b, err = OpenBolt(path)
+	b, err = OpenBolt(path, Config{})
 	resOK(t, err)
 	defer b.Close()
 	if err := b.Own("43"); !errors.Is(err, ErrOtherOwner) || !strings.Contains(err.Error(), "42") {

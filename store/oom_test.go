@@ -22,7 +22,7 @@ func TestOutOfMemoryLosesNothing(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, "--maxmemory-policy", "noeviction")
 	c := srv.Client(t)
-	s := store.NewRedis(c, "tc:1:")
+	s := store.NewRedis(c, "tc:1:", store.Config{})
 	ctx := t.Context()
 
 	const tables = 12

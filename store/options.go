@@ -58,7 +58,35 @@ func (r Retention) tableTTL(timer, now time.Time) time.Duration {
 	return r.Tables
 }
 
-// settings are a store's options.
+// Config is how a store is set up (NewRedis, DialRedis, OpenBolt), in the
+// one idiom the bot's roles are built in: a struct whose zero fields take
+// the defaults (tests use short periods and small bounds).
+type Config struct {
+	// Retention is how long an idle chat's data is kept.
+	Retention Retention
+	// Sweep is how often Bolt deletes what has expired (an hour by
+	// default). Redis expires keys itself and ignores it.
+	Sweep time.Duration
+	// WaitReplicas > 0 makes Commit, Ingest, SetMessage and Ack wait, in
+	// the same round trip, until that many replicas have the write (Redis
+	// WAIT), at most WaitTimeout (a second by default). When fewer did,
+	// they fail with ErrNotReplicated although the write is on the master,
+	// so the caller retries as after any error (a retry of an applied
+	// update gets ErrDuplicate). Then nothing acknowledged to a player is
+	// lost when Sentinel promotes a replica, as long as one replica is left
+	// to wait for. It works on one server and under Sentinel, not in a
+	// Cluster. A URL asks for it with wait_replicas=1&wait_timeout=500ms
+	// (DialRedis; a non-zero WaitReplicas here wins).
+	WaitReplicas int
+	WaitTimeout  time.Duration
+	// DeadLettersPerChat and DeadLetterChats bound the dead letters kept
+	// (deadletter.go): how many a chat keeps and how many chats keep
+	// theirs (the package's constants of those names by default; both or
+	// neither).
+	DeadLettersPerChat, DeadLetterChats int
+}
+
+// settings are a store's Config with the defaults filled in.
 type settings struct {
 	retention Retention
 	// sweepEvery is how often Bolt deletes what expired (Redis expires keys
@@ -71,53 +99,21 @@ type settings struct {
 	deadPerChat, deadChats int
 }
 
-func newSettings(opts []Option) settings {
-	s := settings{sweepEvery: time.Hour, deadPerChat: DeadLettersPerChat, deadChats: DeadLetterChats}
-	for _, o := range opts {
-		o(&s)
+// settings fills the zero fields of c with the defaults.
+func (c Config) settings() settings {
+	s := settings{retention: c.Retention.withDefaults(), sweepEvery: time.Hour,
+		deadPerChat: DeadLettersPerChat, deadChats: DeadLetterChats}
+	if c.Sweep > 0 {
+		s.sweepEvery = c.Sweep
 	}
-	s.retention = s.retention.withDefaults()
+	if c.WaitReplicas > 0 {
+		s.waitReplicas, s.waitTimeout = c.WaitReplicas, c.WaitTimeout
+		if s.waitTimeout <= 0 {
+			s.waitTimeout = time.Second
+		}
+	}
+	if c.DeadLettersPerChat > 0 && c.DeadLetterChats > 0 {
+		s.deadPerChat, s.deadChats = c.DeadLettersPerChat, c.DeadLetterChats
+	}
 	return s
-}
-
-// Option sets up a store (NewRedis, DialRedis, OpenBolt).
-type Option func(*settings)
-
-// WithRetention sets how long an idle chat's data is kept (tests use short
-// periods).
-func WithRetention(r Retention) Option { return func(s *settings) { s.retention = r } }
-
-// WithSweep sets how often Bolt deletes what has expired (an hour by
-// default). Redis expires keys itself and ignores it.
-func WithSweep(every time.Duration) Option {
-	return func(s *settings) {
-		if every > 0 {
-			s.sweepEvery = every
-		}
-	}
-}
-
-// WithReplicaWait makes Commit, Ingest, SetMessage and Ack wait, in the
-// same round trip, until replicas replicas have the write (Redis WAIT), at
-// most timeout. When fewer did, they fail with ErrNotReplicated although
-// the write is on the master, so the caller retries as after any error (a
-// retry of an applied update gets ErrDuplicate). Then nothing acknowledged
-// to a player is lost when Sentinel promotes a replica, as long as one
-// replica is left to wait for. It works on one server and under Sentinel,
-// not in a Cluster. A URL asks for it with wait_replicas=1&wait_timeout=500ms.
-func WithReplicaWait(replicas int, timeout time.Duration) Option {
-	return func(s *settings) {
-		s.waitReplicas, s.waitTimeout = replicas, timeout
-	}
-}
-
-// WithDeadLetterBounds sets how many dead letters a chat keeps and how many
-// chats keep theirs (DeadLettersPerChat and DeadLetterChats by default;
-// tests use small numbers).
-func WithDeadLetterBounds(perChat, chats int) Option {
-	return func(s *settings) {
-		if perChat > 0 && chats > 0 {
-			s.deadPerChat, s.deadChats = perChat, chats
-		}
-	}
 }

@@ -386,7 +386,7 @@ func (r *Redis) runScripts(ctx context.Context, calls []scriptCall) error {
 }
 
 // runWaited runs scripts on one server in one pipeline that ends with WAIT
-// (WithReplicaWait): one connection, so WAIT covers exactly these writes.
+// (Config.WaitReplicas): one connection, so WAIT covers exactly these writes.
 // A script the server does not know is loaded and the whole is sent again.
 // It returns ErrNotReplicated when fewer replicas than asked had the
 // writes in time; each script's reply is in its command.

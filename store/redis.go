@@ -80,14 +80,14 @@ type Redis struct {
 // It adds a hook to c that makes a write refused for want of memory say so
 // (ErrFull). A nil c gives a store good only for its key names, which the
 // slot tests use.
-func NewRedis(c redis.UniversalClient, prefix string, opts ...Option) *Redis {
+func NewRedis(c redis.UniversalClient, prefix string, cfg Config) *Redis {
 	if c != nil {
 		c.AddHook(fullHook{})
 	}
 	return &Redis{
 		c:          c,
 		prefix:     prefix,
-		set:        newSettings(opts),
+		set:        cfg.settings(),
 		deadLetter: redis.NewScript(deadLetterScript),
 		dropIndex:  redis.NewScript(unindexScript),
 		commit:     redis.NewScript(commitScript),
@@ -540,7 +540,7 @@ func (r *Redis) Ack(ctx context.Context, table string, id int64) error {
 }
 
 // write sends a few commands in one pipeline, followed, under
-// WithReplicaWait on one server, by WAIT: a record of what Telegram was
+// Config.WaitReplicas on one server, by WAIT: a record of what Telegram was
 // told (a message posted, an announcement sent) then survives a failover,
 // and the bot does not post it a second time.
 func (r *Redis) write(ctx context.Context, cmds func(redis.Pipeliner)) error {

@@ -30,7 +30,7 @@ func BenchmarkResults(b *testing.B) {
 		name string
 		new  func(b *testing.B) resultStore
 	}{
-		{"Redis", func(b *testing.B) resultStore { return NewRedis(redistest.Client(b), redistest.Prefix(b)) }},
+		{"Redis", func(b *testing.B) resultStore { return NewRedis(redistest.Client(b), redistest.Prefix(b), Config{}) }},
 		{"Bolt", func(b *testing.B) resultStore { return resBolt(b) }},
 	}
 	for _, st := range stores {
@@ -190,7 +190,7 @@ func BenchmarkSeasonResults(b *testing.B) {
 		name string
 		new  func(b *testing.B) resultStore
 	}{
-		{"Redis", func(b *testing.B) resultStore { return NewRedis(redistest.Client(b), redistest.Prefix(b)) }},
+		{"Redis", func(b *testing.B) resultStore { return NewRedis(redistest.Client(b), redistest.Prefix(b), Config{}) }},
 		{"Bolt", func(b *testing.B) resultStore { return resBolt(b) }},
 	}
 	type seasonStore interface {

@@ -38,7 +38,7 @@ var (
 
 func TestResultsRedis(t *testing.T) {
 	runResultsContract(t, func(t *testing.T) resultStore {
-		return NewRedis(redistest.Client(t), redistest.Prefix(t))
+		return NewRedis(redistest.Client(t), redistest.Prefix(t), Config{})
 	})
 }
 
@@ -46,7 +46,7 @@ func TestResultsRedis(t *testing.T) {
 // which refuses any script or transaction whose keys span slots.
 func TestResultsRedisCluster(t *testing.T) {
 	c := redistest.StartCluster(t).ClusterClient(t)
-	runResultsContract(t, func(t *testing.T) resultStore { return NewRedis(c, t.Name()+":") })
+	runResultsContract(t, func(t *testing.T) resultStore { return NewRedis(c, t.Name()+":", Config{}) })
 }
 
 func TestResultsBolt(t *testing.T) {
@@ -54,7 +54,7 @@ func TestResultsBolt(t *testing.T) {
 }
 
 func resBolt(t testing.TB) *Bolt {
-	b, err := OpenBolt(filepath.Join(t.TempDir(), "store.db"))
+	b, err := OpenBolt(filepath.Join(t.TempDir(), "store.db"), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -643,7 +643,7 @@ func TestResultKeysShareSlot(t *testing.T) {
 	srv := redistest.StartCluster(t)
 	c := srv.Client(t)
 	for _, prefix := range []string{"", "tc:"} {
-		r := NewRedis(nil, prefix)
+		r := NewRedis(nil, prefix, Config{})
 		for _, chat := range []int64{resChatA, resChatB, 1, 42} {
 			want := slot(r.recKey(strconv.FormatInt(chat, 10)))
 			for _, k := range r.resGroupKeys(chat, []string{"trickchef", "sausages", "x}y"}) {
@@ -690,7 +690,7 @@ func TestResultRetention(t *testing.T) {
 	t.Run("Redis", func(t *testing.T) {
 		ctx := t.Context()
 		c := redistest.Client(t)
-		r := NewRedis(c, redistest.Prefix(t))
+		r := NewRedis(c, redistest.Prefix(t), Config{})
 		r1 := resGame("r1", "trickchef", resChatA, 1, "u1 1 1")
 		resRecord(t, r, r1)
 		if ttl := c.PTTL(ctx, r.resIDsKey(resChatA)).Val(); ttl <= ResultRetention-time.Minute || ttl > ResultRetention {

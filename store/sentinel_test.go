@@ -19,7 +19,7 @@ import (
 func TestSentinel(t *testing.T) {
 	s := redistest.StartSentinel(t, 1)
 	runContract(t, func(t *testing.T) tableStore {
-		r, err := store.DialRedis(t.Context(), s.URL()+"?wait_replicas=1&wait_timeout=5s", t.Name()+":")
+		r, err := store.DialRedis(t.Context(), s.URL()+"?wait_replicas=1&wait_timeout=5s", t.Name()+":", store.Config{})
 		ok(t, err)
 		t.Cleanup(func() { r.Close() })
 		return r
@@ -35,7 +35,7 @@ func TestSentinelFailover(t *testing.T) {
 	s := redistest.StartSentinel(t, 2) // one replica left after the failover, for WAIT
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	r, err := store.DialRedis(ctx, s.URL()+"?wait_replicas=1&wait_timeout=1s", "tc:1:")
+	r, err := store.DialRedis(ctx, s.URL()+"?wait_replicas=1&wait_timeout=1s", "tc:1:", store.Config{})
 	ok(t, err)
 	defer r.Close()
 

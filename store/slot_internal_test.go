@@ -56,7 +56,7 @@ var slotTables = []string{"-1001234567890", "g1", "a:b", "x{y", "x}y", "{z}", "Ð
 // touches hashes to one slot, whatever the table id.
 func TestTableKeysShareSlot(t *testing.T) {
 	for _, prefix := range []string{"", "tc:", "prod:v2:", BotPrefix("tc:", 7000000001)} {
-		r := NewRedis(nil, prefix)
+		r := NewRedis(nil, prefix, Config{})
 		for _, table := range slotTables {
 			keys := r.tableKeys(table)
 			if len(keys) != 6 {
@@ -101,7 +101,7 @@ func allQueueKeys(r *Redis) []string {
 func TestQueueKeysShareSlot(t *testing.T) {
 	c := redistest.StartCluster(t).Client(t)
 	for _, prefix := range []string{"", "tc:", "prod:v2:", BotPrefix("tc:", 7000000001)} {
-		r := NewRedis(nil, prefix)
+		r := NewRedis(nil, prefix, Config{})
 		for _, q := range queues {
 			k := r.queueKeys(q)
 			if k.due != prefix+string(q) {
@@ -127,7 +127,7 @@ func TestQueueKeysShareSlot(t *testing.T) {
 // wake set, which is copied instead. The server agrees.
 func TestBotKeysKeepSlot(t *testing.T) {
 	c := redistest.StartCluster(t).Client(t)
-	old, bot := NewRedis(nil, "tc:"), NewRedis(nil, BotPrefix("tc:", 7000000001))
+	old, bot := NewRedis(nil, "tc:", Config{}), NewRedis(nil, BotPrefix("tc:", 7000000001), Config{})
 	for _, table := range slotTables {
 		oldKeys, botKeys := botKeys(old, table), botKeys(bot, table)
 		for i, k := range oldKeys {
@@ -159,7 +159,7 @@ func TestBotKeysKeepSlot(t *testing.T) {
 func TestSlotMatchesServer(t *testing.T) {
 	srv := redistest.StartCluster(t)
 	c := srv.Client(t)
-	r := NewRedis(nil, "tc:")
+	r := NewRedis(nil, "tc:", Config{})
 	for _, table := range slotTables {
 		keys := append(r.tableKeys(table), r.pointerKey(table), r.rateKey(table), r.rateMetaKey(table))
 		keys = append(keys, allQueueKeys(r)...)
@@ -180,7 +180,7 @@ func TestSlotMatchesServer(t *testing.T) {
 func TestUpdateRetention(t *testing.T) {
 	t.Run("Bolt", func(t *testing.T) {
 		ctx := t.Context()
-		b, err := OpenBolt(t.TempDir() + "/s.db")
+		b, err := OpenBolt(t.TempDir()+"/s.db", Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestUpdateRetention(t *testing.T) {
 	t.Run("Redis", func(t *testing.T) {
 		ctx := t.Context()
 		c := redistest.Client(t)
-		r := NewRedis(c, redistest.Prefix(t))
+		r := NewRedis(c, redistest.Prefix(t), Config{})
 		mustCommit(t, r.Commit, Change{Data: []byte("1"), UpdateID: 1})
 		// Age update 1 past the retention as the server's clock sees it.
 		old := float64(time.Now().Add(-UpdateRetention - time.Minute).UnixMilli())
@@ -233,7 +233,7 @@ func mustCommit(t *testing.T, commit func(ctx context.Context, table string, c C
 func TestRedisLargeIDs(t *testing.T) {
 	ctx := t.Context()
 	c := redistest.Client(t)
-	r := NewRedis(c, redistest.Prefix(t))
+	r := NewRedis(c, redistest.Prefix(t), Config{})
 	const big = 999_999_999_999_999
 	if err := c.Set(ctx, r.outseqKey("g"), big, 0).Err(); err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ var (
 	// ErrDuplicate is returned when the Change's UpdateID was already applied
 	// to the table; nothing was written and the update can be acknowledged.
 	ErrDuplicate = errors.New("store: update already applied")
-	// ErrNotReplicated is returned, under WithReplicaWait, when a write is
+	// ErrNotReplicated is returned, under Config.WaitReplicas, when a write is
 	// on the Redis master but fewer replicas than asked had it in time: it
 	// may be lost if the master dies now. Retry as after any error.
 	ErrNotReplicated = errors.New("store: write not on enough replicas in time")

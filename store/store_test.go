@@ -12,13 +12,13 @@ import (
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 func newRedis(t testing.TB) *store.Redis {
-	return store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	return store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 }
 
-func newBolt(t testing.TB) *store.Bolt { return newBoltWith(t) }
+func newBolt(t testing.TB) *store.Bolt { return newBoltWith(t, store.Config{}) }
 
-func newBoltWith(t testing.TB, opts ...store.Option) *store.Bolt {
-	b, err := store.OpenBolt(filepath.Join(t.TempDir(), "store.db"), opts...)
+func newBoltWith(t testing.TB, cfg store.Config) *store.Bolt {
+	b, err := store.OpenBolt(filepath.Join(t.TempDir(), "store.db"), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestRedisCluster(t *testing.T) {
 	if err := c.Del(t.Context(), "a", "b").Err(); err == nil || !strings.Contains(err.Error(), "CROSSSLOT") {
 		t.Fatalf("DEL over two slots: %v, want CROSSSLOT (the cluster must enforce slots)", err)
 	}
-	runContract(t, func(t *testing.T) tableStore { return store.NewRedis(c, t.Name()+":") })
+	runContract(t, func(t *testing.T) tableStore { return store.NewRedis(c, t.Name()+":", store.Config{}) })
 }
 
 func TestBolt(t *testing.T) {
@@ -52,14 +52,14 @@ func TestBolt(t *testing.T) {
 func TestBoltReopen(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "store.db")
-	b, err := store.OpenBolt(path)
+	b, err := store.OpenBolt(path, store.Config{})
 	ok(t, err)
 	get(b.Commit(ctx, "g", store.Change{Data: []byte("s"), UpdateID: 9, Dirty: []string{"table"},
 		Outbox: [][]byte{[]byte("a")}, WakeAt: base}))(t)
 	ok(t, b.SetPointer(ctx, "user:1", "g"))
 	ok(t, b.Close())
 
-	b, err = store.OpenBolt(path)
+	b, err = store.OpenBolt(path, store.Config{})
 	ok(t, err)
 	defer b.Close()
 	if rec := get(b.Load(ctx, "g"))(t); rec.Version != 1 || string(rec.Data) != "s" {
@@ -80,7 +80,7 @@ func TestBoltReopen(t *testing.T) {
 
 func TestDialRedis(t *testing.T) {
 	ctx := t.Context()
-	r, err := store.DialRedis(ctx, redistest.URL(t), redistest.Prefix(t))
+	r, err := store.DialRedis(ctx, redistest.URL(t), redistest.Prefix(t), store.Config{})
 	ok(t, err)
 	get(r.Commit(ctx, "g", store.Change{Data: []byte("x")}))(t)
 	ok(t, r.Close())
@@ -89,17 +89,17 @@ func TestDialRedis(t *testing.T) {
 	}
 
 	cl := redistest.StartCluster(t)
-	rc, err := store.DialRedis(ctx, "redis-cluster://"+cl.Addr, "tc:")
+	rc, err := store.DialRedis(ctx, "redis-cluster://"+cl.Addr, "tc:", store.Config{})
 	ok(t, err)
 	defer rc.Close()
 	get(rc.Commit(ctx, "g", store.Change{Data: []byte("x"), Dirty: []string{"table"}}))(t)
 
-	if _, err := store.DialRedis(ctx, "http://nope", ""); err == nil {
+	if _, err := store.DialRedis(ctx, "http://nope", "", store.Config{}); err == nil {
 		t.Fatal("DialRedis accepted an http URL")
 	}
 	// NewRedis leaves the caller's client open.
 	c := redistest.Client(t)
-	ok(t, store.NewRedis(c, "x:").Close())
+	ok(t, store.NewRedis(c, "x:", store.Config{}).Close())
 	ok(t, c.Ping(ctx).Err())
 }
 
@@ -110,7 +110,7 @@ func TestDialRedis(t *testing.T) {
 func TestCommitAfterScriptFlush(t *testing.T) {
 	ctx := t.Context()
 	c := redistest.Client(t)
-	s := store.NewRedis(c, redistest.Prefix(t))
+	s := store.NewRedis(c, redistest.Prefix(t), store.Config{})
 	get(s.Commit(ctx, "g", store.Change{Data: []byte("a")}))(t)
 	ok(t, c.ScriptFlush(ctx).Err())
 	v := get(s.Commit(ctx, "g", store.Change{Version: 1, Data: []byte("b"), Dirty: []string{"table"}, WakeAt: base}))(t)

@@ -8,7 +8,8 @@ import (
 
 // What every adapter repeats lives here once, for a game to call: naming
 // seats for a move's phrase, a share as a percentage, the plain lines of a
-// Scene and who sits at it.
+// Scene and who sits at it, a move's name from the engine's decoder, and a
+// replay's scene.
 
 // Namer names a seat in a move's phrase: PlainNamer for a toast (the
 // platform escapes it), HTMLNamer for a hint or a review (catalog HTML).
@@ -56,4 +57,25 @@ func (sc *Scene) TurnCentre(c Card) {
 			}
 		}
 	}
+}
+
+// NameMove is MoveName's phrase of action a: name of the move decode reads
+// from it, "" when decode does not read it (not the game's action).
+func NameMove[M any](a game.Action, decode func(game.Action) (M, bool), name func(M) string) string {
+	m, ok := decode(a)
+	if !ok {
+		return ""
+	}
+	return name(m)
+}
+
+// OpenScene is a replay's scene (ReplayGame): g's spectator scene of st,
+// the cards hands gives each seat face up in front of it (nil: none, as
+// everything in front of a seat is public already).
+func OpenScene(g WebGame, l Loc, t TableView, st game.State, hands func(seat game.Seat) []Card) Scene {
+	sc := g.Scene(l, t, st, Spectator)
+	if hands != nil {
+		sc.OpenSeats(hands)
+	}
+	return sc
 }

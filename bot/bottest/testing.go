@@ -66,7 +66,7 @@ type Test struct {
 // Redis server; it is stopped when the test ends.
 func NewTest(t testing.TB, games []adapter.Game, turnTimeout time.Duration) *Test {
 	t.Helper()
-	return NewTestOn(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t)), games, turnTimeout)
+	return NewTestOn(t, store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{}), games, turnTimeout)
 }
 
 // NewTestOn is NewTest over a given Redis store.

@@ -35,7 +35,7 @@ func TestChefPace(t *testing.T) {
 	}
 	srv := telegramtest.NewServer(telegramtest.WithTB(t)) // Telegram's limits, unscaled
 	t.Cleanup(srv.Close)
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	h := &harness{&bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st,
 		Cfg: bot.Config{TurnTimeout: 10 * time.Minute},
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}, TB: t, Redis: st}}

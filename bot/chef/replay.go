@@ -10,7 +10,7 @@ import (
 // is already face up, with the pile's next card turned: the replay of a
 // finished game.
 func (k chefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
-	sc := k.Scene(l, t, st, adapter.Spectator)
+	sc := adapter.OpenScene(k, l, t, st, nil)
 	pile := st.(*ce.State).Pile()
 	if len(pile) > 0 {
 		sc.TurnCentre(chefPicture(l, pile[0]))

@@ -12,6 +12,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review/reviewtest"
 	"github.com/trickchef/trickchef/game"
 	ce "github.com/trickchef/trickchef/game/chef"
 )
@@ -261,5 +262,41 @@ func TestChefButtonNames(t *testing.T) {
 func TestChefIsWebGame(t *testing.T) {
 	if _, ok := Game().(adapter.WebGame); !ok {
 		t.Fatal("Меню шефа is not a adapter.WebGame")
+	}
+}
+
+// TestOpenScene: everything in front of a seat is public already, so the
+// replay shows every seat's cards as the table does, and the pile's next
+// card face up; nothing to press.
+func TestOpenScene(t *testing.T) {
+	reviewtest.GoldenOpenScene(t, Game(), 30, func(st *ce.State, seat int) int {
+		n := 0
+		for _, c := range st.PublicView().Seats[seat].Cards {
+			n += c
+		}
+		return n
+	})
+}
+
+// The replay turns the pile's next card face up.
+func TestOpenScenePile(t *testing.T) {
+	tab, st := golden.Table(t, Game(), 3, 0, "", 5, nil)
+	golden.Sync(t, tab, st)
+	l := adapter.NewLoc(bottest.Catalog(t), "ru")
+	sc := Game().(adapter.ReplayGame).OpenScene(l, adapter.View(tab), st)
+	for _, p := range sc.Center {
+		for _, c := range p.Cards {
+			if c.Back {
+				t.Fatalf("a card face down in the replay: %+v", p)
+			}
+		}
+	}
+	next := st.(*ce.State).Pile()[0]
+	name := l.T("chef.card." + next.Key())
+	if next.IsDish() {
+		name = l.T("chef.dish." + next.Key())
+	}
+	if len(sc.Center) == 0 || len(sc.Center[0].Cards) != 1 || sc.Center[0].Cards[0].Name != name {
+		t.Fatalf("the pile's next card, %s, not shown: %+v", name, sc.Center)
 	}
 }

@@ -339,7 +339,7 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	counted := &chekhardaConflicts{Redis: st}
 	startChekhardaReplicas(t, srv, counted, 2, ours)
 	h := &bottest.Harness{Srv: srv}

@@ -167,7 +167,7 @@ func chekhardaInts(s string) []int {
 func measureChekharda(t *testing.T, players int) {
 	srv := telegramtest.NewServer(telegramtest.WithTB(t)) // Telegram's limits
 	t.Cleanup(srv.Close)
-	rec := &chekhardaCommits{Redis: store.NewRedis(redistest.Client(t), redistest.Prefix(t))}
+	rec := &chekhardaCommits{Redis: store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})}
 	h := &bottest.Harness{Games: allGames(), Srv: srv, Store: rec, Cfg: bot.Config{TurnTimeout: time.Minute},
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
 	if err := h.Start(); err != nil {

@@ -10,11 +10,9 @@ import (
 // they were before it: «⚡ кража 🐷×3 ← Оля», «➕ 🐟 в сет 🐟×2», «🂠 карта из
 // колоды». Plain text: the platform escapes it.
 func (chekhardaGame) MoveName(l adapter.Loc, t adapter.TableView, before game.State, seat game.Seat, a game.Action) string {
-	m, ok := ck.Decode(a)
-	if !ok {
-		return ""
-	}
-	return moveText(l, before.(*ck.State).SeatView(seat), m, func(s game.Seat) string { return chekhardaName(t, s) })
+	return adapter.NameMove(a, ck.Decode, func(m ck.Move) string {
+		return moveText(l, before.(*ck.State).SeatView(seat), m, func(s game.Seat) string { return chekhardaName(t, s) })
+	})
 }
 
 // moveText is the noun phrase of move m seen from v (chekharda.move.*);

@@ -11,8 +11,7 @@ import (
 // a finished game.
 func (g chekhardaGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
 	s := st.(*ck.State)
-	sc := g.Scene(l, t, st, adapter.Spectator)
-	sc.OpenSeats(func(seat game.Seat) []adapter.Card {
+	sc := adapter.OpenScene(g, l, t, st, func(seat game.Seat) []adapter.Card {
 		var cards []adapter.Card
 		for _, k := range s.SeatView(seat).Hand {
 			c := chekhardaPicture(l, k)

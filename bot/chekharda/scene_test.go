@@ -13,6 +13,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review/reviewtest"
 	"github.com/trickchef/trickchef/game"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
@@ -260,4 +261,13 @@ func TestChekhardaIsWebGame(t *testing.T) {
 	if _, ok := Game().(adapter.WebGame); !ok {
 		t.Fatal("Чехарда is not a adapter.WebGame")
 	}
+}
+
+// TestOpenScene: the replay shows every seat's sets and its hand face up,
+// and nothing to press.
+func TestOpenScene(t *testing.T) {
+	reviewtest.GoldenOpenScene(t, Game(), 30, func(st *ck.State, seat int) int {
+		sp := st.PublicView().Seats[seat]
+		return len(sp.Sets) + sp.Hand
+	})
 }

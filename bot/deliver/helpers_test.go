@@ -26,7 +26,7 @@ import (
 // closed when the test ends.
 func testBolt(t testing.TB) *store.Bolt {
 	t.Helper()
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"), store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func (s *uncounting) Attempt(ctx context.Context, key, item string, ttl time.Dur
 
 func openStore(t *testing.T) *store.Bolt {
 	t.Helper()
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"), store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

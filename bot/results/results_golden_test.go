@@ -16,12 +16,20 @@ import (
 // every language (go test ./bot/... -run Golden -update). The final result
 // with «play again» is the tables' (TestGoldenResultsFinal there).
 
+// menu is the ids of the games the bot offers, in menu order: the results
+// below are of the first two, and the last is the one nobody played.
+func menu() (first, second, last string) {
+	gs := testGames()
+	return gs[0].ID(), gs[1].ID(), gs[len(gs)-1].ID()
+}
+
 func TestGoldenResultsStats(t *testing.T) {
+	first, second, _ := menu()
 	res := goldenResults(t)
 	stats := map[string]store.PlayerStats{
-		"trickchef": {Player: "u1", Name: "Оля", Games: 5, Wins: 2, PlaceSum: 9, TieHalves: 1, BestScore: 19, Mu: 27.31, Sigma: 4.12}, // one 2nd–3rd
-		"sausages":  {Player: "u1", Name: "Оля", Games: 1, Wins: 1, PlaceSum: 1, BestScore: 2, Mu: 27.9, Sigma: 7.6},
-		"domino":    {Player: "u1", Name: "Оля", Games: 22, Wins: 21, PlaceSum: 23, BestScore: -3, Mu: 31, Sigma: 1.5},
+		first:    {Player: "u1", Name: "Оля", Games: 5, Wins: 2, PlaceSum: 9, TieHalves: 1, BestScore: 19, Mu: 27.31, Sigma: 4.12}, // one 2nd–3rd
+		second:   {Player: "u1", Name: "Оля", Games: 1, Wins: 1, PlaceSum: 1, BestScore: 2, Mu: 27.9, Sigma: 7.6},
+		"domino": {Player: "u1", Name: "Оля", Games: 22, Wins: 21, PlaceSum: 23, BestScore: -3, Mu: 31, Sigma: 1.5},
 	}
 	var sb strings.Builder
 	for _, lang := range res.tr.Langs() {
@@ -35,6 +43,7 @@ func TestGoldenResultsStats(t *testing.T) {
 }
 
 func TestGoldenResultsTop(t *testing.T) {
+	first, second, _ := menu()
 	res := goldenResults(t)
 	var top []store.PlayerStats
 	for i := 0; i < topSize; i++ {
@@ -51,21 +60,22 @@ func TestGoldenResultsTop(t *testing.T) {
 	var sb strings.Builder
 	for _, lang := range res.tr.Langs() {
 		l := res.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top, nil, 0, nil)))
-		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, golden.Show(res.renderTop(l, "trickchef", top[:3], &me, 14, func(p string) bool { return p == "u2" })))
-		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, golden.Show(res.renderTop(l, "sausages", nil, &newbie, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: top, presser on it\n%s\n", lang, golden.Show(res.renderTop(l, first, top, nil, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: top, presser 14th\n%s\n", lang, golden.Show(res.renderTop(l, first, top[:3], &me, 14, func(p string) bool { return p == "u2" })))
+		fmt.Fprintf(&sb, "════ %s: empty, presser unranked\n%s\n", lang, golden.Show(res.renderTop(l, second, nil, &newbie, 0, nil)))
 	}
 	golden.Check(t, "results_top", sb.String())
 }
 
 func TestGoldenResultsHistory(t *testing.T) {
+	first, second, _ := menu()
 	res := goldenResults(t)
 	at := golden.Clock
 	hist := []store.Result{
-		{ID: "-100123:7:1", Game: "trickchef", Chat: -100123, Started: at.Add(-30 * time.Minute), Ended: at, Seats: []store.ResultSeat{
+		{ID: "-100123:7:1", Game: first, Chat: -100123, Started: at.Add(-30 * time.Minute), Ended: at, Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 2, Score: 18}, {Player: "", Name: "", Place: 1, Score: 19},
 			{Player: "rshef", Name: "шеф", Place: 2, Score: 18}, {Player: "u4", Name: "Дима & Co", Place: 4, Score: 8}}},
-		{ID: "-100123:6:2", Game: "sausages", Chat: -100123, Ended: at.Add(-25 * time.Hour), Seats: []store.ResultSeat{
+		{ID: "-100123:6:2", Game: second, Chat: -100123, Ended: at.Add(-25 * time.Hour), Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 1, Score: 2}, {Player: "u2", Name: "Серёжа", Place: 1, Score: 2},
 			{Player: "rnovice", Name: "новичок", Place: 3, Score: 0}}},
 		{ID: "-100123:5:3", Game: "domino", Chat: -100123, Ended: at.Add(-24 * 40 * time.Hour), Seats: []store.ResultSeat{
@@ -100,38 +110,40 @@ func seasonGame(id, game string, ended time.Time, seats ...string) store.Result 
 }
 
 // seasonResults are October and November 2026 in one group: four people
-// and a robot at Трик-н-Шеф, two at Сосиски.
+// and a robot at the menu's first game, two at its second.
 func seasonResults() []store.Result {
+	first, second, _ := menu()
 	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 17, 0, 0, 0, time.UTC) }
 	var rs []store.Result
 	for i := range 4 {
-		rs = append(rs, seasonGame(fmt.Sprint("o", i), "trickchef", day(time.October, 3+i), "u1:3:8", "u2:1:21", "u3:2:15"))
+		rs = append(rs, seasonGame(fmt.Sprint("o", i), first, day(time.October, 3+i), "u1:3:8", "u2:1:21", "u3:2:15"))
 	}
 	for i := range 6 {
-		rs = append(rs, seasonGame(fmt.Sprint("n", i), "trickchef", day(time.November, 2+i), "u1:1:"+strconv.Itoa(20+i), "u2:2:14", "rpro:3:12", "u3:4:3"))
+		rs = append(rs, seasonGame(fmt.Sprint("n", i), first, day(time.November, 2+i), "u1:1:"+strconv.Itoa(20+i), "u2:2:14", "rpro:3:12", "u3:4:3"))
 	}
-	rs = append(rs, seasonGame("n6", "trickchef", day(time.November, 20), "u4:1:19", "u2:2:11", "u1:3:9"),
-		seasonGame("s1", "sausages", day(time.November, 21), "u5:1:2", "u6:2:1"))
+	rs = append(rs, seasonGame("n6", first, day(time.November, 20), "u4:1:19", "u2:2:11", "u1:3:9"),
+		seasonGame("s1", second, day(time.November, 21), "u5:1:2", "u6:2:1"))
 	return rs
 }
 
 func TestGoldenSeason(t *testing.T) {
+	first, _, last := menu()
 	res := goldenResults(t)
 	rs := seasonResults()
 	nov := season.Month{Year: 2026, Month: time.November}
 	loc := time.UTC
-	lines := season.Standings(rs, "trickchef", nov, loc)
+	lines := season.Standings(rs, first, nov, loc)
 	champ := func(p string) bool { return p == "u2" }
 	rc, _ := season.MonthRecap(rs, nov, loc)
 	var sb strings.Builder
 	for _, lang := range res.tr.Langs() {
 		l := res.loc(lang)
-		fmt.Fprintf(&sb, "════ %s: season, the asker placed\n%s\n", lang, golden.Show(res.renderSeason(l, "trickchef", nov, lines, season.Find(lines, "u1"), champ)))
-		fmt.Fprintf(&sb, "════ %s: season, the asker one game in\n%s\n", lang, golden.Show(res.renderSeason(l, "trickchef", nov, lines, season.Find(lines, "u4"), champ)))
+		fmt.Fprintf(&sb, "════ %s: season, the asker placed\n%s\n", lang, golden.Show(res.renderSeason(l, first, nov, lines, season.Find(lines, "u1"), champ)))
+		fmt.Fprintf(&sb, "════ %s: season, the asker one game in\n%s\n", lang, golden.Show(res.renderSeason(l, first, nov, lines, season.Find(lines, "u4"), champ)))
 		me := season.Find(lines, "u7")
 		me.Name = "Новенький"
-		fmt.Fprintf(&sb, "════ %s: season, the asker not played yet\n%s\n", lang, golden.Show(res.renderSeason(l, "trickchef", nov, lines, me, champ)))
-		fmt.Fprintf(&sb, "════ %s: season, nobody this month\n%s\n", lang, golden.Show(res.renderSeason(l, "chekharda", nov, nil, me, champ)))
+		fmt.Fprintf(&sb, "════ %s: season, the asker not played yet\n%s\n", lang, golden.Show(res.renderSeason(l, first, nov, lines, me, champ)))
+		fmt.Fprintf(&sb, "════ %s: season, nobody this month\n%s\n", lang, golden.Show(res.renderSeason(l, last, nov, nil, me, champ)))
 		for _, m := range res.recapMessages(l, rc) {
 			fmt.Fprintf(&sb, "════ %s: recap\n%s\n", lang, golden.Show(m))
 		}

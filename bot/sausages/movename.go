@@ -13,11 +13,7 @@ import (
 // timeout say what happened, not the button's infinitive. Plain text: the
 // platform escapes it.
 func (sausagesGame) MoveName(l adapter.Loc, t adapter.TableView, _ game.State, _ game.Seat, a game.Action) string {
-	m, ok := ss.Decode(a)
-	if !ok {
-		return ""
-	}
-	return moveText(l, m, adapter.PlainNamer(t))
+	return adapter.NameMove(a, ss.Decode, func(m ss.Move) string { return moveText(l, m, adapter.PlainNamer(t)) })
 }
 
 // moveText is the noun phrase of move m (sausages.move.*), naming seats

@@ -13,6 +13,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review/reviewtest"
 	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/game"
 	ss "github.com/trickchef/trickchef/game/sausages"
@@ -294,5 +295,13 @@ func TestGoldenSausagesScene(t *testing.T) {
 		tab, st := golden.Table(t, g, 3, 0, "", 23, nil)
 		golden.PlayRandom(t, g, tab, st, 100000, 4)
 		golden.Check(t, "sausages_scene_over", renderScenes(t, l, tab, st))
+	})
+}
+
+// TestOpenScene: the replay shows every card a seat owns face up, its
+// stack and its hand, and nothing to press.
+func TestOpenScene(t *testing.T) {
+	reviewtest.GoldenOpenScene(t, sausages.Game(), 40, func(st *ss.State, seat int) int {
+		return st.PublicView().Seats[seat].Owned
 	})
 }

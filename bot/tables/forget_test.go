@@ -39,7 +39,7 @@ type forgetTestStore interface {
 func forgetTestStores(t *testing.T) map[string]forgetTestStore {
 	return map[string]forgetTestStore{
 		"Bolt":  testBolt(t),
-		"Redis": store.NewRedis(redistest.Client(t), redistest.Prefix(t)),
+		"Redis": store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{}),
 	}
 }
 

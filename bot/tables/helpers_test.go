@@ -42,7 +42,7 @@ func testGame(t testing.TB, id string) adapter.Game {
 // closed when the test ends.
 func testBolt(t testing.TB) *store.Bolt {
 	t.Helper()
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"), store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

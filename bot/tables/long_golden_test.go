@@ -22,21 +22,30 @@ import (
 // The clock is golden.Clock: Monday, 15:00 in Moscow.
 func TestGoldenLong(t *testing.T) {
 	tb := goldenTables(t)
+	// The games that take turns (a game whose buttons stay live is played
+	// at once, never long), in menu order: the first opens table 1 and is
+	// the one reminded, the last is at the other table.
+	var turns []adapter.Game
+	for _, g := range testGames() {
+		if !adapter.LiveButtons(g) {
+			turns = append(turns, g)
+		}
+	}
+	first, last := turns[0], turns[len(turns)-1]
 	var sb strings.Builder
 	for _, lang := range tb.views.Langs() {
 		l := tb.views.Loc(lang)
-		g := testGame(t, "trickchef")
-		lobby := lobbyOf(g, 1)
+		lobby := lobbyOf(first, 1)
 		lobby.Lang, lobby.TurnTime = lang, 24*time.Hour
 		fmt.Fprintf(&sb, "════ %s: a lobby at 24 hours a move\n%s\n", lang, golden.Show(tb.views.Group(lobby)))
 		lobby.ZonePick = true
 		fmt.Fprintf(&sb, "════ %s: its zones\n%s\n", lang, golden.Show(tb.views.Group(lobby)))
-		second := lobbyOf(testGame(t, "chef"), 1)
+		second := lobbyOf(last, 1)
 		second.ID, second.Lang = record.TableID(second.ChatID, 0, 2), lang
 		fmt.Fprintf(&sb, "════ %s: table 2's lobby\n%s\n", lang, golden.Show(tb.views.Group(second)))
 
-		for _, id := range []string{"trickchef", "sausages", "chef"} {
-			g := testGame(t, id)
+		for _, g := range turns {
+			id := g.ID()
 			for _, tc := range []struct {
 				name string
 				turn time.Duration
@@ -52,16 +61,16 @@ func TestGoldenLong(t *testing.T) {
 					t.Fatal(err)
 				}
 				fmt.Fprintf(&sb, "──── %s: %s, %s: the hand of %s\n%s\n", lang, id, tc.name, tab.Seats[seat].Name, golden.Show(m))
-				if id == "trickchef" && tc.turn == 12*time.Hour {
+				if id == first.ID() && tc.turn == 12*time.Hour {
 					fmt.Fprintf(&sb, "──── %s: the reminder (due %v)\n%s\n", lang, tab.Seats[seat].RemindAt().In(tab.Location()).Format("Mon 15:04"), golden.Show(tb.views.Reminder(tab, seat)))
 					fmt.Fprintf(&sb, "──── %s: the group told that I play for %s\n%s\n", lang, tab.Seats[seat].Name, golden.Show(tb.views.AutoNotice(tab, seat)))
-					other, _ := golden.Table(t, testGame(t, "chef"), 2, 1, "novice", 3, nil)
+					other, _ := golden.Table(t, last, 2, 1, "novice", 3, nil)
 					other.ID, other.Lang, other.TurnTime = record.TableID(other.ChatID, 0, 3), lang, 20*time.Second
 					fmt.Fprintf(&sb, "──── %s: /stop with games on at tables 1 and 3\n%s\n", lang, golden.Show(tb.views.StopChoice(l, tab, other)))
 				}
 			}
 		}
-		rules := view.RulesText(l, testGame(t, "trickchef"), 24*time.Hour)
+		rules := view.RulesText(l, first, 24*time.Hour)
 		for _, p := range strings.Split(rules, "\n") {
 			if strings.Contains(p, "⏳") {
 				fmt.Fprintf(&sb, "════ %s: the rules at 24 hours a move, on time\n%s\n", lang, p)

@@ -58,7 +58,7 @@ func (s *countingStore) Commit(ctx context.Context, table string, c store.Change
 }
 
 func newCountingStore(t *testing.T) *countingStore {
-	return &countingStore{Redis: store.NewRedis(redistest.Client(t), redistest.Prefix(t))}
+	return &countingStore{Redis: store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})}
 }
 
 // nearEnd stores a table of game g (people and robots) one move before

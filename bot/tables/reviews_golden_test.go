@@ -17,19 +17,27 @@ import (
 // ./bot/tables -run Golden -update; read it as a player on a phone).
 func TestGoldenPrivateHistory(t *testing.T) {
 	tb := goldenTables(t)
-	var kept []*record.Table
-	for i, c := range []struct {
-		game  string
+	// Every game the bot offers, each kept once, the menu's first the
+	// longest ago; where each was played, newest first (a game past the
+	// fourth a day older each).
+	where := []struct {
 		ago   time.Duration
 		chat  int64
 		title string
 	}{
-		{"sausages", 5 * time.Minute, -100123, "Друзья"},
-		{"chef", 3 * time.Hour, 1, ""},
-		{"chekharda", 4 * time.Hour, -100123, "Друзья"},
-		{"trickchef", 50 * time.Hour, -100777, ""},
-	} {
-		g := testGame(t, c.game)
+		{5 * time.Minute, -100123, "Друзья"},
+		{3 * time.Hour, 1, ""},
+		{4 * time.Hour, -100123, "Друзья"},
+		{50 * time.Hour, -100777, ""},
+	}
+	gs := testGames()
+	gs = append(gs[1:len(gs):len(gs)], gs[0])
+	var kept []*record.Table
+	for i, g := range gs {
+		c := where[min(i, len(where)-1)]
+		if extra := i - len(where) + 1; extra > 0 {
+			c.ago += time.Duration(extra) * 24 * time.Hour
+		}
 		tab, st := golden.Table(t, g, 3, 1, "", uint64(41+i), nil)
 		golden.PlayRandom(t, g, tab, st, 100000, uint64(3+i))
 		data, err := st.MarshalBinary()

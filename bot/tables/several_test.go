@@ -226,7 +226,9 @@ func BenchmarkNewGameTable(b *testing.B) {
 		name string
 		new  func(b *testing.B) Store
 	}{
-		{"redis", func(b *testing.B) Store { return store.NewRedis(redistest.Client(b), redistest.Prefix(b)) }},
+		{"redis", func(b *testing.B) Store {
+			return store.NewRedis(redistest.Client(b), redistest.Prefix(b), store.Config{})
+		}},
 		{"bolt", func(b *testing.B) Store { return testBolt(b) }},
 	} {
 		for _, busy := range []int{0, 3} {

@@ -9,11 +9,7 @@ import (
 // MoveName names a move once it is made, as a noun phrase: «карта 🟨9»,
 // «карта 🟨9 и 1 монета (+2 → 11)», «Шеф 🟥».
 func (trickchefGame) MoveName(l adapter.Loc, _ adapter.TableView, _ game.State, _ game.Seat, a game.Action) string {
-	m, ok := tc.Decode(a)
-	if !ok {
-		return ""
-	}
-	return moveText(l, m)
+	return adapter.NameMove(a, tc.Decode, func(m tc.Move) string { return moveText(l, m) })
 }
 
 // moveText is the noun phrase of move m (trickchef.move.*): the card with

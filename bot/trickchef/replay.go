@@ -10,15 +10,13 @@ import (
 // its seat, after the seat's chefs: the replay of a finished game.
 func (k trickchefGame) OpenScene(l adapter.Loc, t adapter.TableView, st game.State) adapter.Scene {
 	s := st.(*tc.State)
-	sc := k.Scene(l, t, st, adapter.Spectator)
-	sc.OpenSeats(func(seat game.Seat) []adapter.Card {
+	return adapter.OpenScene(k, l, t, st, func(seat game.Seat) []adapter.Card {
 		var cards []adapter.Card
 		for _, c := range s.SeatView(seat).Hand {
 			cards = append(cards, cardPicture(l, c))
 		}
 		return cards
 	})
-	return sc
 }
 
 // Round is the round st is in (1..3): the replay's round picker.

@@ -12,6 +12,7 @@ import (
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/review/reviewtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/game"
 	tc "github.com/trickchef/trickchef/game/trickchef"
@@ -296,5 +297,20 @@ func TestGoldenTrickchefScene(t *testing.T) {
 		tab, st := golden.Table(t, g, 4, 0, "", 13, nil)
 		golden.PlayRandom(t, g, tab, st, 10000, 2)
 		golden.Check(t, "trickchef_scene_over", renderScenes(t, l, tab, st))
+	})
+}
+
+// TestOpenScene: the replay shows every seat's chefs and its whole hand
+// face up, and nothing to press.
+func TestOpenScene(t *testing.T) {
+	reviewtest.GoldenOpenScene(t, trickchef.Game(), 30, func(st *tc.State, seat int) int {
+		sp := st.PublicView().Seats[seat]
+		n := sp.HandSize
+		for _, c := range sp.Chefs {
+			if c > 0 {
+				n++
+			}
+		}
+		return n
 	})
 }

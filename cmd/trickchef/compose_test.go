@@ -517,7 +517,7 @@ func TestComposeRedisStarts(t *testing.T) {
 	var st *store.Redis
 	deadline := time.Now().Add(20 * time.Second)
 	for st == nil {
-		st, err = store.DialRedis(ctx, "redis://:"+password+"@127.0.0.1:"+port+"/0", "tc:")
+		st, err = store.DialRedis(ctx, "redis://:"+password+"@127.0.0.1:"+port+"/0", "tc:", store.Config{})
 		if err != nil && time.Now().After(deadline) {
 			t.Fatalf("Redis did not start with the password: %v\n%s", err, out.String())
 		}
@@ -528,7 +528,7 @@ func TestComposeRedisStarts(t *testing.T) {
 	if err != nil || chk.Policy != "noeviction" || !strings.HasPrefix(chk.Persistence, "aof") {
 		t.Errorf("the server: %+v %v, want noeviction and AOF", chk, err)
 	}
-	if _, err := store.DialRedis(ctx, "redis://127.0.0.1:"+port+"/0", "tc:"); err == nil || !strings.Contains(err.Error(), "NOAUTH") {
+	if _, err := store.DialRedis(ctx, "redis://127.0.0.1:"+port+"/0", "tc:", store.Config{}); err == nil || !strings.Contains(err.Error(), "NOAUTH") {
 		t.Errorf("Redis without the password: %v, want NOAUTH", err)
 	}
 	if ps, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(cmd.Process.Pid)).Output(); err == nil && strings.Contains(string(ps), password) {

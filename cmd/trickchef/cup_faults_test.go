@@ -207,7 +207,7 @@ func TestCupSurvivesSIGKILL(t *testing.T) {
 	for _, r := range s.Cup.Played {
 		tables += len(r.Tables)
 	}
-	st := store.NewRedis(rc, keys)
+	st := store.NewRedis(rc, keys, store.Config{})
 	var hist []store.Result
 	if err := srv.WaitFor(30*time.Second, func() bool {
 		hist, err = st.History(context.Background(), group.ID(), 2*tables)

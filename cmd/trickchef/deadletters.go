@@ -138,13 +138,13 @@ func openDeadLetters(ctx context.Context, cfg config, out io.Writer) (deadLetter
 		fmt.Fprintf(out, "(getMe failed, so the bot's id is the token's: %d)\n", botID)
 	}
 	if cfg.RedisURL != "" {
-		return store.DialRedis(ctx, cfg.RedisURL, store.BotPrefix(keyBase, botID))
+		return store.DialRedis(ctx, cfg.RedisURL, store.BotPrefix(keyBase, botID), store.Config{})
 	}
 	path := filepath.Join(cfg.DataDir, "trickchef.db")
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no embedded store at %s (DATA_DIR): %w", path, err)
 	}
-	b, err := store.OpenBolt(path)
+	b, err := store.OpenBolt(path, store.Config{})
 	if errors.Is(err, store.ErrFileInUse) {
 		return nil, fmt.Errorf("%s is held by a running bot (the embedded store is one process's file): stop the bot, then run this again", path)
 	}

@@ -80,7 +80,7 @@ const keyBase = "tc:"
 // the bot's own id from getMe: it names the bot's keys.
 func openStore(ctx context.Context, cfg config, botID int64, log zerolog.Logger) (backend, error) {
 	if cfg.RedisURL != "" {
-		r, err := store.DialRedis(ctx, cfg.RedisURL, store.BotPrefix(keyBase, botID))
+		r, err := store.DialRedis(ctx, cfg.RedisURL, store.BotPrefix(keyBase, botID), store.Config{})
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +108,7 @@ func openStore(ctx context.Context, cfg config, botID int64, log zerolog.Logger)
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	b, err := store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"))
+	b, err := store.OpenBolt(filepath.Join(cfg.DataDir, "trickchef.db"), store.Config{})
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // openStore is a real store of the test's own.
 func openStore(t *testing.T) *store.Bolt {
 	t.Helper()
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "s.db"))
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "s.db"), store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

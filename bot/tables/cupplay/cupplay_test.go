@@ -16,7 +16,7 @@ import (
 func cupStores(t *testing.T) map[string]testStore {
 	return map[string]testStore{
 		"bolt":  testBolt(t),
-		"redis": store.NewRedis(redistest.Client(t), redistest.Prefix(t)),
+		"redis": store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{}),
 	}
 }
 

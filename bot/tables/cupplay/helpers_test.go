@@ -38,7 +38,7 @@ type testStore interface {
 // testBolt opens an embedded store in the test's temporary directory.
 func testBolt(t testing.TB) *store.Bolt {
 	t.Helper()
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"))
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "b.db"), store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,6 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/chef"
-	"github.com/trickchef/trickchef/bot/chekharda"
-	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/web/webapp"
@@ -108,23 +106,15 @@ func (x *table) untilTurn(t *testing.T) {
 // the viewer's turn the hand's first card and every choice button are on
 // screen without scrolling, the page never scrolls sideways, no seat
 // covers the middle, and the page raises no error. In turn-based games
-// the headline speaks to the viewer; in Чехарда (everyone at once) it never
+// the headline speaks to the viewer; in a game played at once (Чехарда) it never
 // says it is their turn.
 func TestBrowserPhoneTurn(t *testing.T) {
 	b := newBrowser(t)
-	for _, c := range []struct {
-		game  adapter.Game
-		names []string
-	}{
-		{trickchef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}},
-		{sausages.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}},
-		{chef.Game(), []string{"Аня", "Борис", "Вера", "Глеб"}},
-		{chekharda.Game(), []string{"Аня", "Борис", "Вера"}},
-	} {
+	for _, c := range menuCases() {
 		x := newGame(t, c.game, c.names, webapp.Config{})
 		x.move(t)
 		x.untilTurn(t)
-		live := c.game.ID() == "chekharda"
+		live := adapter.LiveButtons(c.game)
 		for _, ph := range phones {
 			p := b.phonePage(t, x.web.URL, x.id, x.people[0], ph.w, ph.h)
 			what := c.game.ID() + " at " + ph.name

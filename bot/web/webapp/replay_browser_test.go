@@ -15,10 +15,9 @@ import (
 	"github.com/trickchef/trickchef/bot/chef"
 	"github.com/trickchef/trickchef/bot/chekharda"
 	"github.com/trickchef/trickchef/bot/review"
-	"github.com/trickchef/trickchef/bot/sausages"
 	"github.com/trickchef/trickchef/bot/telegramtest"
-	"github.com/trickchef/trickchef/bot/trickchef"
 	"github.com/trickchef/trickchef/bot/web/webapp"
+	"github.com/trickchef/trickchef/cmd/games"
 	ck "github.com/trickchef/trickchef/game/chekharda"
 )
 
@@ -129,23 +128,33 @@ func withRobots(n int) func(h *bottest.Test, group *telegramtest.Chat, creator *
 // -screenshots.
 func TestBrowserReplay(t *testing.T) {
 	b := newBrowser(t)
-	for _, c := range []struct {
-		game  adapter.Game
+	type lobbySetup = func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message)
+	// Every game of the menu, played by three people, but where a game
+	// is set up otherwise: Меню шефа by one person and two robots, Чехарда
+	// a short game (to 30) with a quiet pause of 2 s.
+	otherwise := map[string]struct {
 		names []string
-		setup func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message)
+		setup lobbySetup
 	}{
-		{trickchef.Game(), []string{"Аня", "Борис", "Вера"}, nil},
-		{sausages.Game(), []string{"Аня", "Борис", "Вера"}, nil},
-		{chef.Game(), []string{"Аня"}, withRobots(2)},
-		{chekharda.Game(), []string{"Аня", "Борис", "Вера"}, func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message) {
-			// A short game (to 30) with a quiet pause of 2 s.
+		chef.Game().ID(): {[]string{"Аня"}, withRobots(2)},
+		chekharda.Game().ID(): {[]string{"Аня", "Борис", "Вера"}, func(h *bottest.Test, group *telegramtest.Chat, creator *telegramtest.User, lobby *telegramtest.Message) {
 			for _, label := range []string{h.T("chekharda.option.target", "Count", ck.TargetFull), h.T("chekharda.option.pause", "Count", 3)} {
 				if _, err := creator.Press(lobby, label); err != nil {
 					h.TB.Fatal(err)
 				}
 			}
 		}},
-	} {
+	}
+	menu := games.All()
+	for _, g := range menu {
+		c := struct {
+			game  adapter.Game
+			names []string
+			setup lobbySetup
+		}{g, []string{"Аня", "Борис", "Вера"}, nil}
+		if o, ok := otherwise[g.ID()]; ok {
+			c.names, c.setup = o.names, o.setup
+		}
 		t.Run(c.game.ID(), func(t *testing.T) {
 			id := c.game.ID()
 			x := newGameWith(t, c.game, c.names, webapp.Config{ActionsPerSecond: 1000, ActionBurst: 1000}, c.setup)
@@ -273,7 +282,7 @@ func TestBrowserReplay(t *testing.T) {
 				click(t, p, ".replay-back")
 				waitFor(t, p, what+": back to the results", `!!document.querySelector('.over .replay-open') && !document.getElementById('app').dataset.replay`)
 			}
-			if id == trickchef.Game().ID() {
+			if id == menu[0].ID() {
 				checkOpenAt(t, b, x, rep)
 			}
 		})

@@ -28,6 +28,7 @@ import (
 	"github.com/trickchef/trickchef/bot/web"
 	"github.com/trickchef/trickchef/bot/web/initdata"
 	"github.com/trickchef/trickchef/bot/web/webapp"
+	"github.com/trickchef/trickchef/cmd/games"
 	"github.com/trickchef/trickchef/game"
 	"github.com/trickchef/trickchef/store/redistest"
 )
@@ -892,4 +893,25 @@ func TestHintOnThePage(t *testing.T) {
 	if s := tb.Seats[tb.SeatOf(who.ID())]; !s.Hinted {
 		t.Error("the seat that took a hint is not recorded as hinted")
 	}
+}
+
+// menuCase is a game of the menu and the people who play it in the
+// browser's tests.
+type menuCase struct {
+	game  adapter.Game
+	names []string
+}
+
+// menuCases are the games the bot offers (cmd/games), in menu order, each
+// with four people, or three at a game played at once (its buttons live).
+func menuCases() []menuCase {
+	var cs []menuCase
+	for _, g := range games.All() {
+		names := []string{"Аня", "Борис", "Вера", "Глеб"}
+		if adapter.LiveButtons(g) {
+			names = names[:3]
+		}
+		cs = append(cs, menuCase{g, names})
+	}
+	return cs
 }

@@ -192,7 +192,7 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 // every key the measurement left.
 func Open(ctx context.Context, url, name string, opts ...telegramtest.Option) (st *store.Redis, srv *telegramtest.Server, done func(), err error) {
 	prefix := name + ":" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err = store.DialRedis(ctx, url, prefix)
+	st, err = store.DialRedis(ctx, url, prefix, store.Config{})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -123,7 +123,7 @@ func clockGame(t *testing.T) adapter.Game {
 // stored state.
 func TestFullPaceSkipsTheGamesPauses(t *testing.T) {
 	ctx := t.Context()
-	st, err := store.DialRedis(ctx, redistest.URL(t), "fullpace:")
+	st, err := store.DialRedis(ctx, redistest.URL(t), "fullpace:", store.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

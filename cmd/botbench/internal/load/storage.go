@@ -98,7 +98,7 @@ func checkpointsFor(games int) []int {
 // is left is what a table costs at rest.
 func storage(ctx context.Context, g adapter.Game, n, games int, cfg loadConfig, progress io.Writer) (storageReport, error) {
 	prefix := keyPrefix()
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix, store.Config{})
 	if err != nil {
 		return storageReport{}, err
 	}

@@ -60,7 +60,7 @@ type loadConfig struct {
 // not the game's pauses.
 func throughput(ctx context.Context, g adapter.Game, n int, cfg loadConfig) (result, error) {
 	prefix := keyPrefix()
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix, store.Config{})
 	if err != nil {
 		return result{}, err
 	}

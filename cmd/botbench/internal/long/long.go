@@ -143,7 +143,7 @@ type Result struct {
 // run measures cfg.
 func run(ctx context.Context, cfg config, out io.Writer) (*Result, error) {
 	prefix := "long:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"
-	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	st, err := store.DialRedis(ctx, cfg.RedisURL, prefix, store.Config{})
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func run(ctx context.Context, cfg config, out io.Writer) (*Result, error) {
 
 	// The tables are written through a client of their own, so the bot's
 	// connections are only what the bot itself opens.
-	writer, err := store.DialRedis(ctx, cfg.RedisURL, prefix)
+	writer, err := store.DialRedis(ctx, cfg.RedisURL, prefix, store.Config{})
 	if err != nil {
 		return nil, err
 	}
