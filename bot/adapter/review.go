@@ -2,20 +2,21 @@ package adapter
 
 import "github.com/trickchef/trickchef/game"
 
-// ReviewGame is a RobotGame whose top level judges a person's decisions
-// after the game («🔍 Разбор», package bot/review): for each move the
-// person made, the move the top level (the last of Levels) makes there,
-// and what the person's move gave up, measured by that robot's own
+// ReviewGame is a RobotGame whose robots' engine judges a person's
+// decisions after the game («🔍 Разбор», package bot/review): for each
+// move the person made, every legal move there weighed by the engine's
 // evaluation from what the seat could see then (never the others' hidden
-// cards).
+// cards), with more playouts than the top level (the last of Levels)
+// plays with and a seed of its own, so the top level is measured too.
 type ReviewGame interface {
 	// Judge weighs seat's action a (one of its legal moves) in st, the
-	// state before it, as the top level would with d: Level is the top
-	// level, Seed and Memory those its decision there would have had,
-	// Playouts the review's budget. It never changes st, and the same
-	// inputs give the same Judgement; judging the very move the top level
-	// makes with d costs nothing (Loss 0). Budget (a wall-clock cap) is
-	// never set for a review.
+	// state before it, against every legal move there: Level is the top
+	// level, Memory the robots' memory there, Seed the judge's own (not
+	// the one the top level's decision there had), Playouts the judge's
+	// budget (0: the game's judging default, more than the top level's).
+	// It never changes st, and the same inputs give the same Judgement;
+	// judging the judge's own Best costs nothing (Loss 0). Budget (a
+	// wall-clock cap) is never set for a review.
 	Judge(st game.State, seat game.Seat, a game.Action, d Decision) Judgement
 	// Describe puts j, the Judgement of seat's move in st, into words for
 	// the person who made it.
@@ -25,15 +26,19 @@ type ReviewGame interface {
 // Judgement is the top level's verdict on one move.
 type Judgement struct {
 	Action game.Action // the move judged
-	Best   game.Action // the top level's move there
+	Best   game.Action // the judge's best move there
 	// Loss is what Action gave up against Best, normalised to [0, 1]: the
 	// seat's chance to win lost, or its expected points lost over the
 	// game's scale of everything a move can lose (docs/ai.md, «Разбор»).
 	// 0 when Action is Best or measured as good.
 	Loss float64
+	// Random is what a uniformly random legal move gives up against
+	// Best on average, on Loss's scale: how much the choice mattered.
+	// 0 when every legal move measured the same.
+	Random float64
 	// Moot reports that no move of the seat's could have cost anything
-	// here (a top level that mixes its moves at random plays every one of
-	// them): not a decision to count in an accuracy.
+	// here (every legal move measured the same): not a decision to count
+	// in an accuracy.
 	Moot bool
 	// Detail is the game's own verdict (its engine's numbers, the reason
 	// of the robot's move) for Describe; the platform only carries it.

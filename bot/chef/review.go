@@ -6,13 +6,16 @@ import (
 	ce "github.com/trickchef/trickchef/game/chef"
 )
 
-// Judge is «Профи»'s verdict on a move (ce.Judge: the very search its robot
-// runs, with the seed and playouts of d, the judged move played out in the
-// same sampled worlds). The loss is the chance to win the game it gave up.
+// Judge is the review's verdict on a move (ce.Weigh: every legal move
+// played out the way «Профи»'s search plays its candidates, in the same
+// sampled worlds, with the seed and playouts of d). The loss is the chance
+// to win the game it gave up.
 func (chefGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
 	v := st.(*ce.State).SeatView(seat)
-	vd := ce.Judge(v, d.Seed, ce.Budget{Playouts: d.Playouts}, a)
-	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Detail: vd}
+	wg := ce.Weigh(v, d.Seed, d.Playouts)
+	vd := wg.Verdict(a)
+	random := wg.Random()
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Random: random, Moot: random <= 0, Detail: vd}
 }
 
 // Describe tells the moment (the turn, the seat's menu and its neighbour's,

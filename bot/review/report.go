@@ -17,8 +17,9 @@ import (
 )
 
 // Message is the Report as the person's private message: «🔍 Разбор» and
-// the game, the accuracy over the decisions judged, and the costliest
-// moments, each as the game's Describe put it. The texts are r's own
+// the game, the accuracy over the decisions judged with what it means, the
+// inaccuracies, mistakes and blunders, and the costliest moments, each as
+// the game's Describe put it. The texts are r's own
 // (rendered when it was made); l gives the words around them.
 func (r Report) Message(l adapter.Loc) adapter.Message {
 	pro := l.T(r.Game + ".level." + r.Level)
@@ -31,6 +32,8 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 	}
 	b.WriteString(l.T("review.accuracy", "Accuracy", percent(r.Accuracy), "Pro", pro,
 		"Decisions", l.T("review.count_decisions", "Count", r.Judged)))
+	b.WriteString("\n" + l.T("review.accuracy_means", "Pro", pro))
+	b.WriteString("\n" + l.T("review.grades", "Inaccuracies", r.Inaccuracies, "Mistakes", r.Mistakes, "Blunders", r.Blunders))
 	if len(r.Moments) == 0 {
 		b.WriteString("\n\n" + l.T("review.clean", "Pro", pro))
 		return adapter.Message{Text: b.String()}
@@ -180,6 +183,18 @@ func (r *Report) UnmarshalBinary(data []byte) error {
 	}
 	if rd.err != nil || len(rd.p) != 0 {
 		return errReport
+	}
+	// The grades are the costs' (every judged decision that lost
+	// anything is one), so they are not stored.
+	for _, c := range out.Costs {
+		switch Grade(c.Loss) {
+		case 1:
+			out.Inaccuracies++
+		case 2:
+			out.Mistakes++
+		case 3:
+			out.Blunders++
+		}
 	}
 	*r = out
 	return nil

@@ -37,6 +37,42 @@ func TestAccuracy(t *testing.T) {
 	}
 }
 
+// A game's accuracy: 100 for the judge's moves, 0 for losing what a
+// random move loses on average, weighted by how much each choice
+// mattered (a choice that could cost nothing counts for nothing), never
+// below 0.
+func TestScore(t *testing.T) {
+	for _, c := range []struct {
+		loss, random []float64
+		want         float64
+	}{
+		{nil, nil, 100},
+		{[]float64{0, 0}, []float64{0.2, 0.1}, 100},
+		{[]float64{0.2, 0.1}, []float64{0.2, 0.1}, 0},
+		{[]float64{0.3, 0}, []float64{0.1, 0.1}, 0},
+		{[]float64{0.1, 0}, []float64{0.2, 0}, 50},
+		{[]float64{0.1, 0}, []float64{0.1, 0.3}, 75},
+		{[]float64{0, 0.05}, []float64{0.3, 0.01}, 100 * (1 - 0.05/0.31)},
+	} {
+		if got := review.Score(c.loss, c.random); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Score(%v, %v) = %.3f, want %.3f", c.loss, c.random, got, c.want)
+		}
+	}
+}
+
+// Decisions are graded on Lichess's thresholds of lost winning chances,
+// in the stored form's ten-thousandths.
+func TestGrade(t *testing.T) {
+	for _, c := range []struct {
+		loss float64
+		want int
+	}{{0, 0}, {0.0499, 0}, {0.05, 1}, {0.0999, 1}, {0.6 - 0.5, 2}, {0.14999, 3}, {0.149, 2}, {0.15, 3}, {1, 3}} {
+		if got := review.Grade(c.loss); got != c.want {
+			t.Errorf("Grade(%v) = %d, want %d", c.loss, got, c.want)
+		}
+	}
+}
+
 // A report survives its stored form, which stays small, and a damaged
 // one is refused.
 func TestReportStored(t *testing.T) {
@@ -50,6 +86,14 @@ func TestReportStored(t *testing.T) {
 	}
 	for i := range 20 {
 		r.Costs = append(r.Costs, review.Cost{Move: 3 + 4*i, Best: game.Action(200 + i), Loss: float64(i) / 40})
+		switch review.Grade(float64(i) / 40) {
+		case 1:
+			r.Inaccuracies++
+		case 2:
+			r.Mistakes++
+		case 3:
+			r.Blunders++
+		}
 	}
 	data, err := r.MarshalBinary()
 	if err != nil {
@@ -64,7 +108,8 @@ func TestReportStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Accuracy = 87.46 // kept in hundredths
-	if back.String() != r.String() || back.Moments[2].Judged != r.Moments[2].Judged || back.Level != "shef" || !slices.Equal(back.Costs, r.Costs) {
+	if back.String() != r.String() || back.Moments[2].Judged != r.Moments[2].Judged || back.Level != "shef" || !slices.Equal(back.Costs, r.Costs) ||
+		back.Inaccuracies != 2 || back.Mistakes != 2 || back.Blunders != 14 || back.Inaccuracies != r.Inaccuracies || back.Mistakes != r.Mistakes || back.Blunders != r.Blunders {
 		t.Fatalf("stored %v, read back %v", r, back)
 	}
 	for _, bad := range [][]byte{nil, {9}, {1}, data[:len(data)/2], append(bytes.Clone(data), 0)} {
@@ -78,11 +123,12 @@ func TestReportStored(t *testing.T) {
 // or that there were none; a game without choices says so.
 func TestMessage(t *testing.T) {
 	l := loc(t, "ru")
-	r := review.Report{Game: "trickchef", Level: "shef", Accuracy: 99.6, Judged: 22}
+	r := review.Report{Game: "trickchef", Level: "shef", Accuracy: 99.6, Judged: 22, Inaccuracies: 3, Mistakes: 2, Blunders: 1}
 	text := r.Message(l).Text
 	pro := l.T("trickchef.level.shef")
 	for _, want := range []string{l.T("review.header", "Title", l.T("trickchef.title")), "99%",
-		l.T("review.count_decisions", "Count", 22), l.T("review.clean", "Pro", pro)} {
+		l.T("review.count_decisions", "Count", 22), l.T("review.clean", "Pro", pro), l.T("review.accuracy_means", "Pro", pro),
+		l.T("review.grades", "Inaccuracies", 3, "Mistakes", 2, "Blunders", 1)} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
 		}

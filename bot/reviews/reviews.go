@@ -3,7 +3,7 @@
 // answer it at once and queue the request in the store's Reviews queue);
 // this role's workers take the requests one by one, replay the kept game
 // (package review), keep the report with the game and send it to the
-// person. A review costs up to about a second of CPU (docs/ai.md), so it
+// person. A review costs up to a few seconds of CPU (docs/ai.md), so it
 // never runs on the path of a press or a timer: a bounded pool of workers
 // (Config.Workers, one by default) works through the queue, and a busy bot
 // makes a review wait, never a move. Every replica runs the pool; a
@@ -49,10 +49,10 @@ type Tell func(ctx context.Context, user int64, m adapter.Message) error
 // Config shapes the pool.
 type Config struct {
 	// Workers is how many reviews one replica computes at once (default
-	// 1: on a small machine a review takes a core for up to a second).
+	// 1: on a small machine a review takes a core for up to a few seconds).
 	Workers int
-	// Playouts is the judging budget (review.Options); 0: the top level's
-	// own, so it reviewing its own moves scores 100%.
+	// Playouts is the judging budget (review.Options); 0: each game's
+	// judging default, more than its top level plays with.
 	Playouts int
 	// Share is the part of a core a worker may use while it reviews: after
 	// each judgement it rests until its work is that share of the time
@@ -84,7 +84,9 @@ type Reviews struct {
 
 const (
 	// lease bounds how long a crashed replica's request waits for
-	// another: a review takes about a second, so a minute is generous.
+	// another: a review takes a few seconds of CPU (at a worker's
+	// default share of a core, well under a minute), so a minute is
+	// enough.
 	reviewLease = time.Minute
 	// retry is when a request that failed for a passing reason (the
 	// store) is tried again.

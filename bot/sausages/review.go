@@ -8,14 +8,16 @@ import (
 	ss "github.com/trickchef/trickchef/game/sausages"
 )
 
-// Judge is «Профи»'s verdict on a move (ss.Judge): Sharp's move for the
-// seed of d, and for any move outside Sharp's mix, the chance to win the
-// game after it and after Sharp's move, from games played out with Sharp
-// at every seat on deals its belief weighs; d.Playouts is their number.
+// Judge is the review's verdict on a move (ss.Weigh: every legal move
+// played out to the end of the game with «Профи» at every seat, on deals
+// its belief weighs, seeded by d; d.Playouts is their number). The loss
+// is the chance to win the game it gave up.
 func (sausagesGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
 	v := st.(*ss.State).SeatView(seat)
-	vd := ss.Judge(v, d.Seed, d.Playouts, a)
-	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Moot: vd.Moot, Detail: vd}
+	wg := ss.Weigh(v, d.Seed, d.Playouts)
+	vd := wg.Verdict(a)
+	random := wg.Random()
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Random: random, Moot: random <= 0, Detail: vd}
 }
 
 // Describe tells the moment (the round and the phase: the boards, the

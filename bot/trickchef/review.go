@@ -9,14 +9,16 @@ import (
 	tc "github.com/trickchef/trickchef/game/trickchef"
 )
 
-// Judge is «Профи»'s verdict on a move (tc.Judge: the very search its robot
-// runs, with the seed, memory and playouts of d, the judged move played out
-// beside the candidates on the same deals). The loss is in points of margin
-// over the rivals at the end of the round, over tc.LossScale.
+// Judge is the review's verdict on a move (tc.Weigh: every legal move
+// played out the way «Профи»'s search plays its candidates, on the same
+// deals, with the seed, memory and playouts of d). The loss is in points
+// of margin over the rivals at the end of the round, over tc.LossScale.
 func (trickchefGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
 	v := st.(*tc.State).SeatView(seat)
-	vd := tc.Judge(v, history(d.Memory), d.Seed, tc.Budget{Playouts: d.Playouts}, a)
-	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Detail: vd}
+	wg := tc.Weigh(v, history(d.Memory), d.Seed, d.Playouts)
+	vd := wg.Verdict(a)
+	random := wg.Random()
+	return adapter.Judgement{Action: a, Best: vd.Best, Loss: vd.Loss(), Random: random, Moot: random <= 0, Detail: vd}
 }
 
 // Describe tells the moment (the round and trick, the trick on the table,

@@ -167,9 +167,9 @@ func TestKinds(t *testing.T) {
 }
 
 // Review: the last line's first keys are the game, the games, the levels
-// easiest first and their accuracy in that order, rising with the level
-// to exactly 100 for the top level reviewing itself; a game that is not
-// reviewed is refused.
+// easiest first and their accuracy in that order, each in 0–100, with
+// the decisions and the grades per level; a game that is not reviewed is
+// refused.
 func TestReview(t *testing.T) {
 	// The games the bot offers, as they are: the last reviewed one in menu
 	// order is measured, and one that is not reviewed, if any, refused.
@@ -194,8 +194,13 @@ func TestReview(t *testing.T) {
 	var s reviewSummary
 	lastJSON(t, out, &s)
 	top := len(adapter.Levels(reviewed)) - 1
-	if len(s.Accuracy) != top+1 || s.Accuracy[top] != 100 || s.Accuracy[0] >= 100 || s.Decisions[0] == 0 {
+	if len(s.Accuracy) != top+1 || len(s.Grades) != top+1 || s.Decisions[0] == 0 || s.CPU.P99 <= 0 {
 		t.Fatalf("summary %+v", s)
+	}
+	for _, a := range s.Accuracy {
+		if a < 0 || a > 100 {
+			t.Fatalf("accuracy %v: summary %+v", a, s)
+		}
 	}
 	if other != nil {
 		refused(t, "review", "-game", other.ID(), "-games", "1")

@@ -93,10 +93,10 @@ func checkHints(t *testing.T, g adapter.Game, dir string) {
 }
 
 // checkReviews: over seeded positions every judgement is in range, names
-// «Профи»'s own move, costs nothing for that move and reads as catalog
-// lines; whole games reviewed give reports that survive their stored form,
-// «Профи» reviewing itself at exactly 100%; the golden file pins how a
-// review reads in the person's private chat.
+// a legal best move, costs nothing for that move and reads as catalog
+// lines; whole games reviewed give reports that survive their stored
+// form; the golden file pins how a review reads in the person's private
+// chat.
 func checkReviews(t *testing.T, g adapter.Game, dir string) {
 	if n := reviewtest.Check(t, g, reviewMoves, reviewPlayouts); n < 15 {
 		t.Fatalf("only %d moves other than «Профи»'s judged", n)
