@@ -33,6 +33,7 @@ type presses struct {
 	calls   *calls
 	members *members.Cache
 	log     zerolog.Logger
+	now     func() time.Time
 	metrics *metrics.Metrics // nil: not measured
 	// answered observes how long a button press took from its update to
 	// its answer (for measurements).
@@ -137,6 +138,9 @@ func (pr *presses) change(ctx context.Context, updateID int64, q *models.Callbac
 		if (hand.replaced || hand.orphan) && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refusal.New("error.stale")
 		}
+		if o.seat {
+			notePlace(q, t, p) // grouphand.go
+		}
 		ch.Press = q.ID
 		return o.change(ctx, t, ch, press{p: p, who: &q.From, q: q, admin: admin})
 	})
@@ -186,6 +190,9 @@ func (pr *presses) answerChange(ctx context.Context, updateID int64, q *models.C
 			key = "error.stale_done_now"
 		}
 		a.Text = pr.views.TableLoc(t).T(key)
+		if wait := pr.waitText(t); key == "error.stale_done_wait" && fromGroupHand(q) && wait != "" {
+			a.Text = wait // the hand in the group: whose turn it is
+		}
 	case a.Busy:
 		pr.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
 	}
@@ -316,7 +323,12 @@ func pressedOn(q *models.CallbackQuery, t *record.Table, p callback.Data, rec st
 	if msg == nil || rec == "" || len(p.Args) == 0 {
 		return pressedHand{}
 	}
-	if s := t.Seat(game.Seat(p.Args[0])); s == nil || !s.Human() || s.UserID != msg.Chat.ID {
+	s := t.Seat(game.Seat(p.Args[0]))
+	if s != nil && s.Human() && s.UserID == q.From.ID && msg.Chat.ID == t.ChatID && fromGroupHand(q) {
+		// The hand in the group: one message, always the current one.
+		return pressedHand{current: true}
+	}
+	if s == nil || !s.Human() || s.UserID != msg.Chat.ID {
 		return pressedHand{}
 	}
 	r := view.ParseMessageRecord(rec)
