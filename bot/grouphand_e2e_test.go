@@ -16,7 +16,7 @@ import (
 )
 
 // The hand in the group (docs/bot.md «The hand in the group»): people
-// who press «🃏 Мои карты» play from ephemeral messages in the group; the
+// who press «🖐 Мои карты» play from ephemeral messages in the group; the
 // private hand stays the durable path.
 
 // syncBuffer is a log sink safe for the bot's goroutines.
@@ -85,7 +85,7 @@ func privateCalls(h *harness, people []*telegramtest.User) map[int64]int {
 }
 
 // TestGroupHandsFourPeople: four people play Трик-н-Шеф to the end from
-// the group, each pressing «🃏 Мои карты» once and then only their hand
+// the group, each pressing «🖐 Мои карты» once and then only their hand
 // there; every press is answered, the group stays inside Telegram's
 // limits, and their private chats go quiet once they play from the group.
 func TestGroupHandsFourPeople(t *testing.T) {
@@ -180,7 +180,7 @@ func TestGroupHandsDropped(t *testing.T) {
 
 // TestGroupHandsUnknownToServer: a Bot API server older than ephemeral
 // messages answers the first try with an error; the bot stops offering
-// «🃏 Мои карты», says why in its log once, and the game goes on in
+// «🖐 Мои карты», says why in its log once, and the game goes on in
 // private to the end.
 func TestGroupHandsUnknownToServer(t *testing.T) {
 	logs := &syncBuffer{}

@@ -10,7 +10,7 @@ import (
 
 // GroupStats is what a person who plays from the group did and heard.
 type GroupStats struct {
-	// Opened: «🃏 Мои карты» was pressed and answered.
+	// Opened: «🖐 Мои карты» was pressed and answered.
 	Opened bool
 	// Moves counts presses on the hand in the group that the bot accepted
 	// (an empty toast or one naming the move); Refused those it refused,
@@ -23,7 +23,7 @@ type GroupStats struct {
 }
 
 // GroupPlayer plays u's game from the group, as a person who never looks
-// at the private chat: once the group's table offers «🃏 Мои карты», it
+// at the private chat: once the group's table offers «🖐 Мои карты», it
 // presses it, then presses the first playable button of u's hand there
 // whenever the hand changes, after think (nil: at once), until done is
 // closed. The returned function waits for it to stop and gives its stats.

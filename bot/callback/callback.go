@@ -36,7 +36,7 @@ const (
 	Forget  Op = 'f' // f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
 	Review  Op = 'v' // v:<table>:<game>:<dealt at, Unix s>         the top robot's review of my game (record.RefOf)
 	Cup     Op = 'c' // c:<host>:<cup>:<op>                        a cup's button (bot/cups: join, start, leave the cup …)
-	MyHand  Op = 'e' // e:<table>:<game>                           «🃏 Мои карты»: my hand in the group, seen by me only
+	MyHand  Op = 'e' // e:<table>:<game>                           «🖐 Мои карты»: my hand in the group, seen by me only
 )
 
 // shape is what an op carries after the game number: a word (a game id or a

@@ -17,7 +17,7 @@ import (
 	"github.com/trickchef/trickchef/store"
 )
 
-// The hand in the group. A seated person who presses «🃏 Мои карты» under
+// The hand in the group. A seated person who presses «🖐 Мои карты» under
 // the group's table gets their hand right there as an ephemeral message
 // (bot/ephemeral): seen by them alone, below the table, with the buttons of
 // their private hand. The send answers their press (Telegram allows it

@@ -14,13 +14,13 @@ import (
 	"github.com/trickchef/trickchef/game"
 )
 
-// The hand in the group (docs/bot.md «The hand in the group»): «🃏 Мои
+// The hand in the group (docs/bot.md «The hand in the group»): «🖐 Мои
 // карты» under a running game's table sends the presser their hand as an
 // ephemeral message only they see (bot/deliver, grouphand.go); a press on
 // it is a seat's press like one in their private chat, and tells where the
 // person plays (record.Seat.Group).
 
-// myHand answers «🃏 Мои карты»: the presser's hand goes to the group, in
+// myHand answers «🖐 Мои карты»: the presser's hand goes to the group, in
 // answer to this very press (Telegram takes it within 15 seconds).
 func (pr *presses) myHand(_ context.Context, t *record.Table, ch *txn.Change, ps press) error {
 	if ps.q == nil {

@@ -7,7 +7,7 @@ import (
 )
 
 // The hand in the group. Under a running game's table the group sees
-// «🃏 Мои карты»; a seated person who presses it gets their hand right
+// «🖐 Мои карты»; a seated person who presses it gets their hand right
 // there, as an ephemeral message only they see, with the same buttons as
 // the private hand (bot/deliver, grouphand.go; docs/bot.md «The hand in
 // the group»). Practice tables (the hand is already in that chat) and long
@@ -18,10 +18,7 @@ import (
 // group: a running quick game in a group, on a Bot API server that knows
 // ephemeral messages.
 func (r *Renderer) GroupHands(t *record.Table) bool {
-	if r.cfg.GroupHands == nil || !r.cfg.GroupHands() {
-		return false
-	}
-	if t.Practice() || t.Phase != record.PhasePlaying || t.State == nil || t.Board != nil || r.Long(t) {
+	if !r.GroupHandsAt(t) || t.Phase != record.PhasePlaying || t.State == nil {
 		return false
 	}
 	for _, s := range t.Seats {
@@ -32,7 +29,18 @@ func (r *Renderer) GroupHands(t *record.Table) bool {
 	return false
 }
 
-// myHandButton is «🃏 Мои карты» under the group's table.
+// GroupHandsAt reports whether t's game, when it runs, will offer the
+// hand in the group (the lobby seats a person who never opened the private
+// chat only then): a group's quick game, on a server that knows ephemeral
+// messages.
+func (r *Renderer) GroupHandsAt(t *record.Table) bool {
+	if r.cfg.GroupHands == nil || !r.cfg.GroupHands() {
+		return false
+	}
+	return !t.Practice() && t.Board == nil && !r.Long(t)
+}
+
+// myHandButton is «🖐 Мои карты» under the group's table.
 func (r *Renderer) myHandButton(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
 	if !r.GroupHands(t) {
 		return adapter.Button{}, false

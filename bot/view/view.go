@@ -33,7 +33,7 @@ type Config struct {
 	// WebAppShortName the Mini App's short name for the group's link.
 	WebAppURL       string
 	WebAppShortName string
-	// GroupHands reports whether «🃏 Мои карты» may be offered: the Bot
+	// GroupHands reports whether «🖐 Мои карты» may be offered: the Bot
 	// API server knows ephemeral messages (ephemeral.Available.On). nil:
 	// never (the hands stay in private chats).
 	GroupHands func() bool
