@@ -234,3 +234,49 @@ func newestTable(group *telegramtest.Chat, id int) *telegramtest.Message {
 	}
 	return nil
 }
+
+// TestGroupHandsWithoutPrivateChat: someone who never opened the private
+// chat joins from the lobby's button, is seated (the answer says their
+// cards come to the group), and plays the whole game from the group.
+func TestGroupHandsWithoutPrivateChat(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	var people []*telegramtest.User
+	for _, name := range []string{"Оля", "Петя", "Маша"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	stranger := h.Srv.NewUser("Дима") // never pressed «Запустить»
+	group := h.Srv.NewGroup("Кухня", append(people, stranger)...)
+	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	ans, err := stranger.Press(lobby, h.T("lobby.join_button"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Text != h.T("grouphand.joined") {
+		t.Fatalf("joining without the private chat answered %q, want grouphand.joined", ans.Text)
+	}
+	h.MustStartGame(people[0], lobby)
+	done := make(chan struct{})
+	var waits []func() []string
+	for _, u := range people {
+		waits = append(waits, h.Player(u, done, nil))
+	}
+	own := h.GroupPlayer(stranger, group, done, nil)
+	_, err = group.WaitMessage(3*time.Minute, hasButton(h.T("again.button")))
+	close(done)
+	for _, w := range waits {
+		w()
+	}
+	st := own()
+	if err != nil {
+		h.DumpGroup(group)
+		t.Fatalf("the game did not end: %v", err)
+	}
+	if st.Moves == 0 || st.Unanswered > 0 {
+		t.Errorf("the person without a private chat made %d moves from the group, %d presses unanswered", st.Moves, st.Unanswered)
+	}
+	tbl, _ := h.Table(group)
+	if s := tbl.SeatOf(stranger.ID()); s < 0 || tbl.Seats[s].Auto() {
+		t.Errorf("the person without a private chat was not playing themselves at the end (seat %d)", s)
+	}
+	h.CheckLimits(group)
+}
