@@ -1,9 +1,7 @@
 package bot_test
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,27 +17,9 @@ import (
 // who press «🖐 Мои карты» play from ephemeral messages in the group; the
 // private hand stays the durable path.
 
-// syncBuffer is a log sink safe for the bot's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // newGroupHandsHarness runs a bot that offers the hand in the group, on a
 // fake server built with opts; its warnings go to the test log and to logs.
-func newGroupHandsHarness(t *testing.T, logs *syncBuffer, opts ...telegramtest.Option) *harness {
+func newGroupHandsHarness(t *testing.T, logs *bottest.Logs, opts ...telegramtest.Option) *harness {
 	t.Helper()
 	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(append([]telegramtest.Option{telegramtest.WithLimits(fake), telegramtest.WithTB(t)}, opts...)...)
@@ -89,7 +69,7 @@ func privateCalls(h *harness, people []*telegramtest.User) map[int64]int {
 // there; every press is answered, the group stays inside Telegram's
 // limits, and their private chats go quiet once they play from the group.
 func TestGroupHandsFourPeople(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	group, people := fourAtTable(t, h)
 	done := make(chan struct{})
 	var waits []func() bottest.GroupStats
@@ -154,7 +134,7 @@ func TestGroupHandsFourPeople(t *testing.T) {
 // group (every ephemeral message lost on the way) still plays the game to
 // the end in private.
 func TestGroupHandsDropped(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	h.Srv.DropEphemeral(1)
 	group, people := fourAtTable(t, h)
 	done := make(chan struct{})
@@ -183,7 +163,7 @@ func TestGroupHandsDropped(t *testing.T) {
 // «🖐 Мои карты», says why in its log once, and the game goes on in
 // private to the end.
 func TestGroupHandsUnknownToServer(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &bottest.Logs{}
 	h := newGroupHandsHarness(t, logs, telegramtest.WithoutEphemeralMessages())
 	group, people := fourAtTable(t, h)
 	button := h.T("grouphand.button")
@@ -239,7 +219,7 @@ func newestTable(group *telegramtest.Chat, id int) *telegramtest.Message {
 // chat joins from the lobby's button, is seated (the answer says their
 // cards come to the group), and plays the whole game from the group.
 func TestGroupHandsWithoutPrivateChat(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	var people []*telegramtest.User
 	for _, name := range []string{"Оля", "Петя", "Маша"} {
 		people = append(people, h.MustBegin(h.Srv.NewUser(name)))

@@ -20,8 +20,8 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
-	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/ephemeral"
+	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/locales"
 )
@@ -402,12 +402,8 @@ func (h *Harness) PlayerAt(u *telegramtest.User, table string, done <-chan struc
 			if msg == nil {
 				continue
 			}
-			if think != nil {
-				select {
-				case <-done:
-					return
-				case <-time.After(think()):
-				}
+			if !thinkFirst(done, think) {
+				return
 			}
 			pressed[btn.CallbackData] = true
 			ans, err := u.PressData(msg, btn.CallbackData)

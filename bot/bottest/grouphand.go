@@ -78,12 +78,8 @@ func (h *Harness) GroupPlayer(u *telegramtest.User, group *telegramtest.Chat, do
 			if msg == nil {
 				continue
 			}
-			if think != nil {
-				select {
-				case <-done:
-					return
-				case <-time.After(think()):
-				}
+			if !thinkFirst(done, think) {
+				return
 			}
 			last = signatureOf(msg)
 			ans, err := u.PressData(msg, data)
@@ -145,4 +141,37 @@ func signatureOf(m *telegramtest.Message) string {
 		}
 	}
 	return b.String()
+}
+
+// thinkFirst waits think() (nil: not at all) unless done closes first; it
+// reports whether to go on.
+func thinkFirst(done <-chan struct{}, think func() time.Duration) bool {
+	if think == nil {
+		return true
+	}
+	select {
+	case <-done:
+		return false
+	case <-time.After(think()):
+		return true
+	}
+}
+
+// Logs is a log sink safe for the bot's goroutines, to read what it logged.
+type Logs struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *Logs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is everything logged so far.
+func (l *Logs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

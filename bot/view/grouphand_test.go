@@ -6,7 +6,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/locales"
@@ -23,18 +22,7 @@ func TestMyHandButton(t *testing.T) {
 		WebAppURL: "https://example.org/app", GroupHands: func() bool { return on }},
 		testGames(), testCatalog(t), func() time.Time { return testClock }, zerolog.Nop())
 	for _, g := range testGames() {
-		tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying,
-			GameNo: 1, GameID: g.ID(), Creator: 1, Seed: 0x1234, Token: "tok"}
-		for i := range 3 {
-			tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: "Игрок"})
-		}
-		st, err := g.Start(adapter.View(tab))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tab.State, err = st.MarshalBinary(); err != nil {
-			t.Fatal(err)
-		}
+		tab := playingTable(t, g)
 		data := callback.Data{Op: callback.MyHand, Table: tab.ID, GameNo: 1}.String()
 		if !hasButtonData(r.Group(tab), data) {
 			t.Errorf("%s: no «🖐 Мои карты» under the running table", g.ID())
