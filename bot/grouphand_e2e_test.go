@@ -93,6 +93,14 @@ func TestGroupHandsFourPeople(t *testing.T) {
 		h.DumpGroup(group)
 		t.Fatalf("not everyone plays from the group: %v", err)
 	}
+	// An old private hand's button now says where the cards are.
+	if msg, btns := bottest.ActionMessage(people[0]); msg != nil {
+		if ans, err := people[0].PressData(msg, btns[0].CallbackData); err != nil {
+			t.Errorf("an old private button: %v", err)
+		} else if want := h.T("grouphand.stale_private"); ans.Text != want {
+			t.Errorf("an old private button answered %q, want grouphand.stale_private", ans.Text)
+		}
+	}
 	final, err := group.WaitMessage(3*time.Minute, hasButton(h.T("again.button")))
 	close(done)
 	var moves int

@@ -138,11 +138,14 @@ func (pr *presses) change(ctx context.Context, updateID int64, q *models.Callbac
 		if (hand.replaced || hand.orphan) && t.Phase == record.PhasePlaying && p.GameNo == t.GameNo {
 			return refusal.New("error.stale")
 		}
-		if o.seat {
-			notePlace(q, t, p) // grouphand.go
-		}
 		ch.Press = q.ID
-		return o.change(ctx, t, ch, press{p: p, who: &q.From, q: q, admin: admin})
+		if err := o.change(ctx, t, ch, press{p: p, who: &q.From, q: q, admin: admin}); err != nil {
+			return err
+		}
+		if o.seat {
+			notePlace(q, t, p) // grouphand.go: only a press that counted
+		}
+		return nil
 	})
 	answer := ""
 	if ch != nil {
@@ -190,8 +193,14 @@ func (pr *presses) answerChange(ctx context.Context, updateID int64, q *models.C
 			key = "error.stale_done_now"
 		}
 		a.Text = pr.views.TableLoc(t).T(key)
-		if wait := pr.waitText(t); key == "error.stale_done_wait" && fromGroupHand(q) && wait != "" {
-			a.Text = wait // the hand in the group: whose turn it is
+		switch s := t.Seat(game.Seat(p.Args[0])); {
+		case fromGroupHand(q):
+			if wait := pr.waitText(t); key == "error.stale_done_wait" && wait != "" {
+				a.Text = wait // the hand in the group: whose turn it is
+			}
+		case s != nil && s.Group:
+			// They play from the group: this chat's hand is not redrawn.
+			a.Text = pr.views.TableLoc(t).T("grouphand.stale_private")
 		}
 	case a.Busy:
 		pr.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
