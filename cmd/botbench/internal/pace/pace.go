@@ -53,9 +53,10 @@ buttons; the page server runs in this process:
 
 With -hands group (the default is -hands private) the bot offers the hand
 in the group, and every person presses «🃏 Мои карты» under the group's
-table once, then plays only from the hand the bot shows them there as an
-ephemeral message (seen by them alone), never looking at their private
-chat (which the bot keeps quiet once they played from the group):
+table once (again only if no hand came within 20 s), then plays only from
+the hand the bot shows them there as an ephemeral message (seen by them
+alone), never looking at their private chat (which the bot keeps quiet
+once they played from the group):
 
 	go run ./cmd/botbench pace -hands group -people 4 -pace 2s
 
@@ -73,9 +74,8 @@ What is measured, so runs compare:
     private chat shows their new playable buttons (the fresh "your turn"
     message; an edit when the same player moves again). With -hands
     group: to the moment the next player's hand in the group (sent or
-    edited) shows playable buttons. With -pages: to
-    the moment their page receives a state with something to press; a
-    press's handling time is then the act request's latency.
+    edited) shows playable buttons. With -pages: to the moment their
+    page receives a state with something to press; a press's handling time is then the act request's latency.
   - table latency: from a move's press to the first edit of the group's
     message that reached Telegram after the bot answered the press (the
     answer follows the commit, and the table is drawn from the latest
