@@ -11,11 +11,11 @@ import (
 )
 
 // The -hands group mode: the bot offers the hand in the group, and every
-// person presses «🃏 Мои карты» under the group's table once, then plays
+// person presses «Мои карты» under the group's table once, then plays
 // only from the ephemeral message the bot shows them there, at the same
 // pace, never looking at their private chat.
 
-// handWait is how long a person who pressed «🃏 Мои карты» waits for their
+// handWait is how long a person who pressed «Мои карты» waits for their
 // hand before pressing it again: the bot gives a hand up when the group's
 // calls are spent for the 15 s after the press that asked for it.
 const handWait = 20 * time.Second
@@ -36,7 +36,7 @@ func playGroup(ctx context.Context, h *bottest.Harness, t *table, u *telegramtes
 	play(ctx, h, t, u, nudge, hand, think, rng, limit)
 }
 
-// openHand waits for the group's table to offer «🃏 Мои карты», thinks,
+// openHand waits for the group's table to offer «Мои карты», thinks,
 // presses it, and waits for the hand to show; it presses again when no
 // hand came within handWait. It reports false when the table or ctx ended
 // first.

@@ -52,7 +52,7 @@ buttons; the page server runs in this process:
 	go run ./cmd/botbench pace -pages -tables 40,80,120 -moves 60
 
 With -hands group (the default is -hands private) the bot offers the hand
-in the group, and every person presses «🃏 Мои карты» under the group's
+in the group, and every person presses «Мои карты» under the group's
 table once (again only if no hand came within 20 s), then plays only from
 the hand the bot shows them there as an ephemeral message (seen by them
 alone), never looking at their private chat (which the bot keeps quiet

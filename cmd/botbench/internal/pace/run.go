@@ -73,7 +73,7 @@ type result struct {
 	AutoMoves    int        `json:"auto_moves"`
 	MovesMean    float64    `json:"moves_per_table"`
 	Presses      int        `json:"presses"`      // applied presses by people
-	HandOpens    int        `json:"hand_opens"`   // «🃏 Мои карты» pressed and answered (-hands group)
+	HandOpens    int        `json:"hand_opens"`   // «Мои карты» pressed and answered (-hands group)
 	Refused      int        `json:"refused"`      // presses answered with a refusal
 	PressErrors  int        `json:"press_errors"` // presses not answered, or on a vanished message
 	Calls        callCounts `json:"calls"`
@@ -109,7 +109,7 @@ type table struct {
 	prompts     []time.Time
 	refused     int
 	pressErrors int
-	// opens counts the presses of «🃏 Мои карты» the bot answered (-hands
+	// opens counts the presses of «Мои карты» the bot answered (-hands
 	// group): one a person, more when a hand never came.
 	opens int
 }
