@@ -1,0 +1,289 @@
+package bot_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/trickchef/trickchef/bot/bottest"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/telegramtest"
+	"github.com/trickchef/trickchef/store"
+	"github.com/trickchef/trickchef/store/redistest"
+)
+
+// Attacks on the hand in the group (docs/bot.md «The hand in the group»):
+// what a person can do with «🖐 Мои карты» and with the ephemeral hand it
+// sends, and what the bot owes them when they play from the group.
+
+// groupHandsHarnessTurn is newGroupHandsHarness with another time for a
+// move.
+func groupHandsHarnessTurn(t *testing.T, turn time.Duration) *harness {
+	t.Helper()
+	fake, ours := bottest.ScaledLimits()
+	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
+	t.Cleanup(srv.Close)
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	h := &bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st, GroupHands: true,
+		Cfg: bottest.TestConfig(turn, ours), Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)},
+		TB: t, Redis: st}
+	h.MustStart()
+	t.Cleanup(h.Stop)
+	return &harness{h}
+}
+
+// ephemeralSends counts the ephemeral messages the bot sent (or tried to)
+// in chat; the server must keep the calls' parameters (KeepParams).
+func ephemeralSends(h *harness, chat int64) (sent, refused int) {
+	for _, c := range h.Srv.Calls() {
+		if c.Method != "sendMessage" || c.ChatID != chat || c.Params["ephemeral_message_parameters"] == "" {
+			continue
+		}
+		if c.OK {
+			sent++
+		} else {
+			refused++
+		}
+	}
+	return sent, refused
+}
+
+// myHandTable waits for the group's table offering «🖐 Мои карты».
+func myHandTable(t *testing.T, h *harness, group *telegramtest.Chat) *telegramtest.Message {
+	t.Helper()
+	table, err := group.WaitMessage(10*time.Second, hasButton(h.T("grouphand.button")))
+	if err != nil {
+		h.DumpGroup(group)
+		t.Fatalf("no «%s» under the table: %v", h.T("grouphand.button"), err)
+	}
+	return table
+}
+
+// playableData is the first playable button of a hand, "" when none.
+func playableData(m *telegramtest.Message) string {
+	if m == nil {
+		return ""
+	}
+	for _, row := range m.Keyboard {
+		for _, b := range row {
+			if strings.HasPrefix(b.CallbackData, "a:") && !strings.HasPrefix(b.Text, "(") {
+				return b.CallbackData
+			}
+		}
+	}
+	return ""
+}
+
+// TestGroupHandAttackManyPresses: a person who presses «🖐 Мои карты» again
+// and again (a double tap, an impatient player, a script) must not get a
+// pile of hands in the group, each an ephemeral message counted against
+// the group's 20 a minute: one hand at a time, the older ones not left
+// behind with live-looking buttons that are never redrawn.
+func TestGroupHandAttackManyPresses(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	h.Srv.KeepParams()
+	group, people := fourAtTable(t, h)
+	table := myHandTable(t, h, group)
+	u := people[1]
+	const presses = 8
+	var queries []*telegramtest.Query
+	for range presses {
+		q, err := u.PressAsync(table, h.T("grouphand.button"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries = append(queries, q)
+	}
+	for i, q := range queries {
+		if _, err := q.Wait(10 * time.Second); err != nil {
+			t.Errorf("press %d unanswered: %v", i+1, err)
+		}
+	}
+	time.Sleep(3 * time.Second) // the sends the presses queued
+	sent, refused := ephemeralSends(h, group.ID())
+	if shown := len(u.Ephemeral(group)); shown > 1 {
+		t.Errorf("%d presses of «Мои карты» left %d hands in the group (only the newest is ever redrawn)", presses, shown)
+	}
+	if sent+refused > 2 {
+		t.Errorf("%d presses of «Мои карты» cost %d ephemeral sends (%d refused) against the group's 20 a minute", presses, sent+refused, refused)
+	}
+	h.CheckLimits(group)
+}
+
+// TestGroupHandAttackMyHandFromPrivate: «🖐 Мои карты» is the group's
+// button; its data replayed from the private chat (where the send could
+// only be refused: the callback query is not the group's) must be refused
+// there, not answered «the cards are at the bottom of the chat» while a
+// call is spent against the group for nothing.
+func TestGroupHandAttackMyHandFromPrivate(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	h.Srv.KeepParams()
+	group, people := fourAtTable(t, h)
+	myHandTable(t, h, group)
+	tbl, _ := h.Table(group)
+	u := people[1]
+	private := u.PrivateChat().Last()
+	if private == nil {
+		t.Fatal("no message in the private chat")
+	}
+	data := callback.Data{Op: callback.MyHand, Table: tbl.ID, GameNo: tbl.GameNo}.String()
+	ans, err := u.PressData(private, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Text == h.T("grouphand.shown") {
+		t.Errorf("«Мои карты» pressed in the private chat answered %q", ans.Text)
+	}
+	time.Sleep(2 * time.Second)
+	if sent, refused := ephemeralSends(h, group.ID()); sent+refused > 0 {
+		t.Errorf("a press in the private chat sent %d hands to the group (%d refused)", sent, refused)
+	}
+}
+
+// TestGroupHandAttackForgedSeat: the presser's own hand in the group
+// (message id 0, the table's group) carrying another seat's number must
+// be refused and change nothing.
+func TestGroupHandAttackForgedSeat(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	group, people := fourAtTable(t, h)
+	table := myHandTable(t, h, group)
+	u := people[1]
+	if _, err := u.Press(table, h.T("grouphand.button")); err != nil {
+		t.Fatal(err)
+	}
+	hand, err := u.WaitEphemeral(group, 10*time.Second, func(*telegramtest.Message) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ := h.Table(group)
+	own := tbl.SeatOf(u.ID())
+	version := h.Version(group)
+	// The first to move is seat 0 (Оля): forge her move from Петя's hand.
+	first := people[0]
+	firstHand := first.PrivateChat().Last()
+	data := playableData(firstHand)
+	if data == "" {
+		t.Fatal("the first player has no playable button")
+	}
+	parts := strings.Split(data, ":")
+	if parts[3] == strconv.Itoa(own) {
+		t.Fatalf("the first player's seat is Петя's (%s)", data)
+	}
+	ans, err := u.PressData(hand, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if v := h.Version(group); v != version {
+		t.Errorf("a forged move for another seat from the group's hand changed the table (version %d → %d); answer %q", version, v, ans.Text)
+	}
+}
+
+// playFromGroupOnce seats four, has people[0] (the first to move) press
+// «🖐 Мои карты» and make their first move from the group, and returns the
+// group, the people and the data of the move made.
+func playFromGroupOnce(t *testing.T, h *harness) (*telegramtest.Chat, []*telegramtest.User, string) {
+	t.Helper()
+	group, people := fourAtTable(t, h)
+	table := myHandTable(t, h, group)
+	u := people[0]
+	if _, err := u.Press(table, h.T("grouphand.button")); err != nil {
+		t.Fatal(err)
+	}
+	hand, err := u.WaitEphemeral(group, 10*time.Second, func(m *telegramtest.Message) bool { return playableData(m) != "" })
+	if err != nil {
+		h.DumpGroup(group)
+		t.Fatalf("the first player's hand in the group offers no move: %v", err)
+	}
+	data := playableData(hand)
+	ans, err := u.PressData(hand, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Srv.WaitFor(5*time.Second, func() bool {
+		tbl, _ := h.Table(group)
+		return tbl.Seats[tbl.SeatOf(u.ID())].Group
+	}); err != nil {
+		t.Fatalf("the move from the group (answered %q) did not make the seat play from the group", ans.Text)
+	}
+	return group, people, data
+}
+
+// TestGroupHandAttackQuietTurnTimesOut: a person who plays from the group
+// and whose app stops showing the ephemeral hand (Telegram: they «may
+// disappear … if the app is restarted»; the edit still succeeds) must be
+// told of their turn in private before the bot plays for them. The quiet
+// private chat waits a fixed minute from the table's last change
+// (nudgeAfter, quietUntil = t.Updated + 1 minute): not before a turn
+// timeout of a minute or less (the default is 60 s), and never while
+// anything else keeps changing the table.
+func TestGroupHandAttackQuietTurnTimesOut(t *testing.T) {
+	const turn = 30 * time.Second
+	h := groupHandsHarnessTurn(t, turn)
+	group, people, _ := playFromGroupOnce(t, h)
+	u := people[0]
+	h.Srv.DropEphemeral(1) // the app restarted: the hand in the group is gone for them
+	// The others play in private, at once; u's turn comes back.
+	done := make(chan struct{})
+	defer close(done)
+	for _, p := range people[1:] {
+		h.Player(p, done, nil)
+	}
+	var since time.Time
+	var calls int
+	err := h.Srv.WaitFor(time.Minute, func() bool {
+		tbl, _ := h.Table(group)
+		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
+			return false
+		}
+		since, calls = time.Now(), len(h.Srv.Calls())
+		return true
+	})
+	if err != nil {
+		t.Fatalf("u's turn did not come back: %v", err)
+	}
+	// Before the bot plays for them, their private chat must say it is
+	// their turn.
+	deadline := since.Add(turn - 5*time.Second)
+	got := false
+	for time.Now().Before(deadline) && !got {
+		for _, c := range h.Srv.CallsSince(calls) {
+			if c.OK && c.ChatID == u.ID() && (c.Method == "sendMessage" || c.Method == "editMessageText") {
+				got = true
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !got {
+		t.Errorf("a person playing from the group whose hand there is gone heard nothing in private for %v of their %v turn", turn-5*time.Second, turn)
+	}
+}
+
+// TestGroupHandAttackStalePrivateHand: once a person plays from the group,
+// their private hand is no longer redrawn; its buttons must not keep
+// offering the move they just made from the group as if it were still
+// theirs to make.
+func TestGroupHandAttackStalePrivateHand(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	group, people, data := playFromGroupOnce(t, h)
+	u := people[0]
+	time.Sleep(2 * time.Second) // let delivery settle
+	for _, m := range u.PrivateChat().BotMessages() {
+		cur := u.PrivateChat().Message(m.ID)
+		if cur == nil {
+			continue
+		}
+		if b, ok := cur.ButtonFunc(func(b telegramtest.Button) bool { return b.CallbackData == data }); ok {
+			ans, err := u.PressData(cur, data)
+			text := ""
+			if err == nil {
+				text = ans.Text
+			}
+			t.Errorf("the private hand still offers «%s», the move already made from the group (pressing it answers %q)", b.Text, text)
+		}
+	}
+	_ = group
+}
