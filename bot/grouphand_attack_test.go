@@ -287,3 +287,81 @@ func TestGroupHandAttackStalePrivateHand(t *testing.T) {
 	}
 	_ = group
 }
+
+// callsTo counts the bot's ephemeral calls (sends, edits) in chat whose
+// receiver is user, from the call numbered from on.
+func callsTo(h *harness, chat, user int64, from int) int {
+	id := strconv.FormatInt(user, 10)
+	n := 0
+	for _, c := range h.Srv.CallsSince(from) {
+		if c.ChatID != chat {
+			continue
+		}
+		switch {
+		case c.Method == "editEphemeralMessageText" || c.Method == "editEphemeralMessageReplyMarkup":
+			if c.Params["receiver_user_id"] == id {
+				n++
+			}
+		case c.Method == "sendMessage" && strings.Contains(c.Params["ephemeral_message_parameters"], id):
+			n++
+		}
+	}
+	return n
+}
+
+// TestGroupHandAttackLeftGroup: a person who plays from the group and
+// leaves it loses their seat (a robot plays on); their hand in the group
+// must stop being live: no more sends or edits to someone who cannot see
+// the group, each one spent against its 20 a minute.
+func TestGroupHandAttackLeftGroup(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	h.Srv.KeepParams()
+	group, people, _ := playFromGroupOnce(t, h)
+	u := people[0]
+	from := len(h.Srv.Calls())
+	u.Leave(group)
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		tbl, _ := h.Table(group)
+		return tbl.SeatOf(u.ID()) < 0
+	}); err != nil {
+		t.Fatalf("the person who left the group kept their seat: %v", err)
+	}
+	done := make(chan struct{})
+	for _, p := range people[1:] {
+		h.Player(p, done, nil)
+	}
+	time.Sleep(8 * time.Second) // several turns go round
+	close(done)
+	if n := callsTo(h, group.ID(), u.ID(), from); n > 0 {
+		t.Errorf("%d ephemeral calls in the group went to a person who left it", n)
+	}
+}
+
+// TestGroupHandAttackForgetMe: /forgetme of a person who played from the
+// group must leave nothing of theirs: the hand the group still shows them
+// (their cards, live-looking buttons) is deleted while the bot still
+// knows whose it is — after the forget the seat's id is no longer theirs,
+// and an edit to the forgotten id cannot reach it.
+func TestGroupHandAttackForgetMe(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	h.Srv.KeepParams()
+	group, people, _ := playFromGroupOnce(t, h)
+	u := people[0]
+	h.forgetMe(u)
+	done := make(chan struct{})
+	for _, p := range people[1:] {
+		h.Player(p, done, nil)
+	}
+	time.Sleep(5 * time.Second)
+	close(done)
+	for _, m := range u.Ephemeral(group) {
+		if len(m.Buttons()) > 0 {
+			t.Errorf("after /forgetme the group still shows them their hand with %d buttons: %q", len(m.Buttons()), m.Text)
+		}
+	}
+	for _, c := range h.Srv.Calls() {
+		if strings.Contains(c.Method, "phemeral") && !c.OK && c.Method != "deleteEphemeralMessage" {
+			t.Errorf("after /forgetme %s refused: %d %s", c.Method, c.ErrorCode, c.Description)
+		}
+	}
+}
