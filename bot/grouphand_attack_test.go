@@ -188,6 +188,12 @@ func TestGroupHandAttackForgedSeat(t *testing.T) {
 func playFromGroupOnce(t *testing.T, h *harness) (*telegramtest.Chat, []*telegramtest.User, string) {
 	t.Helper()
 	group, people := fourAtTable(t, h)
+	return group, people, playFromGroup(t, h, group, people)
+}
+
+// playFromGroup is playFromGroupOnce at a running table.
+func playFromGroup(t *testing.T, h *harness, group *telegramtest.Chat, people []*telegramtest.User) string {
+	t.Helper()
 	table := myHandTable(t, h, group)
 	u := people[0]
 	if _, err := u.Press(table, h.T("grouphand.button")); err != nil {
@@ -209,7 +215,7 @@ func playFromGroupOnce(t *testing.T, h *harness) (*telegramtest.Chat, []*telegra
 	}); err != nil {
 		t.Fatalf("the move from the group (answered %q) did not make the seat play from the group", ans.Text)
 	}
-	return group, people, data
+	return data
 }
 
 // TestGroupHandAttackQuietTurnTimesOut: a person who plays from the group
@@ -316,7 +322,16 @@ func callsTo(h *harness, chat, user int64, from int) int {
 func TestGroupHandAttackLeftGroup(t *testing.T) {
 	h := newGroupHandsHarness(t, &syncBuffer{})
 	h.Srv.KeepParams()
-	group, people, _ := playFromGroupOnce(t, h)
+	// The group's owner does not play: the first player may leave.
+	owner := h.MustBegin(h.Srv.NewUser("Хозяйка"))
+	var people []*telegramtest.User
+	for _, name := range []string{"Оля", "Петя", "Маша", "Дима"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	group := h.Srv.NewGroup("Кухня", append([]*telegramtest.User{owner}, people...)...)
+	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	h.MustStartGame(people[0], lobby)
+	playFromGroup(t, h, group, people)
 	u := people[0]
 	from := len(h.Srv.Calls())
 	u.Leave(group)
