@@ -380,3 +380,55 @@ func TestGroupHandAttackForgetMe(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupHandAttackNudgeOutrun: the quiet private chat of a person who
+// plays from the group is told of a turn «left waiting a minute» — but
+// the minute is counted from the table's last change (t.Updated), and
+// anyone else's press of «🖐 Мои карты» is a change. One other player
+// pressing it every 20 s keeps the private chat of the person to move
+// silent for the whole turn.
+func TestGroupHandAttackNudgeOutrun(t *testing.T) {
+	const turn = 3 * time.Minute
+	h := groupHandsHarnessTurn(t, turn)
+	group, people, _ := playFromGroupOnce(t, h)
+	u := people[0]
+	done := make(chan struct{})
+	defer close(done)
+	for _, p := range people[1:] {
+		h.Player(p, done, nil)
+	}
+	var since time.Time
+	var calls int
+	err := h.Srv.WaitFor(time.Minute, func() bool {
+		tbl, _ := h.Table(group)
+		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
+			return false
+		}
+		since, calls = time.Now(), len(h.Srv.Calls())
+		return true
+	})
+	if err != nil {
+		t.Fatalf("u's turn did not come back: %v", err)
+	}
+	table := myHandTable(t, h, group)
+	other := people[2]
+	got := false
+	next := time.Now()
+	for time.Since(since) < 80*time.Second && !got {
+		if time.Now().After(next) {
+			if _, err := other.Press(table, h.T("grouphand.button")); err != nil {
+				t.Logf("press: %v", err)
+			}
+			next = time.Now().Add(20 * time.Second)
+		}
+		for _, c := range h.Srv.CallsSince(calls) {
+			if c.OK && c.ChatID == u.ID() && (c.Method == "sendMessage" || c.Method == "editMessageText") {
+				got = true
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !got {
+		t.Errorf("80 s into their turn, the private chat of a person who plays from the group heard nothing (another player pressed «Мои карты» every 20 s)")
+	}
+}
