@@ -432,3 +432,51 @@ func TestGroupHandAttackNudgeOutrun(t *testing.T) {
 		t.Errorf("80 s into their turn, the private chat of a person who plays from the group heard nothing (another player pressed «Мои карты» every 20 s)")
 	}
 }
+
+// TestGroupHandAttackRefusedChangeNothing: «🖐 Мои карты» pressed by a
+// member who is not seated, replayed for another game number or another
+// table, in the lobby or after the game ended is refused: no hand is
+// sent, the table does not change.
+func TestGroupHandAttackRefusedChangeNothing(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{})
+	h.Srv.KeepParams()
+	var people []*telegramtest.User
+	for _, name := range []string{"Оля", "Петя", "Маша", "Дима"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	guest := h.MustBegin(h.Srv.NewUser("Гость"))
+	group := h.Srv.NewGroup("Кухня", append(people, guest)...)
+	lobby := h.MustLobby(group, people[0], people[1:], 0)
+	tbl, _ := h.Table(group)
+	inLobby := callback.Data{Op: callback.MyHand, Table: tbl.ID, GameNo: tbl.GameNo + 1}.String()
+	check := func(what string, u *telegramtest.User, msg *telegramtest.Message, data string) {
+		t.Helper()
+		version := h.Version(group)
+		sent, refused := ephemeralSends(h, group.ID())
+		ans, err := u.PressData(msg, data)
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return
+		}
+		if ans.Text == h.T("grouphand.shown") {
+			t.Errorf("%s: answered %q", what, ans.Text)
+		}
+		time.Sleep(time.Second)
+		if v := h.Version(group); v != version {
+			t.Errorf("%s: the table changed (version %d → %d)", what, version, v)
+		}
+		if s, r := ephemeralSends(h, group.ID()); s != sent || r != refused {
+			t.Errorf("%s: %d hands sent to the group", what, s-sent+r-refused)
+		}
+	}
+	check("in the lobby", people[1], lobby, inLobby)
+	h.MustStartGame(people[0], lobby)
+	table := myHandTable(t, h, group)
+	tbl, _ = h.Table(group)
+	mine := callback.Data{Op: callback.MyHand, Table: tbl.ID, GameNo: tbl.GameNo}.String()
+	check("a member not seated", guest, table, mine)
+	check("another game number", people[1], table, callback.Data{Op: callback.MyHand, Table: tbl.ID, GameNo: tbl.GameNo + 1}.String())
+	check("another table", people[1], table, callback.Data{Op: callback.MyHand, Table: tbl.ID + "x", GameNo: tbl.GameNo}.String())
+	h.MustPlayToEnd(group, people, 3*time.Minute)
+	check("after the end", people[1], newestTable(group, table.ID), mine)
+}
