@@ -219,19 +219,17 @@ func playFromGroup(t *testing.T, h *harness, group *telegramtest.Chat, people []
 }
 
 // TestGroupHandAttackQuietTurnTimesOut: a person who plays from the group
-// and whose app stops showing the ephemeral hand (Telegram: they «may
-// disappear … if the app is restarted»; the edit still succeeds) must be
-// told of their turn in private before the bot plays for them. The quiet
-// private chat waits a fixed minute from the table's last change
-// (nudgeAfter, quietUntil = t.Updated + 1 minute): not before a turn
-// timeout of a minute or less (the default is 60 s), and never while
-// anything else keeps changing the table.
+// and does not answer their turn there (not looking at the group; the
+// ephemeral message not delivered — Telegram promises nothing) must be
+// told of it in private before the bot plays for them. The quiet private
+// chat waits a fixed minute from the table's last change (nudgeAfter,
+// quietUntil = t.Updated + 1 minute): never before a turn timeout of a
+// minute or less (the default is 60 s).
 func TestGroupHandAttackQuietTurnTimesOut(t *testing.T) {
 	const turn = 30 * time.Second
 	h := groupHandsHarnessTurn(t, turn)
 	group, people, _ := playFromGroupOnce(t, h)
 	u := people[0]
-	h.Srv.DropEphemeral(1) // the app restarted: the hand in the group is gone for them
 	// The others play in private, at once; u's turn comes back.
 	done := make(chan struct{})
 	defer close(done)
@@ -479,4 +477,51 @@ func TestGroupHandAttackRefusedChangeNothing(t *testing.T) {
 	check("another table", people[1], table, callback.Data{Op: callback.MyHand, Table: tbl.ID + "x", GameNo: tbl.GameNo}.String())
 	h.MustPlayToEnd(group, people, 3*time.Minute)
 	check("after the end", people[1], newestTable(group, table.ID), mine)
+}
+
+// TestGroupHandAttackExpiredHand: a hand in the group the server no
+// longer has (expired, or gone with an app restart) is forgotten at the
+// next edit, «and the private hand takes over» — at once, not after the
+// quiet minute the person was given while the group's hand was live.
+func TestGroupHandAttackExpiredHand(t *testing.T) {
+	h := groupHandsHarnessTurn(t, 3*time.Minute)
+	h.Srv.KeepParams()
+	group, people, _ := playFromGroupOnce(t, h)
+	u := people[0]
+	if n := h.Srv.ExpireEphemeral(group, u); n == 0 {
+		t.Fatal("no hand in the group to expire")
+	}
+	done := make(chan struct{})
+	defer close(done)
+	for _, p := range people[1:] {
+		h.Player(p, done, nil)
+	}
+	var since time.Time
+	var calls int
+	err := h.Srv.WaitFor(time.Minute, func() bool {
+		tbl, _ := h.Table(group)
+		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
+			return false
+		}
+		since, calls = time.Now(), len(h.Srv.Calls())
+		return true
+	})
+	if err != nil {
+		t.Fatalf("u's turn did not come back: %v", err)
+	}
+	var refusedEdit bool
+	err = h.Srv.WaitFor(15*time.Second, func() bool {
+		for _, c := range h.Srv.CallsSince(calls) {
+			if c.Method == "editEphemeralMessageText" && !c.OK {
+				refusedEdit = true
+			}
+			if c.OK && c.ChatID == u.ID() && (c.Method == "sendMessage" || c.Method == "editMessageText") {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Errorf("%v into their turn, after their hand in the group was found gone (edit refused: %v), the private chat heard nothing", time.Since(since).Round(time.Second), refusedEdit)
+	}
 }

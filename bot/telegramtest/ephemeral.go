@@ -108,6 +108,22 @@ func (s *Server) DropEphemeral(share float64) {
 	s.eph.share, s.eph.sent = min(max(share, 0), 1), 0
 }
 
+// ExpireEphemeral makes user's ephemeral messages in chat expire, as Telegram says they «may
+// disappear automatically after some time, or if the app is restarted»: the receiver no longer
+// sees them, and an edit or a deletion of one is answered "not found". It returns how many.
+func (s *Server) ExpireEphemeral(chat *Chat, user *User) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, m := range s.eph.msgs[chat.id] {
+		if m.receiver == user.ID() && !m.deleted {
+			m.deleted = true
+			n++
+		}
+	}
+	return n
+}
+
 // DroppedEphemeral counts the ephemeral messages DropEphemeral made the server lose.
 func (s *Server) DroppedEphemeral() int {
 	s.mu.Lock()
