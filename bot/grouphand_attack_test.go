@@ -262,7 +262,7 @@ func TestGroupHandAttackQuietTurnTimesOut(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	if !got {
-		t.Errorf("a person playing from the group whose hand there is gone heard nothing in private for %v of their %v turn", turn-5*time.Second, turn)
+		t.Errorf("a person playing from the group who does not answer there heard nothing in private for %v of their %v turn (the nudge comes a minute after the last change)", turn-5*time.Second, turn)
 	}
 }
 
