@@ -525,3 +525,22 @@ func TestGroupHandAttackExpiredHand(t *testing.T) {
 		t.Errorf("%v into their turn, after their hand in the group was found gone (edit refused: %v), the private chat heard nothing", time.Since(since).Round(time.Second), refusedEdit)
 	}
 }
+
+// TestGroupHandAttackServer102: a Bot API 10.2 server knows ephemeral
+// messages — the probe (deleteEphemeralMessage) passes — but not 10.3's
+// ephemeral_message_parameters, the only way the bot names the receiver:
+// it posts the hand for everyone, cards and all, before the bot deletes
+// it (a notification has shown it meanwhile). No hand may ever be posted
+// for everyone.
+func TestGroupHandAttackServer102(t *testing.T) {
+	h := newGroupHandsHarness(t, &syncBuffer{}, telegramtest.WithEphemeral102())
+	group, people := fourAtTable(t, h)
+	table := myHandTable(t, h, group)
+	if _, err := people[1].Press(table, h.T("grouphand.button")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	if n := h.Srv.PostedForEveryone(); n > 0 {
+		t.Errorf("a 10.2 server posted %d hands for everyone to see", n)
+	}
+}
