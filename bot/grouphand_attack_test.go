@@ -83,7 +83,7 @@ func playableData(m *telegramtest.Message) string {
 // the group's 20 a minute: one hand at a time, the older ones not left
 // behind with live-looking buttons that are never redrawn.
 func TestGroupHandAttackManyPresses(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	h.Srv.KeepParams()
 	group, people := fourAtTable(t, h)
 	table := myHandTable(t, h, group)
@@ -119,7 +119,7 @@ func TestGroupHandAttackManyPresses(t *testing.T) {
 // there, not answered «the cards are at the bottom of the chat» while a
 // call is spent against the group for nothing.
 func TestGroupHandAttackMyHandFromPrivate(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	h.Srv.KeepParams()
 	group, people := fourAtTable(t, h)
 	myHandTable(t, h, group)
@@ -147,7 +147,7 @@ func TestGroupHandAttackMyHandFromPrivate(t *testing.T) {
 // (message id 0, the table's group) carrying another seat's number must
 // be refused and change nothing.
 func TestGroupHandAttackForgedSeat(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	group, people := fourAtTable(t, h)
 	table := myHandTable(t, h, group)
 	u := people[1]
@@ -271,7 +271,7 @@ func TestGroupHandAttackQuietTurnTimesOut(t *testing.T) {
 // offering the move they just made from the group as if it were still
 // theirs to make.
 func TestGroupHandAttackStalePrivateHand(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	group, people, data := playFromGroupOnce(t, h)
 	u := people[0]
 	time.Sleep(2 * time.Second) // let delivery settle
@@ -318,7 +318,7 @@ func callsTo(h *harness, chat, user int64, from int) int {
 // must stop being live: no more sends or edits to someone who cannot see
 // the group, each one spent against its 20 a minute.
 func TestGroupHandAttackLeftGroup(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	h.Srv.KeepParams()
 	// The group's owner does not play: the first player may leave.
 	owner := h.MustBegin(h.Srv.NewUser("Хозяйка"))
@@ -356,7 +356,7 @@ func TestGroupHandAttackLeftGroup(t *testing.T) {
 // knows whose it is — after the forget the seat's id is no longer theirs,
 // and an edit to the forgotten id cannot reach it.
 func TestGroupHandAttackForgetMe(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	h.Srv.KeepParams()
 	group, people, _ := playFromGroupOnce(t, h)
 	u := people[0]
@@ -436,7 +436,7 @@ func TestGroupHandAttackNudgeOutrun(t *testing.T) {
 // table, in the lobby or after the game ended is refused: no hand is
 // sent, the table does not change.
 func TestGroupHandAttackRefusedChangeNothing(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{})
+	h := newGroupHandsHarness(t, &bottest.Logs{})
 	h.Srv.KeepParams()
 	var people []*telegramtest.User
 	for _, name := range []string{"Оля", "Петя", "Маша", "Дима"} {
@@ -533,7 +533,7 @@ func TestGroupHandAttackExpiredHand(t *testing.T) {
 // it (a notification has shown it meanwhile). No hand may ever be posted
 // for everyone.
 func TestGroupHandAttackServer102(t *testing.T) {
-	h := newGroupHandsHarness(t, &syncBuffer{}, telegramtest.WithEphemeral102())
+	h := newGroupHandsHarness(t, &bottest.Logs{}, telegramtest.WithEphemeral102())
 	group, people := fourAtTable(t, h)
 	table := myHandTable(t, h, group)
 	if _, err := people[1].Press(table, h.T("grouphand.button")); err != nil {

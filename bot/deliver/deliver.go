@@ -108,8 +108,12 @@ type Views interface {
 	PracticeTable(t *record.Table) adapter.Message
 	PracticeHand(t *record.Table, hand adapter.Message) adapter.Message
 	WebShown(t *record.Table, seat int) bool
-	// GroupSeat is the seat's hand as the group shows it (grouphand.go).
+	// GroupSeat is the seat's hand as the group shows it, PlaysFromGroup
+	// what the private chat says meanwhile (grouphand.go).
 	GroupSeat(t *record.Table, seat int) (adapter.Message, error)
+	PlaysFromGroup(t *record.Table) adapter.Message
+	// TurnTime is the table's time for a move.
+	TurnTime(t *record.Table) time.Duration
 }
 
 // Tables is what delivery tells the tables: a person it cannot write to
@@ -329,6 +333,12 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 			skip := legacy || err == nil && superseded(m, envs[i+1:])
 			if err == nil && !skip && m.Hand != nil {
 				if wait := d.sendGroupHand(ctx, t, m); !wait.IsZero() {
+					return wait, true
+				}
+				skip = true
+			}
+			if err == nil && !skip && m.HandGone != nil {
+				if wait := d.dropGroupHand(ctx, t, m.HandGone); !wait.IsZero() {
 					return wait, true
 				}
 				skip = true
@@ -642,6 +652,10 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		sent = true
+		if !j.hold.IsZero() {
+			later(j.hold) // the mark stays: their turn comes to this chat later
+			continue
+		}
 		d.markShown(ctx, t, j.view, version, later)
 	}
 	// Replaced messages are recorded when their view is sent anew, so

@@ -32,9 +32,9 @@ import (
 //
 // Telegram does not promise the message arrives, so the private hand goes
 // on as before until a press on the group's hand proves the person sees it
-// (record.Seat.Group); then their private chat stays quiet for the game,
-// but for a turn left waiting for a minute (nudgeAfter), which comes to
-// the private chat as it always did. A hand the server no longer has
+// (record.Seat.Group); then their private hand turns into a note that says
+// so, without buttons, and stays quiet for the game but for a turn left
+// waiting (quietUntil), which comes to the private chat as it always did. A hand the server no longer has
 // (deleted, expired) is forgotten and the private hand takes over. A
 // server that does not know ephemeral messages turns them off at its
 // first answer (ephemeral.Available).
@@ -45,14 +45,16 @@ type GroupHands interface {
 	Probe(ctx context.Context, chatID, receiverID int64) error
 	Send(ctx context.Context, m ephemeral.Message) (ephemeral.Ref, error)
 	EditText(ctx context.Context, r ephemeral.Ref, c ephemeral.Content) error
+	Delete(ctx context.Context, r ephemeral.Ref) error
 }
 
 // pressWindow is how long after a press Telegram lets a bot that is not
 // the group's administrator answer it with an ephemeral message.
 const pressWindow = 15 * time.Second
 
-// nudgeAfter is how long a turn waits on a person who plays from the group
-// before their private chat is told, as it is for everyone else.
+// nudgeAfter is how long a turn waits at most on a person who plays from
+// the group before their private chat is told, as it is for everyone else
+// (half the time for a move, when that is shorter).
 const nudgeAfter = time.Minute
 
 // groupOn reports whether hands may be drawn in groups at all.
@@ -85,13 +87,21 @@ func (d *Delivery) sendGroupHand(ctx context.Context, t *record.Table, e outbox.
 		// admitted above; the hand comes back for another.
 		err := d.hands.Probe(ctx, t.ChatID, h.User)
 		d.available.Answered(err)
-		switch {
-		case !d.available.On():
+		if !d.available.On() {
 			return time.Time{}
-		case err != nil:
-			log.Warn().Err(err).Msg("could not ask the server about ephemeral messages; will ask again")
 		}
-		return d.now()
+		if err == nil {
+			return d.now()
+		}
+		at, ok := d.groupRetry(ctx, t, err)
+		if !ok {
+			at = d.now().Add(time.Second)
+		}
+		if at.After(deadline) {
+			log.Warn().Err(err).Msg("could not ask the server about ephemeral messages within the press's 15 s: hand not sent")
+			return time.Time{}
+		}
+		return at
 	}
 	m, err := d.views.GroupSeat(t, h.Seat)
 	if err != nil {
@@ -106,9 +116,56 @@ func (d *Delivery) sendGroupHand(ctx context.Context, t *record.Table, e outbox.
 		d.refusedHand(ctx, t, err, log)
 		return time.Time{}
 	}
+	gv := view.GroupHand(t.GameNo, h.Seat)
+	old := d.groupRecord(ctx, t.ID, gv)
 	rec := view.MessageRecord{ID: ref.ID, Digest: digest(m, false), Ping: m.Ping, Buttons: len(m.Keyboard) > 0}
-	if err := d.store.SetMessage(context.WithoutCancel(ctx), t.ID, view.GroupHand(t.GameNo, h.Seat), rec.String()); err != nil {
+	if err := d.store.SetMessage(context.WithoutCancel(ctx), t.ID, gv, rec.String()); err != nil {
 		log.Error().Err(err).Msg("record the hand in the group")
+	}
+	if old.ID != 0 && old.ID != ref.ID {
+		// The hand sent before this one would keep live-looking buttons
+		// (a press on it cannot be told from one on the new one): it goes,
+		// if the group's calls allow it now.
+		if at := d.budget.admitAs(ctx, t.ChatID, prioCleanup, classView, "", d.now().Add(cleanupPatience)); at.IsZero() {
+			if err := d.hands.Delete(ctx, ephemeral.Ref{ChatID: t.ChatID, ReceiverID: h.User, ID: old.ID}); err != nil {
+				log.Info().Err(err).Msg("an older hand in the group not deleted")
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// groupRecord reads a hand's record in the group (empty when none).
+func (d *Delivery) groupRecord(ctx context.Context, table, gv string) view.MessageRecord {
+	recs, err := d.store.Messages(ctx, table)
+	if err != nil {
+		return view.MessageRecord{}
+	}
+	return view.ParseMessageRecord(recs[gv])
+}
+
+// dropGroupHand deletes a seat's hand in the group for a person who
+// forgot themselves (outbox.Entry.HandGone). It returns when to try again
+// if the group's budget says wait.
+func (d *Delivery) dropGroupHand(ctx context.Context, t *record.Table, h *outbox.Hand) time.Time {
+	gv := view.GroupHand(h.GameNo, h.Seat)
+	rec := d.groupRecord(ctx, t.ID, gv)
+	if rec.ID == 0 || d.hands == nil {
+		return time.Time{}
+	}
+	if at := d.budget.admitAs(ctx, t.ChatID, prioAnnounce, classAnnounce, t.ID+"/"+gv, d.now().Add(announcePatience)); !at.IsZero() {
+		return at
+	}
+	err := d.hands.Delete(ctx, ephemeral.Ref{ChatID: t.ChatID, ReceiverID: h.User, ID: rec.ID})
+	if until, ok := d.groupRetry(ctx, t, err); ok {
+		return until
+	}
+	if err != nil {
+		d.log.Info().Err(err).Str("table", t.ID).Msg("a forgotten person's hand in the group not deleted")
+	}
+	if err := d.store.DeleteMessages(context.WithoutCancel(ctx), t.ID, gv); err != nil {
+		d.log.Error().Err(err).Str("table", t.ID).Msg("forget the hand in the group")
+		return d.now().Add(time.Second)
 	}
 	return time.Time{}
 }
@@ -166,10 +223,12 @@ func (d *Delivery) groupHand(t *record.Table, v string, records map[string]strin
 	gv := view.GroupHand(gameNo, seat)
 	rec := view.ParseMessageRecord(records[gv])
 	s := t.Seats[seat]
-	if rec.ID == 0 || !s.Human() && s.Leaver == nil {
+	if rec.ID == 0 || !s.Human() || s.UserID <= 0 {
+		// Nobody to draw it for: a robot's seat now (the person left),
+		// or a person forgotten (/forgetme deleted their hand).
 		return nil, false
 	}
-	proved = s.Group && s.Leaver == nil
+	proved = s.Group
 	m, err := d.views.GroupSeat(t, seat)
 	if err != nil {
 		return nil, proved
@@ -194,9 +253,6 @@ func (d *Delivery) redrawGroupHand(ctx context.Context, t *record.Table, seat in
 		return at
 	}
 	ref := ephemeral.Ref{ChatID: t.ChatID, ReceiverID: t.Seats[seat].UserID, ID: j.rec.ID}
-	if l := t.Seats[seat].Leaver; l != nil {
-		ref.ReceiverID = l.UserID
-	}
 	err := d.hands.EditText(ctx, ref, content(j.m))
 	if until, ok := d.groupRetry(ctx, t, err); ok {
 		return until
@@ -220,9 +276,16 @@ func (d *Delivery) redrawGroupHand(ctx context.Context, t *record.Table, seat in
 }
 
 // quietUntil is until when a person who plays from the group is not told
-// of their turn in private: a minute into it (their turn's last change).
-func quietUntil(t *record.Table) time.Time {
-	return t.Updated.Add(nudgeAfter)
+// of their turn in private: a minute into it, or half their time for a
+// move if that comes first; with no deadline, a minute after the table's
+// last change.
+func (d *Delivery) quietUntil(t *record.Table, seat int) time.Time {
+	due := t.Seats[seat].Due
+	if due.IsZero() {
+		return t.Updated.Add(nudgeAfter)
+	}
+	turn := d.views.TurnTime(t)
+	return due.Add(-turn + min(nudgeAfter, turn/2))
 }
 
 // content is a rendering as an ephemeral message shows it.
@@ -235,31 +298,52 @@ func content(m adapter.Message) ephemeral.Content {
 }
 
 // withGroupHand adds to the job of a dirty hand view v (ok: its private
-// hand has something to send) the seat's hand in the group, and quiets the
-// private hand of a person who plays from the group: it waits for the
-// minute of nudgeAfter on their turn, and shows nothing else.
+// hand has something to send) the seat's hand in the group, and turns the
+// private hand of a person who plays from the group into a note without
+// buttons, which says so and is drawn once; their turn comes to the
+// private chat only when half their time has gone by (quietUntil).
 func (d *Delivery) withGroupHand(t *record.Table, v string, records map[string]string, j redrawJob, ok bool) (redrawJob, bool) {
 	g, proved := d.groupHand(t, v, records)
-	if g == nil && (!proved || !ok) {
+	if g == nil && !proved {
 		return j, ok
 	}
+	_, _, seat, _ := view.Parse(v)
+	s := t.Seats[seat]
+	private := proved && !s.Unreachable && s.Leaver == nil
 	if !ok {
-		// Only the group's hand to draw: the private record is left as
-		// it is (the quiet path changes nothing in an empty one).
-		_, _, seat, _ := view.Parse(v)
-		j = redrawJob{view: v, chatID: t.Seats[seat].UserID, seat: seat, prio: g.prio, quiet: true}
+		j = redrawJob{view: v, chatID: s.UserID, seat: seat, prio: prioTable, quiet: true, patience: handPatience,
+			gen: t.Reposts[v], rec: view.ParseMessageRecord(records[v])}
+		if private {
+			m, err := d.views.Seat(t, seat)
+			if err != nil {
+				private = false
+			}
+			j.m = m
+		}
 	}
 	j.group = g
 	if g != nil && g.prio < j.prio {
 		j.prio = g.prio
 	}
-	if proved && !j.quiet {
-		if until := quietUntil(t); !j.m.Ping || d.now().Before(until) {
-			j.quiet = true
-			if j.m.Ping {
-				j.hold = until
-			}
+	if !private {
+		if !ok {
+			j.rec = view.MessageRecord{} // the quiet path leaves an empty record as it is
 		}
+		return j, true
 	}
+	until := d.quietUntil(t, seat)
+	if j.m.Ping && !d.now().Before(until) {
+		j.quiet, j.platform = false, view.PlatformState(t, seat) // the nudge
+		return j, true
+	}
+	if j.m.Ping {
+		j.hold = until
+	}
+	note := d.views.PlaysFromGroup(t)
+	if j.rec.ID == 0 || shows(j.rec, note, false) && j.rec.Gen == j.gen {
+		j.quiet = true // nothing to change in private
+		return j, true
+	}
+	j.m, j.platform, j.quiet, j.patience = note, false, false, handPatience
 	return j, true
 }

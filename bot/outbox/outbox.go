@@ -30,6 +30,10 @@ type Entry struct {
 	// an ephemeral message only they see, in answer to their press of
 	// «🖐 Мои карты» (bot/deliver, grouphand.go). It is drawn when sent.
 	Hand *Hand `json:"hand,omitempty"`
+	// HandGone, when set, deletes a seat's hand in the group (its person
+	// forgot themselves, /forgetme): the message only they saw goes with
+	// the rest. Query and At are unused.
+	HandGone *Hand `json:"hand_gone,omitempty"`
 }
 
 // Hand is the press a hand in the group answers: the seat and its person,

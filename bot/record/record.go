@@ -184,6 +184,9 @@ type Seat struct {
 	// (bot/deliver, grouphand.go) — so their private chat stays quiet
 	// this game but for what must reach them. A press in private clears it.
 	Group bool `json:"group,omitempty"`
+	// HandAsked is when the person last asked for their hand in the
+	// group: a second ask within seconds sends nothing more.
+	HandAsked time.Time `json:"hand_asked,omitempty"`
 	// LeaveAsked is set while the player's private message asks them to
 	// confirm «leave the game».
 	LeaveAsked bool `json:"leave_asked,omitempty"`

@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 
@@ -36,11 +37,22 @@ func (pr *presses) myHand(_ context.Context, t *record.Table, ch *txn.Change, ps
 	if !pr.views.GroupHands(t) {
 		return refusal.New("grouphand.unavailable")
 	}
+	s := &t.Seats[seat]
+	if now := pr.now(); now.Sub(s.HandAsked) < askAgainAfter {
+		// Pressed again at once: the hand is on its way, or there.
+		return refusal.New("grouphand.shown")
+	} else {
+		s.HandAsked = now
+	}
 	ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread, Reply: true,
 		Hand: &outbox.Hand{Seat: seat, User: ps.who.ID, GameNo: t.GameNo, Query: ps.q.ID, At: pr.now().UnixMilli()}})
 	ch.Answer = pr.views.Loc(t.Lang).T("grouphand.shown")
 	return nil
 }
+
+// askAgainAfter is how soon a person may ask for their hand in the group
+// again: each ask is a message against the group's 20 a minute.
+const askAgainAfter = 10 * time.Second
 
 // fromGroupHand reports whether a press came from an ephemeral message: a
 // group's message with id 0, which only its receiver sees and presses.

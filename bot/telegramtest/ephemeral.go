@@ -187,7 +187,9 @@ func isEphemeralSend(p params) bool {
 // parameters that ask for it: an ordinary message, in the chat's history.
 func (s *Server) postForEveryone(ctx context.Context, p params) (any, *APIError) {
 	q := maps.Clone(p)
-	delete(q, "ephemeral_message_parameters")
+	for _, name := range []string{"ephemeral_message_parameters", "receiver_user_id", "callback_query_id"} {
+		delete(q, name) // what such a server does not read
+	}
 	res, e := s.sendMessage(ctx, q)
 	if e == nil {
 		s.mu.Lock()

@@ -69,3 +69,9 @@ func (r *Renderer) GroupSeat(t *record.Table, seat int) (adapter.Message, error)
 	}
 	return m, nil
 }
+
+// PlaysFromGroup is what the private hand of a person who plays from the
+// group shows meanwhile: where their cards are, and no buttons to press.
+func (r *Renderer) PlaysFromGroup(t *record.Table) adapter.Message {
+	return adapter.Message{Text: r.Loc(t.Lang).T("grouphand.private_note")}
+}
