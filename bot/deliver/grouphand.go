@@ -249,7 +249,7 @@ func (d *Delivery) groupHand(t *record.Table, v string, records map[string]strin
 // no longer has is forgotten: the private hand takes over.
 func (d *Delivery) redrawGroupHand(ctx context.Context, t *record.Table, seat int, j *groupJob) time.Time {
 	call := viewCall(t.ID, j.view)
-	if at := d.budget.admitAs(ctx, t.ChatID, j.prio, classAnnounce, call, d.now().Add(promptPatience)); !at.IsZero() {
+	if at := d.budget.admitAs(ctx, t.ChatID, j.prio, classHand, call, d.now().Add(promptPatience)); !at.IsZero() {
 		return at
 	}
 	ref := ephemeral.Ref{ChatID: t.ChatID, ReceiverID: t.Seats[seat].UserID, ID: j.rec.ID}
