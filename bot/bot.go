@@ -38,6 +38,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deliver"
+	"github.com/trickchef/trickchef/bot/ephemeral"
 	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/internal/clock"
 	"github.com/trickchef/trickchef/bot/internal/members"
@@ -228,6 +229,10 @@ type Params struct {
 	// Answered reports, for every button press, the time from the start
 	// of handling its update to the answer sent back to Telegram.
 	Answered func(time.Duration)
+	// GroupHands sends the hands players ask for in the group, as
+	// Telegram's ephemeral messages (bot/ephemeral's Client, on the same
+	// Bot API server); nil: every hand stays in its private chat.
+	GroupHands deliver.GroupHands
 }
 
 // New builds the roles and connects them. Call Init before Run.
@@ -250,8 +255,12 @@ func New(p Params) *Bot {
 		cancel()
 	}
 	tg = o.metrics.Instrument(tg)
+	var available *ephemeral.Available
+	if p.GroupHands != nil {
+		available = ephemeral.NewAvailable(o.log)
+	}
 	views := view.New(view.Config{Username: cfg.Username, TurnTimeout: cfg.TurnTimeout, DefaultLang: cfg.DefaultLang,
-		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName}, o.games, tr, o.now, o.log)
+		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName, GroupHands: available.On}, o.games, tr, o.now, o.log)
 	var rs results.Store
 	if s, ok := st.(results.Store); ok {
 		rs = s
@@ -264,7 +273,7 @@ func New(p Params) *Bot {
 	del := deliver.New(deliver.Params{Store: st, Telegram: tg, Views: views, Tables: tbl, Translator: tr,
 		Limits: deliver.Limits{GroupInterval: cfg.Limits.GroupInterval, PrivateInterval: cfg.Limits.PrivateInterval,
 			GlobalPerSecond: cfg.Limits.GlobalPerSecond, GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout},
-		Now: o.now, Log: o.log, Metrics: o.metrics})
+		Now: o.now, Log: o.log, Metrics: o.metrics, GroupHands: p.GroupHands, Available: available})
 	tbl.OnCommit(del.Wake)
 	if o.answered != nil {
 		tbl.OnAnswer(o.answered)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/ephemeral"
 	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/locales"
@@ -48,6 +49,9 @@ type Harness struct {
 	// NoPoll runs the bot without fetching updates: a second replica,
 	// sharing the store and the fake server, of a bot that polls.
 	NoPoll bool
+	// GroupHands offers the hand in the group (bot.Params.GroupHands),
+	// through the fake's ephemeral messages.
+	GroupHands bool
 
 	// Bot is the running bot process (nil while stopped).
 	Bot *bot.Bot
@@ -218,8 +222,12 @@ func (h *Harness) Start() error {
 	if err != nil {
 		return err
 	}
-	b := bot.New(bot.Params{Config: h.Cfg, Store: h.Store, Telegram: tg, Translator: cat, Games: h.Games, Log: h.Log,
-		Now: h.Now, StoreClock: h.StoreClock, Answered: h.Answered})
+	p := bot.Params{Config: h.Cfg, Store: h.Store, Telegram: tg, Translator: cat, Games: h.Games, Log: h.Log,
+		Now: h.Now, StoreClock: h.StoreClock, Answered: h.Answered}
+	if h.GroupHands {
+		p.GroupHands = ephemeral.New(h.Srv.URL, Token, nil)
+	}
+	b := bot.New(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := b.Init(ctx); err != nil {
 		cancel()
@@ -394,12 +402,8 @@ func (h *Harness) PlayerAt(u *telegramtest.User, table string, done <-chan struc
 			if msg == nil {
 				continue
 			}
-			if think != nil {
-				select {
-				case <-done:
-					return
-				case <-time.After(think()):
-				}
+			if !thinkFirst(done, think) {
+				return
 			}
 			pressed[btn.CallbackData] = true
 			ans, err := u.PressData(msg, btn.CallbackData)

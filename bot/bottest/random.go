@@ -100,12 +100,8 @@ func (h *Harness) RandomPlayer(u *telegramtest.User, done <-chan struct{}, rng *
 			if msg == nil {
 				continue
 			}
-			if think != nil {
-				select {
-				case <-done:
-					return
-				case <-time.After(think()):
-				}
+			if !thinkFirst(done, think) {
+				return
 			}
 			b := btns[pick(len(btns))]
 			last, lastAt = signature(msg), time.Now()

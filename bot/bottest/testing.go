@@ -91,7 +91,7 @@ func NewTestLimits(t testing.TB, st *store.Redis, games []adapter.Game, turnTime
 			Store: st,
 			// Reviews unpaced: the pace is a production guard whose cost
 			// botbench press measures; here it would only slow the tests.
-			Cfg: bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, ReviewShare: 1, Limits: ours},
+			Cfg: TestConfig(turnTimeout, ours),
 			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
 		},
 		TB:    t,
@@ -100,6 +100,13 @@ func NewTestLimits(t testing.TB, st *store.Redis, games []adapter.Game, turnTime
 	h.MustStart()
 	t.Cleanup(h.Stop)
 	return h
+}
+
+// TestConfig is the bot's configuration in tests: robots without a pause,
+// reviews unpaced (the pace is a production guard whose cost botbench
+// press measures; here it would only slow the tests), and limits.
+func TestConfig(turnTimeout time.Duration, limits bot.Limits) bot.Config {
+	return bot.Config{TurnTimeout: turnTimeout, AIDelay: 0, ReviewShare: 1, Limits: limits}
 }
 
 // MustStart is Start, failing the test on an error.

@@ -36,6 +36,7 @@ const (
 	Forget  Op = 'f' // f:<user>:<asked at, Unix s>:<yes 1 | no 0> confirm /forgetme (in private)
 	Review  Op = 'v' // v:<table>:<game>:<dealt at, Unix s>         the top robot's review of my game (record.RefOf)
 	Cup     Op = 'c' // c:<host>:<cup>:<op>                        a cup's button (bot/cups: join, start, leave the cup …)
+	MyHand  Op = 'e' // e:<table>:<game>                           «🖐 Мои карты»: my hand in the group, seen by me only
 )
 
 // shape is what an op carries after the game number: a word (a game id or a
@@ -59,6 +60,8 @@ func (op Op) shape() (s shape, ok bool) {
 		return shape{min: 1, max: 2}, true
 	case Choose, Open, Lang, Again:
 		return shape{word: true}, true
+	case MyHand:
+		return shape{}, true
 	case Rules:
 		return shape{word: true, min: 1, max: 1}, true
 	}

@@ -197,6 +197,10 @@ const (
 	groupCalls         = 20 // Telegram's calls per group per minute
 	groupAnnounceCalls = 18 // ceiling for announcements
 	groupViewCalls     = 16 // ceiling for table edits and deletions
+	// groupHandCalls is the ceiling for hands shown in the group: below
+	// the table's, so the one message everyone reads keeps a share of the
+	// minute when people play from the group faster than it allows.
+	groupHandCalls = 12
 )
 
 // groupClass is what a call to a group is, for its share of the group's
@@ -207,12 +211,13 @@ const (
 	classView     groupClass = iota // the table's edits, deletions of replaced messages
 	classAnnounce                   // announcements: round results, the winner
 	classReply                      // replies to commands and button-opened menus
+	classHand                       // hands shown in the group (grouphand.go)
 )
 
 // ceiling is how full the group's window may be for a call of class c to
 // still go.
 func (c groupClass) ceiling() int {
-	return [...]int{groupViewCalls, groupAnnounceCalls, groupCalls}[c]
+	return [...]int{groupViewCalls, groupAnnounceCalls, groupCalls, groupHandCalls}[c]
 }
 
 // classOf is the group class of a call of priority p that is not a reply.

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/ephemeral"
 	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/outbox"
@@ -43,6 +44,10 @@ type Delivery struct {
 	// listening holds the sends whose answers are awaited after their
 	// worker stopped waiting (unanswered.go).
 	listening *listening
+	// hands draws hands in groups when available says the server knows
+	// ephemeral messages (grouphand.go); nil: never.
+	hands     GroupHands
+	available *ephemeral.Available
 }
 
 // Limits keep the bot inside Telegram's flood limits (see the bot's
@@ -103,6 +108,12 @@ type Views interface {
 	PracticeTable(t *record.Table) adapter.Message
 	PracticeHand(t *record.Table, hand adapter.Message) adapter.Message
 	WebShown(t *record.Table, seat int) bool
+	// GroupSeat is the seat's hand as the group shows it, PlaysFromGroup
+	// what the private chat says meanwhile (grouphand.go).
+	GroupSeat(t *record.Table, seat int) (adapter.Message, error)
+	PlaysFromGroup(t *record.Table) adapter.Message
+	// TurnTime is the table's time for a move.
+	TurnTime(t *record.Table) time.Duration
 }
 
 // Tables is what delivery tells the tables: a person it cannot write to
@@ -135,6 +146,11 @@ type Params struct {
 	Now        func() time.Time
 	Log        zerolog.Logger
 	Metrics    *metrics.Metrics // nil: not measured
+	// GroupHands sends and edits the hands shown in groups, while
+	// Available says the server knows them (grouphand.go); nil: hands
+	// stay in private chats.
+	GroupHands GroupHands
+	Available  *ephemeral.Available
 }
 
 // New builds the delivery role.
@@ -146,7 +162,7 @@ func New(p Params) *Delivery {
 	d := &Delivery{store: st, tg: tg, views: views, tables: tables, tr: tr, limits: limits, log: log, now: now, metrics: m,
 		budget: &budget{store: st, limits: limits, now: now, log: log, metrics: m,
 			load: newTokenLoad(limits.GlobalPerSecond), waits: newWaits()},
-		listening: newListening()}
+		listening: newListening(), hands: p.GroupHands, available: p.Available}
 	d.budget.load.onHot = func(use float64) {
 		log.Warn().Float64("budget_use", use).Int("calls_per_second", limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
@@ -315,6 +331,18 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 				}
 			}
 			skip := legacy || err == nil && superseded(m, envs[i+1:])
+			if err == nil && !skip && m.Hand != nil {
+				if wait := d.sendGroupHand(ctx, t, m); !wait.IsZero() {
+					return wait, true
+				}
+				skip = true
+			}
+			if err == nil && !skip && m.HandGone != nil {
+				if wait := d.dropGroupHand(ctx, t, m.HandGone); !wait.IsZero() {
+					return wait, true
+				}
+				skip = true
+			}
 			if err == nil && !skip {
 				call := t.ID + "/out/" + strconv.FormatInt(e.ID, 10)
 				class := classAnnounce
@@ -524,6 +552,9 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		j, ok, err := d.renderView(t, v, view.ParseMessageRecord(records[v]))
+		if err == nil {
+			j, ok = d.withGroupHand(t, v, records, j, ok)
+		}
 		switch {
 		case err != nil:
 			// The game cannot read its state: fenced off at once.
@@ -560,9 +591,22 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			later(d.now().Add(time.Second))
 			break
 		}
-		if holdGroup && j.chatID == t.ChatID {
+		if holdGroup && (j.chatID == t.ChatID || j.group != nil) {
 			// Its dirty mark stays; the outbox's wait brings us back.
 			waiting[j.prio]++
+			continue
+		}
+		if j.group != nil {
+			if wait := d.redrawGroupHand(ctx, t, j.seat, j.group); !wait.IsZero() {
+				waiting[j.prio]++
+				later(wait)
+				continue
+			}
+		}
+		if j.quiet && !j.hold.IsZero() {
+			// The private hand waits while its person plays from the
+			// group; the mark stays, to tell them in private later.
+			later(j.hold)
 			continue
 		}
 		if j.quiet {
@@ -608,6 +652,10 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		sent = true
+		if !j.hold.IsZero() {
+			later(j.hold) // the mark stays: their turn comes to this chat later
+			continue
+		}
 		d.markShown(ctx, t, j.view, version, later)
 	}
 	// Replaced messages are recorded when their view is sent anew, so
@@ -684,6 +732,10 @@ type redrawJob struct {
 	quiet bool
 	// platform: m is one of the platform's states (platformState).
 	platform bool
+	// group: the seat's hand in the group to edit first (grouphand.go);
+	// hold: until when a quiet private hand keeps its dirty mark.
+	group *groupJob
+	hold  time.Time
 }
 
 // renderView renders a dirty view. ok=false means there is nothing to send:

@@ -140,6 +140,14 @@ func (c *Client) Send(ctx context.Context, m Message) (Ref, error) {
 		ep["replace_callback_query_message"] = true
 	}
 	body := map[string]any{"chat_id": m.ChatID, "ephemeral_message_parameters": ep}
+	// 10.2 named the receiver and the press as parameters of their own;
+	// 10.3 moved them into the object. Each server reads its own and
+	// ignores the other's, so a 10.2 server does not post the hand for
+	// everyone.
+	body["receiver_user_id"] = m.ReceiverID
+	if m.CallbackQueryID != "" {
+		body["callback_query_id"] = m.CallbackQueryID
+	}
 	if m.ThreadID != 0 {
 		body["message_thread_id"] = m.ThreadID
 	}

@@ -26,6 +26,25 @@ type Entry struct {
 	// Document, when set, is a file this entry sends (sendDocument),
 	// Text its caption: a finished game's file of moves (bot/deal).
 	Document *Document `json:"doc,omitempty"`
+	// Hand, when set, sends a seat's hand to its person in the group, as
+	// an ephemeral message only they see, in answer to their press of
+	// «🖐 Мои карты» (bot/deliver, grouphand.go). It is drawn when sent.
+	Hand *Hand `json:"hand,omitempty"`
+	// HandGone, when set, deletes a seat's hand in the group (its person
+	// forgot themselves, /forgetme): the message only they saw goes with
+	// the rest. Query and At are unused.
+	HandGone *Hand `json:"hand_gone,omitempty"`
+}
+
+// Hand is the press a hand in the group answers: the seat and its person,
+// the game, the callback query and when it was pressed (Telegram takes
+// the answer within 15 seconds of it).
+type Hand struct {
+	Seat   int    `json:"seat"`
+	User   int64  `json:"user"`
+	GameNo int    `json:"game"`
+	Query  string `json:"query"`
+	At     int64  `json:"at"` // unix ms
 }
 
 // Document is a file to send: its name and its bytes.

@@ -179,6 +179,14 @@ type Seat struct {
 	// visible (renewed while it is): their hand is not redrawn in the chat
 	// meanwhile.
 	Web time.Time `json:"web,omitempty"`
+	// Group: the person plays from the group — their last press on a hand
+	// came from their hand there, an ephemeral message that only they see
+	// (bot/deliver, grouphand.go) — so their private chat stays quiet
+	// this game but for what must reach them. A press in private clears it.
+	Group bool `json:"group,omitempty"`
+	// HandAsked is when the person last asked for their hand in the
+	// group: a second ask within seconds sends nothing more.
+	HandAsked time.Time `json:"hand_asked,omitempty"`
 	// LeaveAsked is set while the player's private message asks them to
 	// confirm «leave the game».
 	LeaveAsked bool `json:"leave_asked,omitempty"`

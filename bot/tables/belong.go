@@ -74,12 +74,13 @@ func (c *presses) mayPress(ctx context.Context, q *models.CallbackQuery, p callb
 // fromItsChat refuses, inside the transaction, what mayPress could not
 // judge without the table: a seat's button pressed by its own person
 // anywhere but their private chat (someone else's seat is refused as not
-// theirs by the seat's own check), and «🔁 Сыграть ещё» from a private chat
+// theirs by the seat's own check) — or on their hand in the table's group
+// (an ephemeral message, grouphand.go) —, and «🔁 Сыграть ещё» from a private chat
 // by someone who did not play there (only players get a private result).
 func fromItsChat(q *models.CallbackQuery, t *record.Table, p callback.Data, seat bool) error {
 	chat, _ := pressChat(q)
 	switch {
-	case seat && chat != q.From.ID:
+	case seat && chat != q.From.ID && !(chat == t.ChatID && fromGroupHand(q)):
 		if s := t.Seat(game.Seat(p.Args[0])); s != nil && s.Human() && s.UserID == q.From.ID {
 			return refusal.New("error.elsewhere")
 		}

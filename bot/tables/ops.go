@@ -92,6 +92,7 @@ func (pr *presses) opTable() map[callback.Op]op {
 		callback.Cup: {admin: cupplay.NeedsAdmin, change: func(ctx context.Context, t *record.Table, ch *txn.Change, ps press) error {
 			return pr.cups.OnPress(ctx, t, ch, ps.p, ps.q, ps.admin)
 		}},
+		callback.MyHand:  {change: pr.myHand},
 		callback.Info:    {answer: pr.onInfo},
 		callback.TipsOff: {answer: pr.onTipsOff},
 		callback.Rules:   {ownMessage: true, needsMessage: true, answer: pr.menus.OnRulesPage},

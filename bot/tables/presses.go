@@ -33,6 +33,7 @@ type presses struct {
 	calls   *calls
 	members *members.Cache
 	log     zerolog.Logger
+	now     func() time.Time
 	metrics *metrics.Metrics // nil: not measured
 	// answered observes how long a button press took from its update to
 	// its answer (for measurements).
@@ -138,7 +139,13 @@ func (pr *presses) change(ctx context.Context, updateID int64, q *models.Callbac
 			return refusal.New("error.stale")
 		}
 		ch.Press = q.ID
-		return o.change(ctx, t, ch, press{p: p, who: &q.From, q: q, admin: admin})
+		if err := o.change(ctx, t, ch, press{p: p, who: &q.From, q: q, admin: admin}); err != nil {
+			return err
+		}
+		if o.seat {
+			notePlace(q, t, p) // grouphand.go: only a press that counted
+		}
+		return nil
 	})
 	answer := ""
 	if ch != nil {
@@ -186,6 +193,15 @@ func (pr *presses) answerChange(ctx context.Context, updateID int64, q *models.C
 			key = "error.stale_done_now"
 		}
 		a.Text = pr.views.TableLoc(t).T(key)
+		switch s := t.Seat(game.Seat(p.Args[0])); {
+		case fromGroupHand(q):
+			if wait := pr.waitText(t); key == "error.stale_done_wait" && wait != "" {
+				a.Text = wait // the hand in the group: whose turn it is
+			}
+		case s != nil && s.Group:
+			// They play from the group: this chat's hand is not redrawn.
+			a.Text = pr.views.TableLoc(t).T("grouphand.stale_private")
+		}
 	case a.Busy:
 		pr.log.Warn().Str("table", p.Table).Int64("update", updateID).Msg("press given up: the table stayed too busy")
 	}
@@ -316,7 +332,12 @@ func pressedOn(q *models.CallbackQuery, t *record.Table, p callback.Data, rec st
 	if msg == nil || rec == "" || len(p.Args) == 0 {
 		return pressedHand{}
 	}
-	if s := t.Seat(game.Seat(p.Args[0])); s == nil || !s.Human() || s.UserID != msg.Chat.ID {
+	s := t.Seat(game.Seat(p.Args[0]))
+	if s != nil && s.Human() && s.UserID == q.From.ID && msg.Chat.ID == t.ChatID && fromGroupHand(q) {
+		// The hand in the group: one message, always the current one.
+		return pressedHand{current: true}
+	}
+	if s == nil || !s.Human() || s.UserID != msg.Chat.ID {
 		return pressedHand{}
 	}
 	r := view.ParseMessageRecord(rec)

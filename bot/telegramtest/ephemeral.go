@@ -61,6 +61,8 @@ var methodNotFound = &APIError{Code: 404, Description: "Not Found: method not fo
 // ephemeralState is the server's part for ephemeral messages, kept under Server.mu.
 type ephemeralState struct {
 	unknown bool                // WithoutEphemeralMessages: a server older than Bot API 10.2
+	v102    bool                // WithEphemeral102: a 10.2 server, before the send options moved
+	public  int                 // ephemeral sends the server posted for everyone
 	share   float64             // DropEphemeral
 	sent    int                 // sends since the share was set
 	dropped int                 // ever
@@ -99,6 +101,20 @@ type wireEphemeral struct {
 // with ephemeral_message_parameters as an ordinary message that everyone in the group sees.
 func WithoutEphemeralMessages() Option { return func(s *Server) { s.eph.unknown = true } }
 
+// WithEphemeral102 makes a Bot API 10.2 server: it knows ephemeral messages and their edit and
+// delete methods, but a send names its receiver and press with parameters of their own
+// (receiver_user_id, callback_query_id); ephemeral_message_parameters, which 10.3 brought, is
+// unknown to it and ignored, so a send with only that is posted for everyone.
+func WithEphemeral102() Option { return func(s *Server) { s.eph.v102 = true } }
+
+// PostedForEveryone counts the sends asking for an ephemeral message that the server posted
+// for everyone (WithoutEphemeralMessages, WithEphemeral102).
+func (s *Server) PostedForEveryone() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eph.public
+}
+
 // DropEphemeral makes the server lose share (0 to 1) of the ephemeral messages sent from now
 // on, evenly (a half: every second one), as Telegram may when the receiver is offline: the send
 // succeeds and its message can be edited and deleted, but the receiver never sees it.
@@ -106,6 +122,22 @@ func (s *Server) DropEphemeral(share float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.eph.share, s.eph.sent = min(max(share, 0), 1), 0
+}
+
+// ExpireEphemeral makes user's ephemeral messages in chat expire, as Telegram says they «may
+// disappear automatically after some time, or if the app is restarted»: the receiver no longer
+// sees them, and an edit or a deletion of one is answered "not found". It returns how many.
+func (s *Server) ExpireEphemeral(chat *Chat, user *User) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, m := range s.eph.msgs[chat.id] {
+		if m.receiver == user.ID() && !m.deleted {
+			m.deleted = true
+			n++
+		}
+	}
+	return n
 }
 
 // DroppedEphemeral counts the ephemeral messages DropEphemeral made the server lose.
@@ -146,9 +178,25 @@ func replyToEphemeral(p params) int {
 }
 
 // isEphemeralSend reports whether a sendMessage is sendEphemeral's: it has ephemeral parameters
-// or replies to an ephemeral message.
+// (10.3's object, or 10.2's receiver_user_id) or replies to an ephemeral message.
 func isEphemeralSend(p params) bool {
-	return p.has("ephemeral_message_parameters") || replyToEphemeral(p) != 0
+	return p.has("ephemeral_message_parameters") || p.has("receiver_user_id") || replyToEphemeral(p) != 0
+}
+
+// postForEveryone is a send asking for an ephemeral message on a server that does not read the
+// parameters that ask for it: an ordinary message, in the chat's history.
+func (s *Server) postForEveryone(ctx context.Context, p params) (any, *APIError) {
+	q := maps.Clone(p)
+	for _, name := range []string{"ephemeral_message_parameters", "receiver_user_id", "callback_query_id"} {
+		delete(q, name) // what such a server does not read
+	}
+	res, e := s.sendMessage(ctx, q)
+	if e == nil {
+		s.mu.Lock()
+		s.eph.public++
+		s.mu.Unlock()
+	}
+	return res, e
 }
 
 func (s *Server) sendEphemeral(ctx context.Context, p params) (any, *APIError) {
@@ -156,14 +204,22 @@ func (s *Server) sendEphemeral(ctx context.Context, p params) (any, *APIError) {
 		if replyToEphemeral(p) != 0 { // its ReplyParameters has no message_id to reply to
 			return nil, badRequest(ephReplyNotFound)
 		}
-		q := maps.Clone(p)
-		delete(q, "ephemeral_message_parameters")
-		return s.sendMessage(ctx, q)
+		return s.postForEveryone(ctx, p)
 	}
 	var ep ephemeralParams
-	if raw := p["ephemeral_message_parameters"]; raw != "" {
-		if err := json.Unmarshal([]byte(raw), &ep); err != nil {
-			return nil, badRequest("can't parse ephemeral message parameters JSON object")
+	switch {
+	case s.eph.v102 && !p.has("receiver_user_id"):
+		return s.postForEveryone(ctx, p)
+	case s.eph.v102:
+		ep.ReceiverUserID, _ = p.int64("receiver_user_id")
+		ep.CallbackQueryID = p["callback_query_id"]
+	case !p.has("ephemeral_message_parameters") && replyToEphemeral(p) == 0:
+		return s.postForEveryone(ctx, p) // 10.3 removed 10.2's parameters
+	default:
+		if raw := p["ephemeral_message_parameters"]; raw != "" {
+			if err := json.Unmarshal([]byte(raw), &ep); err != nil {
+				return nil, badRequest("can't parse ephemeral message parameters JSON object")
+			}
 		}
 	}
 	s.mu.Lock()

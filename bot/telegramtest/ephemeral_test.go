@@ -188,6 +188,19 @@ func TestEphemeralEditDelete(t *testing.T) {
 	wantRefused(t, r, 400, "Bad Request: message to delete not found")
 	r = callJSON(t, w.s, "editEphemeralMessageText", at(w.ann.ID(), map[string]any{"text": "x"}))
 	wantRefused(t, r, 400, "Bad Request: message to edit not found")
+	// The call log tells the ephemeral calls from the table's own send.
+	var marked []string
+	for i, c := range w.s.Calls() {
+		if c.Ephemeral != (i > 0) { // the first is the table's send
+			t.Errorf("call %d, %s, marked ephemeral %v", i, c.Method, c.Ephemeral)
+		}
+		if c.Ephemeral && c.OK {
+			marked = append(marked, c.Method)
+		}
+	}
+	if want := "sendMessage editEphemeralMessageText editEphemeralMessageReplyMarkup deleteEphemeralMessage"; strings.Join(marked, " ") != want {
+		t.Errorf("ephemeral calls that succeeded: %v, want %s", marked, want)
+	}
 }
 
 // TestEphemeralOnlyInAnswer: a bot that is not the group's administrator sends an ephemeral

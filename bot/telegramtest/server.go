@@ -534,6 +534,11 @@ type Call struct {
 	OK          bool
 	ErrorCode   int
 	Description string
+	// Ephemeral: the call asked for an ephemeral message (a sendMessage
+	// with ephemeral_message_parameters or replying to one) or edited or
+	// deleted one (editEphemeralMessageText and the like); its ChatID is
+	// the group's.
+	Ephemeral bool
 	// Params are the request's parameters as the bot sent them (text,
 	// reply_markup as JSON, a callback answer's text and url, …), once
 	// KeepParams was called: what a test that reads everything the bot
@@ -543,7 +548,8 @@ type Call struct {
 
 func (s *Server) record(method string, p params, e *APIError) {
 	chatID, _ := p.int64("chat_id")
-	c := Call{Time: s.clock.Now(), Method: method, ChatID: chatID, OK: e == nil}
+	c := Call{Time: s.clock.Now(), Method: method, ChatID: chatID, OK: e == nil,
+		Ephemeral: strings.Contains(method, "Ephemeral") || (method == "sendMessage" && isEphemeralSend(p))}
 	if e != nil {
 		c.ErrorCode, c.Description = e.Code, e.Description
 	}

@@ -278,6 +278,9 @@ func (sp *apiSpec) check(method string, p params, kinds map[string]argKind) (*Vi
 		return ok
 	}
 	for _, name := range sortedKeys(p) {
+		if legacyEphemeral(m.name, name, p) {
+			continue
+		}
 		if m.byName[name] == nil {
 			return bad(name, "unknown parameter: "+m.name+" has no parameter "+strconv.Quote(name),
 				"parameter "+strconv.Quote(name)+" is not supported by the method")
@@ -700,3 +703,17 @@ func typeList(types []string) string { return strings.Join(types, " or ") }
 
 // sortedKeys returns map keys in order, so the first problem reported is stable.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// legacyEphemeral reports a parameter of Bot API 10.2's ephemeral send
+// (receiver_user_id, callback_query_id: 10.3 moved them into
+// ephemeral_message_parameters) sent beside 10.3's object. telegram-bot-api
+// reads only the parameters it knows, so a 10.3 server ignores them and a
+// 10.2 one reads them: a bot sends both so that neither posts a hand for
+// everyone. The fake, stricter than Telegram about unknown parameters
+// elsewhere, lets exactly these pass, and only next to the object.
+func legacyEphemeral(method, name string, p params) bool {
+	if !strings.EqualFold(method, "sendMessage") || !p.has("ephemeral_message_parameters") {
+		return false
+	}
+	return name == "receiver_user_id" || name == "callback_query_id"
+}

@@ -19,18 +19,7 @@ func TestGroupShowsTheDeal(t *testing.T) {
 	r := testRenderer(t, func() time.Time { return testClock })
 	l := r.Loc("ru")
 	for _, g := range testGames() {
-		tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying,
-			GameNo: 1, GameID: g.ID(), Creator: 1, Seed: 0x1234, Salt: 0xabcdef}
-		for i := range 3 {
-			tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: "Игрок"})
-		}
-		st, err := g.Start(adapter.View(tab))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tab.State, err = st.MarshalBinary(); err != nil {
-			t.Fatal(err)
-		}
+		tab := playingTable(t, g)
 		reveal := deal.Reveal(tab, tab.Salt)
 		commit := l.T("review.deal_commit", "Commitment", deal.Commitment(reveal))
 		shown := l.T("review.deal_reveal", "Reveal", reveal)

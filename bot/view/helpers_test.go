@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/locales"
 )
 
@@ -60,4 +61,22 @@ func hasButtonData(m adapter.Message, data string) bool {
 		}
 	}
 	return false
+}
+
+// playingTable is a game of g dealt for three people at a group's table.
+func playingTable(t testing.TB, g adapter.Game) *record.Table {
+	t.Helper()
+	tab := &record.Table{ID: "-100123", ChatID: -100123, Title: "Друзья", Lang: "ru", Phase: record.PhasePlaying,
+		GameNo: 1, GameID: g.ID(), Creator: 1, Seed: 0x1234, Salt: 0xabcdef, Token: "tok"}
+	for i := range 3 {
+		tab.Seats = append(tab.Seats, record.Seat{UserID: int64(i + 1), Name: "Игрок"})
+	}
+	st, err := g.Start(adapter.View(tab))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.State, err = st.MarshalBinary(); err != nil {
+		t.Fatal(err)
+	}
+	return tab
 }

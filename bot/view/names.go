@@ -19,8 +19,15 @@ func Hand(gameNo, seat int) string {
 	return "hand:" + strconv.Itoa(gameNo) + ":" + strconv.Itoa(seat)
 }
 
-// Parse splits a view name into its kind ("table" or "hand"), game number
-// and seat (-1 for the table).
+// GroupHand names the record of a seat's hand in the group: the ephemeral
+// message only its person sees (bot/deliver, grouphand.go). It is never
+// marked dirty itself: it follows the seat's Hand.
+func GroupHand(gameNo, seat int) string {
+	return "ghand:" + strconv.Itoa(gameNo) + ":" + strconv.Itoa(seat)
+}
+
+// Parse splits a view name into its kind ("table", "hand" or "ghand"),
+// game number and seat (-1 for the table).
 func Parse(v string) (kind string, gameNo, seat int, ok bool) {
 	parts := strings.Split(v, ":")
 	var err error
@@ -28,13 +35,13 @@ func Parse(v string) (kind string, gameNo, seat int, ok bool) {
 	case len(parts) == 2 && parts[0] == "table":
 		gameNo, err = strconv.Atoi(parts[1])
 		return "table", gameNo, -1, err == nil && Table(gameNo) == v
-	case len(parts) == 3 && parts[0] == "hand":
+	case len(parts) == 3 && (parts[0] == "hand" || parts[0] == "ghand"):
 		gameNo, err = strconv.Atoi(parts[1])
 		if err != nil {
 			return "", 0, 0, false
 		}
 		seat, err = strconv.Atoi(parts[2])
-		return "hand", gameNo, seat, err == nil && seat >= 0 && Hand(gameNo, seat) == v
+		return parts[0], gameNo, seat, err == nil && seat >= 0 && parts[0]+":"+strconv.Itoa(gameNo)+":"+strconv.Itoa(seat) == v
 	}
 	return "", 0, 0, false
 }

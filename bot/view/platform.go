@@ -87,14 +87,18 @@ func (r *Renderer) auto(t *record.Table, g adapter.Game, seat int) adapter.Messa
 func (r *Renderer) addUnreachable(l adapter.Loc, t *record.Table, m *adapter.Message) {
 	var who []string
 	for _, s := range t.Seats {
-		if s.Human() && s.Unreachable {
+		if s.Human() && s.Unreachable && !s.Group { // Group: they play from the group
 			who = append(who, adapter.Esc(s.Name))
 		}
 	}
 	if len(who) == 0 {
 		return
 	}
-	m.Text += "\n\n" + l.T("table.unreachable", "Names", strings.Join(who, ", "))
+	key := "table.unreachable"
+	if r.GroupHands(t) {
+		key = "table.unreachable_group" // they may play from the group instead
+	}
+	m.Text += "\n\n" + l.T(key, "Names", strings.Join(who, ", "))
 	m.Keyboard = append(m.Keyboard, []adapter.Button{{Text: l.T("lobby.open_chat_button"), URL: r.DeepLink(JoinPrefix + t.Token)}})
 }
 

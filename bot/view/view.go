@@ -33,6 +33,10 @@ type Config struct {
 	// WebAppShortName the Mini App's short name for the group's link.
 	WebAppURL       string
 	WebAppShortName string
+	// GroupHands reports whether «🖐 Мои карты» may be offered: the Bot
+	// API server knows ephemeral messages (ephemeral.Available.On). nil:
+	// never (the hands stay in private chats).
+	GroupHands func() bool
 }
 
 // Renderer draws the platform's views. Build it with New.
@@ -121,6 +125,9 @@ func (r *Renderer) group(t *record.Table) adapter.Message {
 			addDeal(l, t, &m)
 			if t.Phase == record.PhasePlaying {
 				r.addUnreachable(l, t, &m)
+				if bt, ok := r.myHandButton(l, t); ok {
+					m.Keyboard = append(slices.Clone(m.Keyboard), []adapter.Button{bt})
+				}
 				if link, ok := r.webAppLink(l, t); ok {
 					m.Keyboard = append(slices.Clone(m.Keyboard), []adapter.Button{link})
 				}

@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot"
+	"github.com/trickchef/trickchef/bot/ephemeral"
 	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/metrics"
 	"github.com/trickchef/trickchef/bot/safe"
@@ -203,7 +204,9 @@ func run(parent context.Context, cfg config, log zerolog.Logger) (err error) {
 		Config: bot.Config{TurnTimeout: cfg.TurnTimeout, AIDelay: cfg.AIDelay, AIBudget: cfg.AIBudget, ReviewWorkers: cfg.ReviewWorkers,
 			MaxTables: cfg.MaxTables, DefaultLang: cfg.DefaultLang, Username: me.Username, Limits: bot.Limits{GlobalPerSecond: cfg.TelegramRate},
 			WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName},
-		Store: st, Telegram: tg, Translator: catalog, Games: games.All(), Log: log, Metrics: m, StoreClock: true})
+		Store: st, Telegram: tg, Translator: catalog, Games: games.All(), Log: log, Metrics: m, StoreClock: true,
+		// The hand in the group, on the same server and guarded transport.
+		GroupHands: ephemeral.New(cfg.APIURL, cfg.Token, &http.Client{Timeout: time.Minute, Transport: guard})})
 	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Init(initCtx); err != nil {

@@ -242,17 +242,24 @@ func (lb *Lobby) join(ctx context.Context, t *record.Table, ch *txn.Change, who 
 		}
 	}
 	l := lb.views.Loc(t.Lang)
-	if !lb.tx.HasStarted(ctx, who.ID) {
+	started := lb.tx.HasStarted(ctx, who.ID)
+	if !started && !lb.views.GroupHandsAt(t) {
 		// The bot cannot write to this user yet: the answer opens the
 		// private chat, whose /start seats them (joinFromLink).
 		ch.Answer = l.T("lobby.open_chat")
 		return ErrOpenChat
 	}
-	t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.Person(who)})
+	// Someone the bot cannot write to yet plays from the group
+	// («🖐 Мои карты»); the table offers them the private chat's link
+	// until they do (view.addUnreachable).
+	t.Seats = append(t.Seats, record.Seat{UserID: who.ID, Name: lb.names.Person(who), Unreachable: !started})
 	pressed(t, ch, who.ID)
 	claimLobby(t, who.ID)
 	ch.Seated = append(ch.Seated, who.ID)
 	ch.Answer = l.T("lobby.joined")
+	if !started {
+		ch.Answer = l.T("grouphand.joined")
+	}
 	return nil
 }
 
@@ -497,6 +504,9 @@ func (lb *Lobby) StartGame(ctx context.Context, t *record.Table, ch *txn.Change)
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
 			if !lb.tx.HasStarted(ctx, s.UserID) {
+				if lb.views.GroupHandsAt(t) {
+					continue // they play from the group («🖐 Мои карты»)
+				}
 				return refusal.New("lobby.unreachable", "Name", adapter.Esc(s.Name))
 			}
 			t.Seats[i].Unreachable = false

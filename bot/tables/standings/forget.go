@@ -204,6 +204,9 @@ func (sd *Forgetting) ForgetSeat(ctx context.Context, id string, user int64) err
 		}
 		if seat >= 0 {
 			sd.playFor(t, seat)
+			// Their hand in the group, if they had one, goes too.
+			ch.Outbox = append(ch.Outbox, outbox.Entry{ChatID: t.ChatID, Thread: t.Thread,
+				HandGone: &outbox.Hand{Seat: seat, User: user, GameNo: t.GameNo}})
 		}
 		if !changed {
 			return refusal.ErrNoChange

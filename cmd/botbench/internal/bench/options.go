@@ -36,6 +36,7 @@ type Options struct {
 	SystemPace    string
 	GamesPerTable int     // -games-per-table: whole games in a row at every table
 	Pages         bool    // -pages: people play through their open «Стол» pages
+	Hands         string  // -hands: "private" or "group", where people play from
 	Conns         int     // -conns: open event streams per table
 	Flood         int     // -flood: requests of one initData's flood
 	FloodRate     float64 // -flood-rate: presses a second of one flooding person
@@ -69,6 +70,8 @@ func (o *Options) define(fs *flag.FlagSet) {
 	fs.IntVar(&o.GamesPerTable, "games-per-table", 0,
 		"storage check instead of throughput: play this many whole games in a row at every table and measure Redis after game 1, 5, 10, 20, …")
 	fs.BoolVar(&o.Pages, "pages", false, "every person keeps the table's «Стол» page open and visible and plays through it, not the chat's buttons")
+	fs.StringVar(&o.Hands, "hands", "private",
+		`where people play from: "private": their hands in their private chats; "group": they press «Мои карты» under the group's table once and play from the hands shown to them in the group`)
 	fs.IntVar(&o.Conns, "conns", 4, "open event streams per table (each one a player's page, players in turn)")
 	fs.IntVar(&o.Flood, "flood", 0,
 		"one person's flood instead of the live updates: N event-stream attempts and N state reads from one initData, then a stop with the streams open")

@@ -18,9 +18,9 @@ import (
 func Scenario() bench.Scenario {
 	return bench.Scenario{
 		Name:    "pace",
-		Summary: "games at human pace through the fake Telegram (one, or many at once; -pages: played in «Стол»): calls, limits, latency",
+		Summary: "games at human pace through the fake Telegram (one, or many at once; -pages: played in «Стол»; -hands group: from the group): calls, limits, latency",
 		Doc:     doc,
-		Flags:   []string{"game", "tables", "people", "robots", "pace", "moves", "seed", "pages", "turn-timeout", "for", "redis"},
+		Flags:   []string{"game", "tables", "people", "robots", "pace", "moves", "seed", "pages", "hands", "turn-timeout", "for", "redis"},
 		Defaults: map[string]string{
 			"game": "trickchef", "tables": "", "moves": "60", "turn-timeout": "10m", "for": "1h",
 		},
@@ -51,17 +51,31 @@ buttons; the page server runs in this process:
 
 	go run ./cmd/botbench pace -pages -tables 40,80,120 -moves 60
 
+With -hands group (the default is -hands private) the bot offers the hand
+in the group, and every person presses «Мои карты» under the group's
+table once (again only if no hand came within 20 s), then plays only from
+the hand the bot shows them there as an ephemeral message (seen by them
+alone), never looking at their private chat (which the bot keeps quiet
+once they played from the group):
+
+	go run ./cmd/botbench pace -hands group -people 4 -pace 2s
+
 What is measured, so runs compare:
   - calls: every Bot API call from the first Start press until every
     table's last change was delivered, by method and by chat kind (group,
     private); answerCallbackQuery apart (it is not rate-limited); calls
     refused with 429 are counted only as 429s. Per move = divided by the
-    actions applied, from the tables' logs.
+    actions applied, from the tables' logs. The ephemeral calls (a
+    sendMessage with ephemeral_message_parameters,
+    editEphemeralMessageText and …ReplyMarkup, deleteEphemeralMessage)
+    are the group's: they count against its 20 calls a minute, so they
+    are in its figures, and also shown apart.
   - prompt latency: from a move's press to the moment the next player's
     private chat shows their new playable buttons (the fresh "your turn"
-    message; an edit when the same player moves again). With -pages: to
-    the moment their page receives a state with something to press; a
-    press's handling time is then the act request's latency.
+    message; an edit when the same player moves again). With -hands
+    group: to the moment the next player's hand in the group (sent or
+    edited) shows playable buttons. With -pages: to the moment their
+    page receives a state with something to press; a press's handling time is then the act request's latency.
   - table latency: from a move's press to the first edit of the group's
     message that reached Telegram after the bot answered the press (the
     answer follows the commit, and the table is drawn from the latest
@@ -77,10 +91,21 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	if err != nil {
 		return nil, err
 	}
+	var groupHands bool
+	switch o.Hands {
+	case "private":
+	case "group":
+		groupHands = true
+		if o.Pages {
+			return nil, bench.Usagef("-hands group and -pages: people play either from the group or through their pages, not both")
+		}
+	default:
+		return nil, bench.Usagef(`-hands must be "private" or "group", not %q`, o.Hands)
+	}
 	cfg := config{
 		Game: g.ID(), People: o.People, Robots: o.Robots, Pace: o.Pace, Seed: o.Seed,
 		TurnTimeout: o.TurnTimeout, Timeout: o.For, RedisURL: o.Redis, Log: os.Stderr,
-		Pages: o.Pages,
+		Pages: o.Pages, GroupHands: groupHands,
 	}
 	if len(o.Tables) == 0 {
 		cfg.Tables = 1
@@ -96,7 +121,7 @@ func runScenario(ctx context.Context, o bench.Options, out io.Writer) (any, erro
 	}
 	cfg.Moves = o.Moves
 	fmt.Fprintf(out, "%s, %d people + %d robots a table, %v a move (%v–%v), %s%s\n", cfg.Game, cfg.People, cfg.Robots,
-		cfg.Pace, cfg.Pace/2, cfg.Pace*3/2, movesText(cfg.Moves), pagesText(cfg.Pages))
+		cfg.Pace, cfg.Pace/2, cfg.Pace*3/2, movesText(cfg.Moves), pagesText(cfg.Pages)+handsText(cfg.GroupHands))
 	printHeader(out)
 	var rows []result
 	for _, n := range o.Tables {
@@ -126,12 +151,19 @@ func pagesText(on bool) string {
 	return ""
 }
 
+func handsText(group bool) string {
+	if group {
+		return ", everyone playing from their hand in the group"
+	}
+	return ""
+}
+
 // printGame reports one game played to its end.
 func printGame(w io.Writer, r result) {
-	fmt.Fprintf(w, "%s, %d people + %d robots at %.1f s a move: %.0f s, %d moves (%d by the bot)\n",
-		r.Game, r.People, r.Robots, r.PaceSeconds, r.Seconds, r.Moves, r.AutoMoves)
-	fmt.Fprintf(w, "group chat: %d calls, at most %d in any 60 s (limit 20); private chats: %d calls; 429 answers: %d\n",
-		r.Calls.Group.total(), r.GroupPeak, r.Calls.Private.total(), r.Calls.TooMany)
+	fmt.Fprintf(w, "%s, %d people + %d robots at %.1f s a move%s: %.0f s, %d moves (%d by the bot)\n",
+		r.Game, r.People, r.Robots, r.PaceSeconds, handsText(r.Hands == "group"), r.Seconds, r.Moves, r.AutoMoves)
+	fmt.Fprintf(w, "group chat: %d calls (%d of them ephemeral), at most %d in any 60 s (limit 20); private chats: %d calls; 429 answers: %d\n",
+		r.Calls.Group.total(), r.Calls.Ephemeral.total(), r.GroupPeak, r.Calls.Private.total(), r.Calls.TooMany)
 	printPerMove(w, r)
 	fmt.Fprintf(w, "button presses: %d applied, %d refused; handled in p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
 		r.Presses, r.Refused, r.AnswerP50ms, r.AnswerP99ms, r.AnswerMaxms)
@@ -141,9 +173,10 @@ func printGame(w io.Writer, r result) {
 
 func printPerMove(w io.Writer, r result) {
 	p := r.PerMove
-	fmt.Fprintf(w, "calls per move: group send %.2f, edit %.2f, delete %.2f; private send %.2f, edit %.2f, delete %.2f; "+
-		"rate-limited %.2f; answerCallbackQuery %.2f\n",
-		p.Group.Send, p.Group.Edit, p.Group.Delete, p.Private.Send, p.Private.Edit, p.Private.Delete, p.Limited, p.Answers)
+	fmt.Fprintf(w, "calls per move: group send %.2f, edit %.2f, delete %.2f (of them ephemeral: send %.2f, edit %.2f, delete %.2f); "+
+		"private send %.2f, edit %.2f, delete %.2f; rate-limited %.2f; answerCallbackQuery %.2f\n",
+		p.Group.Send, p.Group.Edit, p.Group.Delete, p.Ephemeral.Send, p.Ephemeral.Edit, p.Ephemeral.Delete,
+		p.Private.Send, p.Private.Edit, p.Private.Delete, p.Limited, p.Answers)
 }
 
 func printHeader(w io.Writer) {
@@ -160,6 +193,9 @@ func printRow(w io.Writer, r result) {
 		sec(r.PromptP50ms), sec(r.PromptP99ms), sec(r.TableP50ms), sec(r.TableP99ms),
 		sec(r.PromptTables.SlowestMs), sec(r.PromptTables.MedianMs), float64(r.Moves)/max(r.Seconds, 1e-9), r.TokenPeak)
 	var notes []string
+	if e := r.PerMove.Ephemeral; r.Calls.Ephemeral.total() > 0 {
+		notes = append(notes, fmt.Sprintf("of the group's, ephemeral %.2f/%.2f/%.2f", e.Send, e.Edit, e.Delete))
+	}
 	if r.AutoMoves > 0 {
 		notes = append(notes, fmt.Sprintf("%d moves by the bot", r.AutoMoves))
 	}

@@ -77,17 +77,65 @@ func TestCountCalls(t *testing.T) {
 		{Time: t0.Add(time.Second), Method: "sendMessage", ChatID: -100, ErrorCode: 429},
 		{Time: t0.Add(time.Second), Method: "answerCallbackQuery", OK: true},
 		{Time: t0.Add(time.Second), Method: "getUpdates", OK: true},
+		{Time: t0.Add(time.Second), Method: "sendMessage", ChatID: -100, OK: true, Ephemeral: true},
+		{Time: t0.Add(time.Second), Method: "editEphemeralMessageText", ChatID: -100, OK: true, Ephemeral: true},
+		{Time: t0.Add(time.Second), Method: "editEphemeralMessageReplyMarkup", ChatID: -100, OK: true, Ephemeral: true},
+		{Time: t0.Add(time.Second), Method: "deleteEphemeralMessage", ChatID: -100, OK: true, Ephemeral: true},
+		{Time: t0.Add(time.Second), Method: "editEphemeralMessageText", ChatID: -100, ErrorCode: 429, Ephemeral: true},
 	}
 	c := countCalls(calls, t0.Add(time.Millisecond), t0.Add(time.Minute))
-	want := callCounts{Group: kindCalls{Edit: 2}, Private: kindCalls{Send: 1, Delete: 1}, Answers: 1, TooMany: 1}
+	want := callCounts{Group: kindCalls{Send: 1, Edit: 4, Delete: 1}, Ephemeral: kindCalls{Send: 1, Edit: 2, Delete: 1},
+		Private: kindCalls{Send: 1, Delete: 1}, Answers: 1, TooMany: 2}
 	if c != want {
 		t.Errorf("counted %+v, want %+v", c, want)
 	}
-	if p := c.perMove(2); p.Limited != 2 || p.Group.Edit != 1 || p.Answers != 0.5 {
+	if p := c.perMove(2); p.Limited != 4 || p.Group.Edit != 2 || p.Ephemeral.Edit != 1 || p.Answers != 0.5 {
 		t.Errorf("per move %+v", p)
 	}
-	if n := telegramtest.Peak(calls, -100, time.Minute); n != 2 {
-		t.Errorf("peak %d, want 2 (the 429 is not counted)", n)
+	if n := telegramtest.Peak(calls, -100, time.Minute); n != 6 {
+		t.Errorf("peak %d, want 6 (the 429s are not counted)", n)
+	}
+}
+
+// TestGroupHands plays a few fast moves at one table with -hands group:
+// everyone opened their hand in the group once and moved from it, the
+// ephemeral calls were counted (in the group's too), and Telegram's
+// limits were kept.
+func TestGroupHands(t *testing.T) {
+	res, err := run(t.Context(), config{
+		Game: "trickchef", Tables: 1, People: 4, Pace: 40 * time.Millisecond, Moves: 6, Seed: 1,
+		TurnTimeout: 10 * time.Minute, Timeout: 2 * time.Minute, RedisURL: redistest.URL(t), GroupHands: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Hands != "group" || res.Moves < 6 || res.Presses < 6 || res.AutoMoves != 0 {
+		t.Errorf("hands %q: moves %d (%d by the bot), presses %d", res.Hands, res.Moves, res.AutoMoves, res.Presses)
+	}
+	if res.HandOpens < 4 {
+		t.Errorf("«Мои карты» answered %d times, want at least once a person", res.HandOpens)
+	}
+	c := res.Calls
+	if c.Ephemeral.Send < 4 || c.Ephemeral.Edit == 0 {
+		t.Errorf("ephemeral calls not counted: %+v", c.Ephemeral)
+	}
+	if c.Group.Send < c.Ephemeral.Send || c.Group.Edit < c.Ephemeral.Edit+1 || c.Group.Delete < c.Ephemeral.Delete {
+		t.Errorf("group %+v lacks its ephemeral calls %+v or the table's edits", c.Group, c.Ephemeral)
+	}
+	if c.TooMany != 0 || res.GroupPeak > 20 {
+		t.Errorf("%d answers 429, at most %d group calls a minute", c.TooMany, res.GroupPeak)
+	}
+	if res.PerMove.Ephemeral.Edit <= 0 || res.PromptN == 0 {
+		t.Errorf("per move %+v, %d prompt samples", res.PerMove, res.PromptN)
+	}
+	if res.Refused+res.PressErrors != 0 || res.Unsettled != 0 {
+		t.Errorf("refused %d, failed %d, unsettled %d", res.Refused, res.PressErrors, res.Unsettled)
+	}
+	var out bytes.Buffer
+	printGame(&out, res)
+	printRow(&out, res)
+	if !strings.Contains(out.String(), "ephemeral") {
+		t.Errorf("report does not show the ephemeral calls:\n%s", out.String())
 	}
 }
 

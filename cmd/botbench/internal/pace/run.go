@@ -47,6 +47,9 @@ type config struct {
 	// Pages has every person keep the table's web page open and visible
 	// and play through it instead of the chat's buttons.
 	Pages bool
+	// GroupHands has the bot offer the hand in the group and every person
+	// open it once and play only from it.
+	GroupHands bool
 }
 
 // result is what one measurement found. Latencies are in milliseconds.
@@ -59,6 +62,8 @@ type result struct {
 	MovesPerTable int     `json:"moves_limit"` // 0: games played to the end
 	// Pages: the people played through their open pages (-pages).
 	Pages bool `json:"pages,omitempty"`
+	// Hands is where the people played from: "private" or "group" (-hands).
+	Hands string `json:"hands"`
 	// Seconds runs from the first Start press until every table's last
 	// change was delivered.
 	Seconds float64 `json:"seconds"`
@@ -68,6 +73,7 @@ type result struct {
 	AutoMoves    int        `json:"auto_moves"`
 	MovesMean    float64    `json:"moves_per_table"`
 	Presses      int        `json:"presses"`      // applied presses by people
+	HandOpens    int        `json:"hand_opens"`   // «Мои карты» pressed and answered (-hands group)
 	Refused      int        `json:"refused"`      // presses answered with a refusal
 	PressErrors  int        `json:"press_errors"` // presses not answered, or on a vanished message
 	Calls        callCounts `json:"calls"`
@@ -103,6 +109,9 @@ type table struct {
 	prompts     []time.Time
 	refused     int
 	pressErrors int
+	// opens counts the presses of «Мои карты» the bot answered (-hands
+	// group): one a person, more when a hand never came.
+	opens int
 }
 
 func (t *table) finish() { t.doneOnce.Do(func() { close(t.done) }) }
@@ -144,11 +153,12 @@ func run(ctx context.Context, cfg config) (result, error) {
 		botCfg.WebAppURL = "https://stol.example/"
 	}
 	h := &bottest.Harness{
-		Srv:   srv,
-		Store: st,
-		Games: games.All(),
-		Cfg:   botCfg,
-		Log:   zerolog.New(cfg.Log).Level(zerolog.WarnLevel),
+		Srv:        srv,
+		Store:      st,
+		Games:      games.All(),
+		Cfg:        botCfg,
+		GroupHands: cfg.GroupHands,
+		Log:        zerolog.New(cfg.Log).Level(zerolog.WarnLevel),
 		Answered: func(d time.Duration) {
 			amu.Lock()
 			answers = append(answers, d)
@@ -174,12 +184,18 @@ func run(ctx context.Context, cfg config) (result, error) {
 
 	tables := make([]*table, cfg.Tables)
 	seats := make([]*measure.Table, cfg.Tables)
-	nudges := map[int64]chan struct{}{} // private chat → its person's wake-up
+	// A chat → the wake-ups of the people who look at it: a private chat
+	// its person's; with hands in the group, a group all its people's.
+	nudges := map[int64][]chan struct{}{}
 	for i := range tables {
 		seats[i] = measure.NewTable(srv, i, cfg.People)
 		tables[i] = &table{Table: seats[i], done: make(chan struct{})}
 		for _, u := range seats[i].People {
-			nudges[u.ID()] = make(chan struct{}, 1)
+			ch := make(chan struct{}, 1)
+			nudges[u.ID()] = []chan struct{}{ch}
+			if cfg.GroupHands {
+				nudges[seats[i].Group.ID()] = append(nudges[seats[i].Group.ID()], ch)
+			}
 		}
 	}
 	setup := measure.Setup{H: h, Store: st, Game: cfg.Game, Robots: cfg.Robots, Wait: setupWait}
@@ -236,7 +252,13 @@ func run(ctx context.Context, cfg config) (result, error) {
 						playPage(playCtx, web, t, u, think, rng, cfg.Moves, observe)
 						return
 					}
-					play(playCtx, h, t, u, nudges[u.ID()], think, rng, cfg.Moves)
+					nudge := nudges[u.ID()][0]
+					if cfg.GroupHands {
+						playGroup(playCtx, h, t, u, nudge, think, rng, cfg.Moves)
+						return
+					}
+					hand := func() (*telegramtest.Message, string, []string) { return playable(u.PrivateChat().Messages()) }
+					play(playCtx, h, t, u, nudge, hand, think, rng, cfg.Moves)
 				}()
 			}
 		}()
@@ -263,7 +285,10 @@ func run(ctx context.Context, cfg config) (result, error) {
 	}
 	res := result{
 		Game: cfg.Game, Tables: cfg.Tables, People: cfg.People, Robots: cfg.Robots,
-		PaceSeconds: cfg.Pace.Seconds(), MovesPerTable: cfg.Moves, Pages: cfg.Pages,
+		PaceSeconds: cfg.Pace.Seconds(), MovesPerTable: cfg.Moves, Pages: cfg.Pages, Hands: "private",
+	}
+	if cfg.GroupHands {
+		res.Hands = "group"
 	}
 	res.Unsettled = settle(ctx, st, tables)
 	end := time.Now()
@@ -296,6 +321,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 		res.Presses += len(t.presses)
 		res.Refused += t.refused
 		res.PressErrors += t.pressErrors
+		res.HandOpens += t.opens
 		p := sortDurations(promptLatencies(t.presses, t.prompts))
 		d := sortDurations(tableLatencies(t.presses, groupDraws(calls, t.Group.ID())))
 		t.mu.Unlock()
@@ -350,9 +376,9 @@ func settle(ctx context.Context, st *store.Redis, tables []*table) int {
 	}
 }
 
-// follow reads the server's call log as it grows and nudges the person
-// whose private chat a call touched.
-func follow(ctx context.Context, srv *telegramtest.Server, nudges map[int64]chan struct{}) {
+// follow reads the server's call log as it grows and nudges the people
+// who look at the chat a call touched.
+func follow(ctx context.Context, srv *telegramtest.Server, nudges map[int64][]chan struct{}) {
 	seen := 0
 	for ctx.Err() == nil {
 		var batch []telegramtest.Call
@@ -362,7 +388,10 @@ func follow(ctx context.Context, srv *telegramtest.Server, nudges map[int64]chan
 		})
 		seen += len(batch)
 		for _, c := range batch {
-			if ch, ok := nudges[c.ChatID]; ok && c.OK {
+			if !c.OK {
+				continue
+			}
+			for _, ch := range nudges[c.ChatID] {
 				select {
 				case ch <- struct{}{}:
 				default:
@@ -391,13 +420,15 @@ func monitor(ctx context.Context, st *store.Redis, t *table, limit int) {
 	}
 }
 
-// play is one simulated person: whenever their private chat shows a new set
-// of playable buttons, they think, then press one of them at random.
-func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.User, nudge <-chan struct{}, think func() time.Duration, rng *rand.Rand, limit int) {
+// play is one simulated person: whenever the hand they look at (hand: the
+// newest message with a move to make, see playable) shows a new set of
+// playable buttons, they think, then press one of them at random.
+func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.User, nudge <-chan struct{},
+	hand func() (*telegramtest.Message, string, []string), think func() time.Duration, rng *rand.Rand, limit int) {
 	prompted := map[string]bool{} // prompts seen, by seat, game and nonce
 	pressed := map[string]bool{}
 	for {
-		msg, key, choices := playable(u)
+		msg, key, choices := hand()
 		if msg == nil || pressed[key] {
 			select {
 			case <-ctx.Done():
@@ -440,12 +471,11 @@ func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.Use
 	}
 }
 
-// playable finds the newest message of u's private chat with a move to
-// make: its prompt key (an action button's payload up to the seat's nonce,
-// the same for every button of one prompt) and the payloads of its playable
-// buttons (cards in brackets are not playable).
-func playable(u *telegramtest.User) (*telegramtest.Message, string, []string) {
-	msgs := u.PrivateChat().Messages()
+// playable finds the newest of msgs with a move to make: its prompt key
+// (an action button's payload up to the seat's nonce, the same for every
+// button of one prompt) and the payloads of its playable buttons (cards in
+// brackets are not playable).
+func playable(msgs []*telegramtest.Message) (*telegramtest.Message, string, []string) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		var key string
 		var choices []string

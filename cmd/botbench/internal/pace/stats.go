@@ -25,12 +25,15 @@ func (k kindCalls) total() int { return k.Send + k.Edit + k.Delete }
 
 // callCounts are the calls Telegram saw: the rate-limited ones by chat kind
 // and method, answerCallbackQuery apart (it is not rate-limited), and the
-// calls refused with 429 (not counted above).
+// calls refused with 429 (not counted above). Ephemeral are the group's
+// calls that sent, edited or deleted an ephemeral message: counted in
+// Group too, whose limit they count against.
 type callCounts struct {
-	Group   kindCalls `json:"group"`
-	Private kindCalls `json:"private"`
-	Answers int       `json:"answer_callback"`
-	TooMany int       `json:"http_429"`
+	Group     kindCalls `json:"group"`
+	Ephemeral kindCalls `json:"group_ephemeral"`
+	Private   kindCalls `json:"private"`
+	Answers   int       `json:"answer_callback"`
+	TooMany   int       `json:"http_429"`
 }
 
 // perKind is kindCalls divided by the number of moves.
@@ -42,15 +45,17 @@ type perKind struct {
 
 // perMove is callCounts divided by the number of moves.
 type perMove struct {
-	Group   perKind `json:"group"`
-	Private perKind `json:"private"`
+	Group     perKind `json:"group"`
+	Ephemeral perKind `json:"group_ephemeral"` // in Group too
+	Private   perKind `json:"private"`
 	// Limited is every rate-limited call (group and private) per move.
 	Limited float64 `json:"rate_limited"`
 	Answers float64 `json:"answer_callback"`
 }
 
 // countCalls classifies the calls made in [from, to]: group chats have
-// negative ids, private chats positive ones.
+// negative ids, private chats positive ones; an ephemeral call is its
+// group's, and counted apart too.
 func countCalls(calls []telegramtest.Call, from, to time.Time) callCounts {
 	var c callCounts
 	for _, call := range calls {
@@ -71,13 +76,19 @@ func countCalls(calls []telegramtest.Call, from, to time.Time) callCounts {
 		} else if call.ChatID == 0 {
 			continue
 		}
-		switch call.Method {
-		case "sendMessage":
-			k.Send++
-		case "editMessageText", "editMessageReplyMarkup":
-			k.Edit++
-		case "deleteMessage", "deleteMessages":
-			k.Delete++
+		kinds := []*kindCalls{k}
+		if call.Ephemeral {
+			kinds = append(kinds, &c.Ephemeral)
+		}
+		for _, k := range kinds {
+			switch call.Method {
+			case "sendMessage":
+				k.Send++
+			case "editMessageText", "editMessageReplyMarkup", "editEphemeralMessageText", "editEphemeralMessageReplyMarkup":
+				k.Edit++
+			case "deleteMessage", "deleteMessages", "deleteEphemeralMessage":
+				k.Delete++
+			}
 		}
 	}
 	return c
@@ -92,10 +103,11 @@ func (c callCounts) perMove(moves int) perMove {
 		return perKind{Send: float64(k.Send) / m, Edit: float64(k.Edit) / m, Delete: float64(k.Delete) / m}
 	}
 	return perMove{
-		Group:   per(c.Group),
-		Private: per(c.Private),
-		Limited: float64(c.Group.total()+c.Private.total()) / m,
-		Answers: float64(c.Answers) / m,
+		Group:     per(c.Group),
+		Ephemeral: per(c.Ephemeral),
+		Private:   per(c.Private),
+		Limited:   float64(c.Group.total()+c.Private.total()) / m,
+		Answers:   float64(c.Answers) / m,
 	}
 }
 

@@ -1,0 +1,77 @@
+package view
+
+import (
+	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/record"
+)
+
+// The hand in the group. Under a running game's table the group sees
+// «🖐 Мои карты»; a seated person who presses it gets their hand right
+// there, as an ephemeral message only they see, with the same buttons as
+// the private hand (bot/deliver, grouphand.go; docs/bot.md «The hand in
+// the group»). Practice tables (the hand is already in that chat) and long
+// games (a move a day is answered from the private reminder) keep their
+// hands in private.
+
+// GroupHands reports whether t offers its players their hands in the
+// group: a running quick game in a group, on a Bot API server that knows
+// ephemeral messages.
+func (r *Renderer) GroupHands(t *record.Table) bool {
+	if !r.GroupHandsAt(t) || t.Phase != record.PhasePlaying || t.State == nil {
+		return false
+	}
+	for _, s := range t.Seats {
+		if s.Human() {
+			return true
+		}
+	}
+	return false
+}
+
+// GroupHandsAt reports whether t's game, when it runs, will offer the
+// hand in the group (the lobby seats a person who never opened the private
+// chat only then): a group's quick game, on a server that knows ephemeral
+// messages.
+func (r *Renderer) GroupHandsAt(t *record.Table) bool {
+	if r.cfg.GroupHands == nil || !r.cfg.GroupHands() {
+		return false
+	}
+	return !t.Practice() && t.Board == nil && !r.Long(t)
+}
+
+// myHandButton is «🖐 Мои карты» under the group's table.
+func (r *Renderer) myHandButton(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
+	if !r.GroupHands(t) {
+		return adapter.Button{}, false
+	}
+	data := callback.Data{Op: callback.MyHand, Table: t.ID, GameNo: t.GameNo}
+	return adapter.Button{Text: l.T("grouphand.button"), Data: data.String()}, true
+}
+
+// GroupSeat is seat's hand as its ephemeral message in the group shows
+// it: the private hand without what only works in a private chat (the
+// «Стол» page's button, which opens a Mini App from a private chat only).
+func (r *Renderer) GroupSeat(t *record.Table, seat int) (adapter.Message, error) {
+	m, err := r.Seat(t, seat)
+	if err != nil {
+		return m, err
+	}
+	if web, ok := r.webAppButton(r.Loc(t.Lang), t); ok {
+		var rows [][]adapter.Button
+		for _, row := range m.Keyboard {
+			if len(row) == 1 && row[0] == web {
+				continue
+			}
+			rows = append(rows, row)
+		}
+		m.Keyboard = rows
+	}
+	return m, nil
+}
+
+// PlaysFromGroup is what the private hand of a person who plays from the
+// group shows meanwhile: where their cards are, and no buttons to press.
+func (r *Renderer) PlaysFromGroup(t *record.Table) adapter.Message {
+	return adapter.Message{Text: r.Loc(t.Lang).T("grouphand.private_note")}
+}
