@@ -26,7 +26,7 @@ func groupHandsHarnessTurn(t *testing.T, turn time.Duration) *harness {
 	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	h := &bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st, GroupHands: true,
 		Cfg: bottest.TestConfig(turn, ours), Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)},
 		TB: t, Redis: st}

@@ -24,7 +24,7 @@ func newGroupHandsHarness(t *testing.T, logs *bottest.Logs, opts ...telegramtest
 	fake, ours := bottest.ScaledLimits()
 	srv := telegramtest.NewServer(append([]telegramtest.Option{telegramtest.WithLimits(fake), telegramtest.WithTB(t)}, opts...)...)
 	t.Cleanup(srv.Close)
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t))
+	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
 	h := &bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st, GroupHands: true,
 		Cfg: bottest.TestConfig(time.Minute, ours),
 		Log: zerolog.New(zerolog.MultiLevelWriter(zerolog.NewTestWriter(t), logs)).Level(zerolog.WarnLevel)},
