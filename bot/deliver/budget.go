@@ -200,7 +200,7 @@ const (
 	// groupHandCalls is the ceiling for hands shown in the group: below
 	// the table's, so the one message everyone reads keeps a share of the
 	// minute when people play from the group faster than it allows.
-	groupHandCalls = 12
+	groupHandCalls = 14
 )
 
 // groupClass is what a call to a group is, for its share of the group's
