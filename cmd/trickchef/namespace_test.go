@@ -313,13 +313,19 @@ func TestOldLayoutCarriedOver(t *testing.T) {
 // directory rather than serve the first bot's tables.
 func TestMainRefusesAnotherBotsDataDir(t *testing.T) {
 	dir := t.TempDir()
+	// runAs runs a bot until it polls for updates (it has started and
+	// claimed DATA_DIR), or until d; a wait for a state, not a time, so a
+	// loaded machine cannot cut the first bot short before it starts.
 	runAs := func(id int64, token string, d time.Duration) (int, string) {
+		ctx, cancel := context.WithTimeout(t.Context(), d)
+		defer cancel()
 		api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, method string) {
 			w.Header().Set("Content-Type", "application/json")
 			switch method {
 			case "getMe":
 				fmt.Fprintf(w, `{"ok":true,"result":{"id":%d,"is_bot":true,"first_name":"Chef","username":"chef_%d_bot"}}`, id, id)
 			case "getUpdates":
+				cancel()
 				fmt.Fprint(w, `{"ok":true,"result":[]}`)
 			default:
 				fmt.Fprint(w, `{"ok":true,"result":true}`)
@@ -327,19 +333,17 @@ func TestMainRefusesAnotherBotsDataDir(t *testing.T) {
 		})
 		env := map[string]string{"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": api.URL, "DATA_DIR": dir,
 			"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0", "LOG_LEVEL": "warn"}
-		ctx, cancel := context.WithTimeout(t.Context(), d)
-		defer cancel()
 		var stderr syncBuffer
 		return Main(ctx, nil, envOf(env), &stderr), stderr.String()
 	}
-	if code, out := runAs(123456, bottest.Token, time.Second); code != 0 {
+	if code, out := runAs(123456, bottest.Token, time.Minute); code != 0 {
 		t.Fatalf("first bot: exit code %d\n%s", code, out)
 	}
 	code, out := runAs(654321, secondToken, 20*time.Second)
 	if code != 1 || !strings.Contains(out, "another bot") || !strings.Contains(out, "123456") {
 		t.Errorf("second bot over the first one's DATA_DIR: exit code %d\n%s", code, out)
 	}
-	if code, out := runAs(123456, bottest.Token, time.Second); code != 0 {
+	if code, out := runAs(123456, bottest.Token, time.Minute); code != 0 {
 		t.Errorf("first bot again: exit code %d\n%s", code, out)
 	}
 }
