@@ -362,3 +362,46 @@ func TestCupStop(t *testing.T) {
 	}
 	h.CheckLimits(group)
 }
+
+// TestCupSurvivesUpgradeToSupergroup: a basic group becomes a supergroup
+// (a new chat id) in the middle of a cup's first round. The cup's host and
+// its round's tables move together and still name each other, so the
+// round ends, the next one starts, and the winner is named in the
+// supergroup.
+func TestCupSurvivesUpgradeToSupergroup(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	group := h.Srv.NewBasicGroup("Старый кубок", people...)
+	lobby := h.openCup(group, people[0], people[1:], "trickchef 2")
+	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
+		t.Fatalf("starting the cup: %v %+v", err, ans)
+	}
+	playing := func() bool {
+		s := h.cupState(group)
+		if s.Phase != cups.Playing || len(s.Tables) == 0 {
+			return false
+		}
+		tab, err := h.loadTable(s.Tables[0])
+		return err == nil && tab.Phase == record.PhasePlaying
+	}
+	for deadline := time.Now().Add(10 * time.Second); !playing(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			h.DumpGroup(group)
+			t.Fatal("the cup's first round did not start")
+		}
+	}
+	super := group.Migrate()
+	final := h.playCup(super, people, nil)
+	h.checkWinnerPlayed(super, final, people)
+	s := h.cupState(super)
+	if s.Phase != cups.Over || len(s.Cup.Played) != 2 {
+		t.Errorf("the cup after its end: %s, %d rounds", s.Phase, len(s.Cup.Played))
+	}
+	if _, err := h.loadTable(record.TableID(group.ID(), 0, record.CupHost)); err == nil {
+		t.Error("the old group's cup host is still stored")
+	}
+}

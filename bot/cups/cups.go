@@ -553,3 +553,22 @@ func NeedsAdmin(op int) bool {
 	}
 	return false
 }
+
+// Rehome follows a host whose group became a supergroup (a new chat id):
+// the round's tables are named by id, and the board's buttons carry the
+// host's, so both are rewritten, id mapping an old table id to its new
+// one. A host without a cup is left alone; an unreadable one is left for
+// the next press to fence.
+func (e Env) Rehome(host *record.Table, id func(string) string) error {
+	if len(host.Cup) == 0 {
+		return nil
+	}
+	s, err := e.state(host)
+	if err != nil {
+		return nil
+	}
+	for i, t := range s.Tables {
+		s.Tables[i] = id(t)
+	}
+	return e.save(host, s)
+}

@@ -110,7 +110,7 @@ func New(p Params) *Tables {
 	t.clock = play.NewClock(st, tx, views, t.moves, t.jobs, now, log, m)
 	t.commands = &commands{tx: tx, views: views, calls: api, defaultLang: cfg.DefaultLang, group: t.group, lobby: t.lobby,
 		menus: t.menus, practice: lobby.NewPractice(tx, views, t.lobby), people: t.people, belong: t.belong,
-		standing: t.standing, forget: t.forget, reviews: t.reviews, cups: t.cups, migration: standings.NewMigration(st, res, tx, now, log)}
+		standing: t.standing, forget: t.forget, reviews: t.reviews, cups: t.cups, migration: standings.NewMigration(st, res, tx, t.cups.Rehome, now, log)}
 	t.presses = &presses{tx: tx, views: views, calls: api, members: cfg.Members, log: log, metrics: m, now: now,
 		answered: func(time.Duration) {}, seats: t.seats, leaving: t.leaving, tips: tips, lobby: t.lobby, menus: t.menus,
 		group: t.group, forget: t.forget, reviews: t.reviews, cups: t.cups}

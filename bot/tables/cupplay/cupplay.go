@@ -97,3 +97,15 @@ func (c *Cups) fence(ctx context.Context, t *record.Table, ch *txn.Change, bad e
 	ch.Answer = l.T("error.broken")
 	return nil
 }
+
+// Rehome rewrites what t keeps of other tables' ids when its group became
+// a supergroup: a round's table names its cup's host, a host its round's
+// tables (id maps an old table id to its new one).
+func (c *Cups) Rehome(t *record.Table, id func(string) string) error {
+	if t.CupOf != nil {
+		cp := *t.CupOf
+		cp.Host = id(cp.Host)
+		t.CupOf = &cp
+	}
+	return c.env().Rehome(t, id)
+}

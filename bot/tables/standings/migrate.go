@@ -24,7 +24,13 @@ type Migration struct {
 	tx      *txn.Txn
 	now     func() time.Time
 	log     zerolog.Logger
+	rehome  Rehomer
 }
+
+// Rehomer rewrites what a table keeps of other tables' ids (a cup's host
+// and its round's tables name each other) when the group's chat id
+// changes; id maps an old table id to its new one.
+type Rehomer func(t *record.Table, id func(string) string) error
 
 // MigrateStore is what a group's upgrade moves in the store itself.
 type MigrateStore interface {
@@ -44,9 +50,10 @@ type Mover interface {
 	MoveChat(ctx context.Context, from, to int64) error
 }
 
-// NewMigration builds a group's upgrade.
-func NewMigration(st MigrateStore, res Mover, tx *txn.Txn, now func() time.Time, log zerolog.Logger) *Migration {
-	return &Migration{store: st, results: res, tx: tx, now: now, log: log}
+// NewMigration builds a group's upgrade; rehome (nil: nothing to rewrite)
+// follows the ids tables keep of each other.
+func NewMigration(st MigrateStore, res Mover, tx *txn.Txn, rehome Rehomer, now func() time.Time, log zerolog.Logger) *Migration {
+	return &Migration{store: st, results: res, tx: tx, rehome: rehome, now: now, log: log}
 }
 
 // Migrate moves a group's tables — every one it may hold — when Telegram upgrades the group to
@@ -58,7 +65,7 @@ func (c *Migration) Migrate(ctx context.Context, oldChat, newChat int64) error {
 	var oldIDs []string
 	for n := 1; n <= record.MaxTables; n++ {
 		ids := [2]string{record.TableID(oldChat, 0, n), record.TableID(newChat, 0, n)}
-		old, err := c.moveTable(ctx, ids[0], ids[1], newChat)
+		old, err := c.moveTable(ctx, ids[0], ids[1], oldChat, newChat)
 		if err != nil {
 			return err
 		}
@@ -84,7 +91,7 @@ func (c *Migration) Migrate(ctx context.Context, oldChat, newChat int64) error {
 
 // moveTable writes table oldID anew as newID in chat newChat, and returns
 // the old table as it was (nil when there is none, or it moved already).
-func (c *Migration) moveTable(ctx context.Context, oldID, newID string, newChat int64) (*record.Table, error) {
+func (c *Migration) moveTable(ctx context.Context, oldID, newID string, oldChat, newChat int64) (*record.Table, error) {
 	rec, err := c.store.Load(ctx, oldID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -98,6 +105,11 @@ func (c *Migration) moveTable(ctx context.Context, oldID, newID string, newChat 
 	}
 	old := *t
 	t.ID, t.ChatID = newID, newChat
+	if c.rehome != nil {
+		if err := c.rehome(t, func(id string) string { return rehomed(id, oldChat, newChat) }); err != nil {
+			return nil, err
+		}
+	}
 	// Finished games waiting to be recorded are recorded under the old
 	// chat, before its results move (migrate): the new table keeps only
 	// its other jobs.
@@ -162,4 +174,14 @@ func (c *Migration) moveResults(ctx context.Context, olds []*record.Table, oldID
 		}
 	}
 	return c.results.MoveChat(ctx, oldChat, newChat)
+}
+
+// rehomed is table id of chat from as the same table of chat to; an id of
+// another chat is kept.
+func rehomed(id string, from, to int64) string {
+	chat, thread, n, err := record.ParseTable(id)
+	if err != nil || chat != from {
+		return id
+	}
+	return record.TableID(to, thread, n)
 }
