@@ -34,7 +34,7 @@ func (pr *presses) myHand(_ context.Context, t *record.Table, ch *txn.Change, ps
 	if seat < 0 || !t.Seats[seat].Human() {
 		return refusal.New("grouphand.not_seated")
 	}
-	if !pr.views.GroupHands(t) {
+	if !pr.views.HandInGroup().GroupHands(t) {
 		return refusal.New("grouphand.unavailable")
 	}
 	s := &t.Seats[seat]
