@@ -17,7 +17,7 @@ import (
 
 // The hand in the group (docs/bot.md «The hand in the group»): «🖐 Мои
 // карты» under a running game's table sends the presser their hand as an
-// ephemeral message only they see (bot/deliver, grouphand.go); a press on
+// ephemeral message only they see (bot/deliver/grouphand); a press on
 // it is a seat's press like one in their private chat, and tells where the
 // person plays (record.Seat.Group).
 
