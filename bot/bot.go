@@ -38,6 +38,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deliver"
+	"github.com/trickchef/trickchef/bot/deliver/grouphand"
 	"github.com/trickchef/trickchef/bot/ephemeral"
 	"github.com/trickchef/trickchef/bot/ingest"
 	"github.com/trickchef/trickchef/bot/internal/clock"
@@ -232,7 +233,7 @@ type Params struct {
 	// GroupHands sends the hands players ask for in the group, as
 	// Telegram's ephemeral messages (bot/ephemeral's Client, on the same
 	// Bot API server); nil: every hand stays in its private chat.
-	GroupHands deliver.GroupHands
+	GroupHands grouphand.Client
 }
 
 // New builds the roles and connects them. Call Init before Run.
@@ -273,7 +274,7 @@ func New(p Params) *Bot {
 	del := deliver.New(deliver.Params{Store: st, Telegram: tg, Views: views, Tables: tbl, Translator: tr,
 		Limits: deliver.Limits{GroupInterval: cfg.Limits.GroupInterval, PrivateInterval: cfg.Limits.PrivateInterval,
 			GlobalPerSecond: cfg.Limits.GlobalPerSecond, GlobalSlice: cfg.Limits.GlobalSlice, CallTimeout: cfg.Limits.CallTimeout},
-		Now: o.now, Log: o.log, Metrics: o.metrics, GroupHands: p.GroupHands, Available: available})
+		Now: o.now, Log: o.log, Metrics: o.metrics, GroupHands: p.GroupHands, Available: available, HandViews: views.HandInGroup()})
 	tbl.OnCommit(del.Wake)
 	if o.answered != nil {
 		tbl.OnAnswer(o.answered)

@@ -211,7 +211,7 @@ const (
 	classView     groupClass = iota // the table's edits, deletions of replaced messages
 	classAnnounce                   // announcements: round results, the winner
 	classReply                      // replies to commands and button-opened menus
-	classHand                       // hands shown in the group (grouphand.go)
+	classHand                       // hands shown in the group (bot/deliver/grouphand)
 )
 
 // ceiling is how full the group's window may be for a call of class c to

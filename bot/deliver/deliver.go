@@ -17,6 +17,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/trickchef/trickchef/bot/adapter"
+	"github.com/trickchef/trickchef/bot/deliver/grouphand"
+	"github.com/trickchef/trickchef/bot/deliver/internal/message"
 	"github.com/trickchef/trickchef/bot/ephemeral"
 	"github.com/trickchef/trickchef/bot/internal/lease"
 	"github.com/trickchef/trickchef/bot/metrics"
@@ -44,10 +46,9 @@ type Delivery struct {
 	// listening holds the sends whose answers are awaited after their
 	// worker stopped waiting (unanswered.go).
 	listening *listening
-	// hands draws hands in groups when available says the server knows
-	// ephemeral messages (grouphand.go); nil: never.
-	hands     GroupHands
-	available *ephemeral.Available
+	// hands draws hands in groups when the server knows ephemeral
+	// messages (bot/deliver/grouphand); nil: never.
+	hands *grouphand.Hands
 }
 
 // Limits keep the bot inside Telegram's flood limits (see the bot's
@@ -108,10 +109,6 @@ type Views interface {
 	PracticeTable(t *record.Table) adapter.Message
 	PracticeHand(t *record.Table, hand adapter.Message) adapter.Message
 	WebShown(t *record.Table, seat int) bool
-	// GroupSeat is the seat's hand as the group shows it, PlaysFromGroup
-	// what the private chat says meanwhile (grouphand.go).
-	GroupSeat(t *record.Table, seat int) (adapter.Message, error)
-	PlaysFromGroup(t *record.Table) adapter.Message
 	// TurnTime is the table's time for a move.
 	TurnTime(t *record.Table) time.Duration
 }
@@ -147,10 +144,11 @@ type Params struct {
 	Log        zerolog.Logger
 	Metrics    *metrics.Metrics // nil: not measured
 	// GroupHands sends and edits the hands shown in groups, while
-	// Available says the server knows them (grouphand.go); nil: hands
-	// stay in private chats.
-	GroupHands GroupHands
+	// Available says the server knows them, as HandViews draws them
+	// (bot/deliver/grouphand); nil: hands stay in private chats.
+	GroupHands grouphand.Client
 	Available  *ephemeral.Available
+	HandViews  grouphand.Views
 }
 
 // New builds the delivery role.
@@ -162,7 +160,9 @@ func New(p Params) *Delivery {
 	d := &Delivery{store: st, tg: tg, views: views, tables: tables, tr: tr, limits: limits, log: log, now: now, metrics: m,
 		budget: &budget{store: st, limits: limits, now: now, log: log, metrics: m,
 			load: newTokenLoad(limits.GlobalPerSecond), waits: newWaits()},
-		listening: newListening(), hands: p.GroupHands, available: p.Available}
+		listening: newListening()}
+	d.hands = grouphand.New(grouphand.Params{Client: p.GroupHands, Available: p.Available, Store: st, Views: p.HandViews,
+		Turns: views, Chats: chats{d}, Budget: handBudget{d.budget}, Now: now, Log: log})
 	d.budget.load.onHot = func(use float64) {
 		log.Warn().Float64("budget_use", use).Int("calls_per_second", limits.GlobalPerSecond).
 			Msg("the token has run hot (over 80% of its calls a second) for a minute: edits are spaced out, players wait longer")
@@ -332,13 +332,13 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 			}
 			skip := legacy || err == nil && superseded(m, envs[i+1:])
 			if err == nil && !skip && m.Hand != nil {
-				if wait := d.sendGroupHand(ctx, t, m); !wait.IsZero() {
+				if wait := d.hands.Send(ctx, t, m); !wait.IsZero() {
 					return wait, true
 				}
 				skip = true
 			}
 			if err == nil && !skip && m.HandGone != nil {
-				if wait := d.dropGroupHand(ctx, t, m.HandGone); !wait.IsZero() {
+				if wait := d.hands.Drop(ctx, t, m.HandGone); !wait.IsZero() {
 					return wait, true
 				}
 				skip = true
@@ -597,7 +597,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			continue
 		}
 		if j.group != nil {
-			if wait := d.redrawGroupHand(ctx, t, j.seat, j.group); !wait.IsZero() {
+			if wait := d.hands.Redraw(ctx, t, j.seat, j.group); !wait.IsZero() {
 				waiting[j.prio]++
 				later(wait)
 				continue
@@ -730,11 +730,11 @@ type redrawJob struct {
 	gen int
 	// quiet: nothing to send, only the record to update (a lazy view).
 	quiet bool
-	// platform: m is one of the platform's states (platformState).
+	// platform: m is one of the platform's states (view.PlatformState).
 	platform bool
-	// group: the seat's hand in the group to edit first (grouphand.go);
+	// group: the seat's hand in the group to edit first (grouphand.Job);
 	// hold: until when a quiet private hand keeps its dirty mark.
-	group *groupJob
+	group *grouphand.Job
 	hold  time.Time
 }
 
@@ -747,7 +747,7 @@ func (d *Delivery) renderView(t *record.Table, v string, rec view.MessageRecord)
 		return redrawJob{}, false, nil // an older game's view: leave its message as it was
 	}
 	j := redrawJob{view: v, chatID: t.ChatID, thread: t.Thread, seat: -1, rec: rec, prio: prioTable, patience: tablePatience, gen: t.Reposts[v]}
-	back := false    // the hand replaces a platform state (showsPlatformState)
+	back := false    // the hand replaces a platform state (message.ShowsPlatformState)
 	confirm := false // a waiting hand confirms the move its message still shows buttons for
 	switch kind {
 	case "table":
@@ -786,7 +786,7 @@ func (d *Delivery) renderView(t *record.Table, v string, rec view.MessageRecord)
 			j.quiet = true
 			return j, true, nil
 		}
-		if rec.ID != 0 && t.Phase == record.PhasePlaying && showsPlatformState(rec) {
+		if rec.ID != 0 && t.Phase == record.PhasePlaying && message.ShowsPlatformState(rec) {
 			// The message shows the platform's own state (the bot plays
 			// for them, or they were asked to confirm leaving), and the
 			// player is looking at it: it turns into what comes next in
@@ -814,7 +814,7 @@ func (d *Delivery) renderView(t *record.Table, v string, rec view.MessageRecord)
 		}
 	}
 	j.m.Text = adapter.Clip(j.m.Text)
-	if shows(rec, j.m, j.platform) && rec.Gen == j.gen {
+	if message.Shows(rec, j.m, j.platform) && rec.Gen == j.gen {
 		return redrawJob{}, false, nil
 	}
 	if j.m.Lazy && rec.ID != 0 && rec.Gen == j.gen && t.Phase == record.PhasePlaying && !back && !confirm {
@@ -830,18 +830,6 @@ func (d *Delivery) renderView(t *record.Table, v string, rec view.MessageRecord)
 		j.quiet = true
 	}
 	return j, true, nil
-}
-
-// shows reports whether the record's message already shows m.
-func shows(r view.MessageRecord, m adapter.Message, platform bool) bool {
-	return r.ID != 0 && r.Digest == digest(m, platform) && r.Ping == m.Ping
-}
-
-// showsPlatformState reports whether a message record shows one of the
-// platform's states (the bot plays for you, confirm leaving) rather than
-// the game's.
-func showsPlatformState(rec view.MessageRecord) bool {
-	return strings.HasPrefix(rec.Digest, platformDigest)
 }
 
 // redrawView brings one view's message up to date for the table at
@@ -872,7 +860,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int6
 			}
 			rec = heard
 		}
-		if rec.ID != 0 && rec.Await == 0 && shows(rec, m, j.platform) && rec.Gen == j.gen {
+		if rec.ID != 0 && rec.Await == 0 && message.Shows(rec, m, j.platform) && rec.Gen == j.gen {
 			rec.Pending = 0 // the copy heard late shows it
 			return time.Time{}, save(rec)
 		}
@@ -958,7 +946,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int6
 		}
 		switch {
 		case err == nil || isNotModified(err):
-			rec.Digest, rec.Ping, rec.Buttons = digest(m, j.platform), m.Ping, len(m.Keyboard) > 0
+			rec.Digest, rec.Ping, rec.Buttons = message.Digest(m, j.platform), m.Ping, len(m.Keyboard) > 0
 			return done(rec)
 		case !isEditGone(err):
 			return d.unreachable(ctx, t, j.seat, err)
@@ -974,7 +962,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int6
 	start := d.now()
 	tries := rec.Tries + 1
 	await := start.Add(d.backoff(tries)).UnixMilli()
-	heard := d.heardView(t.ID, j.view, lateCopy{digest: digest(m, j.platform), ping: m.Ping, buttons: len(m.Keyboard) > 0, gen: j.gen, await: await})
+	heard := d.heardView(t.ID, j.view, lateCopy{digest: message.Digest(m, j.platform), ping: m.Ping, buttons: len(m.Keyboard) > 0, gen: j.gen, await: await})
 	sent, err := d.sendHeard(ctx, j.chatID, j.thread, m, d.viewListen(), heard)
 	if retry, ok := d.retryAfter(ctx, j.chatID, err); ok {
 		return wait(retry)
@@ -990,7 +978,7 @@ func (d *Delivery) redrawView(ctx context.Context, t *record.Table, version int6
 	if err != nil {
 		return d.unreachable(ctx, t, j.seat, err)
 	}
-	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, digest(m, j.platform), m.Ping, j.gen, len(m.Keyboard) > 0
+	rec.ID, rec.Digest, rec.Ping, rec.Gen, rec.Buttons = sent.ID, message.Digest(m, j.platform), m.Ping, j.gen, len(m.Keyboard) > 0
 	rec.Tries, rec.TriedAt, rec.Await = 0, 0, 0
 	return done(rec)
 }
@@ -1284,8 +1272,8 @@ func (d *Delivery) sendMessage(ctx context.Context, chatID int64, thread int, m 
 		MessageThreadID:    thread,
 		Text:               adapter.Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
-		ReplyMarkup:        markup(m),
-		LinkPreviewOptions: noPreview(),
+		ReplyMarkup:        message.Markup(m),
+		LinkPreviewOptions: message.NoPreview(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sendMessage: %w", err)
@@ -1303,7 +1291,7 @@ func (d *Delivery) sendDocument(ctx context.Context, m outbox.Entry) error {
 		Document:        &models.InputFileUpload{Filename: m.Document.Name, Data: bytes.NewReader(m.Document.Data)},
 		Caption:         m.Text,
 		ParseMode:       models.ParseModeHTML,
-		ReplyMarkup:     markup(m.Message),
+		ReplyMarkup:     message.Markup(m.Message),
 	})
 	if err != nil {
 		return fmt.Errorf("sendDocument: %w", err)
@@ -1314,17 +1302,17 @@ func (d *Delivery) sendDocument(ctx context.Context, m outbox.Entry) error {
 func (d *Delivery) edit(ctx context.Context, chatID int64, msgID int, m adapter.Message) error {
 	ctx, cancel := context.WithTimeout(ctx, d.limits.CallTimeout)
 	defer cancel()
-	markup := markup(m)
-	if markup == nil {
-		markup = &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
+	kb := message.Markup(m)
+	if kb == nil {
+		kb = &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
 	}
 	_, err := d.tg.EditMessageText(ctx, &tgbot.EditMessageTextParams{
 		ChatID:             chatID,
 		MessageID:          msgID,
 		Text:               adapter.Clip(m.Text),
 		ParseMode:          models.ParseModeHTML,
-		ReplyMarkup:        markup,
-		LinkPreviewOptions: noPreview(),
+		ReplyMarkup:        kb,
+		LinkPreviewOptions: message.NoPreview(),
 	})
 	if err != nil {
 		return fmt.Errorf("editMessageText: %w", err)

@@ -28,7 +28,7 @@ type Entry struct {
 	Document *Document `json:"doc,omitempty"`
 	// Hand, when set, sends a seat's hand to its person in the group, as
 	// an ephemeral message only they see, in answer to their press of
-	// «🖐 Мои карты» (bot/deliver, grouphand.go). It is drawn when sent.
+	// «🖐 Мои карты» (bot/deliver/grouphand). It is drawn when sent.
 	Hand *Hand `json:"hand,omitempty"`
 	// HandGone, when set, deletes a seat's hand in the group (its person
 	// forgot themselves, /forgetme): the message only they saw goes with

@@ -181,7 +181,7 @@ type Seat struct {
 	Web time.Time `json:"web,omitempty"`
 	// Group: the person plays from the group — their last press on a hand
 	// came from their hand there, an ephemeral message that only they see
-	// (bot/deliver, grouphand.go) — so their private chat stays quiet
+	// (bot/deliver/grouphand) — so their private chat stays quiet
 	// this game but for what must reach them. A press in private clears it.
 	Group bool `json:"group,omitempty"`
 	// HandAsked is when the person last asked for their hand in the

@@ -17,7 +17,7 @@ import (
 
 // The hand in the group (docs/bot.md «The hand in the group»): «🖐 Мои
 // карты» under a running game's table sends the presser their hand as an
-// ephemeral message only they see (bot/deliver, grouphand.go); a press on
+// ephemeral message only they see (bot/deliver/grouphand); a press on
 // it is a seat's press like one in their private chat, and tells where the
 // person plays (record.Seat.Group).
 
@@ -34,7 +34,7 @@ func (pr *presses) myHand(_ context.Context, t *record.Table, ch *txn.Change, ps
 	if seat < 0 || !t.Seats[seat].Human() {
 		return refusal.New("grouphand.not_seated")
 	}
-	if !pr.views.GroupHands(t) {
+	if !pr.views.HandInGroup().GroupHands(t) {
 		return refusal.New("grouphand.unavailable")
 	}
 	s := &t.Seats[seat]

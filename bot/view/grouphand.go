@@ -9,16 +9,25 @@ import (
 // The hand in the group. Under a running game's table the group sees
 // «🖐 Мои карты»; a seated person who presses it gets their hand right
 // there, as an ephemeral message only they see, with the same buttons as
-// the private hand (bot/deliver, grouphand.go; docs/bot.md «The hand in
-// the group»). Practice tables (the hand is already in that chat) and long
+// the private hand (bot/deliver/grouphand; docs/bot.md «The hand in the
+// group»). Practice tables (the hand is already in that chat) and long
 // games (a move a day is answered from the private reminder) keep their
 // hands in private.
+
+// HandInGroup draws what the hand in the group needs of the views. It is
+// a type of its own, over the Renderer, so that the Renderer's many
+// drawings do not grow by this one feature's; get it with
+// Renderer.HandInGroup.
+type HandInGroup struct{ r *Renderer }
+
+// HandInGroup is the views of the hand in the group.
+func (r *Renderer) HandInGroup() *HandInGroup { return &HandInGroup{r: r} }
 
 // GroupHands reports whether t offers its players their hands in the
 // group: a running quick game in a group, on a Bot API server that knows
 // ephemeral messages.
-func (r *Renderer) GroupHands(t *record.Table) bool {
-	if !r.GroupHandsAt(t) || t.Phase != record.PhasePlaying || t.State == nil {
+func (h *HandInGroup) GroupHands(t *record.Table) bool {
+	if !h.GroupHandsAt(t) || t.Phase != record.PhasePlaying || t.State == nil {
 		return false
 	}
 	for _, s := range t.Seats {
@@ -33,16 +42,16 @@ func (r *Renderer) GroupHands(t *record.Table) bool {
 // hand in the group (the lobby seats a person who never opened the private
 // chat only then): a group's quick game, on a server that knows ephemeral
 // messages.
-func (r *Renderer) GroupHandsAt(t *record.Table) bool {
-	if r.cfg.GroupHands == nil || !r.cfg.GroupHands() {
+func (h *HandInGroup) GroupHandsAt(t *record.Table) bool {
+	if h.r.cfg.GroupHands == nil || !h.r.cfg.GroupHands() {
 		return false
 	}
-	return !t.Practice() && t.Board == nil && !r.Long(t)
+	return !t.Practice() && t.Board == nil && !h.r.Long(t)
 }
 
 // myHandButton is «🖐 Мои карты» under the group's table.
 func (r *Renderer) myHandButton(l adapter.Loc, t *record.Table) (adapter.Button, bool) {
-	if !r.GroupHands(t) {
+	if !r.HandInGroup().GroupHands(t) {
 		return adapter.Button{}, false
 	}
 	data := callback.Data{Op: callback.MyHand, Table: t.ID, GameNo: t.GameNo}
@@ -52,7 +61,8 @@ func (r *Renderer) myHandButton(l adapter.Loc, t *record.Table) (adapter.Button,
 // GroupSeat is seat's hand as its ephemeral message in the group shows
 // it: the private hand without what only works in a private chat (the
 // «Стол» page's button, which opens a Mini App from a private chat only).
-func (r *Renderer) GroupSeat(t *record.Table, seat int) (adapter.Message, error) {
+func (h *HandInGroup) GroupSeat(t *record.Table, seat int) (adapter.Message, error) {
+	r := h.r
 	m, err := r.Seat(t, seat)
 	if err != nil {
 		return m, err
@@ -72,6 +82,6 @@ func (r *Renderer) GroupSeat(t *record.Table, seat int) (adapter.Message, error)
 
 // PlaysFromGroup is what the private hand of a person who plays from the
 // group shows meanwhile: where their cards are, and no buttons to press.
-func (r *Renderer) PlaysFromGroup(t *record.Table) adapter.Message {
-	return adapter.Message{Text: r.Loc(t.Lang).T("grouphand.private_note")}
+func (h *HandInGroup) PlaysFromGroup(t *record.Table) adapter.Message {
+	return adapter.Message{Text: h.r.Loc(t.Lang).T("grouphand.private_note")}
 }

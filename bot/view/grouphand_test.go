@@ -27,7 +27,7 @@ func TestMyHandButton(t *testing.T) {
 		if !hasButtonData(r.Group(tab), data) {
 			t.Errorf("%s: no «🖐 Мои карты» under the running table", g.ID())
 		}
-		hand, err := r.GroupSeat(tab, 0)
+		hand, err := r.HandInGroup().GroupSeat(tab, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestMyHandButton(t *testing.T) {
 			other := *tab
 			other.Seats = append([]record.Seat(nil), tab.Seats...)
 			change(&other)
-			if r.GroupHands(&other) {
+			if r.HandInGroup().GroupHands(&other) {
 				t.Errorf("%s: %s offers the hand in the group", g.ID(), name)
 			}
 		}

@@ -20,7 +20,7 @@ func Hand(gameNo, seat int) string {
 }
 
 // GroupHand names the record of a seat's hand in the group: the ephemeral
-// message only its person sees (bot/deliver, grouphand.go). It is never
+// message only its person sees (bot/deliver/grouphand). It is never
 // marked dirty itself: it follows the seat's Hand.
 func GroupHand(gameNo, seat int) string {
 	return "ghand:" + strconv.Itoa(gameNo) + ":" + strconv.Itoa(seat)

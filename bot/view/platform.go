@@ -95,7 +95,7 @@ func (r *Renderer) addUnreachable(l adapter.Loc, t *record.Table, m *adapter.Mes
 		return
 	}
 	key := "table.unreachable"
-	if r.GroupHands(t) {
+	if r.HandInGroup().GroupHands(t) {
 		key = "table.unreachable_group" // they may play from the group instead
 	}
 	m.Text += "\n\n" + l.T(key, "Names", strings.Join(who, ", "))

@@ -243,7 +243,7 @@ func (lb *Lobby) join(ctx context.Context, t *record.Table, ch *txn.Change, who 
 	}
 	l := lb.views.Loc(t.Lang)
 	started := lb.tx.HasStarted(ctx, who.ID)
-	if !started && !lb.views.GroupHandsAt(t) {
+	if !started && !lb.views.HandInGroup().GroupHandsAt(t) {
 		// The bot cannot write to this user yet: the answer opens the
 		// private chat, whose /start seats them (joinFromLink).
 		ch.Answer = l.T("lobby.open_chat")
@@ -504,7 +504,7 @@ func (lb *Lobby) StartGame(ctx context.Context, t *record.Table, ch *txn.Change)
 	for i, s := range t.Seats {
 		if s.Human() && s.Unreachable {
 			if !lb.tx.HasStarted(ctx, s.UserID) {
-				if lb.views.GroupHandsAt(t) {
+				if lb.views.HandInGroup().GroupHandsAt(t) {
 					continue // they play from the group («🖐 Мои карты»)
 				}
 				return refusal.New("lobby.unreachable", "Name", adapter.Esc(s.Name))
