@@ -89,7 +89,7 @@ func chefCounts(chefs [tc.NumSuits]int) string {
 	var parts []string
 	for s := tc.Suit(0); s < tc.NumSuits; s++ {
 		if chefs[s] > 0 {
-			parts = append(parts, suitEmoji(s)+"×"+strconv.Itoa(chefs[s]))
+			parts = append(parts, chefCount(s, chefs[s]))
 		}
 	}
 	return strings.Join(parts, ", ")

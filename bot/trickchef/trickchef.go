@@ -166,12 +166,16 @@ func suitsText(ss []tc.Suit) string {
 	return strings.Join(parts, " ")
 }
 
-// chefsText lists chefs per suit: "🟥1 🟦2", or a dash.
+// chefCount is n chefs of suit s, the count apart from the suit so it
+// never reads as a card: «🟥×2» is two chefs, «🟥2» the card.
+func chefCount(s tc.Suit, n int) string { return suitEmoji(s) + "×" + strconv.Itoa(n) }
+
+// chefsText lists chefs per suit, «🟥×1 🟦×2», or a dash.
 func chefsText(chefs [tc.NumSuits]int) string {
 	var parts []string
 	for s := tc.Suit(0); s < tc.NumSuits; s++ {
 		if chefs[s] > 0 {
-			parts = append(parts, suitEmoji(s)+strconv.Itoa(chefs[s]))
+			parts = append(parts, chefCount(s, chefs[s]))
 		}
 	}
 	if len(parts) == 0 {
@@ -197,7 +201,7 @@ func trumpLine(l adapter.Loc, v tc.Public) string {
 func poolLine(l adapter.Loc, v tc.Public) string {
 	var parts []string
 	for _, s := range v.Suits {
-		parts = append(parts, suitEmoji(s)+strconv.Itoa(v.Pool[s]))
+		parts = append(parts, chefCount(s, v.Pool[s]))
 	}
 	return l.T("trickchef.pool", "Pool", strings.Join(parts, " "), "Reserve", l.T("count.coins", "Count", v.Reserve))
 }
@@ -526,10 +530,10 @@ func roundText(l adapter.Loc, t adapter.TableView, rr tc.RoundResult) string {
 				lines = append(lines, l.T(key, "Cards", cardsText(su.Covered), "Stars", l.T("count.stars", "Count", su.Stars)))
 			}
 			if n := len(su.Won) - len(su.Covered); n > 0 {
-				bare = append(bare, suitEmoji(su.Suit)+"×"+strconv.Itoa(n))
+				bare = append(bare, chefCount(su.Suit, n))
 			}
 			if n := su.Chefs - len(su.Covered); n > 0 {
-				spare = append(spare, suitEmoji(su.Suit)+"×"+strconv.Itoa(n))
+				spare = append(spare, chefCount(su.Suit, n))
 			}
 		}
 		if len(bare) > 0 {
