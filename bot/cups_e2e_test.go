@@ -81,6 +81,25 @@ func (h *harness) playCup(group *telegramtest.Chat, people []*telegramtest.User,
 	return final
 }
 
+// startCup opens /cup trickchef 2 in group for people (the first its
+// creator) and starts it.
+func (h *harness) startCup(group *telegramtest.Chat, people []*telegramtest.User) {
+	h.TB.Helper()
+	lobby := h.openCup(group, people[0], people[1:], "trickchef 2")
+	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
+		h.TB.Fatalf("starting the cup: %v %+v", err, ans)
+	}
+}
+
+// fourPeople are four people who have started the bot in private.
+func (h *harness) fourPeople() []*telegramtest.User {
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	return people
+}
+
 // checkWinnerPlayed checks the winner's message is the only one, and
 // names someone of people.
 func (h *harness) checkWinnerPlayed(group *telegramtest.Chat, final *telegramtest.Message, people []*telegramtest.User) {
@@ -273,15 +292,9 @@ func TestCupLeaverFinishes(t *testing.T) {
 func TestCupSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	var people []*telegramtest.User
-	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
-		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
-	}
+	people := h.fourPeople()
 	group := h.Srv.NewGroup("Кубок", people...)
-	lobby := h.openCup(group, people[0], people[1:], "trickchef 2")
-	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
-		t.Fatalf("starting the cup: %v %+v", err, ans)
-	}
+	h.startCup(group, people)
 	final := h.playCup(group, people, func() {
 		// A few moves into the first round, the process dies and comes back.
 		time.Sleep(2 * time.Second)
@@ -371,15 +384,9 @@ func TestCupStop(t *testing.T) {
 func TestCupSurvivesUpgradeToSupergroup(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	var people []*telegramtest.User
-	for _, name := range []string{"Аня", "Борис", "Вера", "Глеб"} {
-		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
-	}
+	people := h.fourPeople()
 	group := h.Srv.NewBasicGroup("Старый кубок", people...)
-	lobby := h.openCup(group, people[0], people[1:], "trickchef 2")
-	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
-		t.Fatalf("starting the cup: %v %+v", err, ans)
-	}
+	h.startCup(group, people)
 	playing := func() bool {
 		s := h.cupState(group)
 		if s.Phase != cups.Playing || len(s.Tables) == 0 {
