@@ -93,19 +93,6 @@ func Score(loss, random []float64) float64 {
 	return 100 * max(0, 1-l/r)
 }
 
-// accuracySlope is how fast one move's accuracy falls with its loss: the
-// slope Lichess's accuracy puts on a loss of winning chances, so a move
-// that gives up 5% of the seat's chance scores 80%, 10% scores 65%, 25%
-// scores 34%.
-const accuracySlope = 4.354
-
-// Accuracy is one move's accuracy, 0–100, from its loss in [0, 1]:
-// 100·e^(−4.354·loss), as the replay in «Стол» shows it on a costly
-// move. A move as good as the judge's scores exactly 100.
-func Accuracy(loss float64) float64 {
-	return 100 * math.Exp(-accuracySlope*min(1, max(0, loss)))
-}
-
 // Grade is a decision's class by its loss, on Lichess's thresholds of lost
 // winning chances (0.1, 0.2, 0.3 of its −1…1 scale, so 5%, 10% and 15%
 // of the chance to win): 0 none, 1 an inaccuracy, 2 a mistake, 3 a blunder.

@@ -27,16 +27,6 @@ func loc(t *testing.T, lang string) adapter.Loc {
 	return adapter.NewLoc(cat, lang)
 }
 
-// A decision's accuracy is 100 exactly for no loss and falls as
-// documented: 5% of the chance lost scores 80, 10% scores 65.
-func TestAccuracy(t *testing.T) {
-	for _, c := range []struct{ loss, want float64 }{{0, 100}, {-1, 100}, {0.05, 80.4}, {0.1, 64.7}, {0.25, 33.7}, {1, 1.3}, {2, 1.3}} {
-		if got := review.Accuracy(c.loss); math.Abs(got-c.want) > 0.05 {
-			t.Errorf("Accuracy(%v) = %.2f, want %.1f", c.loss, got, c.want)
-		}
-	}
-}
-
 // A game's accuracy: 100 for the judge's moves, 0 for losing what a
 // random move loses on average, weighted by how much each choice
 // mattered (a choice that could cost nothing counts for nothing), never

@@ -3,7 +3,7 @@ package web
 import (
 	"context"
 	"errors"
-	"math"
+	"strconv"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/deal"
@@ -91,11 +91,13 @@ type ReplayRound struct {
 }
 
 // ReplayMark is one of the viewer's reviewed moves: the step it leads to
-// (review.Step: the review's «Ход N» is this step) and its accuracy (0–99:
-// only moves that cost something are marked).
+// (review.Step: the review's «Ход N» is this step) and its grade in words,
+// on the review's own thresholds (review.Grade), so the replay and the
+// review's «Неточностей · ошибок · зевков» tell one story. Only moves that
+// cost something are marked.
 type ReplayMark struct {
-	Step     int `json:"step"`
-	Accuracy int `json:"accuracy"`
+	Step  int    `json:"step"`
+	Grade string `json:"grade"`
 	// Rank is 1–3 for the review's costliest moments, in the review's
 	// order (its «1.», «2.», «3.»), 0 for the other costly moves.
 	Rank int `json:"rank,omitempty"`
@@ -171,7 +173,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 		}
 		if next < len(costs.Costs) && costs.Costs[next].Move == i {
 			c := costs.Costs[next]
-			r.Marks = append(r.Marks, ReplayMark{Step: review.Step(i), Accuracy: accuracy(c.Loss), Rank: rank(costs, i)})
+			r.Marks = append(r.Marks, ReplayMark{Step: review.Step(i), Grade: gradeName(l, c.Loss), Rank: rank(costs, i)})
 			if i == step-1 && m.Seat >= 0 {
 				bestName = view.MoveName(l, v, g, st, m.Seat, c.Best)
 			}
@@ -199,7 +201,7 @@ func (w *Web) Replay(ctx context.Context, token string, user int64, step int) (R
 	for _, mk := range r.Marks {
 		if mk.Step == step && bestName != "" {
 			pro := view.LevelLabel(l, g, costs.Level)
-			r.Yours = l.T("review.replay_yours", "Accuracy", mk.Accuracy, "Pro", pro, "Best", bestName)
+			r.Yours = l.T("review.replay_yours", "Grade", mk.Grade, "Pro", pro, "Best", bestName)
 		}
 	}
 	return r, nil
@@ -280,8 +282,7 @@ func rank(rep review.Report, i int) int {
 	return 0
 }
 
-// accuracy is a costly move's accuracy as the page shows it: a whole
-// percentage below 100 (review.Accuracy of a loss above 0).
-func accuracy(loss float64) int {
-	return min(99, int(math.Round(review.Accuracy(loss))))
+// gradeName is a costly move's grade as the page shows it.
+func gradeName(l adapter.Loc, loss float64) string {
+	return l.T("review.replay_grade_" + strconv.Itoa(review.Grade(loss)))
 }

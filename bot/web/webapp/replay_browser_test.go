@@ -119,7 +119,7 @@ func withRobots(n int) func(h *bottest.Test, group *telegramtest.Chat, creator *
 // sideways. The viewer's reviewed moves are marked from a review the
 // review code made (a real one, at reviewPlayouts), the three costliest
 // numbered apart as the review numbers them; a mark goes to its move,
-// which tells its accuracy and the robot's move; «⏭ Следующая ошибка»
+// which tells its grade and the robot's move; «⏭ Следующее дорогое решение»
 // goes from one reviewed move to the next. A game without a review
 // (Чехарда has none) shows no mark and no such button. ▶ and ◀ step one
 // move and name it, the round picker jumps to a round's first move, ⏭ to

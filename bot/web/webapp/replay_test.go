@@ -266,7 +266,7 @@ func TestReplayAPI(t *testing.T) {
 		t.Fatalf("marks before a review: %+v", first.Marks)
 	}
 	// Once Аня's review is kept (a real one: the review code's), her
-	// costly moves are marked, each with its accuracy and, on its step,
+	// costly moves are marked, each with its grade and, on its step,
 	// the top robot's move; the review's three costliest are ranked as
 	// the review numbers them; Борис sees none.
 	rep := x.storeReview(t, a, 0)
@@ -278,7 +278,7 @@ func TestReplayAPI(t *testing.T) {
 	ranked := 0
 	for i, c := range costs {
 		mk := r0.Marks[i]
-		if mk.Step != c.Move+1 || mk.Accuracy <= 0 || mk.Accuracy >= 100 {
+		if mk.Step != c.Move+1 || mk.Grade != x.h.T("review.replay_grade_"+strconv.Itoa(review.Grade(c.Loss))) {
 			t.Fatalf("mark %+v for the cost %+v", mk, c)
 		}
 		if mk.Rank != 0 {

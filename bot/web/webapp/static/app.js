@@ -1503,7 +1503,7 @@
         b.type = 'button';
         b.dataset.step = String(mk.step);
         b.style.left = `${(100 * mk.step) / moves}%`;
-        let label = `${t('replay_move_short')} ${mk.step} · ${Number(mk.accuracy) || 0}%`;
+        let label = `${t('replay_move_short')} ${mk.step} · ${mk.grade || ''}`;
         if (b.textContent) label = `${t('replay_costly')} ${rank} · ${label}`;
         b.title = label;
         b.setAttribute('aria-label', label);
