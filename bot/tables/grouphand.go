@@ -97,5 +97,5 @@ func (pr *presses) waitText(t *record.Table) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return pr.views.Loc(t.Lang).T("grouphand.wait", "Names", strings.Join(names, ", "), "Count", len(names))
+	return pr.views.Loc(t.Lang).T("grouphand.wait", "Names", strings.Join(names, ", "))
 }
