@@ -33,7 +33,10 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 	b.WriteString(l.T("review.accuracy", "Accuracy", percent(r.Accuracy), "Pro", pro,
 		"Decisions", l.T("review.count_decisions", "Count", r.Judged)))
 	b.WriteString("\n" + l.T("review.accuracy_means", "Pro", pro))
-	b.WriteString("\n" + l.T("review.grades", "Inaccuracies", r.Inaccuracies, "Mistakes", r.Mistakes, "Blunders", r.Blunders))
+	b.WriteString("\n" + l.T("review.grades",
+		"Inaccuracies", l.T("review.count_inaccuracies", "Count", r.Inaccuracies),
+		"Mistakes", l.T("review.count_mistakes", "Count", r.Mistakes),
+		"Blunders", l.T("review.count_blunders", "Count", r.Blunders)))
 	if len(r.Moments) == 0 {
 		b.WriteString("\n\n" + l.T("review.clean", "Pro", pro))
 		return adapter.Message{Text: b.String()}

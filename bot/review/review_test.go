@@ -118,7 +118,7 @@ func TestMessage(t *testing.T) {
 	pro := l.T("trickchef.level.shef")
 	for _, want := range []string{l.T("review.header", "Title", l.T("trickchef.title")), "99%",
 		l.T("review.count_decisions", "Count", 22), l.T("review.clean", "Pro", pro), l.T("review.accuracy_means", "Pro", pro),
-		l.T("review.grades", "Inaccuracies", 3, "Mistakes", 2, "Blunders", 1)} {
+		"3 неточности · 2 ошибки · 1 зевок"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
 		}
