@@ -47,6 +47,11 @@ const (
 	// with the boot in its own stack: it makes the attempt only if no one
 	// bids higher.
 	reasonBidBluff reasonCode = "bid_bluff"
+	// reasonBidAll: «Профи» bids N, every card on the boards, with the
+	// boot in its own stack: it makes the attempt at once and fails on its
+	// own boot, so no one else attempts this round, and it chooses to lose
+	// a sausage (it owns one), keeping the boot.
+	reasonBidAll reasonCode = "bid_all"
 )
 
 // reason is why «Профи»'s move is better than the person's, computed from
@@ -98,8 +103,15 @@ func whyBetter(v ss.SeatView, played, best game.Action) (reason, bool) {
 		return reason{Code: reasonPassEnds, Seat: v.Bidder}, true
 	case b.Kind == ss.KindBid && !safe && b.N < v.Total && p.Kind != ss.KindBid:
 		return reason{Code: reasonBidBluff, N: b.N}, true
+	case b.Kind == ss.KindBid && !safe && b.N == v.Total && p.Kind != ss.KindBid && ownsSausage(v):
+		return reason{Code: reasonBidAll, N: b.N}, true
 	}
 	return reason{}, false
+}
+
+// ownsSausage reports whether the seat holds a sausage in hand or stack.
+func ownsSausage(v ss.SeatView) bool {
+	return v.Hand.Sausages > 0 || slices.Contains(v.Stack, ss.Sausage)
 }
 
 // lastToPass reports whether the seat's pass would end the bidding: it
@@ -131,7 +143,7 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 		return l.T(key, "Bid", bid, "Share", r.Share)
 	case reasonPassEnds, reasonPassEndsWins:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat))
-	case reasonBidBluff:
+	case reasonBidBluff, reasonBidAll:
 		return l.T(key, "Bid", bid)
 	case reasonReveal:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Share", r.Share,

@@ -63,9 +63,15 @@ func TestReasonPassAndBluff(t *testing.T) {
 	if r, ok := whyBetter(v, ss.PassAction(), ss.BidAction(5)); !ok || r.Code != reasonBidBluff || r.N != 5 {
 		t.Fatalf("got %+v, %v; want bid_bluff 5", r, ok)
 	}
-	// A bid of every card on the boards is the attempt at once: no bluff.
-	if r, _ := whyBetter(v, ss.PassAction(), ss.BidAction(6)); r.Code == reasonBidBluff {
-		t.Fatalf("a bid of all 6 told as a bluff: %+v", r)
+	// A bid of every card on the boards is the attempt at once: no bluff,
+	// a failure on the own boot that costs a sausage.
+	if r, ok := whyBetter(v, ss.PassAction(), ss.BidAction(6)); !ok || r.Code != reasonBidAll || r.N != 6 {
+		t.Fatalf("a bid of all 6: got %+v, %v; want bid_all 6", r, ok)
+	}
+	// Only the boot left to lose: nothing of the kind to tell.
+	v.Hand, v.Stack = ss.Hand{}, []ss.Card{ss.Boot}
+	if r, _ := whyBetter(v, ss.PassAction(), ss.BidAction(6)); r.Code == reasonBidAll {
+		t.Fatalf("no sausage to lose, yet told %+v", r)
 	}
 }
 
@@ -108,7 +114,7 @@ func TestReasonRevealAndLose(t *testing.T) {
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	tv := adapter.View(&record.Table{Seats: []record.Seat{{Name: "Катя"}, {Name: "Робот 1"}, {Name: "Робот 2"}}})
-	codes := []reasonCode{reasonBootOwn, reasonBootGuard, reasonBidOnBoot, reasonBidOver, reasonBidSafe, reasonBidChance, reasonReveal, reasonKeepBoot, reasonPassEnds, reasonPassEndsWins, reasonBidBluff}
+	codes := []reasonCode{reasonBootOwn, reasonBootGuard, reasonBidOnBoot, reasonBidOver, reasonBidSafe, reasonBidChance, reasonReveal, reasonKeepBoot, reasonPassEnds, reasonPassEndsWins, reasonBidBluff, reasonBidAll}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
