@@ -434,7 +434,7 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 	case reasonPlayDrawn:
 		return l.T(key, "Card", chefCardText(l, r.Card))
 	case reasonKeepCard:
-		return l.T(key, "Pro", l.T("chef.level.shef"), "Card", chefCardAcc(l, r.Card), "Name", adapter.SeatName(t, r.Seat), "Colours", colours)
+		return l.T(key, "Card", chefCardAcc(l, r.Card), "Name", adapter.SeatName(t, r.Seat), "Colours", colours)
 	}
 	return l.T(key)
 }
