@@ -55,7 +55,7 @@ const (
 	// reasonStrikeColours: both moves play the same Diet, Hangover or
 	// Chef at the next player (Seat); after «Профи»'s they have Colours
 	// left, after the person's OtherColours (more). Dish, when set, is the
-	// dish the person took of which the neighbour has two.
+	// dish the person took of which the neighbour has exactly two.
 	reasonStrikeColours reasonCode = "strike_colours"
 	// reasonStrikeGift: the dish the person's Diet or Hangover leaves on
 	// top of the discard pile (Dish) is a colour the player after the
@@ -191,7 +191,7 @@ func laterReason(v ce.SeatView, p, b ce.Move) (reason, bool) {
 		if cp, cb := coloursAfter(nx, p), coloursAfter(nx, b); cb < cp {
 			r := reason{Code: reasonStrikeColours, Seat: v.Next, Colours: cb, OtherColours: cp}
 			for _, d := range []ce.Card{p.Dish, p.Dish2} {
-				if d.IsDish() && nx.Cards[d] >= 2 && !(p.Dish == p.Dish2) {
+				if d.IsDish() && nx.Cards[d] == 2 && p.Dish != p.Dish2 {
 					r.Dish = d
 				}
 			}
