@@ -108,10 +108,18 @@ func TestReasonActionsAndDraw(t *testing.T) {
 	if !ok || r.Code != reasonScarce || r.Dish != ce.Sauce || r.Other != ce.Starter || r.Left != 1 || r.OtherLeft != 6 {
 		t.Fatalf("got %+v, %v; want scarce 🍅 (1) over 🍤 (6)", r, ok)
 	}
-	// One dish apart is no scarcity to tell.
+	// One dish apart is told only when the colours left to the neighbour
+	// and the dish on top tell the two strikes apart no better: here
+	// 🍤 and 🍅 alike.
 	v.PileCards[ce.Sauce] = 5
-	if r, _ := whyBetter(v, ce.PlayAction(ce.Hangover, ce.Starter, ce.Main), ce.PlayAction(ce.Hangover, ce.Sauce, ce.Main)); r.Code == reasonScarce {
-		t.Fatalf("5 against 6 read as scarce: %+v", r)
+	if r, _ := whyBetter(v, ce.PlayAction(ce.Hangover, ce.Starter, ce.Main), ce.PlayAction(ce.Hangover, ce.Sauce, ce.Main)); r.Code != reasonScarce || r.Left != 5 || r.OtherLeft != 6 {
+		t.Fatalf("5 against 6, nothing else apart: got %+v", r)
+	}
+	// A second 🍤 in front of the neighbour: striking it leaves the
+	// colour, so the colours tell the strikes apart first.
+	v.Seats[1] = seatOf(ce.Starter, ce.Starter, ce.Sauce, ce.Main)
+	if r, _ := whyBetter(v, ce.PlayAction(ce.Hangover, ce.Starter, ce.Main), ce.PlayAction(ce.Hangover, ce.Sauce, ce.Main)); r.Code != reasonStrikeColours {
+		t.Fatalf("a strike leaving the colour: got %+v", r)
 	}
 	// Throwing an extra 🥦 away instead of drawing.
 	v = chefView(ce.Side, seatOf(ce.Sauce, ce.Side, ce.Side), seatOf(ce.Side))
@@ -121,18 +129,138 @@ func TestReasonActionsAndDraw(t *testing.T) {
 	}
 }
 
+// clockwise is chefView with play going clockwise (seat 1 next, seat 2
+// after it, seat 2 before seat 0) and the third seat's cards.
+func clockwise(top ce.Card, me, next, third ce.SeatPublic) ce.SeatView {
+	v := chefView(top, me, next)
+	v.Clockwise = true
+	v.Seats[2] = third
+	return v
+}
+
+func TestReasonStrikes(t *testing.T) {
+	me := seatOf(ce.Starter, ce.Sauce, ce.Diet)
+	// The neighbour has two 🍰: a Diet on one leaves them 5 colours, on
+	// 🍝 4.
+	v := clockwise(ce.Side, me, seatOf(ce.Starter, ce.Sauce, ce.Main, ce.Side, ce.Dessert, ce.Dessert), seatOf(ce.Main, ce.Dessert))
+	r, ok := whyBetter(v, ce.PlayAction(ce.Diet, ce.Dessert, ce.NoCard), ce.PlayAction(ce.Diet, ce.Main, ce.NoCard))
+	if !ok || r.Code != reasonStrikeColours || r.Dish != ce.Dessert || r.Colours != 4 || r.OtherColours != 5 || r.Seat != 1 {
+		t.Fatalf("got %+v, %v; want strike_colours: 4 against 5, the second 🍰", r, ok)
+	}
+	// The struck 🍝 lands on top for seat 2, who has none (the neighbour
+	// skips); a struck 🍤 seat 2 has already.
+	v = clockwise(ce.Side, me, seatOf(ce.Starter, ce.Main, ce.Side), seatOf(ce.Starter))
+	r, ok = whyBetter(v, ce.PlayAction(ce.Diet, ce.Main, ce.NoCard), ce.PlayAction(ce.Diet, ce.Starter, ce.NoCard))
+	if !ok || r.Code != reasonStrikeGift || r.Dish != ce.Main || r.Seat != 2 || r.Colours != 2 {
+		t.Fatalf("got %+v, %v; want strike_gift 🍝 to seat 2, 2 colours", r, ok)
+	}
+	// Counter-clockwise the player after the neighbour is the seat itself:
+	// no gift to tell.
+	v.Clockwise = false
+	if r, _ := whyBetter(v, ce.PlayAction(ce.Diet, ce.Main, ce.NoCard), ce.PlayAction(ce.Diet, ce.Starter, ce.NoCard)); r.Code == reasonStrikeGift {
+		t.Fatalf("counter-clockwise: got %+v", r)
+	}
+	// A struck 🥦 the seat lacks and seat 2 has lands on top for the seat;
+	// a struck 🍤 the seat has already.
+	v = clockwise(ce.Side, me, seatOf(ce.Starter, ce.Side, ce.Dessert), seatOf(ce.Starter, ce.Side, ce.Dessert))
+	r, ok = whyBetter(v, ce.PlayAction(ce.Diet, ce.Starter, ce.NoCard), ce.PlayAction(ce.Diet, ce.Side, ce.NoCard))
+	if !ok || r.Code != reasonStrikeForMe || r.Dish != ce.Side || r.Seat != 2 {
+		t.Fatalf("got %+v, %v; want strike_for_me 🥦, seat 2 has it", r, ok)
+	}
+	// A Hangover on the same two dishes in the other order: only the top
+	// differs.
+	v = clockwise(ce.Side, seatOf(ce.Starter, ce.Side, ce.Hangover), seatOf(ce.Starter, ce.Side, ce.Dessert), seatOf(ce.Starter, ce.Side))
+	r, ok = whyBetter(v, ce.PlayAction(ce.Hangover, ce.Starter, ce.Side), ce.PlayAction(ce.Hangover, ce.Side, ce.Starter))
+	if !ok || r.Code != reasonStrikeTop || r.Dish != ce.Starter || r.Other != ce.Side || r.Colours != 1 {
+		t.Fatalf("got %+v, %v; want strike_top 🍤 over 🥦, 1 colour left", r, ok)
+	}
+}
+
+func TestReasonChefTake(t *testing.T) {
+	// A Chef taking 🍝 adds a colour; taking 🍤 does not.
+	v := clockwise(ce.Side, seatOf(ce.Starter, ce.Sauce, ce.ChefCard), seatOf(ce.Starter, ce.Main), seatOf())
+	r, ok := whyBetter(v, ce.PlayAction(ce.ChefCard, ce.Starter, ce.NoCard), ce.PlayAction(ce.ChefCard, ce.Main, ce.NoCard))
+	if !ok || r.Code != reasonChefTake || r.Dish != ce.Main || r.Other != ce.Starter || r.MyColours != 3 || r.OtherColours != 2 {
+		t.Fatalf("got %+v, %v; want chef_take 🍝: 3 colours against 2", r, ok)
+	}
+	// Both dishes new to the seat, both single: the same colours either way.
+	v.Seats[0] = seatOf(ce.Sauce, ce.ChefCard)
+	r, ok = whyBetter(v, ce.PlayAction(ce.ChefCard, ce.Starter, ce.NoCard), ce.PlayAction(ce.ChefCard, ce.Main, ce.NoCard))
+	if !ok || r.Code != reasonChefTakeSame || r.MyColours != 2 || r.Colours != 1 {
+		t.Fatalf("got %+v, %v; want chef_take_same: 2 colours, the neighbour 1", r, ok)
+	}
+}
+
+func TestReasonTurnAndKeep(t *testing.T) {
+	// Taking ☕ uncovers 🍰, which the neighbour lacks.
+	v := clockwise(ce.Drink, seatOf(ce.Sauce), seatOf(ce.Starter, ce.Drink), seatOf())
+	v.Discard = []ce.Card{ce.Dessert, ce.Drink}
+	r, ok := whyBetter(v, ce.TakeAction(), ce.DrawAction())
+	if !ok || r.Code != reasonUncover || r.Dish != ce.Dessert || r.Other != ce.Drink || r.Seat != 1 || r.Colours != 3 {
+		t.Fatalf("got %+v, %v; want uncover 🍰 under ☕ for seat 1, 3 colours", r, ok)
+	}
+	// A Blank menu just drawn: seat 2, before the seat, holds a Diet and a
+	// Hangover, the neighbour none; turning play round turns them away.
+	v = clockwise(ce.Side, seatOf(ce.Sauce, ce.BlankMenu), seatOf(ce.Starter), seatOf(ce.Main, ce.Diet, ce.Hangover))
+	v.Step, v.Drawn = ce.StepDrawn, ce.BlankMenu
+	r, ok = whyBetter(v, ce.EndAction(), ce.PlayAction(ce.BlankMenu, ce.NoCard, ce.NoCard))
+	if !ok || r.Code != reasonReverseAway || r.Seat != 2 || len(r.Cards) != 2 {
+		t.Fatalf("got %+v, %v; want reverse_away from seat 2, 2 cards", r, ok)
+	}
+	// The other way: the neighbour's Chefs would hit the seat.
+	v = clockwise(ce.Side, seatOf(ce.Sauce, ce.BlankMenu), seatOf(ce.Starter, ce.ChefCard, ce.ChefCard), seatOf(ce.Main))
+	v.Step, v.Drawn = ce.StepDrawn, ce.BlankMenu
+	r, ok = whyBetter(v, ce.PlayAction(ce.BlankMenu, ce.NoCard, ce.NoCard), ce.EndAction())
+	if !ok || r.Code != reasonReverseOnto || r.Seat != 1 || len(r.Cards) != 2 {
+		t.Fatalf("got %+v, %v; want reverse_onto from seat 1, 2 cards", r, ok)
+	}
+	// An Empty plate just drawn and not played stays in front.
+	v = clockwise(ce.Side, seatOf(ce.Sauce, ce.EmptyPlate), seatOf(ce.Starter), seatOf(ce.Main))
+	v.Step, v.Drawn = ce.StepDrawn, ce.EmptyPlate
+	r, ok = whyBetter(v, ce.EndAction(), ce.PlayAction(ce.EmptyPlate, ce.NoCard, ce.NoCard))
+	if !ok || r.Code != reasonPlayDrawn || r.Card != ce.EmptyPlate {
+		t.Fatalf("got %+v, %v; want play_drawn 🍽", r, ok)
+	}
+	// A second 🥦 thrown away that «Профи» keeps.
+	v = clockwise(ce.Side, seatOf(ce.Sauce, ce.Side, ce.Side), seatOf(ce.Side), seatOf(ce.Side))
+	v.Step = ce.StepDrawn
+	r, ok = whyBetter(v, ce.DiscardAction(ce.Side), ce.EndAction())
+	if !ok || r.Code != reasonKeepDouble || r.Dish != ce.Side {
+		t.Fatalf("got %+v, %v; want keep_double 🥦", r, ok)
+	}
+	// An Empty plate at a neighbour with four colours, «Профи» drawing.
+	v = clockwise(ce.Side, seatOf(ce.Sauce, ce.EmptyPlate), seatOf(ce.Starter, ce.Sauce, ce.Main, ce.Side), seatOf(ce.Main))
+	r, ok = whyBetter(v, ce.PlayAction(ce.EmptyPlate, ce.NoCard, ce.NoCard), ce.DrawAction())
+	if !ok || r.Code != reasonKeepCard || r.Card != ce.EmptyPlate || r.Colours != 4 {
+		t.Fatalf("got %+v, %v; want keep_card 🍽, the neighbour at 4 colours", r, ok)
+	}
+}
+
 // Every reason reads as a catalog line in every language: no key shows
 // through, no placeholder is left empty.
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	tv := adapter.View(&record.Table{Seats: []record.Seat{{Name: "Катя"}, {Name: "Робот 1"}, {Name: "Робот 2"}}})
-	codes := []reasonCode{reasonAnnounce, reasonRedraw, reasonTakeBill, reasonGift, reasonThreat, reasonLoseColour, reasonTakeMissing, reasonExtra, reasonSpare, reasonPlayAction, reasonDrawFirst, reasonScarce}
+	codes := []reasonCode{reasonAnnounce, reasonRedraw, reasonTakeBill, reasonGift, reasonThreat, reasonLoseColour, reasonTakeMissing, reasonExtra, reasonSpare, reasonPlayAction, reasonDrawFirst, reasonScarce,
+		reasonStrikeColours, reasonStrikeGift, reasonUncover, reasonReverseAway, reasonReverseOnto, reasonPlayDrawn, reasonKeepDouble, reasonKeepCard,
+		reasonStrikeForMe, reasonStrikeTop, reasonChefTake, reasonChefTakeSame}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
 			for _, left := range []int{0, 1} {
-				s := reason{Code: c, Dish: ce.Main, Other: ce.Drink, Card: ce.Diet, Seat: 1, Colours: 5, Left: left, OtherLeft: 5}.text(l, tv)
-				if s == "" || strings.Contains(s, "chef.reason") || !strings.Contains(s, "Робот 1") && (c == reasonGift || c == reasonThreat || c == reasonSpare) || strings.Contains(s, "<no value>") {
+				r := reason{Code: c, Dish: ce.Main, Other: ce.Drink, Card: ce.Diet, Seat: 1, Colours: 5, Left: left, OtherLeft: 5,
+					OtherColours: 6, MyColours: 4, Cards: []ce.Card{ce.Diet, ce.ChefCard}}
+				if left == 0 {
+					r.Dish = ce.NoCard // strike_colours without a second dish
+					if c != reasonStrikeColours {
+						r.Dish = ce.Main
+					}
+				}
+				s := r.text(l, tv)
+				named := c == reasonGift || c == reasonThreat || c == reasonSpare || c == reasonStrikeColours || c == reasonStrikeGift ||
+					c == reasonUncover || c == reasonReverseAway || c == reasonReverseOnto || c == reasonKeepCard || c == reasonStrikeForMe ||
+					c == reasonStrikeTop || c == reasonChefTakeSame
+				if s == "" || strings.Contains(s, "chef.reason") || !strings.Contains(s, "Робот 1") && named || strings.Contains(s, "<no value>") {
 					t.Errorf("%s %s reads %q", lang, c, s)
 				}
 			}

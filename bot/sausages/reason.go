@@ -37,6 +37,21 @@ const (
 	// reasonKeepBoot: the person gives up the boot, the only card that
 	// stops the others' attempts.
 	reasonKeepBoot reasonCode = "keep_boot"
+	// reasonPassEnds: everyone else still in has passed, so the person's
+	// pass ends the bidding and the bidder (Seat) makes the attempt;
+	// reasonPassEndsWins: their board is on side «2», a success wins them
+	// the game.
+	reasonPassEnds     reasonCode = "pass_ends"
+	reasonPassEndsWins reasonCode = "pass_ends_wins"
+	// reasonBidBluff: «Профи» bids N (short of every card on the boards)
+	// with the boot in its own stack: it makes the attempt only if no one
+	// bids higher.
+	reasonBidBluff reasonCode = "bid_bluff"
+	// reasonBidAll: «Профи» bids N, every card on the boards, with the
+	// boot in its own stack: it makes the attempt at once and fails on its
+	// own boot, so no one else attempts this round, and it chooses to lose
+	// a sausage (it owns one), keeping the boot.
+	reasonBidAll reasonCode = "bid_all"
 )
 
 // reason is why «Профи»'s move is better than the person's, computed from
@@ -81,8 +96,36 @@ func whyBetter(v ss.SeatView, played, best game.Action) (reason, bool) {
 			Share: adapter.Percent(ss.SafeChance(v, b.Seat)), OtherShare: adapter.Percent(ss.SafeChance(v, p.Seat))}, true
 	case p.Kind == ss.KindLose && p.Card == ss.Boot && b.Kind == ss.KindLose:
 		return reason{Code: reasonKeepBoot}, true
+	case p.Kind == ss.KindPass && b.Kind == ss.KindBid && lastToPass(v):
+		if int(v.Bidder) < len(v.Seats) && v.Seats[v.Bidder].Side == 2 {
+			return reason{Code: reasonPassEndsWins, Seat: v.Bidder}, true
+		}
+		return reason{Code: reasonPassEnds, Seat: v.Bidder}, true
+	case b.Kind == ss.KindBid && !safe && b.N < v.Total && p.Kind != ss.KindBid:
+		return reason{Code: reasonBidBluff, N: b.N}, true
+	case b.Kind == ss.KindBid && !safe && b.N == v.Total && p.Kind != ss.KindBid && ownsSausage(v):
+		return reason{Code: reasonBidAll, N: b.N}, true
 	}
 	return reason{}, false
+}
+
+// ownsSausage reports whether the seat holds a sausage in hand or stack.
+func ownsSausage(v ss.SeatView) bool {
+	return v.Hand.Sausages > 0 || slices.Contains(v.Stack, ss.Sausage)
+}
+
+// lastToPass reports whether the seat's pass would end the bidding: it
+// is on, and every other player still in but the bidder has passed.
+func lastToPass(v ss.SeatView) bool {
+	if v.Phase != ss.PhaseBid || v.Bidder < 0 || v.Bidder == v.Seat {
+		return false
+	}
+	for _, s := range v.Seats {
+		if s.Seat != v.Seat && s.Seat != v.Bidder && !s.Out && !s.Passed {
+			return false
+		}
+	}
+	return true
 }
 
 // text puts r into one clause of the language of l (Telegram HTML).
@@ -98,6 +141,10 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 		return l.T(key, "Bid", bid, "Cards", l.T("count.cards", "Count", r.Count))
 	case reasonBidChance:
 		return l.T(key, "Bid", bid, "Share", r.Share)
+	case reasonPassEnds, reasonPassEndsWins:
+		return l.T(key, "Name", adapter.SeatName(t, r.Seat))
+	case reasonBidBluff, reasonBidAll:
+		return l.T(key, "Bid", bid)
 	case reasonReveal:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Share", r.Share,
 			"Other", adapter.SeatName(t, r.Other), "OtherShare", r.OtherShare)

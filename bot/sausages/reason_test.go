@@ -44,6 +44,37 @@ func TestReasonBoot(t *testing.T) {
 	}
 }
 
+func TestReasonPassAndBluff(t *testing.T) {
+	// Bidding: seat 1 bid 4, seat 2 passed; seat 0's pass would end it.
+	v := addView(ss.Hand{Sausages: 2}, []ss.Card{ss.Boot, ss.Sausage}, 2, 2)
+	v.Phase, v.Bid, v.Bidder = ss.PhaseBid, 4, 1
+	v.Seats[2].Passed = true
+	r, ok := whyBetter(v, ss.PassAction(), ss.BidAction(5))
+	if !ok || r.Code != reasonPassEnds || r.Seat != 1 {
+		t.Fatalf("got %+v, %v; want pass_ends, seat 1 to attempt", r, ok)
+	}
+	v.Seats[1].Side = 2
+	if r, ok := whyBetter(v, ss.PassAction(), ss.BidAction(5)); !ok || r.Code != reasonPassEndsWins || r.Seat != 1 {
+		t.Fatalf("got %+v, %v; want pass_ends_wins, seat 1 on side 2", r, ok)
+	}
+	// Seat 2 still in the bidding: the pass ends nothing; the boot in the
+	// own stack makes «Профи»'s 5 of 6 a bluff.
+	v.Seats[2].Passed = false
+	if r, ok := whyBetter(v, ss.PassAction(), ss.BidAction(5)); !ok || r.Code != reasonBidBluff || r.N != 5 {
+		t.Fatalf("got %+v, %v; want bid_bluff 5", r, ok)
+	}
+	// A bid of every card on the boards is the attempt at once: no bluff,
+	// a failure on the own boot that costs a sausage.
+	if r, ok := whyBetter(v, ss.PassAction(), ss.BidAction(6)); !ok || r.Code != reasonBidAll || r.N != 6 {
+		t.Fatalf("a bid of all 6: got %+v, %v; want bid_all 6", r, ok)
+	}
+	// Only the boot left to lose: nothing of the kind to tell.
+	v.Hand, v.Stack = ss.Hand{}, []ss.Card{ss.Boot}
+	if r, _ := whyBetter(v, ss.PassAction(), ss.BidAction(6)); r.Code == reasonBidAll {
+		t.Fatalf("no sausage to lose, yet told %+v", r)
+	}
+}
+
 func TestReasonBids(t *testing.T) {
 	// Two sausages down, no boot: a bid of 4 is 2 over the own stack; a
 	// bid of 2 is sure.
@@ -83,7 +114,7 @@ func TestReasonRevealAndLose(t *testing.T) {
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	tv := adapter.View(&record.Table{Seats: []record.Seat{{Name: "Катя"}, {Name: "Робот 1"}, {Name: "Робот 2"}}})
-	codes := []reasonCode{reasonBootOwn, reasonBootGuard, reasonBidOnBoot, reasonBidOver, reasonBidSafe, reasonBidChance, reasonReveal, reasonKeepBoot}
+	codes := []reasonCode{reasonBootOwn, reasonBootGuard, reasonBidOnBoot, reasonBidOver, reasonBidSafe, reasonBidChance, reasonReveal, reasonKeepBoot, reasonPassEnds, reasonPassEndsWins, reasonBidBluff, reasonBidAll}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {

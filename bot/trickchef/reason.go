@@ -63,6 +63,16 @@ const (
 	// nothing yet).
 	reasonTakes reasonCode = "takes"
 	reasonGives reasonCode = "gives"
+	// reasonGivesOrChef: «Профи»'s card most likely does not take the
+	// trick, by its search: it brings the seat a coin or a chef.
+	reasonGivesOrChef reasonCode = "gives_or_chef"
+	// reasonChefMoreStars: both chefs sit at once on a won card of their
+	// suit; «Профи»'s on Card for Stars, the person's on Low for Fewer.
+	reasonChefMoreStars reasonCode = "chef_more_stars"
+	// reasonChefHandStars: the hand holds as many cards of both suits, but
+	// those of «Профи»'s chef (Cards) are worth Stars if won, those of the
+	// person's Fewer.
+	reasonChefHandStars reasonCode = "chef_hand_stars"
 )
 
 // reason is why «Профи»'s move is better than the person's, computed from
@@ -101,8 +111,12 @@ func whyBetter(v tc.SeatView, played, best game.Action, ev tc.Advice) (reason, b
 func chefReason(v tc.SeatView, p, b tc.Suit) (reason, bool) {
 	chefs := v.Seats[v.Seat].Chefs
 	if c, ok := nextCovered(v.Won, b, chefs[b]); ok {
-		if _, also := nextCovered(v.Won, p, chefs[p]); !also {
+		o, also := nextCovered(v.Won, p, chefs[p])
+		if !also {
 			return reason{Code: reasonChefStars, Suit: b, Other: p, Card: c, Stars: c.Stars()}, true
+		}
+		if c.Stars() > o.Stars() {
+			return reason{Code: reasonChefMoreStars, Suit: b, Other: p, Card: c, Stars: c.Stars(), Low: o, Fewer: o.Stars()}, true
 		}
 	}
 	if v.Phase == tc.PhaseAward {
@@ -116,7 +130,27 @@ func chefReason(v tc.SeatView, p, b tc.Suit) (reason, bool) {
 	if nb > np {
 		return reason{Code: reasonChefHand, Suit: b, Other: p, Count: nb, Fewer: np}, true
 	}
+	if sb, sp := starsIn(v.Hand, b), starsIn(v.Hand, p); nb == np && nb > 0 && sb > sp {
+		var cards []tc.Card
+		for _, c := range v.Hand {
+			if c.Suit == b {
+				cards = append(cards, c)
+			}
+		}
+		return reason{Code: reasonChefHandStars, Suit: b, Other: p, Cards: cards, Stars: sb, Fewer: sp}, true
+	}
 	return reason{}, false
+}
+
+// starsIn is the stars of the hand's cards of suit s.
+func starsIn(hand []tc.Card, s tc.Suit) int {
+	n := 0
+	for _, c := range hand {
+		if c.Suit == s {
+			n += c.Stars()
+		}
+	}
+	return n
 }
 
 // coveredCards are the won cards of suit s that chefs of that suit sit
@@ -288,6 +322,8 @@ func cardReason(v tc.SeatView, p, b tc.Move, ev tc.Advice) (reason, bool) {
 		return reason{Code: reasonTakes, Card: b.Card}, true
 	case ev.Deals > 0 && ev.Took+ev.Chef < 0.5:
 		return reason{Code: reasonGives, Card: b.Card}, true
+	case ev.Deals > 0 && ev.Took < 0.5:
+		return reason{Code: reasonGivesOrChef, Card: b.Card}, true
 	}
 	return reason{}, false
 }
@@ -309,6 +345,11 @@ func (r reason) text(l adapter.Loc) string {
 		}
 		return l.T(key, "Suit", suitEmoji(r.Suit), "Other", suitEmoji(r.Other), "Trumps", trumps,
 			"Cards", l.T("count.cards", "Count", r.Count), "Fewer", l.T("count.cards", "Count", r.Fewer))
+	case reasonChefMoreStars:
+		return l.T(key, "Suit", suitEmoji(r.Suit), "Other", suitEmoji(r.Other), "Card", cardText(r.Card), "Low", cardText(r.Low),
+			"Stars", l.T("count.stars", "Count", r.Stars), "Fewer", l.T("count.stars", "Count", r.Fewer))
+	case reasonChefHandStars:
+		return l.T(key, "Suit", suitEmoji(r.Suit), "Other", suitEmoji(r.Other), "Cards", cardsText(r.Cards), "Stars", r.Stars, "Fewer", r.Fewer)
 	case reasonChefHand:
 		return l.T(key, "Suit", suitEmoji(r.Suit), "Other", suitEmoji(r.Other),
 			"Cards", l.T("count.cards", "Count", r.Count), "Fewer", r.Fewer)

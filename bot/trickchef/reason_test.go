@@ -126,17 +126,63 @@ func TestReasonTop(t *testing.T) {
 	}
 }
 
+func TestReasonChefMoreStars(t *testing.T) {
+	// Won 🟥7 and 🟨2, no chefs yet: either chef sits at once, the red one
+	// on 3★, the yellow one on 1★.
+	v := view(tc.PhaseAward, [tc.NumSuits]int{2, 2, 2, 0}, [tc.NumSuits]int{}, []tc.Card{card(tc.Blue, 3)},
+		[]tc.Card{card(tc.Red, 7), card(tc.Yellow, 2)})
+	r, ok := whyBetter(v, tc.ChefAction(tc.Yellow), tc.ChefAction(tc.Red), tc.Advice{})
+	if !ok || r.Code != reasonChefMoreStars || r.Card != card(tc.Red, 7) || r.Low != card(tc.Yellow, 2) || r.Stars != 3 || r.Fewer != 1 {
+		t.Fatalf("got %+v, %v; want chef_more_stars 🟥7 (3★) over 🟨2 (1★)", r, ok)
+	}
+	// The other way round there is nothing of the kind to tell.
+	if r, _ := whyBetter(v, tc.ChefAction(tc.Red), tc.ChefAction(tc.Yellow), tc.Advice{}); r.Code == reasonChefMoreStars {
+		t.Fatalf("the cheaper chef told as the richer: %+v", r)
+	}
+}
+
+func TestReasonChefHandStars(t *testing.T) {
+	// Two reds and two yellows in hand, the reds worth 3★ each, the
+	// yellows 1★ and 3★; the pick, so the trumps do not change.
+	hand := []tc.Card{card(tc.Red, 8), card(tc.Red, 9), card(tc.Yellow, 2), card(tc.Yellow, 7)}
+	v := view(tc.PhasePick, [tc.NumSuits]int{4, 4, 4, 0}, [tc.NumSuits]int{}, hand, nil)
+	r, ok := whyBetter(v, tc.ChefAction(tc.Yellow), tc.ChefAction(tc.Red), tc.Advice{})
+	if !ok || r.Code != reasonChefHandStars || r.Stars != 6 || r.Fewer != 4 || !slices.Equal(r.Cards, hand[:2]) {
+		t.Fatalf("got %+v, %v; want chef_hand_stars 🟥8 🟥9, 6★ against 4★", r, ok)
+	}
+	// More cards of the person's suit: no reason of stars in hand.
+	v.Hand = append(v.Hand, card(tc.Yellow, 1))
+	if r, _ := whyBetter(v, tc.ChefAction(tc.Yellow), tc.ChefAction(tc.Red), tc.Advice{}); r.Code == reasonChefHandStars {
+		t.Fatalf("fewer cards told by their stars: %+v", r)
+	}
+}
+
+func TestReasonGivesOrChef(t *testing.T) {
+	// A lead the search finds gives the trick away in 88% of its deals
+	// and is the lowest in 40%: most likely a coin or a chef.
+	v := view(tc.PhasePlay, [tc.NumSuits]int{2, 3, 3, 0}, [tc.NumSuits]int{}, []tc.Card{card(tc.Red, 7), card(tc.Yellow, 3)}, nil)
+	r, ok := whyBetter(v, play(card(tc.Yellow, 3), 0), play(card(tc.Red, 7), 0), tc.Advice{Deals: 60, Took: 0.12, Chef: 0.4})
+	if !ok || r.Code != reasonGivesOrChef {
+		t.Fatalf("got %+v, %v; want gives_or_chef", r, ok)
+	}
+	// With no deals searched nothing is told of what the card likely does.
+	if r, ok := whyBetter(v, play(card(tc.Yellow, 3), 0), play(card(tc.Red, 7), 0), tc.Advice{}); ok {
+		t.Fatalf("no evidence, yet told %+v", r)
+	}
+}
+
 // Every reason reads as a catalog line in every language: no key shows
 // through.
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	codes := []reasonCode{reasonChefStars, reasonChefTrump, reasonChefHand, reasonCoinsNoStars, reasonCoins, reasonTakeStars,
-		reasonLowest, reasonLowestSure, reasonLowestCheaper, reasonTakeKeepLow, reasonTakesSure, reasonGivesSure, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives}
+		reasonLowest, reasonLowestSure, reasonLowestCheaper, reasonTakeKeepLow, reasonTakesSure, reasonGivesSure, reasonIncome, reasonTop, reasonTopTrump, reasonTakes, reasonGives,
+		reasonGivesOrChef, reasonChefMoreStars, reasonChefHandStars}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
 			for _, fewer := range []int{0, 2} {
-				r := reason{Code: c, Card: card(tc.Yellow, 9), Cards: []tc.Card{card(tc.Yellow, 9)}, Suit: tc.Yellow, Other: tc.Blue,
+				r := reason{Code: c, Card: card(tc.Yellow, 9), Low: card(tc.Blue, 2), Cards: []tc.Card{card(tc.Yellow, 9)}, Suit: tc.Yellow, Other: tc.Blue,
 					Suits: []tc.Suit{tc.Blue}, Stars: 3, Coins: 2, Count: 4, Fewer: fewer}
 				if s := r.text(l); s == "" || strings.Contains(s, "trickchef.") {
 					t.Errorf("%s %s reads %q", lang, c, s)
