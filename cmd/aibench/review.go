@@ -26,7 +26,7 @@ import (
 // the thread that computed it, p50/p90/p99/max). The last line is one
 // JSON object:
 //
-//	{"game":"chef","games":N,"levels":["random","novice","cook","shef"],"accuracy":[8.7,7.4,90.9,97.9],
+//	{"game":"chef","games":N,"levels":["random","novice","cook","shef"],"accuracy":[8,50.4,87.3,97.1],
 //	 "accuracy_ci95":[...],"decisions":[...],"grades":[[inaccuracies,mistakes,blunders],...],
 //	 "review_cpu_ms":{"p50":…,"p90":…,"p99":…,"max":…},"playouts":0,"seconds":…}
 //

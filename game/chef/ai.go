@@ -11,7 +11,8 @@ import (
 type Level string
 
 const (
-	// Novice («Новичок») plays a uniformly random legal action.
+	// Novice («Новичок») plays Cook's action, but a fraction noviceSlip of
+	// the time a uniformly random legal one instead.
 	Novice Level = "novice"
 	// Cook («Повар») plays sensible heuristics: take the Addition when it
 	// wins, announce at once, redraw a Chef on a complete menu, hit a next
@@ -29,6 +30,10 @@ const (
 	// a decision is deterministic for a seed.
 	Shef Level = "shef"
 )
+
+// noviceSlip is how often Novice plays a uniformly random legal action
+// instead of Cook's.
+const noviceSlip = 1.0 / 3
 
 // Decide returns the action level chooses for the seat v belongs to, or -1
 // if the seat has nothing to do (v.Legal is empty). It reads only v (which
@@ -52,7 +57,12 @@ func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice, pb *p
 	}
 	r := aiRand(&v, seed)
 	if level == Novice {
-		return v.Legal[r.Below(len(v.Legal))]
+		// A generator of its own, so that when it does not slip the novice
+		// decides exactly as Cook does.
+		s := r ^ 0x6e6f76696365
+		if s.Float64() < noviceSlip {
+			return v.Legal[s.Below(len(v.Legal))]
+		}
 	}
 	st, ok := fromView(&v, &r)
 	var a game.Action = -1

@@ -37,7 +37,7 @@
 //	BenchmarkApply         13 ns     per Apply (26 ns/op for a draw and an end; 0 allocs)
 //	BenchmarkMarshal      109 ns/op  (203 bytes, 6 players mid-game)
 //	BenchmarkSeatView     1.6 µs/op
-//	BenchmarkDecideNovice  13 ns/op  (one decision)
+//	BenchmarkDecideNovice  as Cook   (Cook's move unless it slips)
 //	BenchmarkDecideCook   0.8 µs/op  (one decision, the view rebuilt into a state)
 //	BenchmarkDecideShef    14 ms/op  (one decision: 3,000 playouts of 20 turns, under a load
 //	                                  of 6 on the 2 cores; the same with 36 legal actions,

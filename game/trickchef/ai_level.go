@@ -11,7 +11,8 @@ import (
 type Level string
 
 const (
-	// Novice («Новичок») plays Baseline, but now and then a random card.
+	// Novice («Новичок») plays Baseline, but a quarter of the time
+	// (noviceSlip) a random legal action, coins and all.
 	Novice Level = "novice"
 	// Cook («Повар») plays the cook heuristic (ai_policy.go).
 	Cook Level = "cook"
@@ -45,8 +46,8 @@ type Budget struct {
 	Clock    func() time.Time // nil: no cap
 }
 
-// noviceSlip is how often the novice plays a random plain card (or chef)
-// instead of Baseline's choice.
+// noviceSlip is how often the novice plays a uniformly random legal action
+// (any card or chef, with or without coins) instead of Baseline's choice.
 const noviceSlip = 0.25
 
 // Decide returns the action level chooses for the seat that v belongs to,
@@ -86,18 +87,7 @@ func novice(v *SeatView, seed uint64) game.Action {
 	if r.Float64() >= noviceSlip {
 		return Baseline(*v, seed)
 	}
-	var plain [MaxValue + NumSuits]game.Action
-	k := 0
-	for _, a := range v.Legal {
-		if m, ok := Decode(a); ok && m.Coins == 0 && k < len(plain) {
-			plain[k] = a
-			k++
-		}
-	}
-	if k == 0 {
-		return Baseline(*v, seed)
-	}
-	return plain[r.Below(k)]
+	return v.Legal[r.Below(len(v.Legal))]
 }
 
 func cook(v *SeatView, h History, seed uint64) game.Action {

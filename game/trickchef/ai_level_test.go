@@ -310,3 +310,33 @@ func TestHistoryObserve(t *testing.T) {
 	})
 	t.Logf("%d histories", n)
 }
+
+// The novice is Baseline with slips: for the same view and seed it plays
+// Baseline's action, except about noviceSlip of the time a uniformly
+// random legal one (which may happen to be Baseline's).
+func TestNoviceSlipsAtItsRate(t *testing.T) {
+	games := 20
+	if raceEnabled {
+		games = 6
+	}
+	var expect float64
+	differ, decisions := 0, 0
+	walkGames(t, games, func(st *State, h History, g, step int) {
+		s, _ := st.Current()
+		v := st.SeatView(s)
+		n := len(v.Legal)
+		if n < 2 {
+			return
+		}
+		seed := uint64(g*1000 + step)
+		decisions++
+		expect += noviceSlip * float64(n-1) / float64(n)
+		if Decide(Novice, v, h, seed, Budget{}) != Baseline(v, seed) {
+			differ++
+		}
+	})
+	t.Logf("%d decisions: the novice left Baseline's move %d times, %.1f expected", decisions, differ, expect)
+	if decisions < 100 || float64(differ) < 0.7*expect || float64(differ) > 1.3*expect {
+		t.Errorf("the novice left Baseline's move %d times in %d decisions, %.1f expected", differ, decisions, expect)
+	}
+}
