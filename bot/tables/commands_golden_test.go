@@ -51,5 +51,23 @@ func TestGoldenCommands(t *testing.T) {
 			show(lang, "/rules "+g.ID()+", the last page", tb.menus.RulesPage(l, group, g, 1<<10))
 		}
 	}
+	// On a server that offers the hand in the group, /help and the guides
+	// tell of «🖐 Мои карты»; elsewhere (above) they do not.
+	hands := newTablesWith(t, nil, clockAt(golden.Clock), func() bool { return true })
+	for _, lang := range hands.views.Langs() {
+		l := hands.views.Loc(lang)
+		show(lang, "/help in a group, the hand in the group offered", hands.menus.HelpGroup(l, group, hands.commands.groupHelpLines(l)))
+		g := games[0]
+		for n := 0; ; n++ {
+			page := hands.menus.RulesPage(l, group, g, n)
+			if strings.Contains(page.Text, l.T("grouphand.button")) {
+				show(lang, fmt.Sprintf("/rules %s, page %d, the hand in the group offered", g.ID(), n+1), page)
+				break
+			}
+			if n > 20 {
+				t.Fatalf("%s: no page of the %s guide tells of the hand in the group", lang, g.ID())
+			}
+		}
+	}
 	golden.Check(t, "commands", sb.String())
 }

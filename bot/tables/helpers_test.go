@@ -60,6 +60,13 @@ func clockAt(now time.Time) func() time.Time { return func() time.Time { return 
 // them. It calls no Telegram.
 func newTables(t testing.TB, st Store, now func() time.Time) *Tables {
 	t.Helper()
+	return newTablesWith(t, st, now, nil)
+}
+
+// newTablesWith is newTables on a server that offers the hand in the
+// group when groupHands says so (nil: it does not).
+func newTablesWith(t testing.TB, st Store, now func() time.Time, groupHands func() bool) *Tables {
+	t.Helper()
 	if st == nil {
 		st = testBolt(t)
 	}
@@ -68,7 +75,7 @@ func newTables(t testing.TB, st Store, now func() time.Time) *Tables {
 	}
 	cat := golden.Catalog(t)
 	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)
-	views := view.New(view.Config{Username: "trickchefbot", TurnTimeout: time.Minute, DefaultLang: locales.Default},
+	views := view.New(view.Config{Username: "trickchefbot", TurnTimeout: time.Minute, DefaultLang: locales.Default, GroupHands: groupHands},
 		testGames(), cat, now, log)
 	var rs results.Store
 	if s, ok := st.(results.Store); ok {

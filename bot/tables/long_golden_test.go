@@ -70,7 +70,7 @@ func TestGoldenLong(t *testing.T) {
 				}
 			}
 		}
-		rules := view.RulesText(l, first, 24*time.Hour)
+		rules := view.RulesText(l, first, 24*time.Hour, true)
 		for _, p := range strings.Split(rules, "\n") {
 			if strings.Contains(p, "⏳") {
 				fmt.Fprintf(&sb, "════ %s: the rules at 24 hours a move, on time\n%s\n", lang, p)

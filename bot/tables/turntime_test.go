@@ -87,11 +87,11 @@ func TestLobbyTurnTime(t *testing.T) {
 	if got, want := adapter.DeadlineText(l, tb.views.AdapterView(play), seat), " "+adapter.DeadlineLeft(l, 20*time.Second); got != want {
 		t.Errorf("the deadline says %q, want %q", got, want)
 	}
-	rules := view.RulesText(l, g, play.TurnTime)
+	rules := view.RulesText(l, g, play.TurnTime, true)
 	if !strings.Contains(rules, view.TurnTimeText(l, 20*time.Second)) || !strings.Contains(rules, adapter.DeadlineLeft(l, 20*time.Second)) {
 		t.Errorf("the rules do not name 20 s")
 	}
-	if strings.Contains(view.RulesText(l, g, time.Minute), view.TurnTimeText(l, 20*time.Second)+")") {
+	if strings.Contains(view.RulesText(l, g, time.Minute, true), view.TurnTimeText(l, 20*time.Second)+")") {
 		t.Errorf("the rules at a minute name 20 s as the time")
 	}
 }

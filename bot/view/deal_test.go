@@ -102,7 +102,7 @@ func TestRulesEndWithTheDeal(t *testing.T) {
 	for _, lang := range []string{"ru", "en"} {
 		l := adapter.NewLoc(testCatalog(t), lang)
 		for _, g := range testGames() {
-			pages := strings.Split(RulesText(l, g, time.Minute), RulesPageBreak)
+			pages := strings.Split(RulesText(l, g, time.Minute, true), RulesPageBreak)
 			last := pages[len(pages)-1]
 			if len(pages) < 2 || last != l.T("review.deal_rules", "Repo", Repository, "Version", dealVersion(l, readBuildInfo)) || !strings.Contains(last, Repository) {
 				t.Errorf("%s (%s): the last of %d rules pages is not the deal's", g.ID(), lang, len(pages))

@@ -38,12 +38,19 @@ func (h *HandInGroup) GroupHands(t *record.Table) bool {
 	return false
 }
 
+// Offered reports whether this server offers the hand in the group at
+// all (the Bot API knows ephemeral messages), so /help and the guides
+// mention «🖐 Мои карты» only where a player can find it.
+func (h *HandInGroup) Offered() bool {
+	return h.r.cfg.GroupHands != nil && h.r.cfg.GroupHands()
+}
+
 // GroupHandsAt reports whether t's game, when it runs, will offer the
 // hand in the group (the lobby seats a person who never opened the private
 // chat only then): a group's quick game, on a server that knows ephemeral
 // messages.
 func (h *HandInGroup) GroupHandsAt(t *record.Table) bool {
-	if h.r.cfg.GroupHands == nil || !h.r.cfg.GroupHands() {
+	if !h.Offered() {
 		return false
 	}
 	return !t.Practice() && t.Board == nil && !h.r.Long(t)

@@ -69,14 +69,21 @@ const RulesPageBreak = "\n---\n"
 // sentence of its own after «{{.Left}}»'s). Every game's guide ends with
 // the same last page: how to check the deal the table committed to
 // (review.deal_rules, bot/deal), which the table's 🔒 and 🔓 lines point
-// to.
-func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration) string {
+// to. With groupHands (the server offers the hand in the group,
+// HandInGroup.Offered) a quick game's guide tells of «🖐 Мои карты» as
+// «{{.GroupHand}}» and «{{.OrFromGroup}}»; otherwise they are empty.
+func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration, groupHands bool) string {
 	left, night := adapter.DeadlineLeft(l, turn), ""
 	if record.Long(turn) {
 		left = l.T("table.deadline_until", "Until", l.T("until.today", "Time", "21:40"))
 		night = " " + l.T("rules.night", "Night", NightText(record.DefaultNight()))
 	}
-	own := l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night)
+	hand, orGroup := "", ""
+	if groupHands && !record.Long(turn) {
+		hand, orGroup = " "+l.T("rules.group_hand"), " "+l.T("rules.group_hand_or")
+	}
+	own := l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night,
+		"GroupHand", hand, "OrFromGroup", orGroup)
 	return own + RulesPageBreak + l.T("review.deal_rules", "Repo", Repository, "Version", dealVersion(l, readBuildInfo))
 }
 

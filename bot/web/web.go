@@ -262,7 +262,7 @@ func (v *View) State(kind int) (State, error) {
 		return ws, nil
 	}
 	ws.Game, ws.Title = g.ID(), adapter.Title(l, g)
-	ws.Rules = adapter.PlainText(strings.ReplaceAll(view.RulesText(l, g, w.views.TurnTime(t)), view.RulesPageBreak, "\n\n"))
+	ws.Rules = adapter.PlainText(strings.ReplaceAll(view.RulesText(l, g, w.views.TurnTime(t), w.views.HandInGroup().Offered()), view.RulesPageBreak, "\n\n"))
 	if lg, ok := g.(adapter.LiveGame); ok && lg.LiveButtons() {
 		ws.Live = true
 	}

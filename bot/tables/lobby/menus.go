@@ -56,7 +56,11 @@ func (mn *Menus) HelpGroup(l adapter.Loc, tableID, lines string) adapter.Message
 	for _, g := range mn.games {
 		kb = append(kb, []adapter.Button{playButton(l, tableID, g), mn.views.RulesLink(l.T("games.rules_short"), g)})
 	}
-	return adapter.Message{Text: l.T("help.group", "Games", mn.views.GameLines(l), "Commands", lines), Keyboard: kb}
+	hand := ""
+	if mn.views.HandInGroup().Offered() {
+		hand = " " + l.T("help.group_hand")
+	}
+	return adapter.Message{Text: l.T("help.group", "Games", mn.views.GameLines(l), "Commands", lines, "GroupHand", hand), Keyboard: kb}
 }
 
 // HelpPrivate is /help in private: each game's row opens a practice table
@@ -221,7 +225,7 @@ func (mn *Menus) RulesPageAt(l adapter.Loc, tableID string, g adapter.Game, n in
 	if g == nil {
 		return mn.rulesPicker(l, tableID)
 	}
-	pages := strings.Split(view.RulesText(l, g, turn), view.RulesPageBreak)
+	pages := strings.Split(view.RulesText(l, g, turn, mn.views.HandInGroup().Offered()), view.RulesPageBreak)
 	n = max(0, min(n, len(pages)-1))
 	text := pages[n]
 	var practice [][]adapter.Button
