@@ -362,7 +362,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 				if wait := d.budget.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
 					return wait, group
 				}
-				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
+				if wait, err := d.takeSend(ctx, call, tried); !wait.IsZero() || err != nil {
 					return wait, group
 				}
 				counted = true
@@ -414,7 +414,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 // refusal takes the mark back. A try after one whose outcome is unknown is
 // marked as a possible repeat.
 func (d *Delivery) postOnce(ctx context.Context, t *record.Table, id int64, m outbox.Entry, call string, tried tries, start time.Time) error {
-	mine := tries{n: tried.n + 1, at: start}.String()
+	mine := tries{n: tried.n + 1, at: start, refused: tried.refused}.String()
 	if err := d.store.SetPointer(ctx, triesKey(call), mine); err != nil {
 		return fmt.Errorf("%w: %v", errNotSent, err)
 	}
@@ -423,7 +423,7 @@ func (d *Delivery) postOnce(ctx context.Context, t *record.Table, id int64, m ou
 	}
 	err := d.post(ctx, m, d.heardAnnouncement(t.ID, id, call, tried, mine))
 	if err != nil && !unsure(err) {
-		if err := d.store.SetPointer(ctx, triesKey(call), tried.String()); err != nil {
+		if err := d.store.SetPointer(ctx, triesKey(call), tried.refusedTry().String()); err != nil {
 			d.log.Warn().Err(err).Str("call", call).Msg("a refused try stays counted")
 		}
 	}
@@ -477,8 +477,17 @@ func (d *Delivery) sendLease() time.Duration { return 3 * d.limits.CallTimeout }
 // table while this one still serves it; both then read the same entry, and
 // without this both would post it. It returns when to come back if someone
 // else has the entry (zero when it is ours).
-func (d *Delivery) takeSend(ctx context.Context, call string) (time.Time, error) {
-	ok, wait, err := d.store.Allow(ctx, "send:"+call, 1, d.sendLease(), d.now())
+//
+// Each try Telegram refused (tried.refused) frees the lease: the try after
+// a 429 goes when retry_after has passed (the chat's block in the store),
+// on any replica, not when the refused try's lease ends. Only the lease's
+// holder records a refusal, so two replicas still never post one entry.
+func (d *Delivery) takeSend(ctx context.Context, call string, tried tries) (time.Time, error) {
+	key := "send:" + call
+	if tried.refused > 0 {
+		key += "#" + strconv.Itoa(tried.refused)
+	}
+	ok, wait, err := d.store.Allow(ctx, key, 1, d.sendLease(), d.now())
 	switch {
 	case err != nil:
 		d.log.Error().Err(err).Str("call", call).Msg("take an announcement")
