@@ -562,7 +562,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		}
 		j, ok, err := d.renderView(t, v, view.ParseMessageRecord(records[v]))
 		if err == nil {
-			j, ok = d.withGroupHand(t, v, records, j, ok)
+			j, ok = d.withGroupHand(ctx, t, v, records, j, ok)
 		}
 		switch {
 		case err != nil:
@@ -603,13 +603,23 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		if holdGroup && (j.chatID == t.ChatID || j.group != nil) {
 			// Its dirty mark stays; the outbox's wait brings us back.
 			waiting[j.prio]++
-			continue
+			if j.chatID == t.ChatID || !j.nudge || j.quiet {
+				continue
+			}
+			// A turn told in private goes meanwhile; the hand in the
+			// group waits with the group's other calls.
+			j.group, j.hold = nil, d.now().Add(time.Second)
 		}
 		if j.group != nil {
 			if wait := d.hands.Redraw(ctx, t, j.seat, j.group); !wait.IsZero() {
 				waiting[j.prio]++
 				later(wait)
-				continue
+				if !j.nudge || j.quiet {
+					continue
+				}
+				// Their turn goes to the private chat meanwhile; the
+				// mark stays for the hand in the group.
+				j.hold = wait
 			}
 		}
 		if j.quiet && !j.hold.IsZero() {
@@ -622,8 +632,9 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			if j.rec.Pending != 0 {
 				d.budget.withdraw(ctx, viewCall(t.ID, j.view))
 			}
-			if j.rec.Ping || j.rec.Pending != 0 {
-				j.rec.Ping, j.rec.Pending = false, 0
+			if j.rec.Ping && !j.nudge || j.rec.Pending != 0 {
+				// A private hand that told the turn keeps saying so.
+				j.rec.Ping, j.rec.Pending = j.rec.Ping && j.nudge, 0
 				if err := d.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
 					later(d.now().Add(time.Second))
 					continue
@@ -742,9 +753,12 @@ type redrawJob struct {
 	// platform: m is one of the platform's states (view.PlatformState).
 	platform bool
 	// group: the seat's hand in the group to edit first (grouphand.Job);
-	// hold: until when a quiet private hand keeps its dirty mark.
+	// hold: until when a quiet private hand keeps its dirty mark; nudge:
+	// the private hand tells the turn of a person who plays from the
+	// group (grouphand.Quiet.Nudge), even while the group's hand waits.
 	group *grouphand.Job
 	hold  time.Time
+	nudge bool
 }
 
 // renderView renders a dirty view. ok=false means there is nothing to send:
