@@ -400,6 +400,32 @@ func (b *budget) chatRefused(limits []chatLimit, now time.Time) (time.Time, bool
 	return time.Time{}, false
 }
 
+// chatWait is how long a call of class c to chatID would now wait for the
+// chat's limits (zero: it may go), taking nothing and asking nothing of the
+// token's line.
+func (b *budget) chatWait(ctx context.Context, chatID int64, c groupClass) time.Duration {
+	now := b.now()
+	chat := b.chatLimits(chatID, c)
+	if until, known := b.chatRefused(chat, now); known {
+		return until.Sub(now)
+	}
+	var longest time.Duration
+	for _, l := range chat {
+		if !l.wants {
+			continue
+		}
+		ok, wait, err := b.store.Fits(ctx, l.key, l.n, l.per, now)
+		if err != nil {
+			return 0 // unknown: the call finds out itself
+		}
+		if !ok {
+			b.waits.note(l.memo(), time.Time{}, now.Add(wait), now)
+			longest = max(longest, wait)
+		}
+	}
+	return longest
+}
+
 // withdraw gives up a call's place in the token's line, if it has one.
 func (b *budget) withdraw(ctx context.Context, call string) {
 	if call == "" {

@@ -362,7 +362,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 				if wait := d.budget.admitAs(ctx, m.ChatID, prioAnnounce, class, call, d.now().Add(announcePatience)); !wait.IsZero() {
 					return wait, group
 				}
-				if wait, err := d.takeSend(ctx, call); !wait.IsZero() || err != nil {
+				if wait, err := d.takeSend(ctx, call, tried); !wait.IsZero() || err != nil {
 					return wait, group
 				}
 				counted = true
@@ -414,7 +414,7 @@ func (d *Delivery) sendOutbox(ctx context.Context, t *record.Table) (time.Time, 
 // refusal takes the mark back. A try after one whose outcome is unknown is
 // marked as a possible repeat.
 func (d *Delivery) postOnce(ctx context.Context, t *record.Table, id int64, m outbox.Entry, call string, tried tries, start time.Time) error {
-	mine := tries{n: tried.n + 1, at: start}.String()
+	mine := tries{n: tried.n + 1, at: start, refused: tried.refused}.String()
 	if err := d.store.SetPointer(ctx, triesKey(call), mine); err != nil {
 		return fmt.Errorf("%w: %v", errNotSent, err)
 	}
@@ -423,7 +423,7 @@ func (d *Delivery) postOnce(ctx context.Context, t *record.Table, id int64, m ou
 	}
 	err := d.post(ctx, m, d.heardAnnouncement(t.ID, id, call, tried, mine))
 	if err != nil && !unsure(err) {
-		if err := d.store.SetPointer(ctx, triesKey(call), tried.String()); err != nil {
+		if err := d.store.SetPointer(ctx, triesKey(call), tried.refusedTry().String()); err != nil {
 			d.log.Warn().Err(err).Str("call", call).Msg("a refused try stays counted")
 		}
 	}
@@ -477,8 +477,17 @@ func (d *Delivery) sendLease() time.Duration { return 3 * d.limits.CallTimeout }
 // table while this one still serves it; both then read the same entry, and
 // without this both would post it. It returns when to come back if someone
 // else has the entry (zero when it is ours).
-func (d *Delivery) takeSend(ctx context.Context, call string) (time.Time, error) {
-	ok, wait, err := d.store.Allow(ctx, "send:"+call, 1, d.sendLease(), d.now())
+//
+// Each try Telegram refused (tried.refused) frees the lease: the try after
+// a 429 goes when retry_after has passed (the chat's block in the store),
+// on any replica, not when the refused try's lease ends. Only the lease's
+// holder records a refusal, so two replicas still never post one entry.
+func (d *Delivery) takeSend(ctx context.Context, call string, tried tries) (time.Time, error) {
+	key := "send:" + call
+	if tried.refused > 0 {
+		key += "#" + strconv.Itoa(tried.refused)
+	}
+	ok, wait, err := d.store.Allow(ctx, key, 1, d.sendLease(), d.now())
 	switch {
 	case err != nil:
 		d.log.Error().Err(err).Str("call", call).Msg("take an announcement")
@@ -553,7 +562,7 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		}
 		j, ok, err := d.renderView(t, v, view.ParseMessageRecord(records[v]))
 		if err == nil {
-			j, ok = d.withGroupHand(t, v, records, j, ok)
+			j, ok = d.withGroupHand(ctx, t, v, records, j, ok)
 		}
 		switch {
 		case err != nil:
@@ -594,13 +603,23 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 		if holdGroup && (j.chatID == t.ChatID || j.group != nil) {
 			// Its dirty mark stays; the outbox's wait brings us back.
 			waiting[j.prio]++
-			continue
+			if j.chatID == t.ChatID || !j.nudge || j.quiet {
+				continue
+			}
+			// A turn told in private goes meanwhile; the hand in the
+			// group waits with the group's other calls.
+			j.group, j.hold = nil, d.now().Add(time.Second)
 		}
 		if j.group != nil {
 			if wait := d.hands.Redraw(ctx, t, j.seat, j.group); !wait.IsZero() {
 				waiting[j.prio]++
 				later(wait)
-				continue
+				if !j.nudge || j.quiet {
+					continue
+				}
+				// Their turn goes to the private chat meanwhile; the
+				// mark stays for the hand in the group.
+				j.hold = wait
 			}
 		}
 		if j.quiet && !j.hold.IsZero() {
@@ -613,8 +632,9 @@ func (d *Delivery) redraw(ctx context.Context, t *record.Table, version int64, h
 			if j.rec.Pending != 0 {
 				d.budget.withdraw(ctx, viewCall(t.ID, j.view))
 			}
-			if j.rec.Ping || j.rec.Pending != 0 {
-				j.rec.Ping, j.rec.Pending = false, 0
+			if j.rec.Ping && !j.nudge || j.rec.Pending != 0 {
+				// A private hand that told the turn keeps saying so.
+				j.rec.Ping, j.rec.Pending = j.rec.Ping && j.nudge, 0
 				if err := d.store.SetMessage(ctx, t.ID, j.view, j.rec.String()); err != nil {
 					later(d.now().Add(time.Second))
 					continue
@@ -733,9 +753,12 @@ type redrawJob struct {
 	// platform: m is one of the platform's states (view.PlatformState).
 	platform bool
 	// group: the seat's hand in the group to edit first (grouphand.Job);
-	// hold: until when a quiet private hand keeps its dirty mark.
+	// hold: until when a quiet private hand keeps its dirty mark; nudge:
+	// the private hand tells the turn of a person who plays from the
+	// group (grouphand.Quiet.Nudge), even while the group's hand waits.
 	group *grouphand.Job
 	hold  time.Time
+	nudge bool
 }
 
 // renderView renders a dirty view. ok=false means there is nothing to send:

@@ -52,8 +52,9 @@ func (c chats) DeleteMessages(ctx context.Context, chatID int64, ids []int) erro
 // private hand of a person who plays from the group into a note without
 // buttons, which says so and is drawn once; their turn comes to the
 // private chat only when half their time has gone by
-// (grouphand.Hands.Private).
-func (d *Delivery) withGroupHand(t *record.Table, v string, records map[string]string, j redrawJob, ok bool) (redrawJob, bool) {
+// (grouphand.Hands.Private), or at once when the group's calls would
+// keep their hand there waiting past grouphand.Stall.
+func (d *Delivery) withGroupHand(ctx context.Context, t *record.Table, v string, records map[string]string, j redrawJob, ok bool) (redrawJob, bool) {
 	g, proved := d.hands.Job(t, v, records)
 	if g == nil && !proved {
 		return j, ok
@@ -86,9 +87,13 @@ func (d *Delivery) withGroupHand(t *record.Table, v string, records map[string]s
 		}
 		return j, true
 	}
-	q := d.hands.Private(t, seat, j.m, j.rec, j.gen)
+	stalled := g != nil && g.Urgent() && d.budget.chatWait(ctx, t.ChatID, classHand) > grouphand.Stall
+	q := d.hands.Private(t, seat, j.m, j.rec, j.gen, stalled)
 	j.hold = q.Hold
+	j.nudge = q.Nudge
 	switch {
+	case q.Nudge && !ok:
+		j.quiet = true // their turn, in the private chat already
 	case q.Nudge:
 		j.quiet, j.platform = false, view.PlatformState(t, seat) // their turn, told in private
 	case q.Quiet:

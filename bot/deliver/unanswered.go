@@ -155,24 +155,40 @@ func (d *Delivery) backoff(n int) time.Duration {
 const viewTries = 3
 
 // tries is what the store knows of an outbox entry's unanswered tries:
-// how many may have posted it, the last made at.
+// how many may have posted it, the last made at; and how many tries
+// Telegram refused (a 429, a 5xx: nothing posted), each of which frees the
+// entry's send lease for the next (see takeSend).
 type tries struct {
-	n  int
-	at time.Time
+	n       int
+	at      time.Time
+	refused int
 }
 
 func (x tries) String() string {
-	if x.at.IsZero() {
-		return strconv.Itoa(x.n)
+	s := strconv.Itoa(x.n)
+	if !x.at.IsZero() {
+		s += "@" + strconv.FormatInt(x.at.UnixMilli(), 10)
 	}
-	return strconv.Itoa(x.n) + "@" + strconv.FormatInt(x.at.UnixMilli(), 10)
+	if x.refused > 0 {
+		s += "#" + strconv.Itoa(x.refused)
+	}
+	return s
+}
+
+// refusedTry is x after a try Telegram refused: it posted nothing, so it
+// does not count, and the next try needs no lease of its own.
+func (x tries) refusedTry() tries {
+	x.refused++
+	return x
 }
 
 // parseTries reads the pointer (versions before backoff wrote the count
-// alone).
+// alone, before refusals without them).
 func parseTries(v string) tries {
+	v, refused, _ := strings.Cut(v, "#")
 	n, at, _ := strings.Cut(v, "@")
 	x := tries{}
+	x.refused, _ = strconv.Atoi(refused)
 	x.n, _ = strconv.Atoi(n)
 	if ms, err := strconv.ParseInt(at, 10, 64); err == nil {
 		x.at = time.UnixMilli(ms)
@@ -219,7 +235,7 @@ func (d *Delivery) heardAnnouncement(table string, id int64, call string, before
 	return func(ctx context.Context, _ *models.Message, err error) {
 		if err != nil {
 			if v, perr := d.store.Pointer(ctx, triesKey(call)); perr == nil && v == mine {
-				if err := d.store.SetPointer(ctx, triesKey(call), before.String()); err != nil {
+				if err := d.store.SetPointer(ctx, triesKey(call), before.refusedTry().String()); err != nil {
 					d.log.Warn().Err(err).Str("call", call).Msg("a try refused late stays counted")
 				}
 			}

@@ -118,6 +118,11 @@ const pressWindow = 15 * time.Second
 // (half the time for a move, when that is shorter).
 const nudgeAfter = time.Minute
 
+// Stall is how long the hand in the group may wait for the group's calls
+// to show a turn: past it, the turn goes to the private chat at once
+// (its own budget), the hand in the group still drawn when it can.
+const Stall = 3 * time.Second
+
 // Hands draws the hands in groups for one replica's delivery. A nil
 // *Hands draws none: the hands stay in private chats.
 type Hands struct {
@@ -385,12 +390,15 @@ type Quiet struct {
 
 // Private is what the private hand of seat does while its person plays
 // from the group, m being what it would show, rec its record and gen the
-// view's repost count: their turn comes to the private chat only when
-// half their time has gone by (quietUntil); else the hand turns into a
+// view's repost count: their turn comes to the private chat when half
+// their time has gone by (quietUntil), or at once when the hand in the
+// group cannot show it within a few seconds (stalled: the group's calls
+// are spent); a turn told there stays told. Else the hand turns into a
 // note without buttons, which says so and is drawn once.
-func (h *Hands) Private(t *record.Table, seat int, m adapter.Message, rec view.MessageRecord, gen int) Quiet {
+func (h *Hands) Private(t *record.Table, seat int, m adapter.Message, rec view.MessageRecord, gen int, stalled bool) Quiet {
 	until := h.quietUntil(t, seat)
-	if m.Ping && !h.p.Now().Before(until) {
+	told := rec.Ping && rec.Gen == gen && message.Shows(rec, m, view.PlatformState(t, seat))
+	if m.Ping && (stalled || told || !h.p.Now().Before(until)) {
 		return Quiet{Nudge: true}
 	}
 	var q Quiet

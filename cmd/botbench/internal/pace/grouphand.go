@@ -33,7 +33,19 @@ func playGroup(ctx context.Context, h *bottest.Harness, t *table, u *telegramtes
 		}
 		return playable([]*telegramtest.Message{m})
 	}
-	play(ctx, h, t, u, nudge, hand, think, rng, limit)
+	// A turn the bot also tells in the private chat (the hand in the
+	// group waiting for the group's calls) reached the person there
+	// first: they still answer it in the group.
+	told := func(key string) time.Time {
+		var first time.Time
+		for _, m := range u.PrivateChat().Messages() {
+			if _, k, _ := playable([]*telegramtest.Message{m}); k == key && (first.IsZero() || m.Date.Before(first)) {
+				first = m.Date
+			}
+		}
+		return first
+	}
+	play(ctx, h, t, u, nudge, hand, told, think, rng, limit)
 }
 
 // openHand waits for the group's table to offer «Мои карты», thinks,

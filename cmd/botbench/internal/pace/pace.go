@@ -74,7 +74,9 @@ What is measured, so runs compare:
     private chat shows their new playable buttons (the fresh "your turn"
     message; an edit when the same player moves again). With -hands
     group: to the moment the next player's hand in the group (sent or
-    edited) shows playable buttons. With -pages: to the moment their
+    edited) shows playable buttons, or their private chat if it shows
+    the same prompt first (the bot tells a turn there when the hand in
+    the group waits for the group's calls). With -pages: to the moment their
     page receives a state with something to press; a press's handling time is then the act request's latency.
   - table latency: from a move's press to the first edit of the group's
     message that reached Telegram after the bot answered the press (the
@@ -168,6 +170,9 @@ func printGame(w io.Writer, r result) {
 	fmt.Fprintf(w, "button presses: %d applied, %d refused; handled in p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
 		r.Presses, r.Refused, r.AnswerP50ms, r.AnswerP99ms, r.AnswerMaxms)
 	fmt.Fprintf(w, "move → next player's prompt: p50 %.0f ms, p99 %.0f ms\n", r.PromptP50ms, r.PromptP99ms)
+	if r.Hands == "group" {
+		fmt.Fprintf(w, "prompts that reached the private chat first: %d of %d\n", r.ToldInPrivate, r.PromptN)
+	}
 	fmt.Fprintf(w, "move → group table showing it: p50 %.0f ms, p99 %.0f ms\n", r.TableP50ms, r.TableP99ms)
 }
 

@@ -69,28 +69,31 @@ type result struct {
 	Seconds float64 `json:"seconds"`
 	// Moves are the actions applied, from the tables' logs; AutoMoves are
 	// those the bot made (robots, timeouts).
-	Moves        int        `json:"moves"`
-	AutoMoves    int        `json:"auto_moves"`
-	MovesMean    float64    `json:"moves_per_table"`
-	Presses      int        `json:"presses"`      // applied presses by people
-	HandOpens    int        `json:"hand_opens"`   // «Мои карты» pressed and answered (-hands group)
-	Refused      int        `json:"refused"`      // presses answered with a refusal
-	PressErrors  int        `json:"press_errors"` // presses not answered, or on a vanished message
-	Calls        callCounts `json:"calls"`
-	PerMove      perMove    `json:"per_move"`
-	GroupPeak    int        `json:"group_peak_per_min"` // most calls to one group in any 60 s
-	TokenPeak    int        `json:"token_peak_per_s"`   // most calls of the token in any second
-	PromptN      int        `json:"prompt_samples"`
-	PromptP50ms  float64    `json:"prompt_p50_ms"`
-	PromptP99ms  float64    `json:"prompt_p99_ms"`
-	PromptTables spread     `json:"prompt_p99_tables"`
-	TableN       int        `json:"table_samples"`
-	TableP50ms   float64    `json:"table_p50_ms"`
-	TableP99ms   float64    `json:"table_p99_ms"`
-	TableTables  spread     `json:"table_p99_tables"`
-	AnswerP50ms  float64    `json:"answer_p50_ms"`
-	AnswerP99ms  float64    `json:"answer_p99_ms"`
-	AnswerMaxms  float64    `json:"answer_max_ms"`
+	Moves     int     `json:"moves"`
+	AutoMoves int     `json:"auto_moves"`
+	MovesMean float64 `json:"moves_per_table"`
+	Presses   int     `json:"presses"`    // applied presses by people
+	HandOpens int     `json:"hand_opens"` // «Мои карты» pressed and answered (-hands group)
+	// ToldInPrivate counts the prompts that reached a person playing from
+	// the group in their private chat first (-hands group).
+	ToldInPrivate int        `json:"prompts_told_in_private"`
+	Refused       int        `json:"refused"`      // presses answered with a refusal
+	PressErrors   int        `json:"press_errors"` // presses not answered, or on a vanished message
+	Calls         callCounts `json:"calls"`
+	PerMove       perMove    `json:"per_move"`
+	GroupPeak     int        `json:"group_peak_per_min"` // most calls to one group in any 60 s
+	TokenPeak     int        `json:"token_peak_per_s"`   // most calls of the token in any second
+	PromptN       int        `json:"prompt_samples"`
+	PromptP50ms   float64    `json:"prompt_p50_ms"`
+	PromptP99ms   float64    `json:"prompt_p99_ms"`
+	PromptTables  spread     `json:"prompt_p99_tables"`
+	TableN        int        `json:"table_samples"`
+	TableP50ms    float64    `json:"table_p50_ms"`
+	TableP99ms    float64    `json:"table_p99_ms"`
+	TableTables   spread     `json:"table_p99_tables"`
+	AnswerP50ms   float64    `json:"answer_p50_ms"`
+	AnswerP99ms   float64    `json:"answer_p99_ms"`
+	AnswerMaxms   float64    `json:"answer_max_ms"`
 	// Unsettled counts tables whose deliveries were still pending when the
 	// measurement gave up waiting for them.
 	Unsettled int `json:"unsettled"`
@@ -112,6 +115,9 @@ type table struct {
 	// opens counts the presses of «Мои карты» the bot answered (-hands
 	// group): one a person, more when a hand never came.
 	opens int
+	// toldElsewhere counts the prompts that reached their person
+	// elsewhere first (play's told).
+	toldElsewhere atomic.Int64
 }
 
 func (t *table) finish() { t.doneOnce.Do(func() { close(t.done) }) }
@@ -258,7 +264,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 						return
 					}
 					hand := func() (*telegramtest.Message, string, []string) { return playable(u.PrivateChat().Messages()) }
-					play(playCtx, h, t, u, nudge, hand, think, rng, cfg.Moves)
+					play(playCtx, h, t, u, nudge, hand, nil, think, rng, cfg.Moves)
 				}()
 			}
 		}()
@@ -322,6 +328,7 @@ func run(ctx context.Context, cfg config) (result, error) {
 		res.Refused += t.refused
 		res.PressErrors += t.pressErrors
 		res.HandOpens += t.opens
+		res.ToldInPrivate += int(t.toldElsewhere.Load())
 		p := sortDurations(promptLatencies(t.presses, t.prompts))
 		d := sortDurations(tableLatencies(t.presses, groupDraws(calls, t.Group.ID())))
 		t.mu.Unlock()
@@ -423,8 +430,11 @@ func monitor(ctx context.Context, st *store.Redis, t *table, limit int) {
 // play is one simulated person: whenever the hand they look at (hand: the
 // newest message with a move to make, see playable) shows a new set of
 // playable buttons, they think, then press one of them at random.
+//
+// told, if not nil, says when a prompt (by its key) reached the person
+// elsewhere first (zero: it did not): the prompt's time is the earlier.
 func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.User, nudge <-chan struct{},
-	hand func() (*telegramtest.Message, string, []string), think func() time.Duration, rng *rand.Rand, limit int) {
+	hand func() (*telegramtest.Message, string, []string), told func(key string) time.Time, think func() time.Duration, rng *rand.Rand, limit int) {
 	prompted := map[string]bool{} // prompts seen, by seat, game and nonce
 	pressed := map[string]bool{}
 	for {
@@ -444,6 +454,12 @@ func play(ctx context.Context, h *bottest.Harness, t *table, u *telegramtest.Use
 			at := msg.Date
 			if msg.EditDate.After(at) {
 				at = msg.EditDate
+			}
+			if told != nil {
+				if first := told(key); !first.IsZero() && first.Before(at) {
+					at = first
+					t.toldElsewhere.Add(1)
+				}
 			}
 			t.mu.Lock()
 			t.prompts = append(t.prompts, at)
