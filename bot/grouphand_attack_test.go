@@ -233,22 +233,7 @@ func TestGroupHandAttackQuietTurnTimesOut(t *testing.T) {
 	// The others play in private, at once; u's turn comes back.
 	done := make(chan struct{})
 	defer close(done)
-	for _, p := range people[1:] {
-		h.Player(p, done, nil)
-	}
-	var since time.Time
-	var calls int
-	err := h.Srv.WaitFor(time.Minute, func() bool {
-		tbl, _ := h.Table(group)
-		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
-			return false
-		}
-		since, calls = time.Now(), len(h.Srv.Calls())
-		return true
-	})
-	if err != nil {
-		t.Fatalf("u's turn did not come back: %v", err)
-	}
+	since, calls := othersPlayUntilTurn(t, h, group, people, done)
 	// Before the bot plays for them, their private chat must say it is
 	// their turn.
 	deadline := since.Add(turn - 5*time.Second)
@@ -392,22 +377,7 @@ func TestGroupHandAttackNudgeOutrun(t *testing.T) {
 	u := people[0]
 	done := make(chan struct{})
 	defer close(done)
-	for _, p := range people[1:] {
-		h.Player(p, done, nil)
-	}
-	var since time.Time
-	var calls int
-	err := h.Srv.WaitFor(time.Minute, func() bool {
-		tbl, _ := h.Table(group)
-		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
-			return false
-		}
-		since, calls = time.Now(), len(h.Srv.Calls())
-		return true
-	})
-	if err != nil {
-		t.Fatalf("u's turn did not come back: %v", err)
-	}
+	since, calls := othersPlayUntilTurn(t, h, group, people, done)
 	table := myHandTable(t, h, group)
 	other := people[2]
 	got := false
@@ -493,24 +463,9 @@ func TestGroupHandAttackExpiredHand(t *testing.T) {
 	}
 	done := make(chan struct{})
 	defer close(done)
-	for _, p := range people[1:] {
-		h.Player(p, done, nil)
-	}
-	var since time.Time
-	var calls int
-	err := h.Srv.WaitFor(time.Minute, func() bool {
-		tbl, _ := h.Table(group)
-		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
-			return false
-		}
-		since, calls = time.Now(), len(h.Srv.Calls())
-		return true
-	})
-	if err != nil {
-		t.Fatalf("u's turn did not come back: %v", err)
-	}
+	since, calls := othersPlayUntilTurn(t, h, group, people, done)
 	var refusedEdit bool
-	err = h.Srv.WaitFor(15*time.Second, func() bool {
+	err := h.Srv.WaitFor(15*time.Second, func() bool {
 		for _, c := range h.Srv.CallsSince(calls) {
 			if c.Method == "editEphemeralMessageText" && !c.OK {
 				refusedEdit = true
@@ -543,4 +498,30 @@ func TestGroupHandAttackServer102(t *testing.T) {
 	if n := h.Srv.PostedForEveryone(); n > 0 {
 		t.Errorf("a 10.2 server posted %d hands for everyone to see", n)
 	}
+}
+
+// othersPlayUntilTurn has everyone but people[0] play in private until
+// people[0]'s turn comes back (their seat has a deadline), and returns
+// when that was seen and how many calls the server had heard by then.
+// The others play on until done is closed.
+func othersPlayUntilTurn(t *testing.T, h *harness, group *telegramtest.Chat, people []*telegramtest.User, done chan struct{}) (time.Time, int) {
+	t.Helper()
+	u := people[0]
+	for _, p := range people[1:] {
+		h.Player(p, done, nil)
+	}
+	var since time.Time
+	var calls int
+	err := h.Srv.WaitFor(time.Minute, func() bool {
+		tbl, _ := h.Table(group)
+		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
+			return false
+		}
+		since, calls = time.Now(), len(h.Srv.Calls())
+		return true
+	})
+	if err != nil {
+		t.Fatalf("%s's turn did not come back: %v", u.User().FirstName, err)
+	}
+	return since, calls
 }

@@ -44,24 +44,9 @@ func TestGroupHandStalledTurnGoesToPrivate(t *testing.T) {
 	}
 	done := make(chan struct{})
 	defer close(done)
-	for _, p := range people[1:] {
-		h.Player(p, done, nil)
-	}
-	var since time.Time
-	var calls int
-	err := h.Srv.WaitFor(time.Minute, func() bool {
-		tbl, _ := h.Table(group)
-		if s := tbl.Seats[tbl.SeatOf(u.ID())]; s.Due.IsZero() {
-			return false
-		}
-		since, calls = time.Now(), len(h.Srv.Calls())
-		return true
-	})
-	if err != nil {
-		t.Fatalf("u's turn did not come back: %v", err)
-	}
+	since, calls := othersPlayUntilTurn(t, h, group, people, done)
 	var prompt *telegramtest.Call
-	err = h.Srv.WaitFor(40*time.Second, func() bool {
+	err := h.Srv.WaitFor(40*time.Second, func() bool {
 		for _, c := range h.Srv.CallsSince(calls) {
 			if c.OK && c.ChatID == u.ID() && c.Method == "sendMessage" {
 				prompt = &c
