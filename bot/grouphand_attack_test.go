@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/trickchef/trickchef/bot"
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/telegramtest"
@@ -24,6 +25,13 @@ import (
 func groupHandsHarnessTurn(t *testing.T, turn time.Duration) *harness {
 	t.Helper()
 	fake, ours := bottest.ScaledLimits()
+	return groupHandsHarnessLimits(t, turn, fake, ours)
+}
+
+// groupHandsHarnessLimits is groupHandsHarnessTurn with the fake server's
+// limits and the bot's own given.
+func groupHandsHarnessLimits(t *testing.T, turn time.Duration, fake telegramtest.Limits, ours bot.Limits) *harness {
+	t.Helper()
 	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
 	t.Cleanup(srv.Close)
 	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})

@@ -5,12 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/trickchef/trickchef/bot/bottest"
 	"github.com/trickchef/trickchef/bot/telegramtest"
 	"github.com/trickchef/trickchef/store"
-	"github.com/trickchef/trickchef/store/redistest"
 )
 
 // TestGroupHandStalledTurnGoesToPrivate: a person plays from the group,
@@ -25,20 +22,12 @@ func TestGroupHandStalledTurnGoesToPrivate(t *testing.T) {
 	fake, ours := bottest.ScaledLimits()
 	fake.Group = telegramtest.DefaultLimits().Group
 	ours.GroupInterval = 3100 * time.Millisecond
-	srv := telegramtest.NewServer(telegramtest.WithLimits(fake), telegramtest.WithTB(t))
-	t.Cleanup(srv.Close)
-	st := store.NewRedis(redistest.Client(t), redistest.Prefix(t), store.Config{})
-	bt := &bottest.Test{Harness: &bottest.Harness{Games: allGames(), Srv: srv, Store: st, GroupHands: true,
-		Cfg: bottest.TestConfig(turn, ours), Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)},
-		TB: t, Redis: st}
-	bt.MustStart()
-	t.Cleanup(bt.Stop)
-	h := &harness{bt}
+	h := groupHandsHarnessLimits(t, turn, fake, ours)
 	group, people, _ := playFromGroupOnce(t, h)
 	u := people[0]
 	// The group's minute is spent.
 	for range 20 {
-		if _, _, err := st.Allow(context.Background(), store.ChatRateKey(group.ID()), 20, 62*time.Second, time.Now()); err != nil {
+		if _, _, err := h.Redis.Allow(context.Background(), store.ChatRateKey(group.ID()), 20, 62*time.Second, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
