@@ -557,14 +557,17 @@ func NeedsAdmin(op int) bool {
 // Rehome follows a host whose group became a supergroup (a new chat id):
 // the round's tables are named by id, and the board's buttons carry the
 // host's, so both are rewritten, id mapping an old table id to its new
-// one. A host without a cup is left alone; an unreadable one is left for
-// the next press to fence.
+// one. A host without a cup is left alone; an unreadable one keeps its
+// state for the next command to fence, its board says it is broken.
 func (e Env) Rehome(host *record.Table, id func(string) string) error {
 	if len(host.Cup) == 0 {
 		return nil
 	}
 	s, err := e.state(host)
 	if err != nil {
+		// Its board's buttons name the old host: nothing to press until a
+		// command fences the cup.
+		host.Board = &record.Board{Text: e.Loc(host.Lang).T("cup.broken")}
 		return nil
 	}
 	for i, t := range s.Tables {

@@ -288,3 +288,64 @@ func TestCupGone(t *testing.T) {
 		}
 	}
 }
+
+// TestCupRehome: a group become a supergroup rewrites the round's tables
+// and redraws the board with the new host's id; an unreadable cup keeps
+// its state for fencing, and its board offers no button naming the old
+// host.
+func TestCupRehome(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 4, 2)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.Round(h, h.GameNo, 1); !ok {
+		t.Fatal("no first round")
+	}
+	oldHost := h.ID
+	names := func(b *record.Board, id string) bool {
+		for _, row := range b.Rows {
+			for _, bt := range row {
+				if strings.Contains(bt.Data, id) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !names(h.Board, oldHost) {
+		t.Fatalf("no board button names the host %s: %+v", oldHost, h.Board)
+	}
+	const newChat = -1009999
+	id := func(s string) string {
+		if _, _, n, err := record.ParseTable(s); err == nil {
+			return record.TableID(newChat, 0, n)
+		}
+		return s
+	}
+	h.ID, h.ChatID = id(h.ID), newChat
+	if err := e.Rehome(h, id); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Decode(h.Cup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range s.Tables {
+		if c, _, _, _ := record.ParseTable(tb); c != newChat {
+			t.Errorf("a round's table left in the old chat: %s", tb)
+		}
+	}
+	if names(h.Board, oldHost) || !names(h.Board, h.ID) {
+		t.Errorf("the board after the move: %+v", h.Board)
+	}
+	bad := newHost()
+	bad.Cup = []byte(`{"v":999}`)
+	bad.Board = &record.Board{Text: "old", Rows: [][]record.BoardButton{{{Text: "x", Data: "t:" + bad.ID}}}}
+	if err := e.Rehome(bad, id); err != nil {
+		t.Fatal(err)
+	}
+	if string(bad.Cup) != `{"v":999}` || len(bad.Board.Rows) != 0 {
+		t.Errorf("an unreadable cup: state %s, board %+v", bad.Cup, bad.Board)
+	}
+}

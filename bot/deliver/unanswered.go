@@ -230,12 +230,15 @@ func (d *Delivery) markRepeat(t *record.Table, m outbox.Entry) outbox.Entry {
 // table (its tries pointer set to mine, over before): posted after all, the
 // entry is acknowledged — never posted again — and the table served again
 // at once (its queue waits behind the entry); refused after all, the try
-// posted nothing and no longer counts.
+// posted nothing and no longer counts. A late refusal frees no new send
+// lease: this callback does not hold the entry's lease (another try may,
+// and be posting), so only the try that holds it records a refusal
+// (takeSend).
 func (d *Delivery) heardAnnouncement(table string, id int64, call string, before tries, mine string) func(context.Context, *models.Message, error) {
 	return func(ctx context.Context, _ *models.Message, err error) {
 		if err != nil {
 			if v, perr := d.store.Pointer(ctx, triesKey(call)); perr == nil && v == mine {
-				if err := d.store.SetPointer(ctx, triesKey(call), before.refusedTry().String()); err != nil {
+				if err := d.store.SetPointer(ctx, triesKey(call), before.String()); err != nil {
 					d.log.Warn().Err(err).Str("call", call).Msg("a try refused late stays counted")
 				}
 			}

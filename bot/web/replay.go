@@ -62,7 +62,7 @@ type Replay struct {
 	// the order of the game.
 	Marks []ReplayMark `json:"marks,omitempty"`
 	// Yours is the review's verdict on this step's move when it is one
-	// of Marks: its accuracy and the top robot's move.
+	// of Marks: its grade in words and the top robot's move.
 	Yours string `json:"yours,omitempty"`
 	// File is the game's file of its deal and moves (bot/deal.File), as
 	// each player got it in private but for the reveal (the chat's 🔓):

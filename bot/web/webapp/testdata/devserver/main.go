@@ -211,7 +211,7 @@ func main() {
 		rp := map[string]any{"table": "over", "lang": *lang, "seat": 0, "step": step, "moves": moves, "scene": sc,
 			"rounds": []any{map[string]any{"step": 0, "label": cat.T(*lang, "review.replay_round", "Round", 1)},
 				map[string]any{"step": 4, "label": cat.T(*lang, "review.replay_round", "Round", 2)}},
-			"marks": []any{map[string]any{"step": 3, "accuracy": 61, "rank": 1}}}
+			"marks": []any{map[string]any{"step": 3, "grade": "ошибка", "rank": 1}}}
 		if step > 0 {
 			label = cat.T(*lang, "review.replay_move", "N", step, "Total", moves)
 			rp["move"] = map[string]any{"seat": step % 4, "who": "Феликс", "name": "карта 🟥7"}
