@@ -354,7 +354,7 @@ func (h *harness) expectRulesLink(u *telegramtest.User, link telegramtest.Button
 	if !strings.HasPrefix(link.URL, prefix) {
 		h.TB.Fatalf("the rules button %+v does not open the private chat", link)
 	}
-	firstLine, _, _ := strings.Cut(h.Shown(game+".rules", "Turn", "", "Left", "", "Turns", "", "Night", "", "GroupHand", "", "OrFromGroup", ""), "\n")
+	firstLine, _, _ := strings.Cut(h.Shown(game+".rules", "Turn", "", "Left", "", "Turns", "", "Night", "", "GroupHand", ""), "\n")
 	sent := u.Start(strings.TrimPrefix(link.URL, prefix))
 	if _, err := u.PrivateChat().WaitMessage(10*time.Second, func(m *telegramtest.Message) bool {
 		return m.ID > sent.ID && strings.HasPrefix(m.Text, firstLine)

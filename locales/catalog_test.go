@@ -353,7 +353,7 @@ func isRules(key string) bool { return strings.HasSuffix(key, ".rules") }
 // the table's time for a move, its deadline text, the lobby's choices and
 // (for a long turn only) the night.
 var guideArgs = []any{"Turn", "20 секунд", "Left", "⏳ осталось не больше 20 секунд", "Turns", "20 секунд, 1 минута, 3 минуты", "Night", "",
-	"GroupHand", " А можно играть, не уходя из группы.", "OrFromGroup", " (или играйте прямо из группы)"}
+	"GroupHand", " А можно играть, не уходя из группы."}
 
 func guidePages(s string) []string { return strings.Split(s, guidePageBreak) }
 

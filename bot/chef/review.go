@@ -25,7 +25,11 @@ func (k chefGame) Describe(l adapter.Loc, t adapter.TableView, st game.State, se
 	v := st.(*ce.State).SeatView(seat)
 	vd, _ := j.Detail.(ce.Verdict)
 	var out adapter.Judged
-	out.Moment = l.T("chef.review.moment", "Turn", v.TurnNumber, "Menu", chefFront(v.Seats[seat].Cards), "Top", chefCardText(l, v.DiscardTop))
+	if v.DiscardTop == ce.NoCard {
+		out.Moment = l.T("chef.review.moment_empty", "Turn", v.TurnNumber, "Menu", chefFront(v.Seats[seat].Cards))
+	} else {
+		out.Moment = l.T("chef.review.moment", "Turn", v.TurnNumber, "Menu", chefFront(v.Seats[seat].Cards), "Top", chefCardText(l, v.DiscardTop))
+	}
 	if v.Next != v.Seat {
 		nx := v.Seats[v.Next]
 		out.Moment += "\n" + l.T("chef.review.next", "Name", adapter.SeatName(t, v.Next), "Menu", chefFront(nx.Cards),

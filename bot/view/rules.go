@@ -71,19 +71,19 @@ const RulesPageBreak = "\n---\n"
 // (review.deal_rules, bot/deal), which the table's 🔒 and 🔓 lines point
 // to. With groupHands (the server offers the hand in the group,
 // HandInGroup.Offered) a quick game's guide tells of «🖐 Мои карты» as
-// «{{.GroupHand}}» and «{{.OrFromGroup}}»; otherwise they are empty.
+// «{{.GroupHand}}»; otherwise it is empty.
 func RulesText(l adapter.Loc, g adapter.Game, turn time.Duration, groupHands bool) string {
 	left, night := adapter.DeadlineLeft(l, turn), ""
 	if record.Long(turn) {
 		left = l.T("table.deadline_until", "Until", l.T("until.today", "Time", "21:40"))
 		night = " " + l.T("rules.night", "Night", NightText(record.DefaultNight()))
 	}
-	hand, orGroup := "", ""
+	hand := ""
 	if groupHands && !record.Long(turn) {
-		hand, orGroup = " "+l.T("rules.group_hand"), " "+l.T("rules.group_hand_or")
+		hand = " " + l.T("rules.group_hand")
 	}
 	own := l.T(g.ID()+".rules", "Turn", TurnTimeText(l, turn), "Left", left, "Turns", turnChoicesText(l), "Night", night,
-		"GroupHand", hand, "OrFromGroup", orGroup)
+		"GroupHand", hand)
 	return own + RulesPageBreak + l.T("review.deal_rules", "Repo", Repository, "Version", dealVersion(l, readBuildInfo))
 }
 
