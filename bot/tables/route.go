@@ -45,7 +45,7 @@ func (c *commands) route(ctx context.Context, r txn.Request, fn func(t *record.T
 		}, nil
 	case "table", "stop":
 		if len(r.Args) > 0 {
-			return c.named(own, r.Args[0], fn)
+			return c.named(ctx, own, r.Args[0], fn)
 		}
 	case "rules":
 	default:
@@ -95,16 +95,24 @@ func (c *commands) route(ctx context.Context, r txn.Request, fn func(t *record.T
 }
 
 // named is the table «/table 2» or «/stop 2» acts on; a number that names
-// no table of the group is answered at its table 1.
-func (c *commands) named(own, arg string, fn func(t *record.Table, ch *txn.Change) error) (string, func(t *record.Table, ch *txn.Change) error, error) {
+// no table of the group is answered at its table 1. A number past today's
+// limit still reaches a table of the chat that is busy: a game opened
+// before the limit was lowered can be shown and stopped.
+func (c *commands) named(ctx context.Context, own, arg string, fn func(t *record.Table, ch *txn.Change) error) (string, func(t *record.Table, ch *txn.Change) error, error) {
 	n, err := strconv.Atoi(arg)
-	if id := record.Sibling(own, n); err != nil || n < 1 || n > c.group.Limit() || id == "" {
+	id := record.Sibling(own, n)
+	if id != "" && n > c.group.Limit() {
+		if t, _, lerr := c.tx.Load(ctx, id); lerr != nil || t.Phase == record.PhaseIdle || c.group.CupsOwn(t) {
+			id = ""
+		}
+	}
+	if err != nil || id == "" {
 		return own, func(t *record.Table, ch *txn.Change) error {
 			ch.PostGroup(t, adapter.Message{Text: c.views.Loc(t.Lang).T("table.bad_number", "Max", c.group.Limit())})
 			return nil
 		}, nil
 	}
-	return record.Sibling(own, n), fn, nil
+	return id, fn, nil
 }
 
 // openTable is the table a ▶️ button (/help, a picker) opens its lobby at:

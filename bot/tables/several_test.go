@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -299,5 +300,55 @@ func TestTableOneNamedBesideOthers(t *testing.T) {
 	}
 	if tab := open(); tab.Numbered || strings.HasPrefix(tb.views.Group(tab).Text, name) {
 		t.Errorf("table 1's lobby alone names it:\n%s", tb.views.Group(tab).Text)
+	}
+}
+
+// TestLoweredLimitKeepsGamesAboveIt: a game at a table past the group's
+// limit (opened before the limit was lowered) is still one of the group's:
+// /stop and /table see it, «/table 6» names it, a person who leaves the
+// group loses their seat there; an idle table past the limit is still no
+// table, and no new game goes there.
+func TestLoweredLimitKeepsGamesAboveIt(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := playingAt(t, tb, 1, 24*time.Hour)
+	above := playingAt(t, tb, 6, time.Minute) // today's limit is 4
+	if tb.group.Limit() >= 6 {
+		t.Fatalf("the limit is %d", tb.group.Limit())
+	}
+	cupGame := playingAt(t, tb, 5, time.Minute) // a cup's, which the cup answers for
+	cupGame.CupOf = &record.CupTable{Host: record.TableID(own.ChatID, 0, record.CupHost), Cup: 1, Round: 1}
+	save(t, tb, cupGame)
+	var busy []string
+	for _, b := range tb.group.BusyTables(ctx, own.ID) {
+		busy = append(busy, b.ID)
+	}
+	if !slices.Contains(busy, above.ID) || slices.Contains(busy, cupGame.ID) {
+		t.Errorf("the busy tables %v: want the game at table 6, not the cup's at table 5", busy)
+	}
+	if got, ok := tb.group.NewGameTable(ctx, own.ID); got == above.ID || !ok {
+		t.Errorf("a new game goes to %s, %v", got, ok)
+	}
+	for arg, want := range map[string]string{"6": above.ID, "5": own.ID, "7": own.ID, "27": own.ID, "0": own.ID} {
+		if got, _, err := tb.commands.named(ctx, own.ID, arg, nil); err != nil || got != want {
+			t.Errorf("«/table %s» acts at %s, %v; want %s", arg, got, err, want)
+		}
+	}
+	user := above.Seats[0].UserID
+	if user <= 0 {
+		t.Fatalf("seat 0 is not a person: %+v", above.Seats[0])
+	}
+	left := &models.ChatMemberUpdated{Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup},
+		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft, Left: &models.ChatMemberLeft{User: &models.User{ID: user}}}}
+	if err := tb.belong.OnChatMember(ctx, 7, left); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{own.ID, above.ID} {
+		if got := load(t, tb, id); got.SeatOf(user) >= 0 {
+			t.Errorf("table %s still seats the person who left the group", id)
+		}
+	}
+	if load(t, tb, cupGame.ID).SeatOf(user) < 0 {
+		t.Error("a cup's table was unseated by the group, not by its cup")
 	}
 }

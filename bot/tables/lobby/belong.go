@@ -92,18 +92,21 @@ func (b *Belonging) OnServiceMessage(ctx context.Context, updateID int64, m *mod
 // and they lose their seat at the group's tables (every one it may hold,
 // and those of the topic they last sat down in): out of a lobby, which passes to
 // the next person when they ran it; out of a running game as with «Выйти
-// из игры», a robot taking the seat and the group told.
+// из игры», a robot taking the seat and the group told. Every table the
+// chat can hold is looked at, not only today's limit: a game opened
+// before the limit was lowered plays on, and a stranger keeps no seat
+// there.
 func (b *Belonging) gone(ctx context.Context, updateID int64, chat, user int64) error {
 	b.members.Forget(chat, user)
 	var ids []string
-	for n := 1; n <= b.group.Limit(); n++ {
+	for n := 1; n <= record.MaxTables; n++ {
 		ids = append(ids, record.TableID(chat, 0, n))
 	}
 	if id, err := b.store.Pointer(ctx, store.UserTableKey(user)); err == nil {
 		// The topic they last sat down in: every table of it, as they may
 		// play at one and wait in another's lobby.
 		if c, _, err := record.ParseID(id); err == nil && c == chat {
-			for n := 1; n <= b.group.Limit(); n++ {
+			for n := 1; n <= record.MaxTables; n++ {
 				if sib := record.Sibling(id, n); sib != "" && !slices.Contains(ids, sib) {
 					ids = append(ids, sib)
 				}
@@ -111,6 +114,9 @@ func (b *Belonging) gone(ctx context.Context, updateID int64, chat, user int64) 
 		}
 	}
 	for _, id := range ids {
+		if t, _, err := b.tx.Load(ctx, id); err == nil && (t.SeatOf(user) < 0 || b.group.CupsOwn(t)) {
+			continue // a read is cheaper than a change that changes nothing; a cup unseats its own
+		}
 		_, _, err := b.tx.Transact(ctx, id, updateID, func(t *record.Table, ch *txn.Change) error {
 			return b.unseat(t, ch, user)
 		})
@@ -128,7 +134,7 @@ func (b *Belonging) gone(ctx context.Context, updateID int64, chat, user int64) 
 func (b *Belonging) unseat(t *record.Table, ch *txn.Change, user int64) error {
 	seat := t.SeatOf(user)
 	switch {
-	case seat < 0:
+	case seat < 0 || b.group.CupsOwn(t):
 		return refusal.ErrNoChange
 	case t.Phase == record.PhaseLobby:
 		LeaveLobby(t, seat)

@@ -39,8 +39,13 @@ func (c *Group) Limit() int {
 // fresh idle one). A table that cannot be read is left out. It only reads
 // the store.
 func (c *Group) ChatTables(ctx context.Context, own string) []*record.Table {
+	return c.tables(ctx, own, c.Limit())
+}
+
+// tables are the tables 1…upTo of own's chat (and topic), as ChatTables.
+func (c *Group) tables(ctx context.Context, own string, upTo int) []*record.Table {
 	var out []*record.Table
-	for n := 1; n <= c.Limit(); n++ {
+	for n := 1; n <= upTo; n++ {
 		id := record.Sibling(own, n)
 		if id == "" {
 			break // a private chat holds its one table
@@ -53,14 +58,25 @@ func (c *Group) ChatTables(ctx context.Context, own string) []*record.Table {
 }
 
 // BusyTables are the tables of own's chat with a lobby open or a game on.
+// Past today's limit the cup's tables live (a cup answers for them); a
+// game there that is not a cup's was opened before the limit was lowered,
+// and is still the group's: /stop and /table find it (a new game never
+// goes there: NewGameTable keeps to the limit).
 func (c *Group) BusyTables(ctx context.Context, own string) []*record.Table {
 	var out []*record.Table
-	for _, t := range c.ChatTables(ctx, own) {
-		if t.Phase != record.PhaseIdle {
+	for _, t := range c.tables(ctx, own, record.MaxTables) {
+		if t.Phase != record.PhaseIdle && !c.CupsOwn(t) {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// CupsOwn reports whether t, past the group's limit, is a cup's: its
+// host, or a table of a cup's round.
+func (c *Group) CupsOwn(t *record.Table) bool {
+	n := record.TableNo(t.ID)
+	return n > c.Limit() && (n == record.CupHost || t.CupOf != nil)
 }
 
 // NewGameTable is the table of a group where a new game goes, given the
