@@ -113,6 +113,22 @@ func (h *harness) checkWinnerPlayed(group *telegramtest.Chat, final *telegramtes
 	if n != 1 {
 		h.TB.Errorf("%d messages name a cup's winner, want 1", n)
 	}
+	// A cup's table offers no «play again»: the cup starts its next round.
+	chats := []*telegramtest.Chat{group}
+	for _, u := range people {
+		chats = append(chats, u.PrivateChat())
+	}
+	for _, c := range chats {
+		for _, m := range c.Messages() {
+			for _, row := range m.Keyboard {
+				for _, b := range row {
+					if b.Text == h.T("again.button") {
+						h.TB.Errorf("a cup's result offers «%s»: %q", b.Text, m.Text)
+					}
+				}
+			}
+		}
+	}
 	head, _, _ := strings.Cut(final.Text, "\n")
 	named := false
 	for _, u := range people {

@@ -46,6 +46,9 @@ func (res *Results) PrivateResult(t *record.Table, e *record.Result, i int, rc *
 			lines = append(lines, l.T("private.rating_below_zero")) // shown below zero: say why that is normal
 		}
 	}
-	again := view.AgainButton(l, t, e.GameNo, e.Game)
-	return adapter.Message{Text: strings.Join(lines, "\n"), Keyboard: [][]adapter.Button{{again}}}
+	m := adapter.Message{Text: strings.Join(lines, "\n")}
+	if view.Againable(t) {
+		m.Keyboard = [][]adapter.Button{{view.AgainButton(l, t, e.GameNo, e.Game)}}
+	}
+	return m
 }

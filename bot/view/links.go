@@ -32,6 +32,10 @@ func (r *Renderer) RulesLink(text string, g adapter.Game) adapter.Button {
 	return adapter.Button{Text: text, URL: r.DeepLink(RulesPrefix + g.ID())}
 }
 
+// Againable reports whether t's result offers «play again»: not at a
+// cup's table, whose next game is the cup's next round.
+func Againable(t *record.Table) bool { return t.CupOf == nil }
+
 // AgainButton opens the next game with the same players («Ещё партию»)
 // after finished game gameNo of t's game.
 func AgainButton(l adapter.Loc, t *record.Table, gameNo int, gameID string) adapter.Button {

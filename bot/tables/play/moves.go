@@ -151,7 +151,10 @@ func (m *Moves) Finish(t *record.Table, g adapter.Game, st game.State, msgs []ad
 		msgs = []adapter.Message{{Text: l.T("again.over")}}
 	}
 	last := &msgs[len(msgs)-1]
-	last.Keyboard = append(slices.Clone(last.Keyboard), []adapter.Button{view.AgainButton(l, t, t.GameNo, t.GameID)})
+	last.Keyboard = slices.Clone(last.Keyboard)
+	if view.Againable(t) {
+		last.Keyboard = append(last.Keyboard, []adapter.Button{view.AgainButton(l, t, t.GameNo, t.GameID)})
+	}
 	if job.Finished != nil && view.PracticeChat(t.ChatID) {
 		// A practice table's person has no private result: its review is
 		// offered under the last word of the game.
