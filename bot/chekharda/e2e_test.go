@@ -405,6 +405,16 @@ func TestChekhardaRacesAcrossReplicas(t *testing.T) {
 		if winner == racers[0] {
 			firstWon++
 		}
+		// The next race presses the hands as they are then: a hand the
+		// bot sends anew (the old one deleted) must have arrived, or the
+		// press lands on a replaced message and is rightly answered
+		// «stale».
+		if err := srv.WaitFor(10*time.Second, func() bool {
+			out, err := st.Outbox(context.Background(), id, 1)
+			return err == nil && len(out) == 0
+		}); err != nil {
+			t.Fatalf("race %d: the table's deliveries did not settle: %v", i, err)
+		}
 	}
 	t.Logf("%d races: Борис won %d, Вера %d; the first to press won %d; %d commits lost a compare-and-set and were judged again",
 		races, wins[1], wins[2], firstWon, counted.n.Load())
