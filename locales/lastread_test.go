@@ -27,6 +27,16 @@ var lastRead = []struct{ pattern, why string }{
 	{`(?i)на руке`, "«в руке», one phrase for one thing"},
 	{`„`, "«ёлочки» only"},
 	{`(?i)У всех одинаковые карты`, "not true of a deal that differs"},
+	{`(?i)возможных раскладов`, "one wording for a chance: «с вероятностью», «шанс быть впереди после раунда»"},
+	{`(?i)по итогам раунда вы впереди`, "one wording for a chance: «шанс быть впереди после раунда»"},
+	{`(?i)\((?:часто|иногда) ошибается`, "«ошибка» is a review's grade, not a level"},
+	{`(?i)как попало`, "a level described untrue and loose"},
+	{`(?i)сосед[ау]? — [^—.]+ —`, "a name set off by dashes"},
+	{`(?i)Цена хода: никакой`, "unnatural: «Этот ход ничего вам не стоил»"},
+	{`(?i)Чем больше зависело от решения`, "a formula, not an explanation"},
+	{`(?i)доигранн\p{L}* до конца`, "jargon"},
+	{`(?i)Ваша рука`, "one name for a hand: «Ваши карты»"},
+	{`^Карты в руке$`, "one name for a hand: «Ваши карты»"},
 }
 
 // TestLastReadWordingsGone: none of the wordings the last native read
@@ -68,6 +78,11 @@ func TestLastReadCatches(t *testing.T) {
 		"соль раздачи":                      true,
 		"Соль: 1a2b":                        true,
 		"у вас на руке 5 карт":              true,
+		"у соседа — Катя — 4 цвета":         true,
+		"Цена хода: никакой":                true,
+		"Новичок (часто ошибается)":         true,
+		"Карты в руке":                      true,
+		"Карты в руке кончились":            false,
 		"солидный отрыв":                    false,
 		"фасоль":                            false,
 		"в руке 5 карт":                     false,

@@ -40,6 +40,48 @@ func foreignQuotes(text string) string {
 	return ""
 }
 
+// TestEnglishQuotes: English quotes are “double curly” ones, as in every
+// English text (docs/glossary.md): never ‘single’ ones, «ёлочки» or
+// "straight" ones. An apostrophe (“can’t”, “players’ sets”) is no quote.
+func TestEnglishQuotes(t *testing.T) {
+	c := newCatalog(t)
+	for _, key := range c.Keys() {
+		for form, text := range forms(c.byLang[English].messages[key]) {
+			if q := foreignEnglishQuotes(text); q != "" {
+				t.Errorf("en/%s (%s): %s in English, write “double” quotes: %q", key, form, q, text)
+			}
+		}
+	}
+}
+
+// englishForeignRE matches a quote mark English texts do not use: an
+// opening single quote, low or reversed ones, «ёлочки», a straight double
+// quote.
+var englishForeignRE = regexp.MustCompile(`[„‟‚‘‛«»"]`)
+
+// foreignEnglishQuotes names the first quote mark of text that is not an
+// English “double” quote or an apostrophe, or "".
+func foreignEnglishQuotes(text string) string {
+	text = tagRE.ReplaceAllString(text, "")
+	if m := englishForeignRE.FindString(text); m != "" {
+		return "the quote mark " + m
+	}
+	return ""
+}
+
+func TestEnglishQuoteCheckCatches(t *testing.T) {
+	for _, bad := range []string{`Switch to ‘Sausages’`, `Press «Start»`, `Press "Start"`} {
+		if foreignEnglishQuotes(bad) == "" {
+			t.Errorf("not caught: %q", bad)
+		}
+	}
+	for _, good := range []string{`Switch to “Sausages”`, `You can’t move`, `other players’ sets`, `<a href="https://t.me/x">link</a>`, `Pro's hint`} {
+		if q := foreignEnglishQuotes(good); q != "" {
+			t.Errorf("false alarm on %q: %s", good, q)
+		}
+	}
+}
+
 func TestRussianQuoteCheckCatches(t *testing.T) {
 	for _, bad := range []string{`Нажмите „Начать“`, `Нажмите “Начать”`, `Нажмите "Начать"`, `Нажмите 'Начать'`} {
 		if foreignQuotes(bad) == "" {

@@ -295,15 +295,3 @@ func TestMoveNameCheckCatches(t *testing.T) {
 		}
 	}
 }
-
-// TestEnglishQuotes: English uses “curly quotes”; «ёлочки» are Russian.
-func TestEnglishQuotes(t *testing.T) {
-	c := newCatalog(t)
-	for _, key := range c.Keys() {
-		for form, text := range forms(c.byLang[English].messages[key]) {
-			if strings.ContainsAny(text, "«»") {
-				t.Errorf("en/%s (%s): Russian quotes in English: %q", key, form, text)
-			}
-		}
-	}
-}

@@ -1,14 +1,22 @@
-// Package deal is a deal anyone can check: before the first move the group
-// sees a commitment, sixteen hex digits of the SHA-256 of a reveal; with
-// the final result (or on /stop) it sees the reveal itself, one word that
-// holds everything the game's deal is made from — the game, the seats, the
-// lobby's options, the creator's seat, the seed — and a random salt. Anyone
-// can hash the reveal and compare, and remake the deal from it: the first
-// deal from the reveal alone, every later shuffle (a new round, a rebuilt
-// pile, a blind pick) from the reveal and the game's moves, since an
-// engine draws every shuffle from the generator its seed starts
-// (cmd/aibench deal). The salt keeps the commitment from being searched
-// over seeds. It is pure.
+// Package deal is a deal anyone can check and the server cannot choose.
+// When a lobby opens the group sees a commitment: 32 hex digits of the
+// SHA-256 of a reveal, "v2:" and a secret of 128 random bits the server
+// drew then (v2.go). The seeds are derived from the secret together with
+// what the game is (its id, seats, creator's seat and options) and the ids
+// Telegram drew for the players' presses — each seat's and the start's
+// (Derive) — so the server, committed first, can no longer pick the cards
+// and the players, not knowing the secret, cannot either. With the final
+// result (or on /stop) the group sees the reveal, and each player gets the
+// game's file (File: the commitment, the reveal, the seats with their
+// press ids, the options, every move). Anyone can hash the reveal and
+// compare, and remake every deal from the reveal and the file, since an
+// engine draws every shuffle (a new round, a rebuilt pile, a blind pick)
+// from the generator its seed starts (cmd/aibench deal -reveal … -log
+// <file>).
+//
+// A v1 deal (Deal, New, Reveal: sixteen hex digits of commitment over
+// game:seats:creator:options:seed:salt, drawn at the start) is what games
+// dealt before v2 show; they still read and check. It is pure.
 package deal
 
 import (
@@ -38,11 +46,11 @@ type Deal struct {
 	Salt    uint64
 }
 
-// CommitmentLen is the length of a commitment: 16 lowercase hex digits,
-// 64 bits of the hash.
+// CommitmentLen is the length of a v1 commitment: 16 lowercase hex
+// digits, 64 bits of the hash (a v2 one is CommitmentLen2).
 const CommitmentLen = 16
 
-// The reveal is six fields separated by ":" — the game id, the seats, the
+// A v1 reveal is six fields separated by ":" — the game id, the seats, the
 // creator's seat or "-", the options as key=value joined by "," in key
 // order or "-", the seed and the salt as 16 lowercase hex digits each:
 //
