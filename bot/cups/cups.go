@@ -39,6 +39,11 @@ type Env struct {
 	// Limit is the group's own table limit: a cup's tables are numbered
 	// above it, below the host (record.CupHost).
 	Limit int
+	// Taken reports whether table id above the limit holds the group's
+	// lobby or game, not a cup's: one opened before the limit was lowered,
+	// which plays on (bot/tables/lobby.Group.BusyTables). A round passes
+	// it by. Nil: none is.
+	Taken func(id string) bool
 }
 
 // Out is what a change says besides redrawing the cup's message.
@@ -53,6 +58,20 @@ var errNoRoom = refusal.New("cup.no_room")
 
 // Slots is how many tables a cup may use in a group of limit tables.
 func Slots(limit int) int { return max(0, record.CupHost-1-limit) }
+
+// free are the tables above the limit, below the host, a round may take
+// now: those the group's own games left over from a higher limit hold
+// are passed by.
+func (e Env) free(host *record.Table) []string {
+	var out []string
+	for n := e.Limit + 1; n < record.CupHost; n++ {
+		id := record.Sibling(host.ID, n)
+		if id != "" && (e.Taken == nil || !e.Taken(id)) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
 
 func (e Env) state(host *record.Table) (*State, error) {
 	return Decode(host.Cup)
@@ -223,7 +242,7 @@ func (e Env) start(host *record.Table, s *State, g adapter.Game) error {
 	if lo < 2 {
 		lo = 2 // a cup's table seats two at least
 	}
-	if n, _ := cup.Layout(len(people), s.Rounds, lo, hi); len(n) > Slots(e.Limit) {
+	if n, _ := cup.Layout(len(people), s.Rounds, lo, hi); len(n) > len(e.free(host)) {
 		return errNoRoom
 	}
 	c, err := cup.New(cup.Config{Game: s.Game, Sizes: [2]int{lo, hi}, Rounds: s.Rounds, Seed: seed(), Robots: s.Level}, people)
@@ -256,10 +275,16 @@ func (e Env) pair(host *record.Table, s *State) error {
 	if len(r.Tables) > Slots(e.Limit) {
 		return errNoRoom
 	}
-	s.Tables = s.Tables[:0]
-	for i := range r.Tables {
-		s.Tables = append(s.Tables, record.Sibling(host.ID, e.Limit+1+i))
+	// The free tables first; should the group's games left above the
+	// limit hold too many (none opens there since the cup started), the
+	// round takes theirs too rather than stall: openTable closes them.
+	ids := e.free(host)
+	for n := e.Limit + 1; n < record.CupHost; n++ {
+		if id := record.Sibling(host.ID, n); id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
 	}
+	s.Tables = append(s.Tables[:0], ids[:len(r.Tables)]...)
 	host.Jobs = append(host.Jobs, record.Job{Cup: &record.CupJob{Cup: s.No, Round: r.No}})
 	return nil
 }

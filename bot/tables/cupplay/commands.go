@@ -45,7 +45,7 @@ func (c *Cups) Command(ctx context.Context, r txn.Request, own string, sender Se
 				return err
 			}
 			ht.Lang = t.Lang
-			ch.PostGroup(t, c.env().History(ht))
+			ch.PostGroup(t, c.envAt(ctx).History(ht))
 			return nil
 		}
 	case "stop":
@@ -77,7 +77,7 @@ func (c *Cups) open(ctx context.Context, r txn.Request, h, word string) func(t *
 		creator = cups.Person{User: r.Msg.From.ID, Name: c.names.Person(r.Msg.From)}
 		started = c.tx.HasStarted(ctx, r.Msg.From.ID)
 	}
-	env := c.env()
+	env := c.envAt(ctx)
 	return func(t *record.Table, ch *txn.Change) error {
 		// Table 1 stays as it is; the host's change answers, once: it is
 		// recorded with the update.
@@ -120,7 +120,7 @@ func (c *Cups) askStop(ctx context.Context, t *record.Table, ch *txn.Change, h s
 	}
 	l := c.views.Loc(t.Lang)
 	ht.Lang = t.Lang
-	q, ok := c.env().StopQuestion(ht)
+	q, ok := c.envAt(ctx).StopQuestion(ht)
 	if !ok {
 		ch.PostGroup(t, adapter.Message{Text: l.T("cup.none")})
 		return nil
@@ -168,7 +168,7 @@ func (c *Cups) OnPress(ctx context.Context, t *record.Table, ch *txn.Change, p c
 	who := cups.Person{User: q.From.ID, Name: c.names.Person(&q.From)}
 	started := c.tx.HasStarted(ctx, q.From.ID)
 	err := c.change(ctx, t, ch, false, func() (cups.Out, error) {
-		return c.env().Press(t, p.GameNo, p.Args[0], who, admin, started)
+		return c.envAt(ctx).Press(t, p.GameNo, p.Args[0], who, admin, started)
 	})
 	if err == nil && (p.Args[0] == cups.StopYes || p.Args[0] == cups.StopNo) {
 		// The question turns into its answer with the same commit.

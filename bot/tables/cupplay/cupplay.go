@@ -50,9 +50,20 @@ func New(tx *txn.Txn, views *view.Renderer, st Pointers, group *lobby.Group, nam
 	return &Cups{tx: tx, views: views, store: st, group: group, names: names, lobby: lb, leaving: leaving, now: now, log: log}
 }
 
-// env is what the cups runtime needs of the tables now.
+// env is what the cups runtime needs of the tables now; envAt also
+// knows which tables above the limit the group's own games hold, which a
+// round passes by.
 func (c *Cups) env() cups.Env {
 	return cups.Env{Games: c.views.Games(), Loc: c.views.Loc, Now: c.now(), TurnTime: c.views.TurnTime(nil), Limit: c.group.Limit()}
+}
+
+func (c *Cups) envAt(ctx context.Context) cups.Env {
+	e := c.env()
+	e.Taken = func(id string) bool {
+		t, _, err := c.tx.Load(ctx, id)
+		return err == nil && t.Phase != record.PhaseIdle && t.CupOf == nil
+	}
+	return e
 }
 
 // host is the id of the table hosting the cup of own's chat (and topic).

@@ -24,7 +24,7 @@ func cupStores(t *testing.T) map[string]testStore {
 func cupChangeAt(t *testing.T, tb *rig, host string, fn func(h *record.Table, env cups.Env) (cups.Out, error)) (*record.Table, error) {
 	t.Helper()
 	h, _, err := tb.tx.Transact(context.Background(), host, 0, func(h *record.Table, ch *txn.Change) error {
-		return tb.cups.change(context.Background(), h, ch, false, func() (cups.Out, error) { return fn(h, tb.cups.env()) })
+		return tb.cups.change(context.Background(), h, ch, false, func() (cups.Out, error) { return fn(h, tb.cups.envAt(context.Background())) })
 	})
 	return h, err
 }

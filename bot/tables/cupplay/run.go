@@ -18,7 +18,7 @@ import (
 // when it was (a crash in between does it again). These, and Ended, are
 // the only parts that change other tables than the host.
 func (c *Cups) Run(ctx context.Context, h *record.Table, job record.Job) error {
-	cj, env := job.Cup, c.env()
+	cj, env := job.Cup, c.envAt(ctx)
 	switch {
 	case cj.Crown:
 		if game, users, ok := env.Winners(h, cj.Cup); ok {
@@ -154,7 +154,7 @@ func (c *Cups) tell(ctx context.Context, ct record.CupTable, places []cup.Place)
 	}
 	_, _, err := c.tx.Transact(ctx, ct.Host, 0, func(h *record.Table, ch *txn.Change) error {
 		return c.change(ctx, h, ch, false, func() (cups.Out, error) {
-			return c.env().Ended(h, ct, places)
+			return c.envAt(ctx).Ended(h, ct, places)
 		})
 	})
 	return refusal.Settle(err)
@@ -168,7 +168,7 @@ func (c *Cups) Gone(ctx context.Context, updateID, chat, user int64) error {
 		if h.Cup == nil {
 			return refusal.ErrNoChange
 		}
-		return c.change(ctx, h, ch, false, func() (cups.Out, error) { return c.env().Gone(h, user) })
+		return c.change(ctx, h, ch, false, func() (cups.Out, error) { return c.envAt(ctx).Gone(h, user) })
 	})
 	return refusal.Settle(err)
 }
