@@ -140,10 +140,7 @@ func (c *Config) setDefaults() {
 	if c.ReviewWorkers <= 0 {
 		c.ReviewWorkers = 1
 	}
-	if c.MaxTables <= 0 {
-		c.MaxTables = 4
-	}
-	c.MaxTables = min(c.MaxTables, record.MaxTables)
+	c.MaxTables = record.Limit(c.MaxTables)
 	if c.WebLease <= 0 {
 		c.WebLease = 90 * time.Second
 	}
@@ -261,7 +258,7 @@ func New(p Params) *Bot {
 		available = ephemeral.NewAvailable(o.log)
 	}
 	views := view.New(view.Config{Username: cfg.Username, TurnTimeout: cfg.TurnTimeout, DefaultLang: cfg.DefaultLang,
-		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName, GroupHands: available.On}, o.games, tr, o.now, o.log)
+		WebAppURL: cfg.WebAppURL, WebAppShortName: cfg.WebAppShortName, GroupHands: available.On, MaxTables: cfg.MaxTables}, o.games, tr, o.now, o.log)
 	var rs results.Store
 	if s, ok := st.(results.Store); ok {
 		rs = s

@@ -19,6 +19,15 @@ import (
 // MaxTables is the most tables a chat can hold: one a letter.
 const MaxTables = 26
 
+// Limit is a group's table limit configured as n (MAX_TABLES): 4 when
+// not configured, MaxTables at most.
+func Limit(n int) int {
+	if n <= 0 {
+		return 4
+	}
+	return min(n, MaxTables)
+}
+
 // TableID is the id of table n of a chat, or of one forum topic in it.
 // n outside 1…MaxTables is a programming error.
 func TableID(chatID int64, thread, n int) string {

@@ -20,8 +20,9 @@ import (
 
 // PrivateResult is seat i's own result of e: the game and the group, the
 // place (shared places as «2–3»), the score, and the rating change (rc nil:
-// not known) or why the game was not rated.
-func (res *Results) PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message {
+// not known) or why the game was not rated; again offers «🔁 Сыграть
+// ещё» (view.Renderer.Againable, which the caller asks).
+func (res *Results) PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange, again bool) adapter.Message {
 	l := res.loc(t.Lang)
 	s := e.Seats[i]
 	shared := 0
@@ -47,7 +48,7 @@ func (res *Results) PrivateResult(t *record.Table, e *record.Result, i int, rc *
 		}
 	}
 	m := adapter.Message{Text: strings.Join(lines, "\n")}
-	if view.Againable(t) {
+	if again {
 		m.Keyboard = [][]adapter.Button{{view.AgainButton(l, t, e.GameNo, e.Game)}}
 	}
 	return m

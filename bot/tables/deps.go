@@ -87,8 +87,9 @@ type Results interface {
 	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
 	// Valid reports whether a finished game can be recorded at all.
 	Valid(e *record.Result) bool
-	// PrivateResult is seat i's own result of e, in private.
-	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message
+	// PrivateResult is seat i's own result of e, in private; again
+	// offers «play again».
+	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange, again bool) adapter.Message
 	// WebRatings are the rating changes the page shows, by player id.
 	WebRatings(e *record.Result, changes []record.RatingChange) map[string][2]float64
 	// Answer renders a group's results command.

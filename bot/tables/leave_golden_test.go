@@ -76,11 +76,11 @@ func TestGoldenLeaveAndPrivate(t *testing.T) {
 			{Player: "u3", Name: "Маша", Place: 2, Score: 12}, {Player: "u4", Name: "Дима", Place: 4, Score: -3, Unrated: true},
 			{Player: "u5", Name: "Катя", Place: 5, Left: true}}}
 		changes := []record.RatingChange{{Before: 1.23, After: 3.01}, {Before: 0, After: -0.41}, {Before: 2.5, After: 2.52}, {}, {}}
-		fmt.Fprintf(&sb, "════ %s: private, first, rating up\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 0, &changes[0])))
-		fmt.Fprintf(&sb, "════ %s: private, shared second, rating down\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 1, &changes[1])))
-		fmt.Fprintf(&sb, "════ %s: private, rating unchanged\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 2, &changes[2])))
-		fmt.Fprintf(&sb, "════ %s: private, unrated\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 3, &changes[3])))
-		fmt.Fprintf(&sb, "════ %s: private, the change unknown (recorded before a crash)\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 0, nil)))
+		fmt.Fprintf(&sb, "════ %s: private, first, rating up\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 0, &changes[0], true)))
+		fmt.Fprintf(&sb, "════ %s: private, shared second, rating down\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 1, &changes[1], true)))
+		fmt.Fprintf(&sb, "════ %s: private, rating unchanged\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 2, &changes[2], true)))
+		fmt.Fprintf(&sb, "════ %s: private, unrated\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 3, &changes[3], true)))
+		fmt.Fprintf(&sb, "════ %s: private, the change unknown (recorded before a crash)\n%s\n", lang, golden.Show(tb.results.PrivateResult(tab, e, 0, nil, true)))
 
 		history := func(chat int64) string {
 			return golden.Show(tb.results.Answer(ctx, &record.Table{ID: record.ID(chat, 0), ChatID: chat, Lang: lang}, &record.Query{Cmd: "history"}))

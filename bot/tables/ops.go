@@ -106,8 +106,15 @@ func (pr *presses) opTable() map[callback.Op]op {
 func lobbyCancel(p callback.Data) bool { return len(p.Args) > 0 && p.Args[0] == callback.LobbyCancel }
 
 // again is «🔁 Сыграть ещё»; from the page it is for those who played:
-// anyone may open a table's page, only the group sees its lobby.
+// anyone may open a table's page, only the group sees its lobby. At a
+// group's table past its limit (a game opened before the limit was
+// lowered; a forged press) no new game opens, as ▶️ opens none there
+// (route.go): a cup's round may take that table. A cup's table says why
+// itself (OnAgain).
 func (pr *presses) again(ctx context.Context, t *record.Table, ch *txn.Change, ps press) error {
+	if t.CupOf == nil && !pr.views.Againable(t) {
+		return refusal.New("error.stale")
+	}
 	if ps.q == nil && t.SeatOf(ps.who.ID) < 0 {
 		return refusal.New("error.not_yours")
 	}

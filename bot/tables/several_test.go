@@ -352,3 +352,54 @@ func TestLoweredLimitKeepsGamesAboveIt(t *testing.T) {
 		t.Error("a cup's table was unseated by the group, not by its cup")
 	}
 }
+
+// TestAgainKeepsToTheLimit: a game finished at table 6, opened before the
+// group's limit was lowered to 4, leaves no «🔁 Сыграть ещё» that opens a
+// new lobby there (a cup's round would take that table): its press, from
+// the chat or from the page, is refused as stale and changes nothing; its
+// result offers none.
+func TestAgainKeepsToTheLimit(t *testing.T) {
+	st := newCountingStore(t)
+	tb := newTables(t, st, nil)
+	ctx := context.Background()
+	id := record.TableID(-100791, 0, 6)
+	if tb.group.Limit() >= 6 {
+		t.Fatalf("the limit is %d", tb.group.Limit())
+	}
+	seat, a := nearEnd(t, st, testGame(t, "trickchef"), id, 2, 1, 8)
+	playLast(t, tb, id, seat, a)
+	runJobs(t, tb, id)
+	done, before, err := tb.tx.Load(ctx, id)
+	if err != nil || done.Phase != record.PhaseIdle {
+		t.Fatalf("the game at table 6 did not end: %v %+v", err, done)
+	}
+	p := callback.Data{Op: callback.Again, Table: id, GameNo: done.GameNo, Word: done.GameID}
+	results := 0
+	for _, e := range queued(t, st, id) {
+		if hasButtonData(e.Message, p.String()) {
+			t.Errorf("a message to %d at table 6 offers «play again»: %q", e.ChatID, e.Message.Text)
+		}
+		if e.ChatID > 0 {
+			results++
+		}
+	}
+	if results == 0 {
+		t.Error("no private result was queued: nothing looked at")
+	}
+	if view := tb.views; view.Againable(done) {
+		t.Error("the page would offer «play again» at table 6")
+	}
+	_, _, err = tb.presses.pagePress(ctx, id, 77, models.User{ID: 1, FirstName: "Оля"}, p)
+	if key, _ := refusal.Key(err); key != "error.stale" {
+		t.Errorf("«play again» from the page at table 6: %v", err)
+	}
+	_, _, err = tb.tx.Transact(ctx, id, 78, func(t *record.Table, ch *txn.Change) error {
+		return tb.presses.again(ctx, t, ch, press{p: p, who: &models.User{ID: 2, FirstName: "Ян"}, q: &models.CallbackQuery{}})
+	})
+	if key, _ := refusal.Key(err); key != "error.stale" {
+		t.Errorf("«play again» in the chat at table 6: %v", err)
+	}
+	if tab, after, _ := tb.tx.Load(ctx, id); after != before || tab.Phase != record.PhaseIdle {
+		t.Errorf("a refused «play again» changed table 6: version %d → %d, %s", before, after, tab.Phase)
+	}
+}

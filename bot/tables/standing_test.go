@@ -87,7 +87,7 @@ func TestGoldenResultWithLeaver(t *testing.T) {
 			e := play.ResultOf(tab, g, st, golden.Clock)
 			for k, s := range e.Seats {
 				if _, ok := record.PlayerUser(s.Player); ok && !s.Left {
-					fmt.Fprintf(&sb, "════ %s: %s, private result of %s\n%s\n", lang, g.ID(), s.Name, golden.Show(tb.results.PrivateResult(tab, e, k, nil)))
+					fmt.Fprintf(&sb, "════ %s: %s, private result of %s\n%s\n", lang, g.ID(), s.Name, golden.Show(tb.results.PrivateResult(tab, e, k, nil, true)))
 				}
 			}
 			own := *e

@@ -33,8 +33,12 @@ func (r *Renderer) RulesLink(text string, g adapter.Game) adapter.Button {
 }
 
 // Againable reports whether t's result offers «play again»: not at a
-// cup's table, whose next game is the cup's next round.
-func Againable(t *record.Table) bool { return t.CupOf == nil }
+// cup's table, whose next game is the cup's next round, nor at a group's
+// table past its limit (opened before the limit was lowered), where no
+// new game opens (bot/tables: the press is refused as stale).
+func (r *Renderer) Againable(t *record.Table) bool {
+	return t.CupOf == nil && (PracticeChat(t.ChatID) || record.TableNo(t.ID) <= record.Limit(r.cfg.MaxTables))
+}
 
 // AgainButton opens the next game with the same players («Ещё партию»)
 // after finished game gameNo of t's game.

@@ -37,6 +37,9 @@ type Config struct {
 	// API server knows ephemeral messages (ephemeral.Available.On). nil:
 	// never (the hands stay in private chats).
 	GroupHands func() bool
+	// MaxTables is a group's table limit (record.Limit): a game past it,
+	// opened before it was lowered, offers no «play again» (Againable).
+	MaxTables int
 }
 
 // Renderer draws the platform's views. Build it with New.

@@ -299,7 +299,7 @@ func (v *View) State(kind int) (State, error) {
 	if replayable(t, v.g, v.st) {
 		ws.Replay = l.T("review.replay")
 	}
-	if ws.Over && t.Phase == record.PhaseIdle && kind >= 0 && view.Againable(t) {
+	if ws.Over && t.Phase == record.PhaseIdle && kind >= 0 && w.views.Againable(t) {
 		ws.Again = view.AgainButton(l, t, t.GameNo, t.GameID).Data
 	}
 	return ws, nil

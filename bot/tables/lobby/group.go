@@ -23,16 +23,8 @@ type Group struct {
 // NewGroup builds it: maxTables is a group's limit (0: 4).
 func NewGroup(tx *txn.Txn, maxTables int) *Group { return &Group{tx: tx, maxTables: maxTables} }
 
-// defaultMaxTables is a group's limit unless configured.
-const defaultMaxTables = 4
-
 // Limit is how many tables a group may hold at once.
-func (c *Group) Limit() int {
-	if c.maxTables <= 0 {
-		return defaultMaxTables
-	}
-	return min(c.maxTables, record.MaxTables)
-}
+func (c *Group) Limit() int { return record.Limit(c.maxTables) }
 
 // ChatTables are the tables 1…limit of own's chat (and topic), idle ones
 // included: a record is read for each (a table never used reads as a

@@ -152,7 +152,7 @@ func (m *Moves) Finish(t *record.Table, g adapter.Game, st game.State, msgs []ad
 	}
 	last := &msgs[len(msgs)-1]
 	last.Keyboard = slices.Clone(last.Keyboard)
-	if view.Againable(t) {
+	if m.views.Againable(t) {
 		last.Keyboard = append(last.Keyboard, []adapter.Button{view.AgainButton(l, t, t.GameNo, t.GameID)})
 	}
 	if job.Finished != nil && view.PracticeChat(t.ChatID) {

@@ -52,8 +52,9 @@ type Recorder interface {
 	Record(ctx context.Context, e *record.Result) ([]record.RatingChange, error)
 	// Valid reports whether a finished game can be recorded at all.
 	Valid(e *record.Result) bool
-	// PrivateResult is seat i's own result of e, in private.
-	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange) adapter.Message
+	// PrivateResult is seat i's own result of e, in private; again
+	// offers «play again».
+	PrivateResult(t *record.Table, e *record.Result, i int, rc *record.RatingChange, again bool) adapter.Message
 	// WebRatings are the rating changes the page shows, by player id.
 	WebRatings(e *record.Result, changes []record.RatingChange) map[string][2]float64
 	// Answer renders a group's results command.
@@ -139,7 +140,7 @@ func (j *Jobs) recordResult(ctx context.Context, id string, job record.Job) erro
 			if i < len(changes) {
 				rc = &changes[i]
 			}
-			m := j.results.PrivateResult(t, e, i, rc)
+			m := j.results.PrivateResult(t, e, i, rc, j.views.Againable(t))
 			if f := job.Finished; f != nil && f.PlayedBy(user) >= 0 {
 				m.Keyboard = append(m.Keyboard, []adapter.Button{view.ReviewButton(j.views.Loc(t.Lang), f)})
 			}
