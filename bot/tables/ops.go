@@ -129,8 +129,14 @@ func (pr *presses) open(ctx context.Context, t *record.Table, ch *txn.Change, ps
 	return pr.lobby.OnOpen(t, ch, ps.p, ps.who, pr.tx.HasStarted(ctx, ps.who.ID))
 }
 
-// stop answers /stop's question, or the question which game to stop.
+// stop answers /stop's question, or the question which game to stop. A
+// cup's table is never asked about (route.go): a press naming one is
+// forged, and refused — stopped, it would leave its round waiting for a
+// result that never comes (/cup stop stops the cup's tables).
 func (pr *presses) stop(_ context.Context, t *record.Table, ch *txn.Change, ps press) error {
+	if pr.group.CupsOwn(t) {
+		return refusal.New("cup.stop_table")
+	}
 	msg := ps.q.Message.Message
 	if ps.p.Args[0] == callback.StopAsk {
 		return pr.lobby.OnStopAsk(t, ch, ps.p, ps.who, ps.admin, msg)

@@ -97,12 +97,13 @@ func (c *commands) route(ctx context.Context, r txn.Request, fn func(t *record.T
 // named is the table «/table 2» or «/stop 2» acts on; a number that names
 // no table of the group is answered at its table 1. A number past today's
 // limit still reaches a table of the chat that is busy: a game opened
-// before the limit was lowered can be shown and stopped.
+// before the limit was lowered can be shown and stopped. A cup's table
+// is the cup's, whatever its number (only /cup stop stops it).
 func (c *commands) named(ctx context.Context, own, arg string, fn func(t *record.Table, ch *txn.Change) error) (string, func(t *record.Table, ch *txn.Change) error, error) {
 	n, err := strconv.Atoi(arg)
 	id := record.Sibling(own, n)
-	if id != "" && n > c.group.Limit() {
-		if t, _, lerr := c.tx.Load(ctx, id); lerr != nil || t.Phase == record.PhaseIdle || c.group.CupsOwn(t) {
+	if id != "" && err == nil {
+		if t, _, lerr := c.tx.Load(ctx, id); lerr != nil || c.group.CupsOwn(t) || n > c.group.Limit() && t.Phase == record.PhaseIdle {
 			id = ""
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -401,5 +402,57 @@ func TestAgainKeepsToTheLimit(t *testing.T) {
 	}
 	if tab, after, _ := tb.tx.Load(ctx, id); after != before || tab.Phase != record.PhaseIdle {
 		t.Errorf("a refused «play again» changed table 6: version %d → %d, %s", before, after, tab.Phase)
+	}
+}
+
+// TestCupTableStaysTheCups: a cup's table playing its round is the cup's
+// alone, whatever the limit: past it (table 5 of 4) or within it (table 3,
+// the limit raised since the round began). No /stop or /table finds it, an
+// admin's press of a stop button forged with its id is refused (stopping
+// it would leave the round waiting for a result that never comes: only
+// /cup stop stops a cup), and a person who leaves the group keeps the seat
+// for the cup to hand to a robot. Nothing changes the table.
+func TestCupTableStaysTheCups(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := playingAt(t, tb, 1, 24*time.Hour)
+	for _, n := range []int{5, 3} {
+		cupGame := playingAt(t, tb, n, time.Minute)
+		cupGame.CupOf = &record.CupTable{Host: record.TableID(own.ChatID, 0, record.CupHost), Cup: 1, Round: 1, Table: 1}
+		save(t, tb, cupGame)
+		_, before, err := tb.tx.Load(ctx, cupGame.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range tb.group.BusyTables(ctx, own.ID) {
+			if b.ID == cupGame.ID {
+				t.Errorf("table %d, a cup's, is among the group's busy tables", n)
+			}
+		}
+		if got, _, err := tb.commands.named(ctx, own.ID, strconv.Itoa(n), nil); err != nil || got != own.ID {
+			t.Errorf("«/stop %d» acts at %s, %v", n, got, err)
+		}
+		msg := &models.Message{ID: 50, Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup}}
+		admin := &models.User{ID: 900, FirstName: "Админ"}
+		for _, arg := range []int{callback.StopAsk, 1} {
+			p := callback.Data{Op: callback.Stop, Table: cupGame.ID, GameNo: cupGame.GameNo, Args: []int{arg}}
+			_, _, err := tb.tx.Transact(ctx, cupGame.ID, 0, func(t *record.Table, ch *txn.Change) error {
+				return tb.presses.stop(ctx, t, ch, press{p: p, who: admin, q: &models.CallbackQuery{From: *admin, Message: models.MaybeInaccessibleMessage{Message: msg}}, admin: true})
+			})
+			if key, _ := refusal.Key(err); key != "cup.stop_table" {
+				t.Errorf("an admin's forged stop (%d) at table %d, a cup's: %v", arg, n, err)
+			}
+		}
+		user := cupGame.Seats[0].UserID
+		left := &models.ChatMemberUpdated{Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup},
+			NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft, Left: &models.ChatMemberLeft{User: &models.User{ID: user}}}}
+		if err := tb.belong.OnChatMember(ctx, int64(70+n), left); err != nil {
+			t.Fatal(err)
+		}
+		if tab, after, _ := tb.tx.Load(ctx, cupGame.ID); after != before || tab.Phase != record.PhasePlaying || tab.SeatOf(user) < 0 {
+			t.Errorf("table %d, a cup's, changed: version %d → %d, %s", n, before, after, tab.Phase)
+		}
+		cupGame.Phase = record.PhaseIdle // its round over: the table is left for the next
+		save(t, tb, cupGame)
 	}
 }

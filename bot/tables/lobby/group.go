@@ -64,11 +64,13 @@ func (c *Group) BusyTables(ctx context.Context, own string) []*record.Table {
 	return out
 }
 
-// CupsOwn reports whether t, past the group's limit, is a cup's: its
-// host, or a table of a cup's round.
+// CupsOwn reports whether t is a cup's: a table playing a cup's round,
+// wherever the limit is now (one raised since the round began puts it
+// within), or the cup's host past the limit. A cup's table whose round
+// is over is the group's again (no new game goes there past the limit).
 func (c *Group) CupsOwn(t *record.Table) bool {
 	n := record.TableNo(t.ID)
-	return n > c.Limit() && (n == record.CupHost || t.CupOf != nil)
+	return t.CupOf != nil && t.Phase != record.PhaseIdle || n > c.Limit() && n == record.CupHost
 }
 
 // NewGameTable is the table of a group where a new game goes, given the
