@@ -51,6 +51,10 @@ type CupJob struct {
 	Stop   bool  `json:"stop,omitempty"`
 	// Crown gives the cup's winners their 🏆 on the group's own table.
 	Crown bool `json:"crown,omitempty"`
+	// Unranked is on a round's table itself, not the host: it ended with
+	// nobody to rank (everyone left, no robot from the start), and tells
+	// its cup everyone shares its last place, so the round goes on.
+	Unranked bool `json:"unranked,omitempty"`
 }
 
 // CrownFor is how long a cup's winners carry 🏆: about the month a

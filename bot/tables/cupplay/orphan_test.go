@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/trickchef/trickchef/bot/callback"
 	"github.com/trickchef/trickchef/bot/cups"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
@@ -105,5 +106,80 @@ func TestCupPassesAGameAboveTheLimitBy(t *testing.T) {
 	}
 	if _, v2, _ := tb.tx.Load(ctx, host2); v2 != v1 {
 		t.Errorf("the refused start changed the host: version %d → %d", v1, v2)
+	}
+}
+
+// TestEveryoneLeavesACupTableByItsButton: the three people of a cup's
+// table, with no robot from the start, each press «🚪 Выйти из игры»
+// there (not /cup quit): the table ends with no one to rank, and its cup
+// is told everyone shares its last place, so the round goes on (before,
+// the cup waited for that table for ever).
+func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	const chat = -100780
+	host := record.TableID(chat, 0, record.CupHost)
+	g := testGame(t, "trickchef")
+	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for u := int64(2); u <= 6; u++ {
+		if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+			return env.Press(h, h.GameNo, cups.Join, cups.Person{User: u, Name: "P"}, false, true)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.jobs.Run(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	s := stateOf(t, tb, host)
+	id := s.Tables[0]
+	tab := tb.load(t, id)
+	if tab.CupOf == nil || tab.Phase != record.PhasePlaying {
+		t.Fatalf("the cup's table: %+v", tab)
+	}
+	for seat, st := range tab.Seats {
+		if !st.Human() {
+			t.Fatalf("seat %d is a robot: the test wants people only", seat)
+		}
+		for _, arg := range []int{callback.LeaveAsk, callback.LeaveYes} {
+			p := callback.Data{Op: callback.Leave, Table: id, GameNo: tab.GameNo, Args: []int{seat, arg}}
+			if _, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+				return tb.cups.leaving.OnLeave(t, ch, p, st.UserID)
+			}); err != nil {
+				t.Fatalf("seat %d leaves (%d): %v", seat, arg, err)
+			}
+		}
+	}
+	tab = tb.load(t, id)
+	if tab.Phase != record.PhaseIdle {
+		t.Fatalf("everyone left, the table is %s", tab.Phase)
+	}
+	for range 3 { // served again after a crash: told once
+		if err := tb.jobs.Run(ctx, tb.load(t, id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if jobs := tb.load(t, id).Jobs; len(jobs) != 0 {
+		t.Errorf("the table's jobs are left: %+v", jobs)
+	}
+	s = stateOf(t, tb, host)
+	r, ok := s.Cup.Current()
+	if !ok || r.No != 1 || r.Tables[tab.CupOf.Table-1].Places == nil {
+		t.Fatalf("the cup was not told that table %d ended: round %d %+v", tab.CupOf.Table, r.No, r.Tables)
+	}
+	for i, p := range r.Tables[tab.CupOf.Table-1].Places {
+		if p.Place != 1 {
+			t.Errorf("seat %d placed %d: everyone shares the place", i, p.Place)
+		}
 	}
 }

@@ -14,12 +14,17 @@ import (
 )
 
 // Run does one of the host's cup jobs (the jobs drop it when it is
-// done); each step is a change of one table that finds it done already
-// when it was (a crash in between does it again). These, and Ended, are
-// the only parts that change other tables than the host.
+// done), or a round's table's own (Unranked: h is that table); each step
+// is a change of one table that finds it done already when it was (a
+// crash in between does it again). These, and Ended, are the only parts
+// that change other tables than the host.
 func (c *Cups) Run(ctx context.Context, h *record.Table, job record.Job) error {
 	cj, env := job.Cup, c.envAt(ctx)
 	switch {
+	case cj.Unranked:
+		if ct := h.CupOf; ct != nil && ct.Cup == cj.Cup && ct.Round == cj.Round {
+			return c.tell(ctx, *ct, make([]cup.Place, len(h.Seats)))
+		}
 	case cj.Crown:
 		if game, users, ok := env.Winners(h, cj.Cup); ok {
 			_, _, err := c.tx.Transact(ctx, record.Sibling(h.ID, 1), 0, func(t *record.Table, ch *txn.Change) error {
@@ -92,7 +97,9 @@ func (c *Cups) stopTable(ctx context.Context, id string, h *record.Table, cj *re
 // leaveTable hands a person who left the cup their seat at the round's
 // table to a robot. A table nobody is left at that had no robot ends
 // with no result (play.Leaving); its cup is told everyone shares its
-// last place, so the round goes on.
+// last place, so the round goes on: told here at once, and again,
+// harmlessly, by the table's own job (play.Leaving leaves it, as for a
+// person who leaves by the table's button).
 func (c *Cups) leaveTable(ctx context.Context, id string, h *record.Table, cj *record.CupJob) error {
 	var ended *record.CupTable
 	var seats int
@@ -113,7 +120,7 @@ func (c *Cups) leaveTable(ctx context.Context, id string, h *record.Table, cj *r
 		if err := c.leaving.Leave(t, ch, g, st, seat); err != nil {
 			return err
 		}
-		if t.Phase == record.PhaseIdle && len(t.Jobs) == jobs {
+		if t.Phase == record.PhaseIdle && !slices.ContainsFunc(t.Jobs[jobs:], func(j record.Job) bool { return j.Result != nil }) {
 			ended, seats = t.CupOf, len(t.Seats)
 		}
 		return nil

@@ -102,8 +102,12 @@ func (lv *Leaving) Leave(t *record.Table, ch *txn.Change, g adapter.Game, st gam
 // rank, as after /stop.
 func (lv *Leaving) AllLeft(t *record.Table, g adapter.Game, st game.State) error {
 	robots := slices.ContainsFunc(t.Seats, func(s record.Seat) bool { return s.Leaver == nil })
-	if robots {
+	switch {
+	case robots:
 		t.Jobs = append(t.Jobs, record.Job{Result: ResultOf(t, g, st, lv.now())})
+	case t.CupOf != nil:
+		// A cup's round waits for every table: told, it goes on.
+		t.Jobs = append(t.Jobs, record.Job{Cup: &record.CupJob{Cup: t.CupOf.Cup, Round: t.CupOf.Round, Unranked: true}})
 	}
 	txn.CloseTable(t)
 	t.Event = &record.Event{Key: "event.all_left"} // the table says it is over
