@@ -408,3 +408,60 @@ func TestAttackLimitThenFree(t *testing.T) {
 		t.Errorf("with table 3 free, /newgame opened at %v", got)
 	}
 }
+
+// TestAttackForgedStopAtCupTable: a group admin forges /stop's buttons
+// (callback.Stop) with the id of a table playing a cup's round, on the
+// question /stop asked about the group's own lobby. The cup's table is
+// the cup's: stopped, its round would wait for ever for a result that
+// never comes (only /cup stop stops a cup). Both presses are refused
+// with a word and change nothing.
+func TestAttackForgedStopAtCupTable(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, time.Minute)
+	var people []*telegramtest.User
+	for _, name := range []string{"Аня", "Борис", "Вера"} {
+		people = append(people, h.MustBegin(h.Srv.NewUser(name)))
+	}
+	admin := h.MustBegin(h.Srv.NewUser("Админ"))
+	group := h.Srv.NewGroup("Кубок", append(slices.Clone(people), admin)...)
+	group.MakeAdmin(admin)
+	h.startCup(group, people)
+	var tables []string
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		tables = h.cupState(group).Tables
+		if len(tables) == 0 {
+			return false
+		}
+		tab, err := h.loadTable(tables[0])
+		return err == nil && tab.Phase == record.PhasePlaying
+	}); err != nil {
+		t.Fatal("the cup's table did not start")
+	}
+	h.MustLobby(group, admin, nil, 1)
+	admin.Send(group, "/stop@"+h.Srv.Bot().Username)
+	q, err := group.WaitMessage(10*time.Second, contains(h.Shown("stop.confirm")))
+	if err != nil {
+		t.Fatal("/stop does not ask about the lobby: ", err)
+	}
+	version := func() (*record.Table, int64) {
+		rec, err := h.Redis.Load(context.Background(), tables[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := record.Decode(rec.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab, rec.Version
+	}
+	cupTable, before := version()
+	for _, arg := range []int{callback.StopAsk, 1} {
+		forged := callback.Data{Op: callback.Stop, Table: cupTable.ID, GameNo: cupTable.GameNo, Args: []int{arg}}.String()
+		if ans, err := admin.PressData(q, forged); err != nil || ans.Text != h.T("cup.stop_table") {
+			t.Errorf("a forged stop (%d) at the cup's table: %v %+v", arg, err, ans)
+		}
+	}
+	if tab, after := version(); after != before || tab.Phase != record.PhasePlaying {
+		t.Errorf("the cup's table changed: version %d → %d, %s", before, after, tab.Phase)
+	}
+}
