@@ -80,7 +80,7 @@ type Config struct {
 	// presses of a busy bot.
 	ReviewShare float64
 	// MaxTables is how many tables a group (or a forum topic) may hold at
-	// once, 1 to record.MaxTables (default 4): /newgame opens the next
+	// once, 1 to record.MaxLimit (default 4): /newgame opens the next
 	// free one while others play.
 	MaxTables int
 	Limits    Limits

@@ -19,13 +19,18 @@ import (
 // MaxTables is the most tables a chat can hold: one a letter.
 const MaxTables = 26
 
+// MaxLimit is the most tables a group may be configured to hold
+// (MAX_TABLES): the last table is the host of the group's cups
+// (CupHost), never a table /newgame opens.
+const MaxLimit = CupHost - 1
+
 // Limit is a group's table limit configured as n (MAX_TABLES): 4 when
-// not configured, MaxTables at most.
+// not configured, MaxLimit at most.
 func Limit(n int) int {
 	if n <= 0 {
 		return 4
 	}
-	return min(n, MaxTables)
+	return min(n, MaxLimit)
 }
 
 // TableID is the id of table n of a chat, or of one forum topic in it.

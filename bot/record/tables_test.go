@@ -87,3 +87,15 @@ func FuzzParseTable(f *testing.F) {
 		}
 	})
 }
+// TestLimitLeavesTheCupsHost: however high MAX_TABLES is set, /newgame's
+// tables stop below the cups' host, so a cup always has its own table.
+func TestLimitLeavesTheCupsHost(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{0, 4}, {-3, 4}, {1, 1}, {4, 4}, {25, 25}, {26, 25}, {1000, 25}} {
+		if got := Limit(c.n); got != c.want {
+			t.Errorf("Limit(%d) = %d, want %d", c.n, got, c.want)
+		}
+		if Limit(c.n) >= CupHost {
+			t.Errorf("Limit(%d) reaches the cups' host, table %d", c.n, CupHost)
+		}
+	}
+}

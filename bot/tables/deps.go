@@ -27,7 +27,7 @@ type Config struct {
 	// visible without saying it again.
 	WebLease time.Duration
 	// MaxTables is how many tables a group (or topic) may hold at once,
-	// 1 to record.MaxTables (0: 4). /newgame opens the next free one.
+	// 1 to record.MaxLimit (0: 4). /newgame opens the next free one.
 	MaxTables int
 	// Members answers whether someone belongs at a group's table: who
 	// presses its buttons or comes by its join link (belong.go; shared

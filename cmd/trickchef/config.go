@@ -93,7 +93,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	aiDelay := str("ai-delay", "AI_DELAY", def.AIDelay.String(), "pause before a robot moves")
 	aiBudget := str("ai-budget", "AI_BUDGET", def.AIBudget.String(), "thinking time of a searching robot per move")
 	reviewWorkers := str("review-workers", "REVIEW_WORKERS", strconv.Itoa(def.ReviewWorkers), "reviews («🔍 Разбор») computed at once by this replica, each taking a core for up to a second")
-	maxTables := str("max-tables", "MAX_TABLES", strconv.Itoa(def.MaxTables), fmt.Sprintf("tables a group may hold at once, 1 to %d: /newgame opens the next free one", record.MaxTables))
+	maxTables := str("max-tables", "MAX_TABLES", strconv.Itoa(def.MaxTables), fmt.Sprintf("tables a group may hold at once, 1 to %d: /newgame opens the next free one", record.MaxLimit))
 	langs := locales.Supported()
 	lang := str("lang", "DEFAULT_LANG", def.DefaultLang, "language of new tables: "+strings.Join(langs, " or "))
 	rate := str("telegram-rate", "TELEGRAM_RATE", strconv.Itoa(def.Limits.GlobalPerSecond),
@@ -160,8 +160,8 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (conf
 	if c.ReviewWorkers, err = strconv.Atoi(*reviewWorkers); err != nil || c.ReviewWorkers < 1 || c.ReviewWorkers > 64 {
 		problems = append(problems, fmt.Sprintf("REVIEW_WORKERS %q must be a whole number from 1 to 64, e.g. 1", *reviewWorkers))
 	}
-	if c.MaxTables, err = strconv.Atoi(*maxTables); err != nil || c.MaxTables < 1 || c.MaxTables > record.MaxTables {
-		problems = append(problems, fmt.Sprintf("MAX_TABLES %q must be a whole number from 1 to %d, e.g. 4", *maxTables, record.MaxTables))
+	if c.MaxTables, err = strconv.Atoi(*maxTables); err != nil || c.MaxTables < 1 || c.MaxTables > record.MaxLimit {
+		problems = append(problems, fmt.Sprintf("MAX_TABLES %q must be a whole number from 1 to %d (the last table hosts the cups), e.g. 4", *maxTables, record.MaxLimit))
 	}
 	if !slices.Contains(langs, c.DefaultLang) {
 		problems = append(problems, fmt.Sprintf("DEFAULT_LANG %q must be %s", c.DefaultLang, strings.Join(langs, " or ")))
