@@ -9,8 +9,8 @@ import (
 )
 
 // Judge is the review's verdict on a move (ss.Weigh: every legal move
-// played out to the end of the game, the seat as «Профи», the others as
-// a random player or «Новичок», on deals of the hidden cards its belief
+// played out to the end of the game, the seat playing on as «Любитель»,
+// the others as a random player or «Новичок», on deals of the hidden cards its belief
 // weighs, seeded by d; d.Playouts is their number). The loss is the
 // chance to win the move gives up against «Профи»'s own mix of moves
 // there.
