@@ -9,9 +9,11 @@ import (
 )
 
 // Judge is the review's verdict on a move (ss.Weigh: every legal move
-// played out to the end of the game with «Профи» at every seat, on deals
-// its belief weighs, seeded by d; d.Playouts is their number). The loss
-// is the chance to win the game it gave up.
+// played out to the end of the game, the seat playing on as «Любитель»,
+// the others as a random player or «Новичок», on deals of the hidden cards its belief
+// weighs, seeded by d; d.Playouts is their number). The loss is the
+// chance to win the move gives up against «Профи»'s own mix of moves
+// there.
 func (sausagesGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
 	v := st.(*ss.State).SeatView(seat)
 	wg := ss.Weigh(v, d.Seed, d.Playouts)

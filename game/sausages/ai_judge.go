@@ -46,7 +46,8 @@ type Verdict struct {
 	Deals int
 	// Win and BestWin are the seat's chance to win the game after the
 	// judged move and after Best: the share of the played-out games it
-	// wins.
+	// wins (from Weighing.Verdict, BestWin is Sharp's mix there, Par, or
+	// Win if the move did better).
 	Win, BestWin float64
 }
 
@@ -101,12 +102,27 @@ func Judge(v SeatView, seed uint64, deals int, a game.Action) Verdict {
 // playOut plays st to its end with Sharp at every seat, each decision
 // seeded from seed, and returns the winner (noSeat if it does not end).
 func playOut(st *State, seed uint64) uint8 {
+	return playOutWith(st, seed, &[MaxPlayers]aiLevel{})
+}
+
+// aiLevel is an AI level as a function of a view and a seed; nil is Sharp.
+type aiLevel func(SeatView, uint64) game.Action
+
+// playOutWith plays st to its end with pol[s] at seat s (Sharp where nil).
+func playOutWith(st *State, seed uint64, pol *[MaxPlayers]aiLevel) uint8 {
 	r := rng(seed)
 	var buf [MaxPlayers]game.Seat
 	for step := 0; step < judgeMaxSteps && st.phase != PhaseOver; {
 		for _, s := range st.ToActAppend(buf[:0]) {
-			if st.Apply(s, Sharp(st.SeatView(s), r.Next())) != nil {
-				return noSeat // cannot happen: Sharp plays legal moves
+			v := st.SeatView(s)
+			var a game.Action
+			if p := pol[s]; p != nil {
+				a = p(v, r.Next())
+			} else {
+				a = Sharp(v, r.Next())
+			}
+			if st.Apply(s, a) != nil {
+				return noSeat // cannot happen: the AIs play legal moves
 			}
 			step++
 		}
@@ -198,6 +214,10 @@ func fromView(v *SeatView) (State, bool) {
 // if so which face-down card of its stack it is, or that it is in hand.
 // The blind pick's order is dealt too.
 func dealHidden(st *State, v *SeatView, b *belief, r *rng) {
+	dealHiddenPrior(st, v, b, r, beliefSetupBoot)
+}
+
+func dealHiddenPrior(st *State, v *SeatView, b *belief, r *rng, setupBoot float64) {
 	for i := 0; i < int(st.players); i++ {
 		s := &st.seats[i]
 		if game.Seat(i) == v.Seat || s.owned() == 0 {
@@ -226,7 +246,7 @@ func dealHidden(st *State, v *SeatView, b *belief, r *rng) {
 		// added; before any card is down, simply whether it is held.
 		inHand := held
 		if s.n > 0 {
-			laid := held * (1 - beliefSetupBoot) * max(0, 1-beliefAddBoot*float64(s.n-1))
+			laid := held * (1 - setupBoot) * max(0, 1-beliefAddBoot*float64(s.n-1))
 			if inHand = 0; laid > 0 {
 				inHand = laid / (laid + 1 - held)
 			}

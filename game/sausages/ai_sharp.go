@@ -133,7 +133,11 @@ type belief struct {
 	at [MaxPlayers][MaxCards]float64
 }
 
-func newBelief(v *SeatView) *belief {
+func newBelief(v *SeatView) *belief { return newBeliefPrior(v, beliefSetupBoot) }
+
+// newBeliefPrior is newBelief with another prior that a player holding
+// the boot lays it first.
+func newBeliefPrior(v *SeatView, setupBoot float64) *belief {
 	b := &belief{v: v, n: len(v.Seats), mine: len(v.Stack)}
 	var bids, highBids [MaxPlayers]int
 	var passedCovered [MaxPlayers]bool
@@ -174,14 +178,14 @@ func newBelief(v *SeatView) *belief {
 			if k == 1 {
 				w[0] = hb
 			} else {
-				w[0] = hb * beliefSetupBoot
+				w[0] = hb * setupBoot
 				for j := 1; j < k; j++ {
-					w[j] = hb * (1 - beliefSetupBoot) / float64(k-1)
+					w[j] = hb * (1 - setupBoot) / float64(k-1)
 				}
 			}
 		} else {
-			w[0] = hb * beliefSetupBoot
-			later := hb * (1 - beliefSetupBoot)
+			w[0] = hb * setupBoot
+			later := hb * (1 - setupBoot)
 			for j := 1; j < k; j++ {
 				w[j] = later * beliefAddBoot
 			}
