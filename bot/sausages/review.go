@@ -10,8 +10,8 @@ import (
 
 // Judge is the review's verdict on a move (ss.Weigh: every legal move
 // played out to the end of the game, the seat playing on as «Любитель»,
-// the others as a random player or «Новичок», on deals of the hidden cards its belief
-// weighs, seeded by d; d.Playouts is their number). The loss is the
+// the others as a random player or «Новичок», on deals of the hidden
+// cards its belief weighs, seeded by d; d.Playouts is their number). The loss is the
 // chance to win the move gives up against «Профи»'s own mix of moves
 // there.
 func (sausagesGame) Judge(st game.State, seat game.Seat, a game.Action, d adapter.Decision) adapter.Judgement {
@@ -63,8 +63,6 @@ func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State
 		out.Best = l.T("sausages.review.best_"+reason, "Pro", pro, "Move", k.reviewMove(l, t, j.Best), "Share", adapter.Percent(ad.Chance))
 	}
 	switch {
-	case vd.Mixed:
-		out.Cost = l.T("sausages.review.cost_mixed", "Pro", pro)
 	case vd.Deals == 0:
 		out.Cost = l.T("sausages.review.cost_unknown")
 	case j.Loss == 0:

@@ -7,102 +7,38 @@ import (
 )
 
 // Sharp does not search: it reads its belief and acts. Judging a move
-// («🔍 Разбор») needs a value for moves Sharp would not make, so Judge
-// measures it the way the searching levels of the other games do: it
-// deals the hidden cards the way Sharp's belief weighs them (which card
-// of each stack is the boot, whether a boot is still in a hand), plays
-// the game out from there with Sharp at every seat, and counts the games
-// the seat wins — once after Sharp's move, once after the judged move, on
-// the same deals and the same random numbers.
+// («🔍 Разбор») needs a value for moves Sharp would not make, so the
+// judge (Weigh, ai_weigh.go) measures every legal move the way the
+// searching levels of the other games do: it deals the hidden cards as a
+// belief weighs them, plays the game out from there and counts the games
+// the seat wins, on the same deals and the same random numbers for every
+// move. This file holds what it builds on: the verdict on one move, the
+// state rebuilt from a seat's view, the deals of the hidden cards, and
+// Sharp's mix.
 //
 // Sharp's play is mixed on purpose (the first card, adding or opening, a
 // bluff's raise): a bluffing game is played by a mix, and no single
 // choice among its options is a mistake. So a move Sharp itself makes in
-// the same position for another seed costs nothing either; only a move
-// outside Sharp's mix is played out.
-
-// DefaultJudgeDeals is Judge's budget when deals is 0: sampled deals, each
-// played to the end of the game twice (about 0.1 ms a game on one core).
-const DefaultJudgeDeals = 300
+// the same position for another seed costs nothing either.
 
 // judgeMaxSteps bounds a played-out game (a real one takes well under 200
 // moves).
 const judgeMaxSteps = 2000
 
-// Verdict is Sharp's judgement of one action of a seat.
+// Verdict is the judge's word on one action of a seat (Weighing.Verdict).
 type Verdict struct {
-	// Best is Sharp's move: the very action Sharp returns for the same
-	// view and seed. Why is its reason, as AdviseSharp gives it.
+	// Best is the move of Sharp's mix that won the most played-out games
+	// (Sharp's move for the seed when nothing was measured). Why is its
+	// reason, as AdviseSharp gives it.
 	Best game.Action
 	Why  Advice
-	// Mixed reports that Sharp makes the judged move here too for some
-	// seed: part of its mix, so it costs nothing and is not played out.
-	// Moot reports that every legal move is: no move here can be wrong
-	// (the first card of a round with a sausage and the boot in hand).
-	Mixed, Moot bool
-	// Deals is how many sampled deals both moves were played out on; 0
-	// when the judged move is Sharp's or in its mix (nothing to weigh) or
-	// the view is one the engine could not have made.
+	// Deals is how many sampled deals the moves were played out on; 0
+	// for a view the engine could not have made.
 	Deals int
 	// Win and BestWin are the seat's chance to win the game after the
-	// judged move and after Best: the share of the played-out games it
-	// wins (from Weighing.Verdict, BestWin is Sharp's mix there, Par, or
-	// Win if the move did better).
+	// judged move and by Sharp's mix there (Par), or Win if the move did
+	// better: the share of the played-out games the seat wins.
 	Win, BestWin float64
-}
-
-// Judge weighs the seat's action a (one of v.Legal) against Sharp's move
-// for the same view and seed, on deals games played out from deals
-// consistent with the view (0: DefaultJudgeDeals). Sharp's own move costs
-// nothing and is not played out.
-func Judge(v SeatView, seed uint64, deals int, a game.Action) Verdict {
-	if len(v.Legal) == 0 || !slices.Contains(v.Legal, a) {
-		return Verdict{Best: -1}
-	}
-	ad := AdviseSharp(v, seed)
-	vd := Verdict{Best: ad.Action, Why: ad}
-	mix := sharpMix(v, seed)
-	vd.Moot = len(mix) == len(v.Legal)
-	if a == ad.Action {
-		return vd
-	}
-	if vd.Mixed = slices.Contains(mix, a); vd.Mixed {
-		return vd
-	}
-	if deals <= 0 {
-		deals = DefaultJudgeDeals
-	}
-	base, ok := fromView(&v)
-	if !ok {
-		return vd
-	}
-	b := newBelief(&v)
-	r := rng(seed ^ 0x6a75646765)
-	me := uint8(v.Seat)
-	var wins [2]int
-	for range deals {
-		deal := base
-		dealHidden(&deal, &v, b, &r)
-		play := r.Next()
-		for k, x := range [2]game.Action{ad.Action, a} {
-			st := deal
-			if st.Apply(v.Seat, x) != nil {
-				return vd // cannot happen: both are legal in every deal
-			}
-			if playOut(&st, play) == me {
-				wins[k]++
-			}
-		}
-	}
-	n := float64(deals)
-	vd.Deals, vd.BestWin, vd.Win = deals, float64(wins[0])/n, float64(wins[1])/n
-	return vd
-}
-
-// playOut plays st to its end with Sharp at every seat, each decision
-// seeded from seed, and returns the winner (noSeat if it does not end).
-func playOut(st *State, seed uint64) uint8 {
-	return playOutWith(st, seed, &[MaxPlayers]aiLevel{})
 }
 
 // aiLevel is an AI level as a function of a view and a seed; nil is Sharp.
@@ -134,7 +70,7 @@ func playOutWith(st *State, seed uint64, pol *[MaxPlayers]aiLevel) uint8 {
 }
 
 // fromView rebuilds the state the view shows, every hidden card of the
-// others left out (dealHidden deals them); false if the view is not one
+// others left out (dealHiddenPrior deals them); false if the view is not one
 // the engine could have made for a seat to act.
 func fromView(v *SeatView) (State, bool) {
 	var st State
@@ -208,15 +144,12 @@ func fromView(v *SeatView) (State, bool) {
 	return st, true
 }
 
-// dealHidden deals the others' hidden cards into st as Sharp's belief
+// dealHiddenPrior deals the others' hidden cards into st as Sharp's belief
 // weighs them: for each other seat still in, whether it still holds its
 // boot (the belief's prior: a seat that lost cards may have lost it), and
 // if so which face-down card of its stack it is, or that it is in hand.
 // The blind pick's order is dealt too.
-func dealHidden(st *State, v *SeatView, b *belief, r *rng) {
-	dealHiddenPrior(st, v, b, r, beliefSetupBoot)
-}
-
+// setupBoot is the prior that a player holding the boot laid it first.
 func dealHiddenPrior(st *State, v *SeatView, b *belief, r *rng, setupBoot float64) {
 	for i := 0; i < int(st.players); i++ {
 		s := &st.seats[i]
