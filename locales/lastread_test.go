@@ -58,6 +58,7 @@ var lastRead = []struct{ pattern, why string }{
 	{`(?i)следующий раунд начн[её]т сам кубок`, "unnatural: «следующий раунд начнётся сам»"},
 	{`(?m)^В руке: `, "one name for a hand: «🖐 Ваши карты:»"},
 	{`(?i)У вас в руке: `, "one name for a hand: «Ваши карты:»"},
+	{`(?i)(?:^|[^\p{L}])(?:на руках|с руки)(?:$|[^\p{L}])`, "one phrase for the hand: «в руке», «из руки»"},
 	{`· (?:Друзья|Семья) — \d+-е место`, "a group's bare title in /history: «в группе «Друзья»»"},
 	{`🤖 (?:шеф|новичок|hard|pro)(?:$|[^\p{L}])`, "a level's id, not its name (Новичок, Любитель, Профи) or «робот»"},
 }
