@@ -59,6 +59,8 @@ var lastRead = []struct{ pattern, why string }{
 	{`(?m)^В руке: `, "one name for a hand: «🖐 Ваши карты:»"},
 	{`(?i)У вас в руке: `, "one name for a hand: «Ваши карты:»"},
 	{`(?i)(?:^|[^\p{L}])(?:на руках|с руки)(?:$|[^\p{L}])`, "one phrase for the hand: «в руке», «из руки»"},
+	{`(?:^|[^\p{L}])в «Хотите большего`, "a variant's name after a preposition: «в варианте «Хотите большего?»»"},
+	{`настройка «Втроём`, "the setting as its button reads: «➖ Втроём убрать масть»"},
 	{`· (?:Друзья|Семья) — \d+-е место`, "a group's bare title in /history: «в группе «Друзья»»"},
 	{`🤖 (?:шеф|новичок|hard|pro)(?:$|[^\p{L}])`, "a level's id, not its name (Новичок, Любитель, Профи) or «робот»"},
 }
