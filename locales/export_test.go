@@ -17,7 +17,7 @@ func CardCaseProblems(t *testing.T) func(text string) []string {
 	return newCaseChecker(chefCardNames(t, newCatalog(t))).problems
 }
 
-// GameNameProblems returns the check of TestGameNamesStandApart: the
+// GameNameProblems returns the check of TestGameNamesNotDeclined: the
 // games' names of a text that neither stand apart nor are declined.
 func GameNameProblems(t *testing.T) func(text string) []string {
 	t.Helper()

@@ -13,7 +13,7 @@ import (
 // the start of a text or after a colon, a dash, a dot or «·» («Кубок:
 // «Чехарда»», «Стол 1: Чехарда»), or in quotes after a noun that carries
 // the case for it («игру «Чехарда»», «в игре «Сосиски»», «кубка
-// «Чехарда»»). TestGameNamesStandApart reads every Russian text — the
+// «Чехарда»»). TestGameNamesNotDeclined reads every Russian text — the
 // catalog's, where {{.Game}} is a game's name, and the golden files',
 // where the names are written out — and fails on a name placed otherwise.
 
@@ -89,7 +89,7 @@ func russianGameNames(t *testing.T, c *Catalog) []string {
 	return names
 }
 
-func TestGameNamesStandApart(t *testing.T) {
+func TestGameNamesNotDeclined(t *testing.T) {
 	c := newCatalog(t)
 	names := russianGameNames(t, c)
 	for where, text := range russianTexts(t, c) {

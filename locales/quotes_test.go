@@ -94,3 +94,42 @@ func TestRussianQuoteCheckCatches(t *testing.T) {
 		}
 	}
 }
+
+// A quote that ends in «!» or «?» ends the sentence too: no period after
+// it («Вы уже сказали «Счёт, пожалуйста!»», never «…!».»), in Russian and
+// in English alike. A period after «…».» or an ellipsis is another matter.
+var exclaimedQuoteRE = regexp.MustCompile(`[!?][»”]\.`)
+
+// TestNoPeriodAfterExclaimedQuote reads every text of both languages (and
+// the Russian of the golden files) for a period after a quote ending in
+// «!» or «?».
+func TestNoPeriodAfterExclaimedQuote(t *testing.T) {
+	c := newCatalog(t)
+	for where, text := range russianTexts(t, c) {
+		if exclaimedQuoteRE.MatchString(text) {
+			t.Errorf("%s: a period after a quote ending in ! or ?: %q", where, excerpt(exclaimedQuoteRE, text))
+		}
+	}
+	for _, key := range c.Keys() {
+		for form, text := range forms(c.byLang[English].messages[key]) {
+			if exclaimedQuoteRE.MatchString(text) {
+				t.Errorf("en/%s (%s): a period after a quote ending in ! or ?: %q", key, form, excerpt(exclaimedQuoteRE, text))
+			}
+		}
+	}
+}
+
+func TestExclaimedQuoteCheckCatches(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Вы уже сказали «Счёт, пожалуйста!».": true,
+		"You called “Bill, please!”.":         true,
+		"Кто его положил? «Катя?».":           true,
+		"Вы уже сказали «Счёт, пожалуйста!»":  false,
+		"Кнопка «Начать».":                    false,
+		"«ЧЕХАРДА!» — рука пуста.":            false,
+	} {
+		if got := exclaimedQuoteRE.MatchString(text); got != want {
+			t.Errorf("%q: flagged %v, want %v", text, got, want)
+		}
+	}
+}

@@ -26,8 +26,11 @@ func (g chekhardaGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, s
 	}
 	move := moveText(l, v, m, adapter.HTMLNamer(t))
 	key := string(ad.Reason)
-	if (ad.Reason == ck.ReasonSteal || ad.Reason == ck.ReasonAdd) && ad.Risk == 0 {
+	switch {
+	case (ad.Reason == ck.ReasonSteal || ad.Reason == ck.ReasonAdd) && ad.Risk == 0:
 		key += "_safe"
+	case ad.Reason == ck.ReasonWait && m.Type == ck.MoveAdd:
+		key += "_add" // the card waits in the hand: it adds later, or steals the set back
 	}
 	h.Why = l.T("chekharda.hint."+key, "Pro", pro, "Move", move, "Risk", adapter.Percent(ad.Risk))
 	return h

@@ -50,7 +50,7 @@ func TestGoldenResultsTop(t *testing.T) {
 		p := store.PlayerStats{Player: fmt.Sprintf("u%d", i+1), Name: golden.Names[i%len(golden.Names)], Games: 3 + 7*i%11,
 			Wins: i % 4, Mu: 30 - float64(i), Sigma: 2 + float64(i)/4}
 		if i == 3 {
-			p.Player, p.Name = "rshef", "шеф"
+			p.Player, p.Name = "rshef", "Профи"
 		}
 		top = append(top, p)
 	}
@@ -74,12 +74,13 @@ func TestGoldenResultsHistory(t *testing.T) {
 	hist := []store.Result{
 		{ID: "-100123:7:1", Game: first, Chat: -100123, Started: at.Add(-30 * time.Minute), Ended: at, Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 2, Score: 18}, {Player: "", Name: "", Place: 1, Score: 19},
-			{Player: "rshef", Name: "шеф", Place: 2, Score: 18}, {Player: "u4", Name: "Дима & Co", Place: 4, Score: 8}}},
+			{Player: "rshef", Name: "Робот 1", Place: 2, Score: 18}, {Player: "u4", Name: "Дима & Co", Place: 4, Score: 8}}},
 		{ID: "-100123:6:2", Game: second, Chat: -100123, Ended: at.Add(-25 * time.Hour), Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 1, Score: 2}, {Player: "u2", Name: "Серёжа", Place: 1, Score: 2},
-			{Player: "rnovice", Name: "новичок", Place: 3, Score: 0}}},
+			{Player: "rnovice", Name: "Робот 1", Place: 3, Score: 0}}},
 		{ID: "-100123:5:3", Game: "domino", Chat: -100123, Ended: at.Add(-24 * 40 * time.Hour), Seats: []store.ResultSeat{
-			{Player: "u2", Name: "Серёжа", Place: 1, Score: 100}, {Player: "rhard", Name: "hard", Place: 2, Score: 50}}},
+			{Player: "u2", Name: "Серёжа", Place: 1, Score: 100}, {Player: "rhard", Name: "Робот 1", Place: 2, Score: 50},
+			{Player: "rold", Place: 3, Score: 10}}}, // levels this game no longer has: «робот»
 	}
 	var sb strings.Builder
 	for _, lang := range res.tr.Langs() {
@@ -119,7 +120,7 @@ func seasonResults() []store.Result {
 		rs = append(rs, seasonGame(fmt.Sprint("o", i), first, day(time.October, 3+i), "u1:3:8", "u2:1:21", "u3:2:15"))
 	}
 	for i := range 6 {
-		rs = append(rs, seasonGame(fmt.Sprint("n", i), first, day(time.November, 2+i), "u1:1:"+strconv.Itoa(20+i), "u2:2:14", "rpro:3:12", "u3:4:3"))
+		rs = append(rs, seasonGame(fmt.Sprint("n", i), first, day(time.November, 2+i), "u1:1:"+strconv.Itoa(20+i), "u2:2:14", "rshef:3:12", "u3:4:3"))
 	}
 	rs = append(rs, seasonGame("n6", first, day(time.November, 20), "u4:1:19", "u2:2:11", "u1:3:9"),
 		seasonGame("s1", second, day(time.November, 21), "u5:1:2", "u6:2:1"))

@@ -302,6 +302,9 @@ func (res *Results) historyName(l adapter.Loc, game string, s store.ResultSeat) 
 			return name // recorded by its level's name, as records were before
 		}
 	}
+	if name == "🤖 "+l.T("history.robot") {
+		return "🤖 " + adapter.Esc(s.Name) // a level unknown: the robot's name says enough
+	}
 	return "🤖 " + adapter.Esc(s.Name) + " (" + strings.TrimPrefix(name, "🤖 ") + ")"
 }
 
@@ -346,7 +349,7 @@ func (res *Results) playerName(l adapter.Loc, game, player, name string) string 
 		return l.T("history.forgotten")
 	}
 	if level, ok := record.PlayerLevel(player); ok {
-		label := adapter.Esc(level)
+		label := l.T("history.robot") // a level the game no longer has
 		if g, ok := res.games.Get(game); ok && l.Has(g.ID()+".level."+level) {
 			label = view.LevelLabel(l, g, level)
 		}

@@ -43,7 +43,10 @@ func (r Report) Message(l adapter.Loc) adapter.Message {
 	}
 	b.WriteString("\n\n" + l.T("review.costliest"))
 	for i, m := range r.Moments {
-		b.WriteString("\n\n" + l.T("review.moment", "N", i+1, "Step", Step(m.Move), "Moment", m.Judged.Moment))
+		// Each moment carries its grade, in the words of the grades line
+		// and of the replay in «Стол» (review.replay_grade_*).
+		b.WriteString("\n\n" + l.T("review.moment", "N", i+1, "Step", Step(m.Move),
+			"Grade", l.T("review.replay_grade_"+strconv.Itoa(Grade(m.Loss))), "Moment", m.Judged.Moment))
 		for _, line := range []string{m.Judged.Played, m.Judged.Best, m.Judged.Cost} {
 			if line != "" {
 				b.WriteString("\n" + line)

@@ -124,9 +124,11 @@ func TestMessage(t *testing.T) {
 		}
 	}
 	// Each moment says its move by the replay's number (review.Step: the
-	// move at index 13 of the log is the replay's «Ход 14»).
+	// move at index 13 of the log is the replay's «Ход 14») and its grade
+	// (a loss of 0.2 is a blunder, review.Grade 3).
 	r.Moments = []review.Moment{{Move: 13, Loss: 0.2, Judged: adapter.Judged{Moment: "M", Played: "P", Best: "B", Cost: "C"}}}
-	if text := r.Message(l).Text; !strings.Contains(text, "<b>1. Ход 14</b>\nM\nP\nB\nC") || review.Step(13) != 14 {
+	moment := l.T("review.moment", "N", 1, "Step", 14, "Grade", l.T("review.replay_grade_3"), "Moment", "M") + "\nP\nB\nC"
+	if text := r.Message(l).Text; !strings.Contains(text, moment) || review.Step(13) != 14 || review.Grade(0.2) != 3 {
 		t.Errorf("moment not told:\n%s", text)
 	}
 	if text := (review.Report{Game: "trickchef", Level: "shef", Accuracy: 100}).Message(l).Text; !strings.Contains(text, "не было выбора") {

@@ -66,12 +66,12 @@ func (k sausagesGame) Describe(l adapter.Loc, t adapter.TableView, st game.State
 	case vd.Deals == 0:
 		out.Cost = l.T("sausages.review.cost_unknown")
 	case j.Loss == 0:
-		out.Cost = l.T("sausages.review.cost_none", "Count", vd.Deals)
+		out.Cost = l.T("sausages.review.cost_none")
 	case adapter.Percent(vd.BestWin)-adapter.Percent(vd.Win) < 1:
-		out.Cost = l.T("sausages.review.cost_small", "Win", adapter.Percent(vd.Win), "Count", vd.Deals)
+		out.Cost = l.T("sausages.review.cost_small", "Win", adapter.Percent(vd.Win))
 	default:
 		out.Cost = l.T("sausages.review.cost", "Lost", adapter.Percent(vd.BestWin)-adapter.Percent(vd.Win),
-			"Win", adapter.Percent(vd.Win), "BestWin", adapter.Percent(vd.BestWin), "Count", vd.Deals)
+			"Win", adapter.Percent(vd.Win), "BestWin", adapter.Percent(vd.BestWin))
 	}
 	return out
 }

@@ -94,8 +94,12 @@ func (pr *presses) waitText(t *record.Table) string {
 			names = append(names, seat.Name)
 		}
 	}
-	if len(names) == 0 {
+	l := pr.views.Loc(t.Lang)
+	switch len(names) {
+	case 0:
 		return ""
+	case 1:
+		return l.T("grouphand.wait_one", "Name", names[0])
 	}
-	return pr.views.Loc(t.Lang).T("grouphand.wait", "Names", strings.Join(names, ", "))
+	return l.T("grouphand.wait_many", "Names", strings.Join(names, ", "))
 }

@@ -29,7 +29,7 @@ func TestGoldenLeaveAndPrivate(t *testing.T) {
 	at := golden.Clock
 	hist := []store.Result{{ID: "-100123:7:1", Game: "trickchef", Chat: -100123, Ended: at, Seats: []store.ResultSeat{
 		{Player: "u1", Name: "Оля", Place: 1, Score: 19}, {Player: "u2", Name: "Серёжа", Place: 2, Score: 11, Unrated: true},
-		{Player: "rshef", Name: "шеф", Place: 3, Score: 8}, {Player: "u4", Name: "Дима", Place: 4, Left: true}}},
+		{Player: "rshef", Name: "Робот 2", Place: 3, Score: 8}, {Player: "u4", Name: "Дима", Place: 4, Left: true}}},
 		{ID: "-100123:6:1", Game: "sausages", Chat: -100123, Ended: at.Add(-time.Hour), Seats: []store.ResultSeat{
 			{Player: "u1", Name: "Оля", Place: 1, Score: 2}, {Player: "u4", Name: "Дима", Place: 2, Left: true}}}}
 	const onlyLeaver = -100124                                                          // a group whose history is hist[1:]

@@ -36,11 +36,22 @@ func (g trickchefGame) Hint(l adapter.Loc, t adapter.TableView, st game.State, s
 	case m.Kind == tc.KindChef:
 		h.Why = l.T("trickchef.hint.chef_best", "Pro", pro, "Move", move)
 	case ad.Took >= 0.5:
-		h.Why = l.T("trickchef.hint.takes"+ahead, "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Took), "Ahead", adapter.Percent(ad.Ahead))
+		h.Why = l.T(chanceKey("trickchef.hint.takes", ahead, ad.Took), "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Took), "Ahead", adapter.Percent(ad.Ahead))
 	case ad.Chef >= 0.5:
-		h.Why = l.T("trickchef.hint.lowest"+ahead, "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Chef), "Ahead", adapter.Percent(ad.Ahead))
+		h.Why = l.T(chanceKey("trickchef.hint.lowest", ahead, ad.Chef), "Pro", pro, "Move", move, "Share", adapter.Percent(ad.Chef), "Ahead", adapter.Percent(ad.Ahead))
 	default:
-		h.Why = l.T("trickchef.hint.gives"+ahead, "Pro", pro, "Move", move, "Share", adapter.Percent(1-ad.Took), "Ahead", adapter.Percent(ad.Ahead))
+		h.Why = l.T(chanceKey("trickchef.hint.gives", ahead, 1-ad.Took), "Pro", pro, "Move", move, "Share", adapter.Percent(1-ad.Took), "Ahead", adapter.Percent(ad.Ahead))
 	}
 	return h
+}
+
+// chanceKey is the key of a hint's or a review's chance: base with the
+// _ahead form when the round's outlook is said, and _sure when the
+// search found the chance whole («наверняка», never «с вероятностью
+// 100%»).
+func chanceKey(base, ahead string, share float64) string {
+	if adapter.Percent(share) == 100 {
+		return base + ahead + "_sure"
+	}
+	return base + ahead
 }

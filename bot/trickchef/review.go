@@ -63,11 +63,11 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 	case m.Kind == tc.KindChef:
 		out.Best = l.T("trickchef.review.best_chef_best", "Pro", pro, "Move", best)
 	case ev.Took >= 0.5:
-		out.Best = l.T("trickchef.review.best_takes"+ahead, "Pro", pro, "Move", best, "Share", adapter.Percent(ev.Took), "Ahead", adapter.Percent(ev.Ahead))
+		out.Best = l.T(chanceKey("trickchef.review.best_takes", ahead, ev.Took), "Pro", pro, "Move", best, "Share", adapter.Percent(ev.Took), "Ahead", adapter.Percent(ev.Ahead))
 	case ev.Chef >= 0.5:
-		out.Best = l.T("trickchef.review.best_lowest"+ahead, "Pro", pro, "Move", best, "Share", adapter.Percent(ev.Chef), "Ahead", adapter.Percent(ev.Ahead))
+		out.Best = l.T(chanceKey("trickchef.review.best_lowest", ahead, ev.Chef), "Pro", pro, "Move", best, "Share", adapter.Percent(ev.Chef), "Ahead", adapter.Percent(ev.Ahead))
 	default:
-		out.Best = l.T("trickchef.review.best_gives"+ahead, "Pro", pro, "Move", best, "Share", adapter.Percent(1-ev.Took), "Ahead", adapter.Percent(ev.Ahead))
+		out.Best = l.T(chanceKey("trickchef.review.best_gives", ahead, 1-ev.Took), "Pro", pro, "Move", best, "Share", adapter.Percent(1-ev.Took), "Ahead", adapter.Percent(ev.Ahead))
 	}
 	switch {
 	case vd.Deals == 0:

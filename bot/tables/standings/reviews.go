@@ -211,7 +211,7 @@ func (rv *Reviews) where(l adapter.Loc, f *record.Table) string {
 	case view.PracticeChat(f.ChatID):
 		return l.T("review.history_practice")
 	case f.Title != "":
-		return adapter.Esc(f.Title)
+		return l.T("review.history_group_named", "Title", adapter.Esc(f.Title))
 	}
 	return l.T("review.history_group")
 }
