@@ -456,3 +456,41 @@ func TestCupTableStaysTheCups(t *testing.T) {
 		save(t, tb, cupGame)
 	}
 }
+
+// TestLeftoverGameAtTheCupsHost: a group's game at table 26, opened by the
+// previous version under MAX_TABLES=26 (before the last table was kept for
+// the cups' host), is still the group's after the upgrade: /stop and
+// /table see it, «/stop 26» reaches it, a person who leaves the group
+// loses their seat there. The host of a cup (idle, the cup in its record)
+// stays the cup's.
+func TestLeftoverGameAtTheCupsHost(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := playingAt(t, tb, 1, 24*time.Hour)
+	left := playingAt(t, tb, record.CupHost, time.Minute)
+	if !slices.ContainsFunc(tb.group.BusyTables(ctx, own.ID), func(b *record.Table) bool { return b.ID == left.ID }) {
+		t.Error("the group's game left at table 26 is not among its busy tables")
+	}
+	if got, _, err := tb.commands.named(ctx, own.ID, strconv.Itoa(record.CupHost), nil); err != nil || got != left.ID {
+		t.Errorf("«/stop 26» acts at %s, %v; want the game at table 26", got, err)
+	}
+	user := left.Seats[0].UserID
+	gone := &models.ChatMemberUpdated{Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup},
+		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft, Left: &models.ChatMemberLeft{User: &models.User{ID: user}}}}
+	if err := tb.belong.OnChatMember(ctx, 7, gone); err != nil {
+		t.Fatal(err)
+	}
+	if load(t, tb, left.ID).SeatOf(user) >= 0 {
+		t.Error("the game at table 26 still seats the person who left the group")
+	}
+	// A cup's host: idle, its cup in the record. «/stop 26» is no table.
+	host := load(t, tb, left.ID)
+	host.Phase, host.State, host.Seats, host.Cup = record.PhaseIdle, nil, nil, []byte(`{"v":1}`)
+	save(t, tb, host)
+	if !tb.group.CupsOwn(host) {
+		t.Error("the cups' host is not the cup's")
+	}
+	if got, _, err := tb.commands.named(ctx, own.ID, strconv.Itoa(record.CupHost), nil); err != nil || got != own.ID {
+		t.Errorf("«/stop 26» at the cups' host acts at %s, %v", got, err)
+	}
+}
