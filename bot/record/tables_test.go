@@ -87,6 +87,7 @@ func FuzzParseTable(f *testing.F) {
 		}
 	})
 }
+
 // TestLimitLeavesTheCupsHost: however high MAX_TABLES is set, /newgame's
 // tables stop below the cups' host, so a cup always has its own table.
 func TestLimitLeavesTheCupsHost(t *testing.T) {
