@@ -494,3 +494,28 @@ func TestLeftoverGameAtTheCupsHost(t *testing.T) {
 		t.Errorf("«/stop 26» at the cups' host acts at %s, %v", got, err)
 	}
 }
+
+// TestOldStopQuestionAtANowCupTable: /stop's question about a game at
+// table 5 (past a lowered limit) outlives it, and a cup's round takes the
+// table. Its buttons are stale, as at any table whose game is over: the
+// press says so (and the question is disarmed), not that the table is the
+// cup's, which it was not when asked.
+func TestOldStopQuestionAtANowCupTable(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := playingAt(t, tb, 1, 24*time.Hour)
+	cupGame := playingAt(t, tb, 5, time.Minute)
+	cupGame.CupOf = &record.CupTable{Host: record.TableID(own.ChatID, 0, record.CupHost), Cup: 1, Round: 1, Table: 1}
+	save(t, tb, cupGame)
+	msg := &models.Message{ID: 50, Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup}}
+	admin := &models.User{ID: 900, FirstName: "Админ"}
+	for _, arg := range []int{callback.StopAsk, 1, 0} {
+		p := callback.Data{Op: callback.Stop, Table: cupGame.ID, GameNo: cupGame.GameNo - 1, Args: []int{arg}}
+		_, _, err := tb.tx.Transact(ctx, cupGame.ID, 0, func(t *record.Table, ch *txn.Change) error {
+			return tb.presses.stop(ctx, t, ch, press{p: p, who: admin, q: &models.CallbackQuery{From: *admin, Message: models.MaybeInaccessibleMessage{Message: msg}}, admin: true})
+		})
+		if key, _ := refusal.Key(err); key != "error.stale_game" {
+			t.Errorf("an old stop question's button (%d) at table 5, now a cup's: %v", arg, err)
+		}
+	}
+}
