@@ -115,10 +115,40 @@ func TestCupPassesAGameAboveTheLimitBy(t *testing.T) {
 // is told everyone shares its last place, so the round goes on (before,
 // the cup waited for that table for ever).
 func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
-	ctx := context.Background()
 	tb := newRig(t, testBolt(t))
 	const chat = -100780
 	host := record.TableID(chat, 0, record.CupHost)
+	id := startedCup(t, tb, host)
+	tab := tb.load(t, id)
+	everyoneLeaves(t, tb, id, tab)
+	tellsItsCup(t, tb, host, id)
+}
+
+// TestBrokenCupTableTellsItsCup: a cup's table whose game cannot go on is
+// fenced off (txn's quarantine: its state unreadable, or its changes
+// panicking again and again); its cup is told everyone there shares the
+// last place, as when everyone left, so the round goes on (before, it
+// waited for that table for ever).
+func TestBrokenCupTableTellsItsCup(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	const chat = -100781
+	host := record.TableID(chat, 0, record.CupHost)
+	id := startedCup(t, tb, host)
+	if err := tb.tx.Unreadable(ctx, id, "a state nobody can read", nil); err != nil {
+		t.Fatal(err)
+	}
+	if tab := tb.load(t, id); tab.Phase != record.PhaseIdle || tab.Broken == nil {
+		t.Fatalf("the broken table was not fenced off: %+v", tab)
+	}
+	tellsItsCup(t, tb, host, id)
+}
+
+// startedCup opens a cup of six people at host, starts it and opens its
+// round's tables: the first one's id.
+func startedCup(t *testing.T, tb *rig, host string) string {
+	t.Helper()
+	ctx := context.Background()
 	g := testGame(t, "trickchef")
 	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
 		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
@@ -141,12 +171,17 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 	if err := tb.jobs.Run(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	s := stateOf(t, tb, host)
-	id := s.Tables[0]
-	tab := tb.load(t, id)
-	if tab.CupOf == nil || tab.Phase != record.PhasePlaying {
+	id := stateOf(t, tb, host).Tables[0]
+	if tab := tb.load(t, id); tab.CupOf == nil || tab.Phase != record.PhasePlaying {
 		t.Fatalf("the cup's table: %+v", tab)
 	}
+	return id
+}
+
+// everyoneLeaves has every person at table id press «🚪 Выйти из игры».
+func everyoneLeaves(t *testing.T, tb *rig, id string, tab *record.Table) {
+	t.Helper()
+	ctx := context.Background()
 	for seat, st := range tab.Seats {
 		if !st.Human() {
 			t.Fatalf("seat %d is a robot: the test wants people only", seat)
@@ -160,10 +195,18 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 			}
 		}
 	}
-	tab = tb.load(t, id)
-	if tab.Phase != record.PhaseIdle {
+	if tab := tb.load(t, id); tab.Phase != record.PhaseIdle {
 		t.Fatalf("everyone left, the table is %s", tab.Phase)
 	}
+}
+
+// tellsItsCup runs the jobs of table id, a cup's whose game ended with
+// nobody ranked, three times (served again after a crash), and checks its
+// cup at host was told, once, that everyone there shares the place.
+func tellsItsCup(t *testing.T, tb *rig, host, id string) {
+	t.Helper()
+	ctx := context.Background()
+	tab := tb.load(t, id)
 	for range 3 { // served again after a crash: told once
 		if err := tb.jobs.Run(ctx, tb.load(t, id)); err != nil {
 			t.Fatal(err)
@@ -172,7 +215,7 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 	if jobs := tb.load(t, id).Jobs; len(jobs) != 0 {
 		t.Errorf("the table's jobs are left: %+v", jobs)
 	}
-	s = stateOf(t, tb, host)
+	s := stateOf(t, tb, host)
 	r, ok := s.Cup.Current()
 	if !ok || r.No != 1 || r.Tables[tab.CupOf.Table-1].Places == nil {
 		t.Fatalf("the cup was not told that table %d ended: round %d %+v", tab.CupOf.Table, r.No, r.Tables)
