@@ -226,3 +226,29 @@ func tellsItsCup(t *testing.T, tb *rig, host, id string) {
 		}
 	}
 }
+
+// TestCupLeavesAGameAtItsHostBe: a lobby (or game) the previous version
+// opened at table 26 under MAX_TABLES=26 is the group's: /cup does not
+// close it without a word to take the table for the cup's host, but says
+// a game is on there, changing nothing (/stop finds that game).
+func TestCupLeavesAGameAtItsHostBe(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	host := record.TableID(-100782, 0, record.CupHost)
+	if _, _, err := tb.tx.Transact(ctx, host, 0, func(t *record.Table, ch *txn.Change) error {
+		lobby.OpenLobby(t, "trickchef", record.Seat{UserID: 99, Name: "Яна"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g := testGame(t, "trickchef")
+	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Phase != record.PhaseLobby || h.SeatOf(99) < 0 || h.Cup != nil {
+		t.Errorf("/cup took the table of the group's lobby at 26: %s, cup %s", h.Phase, h.Cup)
+	}
+}
