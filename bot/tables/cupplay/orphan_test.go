@@ -2,9 +2,13 @@ package cupplay
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/cup"
 	"github.com/trickchef/trickchef/bot/cups"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
@@ -142,6 +146,36 @@ func TestBrokenCupTableTellsItsCup(t *testing.T) {
 		t.Fatalf("the broken table was not fenced off: %+v", tab)
 	}
 	tellsItsCup(t, tb, host, id)
+}
+
+// TestLeavingTheGroupLeavesATopicsCup: in a forum, a person playing a
+// cup's round in a topic leaves the group: they leave that topic's cup
+// (never paired again) and a robot takes their seat at its table. Before,
+// only the cup of the group's main topic was told, and the topic's cup
+// kept them, their seat waiting out every turn.
+func TestLeavingTheGroupLeavesATopicsCup(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	const chat, topic = -100783, 7
+	host := record.TableID(chat, topic, record.CupHost)
+	id := startedCup(t, tb, host)
+	user := tb.load(t, id).Seats[0].UserID
+	left := &models.ChatMemberUpdated{Chat: models.Chat{ID: chat, Type: models.ChatTypeSupergroup, IsForum: true},
+		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft, Left: &models.ChatMemberLeft{User: &models.User{ID: user}}}}
+	if err := tb.belong.OnChatMember(ctx, 70, left); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.jobs.Run(ctx, tb.load(t, host)); err != nil {
+		t.Fatal(err)
+	}
+	s := stateOf(t, tb, host)
+	if i := slices.IndexFunc(s.Cup.People, func(p cup.Entrant) bool { return p.ID == cups.PersonID(user) }); i < 0 || !s.Cup.People[i].Left {
+		t.Errorf("the topic's cup keeps the person who left the group: %+v", s.Cup.People)
+	}
+	tab := tb.load(t, id)
+	if seat := tab.SeatOf(user); seat >= 0 && tab.Seats[seat].Leaver == nil {
+		t.Errorf("the person who left the group keeps their seat at the topic's cup table: %+v", tab.Seats)
+	}
 }
 
 // startedCup opens a cup of six people at host, starts it and opens its
