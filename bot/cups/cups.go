@@ -100,6 +100,12 @@ func (e Env) Open(host *record.Table, g adapter.Game, rounds int, creator Person
 	if s.Running() {
 		return Out{Posts: []adapter.Message{{Text: l.T("cup.running")}}}, nil
 	}
+	if host.Phase == record.PhaseLobby || host.Phase == record.PhasePlaying {
+		// The group's own lobby or game, opened at the host's table by a
+		// version that let MAX_TABLES reach it: it plays on (/stop and
+		// /table find it, bot/tables/lobby.Group.CupsOwn).
+		return Out{Posts: []adapter.Message{{Text: l.T("newgame.running")}}}, nil
+	}
 	if rounds == 0 {
 		rounds = cup.DefaultRounds
 	}

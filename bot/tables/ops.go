@@ -132,9 +132,11 @@ func (pr *presses) open(ctx context.Context, t *record.Table, ch *txn.Change, ps
 // stop answers /stop's question, or the question which game to stop. A
 // cup's table is never asked about (route.go): a press naming one is
 // forged, and refused — stopped, it would leave its round waiting for a
-// result that never comes (/cup stop stops the cup's tables).
+// result that never comes (/cup stop stops the cup's tables). A press
+// of an older game's question there is stale, as anywhere (settleStop
+// disarms it).
 func (pr *presses) stop(_ context.Context, t *record.Table, ch *txn.Change, ps press) error {
-	if pr.group.CupsOwn(t) {
+	if pr.group.CupsOwn(t) && ps.p.GameNo == t.GameNo {
 		return refusal.New("cup.stop_table")
 	}
 	msg := ps.q.Message.Message

@@ -456,3 +456,66 @@ func TestCupTableStaysTheCups(t *testing.T) {
 		save(t, tb, cupGame)
 	}
 }
+
+// TestLeftoverGameAtTheCupsHost: a group's game at table 26, opened by the
+// previous version under MAX_TABLES=26 (before the last table was kept for
+// the cups' host), is still the group's after the upgrade: /stop and
+// /table see it, «/stop 26» reaches it, a person who leaves the group
+// loses their seat there. The host of a cup (idle, the cup in its record)
+// stays the cup's.
+func TestLeftoverGameAtTheCupsHost(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := playingAt(t, tb, 1, 24*time.Hour)
+	left := playingAt(t, tb, record.CupHost, time.Minute)
+	if !slices.ContainsFunc(tb.group.BusyTables(ctx, own.ID), func(b *record.Table) bool { return b.ID == left.ID }) {
+		t.Error("the group's game left at table 26 is not among its busy tables")
+	}
+	if got, _, err := tb.commands.named(ctx, own.ID, strconv.Itoa(record.CupHost), nil); err != nil || got != left.ID {
+		t.Errorf("«/stop 26» acts at %s, %v; want the game at table 26", got, err)
+	}
+	user := left.Seats[0].UserID
+	gone := &models.ChatMemberUpdated{Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup},
+		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft, Left: &models.ChatMemberLeft{User: &models.User{ID: user}}}}
+	if err := tb.belong.OnChatMember(ctx, 7, gone); err != nil {
+		t.Fatal(err)
+	}
+	if load(t, tb, left.ID).SeatOf(user) >= 0 {
+		t.Error("the game at table 26 still seats the person who left the group")
+	}
+	// A cup's host: idle, its cup in the record. «/stop 26» is no table.
+	host := load(t, tb, left.ID)
+	host.Phase, host.State, host.Seats, host.Cup = record.PhaseIdle, nil, nil, []byte(`{"v":1}`)
+	save(t, tb, host)
+	if !tb.group.CupsOwn(host) {
+		t.Error("the cups' host is not the cup's")
+	}
+	if got, _, err := tb.commands.named(ctx, own.ID, strconv.Itoa(record.CupHost), nil); err != nil || got != own.ID {
+		t.Errorf("«/stop 26» at the cups' host acts at %s, %v", got, err)
+	}
+}
+
+// TestOldStopQuestionAtANowCupTable: /stop's question about a game at
+// table 5 (past a lowered limit) outlives it, and a cup's round takes the
+// table. Its buttons are stale, as at any table whose game is over: the
+// press says so (and the question is disarmed), not that the table is the
+// cup's, which it was not when asked.
+func TestOldStopQuestionAtANowCupTable(t *testing.T) {
+	tb := goldenTables(t)
+	ctx := context.Background()
+	own := playingAt(t, tb, 1, 24*time.Hour)
+	cupGame := playingAt(t, tb, 5, time.Minute)
+	cupGame.CupOf = &record.CupTable{Host: record.TableID(own.ChatID, 0, record.CupHost), Cup: 1, Round: 1, Table: 1}
+	save(t, tb, cupGame)
+	msg := &models.Message{ID: 50, Chat: models.Chat{ID: own.ChatID, Type: models.ChatTypeSupergroup}}
+	admin := &models.User{ID: 900, FirstName: "Админ"}
+	for _, arg := range []int{callback.StopAsk, 1, 0} {
+		p := callback.Data{Op: callback.Stop, Table: cupGame.ID, GameNo: cupGame.GameNo - 1, Args: []int{arg}}
+		_, _, err := tb.tx.Transact(ctx, cupGame.ID, 0, func(t *record.Table, ch *txn.Change) error {
+			return tb.presses.stop(ctx, t, ch, press{p: p, who: admin, q: &models.CallbackQuery{From: *admin, Message: models.MaybeInaccessibleMessage{Message: msg}}, admin: true})
+		})
+		if key, _ := refusal.Key(err); key != "error.stale_game" {
+			t.Errorf("an old stop question's button (%d) at table 5, now a cup's: %v", arg, err)
+		}
+	}
+}

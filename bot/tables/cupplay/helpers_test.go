@@ -75,6 +75,8 @@ type rig struct {
 	cups  *Cups
 	jobs  *standings.Jobs
 	limit int
+	// belong takes a person who left the group out of its tables and cups.
+	belong *lobby.Belonging
 }
 
 func newRig(t testing.TB, st testStore) *rig {
@@ -90,10 +92,13 @@ func newRig(t testing.TB, st testStore) *rig {
 	menus := lobby.NewMenus(views, tx, nil)
 	lb := lobby.New(members.New(everyoneIn{}, now, log), views, tx, names, moves, tips, menus, now)
 	group := lobby.NewGroup(tx, 0)
-	c := New(tx, views, st, group, names, lb, play.NewLeaving(views, moves, now), now, log)
+	leaving := play.NewLeaving(views, moves, now)
+	c := New(tx, views, st, group, names, lb, leaving, now, log)
 	jobs := standings.NewJobs(nil, nil, tx, views)
 	jobs.WithCups(c)
-	return &rig{tx: tx, cups: c, jobs: jobs, limit: group.Limit()}
+	belong := lobby.NewBelonging(members.New(everyoneIn{}, now, log), st, tx, views, group, leaving, log)
+	belong.ThenGone(c.Gone)
+	return &rig{tx: tx, cups: c, jobs: jobs, limit: group.Limit(), belong: belong}
 }
 
 // load is table id as committed.

@@ -2,9 +2,13 @@ package cupplay
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/trickchef/trickchef/bot/callback"
+	"github.com/trickchef/trickchef/bot/cup"
 	"github.com/trickchef/trickchef/bot/cups"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/refusal"
@@ -115,10 +119,70 @@ func TestCupPassesAGameAboveTheLimitBy(t *testing.T) {
 // is told everyone shares its last place, so the round goes on (before,
 // the cup waited for that table for ever).
 func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
-	ctx := context.Background()
 	tb := newRig(t, testBolt(t))
 	const chat = -100780
 	host := record.TableID(chat, 0, record.CupHost)
+	id := startedCup(t, tb, host)
+	tab := tb.load(t, id)
+	everyoneLeaves(t, tb, id, tab)
+	tellsItsCup(t, tb, host, id)
+}
+
+// TestBrokenCupTableTellsItsCup: a cup's table whose game cannot go on is
+// fenced off (txn's quarantine: its state unreadable, or its changes
+// panicking again and again); its cup is told everyone there shares the
+// last place, as when everyone left, so the round goes on (before, it
+// waited for that table for ever).
+func TestBrokenCupTableTellsItsCup(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	const chat = -100781
+	host := record.TableID(chat, 0, record.CupHost)
+	id := startedCup(t, tb, host)
+	if err := tb.tx.Unreadable(ctx, id, "a state nobody can read", nil); err != nil {
+		t.Fatal(err)
+	}
+	if tab := tb.load(t, id); tab.Phase != record.PhaseIdle || tab.Broken == nil {
+		t.Fatalf("the broken table was not fenced off: %+v", tab)
+	}
+	tellsItsCup(t, tb, host, id)
+}
+
+// TestLeavingTheGroupLeavesATopicsCup: in a forum, a person playing a
+// cup's round in a topic leaves the group: they leave that topic's cup
+// (never paired again) and a robot takes their seat at its table. Before,
+// only the cup of the group's main topic was told, and the topic's cup
+// kept them, their seat waiting out every turn.
+func TestLeavingTheGroupLeavesATopicsCup(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	const chat, topic = -100783, 7
+	host := record.TableID(chat, topic, record.CupHost)
+	id := startedCup(t, tb, host)
+	user := tb.load(t, id).Seats[0].UserID
+	left := &models.ChatMemberUpdated{Chat: models.Chat{ID: chat, Type: models.ChatTypeSupergroup, IsForum: true},
+		NewChatMember: models.ChatMember{Type: models.ChatMemberTypeLeft, Left: &models.ChatMemberLeft{User: &models.User{ID: user}}}}
+	if err := tb.belong.OnChatMember(ctx, 70, left); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.jobs.Run(ctx, tb.load(t, host)); err != nil {
+		t.Fatal(err)
+	}
+	s := stateOf(t, tb, host)
+	if i := slices.IndexFunc(s.Cup.People, func(p cup.Entrant) bool { return p.ID == cups.PersonID(user) }); i < 0 || !s.Cup.People[i].Left {
+		t.Errorf("the topic's cup keeps the person who left the group: %+v", s.Cup.People)
+	}
+	tab := tb.load(t, id)
+	if seat := tab.SeatOf(user); seat >= 0 && tab.Seats[seat].Leaver == nil {
+		t.Errorf("the person who left the group keeps their seat at the topic's cup table: %+v", tab.Seats)
+	}
+}
+
+// startedCup opens a cup of six people at host, starts it and opens its
+// round's tables: the first one's id.
+func startedCup(t *testing.T, tb *rig, host string) string {
+	t.Helper()
+	ctx := context.Background()
 	g := testGame(t, "trickchef")
 	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
 		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
@@ -141,12 +205,17 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 	if err := tb.jobs.Run(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	s := stateOf(t, tb, host)
-	id := s.Tables[0]
-	tab := tb.load(t, id)
-	if tab.CupOf == nil || tab.Phase != record.PhasePlaying {
+	id := stateOf(t, tb, host).Tables[0]
+	if tab := tb.load(t, id); tab.CupOf == nil || tab.Phase != record.PhasePlaying {
 		t.Fatalf("the cup's table: %+v", tab)
 	}
+	return id
+}
+
+// everyoneLeaves has every person at table id press «🚪 Выйти из игры».
+func everyoneLeaves(t *testing.T, tb *rig, id string, tab *record.Table) {
+	t.Helper()
+	ctx := context.Background()
 	for seat, st := range tab.Seats {
 		if !st.Human() {
 			t.Fatalf("seat %d is a robot: the test wants people only", seat)
@@ -160,10 +229,18 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 			}
 		}
 	}
-	tab = tb.load(t, id)
-	if tab.Phase != record.PhaseIdle {
+	if tab := tb.load(t, id); tab.Phase != record.PhaseIdle {
 		t.Fatalf("everyone left, the table is %s", tab.Phase)
 	}
+}
+
+// tellsItsCup runs the jobs of table id, a cup's whose game ended with
+// nobody ranked, three times (served again after a crash), and checks its
+// cup at host was told, once, that everyone there shares the place.
+func tellsItsCup(t *testing.T, tb *rig, host, id string) {
+	t.Helper()
+	ctx := context.Background()
+	tab := tb.load(t, id)
 	for range 3 { // served again after a crash: told once
 		if err := tb.jobs.Run(ctx, tb.load(t, id)); err != nil {
 			t.Fatal(err)
@@ -172,7 +249,7 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 	if jobs := tb.load(t, id).Jobs; len(jobs) != 0 {
 		t.Errorf("the table's jobs are left: %+v", jobs)
 	}
-	s = stateOf(t, tb, host)
+	s := stateOf(t, tb, host)
 	r, ok := s.Cup.Current()
 	if !ok || r.No != 1 || r.Tables[tab.CupOf.Table-1].Places == nil {
 		t.Fatalf("the cup was not told that table %d ended: round %d %+v", tab.CupOf.Table, r.No, r.Tables)
@@ -181,5 +258,31 @@ func TestEveryoneLeavesACupTableByItsButton(t *testing.T) {
 		if p.Place != 1 {
 			t.Errorf("seat %d placed %d: everyone shares the place", i, p.Place)
 		}
+	}
+}
+
+// TestCupLeavesAGameAtItsHostBe: a lobby (or game) the previous version
+// opened at table 26 under MAX_TABLES=26 is the group's: /cup does not
+// close it without a word to take the table for the cup's host, but says
+// a game is on there, changing nothing (/stop finds that game).
+func TestCupLeavesAGameAtItsHostBe(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	host := record.TableID(-100782, 0, record.CupHost)
+	if _, _, err := tb.tx.Transact(ctx, host, 0, func(t *record.Table, ch *txn.Change) error {
+		lobby.OpenLobby(t, "trickchef", record.Seat{UserID: 99, Name: "Яна"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g := testGame(t, "trickchef")
+	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Phase != record.PhaseLobby || h.SeatOf(99) < 0 || h.Cup != nil {
+		t.Errorf("/cup took the table of the group's lobby at 26: %s, cup %s", h.Phase, h.Cup)
 	}
 }

@@ -167,11 +167,11 @@ func (c *Cups) tell(ctx context.Context, ct record.CupTable, places []cup.Place)
 	return refusal.Settle(err)
 }
 
-// Gone takes a person who left the group out of its cup (after belonging
-// took their seats): the tables of the cup's round were theirs up to the
-// limit only.
-func (c *Cups) Gone(ctx context.Context, updateID, chat, user int64) error {
-	_, _, err := c.tx.Transact(ctx, host(record.ID(chat, 0)), updateID, func(h *record.Table, ch *txn.Change) error {
+// Gone takes a person who left the group out of the cup of own's chat
+// (and forum topic), after belonging took their seats elsewhere: the
+// tables of the cup's round are the cup's to unseat.
+func (c *Cups) Gone(ctx context.Context, updateID int64, own string, user int64) error {
+	_, _, err := c.tx.Transact(ctx, host(own), updateID, func(h *record.Table, ch *txn.Change) error {
 		if h.Cup == nil {
 			return refusal.ErrNoChange
 		}

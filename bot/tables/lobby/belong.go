@@ -32,14 +32,16 @@ type Belonging struct {
 	group   *Group
 	leaving *play.Leaving
 	log     zerolog.Logger
-	// then follows someone leaving a group once their seats are taken:
-	// the group's cup (bot/tables/cupplay); nil: nothing.
-	then func(ctx context.Context, updateID, chat, user int64) error
+	// then follows someone leaving a group once their seats are taken,
+	// for each topic looked at (own: its table 1): the topic's cup
+	// (bot/tables/cupplay); nil: nothing.
+	then func(ctx context.Context, updateID int64, own string, user int64) error
 }
 
 // ThenGone sets what follows someone leaving a group once their seats
-// are taken (the group's cup).
-func (b *Belonging) ThenGone(f func(ctx context.Context, updateID, chat, user int64) error) {
+// are taken (the cup of each topic looked at: the group's own, and the
+// topic they last sat down in).
+func (b *Belonging) ThenGone(f func(ctx context.Context, updateID int64, own string, user int64) error) {
 	b.then = f
 }
 
@@ -124,8 +126,21 @@ func (b *Belonging) gone(ctx context.Context, updateID int64, chat, user int64) 
 			return refusal.Settle(err)
 		}
 	}
-	if b.then != nil {
-		return b.then(ctx, updateID, chat, user) // out of the group's cup too
+	if b.then == nil {
+		return nil
+	}
+	// Out of the cups too: the group's, and the one of the topic they
+	// last sat down in (its round's tables are its cup's to unseat).
+	var owns []string
+	for _, id := range ids {
+		if own := record.Sibling(id, 1); own != "" && !slices.Contains(owns, own) {
+			owns = append(owns, own)
+		}
+	}
+	for _, own := range owns {
+		if err := b.then(ctx, updateID, own, user); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -66,11 +66,14 @@ func (c *Group) BusyTables(ctx context.Context, own string) []*record.Table {
 
 // CupsOwn reports whether t is a cup's: a table playing a cup's round,
 // wherever the limit is now (one raised since the round began puts it
-// within), or the cup's host past the limit. A cup's table whose round
-// is over is the group's again (no new game goes there past the limit).
+// within), or the cups' host (no lobby or game: a cup lives in its
+// record). A cup's table whose round is over is the group's again (no
+// new game goes there past the limit), and so is a lobby or game at the
+// host's table 26 that the previous version opened under MAX_TABLES=26:
+// /stop and /table find it.
 func (c *Group) CupsOwn(t *record.Table) bool {
 	n := record.TableNo(t.ID)
-	return t.CupOf != nil && t.Phase != record.PhaseIdle || n > c.Limit() && n == record.CupHost
+	return t.CupOf != nil && t.Phase != record.PhaseIdle || n > c.Limit() && n == record.CupHost && t.Phase != record.PhaseLobby && t.Phase != record.PhasePlaying
 }
 
 // NewGameTable is the table of a group where a new game goes, given the

@@ -149,6 +149,11 @@ func (c *Txn) quarantine(ctx context.Context, id, reason string, bad []byte) err
 		CloseTable(t)
 		t.State, t.Log, t.Memory = nil, nil, nil
 		t.Jobs = dropResults(t.Jobs)
+		if ct := t.CupOf; ct != nil {
+			// A cup's round waits for every table: told nobody here is
+			// ranked (as when everyone left, play.Leaving), it goes on.
+			t.Jobs = append(t.Jobs, record.Job{Cup: &record.CupJob{Cup: ct.Cup, Round: ct.Round, Unranked: true}})
+		}
 		t.Event = &record.Event{Key: "event.broken"}
 		t.Updated = c.now()
 		data, err := t.Encode()
