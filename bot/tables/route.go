@@ -103,7 +103,13 @@ func (c *commands) named(ctx context.Context, own, arg string, fn func(t *record
 	n, err := strconv.Atoi(arg)
 	id := record.Sibling(own, n)
 	if id != "" && err == nil {
-		if t, _, lerr := c.tx.Load(ctx, id); lerr != nil || c.group.CupsOwn(t) || n > c.group.Limit() && t.Phase == record.PhaseIdle {
+		t, _, lerr := c.tx.Load(ctx, id)
+		if lerr != nil {
+			// The store did not answer: the command is tried again, not
+			// told «no such table».
+			return own, nil, lerr
+		}
+		if c.group.CupsOwn(t) || n > c.group.Limit() && t.Phase == record.PhaseIdle {
 			id = ""
 		}
 	}
