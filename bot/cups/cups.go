@@ -389,10 +389,19 @@ func (e Env) Ended(host *record.Table, ct record.CupTable, places []cup.Place) (
 	case s.Cup.Done():
 		out.Posts = append(out.Posts, e.finish(host, s))
 	default:
-		if err := e.pair(host, s); err != nil {
-			if errors.Is(err, cup.ErrRoundOpen) {
-				break // other tables of the round still play
-			}
+		err := e.pair(host, s)
+		if errors.Is(err, cup.ErrRoundOpen) {
+			break // other tables of the round still play
+		}
+		if errors.Is(err, errNoRoom) {
+			// MAX_TABLES was raised since the cup started and leaves its
+			// next round too few tables: the cup ends here, said so,
+			// rather than wait for a round that cannot open.
+			e.stop(host, s)
+			out.Posts = append(out.Posts, adapter.Message{Text: e.Loc(host.Lang).T("cup.stopped_no_room")})
+			break
+		}
+		if err != nil {
 			return Out{}, err
 		}
 		out.Posts = append(out.Posts, e.roundPost(host, s))

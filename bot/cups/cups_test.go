@@ -349,3 +349,42 @@ func TestCupRehome(t *testing.T) {
 		t.Errorf("an unreadable cup: state %s, board %+v", bad.Cup, bad.Board)
 	}
 }
+
+// TestCupStopsWhenTheLimitLeavesNoRoom: MAX_TABLES raised in the middle
+// of a cup leaves its next round too few tables above the limit; the
+// last table of the round played ends the cup, said so, instead of a
+// round that waits for ever.
+func TestCupStopsWhenTheLimitLeavesNoRoom(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 6, 2)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	specs, ok := e.Round(h, h.GameNo, 1)
+	if !ok || len(specs) < 2 {
+		t.Fatalf("round 1: %v %v", ok, specs)
+	}
+	e.Limit = record.CupHost - 2 // one table left above the limit
+	var posts []adapter.Message
+	for _, sp := range specs {
+		places := make([]cup.Place, len(sp.Seats))
+		for j := range places {
+			places[j] = cup.Place{Place: j + 1, Score: 10 - j}
+		}
+		out, err := e.Ended(h, sp.CupOf, places)
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts = append(posts, out.Posts...)
+	}
+	s, _ := Decode(h.Cup)
+	if s.Phase != Stopped || len(s.History) != 1 || !s.History[0].Stopped {
+		t.Fatalf("after the round: %s, history %+v", s.Phase, s.History)
+	}
+	if len(posts) != 1 || posts[0].Text != e.Loc("ru").T("cup.stopped_no_room") {
+		t.Errorf("posts %+v", posts)
+	}
+	if _, ok := e.Round(h, h.GameNo, 2); ok {
+		t.Error("round 2 still to open")
+	}
+}
