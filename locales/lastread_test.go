@@ -73,6 +73,8 @@ var lastRead = []struct{ pattern, why string }{
 	{`(?i)среднее мест за месяц`, "unnatural: «ваши места за месяц в среднем»"},
 	{`(?i)каждый начал месяц`, "a past tense with a gender for anyone: «каждый начинает месяц»"},
 	{`(?i)игру выиграет другой`, "«соперник»: a noun, not a gendered «другой»"},
+	{`(?i)больше участников или меньше раундов`, "a zeugma: rounds are not gathered, «сыграйте меньше раундов»"},
+	{`Прошлая взятка — забирает`, "one wording for the last trick, as on the group's table: «Прошлую взятку забирает Катя»"},
 	{`(?i)смело делать ставки`, "one wording in the hint and the review: «смело делать ставку»"},
 }
 
