@@ -75,6 +75,7 @@ var lastRead = []struct{ pattern, why string }{
 	{`(?i)игру выиграет другой`, "«соперник»: a noun, not a gendered «другой»"},
 	{`(?i)больше участников или меньше раундов`, "a zeugma: rounds are not gathered, «сыграйте меньше раундов»"},
 	{`Прошлая взятка — забирает`, "one wording for the last trick, as on the group's table: «Прошлую взятку забирает Катя»"},
+	{`тянет 🧾 Счёт, Счёт уходит`, "the noun twice in a row, the reason unsaid: «тянет 🧾 Счёт, но меню не объявлено — Счёт уходит в сброс»"},
 	{`(?i)смело делать ставки`, "one wording in the hint and the review: «смело делать ставку»"},
 }
 
