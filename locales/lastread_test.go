@@ -64,7 +64,7 @@ var lastRead = []struct{ pattern, why string }{
 	{`· (?:Друзья|Семья) — \d+-е место`, "a group's bare title in /history: «в группе «Друзья»»"},
 	{`🤖 (?:шеф|новичок|hard|pro)(?:$|[^\p{L}])`, "a level's id, not its name (Новичок, Любитель, Профи) or «робот»"},
 	{`(?i)может сменить её на игру`, "«её» with nothing before it to stand for: «заменить эту игру игрой «…»»"},
-	{`(?i)теперь он у соперника —`, "a name set off after a noun in the genitive: «Катя крадёт ваш сет 🐷»"},
+	{`(?i)теперь он у соперника —`, "a name set off after a noun in the genitive: «Катя быстрее: ваш сет 🐷 уже украден»"},
 	{`(?i)шансы на раунд`, "unnatural: «у вас лучшие шансы в раунде»"},
 	{`(?i)начинает с \d+ 🌭`, "emoji standing for nouns: «три 🌭 сосиски и один 🥾 сапог»"},
 	{`(?i)Это может только создатель`, "a verb missing: «Это может сделать только…»"},
