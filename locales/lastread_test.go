@@ -76,6 +76,7 @@ var lastRead = []struct{ pattern, why string }{
 	{`(?i)больше участников или меньше раундов`, "a zeugma: rounds are not gathered, «сыграйте меньше раундов»"},
 	{`Прошлая взятка — забирает`, "one wording for the last trick, as on the group's table: «Прошлую взятку забирает Катя»"},
 	{`тянет 🧾 Счёт, Счёт уходит`, "the noun twice in a row, the reason unsaid: «тянет 🧾 Счёт, но меню не объявлено — Счёт уходит в сброс»"},
+	{`🌭×0 🥾×0`, "an empty hand as a count of nothing: «—», as an empty stack"},
 	{`(?i)смело делать ставки`, "one wording in the hint and the review: «смело делать ставку»"},
 }
 
