@@ -77,6 +77,7 @@ var lastRead = []struct{ pattern, why string }{
 	{`Прошлая взятка — забирает`, "one wording for the last trick, as on the group's table: «Прошлую взятку забирает Катя»"},
 	{`тянет 🧾 Счёт, Счёт уходит`, "the noun twice in a row, the reason unsaid: «тянет 🧾 Счёт, но меню не объявлено — Счёт уходит в сброс»"},
 	{`🌭×0 🥾×0`, "an empty hand as a count of nothing: «—», as an empty stack"},
+	{`— сыграно$`, "a cup's finished table beside «— играют»: «— доиграли»"},
 	{`(?i)смело делать ставки`, "one wording in the hint and the review: «смело делать ставку»"},
 }
 
