@@ -63,6 +63,22 @@ var lastRead = []struct{ pattern, why string }{
 	{`настройка «Втроём`, "the setting as its button reads: «➖ Втроём убрать масть»"},
 	{`· (?:Друзья|Семья) — \d+-е место`, "a group's bare title in /history: «в группе «Друзья»»"},
 	{`🤖 (?:шеф|новичок|hard|pro)(?:$|[^\p{L}])`, "a level's id, not its name (Новичок, Любитель, Профи) or «робот»"},
+	{`(?i)может сменить её на игру`, "«её» with nothing before it to stand for: «заменить эту игру игрой «…»»"},
+	{`(?i)теперь он у соперника —`, "a name set off after a noun in the genitive: «Катя быстрее: ваш сет 🐷 уже украден»"},
+	{`(?i)шансы на раунд`, "unnatural: «у вас лучшие шансы в раунде»"},
+	{`(?i)начинает с \d+ 🌭`, "emoji standing for nouns: «три 🌭 сосиски и один 🥾 сапог»"},
+	{`(?i)Это может только создатель`, "a verb missing: «Это может сделать только…»"},
+	{`(?i)у соседа, в которого`, "one word for the next player in Меню шефа: «следующий игрок»"},
+	{`(?i)сосед пропустит ход`, "one word for the next player in Меню шефа: «следующий игрок»"},
+	{`(?i)среднее мест за месяц`, "unnatural: «ваши места за месяц в среднем»"},
+	{`(?i)каждый начал месяц`, "a past tense with a gender for anyone: «каждый начинает месяц»"},
+	{`(?i)игру выиграет другой`, "«соперник»: a noun, not a gendered «другой»"},
+	{`(?i)больше участников или меньше раундов`, "a zeugma: rounds are not gathered, «сыграйте меньше раундов»"},
+	{`Прошлая взятка — забирает`, "one wording for the last trick, as on the group's table: «Прошлую взятку забирает Катя»"},
+	{`тянет 🧾 Счёт, Счёт уходит`, "the noun twice in a row, the reason unsaid: «тянет 🧾 Счёт, но меню не объявлено — Счёт уходит в сброс»"},
+	{`🌭×0 🥾×0`, "an empty hand as a count of nothing: «—», as an empty stack"},
+	{`— сыграно$`, "a cup's finished table beside «— играют»: «— доиграли»"},
+	{`(?i)смело делать ставки`, "one wording in the hint and the review: «смело делать ставку»"},
 }
 
 // TestLastReadWordingsGone: none of the wordings the last native read

@@ -156,6 +156,9 @@ func winsText(l adapter.Loc, side int) string {
 }
 
 func handText(l adapter.Loc, h ss.Hand) string {
+	if h.Sausages == 0 && h.Boots == 0 {
+		return "—" // an empty hand, written as an empty stack is
+	}
 	return l.T("sausages.hand_kinds", "Sausages", h.Sausages, "Boots", h.Boots)
 }
 
