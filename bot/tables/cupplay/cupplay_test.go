@@ -41,25 +41,7 @@ func TestCupRoundsInBothStores(t *testing.T) {
 			tb := newRig(t, st)
 			const chat = -100777
 			host := record.TableID(chat, 0, record.CupHost)
-			g := testGame(t, "trickchef")
-			if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-				return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
-			}); err != nil {
-				t.Fatal(err)
-			}
-			for u := int64(2); u <= 6; u++ {
-				if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-					return env.Press(h, h.GameNo, cups.Join, cups.Person{User: u, Name: "P"}, false, true)
-				}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-				return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			h := startCupOfSix(t, tb, host)
 			if len(h.Jobs) != 1 || h.Jobs[0].Cup == nil {
 				t.Fatalf("the host's jobs after the start: %+v", h.Jobs)
 			}

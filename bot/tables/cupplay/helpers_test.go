@@ -12,6 +12,7 @@ import (
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/bottest/golden"
+	"github.com/trickchef/trickchef/bot/cups"
 	"github.com/trickchef/trickchef/bot/internal/members"
 	"github.com/trickchef/trickchef/bot/record"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
@@ -109,4 +110,31 @@ func (r *rig) load(t testing.TB, id string) *record.Table {
 		t.Fatal(err)
 	}
 	return tab
+}
+
+// startCupOfSix opens a cup of Трик-н-Шеф for six people (user ids 1…6)
+// at host and starts it: the host after the start, its round's tables
+// not opened yet (its job).
+func startCupOfSix(t *testing.T, tb *rig, host string) *record.Table {
+	t.Helper()
+	g := testGame(t, "trickchef")
+	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for u := int64(2); u <= 6; u++ {
+		if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+			return env.Press(h, h.GameNo, cups.Join, cups.Person{User: u, Name: "P"}, false, true)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -38,25 +38,7 @@ func TestCupPassesAGameAboveTheLimitBy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := testGame(t, "trickchef")
-	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for u := int64(2); u <= 6; u++ {
-		if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-			return env.Press(h, h.GameNo, cups.Join, cups.Person{User: u, Name: "P"}, false, true)
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := startCupOfSix(t, tb, host)
 	if err := tb.jobs.Run(ctx, h); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +69,7 @@ func TestCupPassesAGameAboveTheLimitBy(t *testing.T) {
 		}
 	}
 	if _, err := cupChangeAt(t, tb, host2, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
+		return env.Open(h, testGame(t, "trickchef"), 2, cups.Person{User: 1, Name: "Аня"}, true)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -183,25 +165,7 @@ func TestLeavingTheGroupLeavesATopicsCup(t *testing.T) {
 func startedCup(t *testing.T, tb *rig, host string) string {
 	t.Helper()
 	ctx := context.Background()
-	g := testGame(t, "trickchef")
-	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for u := int64(2); u <= 6; u++ {
-		if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-			return env.Press(h, h.GameNo, cups.Join, cups.Person{User: u, Name: "P"}, false, true)
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := startCupOfSix(t, tb, host)
 	if err := tb.jobs.Run(ctx, h); err != nil {
 		t.Fatal(err)
 	}
