@@ -426,17 +426,7 @@ func TestAttackForgedStopAtCupTable(t *testing.T) {
 	group := h.Srv.NewGroup("Кубок", append(slices.Clone(people), admin)...)
 	group.MakeAdmin(admin)
 	h.startCup(group, people)
-	var tables []string
-	if err := h.Srv.WaitFor(10*time.Second, func() bool {
-		tables = h.cupState(group).Tables
-		if len(tables) == 0 {
-			return false
-		}
-		tab, err := h.loadTable(tables[0])
-		return err == nil && tab.Phase == record.PhasePlaying
-	}); err != nil {
-		t.Fatal("the cup's table did not start")
-	}
+	tables := h.cupTablesPlaying(group)
 	h.MustLobby(group, admin, nil, 1)
 	admin.Send(group, "/stop@"+h.Srv.Bot().Username)
 	q, err := group.WaitMessage(10*time.Second, contains(h.Shown("stop.confirm")))

@@ -57,6 +57,24 @@ func (h *harness) cupState(group *telegramtest.Chat) *cups.State {
 	return s
 }
 
+// cupTablesPlaying waits until the first table of the cup hosted in
+// group plays, and returns the round's tables.
+func (h *harness) cupTablesPlaying(group *telegramtest.Chat) []string {
+	h.TB.Helper()
+	var tables []string
+	if err := h.Srv.WaitFor(10*time.Second, func() bool {
+		tables = h.cupState(group).Tables
+		if len(tables) == 0 {
+			return false
+		}
+		tab, err := h.loadTable(tables[0])
+		return err == nil && tab.Phase == record.PhasePlaying
+	}); err != nil {
+		h.TB.Fatal("the cup's table did not start")
+	}
+	return tables
+}
+
 // playCup runs people (pressing any table's buttons) until the cup's
 // winner is announced, and returns that message.
 func (h *harness) playCup(group *telegramtest.Chat, people []*telegramtest.User, during func()) *telegramtest.Message {
@@ -347,17 +365,7 @@ func TestCupStop(t *testing.T) {
 	if ans, err := people[0].Press(lobby, h.T("cup.start_button")); err != nil || ans.Text != h.T("cup.started_toast") {
 		t.Fatalf("starting the cup: %v %+v", err, ans)
 	}
-	var tables []string
-	if err := h.Srv.WaitFor(10*time.Second, func() bool {
-		tables = h.cupState(group).Tables
-		if len(tables) == 0 {
-			return false
-		}
-		tab, err := h.loadTable(tables[0])
-		return err == nil && tab.Phase == record.PhasePlaying
-	}); err != nil {
-		t.Fatal("the cup's table did not start")
-	}
+	tables := h.cupTablesPlaying(group)
 	people[1].Send(group, "/stop@"+h.Srv.Bot().Username)
 	if _, err := group.WaitMessage(10*time.Second, contains(h.Shown("cup.creator_only"))); err != nil {
 		t.Error("/stop by someone else: ", err)

@@ -116,10 +116,7 @@ func TestCupRoundsToTheWinner(t *testing.T) {
 			if n := record.TableNo(sp.ID); n != e.Limit+1+i {
 				t.Errorf("round %d's table %d is numbered %d", round, i+1, n)
 			}
-			places := make([]cup.Place, len(sp.Seats))
-			for j := range places {
-				places[j] = cup.Place{Place: j + 1, Score: 10 - j}
-			}
+			places := inSeatOrder(len(sp.Seats))
 			out, err := e.Ended(h, sp.CupOf, places)
 			if err != nil {
 				t.Fatal(err)
@@ -350,6 +347,16 @@ func TestCupRehome(t *testing.T) {
 	}
 }
 
+// inSeatOrder is a table's places of n seats: the first seat first, each
+// a point behind the one before.
+func inSeatOrder(n int) []cup.Place {
+	places := make([]cup.Place, n)
+	for j := range places {
+		places[j] = cup.Place{Place: j + 1, Score: 10 - j}
+	}
+	return places
+}
+
 // TestCupStopsWhenTheLimitLeavesNoRoom: MAX_TABLES raised in the middle
 // of a cup leaves its next round too few tables above the limit; the
 // last table of the round played ends the cup, said so, instead of a
@@ -367,10 +374,7 @@ func TestCupStopsWhenTheLimitLeavesNoRoom(t *testing.T) {
 	e.Limit = record.CupHost - 2 // one table left above the limit
 	var posts []adapter.Message
 	for _, sp := range specs {
-		places := make([]cup.Place, len(sp.Seats))
-		for j := range places {
-			places[j] = cup.Place{Place: j + 1, Score: 10 - j}
-		}
+		places := inSeatOrder(len(sp.Seats))
 		out, err := e.Ended(h, sp.CupOf, places)
 		if err != nil {
 			t.Fatal(err)
