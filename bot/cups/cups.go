@@ -378,7 +378,7 @@ func (e Env) Ended(host *record.Table, ct record.CupTable, places []cup.Place) (
 	if s.No != ct.Cup || s.Phase != Playing {
 		return Out{}, refusal.ErrNoChange
 	}
-	if r, ok := s.Cup.Current(); !ok || r.No != ct.Round || ct.Table > len(r.Tables) || r.Tables[ct.Table-1].Places != nil {
+	if r, ok := s.Cup.Current(); !ok || r.No != ct.Round || ct.Table < 1 || ct.Table > len(r.Tables) || r.Tables[ct.Table-1].Places != nil {
 		return Out{}, refusal.ErrNoChange
 	}
 	if err := s.Cup.Record(ct.Round, ct.Table, Ranked(places)); err != nil {

@@ -392,3 +392,25 @@ func TestCupStopsWhenTheLimitLeavesNoRoom(t *testing.T) {
 		t.Error("round 2 still to open")
 	}
 }
+
+// TestCupEndedDamagedTableNumber: a round's table whose record names no
+// table of the round (table 0 or negative: a damaged record) changes
+// nothing, and does not panic.
+func TestCupEndedDamagedTableNumber(t *testing.T) {
+	e := testEnv(t)
+	h := open(t, e, 4, 1)
+	if _, err := e.Press(h, h.GameNo, Start, Person{User: 1}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	specs, ok := e.Round(h, h.GameNo, 1)
+	if !ok || len(specs) == 0 {
+		t.Fatalf("round 1: %v %v", ok, specs)
+	}
+	for _, n := range []int{0, -1} {
+		ct := specs[0].CupOf
+		ct.Table = n
+		if _, err := e.Ended(h, ct, make([]cup.Place, len(specs[0].Seats))); !errors.Is(err, refusal.ErrNoChange) {
+			t.Errorf("table %d: %v, want no change", n, err)
+		}
+	}
+}
