@@ -73,6 +73,13 @@ const (
 	// those of «Профи»'s chef (Cards) are worth Stars if won, those of the
 	// person's Fewer.
 	reasonChefHandStars reasonCode = "chef_hand_stars"
+	// reasonChefRound: by the judge's playouts, the round ends with more
+	// stars and coins for the seat after «Профи»'s chef (Round) than after
+	// the person's (Else): where no card or trump tells it, the points do.
+	reasonChefRound reasonCode = "chef_round"
+	// reasonChefRivals: by the judge's playouts, the others end the round
+	// with Points fewer stars and coins after «Профи»'s chef.
+	reasonChefRivals reasonCode = "chef_rivals"
 )
 
 // reason is why «Профи»'s move is better than the person's, computed from
@@ -89,22 +96,52 @@ type reason struct {
 	Coins int
 	Count int // cards in hand (of the chef's suit, or of the trumps)
 	Fewer int // ... and with the person's chef
+	// Round and Else are what the round scored on average after
+	// «Профи»'s move and after the person's; Points is the others' loss.
+	Round, Else tc.Tally
+	Points      float64
 }
 
+// minTally is the least difference in average points a reasonChefRound
+// or reasonChefRivals tells: below it the playouts' noise could tell it.
+const minTally = 0.5
+
 // whyBetter compares the person's move played with «Профи»'s best in v,
-// the seat's view before it; ev is the search's evidence for best. It
+// the seat's view before it; vd is the judge's verdict on played. It
 // reports false when it finds no reason to tell (the same move, or one it
 // cannot decode).
-func whyBetter(v tc.SeatView, played, best game.Action, ev tc.Advice) (reason, bool) {
+func whyBetter(v tc.SeatView, played, best game.Action, vd tc.Verdict) (reason, bool) {
 	p, ok1 := tc.Decode(played)
 	b, ok2 := tc.Decode(best)
 	if !ok1 || !ok2 || played == best || p.Kind != b.Kind {
 		return reason{}, false
 	}
 	if b.Kind == tc.KindChef {
-		return chefReason(v, p.Suit, b.Suit)
+		if r, ok := chefReason(v, p.Suit, b.Suit); ok {
+			return r, true
+		}
+		return roundReason(p.Suit, b.Suit, vd)
 	}
-	return cardReason(v, p, b, ev)
+	return cardReason(v, p, b, vd.Why)
+}
+
+// roundReason tells where the points of «Профи»'s chef come from when the
+// cards and trumps in view do not: the seat's own stars and coins at the
+// round's end, or the others', whichever moved more.
+func roundReason(p, b tc.Suit, vd tc.Verdict) (reason, bool) {
+	if vd.Deals == 0 {
+		return reason{}, false
+	}
+	bt, pt := vd.BestTally, vd.Tally
+	own := bt.Stars + bt.Coins - pt.Stars - pt.Coins
+	rivals := pt.RivalStars + pt.RivalCoins - bt.RivalStars - bt.RivalCoins
+	switch {
+	case own >= rivals && own >= minTally:
+		return reason{Code: reasonChefRound, Suit: b, Other: p, Round: bt, Else: pt}, true
+	case rivals > own && rivals >= minTally:
+		return reason{Code: reasonChefRivals, Suit: b, Other: p, Points: rivals}, true
+	}
+	return reason{}, false
 }
 
 // chefReason: why the chef of suit b beats the chef of suit p.
@@ -365,6 +402,12 @@ func (r reason) text(l adapter.Loc) string {
 		return l.T(key, "Card", cardText(r.Card), "Low", cardText(r.Low))
 	case reasonTop, reasonTopTrump:
 		return l.T(key, "Suit", suitEmoji(r.Card.Suit))
+	case reasonChefRound:
+		return l.T(key, "Other", suitEmoji(r.Other),
+			"Stars", decimal(l, r.Round.Stars), "Coins", decimal(l, r.Round.Coins),
+			"ElseStars", decimal(l, r.Else.Stars), "ElseCoins", decimal(l, r.Else.Coins))
+	case reasonChefRivals:
+		return l.T(key, "Other", suitEmoji(r.Other), "Points", decimal(l, r.Points))
 	}
 	return l.T(key, "Card", cardText(r.Card))
 }

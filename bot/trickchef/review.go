@@ -52,7 +52,7 @@ func (k trickchefGame) Describe(l adapter.Loc, t adapter.TableView, st game.Stat
 	if ev.Ahead >= 0.5 {
 		ahead = "_ahead"
 	}
-	why, known := whyBetter(v, j.Action, j.Best, ev)
+	why, known := whyBetter(v, j.Action, j.Best, vd)
 	switch {
 	case known:
 		out.Best = l.T("trickchef.review.best_why", "Pro", pro, "Move", best, "Why", why.text(l))

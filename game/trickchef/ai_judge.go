@@ -25,6 +25,9 @@ type Verdict struct {
 	// Ahead and BestAhead are the shares of those deals after whose round
 	// the seat leads the game outright.
 	Ahead, BestAhead float64
+	// Tally and BestTally are what the round scored after each move, on
+	// average (Weigh's verdicts only).
+	Tally, BestTally Tally
 	// Why is the evidence for Best, as Advise reports it (zero when Shef
 	// had nothing to search).
 	Why Advice

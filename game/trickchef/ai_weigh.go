@@ -29,6 +29,37 @@ type Weighing struct {
 	// shares of deals in which it wins the trick and in which it is the
 	// trick's lowest card.
 	Margin, Ahead, Took, Chef []float64
+	// Tally is, by legal move, what the round scored on average: the
+	// seat's stars and coins and the others' (the review's reasons say
+	// where a move's points came from or went).
+	Tally []Tally
+}
+
+// Tally is what one round scored, averaged over the deals it was played
+// out on: the seat's stars and coins, and the other seats' together.
+type Tally struct {
+	Stars, Coins, RivalStars, RivalCoins float64
+}
+
+// add counts the finished round rec for seat me.
+func (t *Tally) add(rec *roundRecord, players int, me uint8) {
+	for i := 0; i < players; i++ {
+		stars := 0
+		for s := Suit(0); s < NumSuits; s++ {
+			stars += starsOf(covered(rec.won[i], s, int(rec.chefs[i][s])))
+		}
+		if uint8(i) == me {
+			t.Stars += float64(stars)
+			t.Coins += float64(rec.coins[i])
+		} else {
+			t.RivalStars += float64(stars)
+			t.RivalCoins += float64(rec.coins[i])
+		}
+	}
+}
+
+func (t Tally) over(d float64) Tally {
+	return Tally{t.Stars / d, t.Coins / d, t.RivalStars / d, t.RivalCoins / d}
 }
 
 // Weigh plays every legal move of the view out on the deals of playouts
@@ -49,6 +80,7 @@ func Weigh(v SeatView, h History, seed uint64, playouts int) Weighing {
 	}
 	margin := make([]float64, n)
 	ahead, took, chef := make([]int, n), make([]int, n), make([]int, n)
+	tally := make([]Tally, n)
 	budget := playouts * roundMoves(int(w.base.players))
 	r := rng(seed ^ 0x7765696768)
 	var deal, st State
@@ -63,7 +95,9 @@ func Weigh(v SeatView, h History, seed uint64, playouts int) Weighing {
 				return wg // cannot happen: a legal action is legal in every deal
 			}
 			pr := rng(rs)
-			m, round := 0, st.round
+			// The round the move is made in: a last chef award ends it, and
+			// what follows belongs to the next round, not to this move.
+			m, round := 0, deal.round
 			if deal.phase == PhasePlay {
 				// Play on to the end of this trick to see who takes it.
 				done := deal.tricksDone()
@@ -88,6 +122,9 @@ func Weigh(v SeatView, h History, seed uint64, playouts int) Weighing {
 			}
 			moves += m + rest + 1
 			margin[i] += u
+			if int(round) <= st.finishedRounds() {
+				tally[i].add(&st.results[round-1], int(st.players), w.me)
+			}
 			if roundAhead(&st, w.me) {
 				ahead[i]++
 			}
@@ -97,10 +134,12 @@ func Weigh(v SeatView, h History, seed uint64, playouts int) Weighing {
 	wg.Deals = deals
 	d := float64(deals)
 	wg.Margin, wg.Ahead, wg.Took, wg.Chef = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	wg.Tally = make([]Tally, n)
 	best := 0
 	for i := range n {
 		wg.Margin[i], wg.Ahead[i] = margin[i]/d, float64(ahead[i])/d
 		wg.Took[i], wg.Chef[i] = float64(took[i])/d, float64(chef[i])/d
+		wg.Tally[i] = tally[i].over(d)
 		if wg.Margin[i] > wg.Margin[best] {
 			best = i
 		}
@@ -120,6 +159,7 @@ func (wg Weighing) Verdict(a game.Action) Verdict {
 	vd.Deals = wg.Deals
 	vd.Margin, vd.Ahead = wg.Margin[i], wg.Ahead[i]
 	vd.BestMargin, vd.BestAhead = wg.Margin[b], wg.Ahead[b]
+	vd.Tally, vd.BestTally = wg.Tally[i], wg.Tally[b]
 	vd.Why = Advice{Action: wg.Best, Deals: wg.Deals, Ahead: wg.Ahead[b], Took: wg.Took[b], Chef: wg.Chef[b]}
 	return vd
 }

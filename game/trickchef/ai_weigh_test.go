@@ -49,3 +49,39 @@ func TestWeigh(t *testing.T) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// Weigh's Tally is the round as the engine scores it: where a move ends
+// the round (the last chef award), the seat's stars and coins are known
+// whatever the deal, and the Tally must be them exactly.
+func TestWeighTallyIsTheRoundsScore(t *testing.T) {
+	checked := 0
+	walkGames(t, 6, func(st *State, h History, g, step int) {
+		s, _ := st.Current()
+		v := st.SeatView(s)
+		if st.phase != PhaseAward || len(v.Legal) < 2 {
+			return
+		}
+		wg := Weigh(v, h, uint64(step), 20)
+		for i, a := range v.Legal {
+			after := *st
+			if err := after.Apply(s, a); err != nil {
+				t.Fatal(err)
+			}
+			if after.finishedRounds() < int(st.round) {
+				return // the round goes on: the rest depends on the deal
+			}
+			res := after.PublicView().RoundResults[st.round-1].Seats[s]
+			got := wg.Tally[i]
+			if wg.Deals == 0 || got.Stars != float64(res.Stars) || got.Coins != float64(res.Coins) {
+				t.Fatalf("game %d step %d, chef %d: tally %+v over %d deals, the round scored %+v", g, step, a, got, wg.Deals, res)
+			}
+			if wg.Verdict(a).Tally != got || wg.Verdict(a).BestTally != wg.Tally[slices.Index(v.Legal, wg.Best)] {
+				t.Fatalf("game %d step %d: the verdict's tallies are not the weighing's", g, step)
+			}
+		}
+		checked++
+	})
+	if checked < 3 {
+		t.Fatalf("only %d last awards with a choice checked", checked)
+	}
+}
