@@ -98,6 +98,14 @@ const (
 	// player (Seat) Colours; «Профи»'s takes Dish, the person's Other. A
 	// general reason.
 	reasonChefTakeSame reasonCode = "chef_take_same"
+	// reasonChefBack: a Шеф lies in front of the seat, and the next player
+	// (Seat) has no colour the seat lacks, so the Шеф would bring only a
+	// second dish of a colour; «Профи» throws away the seat's only dish of
+	// a colour (Dish) that the next player has too, which the Шеф can take
+	// back from them, the person keeps it. reasonChefBackLast: the next
+	// player has only one such dish, and would lose the colour to it.
+	reasonChefBack     reasonCode = "chef_back"
+	reasonChefBackLast reasonCode = "chef_back_last"
 )
 
 // threatColours is how many colours make a neighbour a threat: one dish
@@ -255,7 +263,30 @@ func laterReason(v ce.SeatView, p, b ce.Move) (reason, bool) {
 	if hasNext && p.Kind == ce.KindPlay && p.Card.IsAction() && !(b.Kind == ce.KindPlay && b.Card == p.Card) {
 		return reason{Code: reasonKeepCard, Card: p.Card, Seat: v.Next, Colours: nx.Colours}, true
 	}
+	if hasNext && chefBack(me, nx, b) && p.Kind != ce.KindDiscard {
+		r := reason{Code: reasonChefBack, Dish: b.Dish, Seat: v.Next}
+		if nx.Cards[b.Dish] == 1 {
+			r.Code = reasonChefBackLast
+		}
+		return r, true
+	}
 	return reason{}, false
+}
+
+// chefBack reports whether m throws away the seat me's only dish of a
+// colour that the next player nx has too, while a Шеф stays in front of
+// me and nx has no colour me lacks: a Шеф played at nx would bring only
+// a second dish of a colour, after m it can take that colour back.
+func chefBack(me, nx ce.SeatPublic, m ce.Move) bool {
+	if m.Kind != ce.KindDiscard || !m.Dish.IsDish() || me.Cards[m.Dish] != 1 || nx.Cards[m.Dish] == 0 || me.Cards[ce.ChefCard] == 0 {
+		return false
+	}
+	for c := ce.Starter; c <= ce.Drink; c++ {
+		if nx.Cards[c] > 0 && me.Cards[c] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // coloursAfter is how many colours the seat s has after m strikes or
@@ -423,6 +454,8 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 	case reasonChefTake, reasonChefTakeSame:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Colours", colours, "Dish", chefDishEmoji(r.Dish), "Other", chefDishEmoji(r.Other),
 			"MyColours", l.T("chef.colours", "Count", r.MyColours), "OtherColours", l.T("chef.colours", "Count", r.OtherColours))
+	case reasonChefBack, reasonChefBackLast:
+		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Dish", chefDishEmoji(r.Dish))
 	case reasonStrikeGift, reasonUncover:
 		return l.T(key, "Name", adapter.SeatName(t, r.Seat), "Colours", colours, "Dish", chefDishEmoji(r.Dish), "Other", chefDishEmoji(r.Other))
 	case reasonReverseAway, reasonReverseOnto:

@@ -236,6 +236,42 @@ func TestReasonTurnAndKeep(t *testing.T) {
 	}
 }
 
+func TestReasonChefBack(t *testing.T) {
+	// A Шеф drawn onto a complete menu, the neighbour complete too: a Шеф
+	// would bring a second dish; throwing 🍤 away and keeping the Шеф, it
+	// can take the neighbour's only 🍤 back. The person redraws instead.
+	all := []ce.Card{ce.Starter, ce.Sauce, ce.Main, ce.Side, ce.Dessert, ce.Drink}
+	v := clockwise(ce.Drink, seatOf(append(all, ce.ChefCard)...), seatOf(all...), seatOf(ce.Main))
+	v.Step, v.Drawn = ce.StepDrawn, ce.ChefCard
+	r, ok := whyBetter(v, ce.RedrawAction(), ce.DiscardAction(ce.Starter))
+	if !ok || r.Code != reasonChefBackLast || r.Dish != ce.Starter || r.Seat != 1 {
+		t.Fatalf("got %+v, %v; want chef_back_last 🍤 from seat 1", r, ok)
+	}
+	// Two Шефs, no 🍝; the neighbour lacks 🍝 and 🍰 and has two 🥦:
+	// throwing 🥦 away rather than ending the turn, the colour stays with
+	// the neighbour.
+	me := seatOf(ce.Starter, ce.Sauce, ce.Side, ce.Dessert, ce.Drink, ce.ChefCard, ce.ChefCard)
+	v = clockwise(ce.Starter, me, seatOf(ce.Starter, ce.Sauce, ce.Side, ce.Side, ce.Drink), seatOf(ce.Main))
+	v.Step, v.Drawn = ce.StepDrawn, ce.ChefCard
+	r, ok = whyBetter(v, ce.EndAction(), ce.DiscardAction(ce.Side))
+	if !ok || r.Code != reasonChefBack || r.Dish != ce.Side || r.Seat != 1 {
+		t.Fatalf("got %+v, %v; want chef_back 🥦 from seat 1", r, ok)
+	}
+	// A neighbour with 🍝, which the seat lacks: a Шеф can bring a new
+	// colour as it is, so no such reason.
+	v.Seats[1] = seatOf(ce.Starter, ce.Main, ce.Side)
+	if r, _ := whyBetter(v, ce.EndAction(), ce.DiscardAction(ce.Side)); r.Code == reasonChefBack || r.Code == reasonChefBackLast {
+		t.Fatalf("the neighbour has a colour the seat lacks: got %+v", r)
+	}
+	// No Шеф in front of the seat: nothing to take the dish back with.
+	v.Seats[0] = seatOf(ce.Starter, ce.Sauce, ce.Side, ce.Dessert, ce.Drink, ce.EmptyPlate)
+	v.Seats[1] = seatOf(ce.Starter, ce.Side)
+	v.Drawn = ce.EmptyPlate
+	if r, _ := whyBetter(v, ce.EndAction(), ce.DiscardAction(ce.Side)); r.Code == reasonChefBack || r.Code == reasonChefBackLast {
+		t.Fatalf("no Шеф: got %+v", r)
+	}
+}
+
 // Every reason reads as a catalog line in every language: no key shows
 // through, no placeholder is left empty.
 func TestReasonTexts(t *testing.T) {
@@ -243,7 +279,7 @@ func TestReasonTexts(t *testing.T) {
 	tv := adapter.View(&record.Table{Seats: []record.Seat{{Name: "Катя"}, {Name: "Робот 1"}, {Name: "Робот 2"}}})
 	codes := []reasonCode{reasonAnnounce, reasonRedraw, reasonTakeBill, reasonGift, reasonThreat, reasonLoseColour, reasonTakeMissing, reasonExtra, reasonSpare, reasonPlayAction, reasonDrawFirst, reasonScarce,
 		reasonStrikeColours, reasonStrikeGift, reasonUncover, reasonReverseAway, reasonReverseOnto, reasonPlayDrawn, reasonKeepDouble, reasonKeepCard,
-		reasonStrikeForMe, reasonStrikeTop, reasonChefTake, reasonChefTakeSame}
+		reasonStrikeForMe, reasonStrikeTop, reasonChefTake, reasonChefTakeSame, reasonChefBack, reasonChefBackLast}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
@@ -259,7 +295,7 @@ func TestReasonTexts(t *testing.T) {
 				s := r.text(l, tv)
 				named := c == reasonGift || c == reasonThreat || c == reasonSpare || c == reasonStrikeColours || c == reasonStrikeGift ||
 					c == reasonUncover || c == reasonReverseAway || c == reasonReverseOnto || c == reasonKeepCard || c == reasonStrikeForMe ||
-					c == reasonStrikeTop || c == reasonChefTakeSame
+					c == reasonStrikeTop || c == reasonChefTakeSame || c == reasonChefBack || c == reasonChefBackLast
 				if s == "" || strings.Contains(s, "chef.reason") || !strings.Contains(s, "Робот 1") && named || strings.Contains(s, "<no value>") {
 					t.Errorf("%s %s reads %q", lang, c, s)
 				}
