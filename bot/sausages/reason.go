@@ -52,6 +52,10 @@ const (
 	// own boot, so no one else attempts this round, and it chooses to lose
 	// a sausage (it owns one), keeping the boot.
 	reasonBidAll reasonCode = "bid_all"
+	// reasonBuildSafe: the person bids within a stack with no boot while
+	// «Профи» adds a sausage to it: the stack then holds Count cards with
+	// no boot, a bid of that many later cannot fail.
+	reasonBuildSafe reasonCode = "build_safe"
 )
 
 // reason is why «Профи»'s move is better than the person's, computed from
@@ -85,6 +89,8 @@ func whyBetter(v ss.SeatView, played, best game.Action) (reason, bool) {
 		return reason{Code: reasonBootGuard}, true
 	case p.Kind == ss.KindBid && !safe && (b.Kind != ss.KindBid || b.N < p.N):
 		return reason{Code: reasonBidOnBoot, N: p.N}, true
+	case p.Kind == ss.KindBid && safe && p.N <= stack && b.Kind == ss.KindPlace && b.Card == ss.Sausage:
+		return reason{Code: reasonBuildSafe, Count: stack + 1}, true
 	case p.Kind == ss.KindBid && safe && p.N > stack && (b.Kind != ss.KindBid || b.N < p.N):
 		return reason{Code: reasonBidOver, N: p.N, Over: p.N - stack, Count: stack, Share: adapter.Percent(ss.BidChance(v, p.N))}, true
 	case b.Kind == ss.KindBid && safe && b.N <= stack:
@@ -137,7 +143,7 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 		return l.T(key, "Bid", bid)
 	case reasonBidOver:
 		return l.T(key, "Bid", bid, "Over", l.T("count.cards", "Count", r.Over), "Share", r.Share)
-	case reasonBidSafe:
+	case reasonBidSafe, reasonBuildSafe:
 		return l.T(key, "Bid", bid, "Cards", l.T("count.cards", "Count", r.Count))
 	case reasonBidChance:
 		return l.T(key, "Bid", bid, "Share", r.Share)

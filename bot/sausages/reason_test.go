@@ -114,7 +114,7 @@ func TestReasonRevealAndLose(t *testing.T) {
 func TestReasonTexts(t *testing.T) {
 	cat := bottest.Catalog(t)
 	tv := adapter.View(&record.Table{Seats: []record.Seat{{Name: "Катя"}, {Name: "Робот 1"}, {Name: "Робот 2"}}})
-	codes := []reasonCode{reasonBootOwn, reasonBootGuard, reasonBidOnBoot, reasonBidOver, reasonBidSafe, reasonBidChance, reasonReveal, reasonKeepBoot, reasonPassEnds, reasonPassEndsWins, reasonBidBluff, reasonBidAll}
+	codes := []reasonCode{reasonBootOwn, reasonBootGuard, reasonBidOnBoot, reasonBidOver, reasonBidSafe, reasonBidChance, reasonReveal, reasonKeepBoot, reasonPassEnds, reasonPassEndsWins, reasonBidBluff, reasonBidAll, reasonBuildSafe}
 	for _, lang := range cat.Langs() {
 		l := adapter.NewLoc(cat, lang)
 		for _, c := range codes {
@@ -123,5 +123,24 @@ func TestReasonTexts(t *testing.T) {
 				t.Errorf("%s %s reads %q", lang, c, s)
 			}
 		}
+	}
+}
+
+func TestReasonBuildSafe(t *testing.T) {
+	// A sausage down and two in hand: a bid of 1 is safe, but one more
+	// sausage makes a stack of two with no boot, safe to bid later.
+	v := addView(ss.Hand{Sausages: 2, Boots: 1}, []ss.Card{ss.Sausage}, 1, 1)
+	r, ok := whyBetter(v, ss.BidAction(1), ss.PlaceAction(ss.Sausage))
+	if !ok || r.Code != reasonBuildSafe || r.Count != 2 {
+		t.Fatalf("got %+v, %v; want build_safe, 2 cards", r, ok)
+	}
+	// A bid past the own stack is told by its risk, not by the build.
+	if r, _ := whyBetter(v, ss.BidAction(2), ss.PlaceAction(ss.Sausage)); r.Code == reasonBuildSafe {
+		t.Fatalf("a risky bid told as a safe one: %+v", r)
+	}
+	// With the boot down the stack is not safe to build on.
+	v = addView(ss.Hand{Sausages: 2}, []ss.Card{ss.Boot}, 1, 1)
+	if r, _ := whyBetter(v, ss.BidAction(1), ss.PlaceAction(ss.Sausage)); r.Code == reasonBuildSafe {
+		t.Fatalf("a stack with the boot told as safe: %+v", r)
 	}
 }
