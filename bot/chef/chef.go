@@ -397,6 +397,10 @@ func chefLog(l adapter.Loc, t adapter.TableView, v ce.Public) []string {
 	var prev *ce.Event
 	for i := range v.Events {
 		e := &v.Events[i]
+		if e.Kind == ce.EventClosing {
+			// The result says it (chef.end_closing), and says it once.
+			continue
+		}
 		// A seat's events of one turn share a line; its announcement, its
 		// lapse or its win joins the line of the move that caused it.
 		follows := e.Kind == ce.EventAnnounce || e.Kind == ce.EventLapse || e.Kind == ce.EventWin
@@ -470,8 +474,6 @@ func chefEventText(l adapter.Loc, t adapter.TableView, v ce.Public, e *ce.Event)
 		return l.T("chef.log.rebuild", "Card", chefCardText(l, e.Card))
 	case ce.EventWin:
 		return l.T("chef.log.win")
-	case ce.EventClosing:
-		return l.T("chef.log.closing")
 	}
 	return "?"
 }

@@ -171,7 +171,7 @@ func (g chekhardaGame) seatScene(l adapter.Loc, t adapter.TableView, v ck.SeatVi
 	if !live {
 		if r := v.Last; r != nil && v.Phase == ck.PhaseRoundEnd && seat < len(r.Seats) {
 			sc.Prompt = adapter.PlainText(l.T("chekharda.hand_round_over", "Round", r.Round,
-				"Score", r.Seats[seat].Score, "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
+				"Score", l.T("chekharda.count.points", "Count", r.Seats[seat].Score), "Total", l.T("chekharda.count.points", "Count", v.Seats[seat].Total)))
 		}
 		return
 	}

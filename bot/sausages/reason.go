@@ -142,7 +142,7 @@ func (r reason) text(l adapter.Loc, t adapter.TableView) string {
 	case reasonBidOnBoot:
 		return l.T(key, "Bid", bid)
 	case reasonBidOver:
-		return l.T(key, "Bid", bid, "Over", l.T("count.cards", "Count", r.Over), "Share", r.Share)
+		return l.T(key, "Bid", bid, "Over", l.T("sausages.reason.over", "Count", r.Over), "Share", r.Share)
 	case reasonBidSafe, reasonBuildSafe:
 		return l.T(key, "Bid", bid, "Cards", l.T("count.cards", "Count", r.Count))
 	case reasonBidChance:

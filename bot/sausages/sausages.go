@@ -155,11 +155,20 @@ func winsText(l adapter.Loc, side int) string {
 	return l.T("sausages.wins", "Count", side-1)
 }
 
+// handText is the hand by kind, «🌭×3 🥾×1», a kind the hand lacks left
+// out («🌭×3», never «🥾×0»); an empty hand is «—», as an empty stack is.
 func handText(l adapter.Loc, h ss.Hand) string {
-	if h.Sausages == 0 && h.Boots == 0 {
-		return "—" // an empty hand, written as an empty stack is
+	var kinds []string
+	if h.Sausages > 0 {
+		kinds = append(kinds, l.T("sausages.hand_sausages", "N", h.Sausages))
 	}
-	return l.T("sausages.hand_kinds", "Sausages", h.Sausages, "Boots", h.Boots)
+	if h.Boots > 0 {
+		kinds = append(kinds, l.T("sausages.hand_boots", "N", h.Boots))
+	}
+	if len(kinds) == 0 {
+		return "—"
+	}
+	return strings.Join(kinds, " ")
 }
 
 func stackText(l adapter.Loc, cards []ss.Card) string {
