@@ -368,7 +368,7 @@ func (e Env) StopQuestion(host *record.Table) (adapter.Message, bool) {
 }
 
 // Ended records the places of one of the cup's tables (places in seat
-// order) and, once its round is complete, pairs the next or ends the cup.
+// order; nil when nobody is ranked) and, once its round is complete, pairs the next or ends the cup.
 // A table of another cup, or recorded already, changes nothing.
 func (e Env) Ended(host *record.Table, ct record.CupTable, places []cup.Place) (Out, error) {
 	s, err := e.state(host)
@@ -378,8 +378,14 @@ func (e Env) Ended(host *record.Table, ct record.CupTable, places []cup.Place) (
 	if s.No != ct.Cup || s.Phase != Playing {
 		return Out{}, refusal.ErrNoChange
 	}
-	if r, ok := s.Cup.Current(); !ok || r.No != ct.Round || ct.Table < 1 || ct.Table > len(r.Tables) || r.Tables[ct.Table-1].Places != nil {
+	r, ok := s.Cup.Current()
+	if !ok || r.No != ct.Round || ct.Table < 1 || ct.Table > len(r.Tables) || r.Tables[ct.Table-1].Places != nil {
 		return Out{}, refusal.ErrNoChange
+	}
+	if places == nil {
+		// Nobody ranked (the table ended with no result): everyone shares
+		// the place.
+		places = make([]cup.Place, len(r.Tables[ct.Table-1].Seats))
 	}
 	if err := s.Cup.Record(ct.Round, ct.Table, Ranked(places)); err != nil {
 		return Out{}, refusal.ErrNoChange
@@ -533,6 +539,22 @@ func seed() uint64 {
 		panic("crypto/rand failed: " + err.Error()) // never happens on supported platforms
 	}
 	return binary.LittleEndian.Uint64(b[:])
+}
+
+// TableOf is table id's place in the round the host's cup is playing;
+// false when it holds no table of that round, or that table's result is
+// recorded already.
+func (e Env) TableOf(host *record.Table, id string) (record.CupTable, bool) {
+	s, err := e.state(host)
+	if err != nil || s.Phase != Playing || s.Cup == nil {
+		return record.CupTable{}, false
+	}
+	r, ok := s.Cup.Current()
+	i := slices.Index(s.Tables, id)
+	if !ok || len(s.Tables) != len(r.Tables) || i < 0 || r.Tables[i].Places != nil {
+		return record.CupTable{}, false
+	}
+	return record.CupTable{Host: host.ID, Cup: s.No, Round: r.No, Table: i + 1}, true
 }
 
 // Tables are the ids of round's tables of the host's cup no, whatever

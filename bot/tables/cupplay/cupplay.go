@@ -47,7 +47,9 @@ type Cups struct {
 
 // New builds the cups' runtime.
 func New(tx *txn.Txn, views *view.Renderer, st Pointers, group *lobby.Group, names *lobby.Names, lb *lobby.Lobby, leaving *play.Leaving, now func() time.Time, log zerolog.Logger) *Cups {
-	return &Cups{tx: tx, views: views, store: st, group: group, names: names, lobby: lb, leaving: leaving, now: now, log: log}
+	c := &Cups{tx: tx, views: views, store: st, group: group, names: names, lobby: lb, leaving: leaving, now: now, log: log}
+	tx.CupsFrom(c.Owner) // a round's table stays the cup's even when its record is lost
+	return c
 }
 
 // env is what the cups runtime needs of the tables now; envAt also

@@ -2,6 +2,7 @@ package cupplay
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
 	"github.com/trickchef/trickchef/bot/tables/txn"
+	"github.com/trickchef/trickchef/store"
 )
 
 // TestCupPassesAGameAboveTheLimitBy: a lobby left open at table 5 from
@@ -128,6 +130,44 @@ func TestBrokenCupTableTellsItsCup(t *testing.T) {
 		t.Fatalf("the broken table was not fenced off: %+v", tab)
 	}
 	tellsItsCup(t, tb, host, id)
+}
+
+// TestUnreadableCupTableTellsItsCup: a round's table whose whole record
+// cannot be read is fenced off as it is loaded, and rebuilt from what the
+// store keeps beside it; its place in the cup comes from the cup's host,
+// so the cup is told and its round goes on. Before, the rebuilt record
+// had no cup, and the round waited until /cup stop.
+func TestUnreadableCupTableTellsItsCup(t *testing.T) {
+	ctx := context.Background()
+	st := testBolt(t)
+	tb := newRig(t, st)
+	const chat = -100785
+	host := record.TableID(chat, 0, record.CupHost)
+	id := startedCup(t, tb, host)
+	want := *tb.load(t, id).CupOf
+	for {
+		rec, err := st.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = st.Commit(ctx, id, store.Change{Version: rec.Version, Data: []byte("{\"not\": a record")})
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
+	tab := tb.load(t, id) // fences it off
+	if tab.Phase != record.PhaseIdle || tab.Broken == nil || tab.CupOf == nil || *tab.CupOf != want {
+		t.Fatalf("the unreadable cup table was not fenced off as the cup's: %+v (cup %+v)", tab, tab.CupOf)
+	}
+	tellsItsCup(t, tb, host, id)
+	// The host itself, unreadable, is no table of its own cup.
+	if ct, ok := tb.cups.Owner(ctx, host); ok {
+		t.Errorf("the host is told a table of its cup: %+v", ct)
+	}
 }
 
 // TestLeavingTheGroupLeavesATopicsCup: in a forum, a person playing a

@@ -23,7 +23,7 @@ func (c *Cups) Run(ctx context.Context, h *record.Table, job record.Job) error {
 	switch {
 	case cj.Unranked:
 		if ct := h.CupOf; ct != nil && ct.Cup == cj.Cup && ct.Round == cj.Round {
-			return c.tell(ctx, *ct, make([]cup.Place, len(h.Seats)))
+			return c.tell(ctx, *ct, nil)
 		}
 	case cj.Crown:
 		if game, users, ok := env.Winners(h, cj.Cup); ok {
@@ -102,7 +102,6 @@ func (c *Cups) stopTable(ctx context.Context, id string, h *record.Table, cj *re
 // person who leaves by the table's button).
 func (c *Cups) leaveTable(ctx context.Context, id string, h *record.Table, cj *record.CupJob) error {
 	var ended *record.CupTable
-	var seats int
 	_, _, err := c.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
 		ended = nil
 		if !ofRound(t, h, cj) {
@@ -121,14 +120,14 @@ func (c *Cups) leaveTable(ctx context.Context, id string, h *record.Table, cj *r
 			return err
 		}
 		if t.Phase == record.PhaseIdle && !slices.ContainsFunc(t.Jobs[jobs:], func(j record.Job) bool { return j.Result != nil }) {
-			ended, seats = t.CupOf, len(t.Seats)
+			ended = t.CupOf
 		}
 		return nil
 	})
 	if err := refusal.Settle(err); err != nil || ended == nil {
 		return err
 	}
-	return c.tell(ctx, *ended, make([]cup.Place, seats))
+	return c.tell(ctx, *ended, nil)
 }
 
 // Ended tells the cup that table t, one of its round's, finished game e:
@@ -152,13 +151,9 @@ func (c *Cups) Ended(ctx context.Context, t *record.Table, e *record.Result) err
 	return c.tell(ctx, *t.CupOf, places)
 }
 
-// tell records a table's places with its cup.
+// tell records a table's places with its cup; nil: nobody is ranked
+// (the cup knows the table's seats, whatever is left of its record).
 func (c *Cups) tell(ctx context.Context, ct record.CupTable, places []cup.Place) error {
-	for i := range places {
-		if places[i].Place == 0 {
-			places[i].Place = 1 // nobody ranked: everyone shares the place
-		}
-	}
 	_, _, err := c.tx.Transact(ctx, ct.Host, 0, func(h *record.Table, ch *txn.Change) error {
 		return c.change(ctx, h, ch, false, func() (cups.Out, error) {
 			return c.envAt(ctx).Ended(h, ct, places)
@@ -178,4 +173,18 @@ func (c *Cups) Gone(ctx context.Context, updateID int64, own string, user int64)
 		return c.change(ctx, h, ch, false, func() (cups.Out, error) { return c.envAt(ctx).Gone(h, user) })
 	})
 	return refusal.Settle(err)
+}
+
+// Owner is the place of table id in the round its cup's host is playing,
+// read from the host (txn.CupOf): false for the host itself, a table no
+// round waits for, or a host that cannot be read.
+func (c *Cups) Owner(ctx context.Context, id string) (record.CupTable, bool) {
+	if host(id) == id {
+		return record.CupTable{}, false
+	}
+	h, err := c.tx.Peek(ctx, host(id))
+	if err != nil || h.Cup == nil {
+		return record.CupTable{}, false
+	}
+	return c.envAt(ctx).TableOf(h, id)
 }

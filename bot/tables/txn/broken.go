@@ -217,9 +217,10 @@ func dropResults(jobs []record.Job) []record.Job {
 
 // salvage is a fresh record for a table whose record cannot be read,
 // made without reading it: the chat from the table id, the language the
-// bot defaults to, idle, and the number of the game whose views the store
+// bot defaults to, idle, the number of the game whose views the store
 // keeps message records of (so the broken game's buttons are recognised
-// and answered so, and its group table is redrawn in place).
+// and answered so, and its group table is redrawn in place), and its
+// place in a cup's round its cup's host holds it to.
 func (c *Txn) salvage(ctx context.Context, id string) *record.Table {
 	chat, thread, _ := record.ParseID(id)
 	t := &record.Table{ID: id, ChatID: chat, Thread: thread, Lang: c.defaultLang, Phase: record.PhaseIdle}
@@ -235,7 +236,25 @@ func (c *Txn) salvage(ctx context.Context, id string) *record.Table {
 		// carry by chance, so its buttons are refused as stale.
 		t.GameNo = 1 << 20
 	}
+	if c.cupOf != nil {
+		// A cup's round waits for this table: it stays the cup's, so
+		// fencing it off tells the cup (quarantine) as for a readable one.
+		if ct, ok := c.cupOf(ctx, id); ok {
+			t.CupOf = &ct
+		}
+	}
 	return t
+}
+
+// Peek is table id's record as stored, decoded, or an error: nothing is
+// fenced off or changed (a reader of another table's record, which that
+// table's own load fences off).
+func (c *Txn) Peek(ctx context.Context, id string) (*record.Table, error) {
+	rec, err := c.store.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return c.decodeRecord(rec.Data)
 }
 
 // BrokenButton refuses a press of a broken game's button, saying so.

@@ -45,7 +45,18 @@ type Txn struct {
 	// wake is called after every commit: delivery (and the timers) look at
 	// the table at once.
 	wake func()
+	// cupOf, if set, tells which cup's round holds a table, from its
+	// cup's host: a salvaged record keeps its place in a cup by it.
+	cupOf CupOf
 }
+
+// CupOf tells which cup's round table id is, and false when none is
+// waiting for it (its cup's host says so: the table's own record may be
+// unreadable).
+type CupOf func(ctx context.Context, id string) (record.CupTable, bool)
+
+// CupsFrom sets where a salvaged table learns its place in a cup.
+func (c *Txn) CupsFrom(f CupOf) { c.cupOf = f }
 
 // New builds the transaction over st; views decode and name the tables,
 // defaultLang is a fresh table's language.
