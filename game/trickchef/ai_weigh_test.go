@@ -138,3 +138,28 @@ func TestWeighLastTrickTookAndChef(t *testing.T) {
 		t.Fatalf("%d last tricks checked, %d with the award forced", checked, forced)
 	}
 }
+
+// A view whose round is not one of the game's (a damaged view) allows no
+// deal: Weigh measures nothing and the search falls back, neither panics
+// (a deal of round 0 or 4 would score into a round record that does not
+// exist).
+func TestWeighDamagedRound(t *testing.T) {
+	st, err := New(Config{Players: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := st.Current()
+	for _, r := range []int{0, -1, Rounds + 1, 255} {
+		v := st.SeatView(s)
+		v.Round = r
+		if wg := Weigh(v, History{}, 1, 5); wg.Deals != 0 || !slices.Contains(v.Legal, wg.Best) {
+			t.Fatalf("round %d: weighed %+v", r, wg)
+		}
+		if a := Decide(Shef, v, History{}, 1, Budget{Playouts: 5}); !slices.Contains(v.Legal, a) {
+			t.Fatalf("round %d: Shef chose %d", r, a)
+		}
+		if ad := Advise(v, History{}, 1, Budget{Playouts: 5}); ad.Deals != 0 {
+			t.Fatalf("round %d: advised %+v", r, ad)
+		}
+	}
+}
