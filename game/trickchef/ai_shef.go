@@ -185,7 +185,7 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *p
 				for st.tricksDone() == done && shefStep(&st, &pr) {
 					m++
 				}
-				if st.tricksDone() > done {
+				if trickResolved(&deal, &st, done) {
 					if st.last.winner == w.me {
 						took[i]++
 					}
@@ -239,6 +239,14 @@ func (st *State) tricksDone() int {
 		n += int(st.tricksWon[i])
 	}
 	return n
+}
+
+// trickResolved reports whether the trick on the table in deal, with done
+// tricks resolved before it, has been resolved in st, played on from it:
+// more tricks done, or, when it was the round's last and its chef award
+// was forced, the round scored (the next one dealt, or the game over).
+func trickResolved(deal, st *State, done int) bool {
+	return st.tricksDone() > done || st.round != deal.round || st.phase == PhaseOver
 }
 
 // roundAhead reports whether seat me leads everyone after the round st

@@ -104,7 +104,7 @@ func Weigh(v SeatView, h History, seed uint64, playouts int) Weighing {
 				for st.tricksDone() == done && shefStep(&st, &pr) {
 					m++
 				}
-				if st.tricksDone() > done {
+				if trickResolved(&deal, &st, done) {
 					if st.last.winner == w.me {
 						took[i]++
 					}

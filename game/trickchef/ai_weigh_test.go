@@ -85,3 +85,81 @@ func TestWeighTallyIsTheRoundsScore(t *testing.T) {
 		t.Fatalf("only %d last awards with a choice checked", checked)
 	}
 }
+
+// On the round's last trick, played last, what the card does is known
+// whatever the deal: Weigh's Took and Chef, and Advise's for its move,
+// must say it exactly, also when the trick ends the round at once (the
+// last chef award forced, as with three players when two suits have left
+// the pool).
+func TestWeighLastTrickTookAndChef(t *testing.T) {
+	checked, forced := 0, 0
+	walkGames(t, 16, func(st *State, h History, g, step int) {
+		s, _ := st.Current()
+		v := st.SeatView(s)
+		if st.phase != PhasePlay || v.Trick != HandSize || len(v.CurrentTrick) != v.Players-1 || len(v.Legal) < 2 {
+			return
+		}
+		suits := 0
+		for _, n := range v.Pool {
+			if n > 0 {
+				suits++
+			}
+		}
+		wg := Weigh(v, h, uint64(step), 10)
+		ad := Advise(v, h, uint64(step), Budget{Playouts: 10})
+		for i, a := range v.Legal {
+			m, _ := Decode(a)
+			plays := append(slices.Clone(v.CurrentTrick), Played{Seat: s, Card: m.Card, Coins: m.Coins})
+			var trumps SuitSet
+			for _, x := range v.Trumps {
+				trumps |= 1 << x
+			}
+			w, c := Resolve(plays, trumps)
+			took, chef := 0.0, 0.0
+			if w == len(plays)-1 {
+				took = 1
+			}
+			if c == len(plays)-1 {
+				chef = 1
+			}
+			if wg.Took[i] != took || wg.Chef[i] != chef {
+				t.Fatalf("game %d step %d (%d suits in the pool), %d: took %v chef %v, the trick says %v %v", g, step, suits, a, wg.Took[i], wg.Chef[i], took, chef)
+			}
+			if a == ad.Action && ad.Deals > 0 && (ad.Took != took || ad.Chef != chef) {
+				t.Fatalf("game %d step %d (%d suits in the pool), %d: Advise says took %v chef %v, the trick %v %v", g, step, suits, a, ad.Took, ad.Chef, took, chef)
+			}
+		}
+		if suits == 1 {
+			forced++
+		}
+		checked++
+	})
+	if forced == 0 || checked < 5 {
+		t.Fatalf("%d last tricks checked, %d with the award forced", checked, forced)
+	}
+}
+
+// A view whose round is not one of the game's (a damaged view) allows no
+// deal: Weigh measures nothing and the search falls back, neither panics
+// (a deal of round 0 or 4 would score into a round record that does not
+// exist).
+func TestWeighDamagedRound(t *testing.T) {
+	st, err := New(Config{Players: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := st.Current()
+	for _, r := range []int{0, -1, Rounds + 1, 255} {
+		v := st.SeatView(s)
+		v.Round = r
+		if wg := Weigh(v, History{}, 1, 5); wg.Deals != 0 || !slices.Contains(v.Legal, wg.Best) {
+			t.Fatalf("round %d: weighed %+v", r, wg)
+		}
+		if a := Decide(Shef, v, History{}, 1, Budget{Playouts: 5}); !slices.Contains(v.Legal, a) {
+			t.Fatalf("round %d: Shef chose %d", r, a)
+		}
+		if ad := Advise(v, History{}, 1, Budget{Playouts: 5}); ad.Deals != 0 {
+			t.Fatalf("round %d: advised %+v", r, ad)
+		}
+	}
+}

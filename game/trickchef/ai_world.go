@@ -36,7 +36,7 @@ func newWorld(v *SeatView, h History) (*world, bool) {
 func buildWorld(v *SeatView, h *History) (*world, bool) {
 	n := v.Players
 	if n != 3 && n != 4 || v.Phase == PhaseOver || !validSeat(v.Seat) || int(v.Seat) >= n ||
-		len(v.Seats) != n || !validSeat(v.ToAct) || int(v.ToAct) >= n || h.Round != v.Round {
+		len(v.Seats) != n || !validSeat(v.ToAct) || int(v.ToAct) >= n || v.Round < 1 || v.Round > Rounds || h.Round != v.Round {
 		return nil, false
 	}
 	me := uint8(v.Seat)
