@@ -46,12 +46,11 @@ func Decide(level Level, v SeatView, seed uint64) game.Action {
 }
 
 func decide(level Level, v SeatView, seed uint64, b Budget) game.Action {
-	return decideWhy(level, v, seed, b, nil, nil)
+	return decideWhy(level, v, seed, b, nil)
 }
 
 // decideWhy is decide that also fills ev, if given, with Shef's evidence.
-// With pb, Shef's search also plays pb's action out (see probe).
-func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice, pb *probe) game.Action {
+func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice) game.Action {
 	if len(v.Legal) == 0 {
 		return -1
 	}
@@ -67,11 +66,8 @@ func decideWhy(level Level, v SeatView, seed uint64, b Budget, ev *Advice, pb *p
 	st, ok := fromView(&v, &r)
 	var a game.Action = -1
 	if ok {
-		if pb != nil {
-			pb.set(&st, r)
-		}
 		if level == Shef {
-			a = search(&st, &r, b, ev, pb)
+			a = search(&st, &r, b, ev)
 		} else {
 			a = cookMove(&st)
 		}

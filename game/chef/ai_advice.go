@@ -27,7 +27,7 @@ func Advise(v SeatView, seed uint64, b Budget) Advice {
 		return Advice{Action: -1}
 	}
 	var ev Advice
-	a := decideWhy(Shef, v, seed, b, &ev, nil)
+	a := decideWhy(Shef, v, seed, b, &ev)
 	if !slices.Contains(v.Legal, a) {
 		ev = Advice{}
 	}

@@ -61,11 +61,7 @@ const (
 // their own effect); the better half of the alternatives survives, by
 // their paired differences with Cook's move, until one is left, which
 // replaces Cook's move only if it is clearly better (searchMargin).
-//
-// With pb it also plays pb's action out in every world, beside Cook's
-// move and on the same pile, for Judge: that draws nothing from r and is
-// not counted in the budget, so the choice is the same with pb or without.
-func search(base *State, r *rng, b Budget, ev *Advice, pb *probe) game.Action {
+func search(base *State, r *rng, b Budget, ev *Advice) game.Action {
 	me := base.turn
 	cook := cookMove(base)
 	m, _ := DecodeAction(cook)
@@ -113,9 +109,6 @@ func search(base *State, r *rng, b Budget, ev *Advice, pb *probe) game.Action {
 			}
 			v0 := rollout(&w, me)
 			cookSum += v0
-			if pb != nil {
-				pb.world(&world, me, v0)
-			}
 			for _, i := range alive[:na] {
 				w := world
 				if w.Apply(game.Seat(me), cands[i]) != nil {
@@ -148,9 +141,6 @@ func search(base *State, r *rng, b Budget, ev *Advice, pb *probe) game.Action {
 	}
 	if ev != nil {
 		ev.Playouts, ev.Win = n, cookSum/float64(n)
-	}
-	if pb != nil {
-		pb.searched, pb.n, pb.value = true, n, cookSum/float64(n)
 	}
 	return chosen
 }

@@ -118,3 +118,27 @@ func TestShefSureThings(t *testing.T) {
 		}
 	}
 }
+
+// Shef's decisions are pinned: a hash of them over seeded games, taken
+// when the search last changed its choices on purpose.
+func TestShefDecisionsPinned(t *testing.T) {
+	var hsh uint64 = 1
+	n := 0
+	for g := 0; g < 8; g++ {
+		st, _ := New(Config{Players: 2 + g%5, AutoAnnounce: g%4 == 3, Seed: uint64(g) + 100})
+		for i := 0; !st.Over(); i++ {
+			s := game.Seat(st.turn)
+			v := st.SeatView(s)
+			a := DecideBudget(Shef, v, uint64(i)*13+uint64(g), Budget{Playouts: 600})
+			hsh = hsh*1000003 + uint64(a)
+			n++
+			if err := st.Apply(s, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d decisions, hash %x", n, hsh)
+	if hsh != 0x2a0d6c606cbc0341 {
+		t.Fatalf("decision hash %x, want 2a0d6c606cbc0341", hsh)
+	}
+}

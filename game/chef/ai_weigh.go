@@ -78,6 +78,31 @@ func Weigh(v SeatView, seed uint64, playouts int) Weighing {
 	return wg
 }
 
+// Verdict is the judge's word on one action of a seat («🔍 Разбор»):
+// the move of the Weighing's highest chance to win and the seat's chance
+// after each move, measured in the same sampled worlds (common random
+// numbers: the same pile, the same later rebuilds), so the difference is
+// the move's, not the pile's.
+type Verdict struct {
+	// Best is the Weighing's best move.
+	Best game.Action
+	// Playouts is how many sampled worlds both moves were played out in;
+	// 0 when nothing could be measured (a view the engine could not have
+	// made).
+	Playouts int
+	// Win and BestWin are the seat's chance to win the game after the
+	// judged move and after Best: the share of the playouts it wins, a
+	// playout cut at the search's horizon counting the chance the robots
+	// estimate from the menus on the table.
+	Win, BestWin float64
+	// Why is the evidence for Best, as Advise reports it.
+	Why Advice
+}
+
+// Loss is what the judged move gave up against Best: the chance to win
+// the game it lost, in [0, 1]; 0 when it measured as good.
+func (vd Verdict) Loss() float64 { return min(1, max(0, vd.BestWin-vd.Win)) }
+
 // Verdict is the Weighing as a Verdict on the move a (one of Legal): Best
 // and its evidence are the Weighing's.
 func (wg Weighing) Verdict(a game.Action) Verdict {

@@ -30,7 +30,7 @@ func Advise(v SeatView, h History, seed uint64, b Budget) Advice {
 		return Advice{Action: -1}
 	}
 	var ev Advice
-	a := shefSearch(&v, h, seed, b, &ev, nil)
+	a := shefSearch(&v, h, seed, b, &ev)
 	if !slices.Contains(v.Legal, a) {
 		a, ev = Baseline(v, seed), Advice{}
 	}

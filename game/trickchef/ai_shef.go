@@ -124,25 +124,17 @@ func (rs *raceStats) prune() int {
 }
 
 func shef(v *SeatView, h History, seed uint64, b Budget) game.Action {
-	return shefSearch(v, h, seed, b, nil, nil)
+	return shefSearch(v, h, seed, b, nil)
 }
 
 // shefSearch is Shef's search; with ev it also counts, for every
-// candidate, the evidence Advise reports, and with pb it also plays pb's
-// action out on every deal, beside the candidates and on their playouts'
-// random numbers, for Judge. Neither draws from the generators nor counts
-// against the budget or takes part in the race, so the choice is the same
-// with them or without.
-func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *probe) game.Action {
+// candidate, the evidence Advise reports. That draws nothing from the
+// generators, counts nothing against the budget and takes no part in the
+// race, so the choice is the same with ev or without.
+func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.Action {
 	w, cands, playouts, decided, search := searchStart(v, h, seed, b)
 	if !search {
-		if pb != nil {
-			pb.world = w
-		}
 		return decided
-	}
-	if pb != nil {
-		pb.start(w, len(cands))
 	}
 	var ahead, took, chef []int
 	if ev != nil {
@@ -206,12 +198,6 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *p
 			if ev != nil && roundAhead(&st, w.me) {
 				ahead[i]++
 			}
-			if pb != nil {
-				pb.candidate(i, u[i], roundAhead(&st, w.me))
-			}
-		}
-		if pb != nil {
-			pb.deal(&deal, w.me, rs, race.active)
 		}
 		race.add(u)
 		if race.n >= shefRaceMin && race.n%shefRaceEvery == 0 && race.prune() == 1 {
@@ -219,9 +205,6 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice, pb *p
 		}
 	}
 	best := race.leader()
-	if pb != nil {
-		pb.finish(best)
-	}
 	if ev != nil && race.n > 0 {
 		n := float64(race.n)
 		ev.Deals = race.n

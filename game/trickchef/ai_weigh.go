@@ -148,6 +148,42 @@ func Weigh(v SeatView, h History, seed uint64, playouts int) Weighing {
 	return wg
 }
 
+// Verdict is the judge's word on one action of a seat («🔍 Разбор»):
+// the move of the Weighing's highest margin and what each move brings,
+// measured on the same sampled deals (common random numbers), so the
+// difference is the move's, not the deals'.
+type Verdict struct {
+	// Best is the Weighing's best move.
+	Best game.Action
+	// Deals is how many sampled deals both moves were played out on; 0
+	// when nothing could be measured (the view allows no deal).
+	Deals int
+	// Margin and BestMargin are the search's utility of the judged move
+	// and of Best, in points: the seat's game total at the end of the
+	// round minus the best other total, plus half its lead over the
+	// others' mean, averaged over the deals.
+	Margin, BestMargin float64
+	// Ahead and BestAhead are the shares of those deals after whose round
+	// the seat leads the game outright.
+	Ahead, BestAhead float64
+	// Tally and BestTally are what the round scored after each move, on
+	// average.
+	Tally, BestTally Tally
+	// Why is the evidence for Best, as Advise reports it.
+	Why Advice
+}
+
+// LossScale is the margin, in points, that Loss counts as everything a
+// move could give up: about what separates the first seat from the last
+// after a round (a round's margin spreads 2.6 points per seat).
+const LossScale = 10
+
+// Loss is what the judged move gave up against Best, normalised to
+// [0, 1]: the margin lost over LossScale; 0 when it measured as good.
+func (vd Verdict) Loss() float64 {
+	return min(1, max(0, (vd.BestMargin-vd.Margin)/LossScale))
+}
+
 // Verdict is the Weighing as a Verdict on the move a (one of Legal): Best
 // and its evidence are the Weighing's.
 func (wg Weighing) Verdict(a game.Action) Verdict {
