@@ -170,7 +170,11 @@ func shefSearch(v *SeatView, h History, seed uint64, b Budget, ev *Advice) game.
 			}
 			pr := rng(rs)
 			var m int
-			round := st.round // the round the playout scores
+			// The round the playout scores: the one the move is made in. A
+			// move that ends it (the last chef award, or a last card whose
+			// chef is handed out by itself) is scored there, not at the end
+			// of the next round.
+			round := deal.round
 			if ev != nil && deal.phase == PhasePlay {
 				// Play on to the end of this trick to see who takes it.
 				done := deal.tricksDone()

@@ -123,3 +123,34 @@ func TestAdviseAtTheRoundsLastTrick(t *testing.T) {
 		t.Fatalf("Advise %d, Shef %d", ad.Action, shef)
 	}
 }
+
+// At a round's last chef award every card is out and the history holds
+// every trick, so the round's end is known: Shef's search scores the award
+// there. Before, it played the next round out too, and its hint told the
+// chance to lead after that round as this one's (and chose by it).
+func TestShefScoresTheLastAwardAtItsRound(t *testing.T) {
+	checked := 0
+	walkGames(t, 24, func(st *State, h History, g, step int) {
+		s, _ := st.Current()
+		v := st.SeatView(s)
+		if st.phase != PhaseAward || v.Trick != HandSize || v.Round == Rounds || len(v.Legal) < 2 {
+			return
+		}
+		ad := Advise(v, h, uint64(step), Budget{})
+		after := *st
+		if err := after.Apply(s, ad.Action); err != nil {
+			t.Fatal(err)
+		}
+		want := 0.0
+		if roundAhead(&after, uint8(s)) {
+			want = 1
+		}
+		if ad.Deals == 0 || ad.Ahead != want {
+			t.Fatalf("game %d step %d, round %d: Shef's chef %d leads after the round in %.2f of %d deals; the round's end says %v", g, step, v.Round, ad.Action, ad.Ahead, ad.Deals, want)
+		}
+		checked++
+	})
+	if checked < 10 {
+		t.Fatalf("only %d last awards with a choice", checked)
+	}
+}
