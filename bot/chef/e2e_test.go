@@ -57,8 +57,11 @@ func (h *harness) chefState(group *telegramtest.Chat) (*record.Table, game.State
 }
 
 // playChefRandomly runs a RandomPlayer for each person until the group
-// shows the final results, and checks what a finished game must show.
-func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramtest.User, seed uint64, timeout time.Duration) {
+// shows the final results, and checks what a finished game must show;
+// with drafts, also that a step of a multi-press choice was pressed (a
+// long game of many people meets one; a short two-player deal may not:
+// seen in CI, 26 moves and 14 presses with none on offer).
+func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramtest.User, seed uint64, drafts bool, timeout time.Duration) {
 	h.TB.Helper()
 	done := make(chan struct{})
 	rng := rand.New(rand.NewPCG(seed, 1))
@@ -92,7 +95,7 @@ func (h *harness) playChefRandomly(group *telegramtest.Chat, people []*telegramt
 			h.TB.Errorf("a press was refused: %q", a)
 		}
 	}
-	if total.Drafts == 0 {
+	if drafts && total.Drafts == 0 {
 		h.TB.Error("the players never pressed a step of a multi-press choice")
 	}
 	tab, st := h.chefState(group)
@@ -132,7 +135,7 @@ func TestChefEightSeats(t *testing.T) {
 	if len(tab.Seats) != 8 || tab.Seats[6].AI != "cook" || tab.Seats[7].AI != "shef" {
 		t.Fatalf("seats: %+v", tab.Seats)
 	}
-	h.playChefRandomly(group, people, 8, 6*time.Minute)
+	h.playChefRandomly(group, people, 8, true, 6*time.Minute)
 }
 
 // TestChefTwoPlayers plays a two-player game to the end: a person pressing
@@ -145,7 +148,7 @@ func TestChefTwoPlayers(t *testing.T) {
 	group := h.Srv.NewGroup("Вдвоём", people...)
 	lobby := h.chefLobby(group, people, "cook")
 	h.MustStartGame(people[0], lobby)
-	h.playChefRandomly(group, people, 2, 6*time.Minute)
+	h.playChefRandomly(group, people, 2, false, 6*time.Minute)
 }
 
 // chefButton is a game button's callback data, parsed.
