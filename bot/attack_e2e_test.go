@@ -433,25 +433,14 @@ func TestAttackForgedStopAtCupTable(t *testing.T) {
 	if err != nil {
 		t.Fatal("/stop does not ask about the lobby: ", err)
 	}
-	version := func() (*record.Table, int64) {
-		rec, err := h.Redis.Load(context.Background(), tables[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, err := record.Decode(rec.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tab, rec.Version
-	}
-	cupTable, before := version()
+	cupTable, before := h.TableAt(tables[0])
 	for _, arg := range []int{callback.StopAsk, 1} {
 		forged := callback.Data{Op: callback.Stop, Table: cupTable.ID, GameNo: cupTable.GameNo, Args: []int{arg}}.String()
 		if ans, err := admin.PressData(q, forged); err != nil || ans.Text != h.T("cup.stop_table") {
 			t.Errorf("a forged stop (%d) at the cup's table: %v %+v", arg, err, ans)
 		}
 	}
-	if tab, after := version(); after != before || tab.Phase != record.PhasePlaying {
+	if tab, after := h.TableAt(tables[0]); after != before || tab.Phase != record.PhasePlaying {
 		t.Errorf("the cup's table changed: version %d → %d, %s", before, after, tab.Phase)
 	}
 }

@@ -181,7 +181,12 @@ func (h *Test) CheckLimits(group *telegramtest.Chat) {
 // Table loads and decodes the group's table record and its version.
 func (h *Test) Table(group *telegramtest.Chat) (*record.Table, int64) {
 	h.TB.Helper()
-	id := strconv.FormatInt(group.ID(), 10)
+	return h.TableAt(strconv.FormatInt(group.ID(), 10))
+}
+
+// TableAt loads and decodes table id's record and its version.
+func (h *Test) TableAt(id string) (*record.Table, int64) {
+	h.TB.Helper()
 	rec, err := h.Redis.Load(context.Background(), id)
 	// A Redis just restarted may still be loading its AOF: give it a moment.
 	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {

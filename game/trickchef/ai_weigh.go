@@ -44,10 +44,7 @@ type Tally struct {
 // add counts the finished round rec for seat me.
 func (t *Tally) add(rec *roundRecord, players int, me uint8) {
 	for i := 0; i < players; i++ {
-		stars := 0
-		for s := Suit(0); s < NumSuits; s++ {
-			stars += starsOf(covered(rec.won[i], s, int(rec.chefs[i][s])))
-		}
+		stars := rec.stars(i)
 		if uint8(i) == me {
 			t.Stars += float64(stars)
 			t.Coins += float64(rec.coins[i])

@@ -51,8 +51,11 @@ type roundRecord struct {
 }
 
 // score is seat's points for the round: stars under chefs plus 1 per coin.
-func (r *roundRecord) score(seat int) int {
-	n := int(r.coins[seat])
+func (r *roundRecord) score(seat int) int { return r.stars(seat) + int(r.coins[seat]) }
+
+// stars is the stars seat's chefs sit on at the round's end.
+func (r *roundRecord) stars(seat int) int {
+	n := 0
 	for s := Suit(0); s < NumSuits; s++ {
 		n += starsOf(covered(r.won[seat], s, int(r.chefs[seat][s])))
 	}

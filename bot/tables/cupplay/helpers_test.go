@@ -117,6 +117,20 @@ func (r *rig) load(t testing.TB, id string) *record.Table {
 // not opened yet (its job).
 func startCupOfSix(t *testing.T, tb *rig, host string) *record.Table {
 	t.Helper()
+	gatherCupOfSix(t, tb, host)
+	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
+		return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// gatherCupOfSix opens a cup of Трик-н-Шеф at host and has six people
+// (user ids 1…6) join it, not started.
+func gatherCupOfSix(t *testing.T, tb *rig, host string) {
+	t.Helper()
 	g := testGame(t, "trickchef")
 	if _, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
 		return env.Open(h, g, 2, cups.Person{User: 1, Name: "Аня"}, true)
@@ -130,11 +144,4 @@ func startCupOfSix(t *testing.T, tb *rig, host string) *record.Table {
 			t.Fatal(err)
 		}
 	}
-	h, err := cupChangeAt(t, tb, host, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Press(h, h.GameNo, cups.Start, cups.Person{User: 1}, false, true)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
 }

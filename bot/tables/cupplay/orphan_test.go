@@ -70,18 +70,7 @@ func TestCupPassesAGameAboveTheLimitBy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := cupChangeAt(t, tb, host2, func(h *record.Table, env cups.Env) (cups.Out, error) {
-		return env.Open(h, testGame(t, "trickchef"), 2, cups.Person{User: 1, Name: "Аня"}, true)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for u := int64(2); u <= 6; u++ {
-		if _, err := cupChangeAt(t, tb, host2, func(h *record.Table, env cups.Env) (cups.Out, error) {
-			return env.Press(h, h.GameNo, cups.Join, cups.Person{User: u, Name: "P"}, false, true)
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gatherCupOfSix(t, tb, host2)
 	_, v1, err := tb.tx.Load(ctx, host2)
 	if err != nil {
 		t.Fatal(err)
