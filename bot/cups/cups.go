@@ -279,6 +279,9 @@ func (e Env) pair(host *record.Table, s *State) error {
 		return err
 	}
 	if len(r.Tables) > Slots(e.Limit) {
+		// Never opened, so never played: the cup stopped here counts the
+		// rounds it played, and its stop job names the round in play.
+		s.Cup.Played = s.Cup.Played[:len(s.Cup.Played)-1]
 		return errNoRoom
 	}
 	// The free tables first; should the group's games left above the
