@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/trickchef/trickchef/bot/record"
+	"github.com/trickchef/trickchef/bot/tables/lobby"
+	"github.com/trickchef/trickchef/bot/tables/txn"
 	"github.com/trickchef/trickchef/store"
 )
 
@@ -65,5 +67,35 @@ func TestUnreadableTableBeforeItsRoundOpens(t *testing.T) {
 	r, _ := stateOf(t, tb, host).Cup.Current()
 	if r.No != 1 || r.Tables[0].Places != nil {
 		t.Errorf("the cup recorded the table before it was played: round %d %+v", r.No, r.Tables)
+	}
+}
+
+// TestUnrankedTableReopenedBeforeItsJob: everyone leaves a cup's table
+// (no robot), and a lobby opens there before the table's job tells its
+// cup (the limit raised since the cup started puts the table within it,
+// and the job waited on a busy host). The job still tells the cup, from
+// its host: the round goes on. Before, the lobby had taken the table's
+// mark of the cup, the job found nothing to tell and was dropped, and the
+// round waited for that table until /cup stop.
+func TestUnrankedTableReopenedBeforeItsJob(t *testing.T) {
+	ctx := context.Background()
+	tb := newRig(t, testBolt(t))
+	host := record.TableID(-100787, 0, record.CupHost)
+	id := startedCup(t, tb, host)
+	tab := tb.load(t, id)
+	ct := *tab.CupOf
+	everyoneLeaves(t, tb, id, tab)
+	if _, _, err := tb.tx.Transact(ctx, id, 0, func(t *record.Table, ch *txn.Change) error {
+		lobby.OpenLobby(t, "trickchef", record.Seat{UserID: 99, Name: "Яна"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.jobs.Run(ctx, tb.load(t, id)); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := stateOf(t, tb, host).Cup.Current()
+	if r.No != ct.Round || r.Tables[ct.Table-1].Places == nil {
+		t.Errorf("the cup was not told that table %d ended: round %d %+v", ct.Table, r.No, r.Tables)
 	}
 }
