@@ -279,6 +279,9 @@ func (e Env) pair(host *record.Table, s *State) error {
 		return err
 	}
 	if len(r.Tables) > Slots(e.Limit) {
+		// Never opened, so never played: the cup stopped here counts the
+		// rounds it played, and its stop job names the round in play.
+		s.Cup.Played = s.Cup.Played[:len(s.Cup.Played)-1]
 		return errNoRoom
 	}
 	// The free tables first; should the group's games left above the
@@ -542,8 +545,10 @@ func seed() uint64 {
 }
 
 // TableOf is table id's place in the round the host's cup is playing;
-// false when it holds no table of that round, or that table's result is
-// recorded already.
+// false when it holds no table of that round, that table's result is
+// recorded already, or the round's tables are not all opened yet: the
+// host's job that opens them opens this one too (whatever was there
+// before is no game of the round).
 func (e Env) TableOf(host *record.Table, id string) (record.CupTable, bool) {
 	s, err := e.state(host)
 	if err != nil || s.Phase != Playing || s.Cup == nil {
@@ -552,6 +557,12 @@ func (e Env) TableOf(host *record.Table, id string) (record.CupTable, bool) {
 	r, ok := s.Cup.Current()
 	i := slices.Index(s.Tables, id)
 	if !ok || len(s.Tables) != len(r.Tables) || i < 0 || r.Tables[i].Places != nil {
+		return record.CupTable{}, false
+	}
+	if slices.ContainsFunc(host.Jobs, func(j record.Job) bool {
+		c := j.Cup
+		return c != nil && c.Cup == s.No && c.Round == r.No && c.Leaver == 0 && !c.Stop && !c.Crown && !c.Unranked
+	}) {
 		return record.CupTable{}, false
 	}
 	return record.CupTable{Host: host.ID, Cup: s.No, Round: r.No, Table: i + 1}, true

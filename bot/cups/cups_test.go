@@ -391,6 +391,16 @@ func TestCupStopsWhenTheLimitLeavesNoRoom(t *testing.T) {
 	if _, ok := e.Round(h, h.GameNo, 2); ok {
 		t.Error("round 2 still to open")
 	}
+	// The round that found no room was never played: the history and the
+	// cup's rounds count the one that was.
+	if r, _ := s.Cup.Current(); r.No != 1 || s.History[0].Rounds != 1 {
+		t.Errorf("the stopped cup counts round %d, history %d rounds: one was played", r.No, s.History[0].Rounds)
+	}
+	if len(h.Jobs) > 0 {
+		if j := h.Jobs[len(h.Jobs)-1].Cup; j != nil && j.Stop && j.Round != 1 {
+			t.Errorf("the stop job names round %d, which never opened", j.Round)
+		}
+	}
 }
 
 // TestCupEndedDamagedTableNumber: a round's table whose record names no

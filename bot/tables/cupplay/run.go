@@ -22,8 +22,16 @@ func (c *Cups) Run(ctx context.Context, h *record.Table, job record.Job) error {
 	cj, env := job.Cup, c.envAt(ctx)
 	switch {
 	case cj.Unranked:
-		if ct := h.CupOf; ct != nil && ct.Cup == cj.Cup && ct.Round == cj.Round {
-			return c.tell(ctx, *ct, nil)
+		ct, ok := record.CupTable{}, false
+		if h.CupOf != nil {
+			ct, ok = *h.CupOf, true
+		} else {
+			// Opened afresh since (a lobby, within a limit raised since the
+			// cup began): its cup's host still waits for it.
+			ct, ok = c.Owner(ctx, h.ID)
+		}
+		if ok && ct.Cup == cj.Cup && ct.Round == cj.Round {
+			return c.tell(ctx, ct, nil)
 		}
 	case cj.Crown:
 		if game, users, ok := env.Winners(h, cj.Cup); ok {
