@@ -560,8 +560,7 @@ func (e Env) TableOf(host *record.Table, id string) (record.CupTable, bool) {
 		return record.CupTable{}, false
 	}
 	if slices.ContainsFunc(host.Jobs, func(j record.Job) bool {
-		c := j.Cup
-		return c != nil && c.Cup == s.No && c.Round == r.No && c.Leaver == 0 && !c.Stop && !c.Crown && !c.Unranked
+		return j.Cup.Opens() && j.Cup.Cup == s.No && j.Cup.Round == r.No
 	}) {
 		return record.CupTable{}, false
 	}

@@ -57,6 +57,12 @@ type CupJob struct {
 	Unranked bool `json:"unranked,omitempty"`
 }
 
+// Opens reports whether j is the job that opens and deals its round's
+// tables (none of the others' flags set).
+func (j *CupJob) Opens() bool {
+	return j != nil && j.Leaver == 0 && !j.Stop && !j.Crown && !j.Unranked
+}
+
 // CrownFor is how long a cup's winners carry 🏆: about the month a
 // month's champion carries it.
 const CrownFor = 30 * 24 * time.Hour
