@@ -319,7 +319,7 @@ func checkCupDelivered(t *testing.T, x *bottest.Texts, srv *telegramtest.Server,
 			if copies[i].marked && killedRightAfter(kills, copies[i-1].at) {
 				repeats++
 				t.Logf("%s posted again, marked as a possible repeat, after a SIGKILL landed %v after the copy before (the documented gap)",
-					what, killAfter(kills, copies[i-1].at).Round(time.Millisecond))
+					what, killGapOf(kills, copies[i-1].at))
 			}
 		}
 		if len(copies)-repeats != want {
