@@ -177,6 +177,9 @@ func (res *Results) recapMessages(l adapter.Loc, rc season.Recap) []adapter.Mess
 // («Ноябрь 2026»): Russian writes months in lower case mid-sentence.
 func upperFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
