@@ -330,8 +330,19 @@ func TestCupSurvivesRestart(t *testing.T) {
 	group := h.Srv.NewGroup("Кубок", people...)
 	h.startCup(group, people)
 	final := h.playCup(group, people, func() {
-		// A few moves into the first round, the process dies and comes back.
-		time.Sleep(2 * time.Second)
+		// A few moves into the first round, the process dies and comes
+		// back. The moves are waited for, not slept for: on a loaded
+		// machine the round's table may not even be playing after 2 s.
+		if err := h.Srv.WaitFor(time.Minute, func() bool {
+			s := h.cupState(group)
+			if len(s.Tables) == 0 {
+				return false
+			}
+			tab, err := h.loadTable(s.Tables[0])
+			return err == nil && tab.Phase == record.PhasePlaying && len(tab.Log) >= 3
+		}); err != nil {
+			t.Fatal("the first round's table made no moves")
+		}
 		h.Stop()
 		s := h.cupState(group)
 		if r, ok := s.Cup.Current(); s.Phase != cups.Playing || !ok || r.No != 1 {

@@ -267,12 +267,23 @@ func TestGroupHandAttackStalePrivateHand(t *testing.T) {
 	h := newGroupHandsHarness(t, &bottest.Logs{})
 	group, people, data := playFromGroupOnce(t, h)
 	u := people[0]
-	time.Sleep(2 * time.Second) // let delivery settle
-	for _, m := range u.PrivateChat().BotMessages() {
-		cur := u.PrivateChat().Message(m.ID)
-		if cur == nil {
-			continue
+	// The private hand loses the move through the private chat's spacing:
+	// let delivery settle (on a loaded machine it may take a while), then
+	// look.
+	offering := func() []*telegramtest.Message {
+		var out []*telegramtest.Message
+		for _, m := range u.PrivateChat().BotMessages() {
+			if cur := u.PrivateChat().Message(m.ID); cur != nil {
+				if _, ok := cur.ButtonFunc(func(b telegramtest.Button) bool { return b.CallbackData == data }); ok {
+					out = append(out, cur)
+				}
+			}
 		}
+		return out
+	}
+	time.Sleep(2 * time.Second)
+	h.Srv.WaitFor(30*time.Second, func() bool { return len(offering()) == 0 })
+	for _, cur := range offering() {
 		if b, ok := cur.ButtonFunc(func(b telegramtest.Button) bool { return b.CallbackData == data }); ok {
 			ans, err := u.PressData(cur, data)
 			text := ""
@@ -457,17 +468,20 @@ func TestGroupHandAttackRefusedChangeNothing(t *testing.T) {
 	check("after the end", people[1], newestTable(group, table.ID), mine)
 }
 
-// settledVersion waits until the table's version has held for a second
-// and returns it: after a game ends the bot still commits its own
-// follow-ups (deliveries recorded, the review's state), and a press
-// measured against those would blame the press for them.
+// settledVersion waits until the table has no job left and its version
+// has held for a second, and returns it: after a game ends the bot still
+// commits its own follow-ups (the finished game's job, deliveries
+// recorded, the review's state), and a press measured against those
+// would blame the press for them. The job is waited for, not timed: on
+// a loaded machine it may start more than a second after the last
+// commit.
 func settledVersion(h *harness, group *telegramtest.Chat) int64 {
 	h.TB.Helper()
 	v := h.Version(group)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
 		time.Sleep(time.Second)
-		next := h.Version(group)
-		if next == v {
+		tab, next := h.Table(group)
+		if next == v && len(tab.Jobs) == 0 {
 			return v
 		}
 		v = next

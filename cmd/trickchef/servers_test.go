@@ -32,12 +32,15 @@ func httptestListener(t *testing.T) string {
 // routed, /metrics is not there.
 func TestServerLimits(t *testing.T) {
 	t.Parallel()
-	l := limits{ReadHeader: 200 * time.Millisecond, Read: 400 * time.Millisecond, Write: 300 * time.Millisecond,
+	// Shortened, yet far above a loaded machine's pauses: a write of the
+	// stream comes 0.1 s after the one before, well within the write
+	// timeout, however late its goroutine wakes.
+	l := limits{ReadHeader: time.Second, Read: 2 * time.Second, Write: time.Second,
 		Idle: time.Second, MaxHeaderBytes: 4 << 10}
 	stream := func(w http.ResponseWriter) {
 		rc := http.NewResponseController(w)
 		w.Header().Set("Content-Type", "text/event-stream")
-		for i := range 10 { // a second: three write timeouts
+		for i := range 35 { // 3.5 s: three write timeouts
 			fmt.Fprintf(w, "data: %d\n\n", i)
 			if rc.Flush() != nil {
 				return
@@ -97,13 +100,13 @@ func TestServerLimits(t *testing.T) {
 	t.Run("the event stream outlives the write timeout", func(t *testing.T) {
 		t.Parallel()
 		_, body, err := read("GET", "/table"+eventsPath, nil)
-		if err != nil || !strings.Contains(body, "data: 9\n") {
+		if err != nil || !strings.Contains(body, "data: 34\n") {
 			t.Errorf("the stream was cut: %q %v", body, err)
 		}
 	})
 	t.Run("a stream on another route is cut", func(t *testing.T) {
 		t.Parallel()
-		if _, body, err := read("GET", "/table/api/state", nil); err == nil && strings.Contains(body, "data: 9\n") {
+		if _, body, err := read("GET", "/table/api/state", nil); err == nil && strings.Contains(body, "data: 34\n") {
 			t.Errorf("a long answer outside the stream route ran past the write timeout: %q", body)
 		}
 	})
