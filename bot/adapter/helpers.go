@@ -2,6 +2,8 @@ package adapter
 
 import (
 	"math"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/trickchef/trickchef/game"
 )
@@ -24,6 +26,17 @@ func HTMLNamer(t TableView) Namer { return func(s game.Seat) string { return Sea
 // Percent is a share (0..1) as a whole percentage, the way hints and
 // reviews say a chance.
 func Percent(x float64) int { return int(math.Round(100 * x)) }
+
+// UpperFirst capitalises s's first letter: a sentence built from
+// lower-case parts, or a month's name heading its lines («Ноябрь 2026»;
+// Russian writes months in lower case mid-sentence).
+func UpperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
 
 // Plain renders key as plain text, for a Scene (PlainText of T).
 func (l Loc) Plain(key string, args ...any) string { return PlainText(l.T(key, args...)) }

@@ -95,3 +95,11 @@ func TestClipKeepsHTML(t *testing.T) {
 		t.Error("a text whose tags take it past the limit, but not what it shows, was cut")
 	}
 }
+
+func TestUpperFirst(t *testing.T) {
+	for in, want := range map[string]string{"": "", "ноябрь 2026": "Ноябрь 2026", "November": "November", "ёж": "Ёж"} {
+		if got := UpperFirst(in); got != want {
+			t.Errorf("UpperFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

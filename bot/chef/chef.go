@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/game"
@@ -728,13 +726,7 @@ func chefTurnPrompt(l adapter.Loc, v ce.SeatView) string {
 	if n := len(moves); n > 1 {
 		list = l.T("chef.offer.or", "List", strings.Join(moves[:n-1], ", "), "Last", moves[n-1])
 	}
-	return l.T("chef.hand_turn", "Moves", upperFirst(list))
-}
-
-// upperFirst capitalises a sentence built from lower-case parts.
-func upperFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
+	return l.T("chef.hand_turn", "Moves", adapter.UpperFirst(list))
 }
 
 // chefDrawnKey is the line after a draw, naming only what the keyboard

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/trickchef/trickchef/bot/adapter"
 	"github.com/trickchef/trickchef/bot/internal/lease"
@@ -173,16 +171,6 @@ func (res *Results) recapMessages(l adapter.Loc, rc season.Recap) []adapter.Mess
 	return out
 }
 
-// upperFirst capitalises a month's name where it heads its lines
-// («Ноябрь 2026»): Russian writes months in lower case mid-sentence.
-func upperFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
-
 // monthName is «ноябрь 2026».
 func monthName(l adapter.Loc, m season.Month) string {
 	return l.T("season.month", "Name", l.T("season.month_"+strconv.Itoa(int(m.Month))), "Year", m.Year)
@@ -317,7 +305,7 @@ func (res *Results) renderSeasonHistory(l adapter.Loc, rs []store.Result, first,
 			}
 			parts = append(parts, l.T("season.history_game", "Game", res.gameTitle(l, g.Game), "Names", who))
 		}
-		months = append(months, "<b>"+upperFirst(monthName(l, m))+"</b>\n"+strings.Join(parts, "\n"))
+		months = append(months, "<b>"+adapter.UpperFirst(monthName(l, m))+"</b>\n"+strings.Join(parts, "\n"))
 	}
 	if len(months) == 0 {
 		return adapter.Message{Text: l.T("season.history_empty")}
