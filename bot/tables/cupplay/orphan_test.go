@@ -2,7 +2,6 @@ package cupplay
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"testing"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/trickchef/trickchef/bot/refusal"
 	"github.com/trickchef/trickchef/bot/tables/lobby"
 	"github.com/trickchef/trickchef/bot/tables/txn"
-	"github.com/trickchef/trickchef/store"
 )
 
 // TestCupPassesAGameAboveTheLimitBy: a lobby left open at table 5 from
@@ -134,20 +132,7 @@ func TestUnreadableCupTableTellsItsCup(t *testing.T) {
 	host := record.TableID(chat, 0, record.CupHost)
 	id := startedCup(t, tb, host)
 	want := *tb.load(t, id).CupOf
-	for {
-		rec, err := st.Load(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = st.Commit(ctx, id, store.Change{Version: rec.Version, Data: []byte("{\"not\": a record")})
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		break
-	}
+	spoil(t, st, id)
 	tab := tb.load(t, id) // fences it off
 	if tab.Phase != record.PhaseIdle || tab.Broken == nil || tab.CupOf == nil || *tab.CupOf != want {
 		t.Fatalf("the unreadable cup table was not fenced off as the cup's: %+v (cup %+v)", tab, tab.CupOf)
