@@ -320,10 +320,9 @@ func (e Env) quit(host *record.Table, s *State, who Person, out *Out) error {
 		return refusal.New("cup.not_in")
 	}
 	if r, ok := s.Cup.Current(); ok {
-		for i, t := range r.Tables {
+		for _, t := range r.Tables {
 			if t.Places == nil && slices.Contains(t.Seats, id) {
 				host.Jobs = append(host.Jobs, record.Job{Cup: &record.CupJob{Cup: s.No, Round: r.No, Leaver: who.User}})
-				_ = i
 			}
 		}
 	}

@@ -185,7 +185,8 @@ func (c *Cups) Gone(ctx context.Context, updateID int64, own string, user int64)
 
 // Owner is the place of table id in the round its cup's host is playing,
 // read from the host (txn.CupOf): false for the host itself, a table no
-// round waits for, or a host that cannot be read.
+// round waits for, a round whose opening job has yet to run (it opens
+// the table itself), or a host that cannot be read.
 func (c *Cups) Owner(ctx context.Context, id string) (record.CupTable, bool) {
 	if host(id) == id {
 		return record.CupTable{}, false
